@@ -1,0 +1,1 @@
+"""metalforge.autotune (see docs/)."""

@@ -1,0 +1,1 @@
+"""metalforge.codegen (see docs/)."""

@@ -1,0 +1,1 @@
+"""metalforge.dsl (see docs/)."""

@@ -1,0 +1,1 @@
+"""metalforge.kernels (see docs/)."""

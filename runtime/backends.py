@@ -1,0 +1,53 @@
+"""Back-end registry and selection: an argument, else $METALFORGE_BACKEND, else the best available."""
+from __future__ import annotations
+
+import functools
+import os
+from typing import Protocol, Union
+
+from ..errors import BackendUnavailableError
+
+
+class Backend(Protocol):
+    name: str
+
+    @staticmethod
+    def available() -> bool: ...
+
+
+def _factories() -> dict:
+    from .emulator.backend import EmulatorBackend
+    from .metal import MetalBackend
+
+    # Order is preference for automatic selection. The cuda back end plugs in here.
+    return {"metal": MetalBackend, "emulator": EmulatorBackend}
+
+
+@functools.lru_cache(maxsize=None)
+def _shared(name: str):
+    return _factories()[name]()
+
+
+def backend_names() -> list[str]:
+    return list(_factories())
+
+
+def resolve(backend: Union[str, Backend, None] = None) -> Backend:
+    """The back end to run on: an instance as given, a name, $METALFORGE_BACKEND, or automatic."""
+    if backend is not None and not isinstance(backend, str):
+        return backend
+    name = backend or os.environ.get("METALFORGE_BACKEND") or "auto"
+    factories = _factories()
+    if name == "auto":
+        for candidate, factory in factories.items():
+            if factory.available():
+                return _shared(candidate)
+        raise BackendUnavailableError("no back end can run here: " + ", ".join(factories) +
+                                      " are all unavailable (the emulator needs clang++ >= 17)")
+    if name not in factories:
+        raise BackendUnavailableError(f"unknown back end {name!r}; choose one of: auto, {', '.join(factories)}")
+    if not factories[name].available():
+        hint = {"metal": "Metal needs macOS on Apple silicon with MLX's Metal build",
+                "emulator": "install clang-19 and libclang-rt-19-dev"}.get(name, "")
+        raise BackendUnavailableError(f"back end {name!r} is not available on this machine: {hint}")
+    return _shared(name)

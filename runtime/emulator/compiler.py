@@ -1,0 +1,209 @@
+"""Compiling emulator translation units with clang, cached on disk.
+
+Each kernel is compiled in two steps: the front end emits unoptimised LLVM IR, which is checked
+for recursion (Metal has no call stack for it), then the optimiser and code generator turn the IR
+into a shared library. Results are cached under a key that hashes everything that affects them:
+the translation unit, the shim headers, the compiler and its flags.
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from ...errors import BackendUnavailableError, KernelCompileError
+
+HERE = Path(__file__).resolve().parent
+SHIM_DIR = HERE / "shim"
+RUNTIME_SOURCE = HERE / "native" / "runtime.cpp"
+
+# Metal rounds every half/bfloat operation to the type; C++ would keep float precision.
+BASE_FLAGS = ["-std=c++17", "-O2", "-fPIC", "-fno-exceptions", "-fno-rtti", "-pthread",
+              "-Xclang", "-ffloat16-excess-precision=none", "-Xclang", "-fbfloat16-excess-precision=none",
+              "-Wno-unknown-attributes", "-Wno-user-defined-literals"]
+MATH_MODE_FLAGS = {
+    "safe": [],
+    "relaxed": ["-ffp-contract=fast", "-fno-math-errno"],
+    "fast": ["-ffast-math"],
+}
+INSTALL_HINT = "install clang 19 with `apt-get install clang-19 libclang-rt-19-dev` (or set METALFORGE_CXX)"
+
+
+def cache_dir() -> Path:
+    """Where compiled kernels live: $METALFORGE_CACHE_DIR, else the user's cache directory."""
+    root = os.environ.get("METALFORGE_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "metalforge")
+    path = Path(root) / "emulator"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@functools.lru_cache(maxsize=None)
+def compiler() -> str:
+    """The clang++ to use: $METALFORGE_CXX, else clang++-19, else a clang++ of version >= 17."""
+    candidates = [os.environ["METALFORGE_CXX"]] if os.environ.get("METALFORGE_CXX") else ["clang++-19", "clang++"]
+    for name in candidates:
+        path = shutil.which(name)
+        if not path:
+            continue
+        out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+        m = re.search(r"clang version (\d+)", out)
+        if m and int(m.group(1)) >= 17:
+            return path
+    raise BackendUnavailableError(f"the emulator needs clang++ >= 17, none found: {INSTALL_HINT}")
+
+
+@functools.lru_cache(maxsize=None)
+def builtins_library() -> str:
+    """compiler-rt's builtins archive: it has the bfloat16 conversions libgcc lacks."""
+    path = subprocess.run([compiler(), "-rtlib=compiler-rt", "-print-libgcc-file-name"],
+                          capture_output=True, text=True).stdout.strip()
+    if not path or not os.path.exists(path):
+        raise BackendUnavailableError(f"clang's compiler-rt builtins are missing ({path or '?'}): {INSTALL_HINT}")
+    return path
+
+
+@functools.lru_cache(maxsize=None)
+def toolchain_fingerprint() -> str:
+    """Hash of the compiler version and of every shim file: part of every cache key."""
+    h = hashlib.sha256(subprocess.run([compiler(), "--version"], capture_output=True, text=True).stdout.encode())
+    for path in sorted(SHIM_DIR.rglob("*")) + [RUNTIME_SOURCE]:
+        if path.is_file():
+            h.update(str(path.relative_to(HERE)).encode())
+            h.update(path.read_bytes())
+    h.update(" ".join(BASE_FLAGS).encode())
+    return h.hexdigest()
+
+
+def _run(cmd: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def _publish(tmp: Path, final: Path) -> None:
+    os.replace(tmp, final)  # atomic: concurrent compilers of the same key never see a partial file
+
+
+@functools.lru_cache(maxsize=None)
+def runtime_library() -> ctypes.CDLL:
+    """libmfemu, built once per toolchain and loaded globally so kernel libraries link to it."""
+    path = cache_dir() / f"libmfemu-{toolchain_fingerprint()[:16]}.so"
+    if not path.exists():
+        with tempfile.TemporaryDirectory(dir=cache_dir()) as tmp:
+            out = Path(tmp) / path.name
+            r = _run([compiler(), *BASE_FLAGS, "-shared", "-o", str(out), str(RUNTIME_SOURCE)])
+            if r.returncode:
+                raise BackendUnavailableError(f"building the emulator runtime failed:\n{r.stderr}")
+            _publish(out, path)
+    lib = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
+    lib.mfemu_launch.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
+    lib.mfemu_launch.restype = ctypes.c_int32
+    return lib
+
+
+# ---- recursion check on the unoptimised IR ------------------------------------------------------
+_DEFINE = re.compile(r"^define [^@]*@(\"[^\"]+\"|[\w.$]+)\(", re.M)
+_CALL = re.compile(r"\b(?:call|invoke)\b[^@\n]*@(\"[^\"]+\"|[\w.$]+)\(")
+
+
+def find_recursion(llvm_ir: str) -> list[str] | None:
+    """A cycle of calls among the functions defined in `llvm_ir` (mangled names), or None."""
+    calls: dict[str, set[str]] = {}
+    current = None
+    for line in llvm_ir.splitlines():
+        m = _DEFINE.match(line)
+        if m:
+            current = m.group(1)
+            calls[current] = set()
+        elif line.startswith("}"):
+            current = None
+        elif current is not None:
+            calls[current].update(_CALL.findall(line))
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(f: str) -> list[str] | None:
+        state[f] = 1
+        path.append(f)
+        for g in calls.get(f, ()):
+            if g not in calls:
+                continue
+            if state.get(g) == 1:
+                return path[path.index(g):] + [g]
+            if g not in state:
+                cycle = visit(g)
+                if cycle:
+                    return cycle
+        path.pop()
+        state[f] = 2
+        return None
+
+    for f in calls:
+        if f not in state:
+            cycle = visit(f)
+            if cycle:
+                return cycle
+    return None
+
+
+def demangle(names: list[str]) -> list[str]:
+    tool = shutil.which("llvm-cxxfilt-19") or shutil.which("c++filt")
+    if not tool:
+        return names
+    out = subprocess.run([tool], input="\n".join(n.strip('"') for n in names), capture_output=True, text=True)
+    return out.stdout.split("\n")[: len(names)] if out.returncode == 0 else names
+
+
+# ---- diagnostics ---------------------------------------------------------------------------------
+_DIAG = re.compile(r"^(?P<file>[^:\n]+\.cpp):(?P<line>\d+):(?P<col>\d+): (?P<kind>error|fatal error): (?P<msg>.*)$", re.M)
+
+
+def format_compile_error(label: str, text: str, stderr: str, describe_line) -> str:
+    """The user-facing message: each error with the generated source around it."""
+    lines = text.split("\n")
+    parts = [f"{label}: the Metal source does not compile"]
+    for m in list(_DIAG.finditer(stderr))[:5]:
+        n = int(m.group("line"))
+        parts.append(f"\nerror at {describe_line(n)}, column {m.group('col')}: {m.group('msg')}")
+        for i in range(max(1, n - 3), min(len(lines), n + 2) + 1):
+            parts.append(f"{'>>' if i == n else '  '} {i:4d} | {lines[i - 1]}")
+    if len(parts) == 1:
+        parts.append(stderr.strip())
+    return "\n".join(parts)
+
+
+def compile_kernel(text: str, label: str, math_mode: str, describe_line) -> Path:
+    """The shared library for translation unit `text`, compiled unless cached.
+
+    `label` names the user's kernel in errors; `describe_line(n)` says where line n of `text`
+    comes from (generated signature, the user's source line, ...).
+    """
+    flags = BASE_FLAGS + MATH_MODE_FLAGS[math_mode]
+    key = hashlib.sha256("\0".join([toolchain_fingerprint(), " ".join(flags), text]).encode()).hexdigest()[:24]
+    final = cache_dir() / f"kernel-{key}.so"
+    if final.exists():
+        return final
+    with tempfile.TemporaryDirectory(dir=cache_dir()) as tmp:
+        src, ir, lib = Path(tmp) / "kernel.cpp", Path(tmp) / "kernel.ll", Path(tmp) / "kernel.so"
+        src.write_text(text)
+        front = _run([compiler(), *flags, "-I", str(SHIM_DIR), "-S", "-emit-llvm", "-Xclang", "-disable-llvm-passes",
+                      "-o", str(ir), str(src)])
+        if front.returncode:
+            raise KernelCompileError(format_compile_error(label, text, front.stderr, describe_line))
+        cycle = find_recursion(ir.read_text())
+        if cycle:
+            names = " -> ".join(demangle(cycle))
+            raise KernelCompileError(f"{label}: recursion is not allowed in Metal ({names}); "
+                                     "rewrite the recursive function as a loop")
+        back = _run([compiler(), *flags, "-shared", "-Wno-override-module", "-o", str(lib), str(ir),
+                     builtins_library()])
+        if back.returncode:
+            raise KernelCompileError(f"{label}: code generation failed:\n{back.stderr}")
+        _publish(lib, final)
+        (cache_dir() / f"kernel-{key}.cpp").write_text(text)  # for inspection next to the library
+    return final

@@ -1,0 +1,56 @@
+// metalforge emulator: the binary interface between a compiled kernel library and the emulator
+// runtime (libmfemu). Kernel libraries export mfemu_thread/mfemu_group; the runtime schedules
+// threadgroups over worker threads and threads over fibers, and serves barriers and simd exchanges.
+#pragma once
+#include <cstdint>
+#include "types.h"
+
+namespace mfemu {
+// Everything a thread can ask Metal about its position (the [[attribute]] parameters).
+struct Ctx {
+  metal::uint3 thread_position_in_grid, thread_position_in_threadgroup, threadgroup_position_in_grid;
+  metal::uint3 threads_per_threadgroup, dispatch_threads_per_threadgroup, threadgroups_per_grid, threads_per_grid;
+  metal::uint thread_index_in_threadgroup;
+};
+// One threadgroup as the runtime hands it to a kernel library's barrier-free group loop.
+struct Group {
+  metal::uint3 position, size, dispatch_size, count, grid;
+};
+typedef void (*ThreadFn)(void* const* buffers, const Ctx& ctx);
+typedef void (*GroupFn)(void* const* buffers, const Group& group);
+
+// Result codes of mfemu_launch (mirrored in runtime/emulator/launcher.py).
+enum Status : int32_t {
+  STATUS_OK = 0,
+  STATUS_BARRIER = 1,    // threadgroup_barrier not reached by every thread, or at different sites
+  STATUS_SIMD = 2,       // simd function called by diverged lanes of a simdgroup
+  STATUS_FAULT = 3,      // invalid memory access (out-of-bounds buffer access, stack overflow)
+  STATUS_TG_MEMORY = 4,  // threadgroup memory over the limit
+  STATUS_CONFIG = 5,     // bad launch configuration
+  STATUS_NO_FIBERS = 6,  // a synchronising function in a kernel launched without fibers
+};
+
+// Launch description, filled in by Python (ctypes mirror) and completed by the runtime.
+struct Launch {
+  uint32_t grid[3];
+  uint32_t threadgroup[3];
+  int32_t workers;             // worker threads (<= 0: all cores)
+  int32_t use_fibers;          // kernel synchronises: run each thread as a fiber
+  int32_t reverse_schedule;    // resume fibers last-to-first (exposes missing barriers)
+  uint32_t threadgroup_memory_limit;
+  int32_t status;              // out: Status
+  uint64_t fault_address;      // out: address of an invalid access
+  char message[1024];          // out: what went wrong, for the user
+};
+}  // namespace mfemu
+
+extern "C" {
+// Services the runtime gives to kernel code.
+void mfemu_threadgroup_barrier(int site);
+uint32_t mfemu_simd_exchange(const void* value, uint32_t size, void* lanes, int site);
+uint32_t mfemu_lane();
+unsigned char* mfemu_threadgroup_slot(uint32_t offset, uint32_t size);
+[[noreturn]] void mfemu_fail(int32_t status, const char* message);
+// Entry point used by Python.
+int32_t mfemu_launch(mfemu::ThreadFn thread_fn, mfemu::GroupFn group_fn, void* const* buffers, mfemu::Launch* launch);
+}

@@ -1,0 +1,120 @@
+// metalforge emulator: Metal scalar and vector types on clang/x86-64.
+// half and bfloat are clang's _Float16 and __bf16, compiled with excess precision off so every
+// operation rounds to the type as Metal does. Vectors are clang ext_vector_type (swizzles work);
+// bool vectors are a small class because clang's vector comparisons yield integer vectors.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace metal {
+typedef _Float16 half;
+typedef __bf16 bfloat;
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned char uchar;
+typedef unsigned long ulong;
+typedef half float16_t;
+typedef bfloat bfloat16_t;
+using std::size_t;
+using std::ptrdiff_t;
+using std::int8_t;
+using std::int16_t;
+using std::int32_t;
+using std::int64_t;
+using std::uint8_t;
+using std::uint16_t;
+using std::uint32_t;
+using std::uint64_t;
+
+template <int N> struct boolvec;
+
+namespace detail {
+template <class T, int N> struct vec_of { typedef T type __attribute__((ext_vector_type(N))); };
+template <int N> struct vec_of<bool, N> { typedef boolvec<N> type; };
+}  // namespace detail
+template <class T, int N> using vec = typename detail::vec_of<T, N>::type;
+
+#define MFEMU_VEC(T, name)        \
+  typedef vec<T, 2> name##2;      \
+  typedef vec<T, 3> name##3;      \
+  typedef vec<T, 4> name##4;
+MFEMU_VEC(float, float)
+MFEMU_VEC(half, half)
+MFEMU_VEC(bfloat, bfloat)
+MFEMU_VEC(int, int)
+MFEMU_VEC(uint, uint)
+MFEMU_VEC(short, short)
+MFEMU_VEC(ushort, ushort)
+MFEMU_VEC(char, char)
+MFEMU_VEC(uchar, uchar)
+MFEMU_VEC(long, long)
+MFEMU_VEC(ulong, ulong)
+MFEMU_VEC(bool, bool)
+#undef MFEMU_VEC
+
+// ---- vector traits -------------------------------------------------------------------------
+template <class T> struct vec_traits { static constexpr int n = 0; using elem = T; };
+template <class T, int N> struct vec_traits<T __attribute__((ext_vector_type(N)))> {
+  static constexpr int n = N; using elem = T;
+};
+template <int N> struct vec_traits<boolvec<N>> { static constexpr int n = N; using elem = bool; };
+template <class T> constexpr bool is_vector_v = vec_traits<std::remove_cv_t<std::remove_reference_t<T>>>::n > 0;
+template <class T> constexpr int vec_size_v = vec_traits<std::remove_cv_t<std::remove_reference_t<T>>>::n;
+template <class T> using vec_elem_t = typename vec_traits<std::remove_cv_t<std::remove_reference_t<T>>>::elem;
+
+// ---- bool vectors: built from comparisons (clang yields int vectors with -1 for true) -----
+template <int N> struct boolvec {
+  union {
+    bool v[N];
+    struct { bool x, y, z, w; };
+    struct { bool r, g, b, a; };
+  };
+  constexpr boolvec() : v{} {}
+  constexpr boolvec(bool s) : v{} { for (int i = 0; i < N; i++) v[i] = s; }
+  template <class V, std::enable_if_t<is_vector_v<V> && vec_size_v<V> == N, int> = 0>
+  constexpr boolvec(const V& c) : v{} { for (int i = 0; i < N; i++) v[i] = c[i] != 0; }
+  constexpr bool& operator[](int i) { return v[i]; }
+  constexpr bool operator[](int i) const { return v[i]; }
+  friend constexpr boolvec operator!(boolvec a) { for (int i = 0; i < N; i++) a.v[i] = !a.v[i]; return a; }
+#define MFEMU_BOOLOP(op)                                                      \
+  friend constexpr boolvec operator op(boolvec a, boolvec b) {                \
+    for (int i = 0; i < N; i++) a.v[i] = a.v[i] op b.v[i];                    \
+    return a;                                                                 \
+  }
+  MFEMU_BOOLOP(&&) MFEMU_BOOLOP(||) MFEMU_BOOLOP(&) MFEMU_BOOLOP(|) MFEMU_BOOLOP(^)
+  MFEMU_BOOLOP(==) MFEMU_BOOLOP(!=)
+#undef MFEMU_BOOLOP
+};
+
+// ---- MSL vector constructors: float4(a.xy, 1, 2), float4(s), float4(int4_value) -----------
+namespace detail {
+template <class E, class A> constexpr void put(E* out, int& i, const A& a) {
+  if constexpr (is_vector_v<A>) {
+    for (int k = 0; k < vec_size_v<A>; k++) out[i++] = static_cast<E>(a[k]);
+  } else {
+    out[i++] = static_cast<E>(a);
+  }
+}
+template <class... A> constexpr int count_elems() { return ((is_vector_v<A> ? vec_size_v<A> : 1) + ... + 0); }
+}  // namespace detail
+
+template <class V, class... A> constexpr V make_vec(const A&... a) {
+  using E = vec_elem_t<V>;
+  constexpr int N = vec_size_v<V>;
+  if constexpr (sizeof...(A) == 0) {
+    return V(E(0));
+  } else if constexpr (sizeof...(A) == 1 && !(is_vector_v<A> || ...)) {
+    return V(static_cast<E>((a, ...)));  // splat
+  } else {
+    static_assert(detail::count_elems<A...>() == N,
+                  "vector constructor: the arguments' components must add up to the vector's size");
+    E buf[N] = {};
+    int i = 0;
+    (detail::put(buf, i, a), ...);
+    V out{};
+    for (int k = 0; k < N; k++) out[k] = buf[k];
+    return out;
+  }
+}
+}  // namespace metal

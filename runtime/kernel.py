@@ -1,0 +1,106 @@
+"""`metal_kernel`: MLX's `mx.fast.metal_kernel`, runnable on Metal or on the CPU emulator."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence, Union
+
+import mlx.core as mx
+
+from . import backends, signature
+
+MATH_MODES = ("safe", "relaxed", "fast")
+
+
+def _triple(value, what: str) -> tuple[int, int, int]:
+    if not isinstance(value, (tuple, list)) or len(value) != 3 or not all(isinstance(v, int) for v in value):
+        raise TypeError(f"[metal_kernel] `{what}` must be a tuple of 3 ints, got {value!r}")
+    if any(v < 0 for v in value):
+        raise ValueError(f"[metal_kernel] `{what}` must not be negative, got {value!r}")
+    return tuple(value)
+
+
+@dataclass(eq=False)
+class MetalKernel:
+    """A custom Metal kernel; call it like the function `mx.fast.metal_kernel` returns."""
+
+    name: str
+    input_names: list[str]
+    output_names: list[str]
+    source: str
+    header: str = ""
+    ensure_row_contiguous: bool = True
+    atomic_outputs: bool = False
+    compile_options: Optional[dict] = None
+    backend: Any = None
+
+    def __post_init__(self) -> None:
+        if not self.output_names:
+            raise ValueError("[metal_kernel] Must specify at least one output.")
+        options = dict(self.compile_options or {})
+        mode = options.pop("math_mode", "safe")
+        if mode not in MATH_MODES:
+            raise ValueError(f"[metal_kernel] math_mode must be one of {', '.join(MATH_MODES)}, not {mode!r}")
+        if options:
+            raise ValueError(f"[metal_kernel] unknown compile option(s): {', '.join(options)}")
+        self.math_mode = mode
+        self.input_names, self.output_names = list(self.input_names), list(self.output_names)
+
+    @property
+    def label(self) -> str:
+        return f"metal_kernel '{self.name}'"
+
+    def generate(self, inputs: Sequence[mx.array], output_dtypes: Sequence[mx.Dtype],
+                 template: Sequence[tuple[str, Any]] = ()) -> signature.GeneratedKernel:
+        """The source MLX would compile for these arguments."""
+        return signature.generate(self.name, self.input_names, self.output_names, self.source, self.header,
+                                  inputs, output_dtypes, template, self.atomic_outputs)
+
+    def __call__(self, *, inputs: Sequence[Union[mx.array, bool, int, float]], output_shapes: Sequence[Sequence[int]],
+                 output_dtypes: Sequence[mx.Dtype], grid: tuple[int, int, int], threadgroup: tuple[int, int, int],
+                 template: Optional[Sequence[tuple[str, Any]]] = None, init_value: Optional[float] = None,
+                 verbose: bool = False, stream: Any = None) -> list[mx.array]:
+        call = dict(inputs=inputs, output_shapes=output_shapes, output_dtypes=output_dtypes, grid=grid,
+                    threadgroup=threadgroup, template=template, init_value=init_value, verbose=verbose,
+                    stream=stream)
+        return backends.resolve(self.backend).launch(self, call)
+
+    def prepare(self, inputs, output_shapes, output_dtypes, grid, threadgroup, template=None, init_value=None,
+                verbose=False, stream=None) -> "PreparedCall":
+        """Validate a call as MLX does and generate its source (for back ends that compile it)."""
+        for what, seq, names in (("inputs", inputs, self.input_names), ("output_shapes", output_shapes,
+                                 self.output_names), ("output_dtypes", output_dtypes, self.output_names)):
+            if len(seq) != len(names):
+                raise ValueError(f"[metal_kernel] Expected `{what}` to have size {len(names)} but got size {len(seq)}.")
+        grid, threadgroup = _triple(grid, "grid"), _triple(threadgroup, "threadgroup")
+        arrays = [a if isinstance(a, mx.array) else mx.array(a) for a in inputs]
+        if self.ensure_row_contiguous:
+            arrays = [mx.contiguous(a) for a in arrays]
+        mx.eval(arrays)
+        shapes = [tuple(int(d) for d in s) for s in output_shapes]
+        generated = self.generate(arrays, output_dtypes, list(template or ()))
+        if verbose:
+            print(f"Generated source code for `{self.name}`:\n```\n{generated.source}\n```")
+        return PreparedCall(generated, arrays, shapes, list(output_dtypes), grid, threadgroup, init_value)
+
+
+@dataclass
+class PreparedCall:
+    generated: signature.GeneratedKernel
+    inputs: list
+    output_shapes: list
+    output_dtypes: list
+    grid: tuple
+    threadgroup: tuple
+    init_value: Optional[float]
+
+
+def metal_kernel(name: str, input_names: Sequence[str], output_names: Sequence[str], source: str, header: str = "",
+                 ensure_row_contiguous: bool = True, atomic_outputs: bool = False,
+                 compile_options: Optional[dict] = None, *, backend: Any = None) -> MetalKernel:
+    """A custom Metal kernel with `mx.fast.metal_kernel`'s signature and call convention.
+
+    `backend` ("metal", "emulator", a back-end instance, or None for $METALFORGE_BACKEND / automatic)
+    chooses where it runs; the emulator compiles exactly the source MLX would generate.
+    """
+    return MetalKernel(name, input_names, output_names, source, header, ensure_row_contiguous, atomic_outputs,
+                       compile_options, backend)

@@ -1,0 +1,1 @@
+"""metalforge.tuning_db (see docs/)."""
