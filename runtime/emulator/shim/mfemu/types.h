@@ -64,21 +64,27 @@ template <class T> constexpr int vec_size_v = vec_traits<std::remove_cv_t<std::r
 template <class T> using vec_elem_t = typename vec_traits<std::remove_cv_t<std::remove_reference_t<T>>>::elem;
 
 // ---- bool vectors: built from comparisons (clang yields int vectors with -1 for true) -----
-template <int N> struct boolvec {
-  union {
-    bool v[N];
-    struct { bool x, y, z, w; };
-    struct { bool r, g, b, a; };
-  };
-  constexpr boolvec() : v{} {}
-  constexpr boolvec(bool s) : v{} { for (int i = 0; i < N; i++) v[i] = s; }
+// Storage with Metal's sizes: bool2 is 2 bytes, bool3 and bool4 are 4.
+template <int N> struct boolvec_storage;
+template <> struct boolvec_storage<2> {
+  union { bool v[2]; struct { bool x, y; }; struct { bool r, g; }; };
+};
+template <> struct boolvec_storage<3> {
+  union { bool v[4]; struct { bool x, y, z; }; struct { bool r, g, b; }; };
+};
+template <> struct boolvec_storage<4> {
+  union { bool v[4]; struct { bool x, y, z, w; }; struct { bool r, g, b, a; }; };
+};
+template <int N> struct boolvec : boolvec_storage<N> {
+  boolvec() { for (int i = 0; i < N; i++) this->v[i] = false; }
+  boolvec(bool s) { for (int i = 0; i < N; i++) this->v[i] = s; }
   template <class V, std::enable_if_t<is_vector_v<V> && vec_size_v<V> == N, int> = 0>
-  constexpr boolvec(const V& c) : v{} { for (int i = 0; i < N; i++) v[i] = c[i] != 0; }
-  constexpr bool& operator[](int i) { return v[i]; }
-  constexpr bool operator[](int i) const { return v[i]; }
-  friend constexpr boolvec operator!(boolvec a) { for (int i = 0; i < N; i++) a.v[i] = !a.v[i]; return a; }
+  boolvec(const V& c) { for (int i = 0; i < N; i++) this->v[i] = c[i] != 0; }
+  bool& operator[](int i) { return this->v[i]; }
+  bool operator[](int i) const { return this->v[i]; }
+  friend boolvec operator!(boolvec a) { for (int i = 0; i < N; i++) a.v[i] = !a.v[i]; return a; }
 #define MFEMU_BOOLOP(op)                                                      \
-  friend constexpr boolvec operator op(boolvec a, boolvec b) {                \
+  friend boolvec operator op(boolvec a, boolvec b) {                          \
     for (int i = 0; i < N; i++) a.v[i] = a.v[i] op b.v[i];                    \
     return a;                                                                 \
   }
@@ -86,10 +92,11 @@ template <int N> struct boolvec {
   MFEMU_BOOLOP(==) MFEMU_BOOLOP(!=)
 #undef MFEMU_BOOLOP
 };
+static_assert(sizeof(boolvec<2>) == 2 && sizeof(boolvec<3>) == 4 && sizeof(boolvec<4>) == 4, "Metal's bool vector sizes");
 
 // ---- MSL vector constructors: float4(a.xy, 1, 2), float4(s), float4(int4_value) -----------
 namespace detail {
-template <class E, class A> constexpr void put(E* out, int& i, const A& a) {
+template <class E, class A> inline void put(E* out, int& i, const A& a) {
   if constexpr (is_vector_v<A>) {
     for (int k = 0; k < vec_size_v<A>; k++) out[i++] = static_cast<E>(a[k]);
   } else {
@@ -99,7 +106,7 @@ template <class E, class A> constexpr void put(E* out, int& i, const A& a) {
 template <class... A> constexpr int count_elems() { return ((is_vector_v<A> ? vec_size_v<A> : 1) + ... + 0); }
 }  // namespace detail
 
-template <class V, class... A> constexpr V make_vec(const A&... a) {
+template <class V, class... A> inline V make_vec(const A&... a) {
   using E = vec_elem_t<V>;
   constexpr int N = vec_size_v<V>;
   if constexpr (sizeof...(A) == 0) {
