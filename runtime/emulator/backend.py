@@ -151,7 +151,7 @@ class EmulatorBackend:
                 outputs.append((host, dtype))
                 pointers.append(host.ctypes.data)
             self._run(compiled, pointers, p.grid, p.threadgroup, guarded, label)
-            return [to_mx(np.array(host), dtype) for host, dtype in outputs]
+            return [to_mx(host, dtype) for host, dtype in outputs]  # mx.array copies out of the guarded pages
         finally:
             for buf, _, _ in guarded:
                 buf.free()

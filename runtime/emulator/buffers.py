@@ -71,7 +71,7 @@ class GuardedBuffer:
     def __post_init__(self) -> None:
         self._mapped = round_up(self.nbytes, PAGE) + 2 * PAGE
         base = _libc.mmap(None, self._mapped, mmap.PROT_READ | mmap.PROT_WRITE,
-                          mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
+                          mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | getattr(mmap, "MAP_POPULATE", 0), -1, 0)
         if base in (None, _MAP_FAILED):
             raise MemoryError(f"cannot map {self._mapped} bytes for buffer {self.name!r}")
         self.base = base
