@@ -36,3 +36,16 @@ class OutOfBoundsError(KernelLaunchError):
 
 class ThreadgroupMemoryError(KernelLaunchError):
     """The kernel needs more threadgroup memory than a Metal threadgroup has."""
+
+
+class KernelDefinitionError(MetalforgeError):
+    """A @jit kernel uses something metalforge cannot compile; raised while building its IR.
+
+    The message names the kernel, the file and line, shows the offending source line and says how to
+    fix it, because the user reads it instead of a traceback into the compiler.
+    """
+
+    def __init__(self, message: str, *, kernel: str, file: str, line: int, source: str, hint: str) -> None:
+        self.kernel, self.file, self.line, self.source, self.hint = kernel, file, line, source, hint
+        self.reason = message
+        super().__init__(f"in kernel `{kernel}` at {file}:{line}:\n    {source}\n{message}\nfix: {hint}")

@@ -41,14 +41,6 @@ class _Compiled:
     thread_fn: int
     group_fn: int
 
-    def describe_line(self, n: int) -> str:
-        lines = self.unit.text.split("\n")
-        code = lines[n - 1].strip() if 0 < n <= len(lines) else ""
-        first = self.unit.body_first_line
-        if first <= n < first + self.unit.body_line_count:
-            return f"line {n - first + 1} of the kernel source (`{code}`)"
-        return f"line {n - 3} of the generated source (`{code}`)"
-
 
 def _env_flag(name: str, default: bool) -> bool:
     value = os.environ.get(name)
@@ -93,8 +85,7 @@ class EmulatorBackend:
         if hit:
             return hit
         unit = translation_unit.build(generated, body, header, output_dtypes, atomic_outputs)
-        probe = _Compiled(unit, None, 0, 0)  # describe_line needs only the unit
-        path = compiler.compile_kernel(unit.text, label, math_mode, probe.describe_line)
+        path = compiler.compile_kernel(unit.text, label, math_mode, unit.describe_line, unit.display_text)
         compiler.runtime_library()  # loaded globally first: kernel libraries link against it
         lib = ctypes.CDLL(str(path))
         compiled = _Compiled(unit, lib, ctypes.cast(lib.mfemu_thread, ctypes.c_void_p).value,
@@ -171,7 +162,7 @@ class EmulatorBackend:
         if status == 0:
             return
         message = launch.message.decode(errors="replace")
-        message = re.sub(r"\[\[line:(\d+)\]\]", lambda m: compiled.describe_line(int(m.group(1))), message)
+        message = re.sub(r"\[\[line:(\d+)\]\]", lambda m: compiled.unit.describe_line(int(m.group(1))), message)
         if status == 3:
             for buf, start, itemsize in guarded:
                 what = buf.describe_fault(launch.fault_address, itemsize, start)

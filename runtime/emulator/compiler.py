@@ -168,8 +168,11 @@ def format_compile_error(label: str, text: str, stderr: str, describe_line) -> s
     lines = text.split("\n")
     parts = [f"{label}: the Metal source does not compile"]
     for m in list(_DIAG.finditer(stderr))[:5]:
-        n = int(m.group("line"))
-        parts.append(f"\nerror at {describe_line(n)}, column {m.group('col')}: {m.group('msg')}")
+        n, col, msg = int(m.group("line")), int(m.group("col")), m.group("msg")
+        if "poisoned identifier" in msg and 0 < n <= len(lines):
+            word = re.match(r"\w*", lines[n - 1][col - 1:]).group(0)
+            msg = f"`{word}` is not part of the Metal Shading Language"
+        parts.append(f"\nerror at {describe_line(n)}, column {col}: {msg}")
         for i in range(max(1, n - 3), min(len(lines), n + 2) + 1):
             parts.append(f"{'>>' if i == n else '  '} {i:4d} | {lines[i - 1]}")
     if len(parts) == 1:
@@ -177,11 +180,12 @@ def format_compile_error(label: str, text: str, stderr: str, describe_line) -> s
     return "\n".join(parts)
 
 
-def compile_kernel(text: str, label: str, math_mode: str, describe_line) -> Path:
+def compile_kernel(text: str, label: str, math_mode: str, describe_line, display_text: str) -> Path:
     """The shared library for translation unit `text`, compiled unless cached.
 
     `label` names the user's kernel in errors; `describe_line(n)` says where line n of `text`
-    comes from (generated signature, the user's source line, ...).
+    comes from (generated signature, the user's source line, ...); errors quote `display_text`,
+    the source as the user would see it, which has the same line numbering as `text`.
     """
     flags = BASE_FLAGS + MATH_MODE_FLAGS[math_mode]
     key = hashlib.sha256("\0".join([toolchain_fingerprint(), " ".join(flags), text]).encode()).hexdigest()[:24]
@@ -194,7 +198,7 @@ def compile_kernel(text: str, label: str, math_mode: str, describe_line) -> Path
         front = _run([compiler(), *flags, "-I", str(SHIM_DIR), "-S", "-emit-llvm", "-Xclang", "-disable-llvm-passes",
                       "-o", str(ir), str(src)])
         if front.returncode:
-            raise KernelCompileError(format_compile_error(label, text, front.stderr, describe_line))
+            raise KernelCompileError(format_compile_error(label, display_text, front.stderr, describe_line))
         cycle = find_recursion(ir.read_text())
         if cycle:
             names = " -> ".join(demangle(cycle))

@@ -68,9 +68,18 @@ _SYNCHRONISES = re.compile(r"\b(threadgroup_barrier|simdgroup_barrier|simd_\w+|q
 @dataclass(frozen=True)
 class TranslationUnit:
     text: str
+    display_text: str      # the same lines as MLX generated them, for messages
     body_first_line: int   # 1-based line of the body's first line in `text`
     body_line_count: int
     uses_fibers: bool
+
+    def describe_line(self, n: int) -> str:
+        """Where line n of `text` comes from, for messages."""
+        lines = self.display_text.split("\n")
+        code = lines[n - 1].strip() if 0 < n <= len(lines) else ""
+        if self.body_first_line <= n < self.body_first_line + self.body_line_count:
+            return f"line {n - self.body_first_line + 1} of the kernel source (`{code}`)"
+        return f"line {n - PRELUDE.count(chr(10))} of the generated source (`{code}`)"
 
 
 def rewrite_threadgroup_declarations(body: str) -> str:
@@ -122,6 +131,7 @@ def build(kernel: GeneratedKernel, body: str, header: str, output_dtypes, atomic
     prelude_lines = PRELUDE.count("\n")
     return TranslationUnit(
         text=PRELUDE + text + harness,
+        display_text=PRELUDE + kernel.source,
         body_first_line=prelude_lines + kernel.source[:body_start].count("\n") + 1,
         body_line_count=body.count("\n") + 1,
         uses_fibers=bool(_SYNCHRONISES.search(header + "\n" + body)),

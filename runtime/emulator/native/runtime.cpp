@@ -69,7 +69,7 @@ struct Worker {
   Ctx ctx[kMaxThreads];
   alignas(64) unsigned char exchange[2][kMaxThreads][kSlotBytes];
   alignas(64) unsigned char arena[kArenaBytes];
-  uint32_t arena_dirty = kArenaBytes;
+  uint32_t arena_dirty = 0;  // bytes used by the current group, poisoned again after it
   // Fiber stacks, each above a PROT_NONE guard page; allocated once, grown on demand.
   char* stacks = nullptr;
   int stacks_ready = 0;
@@ -89,6 +89,7 @@ Worker* this_worker() {
     void* mem = mmap(nullptr, sizeof(Worker), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) abort();
     W = new (mem) Worker();
+    memset(W->arena, kPoison, kArenaBytes);
     W->altstack = (char*)mmap(nullptr, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   }
   return W;
@@ -470,11 +471,11 @@ extern "C" int32_t mfemu_launch(ThreadFn thread_fn, GroupFn group_fn, void* cons
     if (launch->grid[d] == 0 || launch->threadgroup[d] == 0) return launch->status = STATUS_OK;  // nothing to run
   Job job;
   job.thread_fn = thread_fn; job.group_fn = group_fn; job.buffers = buffers; job.launch = launch;
-  uint64_t threads = 1;
+  uint64_t threads = 1;  // as requested: MLX checks the size before clamping it to the grid
   for (int d = 0; d < 3; d++) {
     job.tg[d] = std::min(launch->threadgroup[d], launch->grid[d]);
     job.count[d] = (launch->grid[d] + job.tg[d] - 1) / job.tg[d];
-    threads *= job.tg[d];
+    threads *= launch->threadgroup[d];
   }
   if (threads > kMaxThreads) {
     snprintf(launch->message, sizeof launch->message, "threadgroup of %llu threads: Metal allows at most %d",

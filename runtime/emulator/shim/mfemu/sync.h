@@ -271,7 +271,8 @@ typedef atomic<bool> atomic_bool;
 
 namespace detail {
 template <class T, class F> inline T atomic_update(T* cell, F f) {
-  T old = __atomic_load_n(cell, __ATOMIC_RELAXED), desired;
+  T old, desired;
+  __atomic_load(cell, &old, __ATOMIC_RELAXED);
   do { desired = f(old); } while (!__atomic_compare_exchange(cell, &old, &desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
   return old;
 }
