@@ -1,0 +1,1102 @@
+"""Front end: a @jit function's Python AST -> a typed tile IR `Function` for one specialisation.
+
+Kernels are parsed, not traced, so Python control flow means what it says: `if` on a constexpr
+picks a branch at build time, `if`/`for`/`while` on runtime scalars become structured IR ops with
+explicit loop-carried and yielded values, `tl.static_range` unrolls, and calls to other @jit
+functions are inlined. Values are either IR `Value`s (runtime) or plain Python objects
+(constexprs), and arithmetic on Python objects is folded here, as Triton does. Every mistake is
+reported as a `KernelDefinitionError` pointing at the user's line with a fix.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import operator
+import textwrap
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from ..errors import KernelDefinitionError
+from . import ir, language as tl, semantic
+from .ir import Block, Function, Loc, Operation, PointerType, ScalarType, Type, Value, element_of, make_type, shape_of
+from .semantic import TypeRuleError
+
+Number = (bool, int, float)
+
+_PY_BINOPS: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
+    ast.Add: ("add", operator.add), ast.Sub: ("sub", operator.sub), ast.Mult: ("mul", operator.mul),
+    ast.Div: ("truediv", operator.truediv), ast.FloorDiv: ("floordiv", operator.floordiv),
+    ast.Mod: ("mod", operator.mod), ast.LShift: ("lshift", operator.lshift), ast.RShift: ("rshift", operator.rshift),
+    ast.BitAnd: ("and", operator.and_), ast.BitOr: ("or", operator.or_), ast.BitXor: ("xor", operator.xor),
+    ast.Pow: ("pow", operator.pow), ast.MatMult: ("matmul", operator.matmul),
+}
+_PY_CMPOPS: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
+    ast.Lt: ("lt", operator.lt), ast.LtE: ("le", operator.le), ast.Gt: ("gt", operator.gt),
+    ast.GtE: ("ge", operator.ge), ast.Eq: ("eq", operator.eq), ast.NotEq: ("ne", operator.ne),
+    ast.Is: ("is", operator.is_), ast.IsNot: ("is not", operator.is_not),
+    ast.In: ("in", lambda a, b: a in b), ast.NotIn: ("not in", lambda a, b: a not in b),
+}
+_PY_UNOPS = {ast.USub: ("neg", operator.neg), ast.Invert: ("invert", operator.invert),
+             ast.Not: ("not", operator.not_), ast.UAdd: ("pos", operator.pos)}
+
+# Constructs a kernel body may not contain, with the fix to suggest.
+_UNSUPPORTED: dict[type, tuple[str, str]] = {
+    ast.Try: ("try/except", "remove it; kernels cannot raise or catch exceptions"),
+    ast.With: ("with", "remove it; kernels have no context managers"),
+    ast.Lambda: ("lambda", "write the function as a separate @metalforge.jit function"),
+    ast.ClassDef: ("class definitions", "define classes outside the kernel"),
+    ast.FunctionDef: ("nested function definitions", "define it at module level with @metalforge.jit"),
+    ast.Break: ("break", "turn the exit condition into a while loop condition or a mask"),
+    ast.Continue: ("continue", "guard the rest of the loop body with an if, or use a mask"),
+    ast.ListComp: ("list comprehensions", "write the loop with tl.static_range"),
+    ast.SetComp: ("set comprehensions", "write the loop with tl.static_range"),
+    ast.DictComp: ("dict comprehensions", "write the loop with tl.static_range"),
+    ast.GeneratorExp: ("generator expressions", "write the loop with tl.static_range"),
+    ast.Assert: ("assert", "use tl.static_assert for constexpr conditions"),
+    ast.Raise: ("raise", "use tl.static_assert for constexpr conditions"),
+    ast.Delete: ("del", "remove it; tiles are freed automatically"),
+    ast.Global: ("global", "read module constants directly; kernels cannot assign globals"),
+    ast.Nonlocal: ("nonlocal", "remove it; kernels cannot assign enclosing variables"),
+    ast.Import: ("import", "import at module level"),
+    ast.ImportFrom: ("import", "import at module level"),
+    ast.Await: ("await", "remove it"),
+    ast.Yield: ("yield", "store results with tl.store"),
+    ast.NamedExpr: ("assignment expressions (:=)", "assign on a separate line"),
+}
+
+
+def _is_constexpr_annotation(annotation: Any) -> bool:
+    if isinstance(annotation, str):  # `from __future__ import annotations` leaves the text
+        return annotation.split(".")[-1] == "constexpr"
+    return annotation is tl.constexpr
+
+
+def _walk_statements(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Nodes of a body, not descending into nested definitions (they are rejected on their own)."""
+    todo: list[ast.AST] = list(stmts)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+@dataclass
+class _Source:
+    """A function's parsed source with absolute line numbers, for locations and error messages."""
+
+    file: str
+    first_line: int
+    lines: list[str]
+    tree: ast.FunctionDef
+
+    def line(self, lineno: int) -> str:
+        i = lineno - self.first_line
+        return self.lines[i].strip() if 0 <= i < len(self.lines) else ""
+
+
+class JITFunction:
+    """A @jit function: parsed once, built into IR per specialisation, and inlined when called from
+    another kernel."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+        self.__wrapped__ = fn
+        self.signature = inspect.signature(fn)
+        self.constexpr_params = {p.name for p in self.signature.parameters.values()
+                                 if _is_constexpr_annotation(p.annotation)}
+        self._source: _Source | None = None
+
+    @property
+    def source(self) -> _Source:
+        if self._source is None:
+            lines, first = inspect.getsourcelines(self.fn)
+            module = ast.parse(textwrap.dedent("".join(lines)))
+            ast.increment_lineno(module, first - 1)
+            tree = module.body[0]
+            assert isinstance(tree, ast.FunctionDef)
+            self._source = _Source(inspect.getsourcefile(self.fn) or "<unknown>", first, lines, tree)
+        return self._source
+
+    def build_ir(self, arg_types: Mapping[str, Type], constexprs: Mapping[str, Any] | None = None) -> Function:
+        """The kernel's IR for runtime arguments of `arg_types` (pointer or scalar types) and the
+        given constexpr values (defaults fill in the rest)."""
+        return _Builder(self).build_kernel(dict(arg_types), dict(constexprs or {}))
+
+    def __repr__(self) -> str:
+        return f"<metalforge.jit {self.__name__}>"
+
+
+def jit(fn: Callable[..., Any]) -> JITFunction:
+    """Mark a Python function as a metalforge kernel (or a helper inlined into kernels)."""
+    return JITFunction(fn)
+
+
+def _to_stub(dtype, fp_downcast_rounding=None, bitcast=False): """Signature of tensor.to."""
+
+
+_TO_SIGNATURE = inspect.signature(_to_stub)
+
+
+@dataclass
+class _Frame:
+    """The function being built (the kernel, or an inlined helper): its source and variables."""
+
+    fn: JITFunction
+    src: _Source
+    scope: dict[str, Any]
+
+
+class _Builder:
+    """Walks the AST of one kernel specialisation and emits IR."""
+
+    def __init__(self, kernel: JITFunction) -> None:
+        self.kernel = kernel
+        self.frame = _Frame(kernel, kernel.source, {})
+        self.blocks: list[Block] = []
+        self.node: ast.AST = kernel.source.tree
+        self._frames: list[_Frame] = []  # callers of the helper being inlined, to reject recursion
+
+    # --- errors and locations -----------------------------------------------------------------
+    def error(self, message: str, hint: str, node: ast.AST | None = None) -> KernelDefinitionError:
+        node = node or self.node
+        line = getattr(node, "lineno", self.frame.src.first_line)
+        if self.frame.fn is not self.kernel:
+            message += f" (in @jit helper `{self.frame.fn.__name__}`, inlined)"
+        return KernelDefinitionError(message, kernel=self.kernel.__name__, file=self.frame.src.file, line=line,
+                                     source=self.frame.src.line(line), hint=hint)
+
+    def loc(self) -> Loc:
+        line = getattr(self.node, "lineno", self.frame.src.first_line)
+        return Loc(self.frame.src.file, line, self.frame.src.line(line))
+
+    # --- emission helpers ---------------------------------------------------------------------
+    def emit(self, opcode: str, operands: Sequence[Value], result_types: Sequence[Type] = (),
+             attrs: dict[str, Any] | None = None, regions: list[Block] | None = None) -> Operation:
+        op = Operation(opcode, list(operands), [Value(t) for t in result_types], attrs or {}, self.loc(),
+                       regions or [])
+        self.blocks[-1].ops.append(op)
+        return op
+
+    def emit1(self, opcode: str, operands: Sequence[Value], result_type: Type, **attrs: Any) -> Value:
+        return self.emit(opcode, operands, [result_type], attrs).result
+
+    def constant(self, value: bool | int | float, t: ScalarType) -> Value:
+        return self.emit1("constant", [], t, value=float(value) if t.is_float else int(value))
+
+    def to_value(self, x: Any, like: ScalarType | None = None) -> Value:
+        """A runtime value for x: Python numbers become constants (in `like` when their kind allows)."""
+        if isinstance(x, Value):
+            return x
+        if not isinstance(x, Number):
+            raise TypeRuleError(f"expected a number or a tile, got {x!r}", "pass a tile or a Python number")
+        t = semantic.python_scalar_type(x)
+        if like is not None and t.kind <= like.kind:
+            t = like
+        return self.constant(x, semantic.check_metal_type(t))
+
+    def convert(self, v: Value, element: ir.Element) -> Value:
+        if element_of(v.type) == element:
+            return v
+        return self.emit1("cast", [v], make_type(element, shape_of(v.type)))
+
+    def broadcast(self, v: Value, shape: tuple[int, ...]) -> Value:
+        have = shape_of(v.type)
+        if have == shape:
+            return v
+        if semantic.broadcast_shapes(have, shape) != shape:
+            raise TypeRuleError(f"cannot broadcast shape {list(have)} to {list(shape)}",
+                                "make the shapes agree, e.g. with x[:, None] or x[None, :]")
+        if not have:
+            return self.emit1("splat", [v], make_type(element_of(v.type), shape))
+        if len(have) < len(shape):
+            have = (1,) * (len(shape) - len(have)) + have
+            v = self.emit1("reshape", [v], make_type(element_of(v.type), have))
+        return self.emit1("broadcast", [v], make_type(element_of(v.type), shape))
+
+    # --- kernel entry -------------------------------------------------------------------------
+    def build_kernel(self, arg_types: dict[str, Type], constexprs: dict[str, Any]) -> Function:
+        fn, tree = self.kernel, self.kernel.source.tree
+        params = fn.signature.parameters
+        for name in [*arg_types, *constexprs]:
+            if name not in params:
+                raise self.error(f"`{name}` is not a parameter of the kernel",
+                                 f"parameters are: {', '.join(params)}")
+        args: list[Value] = []
+        for p in params.values():
+            if p.name in fn.constexpr_params:
+                value = constexprs.get(p.name, p.default)
+                if value is inspect.Parameter.empty:
+                    raise self.error(f"constexpr parameter `{p.name}` has no value",
+                                     f"pass {p.name}=... when launching the kernel")
+                self.frame.scope[p.name] = value.value if isinstance(value, tl.constexpr) else value
+            elif p.name in arg_types:
+                t = arg_types[p.name]
+                try:
+                    semantic.check_metal_type(element_of(t).element if isinstance(element_of(t), PointerType)
+                                              else element_of(t))
+                except TypeRuleError as e:
+                    raise self.error(f"argument `{p.name}`: {e}", e.hint) from None
+                args.append(Value(t, p.name))
+                self.frame.scope[p.name] = args[-1]
+            else:
+                raise self.error(f"no type given for runtime argument `{p.name}`",
+                                 f"pass an array or a scalar for `{p.name}` when launching the kernel")
+        body = Block()
+        self.blocks.append(body)
+        self.run_body(tree, allow_return_value=False)
+        self.blocks.pop()
+        return Function(fn.__name__, args, {k: self.frame.scope[k] for k in fn.constexpr_params}, body,
+                        fn.source.file)
+
+    def run_body(self, tree: ast.FunctionDef, allow_return_value: bool) -> Any:
+        """Build a function body; `return` is allowed only as its last statement."""
+        stmts = tree.body
+        for sub in _walk_statements(stmts):
+            if isinstance(sub, ast.Return) and sub is not stmts[-1]:
+                raise self.error("`return` is only supported as the last statement of a kernel or helper",
+                                 "assign the result to a variable and return it at the end", sub)
+        last = stmts[-1] if isinstance(stmts[-1], ast.Return) else None
+        for stmt in stmts[:-1] if last else stmts:
+            self.stmt(stmt)
+        if last is None or last.value is None:
+            return None
+        if not allow_return_value:
+            raise self.error("a kernel cannot return a value", "write results to an output with tl.store", last)
+        self.node = last
+        return self.expr(last.value)
+
+    # --- statements ---------------------------------------------------------------------------
+    def stmt(self, node: ast.stmt) -> None:
+        self.node = node
+        unsupported = _UNSUPPORTED.get(type(node))
+        if unsupported:
+            raise self.error(f"metalforge kernels do not support {unsupported[0]}", unsupported[1])
+        handler = getattr(self, f"stmt_{type(node).__name__}", None)
+        if handler is None:
+            raise self.error(f"the statement `{type(node).__name__}` is not supported in metalforge kernels",
+                             "rewrite it with assignments, if/for/while and tl functions")
+        try:
+            handler(node)
+        except TypeRuleError as e:
+            raise self.error(str(e), e.hint, node) from None
+
+    def stmts(self, body: list[ast.stmt]) -> None:
+        for s in body:
+            self.stmt(s)
+
+    def stmt_Expr(self, node: ast.Expr) -> None:
+        self.expr(node.value)
+
+    def stmt_Pass(self, node: ast.Pass) -> None:
+        pass
+
+    def stmt_Return(self, node: ast.Return) -> None:  # only reachable for a bare trailing return
+        raise self.error("`return` is only supported as the last statement", "move it to the end")
+
+    def stmt_Assign(self, node: ast.Assign) -> None:
+        value = self.expr(node.value)
+        for target in node.targets:
+            self.assign(target, value)
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is None:
+            raise self.error("a bare annotation declares nothing", "assign a value: `x: tl.constexpr = 4`")
+        self.assign(node.target, self.expr(node.value))
+
+    def stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        if not isinstance(node.target, ast.Name):
+            raise self.error("only plain variables can be updated in place",
+                             "tiles are immutable: compute a new tile and store it with tl.store")
+        name, fold = _PY_BINOPS[type(node.op)]
+        self.assign(node.target, self.binary(name, fold, self.lookup(node.target.id), self.expr(node.value)))
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            if isinstance(value, Value) and value.name is None:
+                value.name = target.id
+            self.frame.scope[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, Value) or not isinstance(value, (tuple, list)) or len(value) != len(target.elts):
+                raise self.error("cannot unpack this value into "
+                                 f"{len(target.elts)} names", "unpack only tuples of matching length", target)
+            for t, v in zip(target.elts, value):
+                self.assign(t, v)
+        else:
+            raise self.error("only names and tuples of names can be assigned to",
+                             "tiles are immutable: build a new tile (e.g. with tl.where) or write with tl.store",
+                             target)
+
+    def stmt_If(self, node: ast.If) -> None:
+        cond = self.expr(node.test)
+        if not isinstance(cond, Value):
+            self.stmts(node.body if cond else node.orelse)  # constexpr: only the taken branch exists
+            return
+        self.node = node
+        cond = self.scalar_condition(cond, "if")
+        before = self.frame.scope
+        then_scope, then_block = self.region(node.body, dict(before), Block())
+        else_scope, else_block = self.region(node.orelse, dict(before), Block())
+        names = [n for n in dict.fromkeys([*then_scope, *else_scope])
+                 if n in then_scope and n in else_scope
+                 and not (then_scope[n] is before.get(n) and else_scope[n] is before.get(n))]
+        self.node = node
+        merged: list[tuple[str, Value, Value]] = []
+        for n in names:
+            t, e = then_scope[n], else_scope[n]
+            if not isinstance(t, Value) and not isinstance(e, Value) and type(t) is type(e) and t == e:
+                before[n] = t
+                continue
+            tv, ev = self.unify(n, t, then_block, e, else_block, "if-branch", "else-branch")
+            merged.append((n, tv, ev))
+        for block, vals in ((then_block, [m[1] for m in merged]), (else_block, [m[2] for m in merged])):
+            block.ops.append(Operation("yield", vals, [], {}, self.loc()))
+        op = self.emit("if", [cond], [m[1].type for m in merged], regions=[then_block, else_block])
+        for (n, _, _), r in zip(merged, op.results):
+            r.name = n
+            before[n] = r
+
+    def unify(self, name: str, a: Any, a_block: Block, b: Any, b_block: Block, a_what: str, b_what: str
+              ) -> tuple[Value, Value]:
+        """Runtime values of one variable on two paths, constants materialised in their own block."""
+        like_a = element_of(b.type) if isinstance(b, Value) else None
+        like_b = element_of(a.type) if isinstance(a, Value) else None
+        av = self.in_block(a_block, lambda: self.to_value(a, like_a))
+        bv = self.in_block(b_block, lambda: self.to_value(b, like_b))
+        if av.type != bv.type:
+            raise self.error(f"variable `{name}` is {av.type} in the {a_what} but {bv.type} in the {b_what}",
+                             "give it the same type and shape on both paths, e.g. with .to(...) or tl.zeros")
+        return av, bv
+
+    def in_block(self, block: Block, build: Callable[[], Value]) -> Value:
+        self.blocks.append(block)
+        try:
+            return build()
+        finally:
+            self.blocks.pop()
+
+    def region(self, body: list[ast.stmt], scope: dict[str, Any], block: Block) -> tuple[dict[str, Any], Block]:
+        """Build statements into `block` with their own copy of the variables."""
+        outer = self.frame.scope
+        self.frame.scope = scope
+        self.blocks.append(block)
+        try:
+            self.stmts(body)
+        finally:
+            self.blocks.pop()
+            self.frame.scope = outer
+        return scope, block
+
+    def scalar_condition(self, cond: Value, what: str) -> Value:
+        if shape_of(cond.type):
+            raise self.error(f"`{what}` needs a scalar condition, got a tile of type {cond.type}",
+                             "use tl.where(cond, a, b) for elementwise choices, or reduce the tile first")
+        return self.convert(cond, ir.int1)
+
+    def carried(self, body: list[ast.stmt], exclude: set[str]) -> list[str]:
+        """Variables that exist before a loop and are reassigned in it: the loop-carried values."""
+        assigned = [n.id for s in body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+        return [n for n in dict.fromkeys(assigned)
+                if n not in exclude and isinstance(self.frame.scope.get(n), (Value, *Number))]
+
+    def close_loop(self, scope: dict[str, Any], block: Block, args: list[Value], names: list[str]) -> None:
+        """End a loop body with a `yield` of each carried variable, checking its type did not change."""
+        values = []
+        for n, arg in zip(names, args):
+            v = self.in_block(block, lambda: self.to_value(scope[n], element_of(arg.type)))
+            if v.type != arg.type:
+                raise self.error(f"loop-carried variable `{n}` is {arg.type} before the loop but {v.type} "
+                                 "after an iteration", "keep its type and shape fixed, e.g. initialise it with "
+                                 "tl.zeros([...], dtype) of the final shape, or convert with .to(...)")
+            values.append(v)
+        block.ops.append(Operation("yield", values, [], {}, self.loc()))
+
+    def stmt_For(self, node: ast.For) -> None:
+        if node.orelse:
+            raise self.error("for/else is not supported", "move the else body after the loop")
+        if not isinstance(node.target, ast.Name):
+            raise self.error("the loop variable must be a single name", "write `for i in range(...)`")
+        it = node.iter
+        fn = self.expr(it.func) if isinstance(it, ast.Call) else None
+        if fn not in (builtins.range, tl.range, tl.static_range):
+            raise self.error("kernels can only loop over range(...), tl.range(...) or tl.static_range(...)",
+                             "rewrite the loop over an index range")
+        args = [self.expr(a) for a in it.args]
+        kwargs = {k.arg: self.expr(k.value) for k in it.keywords}
+        if fn is tl.static_range:
+            if any(isinstance(a, Value) for a in [*args, *kwargs.values()]):
+                raise self.error("tl.static_range bounds must be constexpr", "use tl.range for runtime bounds")
+            for i in builtins.range(*args, **kwargs):
+                self.frame.scope[node.target.id] = i
+                self.stmts(node.body)
+            return
+        if fn is builtins.range and kwargs or not 1 <= len(args) <= 3:
+            raise self.error("range takes 1 to 3 positional bounds", "write range(stop) or range(start, stop, step)")
+        self.node = node
+        lo, hi, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3 else 1)
+        if step == 0:
+            raise self.error("range step must not be zero", "use a non-zero step")
+        bounds = [self.to_value(b) for b in (lo, hi, step)]
+        for b in bounds:
+            if shape_of(b.type) or not element_of(b.type).is_int:
+                raise self.error(f"loop bounds must be integer scalars, got {b.type}", "pass integer bounds")
+        iv_type = bounds[0].type
+        for b in bounds[1:]:
+            iv_type = semantic.integer_promote(iv_type, b.type)
+        bounds = [self.convert(b, iv_type) for b in bounds]
+        names = self.carried(node.body, {node.target.id})
+        inits = [self.to_value(self.frame.scope[n]) for n in names]
+        body = Block([Value(iv_type, node.target.id)] + [Value(v.type, n) for v, n in zip(inits, names)])
+        scope = {**self.frame.scope, node.target.id: body.args[0], **dict(zip(names, body.args[1:]))}
+        self.region(node.body, scope, body)
+        self.node = node
+        self.close_loop(scope, body, body.args[1:], names)
+        op = self.emit("for", [*bounds, *inits], [v.type for v in inits], attrs=kwargs, regions=[body])
+        for n, r in zip(names, op.results):
+            r.name = n
+            self.frame.scope[n] = r
+
+    def stmt_While(self, node: ast.While) -> None:
+        if node.orelse:
+            raise self.error("while/else is not supported", "move the else body after the loop")
+        names = self.carried(node.body, set())
+        inits = [self.to_value(self.frame.scope[n]) for n in names]
+        before = Block([Value(v.type, n) for v, n in zip(inits, names)])
+        after = Block([Value(v.type, n) for v, n in zip(inits, names)])
+        outer = self.frame.scope
+        self.frame.scope = {**outer, **dict(zip(names, before.args))}
+        self.blocks.append(before)
+        try:
+            cond = self.expr(node.test)
+            if not isinstance(cond, Value):
+                raise self.error("a while loop needs a runtime condition",
+                                 "use tl.static_range for loops with a constexpr trip count", node.test)
+            self.node = node
+            cond = self.scalar_condition(cond, "while")
+            self.emit("condition", [cond, *before.args])
+        finally:
+            self.blocks.pop()
+            self.frame.scope = outer
+        scope, _ = self.region(node.body, {**outer, **dict(zip(names, after.args))}, after)
+        self.node = node
+        self.close_loop(scope, after, after.args, names)
+        op = self.emit("while", inits, [v.type for v in inits], regions=[before, after])
+        for n, r in zip(names, op.results):
+            r.name = n
+            outer[n] = r
+
+    # --- expressions --------------------------------------------------------------------------
+    def expr(self, node: ast.expr) -> Any:
+        outer, self.node = self.node, node
+        try:
+            unsupported = _UNSUPPORTED.get(type(node))
+            if unsupported:
+                raise self.error(f"metalforge kernels do not support {unsupported[0]}", unsupported[1])
+            handler = getattr(self, f"expr_{type(node).__name__}", None)
+            if handler is None:
+                raise self.error(f"the expression `{type(node).__name__}` is not supported in metalforge kernels",
+                                 "rewrite it with operators and tl functions")
+            return handler(node)
+        except TypeRuleError as e:
+            raise self.error(str(e), e.hint) from None
+        finally:
+            self.node = outer
+
+    def fold(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Evaluate Python (constexpr) code at build time, reporting its exceptions at the user's line."""
+        try:
+            result = fn(*args)
+        except (ArithmeticError, TypeError, ValueError, IndexError, KeyError, AttributeError) as e:
+            raise self.error(f"evaluating a constexpr expression failed: {type(e).__name__}: {e}",
+                             "check the constexpr values passed to the kernel") from None
+        return result.value if isinstance(result, tl.constexpr) else result
+
+    def expr_Constant(self, node: ast.Constant) -> Any:
+        return node.value
+
+    def lookup(self, name: str) -> Any:
+        frame = self.frame
+        if name in frame.scope:
+            return frame.scope[name]
+        fn = frame.fn.fn
+        free = dict(zip(fn.__code__.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
+        for space in (free, fn.__globals__, vars(builtins)):
+            if name in space:
+                v = space[name]
+                return v.value if isinstance(v, tl.constexpr) else v
+        raise self.error(f"name `{name}` is not defined", "define it before use; variables assigned only "
+                         "inside a loop or one branch of a runtime if are not visible after it")
+
+    def expr_Name(self, node: ast.Name) -> Any:
+        return self.lookup(node.id)
+
+    def expr_Tuple(self, node: ast.Tuple) -> tuple[Any, ...]:
+        return tuple(self.expr(e) for e in node.elts)
+
+    def expr_List(self, node: ast.List) -> list[Any]:
+        return [self.expr(e) for e in node.elts]
+
+    def expr_JoinedStr(self, node: ast.JoinedStr) -> str:
+        parts = []
+        for v in node.values:
+            if isinstance(v, ast.FormattedValue):
+                x = self.expr(v.value)
+                if isinstance(x, Value):
+                    raise self.error("f-strings can only format constexpr values", "use tl.device_print for tiles")
+                spec = self.expr(v.format_spec) if v.format_spec else ""
+                x = {115: str, 114: repr, 97: ascii}.get(v.conversion, lambda y: y)(x)
+                parts.append(self.fold(format, x, spec))
+            else:
+                parts.append(self.expr(v))
+        return "".join(parts)
+
+    def expr_Slice(self, node: ast.Slice) -> slice:
+        return slice(*(self.expr(p) if p else None for p in (node.lower, node.upper, node.step)))
+
+    def expr_Attribute(self, node: ast.Attribute) -> Any:
+        base = self.expr(node.value)
+        if not isinstance(base, Value):
+            return self.fold(getattr, base, node.attr)
+        if node.attr == "T":
+            return self.permute(base, ())
+        if node.attr == "dtype":
+            return element_of(base.type)
+        if node.attr == "shape":
+            return shape_of(base.type)
+        if node.attr == "numel":
+            return base.type.numel if isinstance(base.type, ir.BlockType) else 1
+        raise self.error(f"tiles have no attribute `{node.attr}`", "tiles support .to(), .T, .dtype, .shape and "
+                         "the tl functions as methods (e.g. x.sum(0))")
+
+    def expr_Subscript(self, node: ast.Subscript) -> Any:
+        base, index = self.expr(node.value), self.expr(node.slice)
+        if not isinstance(base, Value):
+            return self.fold(operator.getitem, base, index)
+        items = index if isinstance(index, tuple) else (index,)
+        if any(not (i is None or i == slice(None)) for i in items):
+            raise self.error("tiles can only be indexed with `:` and `None` (to add axes)",
+                             "select elements with masks and tl.where, or load them through pointers")
+        if sum(i is not None for i in items) > len(shape_of(base.type)):
+            raise self.error(f"too many `:` for a tile of rank {len(shape_of(base.type))}", "use one `:` per axis")
+        for axis, i in enumerate(items):
+            if i is None:
+                base = self.expand_dims(base, axis)
+        return base
+
+    def expr_BinOp(self, node: ast.BinOp) -> Any:
+        name, fold = _PY_BINOPS[type(node.op)]
+        return self.binary(name, fold, self.expr(node.left), self.expr(node.right))
+
+    def binary(self, name: str, fold: Callable[[Any, Any], Any], a: Any, b: Any) -> Any:
+        if not isinstance(a, Value) and not isinstance(b, Value):
+            return self.fold(fold, a, b)
+        if name in ("pow", "matmul"):
+            raise self.error(f"the operator for `{name}` is not supported on tiles",
+                             "use tl.exp2/tl.log2 for powers and tl.dot for matrix products")
+        for x in (a, b):
+            if not isinstance(x, (Value, *Number)):
+                raise self.error(f"cannot combine a tile with {x!r}", "use numbers or tiles as operands")
+        ta = a.type if isinstance(a, Value) else semantic.python_scalar_type(a)
+        tb = b.type if isinstance(b, Value) else semantic.python_scalar_type(b)
+        rule = semantic.binary(name, ta, tb, None if isinstance(a, Value) else a, None if isinstance(b, Value) else b)
+        shape = shape_of(rule.result)
+        if rule.opcode == "addptr":
+            p, off = (a, b) if isinstance(element_of(ta), PointerType) else (b, a)
+            off = self.to_value(off)
+            if name == "sub":
+                off = self.emit1("neg", [off], off.type)
+            return self.emit1("addptr", [self.broadcast(p, shape), self.broadcast(off, shape)], rule.result)
+        operands = [self.broadcast(self.convert(x, rule.operand) if isinstance(x, Value)
+                                   else self.constant(x, rule.operand), shape) for x in (a, b)]
+        return self.emit1(rule.opcode, operands, rule.result, **dict(rule.attrs))
+
+    def expr_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        name, fold = _PY_UNOPS[type(node.op)]
+        x = self.expr(node.operand)
+        if not isinstance(x, Value):
+            return self.fold(fold, x)
+        if name == "pos":
+            return x
+        opcode = semantic.unary(name, x.type)
+        if opcode == "lnot":
+            x = self.convert(x, ir.int1)
+            opcode = "not"
+        return self.emit1(opcode, [x], x.type)
+
+    def expr_Compare(self, node: ast.Compare) -> Any:
+        left, result = self.expr(node.left), None
+        for op, right_node in zip(node.ops, node.comparators):
+            name, fold = _PY_CMPOPS[type(op)]
+            right = self.expr(right_node)
+            if name in ("is", "is not", "in", "not in") and (isinstance(left, Value) or isinstance(right, Value)):
+                raise self.error(f"`{name}` works on constexpr values only", "compare tiles with == or !=")
+            value = self.binary(name, fold, left, right)
+            result = value if result is None else self.logical("and", result, value)
+            left = right
+        return result
+
+    def expr_BoolOp(self, node: ast.BoolOp) -> Any:
+        name = "and" if isinstance(node.op, ast.And) else "or"
+        result = self.expr(node.values[0])
+        for v in node.values[1:]:
+            if not isinstance(result, Value) and (not result if name == "and" else result):
+                return result  # Python short-circuit on constexprs
+            result = self.logical(name, result, self.expr(v))
+        return result
+
+    def logical(self, name: str, a: Any, b: Any) -> Any:
+        if not isinstance(a, Value) and not isinstance(b, Value):
+            return (a and b) if name == "and" else (a or b)
+        a, b = (self.convert(self.to_value(x), ir.int1) for x in (a, b))
+        return self.binary(name, operator.and_, a, b)
+
+    def expr_IfExp(self, node: ast.IfExp) -> Any:
+        cond = self.expr(node.test)
+        if isinstance(cond, Value):
+            raise self.error("a conditional expression needs a constexpr condition",
+                             "use tl.where(cond, a, b) for runtime conditions")
+        return self.expr(node.body if cond else node.orelse)
+
+    def expr_Call(self, node: ast.Call) -> Any:
+        if isinstance(node.func, ast.Attribute):
+            base = self.expr(node.func.value)
+            if isinstance(base, Value):  # tensor method: x.to(...), x.sum(0), x.reshape(...)
+                args, kwargs = self.call_args(node)
+                return self.method(base, node.func.attr, args, kwargs)
+            fn = self.fold(getattr, base, node.func.attr)
+        else:
+            fn = self.expr(node.func)
+        args, kwargs = self.call_args(node)
+        self.node = node
+        if isinstance(fn, tl.Builtin):
+            return self.call_builtin(fn, args, kwargs)
+        if isinstance(fn, JITFunction):
+            return self.inline(fn, args, kwargs)
+        if fn in (builtins.min, builtins.max) and any(isinstance(a, Value) for a in args):
+            return self.call_builtin(tl.minimum if fn is builtins.min else tl.maximum, args, kwargs)
+        if any(isinstance(a, Value) for a in [*args, *kwargs.values()]):
+            hint = ("use tl.device_print" if fn is builtins.print else
+                    "decorate it with @metalforge.jit so it is inlined, or use the tl function")
+            raise self.error(f"cannot call the Python function `{getattr(fn, '__name__', fn)}` on tiles", hint)
+        return self.fold(lambda: fn(*args, **kwargs))
+
+    def call_args(self, node: ast.Call) -> tuple[list[Any], dict[str, Any]]:
+        args: list[Any] = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                args.extend(self.expr(a.value))
+            else:
+                args.append(self.expr(a))
+        if any(k.arg is None for k in node.keywords):
+            raise self.error("**kwargs in calls is not supported", "pass keyword arguments by name")
+        return args, {k.arg: self.expr(k.value) for k in node.keywords}
+
+    def method(self, base: Value, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if name == "to":
+            bound = self.bind(_TO_SIGNATURE, "to", args, kwargs)
+            dtype = bound["dtype"]
+            if not isinstance(dtype, (ScalarType, PointerType)):
+                raise self.error(f".to() needs a dtype, got {dtype!r}", "write x.to(tl.float32)")
+            if element_of(base.type) == dtype:
+                return base
+            opcode, t = semantic.cast(base.type, dtype, bool(bound["bitcast"]))
+            return self.emit1(opcode, [base], t)
+        if name in tl.BUILTINS:
+            return self.call_builtin(tl.BUILTINS[name], [base, *args], kwargs)
+        raise self.error(f"tiles have no method `{name}`", "use the tl function of that name, if there is one")
+
+    def bind(self, sig: inspect.Signature, name: str, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise self.error(f"bad arguments to {name}: {e}", f"the signature is {name}{sig}") from None
+        bound.apply_defaults()
+        return {k: (v.value if isinstance(v, tl.constexpr) else v) for k, v in bound.arguments.items()}
+
+    def inline(self, fn: JITFunction, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """Build a @jit helper's body in place with its own variables; its return value is the result."""
+        if any(f.fn is fn for f in self._frames):
+            raise self.error(f"@jit helper `{fn.__name__}` calls itself", "recursion is not supported; use a loop")
+        bound = self.bind(fn.signature, fn.__name__, args, kwargs)
+        for p in fn.constexpr_params:
+            if isinstance(bound[p], Value):
+                raise self.error(f"argument `{p}` of `{fn.__name__}` is tl.constexpr but got a runtime value",
+                                 "pass a constexpr (a Python constant or constexpr parameter)")
+        outer_frame, outer_node = self.frame, self.node
+        self._frames.append(outer_frame)
+        self.frame = _Frame(fn, fn.source, dict(bound))
+        try:
+            return self.run_body(fn.source.tree, allow_return_value=True)
+        finally:
+            self.frame, self.node = outer_frame, outer_node
+            self._frames.pop()
+
+    # --- builtins -----------------------------------------------------------------------------
+    def call_builtin(self, fn: tl.Builtin, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if fn in (tl.range, tl.static_range):
+            raise self.error(f"tl.{fn.name} can only be used as a for-loop iterator", f"write `for i in tl.{fn.name}(...)`")
+        bound = self.bind(fn.signature, f"tl.{fn.name}", args, kwargs)
+        return getattr(self, f"b_{fn.name}")(**bound)
+
+    def value_arg(self, x: Any, what: str) -> Value:
+        if isinstance(x, Value):
+            return x
+        if isinstance(x, Number):
+            return self.to_value(x)
+        raise self.error(f"{what} must be a tile or a number, got {x!r}", f"pass a tile as {what}")
+
+    def const_arg(self, x: Any, what: str, kind: type | tuple[type, ...] = int) -> Any:
+        if isinstance(x, Value):
+            raise self.error(f"{what} must be a constexpr, got a runtime value",
+                             "pass it as a `tl.constexpr` parameter or a Python constant")
+        if not isinstance(x, kind):
+            raise self.error(f"{what} must be {getattr(kind, '__name__', kind)}, got {x!r}", f"fix {what}")
+        return x
+
+    def shape_arg(self, shape: Any) -> tuple[int, ...]:
+        shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        for s in shape:
+            self.const_arg(s, "a tile dimension")
+        return semantic.check_block_shape(shape)
+
+    def dtype_arg(self, dtype: Any) -> ScalarType:
+        if not isinstance(dtype, ScalarType):
+            raise self.error(f"expected a dtype such as tl.float32, got {dtype!r}", "pass a tl dtype")
+        return semantic.check_metal_type(dtype)
+
+    def axis_arg(self, axis: Any, rank: int, allow_none: bool = True) -> int | None:
+        if axis is None and allow_none:
+            return None
+        return semantic.normalize_axis(self.const_arg(axis, "axis"), rank)
+
+    def b_program_id(self, axis: Any) -> Value:
+        if self.const_arg(axis, "axis") not in (0, 1, 2):
+            raise self.error(f"program_id axis must be 0, 1 or 2, got {axis}", "use axis 0, 1 or 2")
+        return self.emit1("program_id", [], ir.int32, axis=axis)
+
+    def b_num_programs(self, axis: Any) -> Value:
+        if self.const_arg(axis, "axis") not in (0, 1, 2):
+            raise self.error(f"num_programs axis must be 0, 1 or 2, got {axis}", "use axis 0, 1 or 2")
+        return self.emit1("num_programs", [], ir.int32, axis=axis)
+
+    def b_cdiv(self, x: Any, div: Any) -> Any:
+        total = self.binary("sub", operator.sub, self.binary("add", operator.add, x, div), 1)
+        return self.binary("floordiv", operator.floordiv, total, div)
+
+    def b_arange(self, start: Any, end: Any) -> Value:
+        for name, b in (("start", start), ("end", end)):
+            if not isinstance(b, int) or isinstance(b, bool):
+                raise self.error(f"tl.arange bounds must be constexpr integers; `{name}` is "
+                                 f"{'a runtime value' if isinstance(b, Value) else repr(b)}",
+                                 "make the bound a `tl.constexpr` parameter (e.g. BLOCK: tl.constexpr) and mask "
+                                 "with a runtime comparison like offs < n")
+        n = end - start
+        if n <= 0 or n & (n - 1):
+            raise self.error(f"tl.arange({start}, {end}) has {n} elements, which is not a positive power of two",
+                             "use a power-of-two block size and mask the remainder with offs < n")
+        return self.emit1("arange", [], make_type(ir.int32, (n,)), start=start, end=end)
+
+    def b_zeros(self, shape: Any, dtype: Any) -> Value:
+        return self.b_full(shape, 0, dtype)
+
+    def b_full(self, shape: Any, value: Any, dtype: Any) -> Value:
+        shape, dtype = self.shape_arg(shape), self.dtype_arg(dtype)
+        if isinstance(value, Value):
+            if shape_of(value.type):
+                raise self.error("tl.full needs a scalar value", "pass a scalar or use tl.broadcast_to")
+            return self.broadcast(self.convert(value, dtype), shape)
+        self.const_arg(value, "value", Number)
+        return self.emit1("full", [], make_type(dtype, shape), value=float(value) if dtype.is_float else int(value))
+
+    def b_reshape(self, input: Any, shape: tuple[Any, ...], can_reorder: bool) -> Value:
+        x, shape = self.value_arg(input, "input"), self.shape_arg(shape)
+        if ir.BlockType(element_of(x.type), shape).numel != (x.type.numel if shape_of(x.type) else 1):
+            raise self.error(f"cannot reshape {x.type} to {list(shape)}: the element count differs",
+                             "keep the total number of elements")
+        return self.emit1("reshape", [x], make_type(element_of(x.type), shape))
+
+    def permute(self, x: Value, dims: tuple[int, ...]) -> Value:
+        shape = shape_of(x.type)
+        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+            dims = tuple(dims[0])
+        if not dims:
+            if len(shape) != 2:
+                raise self.error(f"trans without dims needs a 2-D tile, got {x.type}", "pass the permutation")
+            dims = (1, 0)
+        if sorted(dims) != list(builtins.range(len(shape))):
+            raise self.error(f"{list(dims)} is not a permutation of the axes of {x.type}",
+                             f"list each axis 0..{len(shape) - 1} once")
+        return self.emit1("permute", [x], make_type(element_of(x.type), tuple(shape[d] for d in dims)),
+                          dims=tuple(dims))
+
+    def b_trans(self, input: Any, dims: tuple[int, ...]) -> Value:
+        return self.permute(self.value_arg(input, "input"), dims)
+
+    def b_permute(self, input: Any, dims: tuple[int, ...]) -> Value:
+        return self.permute(self.value_arg(input, "input"), dims)
+
+    def expand_dims(self, x: Value, axis: int) -> Value:
+        shape = shape_of(x.type)
+        axis = semantic.normalize_axis(axis, len(shape) + 1)
+        return self.emit1("expand_dims", [x], make_type(element_of(x.type), shape[:axis] + (1,) + shape[axis:]),
+                          axis=axis)
+
+    def b_expand_dims(self, input: Any, axis: Any) -> Value:
+        x = self.value_arg(input, "input")
+        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+        rank = len(shape_of(x.type)) + len(axes)
+        for a in sorted(semantic.normalize_axis(self.const_arg(a, "axis"), rank) for a in axes):
+            x = self.expand_dims(x, a)
+        return x
+
+    def b_broadcast_to(self, input: Any, shape: tuple[Any, ...]) -> Value:
+        return self.broadcast(self.value_arg(input, "input"), self.shape_arg(shape))
+
+    def common(self, xs: list[Any]) -> tuple[ScalarType, tuple[int, ...]]:
+        """Element type and shape that elementwise operands meet at (Triton's pairwise promotion)."""
+        typed = [(x.type if isinstance(x, Value) else semantic.python_scalar_type(x), not isinstance(x, Value))
+                 for x in xs]
+        (t, py), shape = typed[0], shape_of(typed[0][0])
+        e = element_of(t)
+        for t2, py2 in typed[1:]:
+            e2 = element_of(t2)
+            if isinstance(e, PointerType) or isinstance(e2, PointerType):
+                raise TypeRuleError("pointers cannot be used here", "load the values first")
+            e = semantic.computation_type(e, py, e2, py2, False)
+            shape, py = semantic.broadcast_shapes(shape, shape_of(t2)), py and py2
+        return e, shape
+
+    def elementwise(self, opcode: str, xs: list[Any], floats_only: bool = False) -> Value:
+        for x in xs:
+            self.value_arg(x, "an operand")
+        e, shape = self.common(xs)
+        if floats_only and not e.is_float:
+            raise self.error(f"tl.{opcode} needs floating-point operands, got {e!r}", "convert with .to(tl.float32)")
+        vals = [self.broadcast(self.convert(x, e) if isinstance(x, Value) else self.constant(x, e), shape) for x in xs]
+        return self.emit1(opcode, vals, make_type(e, shape))
+
+    def b_where(self, condition: Any, x: Any, y: Any) -> Value:
+        cond = self.convert(self.value_arg(condition, "condition"), ir.int1)
+        e, shape = self.common([x, y])
+        shape = semantic.broadcast_shapes(shape, shape_of(cond.type))
+        vals = [self.broadcast(self.convert(v, e) if isinstance(v, Value) else self.constant(v, e), shape)
+                for v in (x, y)]
+        return self.emit1("select", [self.broadcast(cond, shape), *vals], make_type(e, shape))
+
+    def b_minimum(self, x: Any, y: Any, propagate_nan: Any) -> Value:
+        return self.elementwise("minimum", [x, y])
+
+    def b_maximum(self, x: Any, y: Any, propagate_nan: Any) -> Value:
+        return self.elementwise("maximum", [x, y])
+
+    def b_clamp(self, x: Any, min: Any, max: Any, propagate_nan: Any) -> Value:
+        return self.elementwise("clamp", [x, min, max], floats_only=True)
+
+    def b_fma(self, x: Any, y: Any, z: Any) -> Value:
+        return self.elementwise("fma", [x, y, z])
+
+    def math(self, name: str, x: Any) -> Value:
+        v = self.value_arg(x, "x")
+        return self.emit1(name, [v], semantic.unary_math(name, v.type))
+
+    def reduction(self, kind: str, input: Any, axis: Any, keep_dims: Any, **attrs: Any) -> Value:
+        x = self.value_arg(input, "input")
+        compute, result = semantic.reduction(kind, x.type, self.axis_arg(axis, len(shape_of(x.type)),
+                                                                          kind not in ("argmax", "argmin")),
+                                             bool(keep_dims))
+        axis = None if axis is None else semantic.normalize_axis(axis, len(shape_of(x.type)))
+        return self.emit1(kind, [self.convert(x, compute)], result, axis=axis, keep_dims=bool(keep_dims), **attrs)
+
+    def b_sum(self, input: Any, axis: Any, keep_dims: Any, dtype: Any) -> Value:
+        if dtype is not None:
+            input = self.convert(self.value_arg(input, "input"), self.dtype_arg(dtype))
+        return self.reduction("sum", input, axis, keep_dims)
+
+    def minmax(self, kind: str, input: Any, axis: Any, return_indices: Any, tie_left: Any, keep_dims: Any) -> Any:
+        value = self.reduction(kind, input, axis, keep_dims)
+        if not return_indices:
+            return value
+        return value, self.reduction(f"arg{kind}", input, axis, keep_dims, tie_break_left=bool(tie_left))
+
+    def b_max(self, input: Any, axis: Any, return_indices: Any, return_indices_tie_break_left: Any,
+              keep_dims: Any) -> Any:
+        return self.minmax("max", input, axis, return_indices, return_indices_tie_break_left, keep_dims)
+
+    def b_min(self, input: Any, axis: Any, return_indices: Any, return_indices_tie_break_left: Any,
+              keep_dims: Any) -> Any:
+        return self.minmax("min", input, axis, return_indices, return_indices_tie_break_left, keep_dims)
+
+    def b_argmax(self, input: Any, axis: Any, tie_break_left: Any, keep_dims: Any) -> Value:
+        return self.reduction("argmax", input, axis, keep_dims, tie_break_left=bool(tie_break_left))
+
+    def b_argmin(self, input: Any, axis: Any, tie_break_left: Any, keep_dims: Any) -> Value:
+        return self.reduction("argmin", input, axis, keep_dims, tie_break_left=bool(tie_break_left))
+
+    def combine_region(self, combine_fn: Any, element: ir.Element) -> Block:
+        """A region (a, b) -> combine_fn(a, b) over scalars, for tl.reduce and tl.associative_scan."""
+        if not isinstance(combine_fn, JITFunction):
+            raise self.error(f"combine_fn must be a @metalforge.jit function, got {combine_fn!r}",
+                             "decorate the combine function with @metalforge.jit")
+        block = Block([Value(element, "a"), Value(element, "b")])
+        out = self.in_block(block, lambda: self.to_value(self.inline(combine_fn, list(block.args), {}), element))
+        if out.type != element:
+            raise self.error(f"combine_fn returns {out.type} but combines {element}",
+                             "return a scalar of the input's type from combine_fn")
+        block.ops.append(Operation("yield", [out], [], {}, self.loc()))
+        return block
+
+    def b_reduce(self, input: Any, axis: Any, combine_fn: Any, keep_dims: Any) -> Value:
+        x = self.value_arg(input, "input")
+        if not shape_of(x.type):
+            raise self.error("tl.reduce needs a tile", "reduce a tile, not a scalar")
+        ax = self.axis_arg(axis, len(shape_of(x.type)))
+        region = self.combine_region(combine_fn, element_of(x.type))
+        t = make_type(element_of(x.type), semantic.reduced_shape(shape_of(x.type), ax, bool(keep_dims)))
+        return self.emit("reduce", [x], [t], {"axis": ax, "keep_dims": bool(keep_dims)}, [region]).result
+
+    def b_cumsum(self, input: Any, axis: Any, reverse: Any, dtype: Any) -> Value:
+        x = self.value_arg(input, "input")
+        if dtype is not None:
+            x = self.convert(x, self.dtype_arg(dtype))
+        x = self.convert(x, semantic.sum_type(element_of(x.type)))
+        ax = self.axis_arg(axis, len(shape_of(x.type)), allow_none=False)
+        return self.emit1("cumsum", [x], x.type, axis=ax, reverse=bool(reverse))
+
+    def b_associative_scan(self, input: Any, axis: Any, combine_fn: Any, reverse: Any) -> Value:
+        x = self.value_arg(input, "input")
+        ax = self.axis_arg(axis, len(shape_of(x.type)), allow_none=False)
+        region = self.combine_region(combine_fn, element_of(x.type))
+        return self.emit("scan", [x], [x.type], {"axis": ax, "reverse": bool(reverse)}, [region]).result
+
+    def pointer_arg(self, pointer: Any, what: str) -> tuple[Value, ScalarType]:
+        if not isinstance(pointer, Value) or not isinstance(element_of(pointer.type), PointerType):
+            raise self.error(f"{what} needs pointers, got {getattr(pointer, 'type', pointer)!r}",
+                             "pass a pointer argument plus offsets, e.g. x_ptr + offs")
+        return pointer, element_of(pointer.type).element
+
+    def mask_arg(self, mask: Any) -> Value | None:
+        return None if mask is None else self.convert(self.value_arg(mask, "mask"), ir.int1)
+
+    def b_load(self, pointer: Any, mask: Any, other: Any, boundary_check: Any, padding_option: Any,
+               cache_modifier: Any, eviction_policy: Any, volatile: Any) -> Value:
+        p, e = self.pointer_arg(pointer, "tl.load")
+        if boundary_check:
+            raise self.error("block pointers (boundary_check) are not supported", "use masks")
+        m = self.mask_arg(mask)
+        t = semantic.load(p.type, None if m is None else m.type)
+        shape = shape_of(t)
+        operands = [self.broadcast(p, shape)] + ([self.broadcast(m, shape)] if m is not None else [])
+        if other is not None:
+            if m is None:
+                raise self.error("tl.load got `other` without `mask`", "pass mask= too, or drop other=")
+            o = self.convert(self.value_arg(other, "other"), e) if isinstance(other, Value) else self.constant(other, e)
+            operands.append(self.broadcast(o, shape))
+        return self.emit1("load", operands, t, masked=m is not None, has_other=other is not None)
+
+    def b_store(self, pointer: Any, value: Any, mask: Any, boundary_check: Any, cache_modifier: Any,
+                eviction_policy: Any) -> None:
+        p, e = self.pointer_arg(pointer, "tl.store")
+        if boundary_check:
+            raise self.error("block pointers (boundary_check) are not supported", "use masks")
+        v = self.convert(value, e) if isinstance(value, Value) else self.constant(self.const_arg(value, "value",
+                                                                                              Number), e)
+        m = self.mask_arg(mask)
+        semantic.store(p.type, v.type, None if m is None else m.type)
+        shape = shape_of(p.type)
+        operands = [p, self.broadcast(v, shape)] + ([self.broadcast(m, shape)] if m is not None else [])
+        self.emit("store", operands, [], {"masked": m is not None})
+
+    def atomic(self, kind: str, pointer: Any, vals: list[Any], mask: Any, sem: Any, scope: Any) -> Value:
+        p, e = self.pointer_arg(pointer, f"tl.atomic_{kind}")
+        shape = shape_of(p.type)
+        m = self.mask_arg(mask)
+        operands = [p]
+        for v in vals:
+            v = self.convert(v, e) if isinstance(v, Value) else self.constant(self.const_arg(v, "val", Number), e)
+            semantic.store(p.type, v.type, None if m is None else m.type)
+            operands.append(self.broadcast(v, shape))
+        if m is not None:
+            operands.append(self.broadcast(m, shape))
+        return self.emit1(f"atomic_{kind}", operands, make_type(e, shape), masked=m is not None, sem=sem, scope=scope)
+
+    def b_atomic_add(self, pointer: Any, val: Any, mask: Any, sem: Any, scope: Any) -> Value:
+        return self.atomic("add", pointer, [val], mask, sem, scope)
+
+    def b_atomic_max(self, pointer: Any, val: Any, mask: Any, sem: Any, scope: Any) -> Value:
+        return self.atomic("max", pointer, [val], mask, sem, scope)
+
+    def b_atomic_min(self, pointer: Any, val: Any, mask: Any, sem: Any, scope: Any) -> Value:
+        return self.atomic("min", pointer, [val], mask, sem, scope)
+
+    def b_atomic_xchg(self, pointer: Any, val: Any, mask: Any, sem: Any, scope: Any) -> Value:
+        return self.atomic("xchg", pointer, [val], mask, sem, scope)
+
+    def b_atomic_cas(self, pointer: Any, cmp: Any, val: Any, sem: Any, scope: Any) -> Value:
+        return self.atomic("cas", pointer, [cmp, val], None, sem, scope)
+
+    def b_dot(self, input: Any, other: Any, acc: Any, input_precision: Any, allow_tf32: Any,
+              max_num_imprecise_acc: Any, out_dtype: Any) -> Value:
+        a, b = self.value_arg(input, "input"), self.value_arg(other, "other")
+        sa, sb = shape_of(a.type), shape_of(b.type)
+        if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0]:
+            raise self.error(f"tl.dot needs [M, K] and [K, N] tiles, got {list(sa)} and {list(sb)}",
+                             "transpose or reshape the operands")
+        if element_of(a.type) != element_of(b.type):
+            raise self.error(f"tl.dot operands differ in type: {element_of(a.type)!r} and {element_of(b.type)!r}",
+                             "convert one operand with .to(...)")
+        out = ir.int32 if element_of(a.type).is_int else self.dtype_arg(out_dtype)
+        t = make_type(out, (sa[0], sb[1]))
+        operands = [a, b]
+        if acc is not None:
+            c = self.value_arg(acc, "acc")
+            if c.type != t:
+                raise self.error(f"tl.dot accumulator is {c.type}, expected {t}", "initialise it with tl.zeros")
+            operands.append(c)
+        return self.emit1("dot", operands, t)
+
+    def b_static_assert(self, cond: Any, msg: Any) -> None:
+        if isinstance(cond, Value):
+            raise self.error("tl.static_assert needs a constexpr condition",
+                             "assert only on constexpr values (parameters annotated tl.constexpr)")
+        if not cond:
+            raise self.error(f"static_assert failed{': ' + msg if msg else ''}",
+                             "launch the kernel with constexpr values that satisfy the assertion")
+
+    def b_device_print(self, prefix: Any, args: tuple[Any, ...], hex: Any) -> None:
+        self.const_arg(prefix, "prefix", str)
+        self.emit("print", [self.value_arg(a, "a printed value") for a in args], [], {"prefix": prefix,
+                                                                                       "hex": bool(hex)})
+
+    def b_multiple_of(self, input: Any, values: Any) -> Value:
+        x = self.value_arg(input, "input")
+        return self.emit1("multiple_of", [x], x.type, values=self.const_arg(values, "values", (int, tuple, list)))
+
+    def b_max_contiguous(self, input: Any, values: Any) -> Value:
+        x = self.value_arg(input, "input")
+        return self.emit1("max_contiguous", [x], x.type, values=self.const_arg(values, "values", (int, tuple, list)))
+
+    def b_debug_barrier(self) -> None:
+        self.emit("barrier", [])
+
+    def random(self, kind: str, seed: Any, offset: Any, n_rounds: Any) -> Value:
+        s, o = self.value_arg(seed, "seed"), self.value_arg(offset, "offset")
+        if shape_of(s.type) or not element_of(s.type).is_int or not element_of(o.type).is_int:
+            raise self.error(f"tl.{kind} needs an integer scalar seed and integer offsets",
+                             "pass seed as an int and offsets like tl.arange(0, BLOCK)")
+        return self.emit1(kind, [s, o], make_type(ir.float32, shape_of(o.type)),
+                          n_rounds=self.const_arg(n_rounds, "n_rounds"))
+
+    def b_rand(self, seed: Any, offset: Any, n_rounds: Any) -> Value:
+        return self.random("rand", seed, offset, n_rounds)
+
+    def b_randn(self, seed: Any, offset: Any, n_rounds: Any) -> Value:
+        return self.random("randn", seed, offset, n_rounds)
+
+
+for _name in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs"):
+    setattr(_Builder, f"b_{_name}", lambda self, x, _n=_name: self.math(_n, x))

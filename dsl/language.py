@@ -1,0 +1,176 @@
+"""The `tl` surface: Triton's names, so kernel bodies written for Triton run after swapping imports.
+
+The builtins here are markers, not implementations. The front end reads a kernel's AST and
+recognises each builtin by identity (`Builtin` instances), taking its parameter names and defaults
+from the stub's signature; calling one directly from Python is a mistake and says so.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, Generic, TypeVar
+
+from ..errors import MetalforgeError
+from .ir import (BlockType as block_type, PointerType as pointer_type, ScalarType as dtype, bfloat16, float16,
+                 float32, float64, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
+
+T = TypeVar("T")
+
+
+class constexpr(Generic[T]):
+    """Marks a compile-time value: as an annotation (`BLOCK: tl.constexpr`) it makes the parameter a
+    specialisation key; as a wrapper (`tl.constexpr(4)`) it is folded like any Python constant."""
+
+    def __init__(self, value: T) -> None:
+        self.value = value.value if isinstance(value, constexpr) else value
+
+    def __repr__(self) -> str:
+        return f"constexpr({self.value!r})"
+
+
+class Builtin:
+    """A `tl` function the front end lowers itself; `signature` binds the user's arguments."""
+
+    def __init__(self, stub: Callable[..., Any]) -> None:
+        self.name = stub.__name__
+        self.signature = inspect.signature(stub)
+        self.__doc__ = stub.__doc__
+        self.__name__ = self.name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise MetalforgeError(f"tl.{self.name} can only be used inside a @metalforge.jit kernel body; "
+                              "launch the kernel with kernel[grid](...) instead of calling tl functions directly")
+
+    def __repr__(self) -> str:
+        return f"<tl.{self.name}>"
+
+
+builtin = Builtin
+
+
+# --- programming model -----------------------------------------------------------------------
+@builtin
+def program_id(axis): """Index of this program (threadgroup) along grid axis 0, 1 or 2."""
+@builtin
+def num_programs(axis): """Number of programs along grid axis 0, 1 or 2."""
+@builtin
+def cdiv(x, div): """Ceiling division, (x + div - 1) // div."""
+# --- tile creation and shape -----------------------------------------------------------------
+@builtin
+def arange(start, end): """int32 tile [start, end); bounds constexpr, size a power of two."""
+@builtin
+def zeros(shape, dtype): """Tile of zeros."""
+@builtin
+def full(shape, value, dtype): """Tile filled with value."""
+@builtin
+def reshape(input, *shape, can_reorder=False): """Same elements, new shape."""
+@builtin
+def trans(input, *dims): """Transpose (reverse axes, or permute with dims)."""
+@builtin
+def permute(input, *dims): """Permute axes."""
+@builtin
+def expand_dims(input, axis): """Insert a size-1 axis."""
+@builtin
+def broadcast_to(input, *shape): """Broadcast to a shape."""
+# --- memory ----------------------------------------------------------------------------------
+@builtin
+def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", cache_modifier="",
+         eviction_policy="", volatile=False): """Load a tile through pointers; masked-off lanes get other."""
+@builtin
+def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", eviction_policy=""):
+    """Store a tile through pointers, converting to the pointee type."""
+@builtin
+def atomic_add(pointer, val, mask=None, sem=None, scope=None): """Atomic add; returns the old values."""
+@builtin
+def atomic_max(pointer, val, mask=None, sem=None, scope=None): """Atomic max; returns the old values."""
+@builtin
+def atomic_min(pointer, val, mask=None, sem=None, scope=None): """Atomic min; returns the old values."""
+@builtin
+def atomic_xchg(pointer, val, mask=None, sem=None, scope=None): """Atomic exchange; returns the old values."""
+@builtin
+def atomic_cas(pointer, cmp, val, sem=None, scope=None): """Atomic compare-and-swap; returns the old values."""
+# --- elementwise -----------------------------------------------------------------------------
+@builtin
+def where(condition, x, y): """Select x where condition, else y."""
+@builtin
+def minimum(x, y, propagate_nan=None): """Elementwise minimum."""
+@builtin
+def maximum(x, y, propagate_nan=None): """Elementwise maximum."""
+@builtin
+def clamp(x, min, max, propagate_nan=None): """Clamp floats to [min, max]."""
+@builtin
+def fma(x, y, z): """x * y + z, fused."""
+@builtin
+def exp(x): """e**x (float32 only)."""
+@builtin
+def exp2(x): """2**x (float32 only)."""
+@builtin
+def log(x): """Natural log (float32 only)."""
+@builtin
+def log2(x): """Base-2 log (float32 only)."""
+@builtin
+def sqrt(x): """Square root (float32 only)."""
+@builtin
+def rsqrt(x): """1/sqrt(x) (float32 only)."""
+@builtin
+def sin(x): """Sine (float32 only)."""
+@builtin
+def cos(x): """Cosine (float32 only)."""
+@builtin
+def erf(x): """Error function (float32 only)."""
+@builtin
+def floor(x): """Round down (float32 only)."""
+@builtin
+def ceil(x): """Round up (float32 only)."""
+@builtin
+def sigmoid(x): """1 / (1 + exp(-x)) (float32 only)."""
+@builtin
+def abs(x): """Absolute value."""
+# --- reductions and scans --------------------------------------------------------------------
+@builtin
+def sum(input, axis=None, keep_dims=False, dtype=None): """Sum along axis (all axes when None)."""
+@builtin
+def max(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False):
+    """Maximum along axis."""
+@builtin
+def min(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False):
+    """Minimum along axis."""
+@builtin
+def argmax(input, axis, tie_break_left=True, keep_dims=False): """int32 index of the maximum, first on ties."""
+@builtin
+def argmin(input, axis, tie_break_left=True, keep_dims=False): """int32 index of the minimum, first on ties."""
+@builtin
+def reduce(input, axis, combine_fn, keep_dims=False): """Reduce with a @jit combine function."""
+@builtin
+def cumsum(input, axis=0, reverse=False, dtype=None): """Inclusive prefix sum."""
+@builtin
+def associative_scan(input, axis, combine_fn, reverse=False): """Inclusive scan with a @jit combine function."""
+@builtin
+def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
+        out_dtype=float32): """Matrix product of 2-D tiles (lowered in part 2)."""
+# --- control flow and compile-time helpers ----------------------------------------------------
+@builtin
+def static_range(arg1, arg2=None, step=None): """Range unrolled at compile time (constexpr bounds)."""
+@builtin
+def range(arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None, disallow_acc_multi_buffer=False,
+          flatten=False, warp_specialize=False): """Runtime loop range (like Python's range in a kernel)."""
+@builtin
+def static_assert(cond, msg=""): """Assert a constexpr condition at compile time."""
+@builtin
+def device_print(prefix, *args, hex=False): """Print values from the device."""
+@builtin
+def multiple_of(input, values): """Hint: every value is a multiple of values."""
+@builtin
+def max_contiguous(input, values): """Hint: runs of values contiguous elements."""
+@builtin
+def debug_barrier(): """Threadgroup barrier."""
+@builtin
+def rand(seed, offset, n_rounds=10): """Uniform float32 in [0, 1) from Philox(seed, offset)."""
+@builtin
+def randn(seed, offset, n_rounds=10): """Standard normal float32 from Philox(seed, offset)."""
+
+
+BUILTINS: dict[str, Builtin] = {name: obj for name, obj in globals().items() if isinstance(obj, Builtin)}
+
+__all__ = ["Builtin", "BUILTINS", "block_type", "constexpr", "dtype", "pointer_type", "bfloat16", "float16",
+           "float32", "float64", "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+           *BUILTINS]
