@@ -1,0 +1,270 @@
+"""How a tile's elements are spread over the threads of a threadgroup (Triton's layouts, simplified).
+
+`Blocked` splits each dimension into elements per thread (`spt`), threads per simdgroup (`tpw`) and
+simdgroups per threadgroup (`wpc`), the last dimension fastest; a tile larger than that coverage
+wraps (each thread holds several slots), a smaller one is replicated. `Slice(parent, dim)` is a
+reduction result: every thread that held a row of the parent holds its reduced value, so
+`mean[:, None]` broadcast back over the parent needs no data movement (`Expand`). Values whose
+producers are pure index arithmetic are `Remat`: recomputed wherever they are needed. Anything
+else that changes shape goes through threadgroup memory (`Shared`).
+
+Coordinates are LIR expressions of the slot index `k` (a loop variable of the per-thread loop),
+the lane and the simdgroup index, so renderers never see layout arithmetic.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import reduce
+from operator import mul
+from typing import Union
+
+from . import lir
+from .lir import Bin, Expr, Lit, Special
+from ..dsl import ir
+
+WARP = 32
+
+
+def prod(xs) -> int:
+    return reduce(mul, xs, 1)
+
+
+def lit(n: int) -> Lit:
+    return Lit(int(n), ir.int32)
+
+
+# Folding constructors keep the generated index arithmetic readable.
+def add(a: Expr, b: Expr) -> Expr:
+    if isinstance(a, Lit) and a.value == 0:
+        return b
+    if isinstance(b, Lit) and b.value == 0:
+        return a
+    if isinstance(a, Lit) and isinstance(b, Lit):
+        return lit(a.value + b.value)
+    return Bin("+", a, b)
+
+
+def mul_(a: Expr, b: Expr) -> Expr:
+    if isinstance(a, Lit) and isinstance(b, Lit):
+        return lit(a.value * b.value)
+    for x, y in ((a, b), (b, a)):
+        if isinstance(x, Lit) and x.value == 1:
+            return y
+        if isinstance(x, Lit) and x.value == 0:
+            return lit(0)
+    return Bin("*", a, b)
+
+
+def div(a: Expr, n: int) -> Expr:
+    if n == 1:
+        return a
+    if isinstance(a, Lit):
+        return lit(a.value // n)
+    return Bin("/", a, lit(n))
+
+
+def mod(a: Expr, n: int) -> Expr:
+    if n == 1:
+        return lit(0)
+    if isinstance(a, Lit):
+        return lit(a.value % n)
+    return Bin("%", a, lit(n))
+
+
+def flat_index(coords: list[Expr], shape: tuple[int, ...]) -> Expr:
+    """Row-major linear index of `coords` in `shape`."""
+    out: Expr = lit(0)
+    for d, c in enumerate(coords):
+        out = add(out, mul_(c, lit(prod(shape[d + 1:]))))
+    return out
+
+
+def unravel(index: Expr, shape: tuple[int, ...]) -> list[Expr]:
+    return [mod(div(index, prod(shape[d + 1:])), shape[d]) for d in range(len(shape))]
+
+
+@dataclass(frozen=True)
+class Blocked:
+    shape: tuple[int, ...]
+    spt: tuple[int, ...]
+    tpw: tuple[int, ...]
+    wpc: tuple[int, ...]
+
+    @property
+    def cover(self) -> tuple[int, ...]:
+        return tuple(s * t * w for s, t, w in zip(self.spt, self.tpw, self.wpc))
+
+    @property
+    def local(self) -> tuple[int, ...]:
+        """Slots per thread along each dimension."""
+        return tuple(s * max(1, n // c) for s, n, c in zip(self.spt, self.shape, self.cover))
+
+    @property
+    def slots(self) -> int:
+        return prod(self.local)
+
+    def local_index(self, k: Expr, d: int) -> Expr:
+        # k < slots, so the slowest dimension with several slots needs no modulo
+        j = div(k, prod(self.local[d + 1:]))
+        return j if prod(self.local[:d]) == 1 else mod(j, self.local[d])
+
+    def lane_coord(self, d: int) -> Expr:
+        j = div(Special("lane"), prod(self.tpw[d + 1:]))
+        return j if prod(self.tpw[:d]) == 1 else mod(j, self.tpw[d])
+
+    def warp_coord(self, d: int) -> Expr:
+        j = div(Special("warp"), prod(self.wpc[d + 1:]))
+        return j if prod(self.wpc[:d]) == 1 else mod(j, self.wpc[d])
+
+    def raw_coord(self, k: Expr, d: int) -> Expr:
+        j = self.local_index(k, d)
+        thread = add(mul_(self.warp_coord(d), lit(self.tpw[d])), self.lane_coord(d))
+        if self.local[d] == self.spt[d]:  # j < spt: no repetition along d
+            return add(mul_(thread, lit(self.spt[d])), j)
+        return add(add(mul_(div(j, self.spt[d]), lit(self.cover[d])), mul_(thread, lit(self.spt[d]))),
+                   mod(j, self.spt[d]))
+
+    def coords(self, k: Expr) -> list[Expr]:
+        out = []
+        for d in range(len(self.shape)):
+            c = self.raw_coord(k, d)
+            out.append(mod(c, self.shape[d]) if self.cover[d] > self.shape[d] else c)
+        return out
+
+    def owner(self, k: Expr) -> Expr | None:
+        """True on exactly one of the threads holding slot k's element (replicas excluded)."""
+        conds = [Bin("<", self.raw_coord(k, d), lit(n)) for d, n in enumerate(self.shape) if self.cover[d] > n]
+        return reduce(lambda a, b: Bin("&&", a, b), conds) if conds else None
+
+    def distinct_lanes(self, d: int) -> int:
+        return max(1, min(self.tpw[d], self.shape[d] // self.spt[d]))
+
+    def distinct_warps(self, d: int) -> int:
+        return max(1, min(self.wpc[d], self.shape[d] // (self.spt[d] * self.tpw[d])))
+
+
+@dataclass(frozen=True)
+class Slice:
+    """The parent's layout with dimension `dim` reduced away (replicated along it)."""
+
+    parent: Blocked
+    dim: int
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.parent.shape[:self.dim] + self.parent.shape[self.dim + 1:]
+
+    @property
+    def local(self) -> tuple[int, ...]:
+        return self.parent.local[:self.dim] + self.parent.local[self.dim + 1:]
+
+    @property
+    def slots(self) -> int:
+        return prod(self.local)
+
+    def parent_slot(self, k: Expr) -> Expr:
+        """The parent slot with the same coordinates and local index 0 along `dim`."""
+        p = self.parent
+        out: Expr = lit(0)
+        for d in range(len(p.shape)):
+            if d == self.dim:
+                continue
+            sd = d if d < self.dim else d - 1
+            j = mod(div(k, prod(self.local[sd + 1:])), self.local[sd])
+            out = add(out, mul_(j, lit(prod(p.local[d + 1:]))))
+        return out
+
+    def slot_of_parent(self, k: Expr) -> Expr:
+        """This layout's slot holding the reduction of parent slot k's row."""
+        p = self.parent
+        out: Expr = lit(0)
+        for d in range(len(p.shape)):
+            if d == self.dim:
+                continue
+            sd = d if d < self.dim else d - 1
+            out = add(out, mul_(p.local_index(k, d), lit(prod(self.local[sd + 1:]))))
+        return out
+
+    def coords(self, k: Expr) -> list[Expr]:
+        c = self.parent.coords(self.parent_slot(k))
+        return c[:self.dim] + c[self.dim + 1:]
+
+    def owner(self, k: Expr) -> Expr | None:
+        p = self.parent
+        conds = [Bin("==", p.lane_coord(self.dim), lit(0)), Bin("==", p.warp_coord(self.dim), lit(0))]
+        conds = [c for c in conds if not (isinstance(c.a, Lit))]
+        base = p.owner(self.parent_slot(k))
+        if base is not None:
+            conds.append(base)
+        return reduce(lambda a, b: Bin("&&", a, b), conds) if conds else None
+
+
+@dataclass(frozen=True)
+class Expand:
+    """A Slice seen with its reduced dimension back as size 1 (`mean[:, None]`): same registers."""
+
+    slice: Slice
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        s = self.slice
+        return s.shape[:s.dim] + (1,) + s.shape[s.dim:]
+
+    @property
+    def slots(self) -> int:
+        return self.slice.slots
+
+    def coords(self, k: Expr) -> list[Expr]:
+        c = self.slice.coords(k)
+        return c[:self.slice.dim] + [lit(0)] + c[self.slice.dim:]
+
+    def owner(self, k: Expr) -> Expr | None:
+        return self.slice.owner(k)
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A rank-0 value: the same in every thread."""
+
+
+@dataclass(frozen=True)
+class Remat:
+    """A pure function of program ids, scalars and coordinates: computed wherever it is read."""
+
+
+@dataclass(frozen=True)
+class Shared:
+    """Stored row-major in threadgroup memory; readable at any coordinates."""
+
+    shape: tuple[int, ...]
+
+
+Layout = Union[Blocked, Slice, Expand, Scalar, Remat, Shared]
+Registers = (Blocked, Slice, Expand)  # layouts held in per-thread register arrays
+
+
+def pow2_floor(n: int) -> int:
+    return 1 << (max(1, n).bit_length() - 1)
+
+
+def default_blocked(shape: tuple[int, ...], num_warps: int, element_bytes: int = 4) -> Blocked:
+    """Triton-style default: up to 16 bytes per thread along the last dimension, lanes filling
+    dimensions from the last, simdgroups from the first; leftovers replicate."""
+    rank, numel = len(shape), prod(shape)
+    vec = min(max(1, 16 // max(1, element_bytes)), shape[-1], pow2_floor(max(1, numel // (WARP * num_warps))))
+    spt = [1] * (rank - 1) + [vec]
+    tpw, rem = [1] * rank, WARP
+    for d in reversed(range(rank)):
+        tpw[d] = min(rem, max(1, shape[d] // spt[d]))
+        rem //= tpw[d]
+    tpw[-1] *= rem
+    wpc, rem = [1] * rank, num_warps
+    for d in range(rank):
+        wpc[d] = min(rem, max(1, shape[d] // (spt[d] * tpw[d])))
+        rem //= wpc[d]
+    wpc[0] *= rem
+    return Blocked(tuple(shape), tuple(spt), tuple(tpw), tuple(wpc))
+
+
+def slot_count(layout: Layout) -> int:
+    return layout.slots if isinstance(layout, Registers) else 1

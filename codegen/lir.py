@@ -1,0 +1,194 @@
+"""Thread-level IR: what one GPU thread executes, independent of the target language.
+
+The lowering pass turns the tile IR (whole tiles, structured control flow) into these statements
+and expressions over per-thread registers, threadgroup arrays and device pointers. Renderers only
+spell them (MSL, CUDA); they make no decisions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from ..dsl.ir import PointerType, ScalarType
+
+CType = Union[ScalarType, PointerType]
+
+
+# ---- expressions ---------------------------------------------------------------------------------
+class Expr:
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class Sym(Expr):
+    name: str
+
+
+@dataclass(frozen=True)
+class Lit(Expr):
+    value: Any
+    type: ScalarType
+
+
+@dataclass(frozen=True)
+class Special(Expr):
+    """A hardware index: tid (thread in threadgroup), lane, warp, pid0..2, nprog0..2."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Bin(Expr):
+    op: str  # C operator: + - * / % & | ^ << >> < <= > >= == != && ||
+    a: Expr
+    b: Expr
+
+
+@dataclass(frozen=True)
+class Un(Expr):
+    op: str  # - ! ~
+    a: Expr
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    """A math or helper function by its generic name (exp, sqrt, min, fma...); the renderer spells it."""
+
+    fn: str
+    args: tuple[Expr, ...]
+    type: ScalarType | None = None  # the element type it computes in, where the spelling depends on it
+
+
+@dataclass(frozen=True)
+class Cast(Expr):
+    type: CType
+    a: Expr
+
+
+@dataclass(frozen=True)
+class Bitcast(Expr):
+    type: ScalarType
+    a: Expr
+
+
+@dataclass(frozen=True)
+class Select(Expr):
+    cond: Expr
+    a: Expr  # when true
+    b: Expr
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    base: Expr
+    index: Expr
+
+
+@dataclass(frozen=True)
+class Shuffle(Expr):
+    """The value `a` of the lane `lane ^ offset` (xor) or `lane + offset` (down) of this simdgroup."""
+
+    kind: str  # xor | down | up | broadcast
+    a: Expr
+    offset: Expr
+    type: CType
+
+
+@dataclass(frozen=True)
+class Atomic(Expr):
+    """Atomic read-modify-write at `ptr`; yields the old value."""
+
+    kind: str  # add max min xchg cas
+    ptr: Expr
+    value: Expr
+    type: ScalarType
+    compare: Expr | None = None
+
+
+# ---- statements ----------------------------------------------------------------------------------
+class Stmt:
+    __slots__ = ()
+
+
+@dataclass
+class Comment(Stmt):
+    text: str
+
+
+@dataclass
+class Decl(Stmt):
+    """A variable: a scalar, a per-thread register array (`size`), or a threadgroup array."""
+
+    name: str
+    type: CType
+    size: int | None = None
+    init: Expr | None = None
+    space: str = "thread"  # thread | threadgroup
+    like: str | None = None  # pointers: the kernel argument whose pointer type (address space) it has
+
+
+@dataclass
+class Assign(Stmt):
+    target: Expr
+    value: Expr
+
+
+@dataclass
+class Store(Stmt):
+    """`*ptr = value` on device memory (atomically when the buffer is atomic)."""
+
+    ptr: Expr
+    value: Expr
+    atomic: bool = False
+
+
+@dataclass
+class Eval(Stmt):
+    expr: Expr
+
+
+@dataclass
+class If(Stmt):
+    cond: Expr
+    then: list[Stmt] = field(default_factory=list)
+    orelse: list[Stmt] = field(default_factory=list)
+
+
+@dataclass
+class For(Stmt):
+    """`for (type var = start; cond; var += step)`."""
+
+    var: str
+    start: Expr
+    cond: Expr
+    step: Expr
+    body: list[Stmt] = field(default_factory=list)
+    unroll: bool = False  # per-thread slot loops: constant trip count, unrolled
+    type: ScalarType | None = None
+
+
+@dataclass
+class Loop(Stmt):
+    """`while (true) { head; if (!cond) break; body }`: the tile IR's while, with its before-region."""
+
+    head: list[Stmt]
+    cond: Expr
+    body: list[Stmt] = field(default_factory=list)
+
+
+@dataclass
+class Barrier(Stmt):
+    pass
+
+
+@dataclass
+class Kernel:
+    """A lowered kernel: buffers in MLX's order, the body, and launch facts."""
+
+    name: str
+    inputs: list[tuple[str, CType]]      # pointer or scalar arguments, in order
+    outputs: list[tuple[str, ScalarType]]
+    body: list[Stmt]
+    threads: int
+    atomic_outputs: bool = False
+    helpers: list[str] = field(default_factory=list)  # names of helper functions the renderer must define

@@ -1,0 +1,1 @@
+"""Tile-IR passes, run in order by `codegen.pipeline`; each is a small module with its own tests."""

@@ -1,0 +1,152 @@
+"""Layout assignment: decide, for every tile value, how its elements live in the threadgroup.
+
+Index arithmetic (arange, splat, broadcasts and elementwise ops on those) is rematerialised where
+it is used; loads and other memory results get the default blocked layout; reductions produce a
+slice of their operand's layout, which `expand_dims` and `broadcast` turn back into the parent
+layout without moving data; shape changes of stored data go through threadgroup memory. Loop-
+carried and branch-yielded tiles take a register layout fixed before their region is lowered.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...dsl.ir import BlockType, Function, Operation, PointerType, Value, element_of, shape_of
+from ..layouts import Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, default_blocked
+
+# Ops computing each element from the same element of their operands.
+ELEMENTWISE = frozenset({
+    "add", "sub", "mul", "fdiv", "sdiv", "udiv", "srem", "urem", "fmod", "and", "or", "xor", "shl", "ashr", "lshr",
+    "cmp", "neg", "not", "cast", "bitcast", "select", "addptr", "minimum", "maximum", "clamp", "fma", "exp", "exp2",
+    "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs", "rand", "randn",
+})
+# Ops that only re-index their operand.
+VIEWS = frozenset({"broadcast", "expand_dims", "reshape", "permute"})
+PASS_THROUGH = frozenset({"multiple_of", "max_contiguous"})
+SOURCES = frozenset({"arange", "splat", "full", "constant"})
+REDUCTIONS = frozenset({"sum", "max", "min", "argmax", "argmin", "reduce"})
+SCANS = frozenset({"cumsum", "scan"})
+
+
+def element_bytes(v: Value) -> int:
+    e = element_of(v.type)
+    return 8 if isinstance(e, PointerType) else max(1, e.bits // 8)
+
+
+@dataclass
+class LayoutPlan:
+    values: dict[int, Layout] = field(default_factory=dict)
+    reduce_parent: dict[int, Blocked] = field(default_factory=dict)  # id(op) -> layout of the reduced operand
+    num_warps: int = 4
+
+    def of(self, v: Value) -> Layout:
+        return self.values[v.id]
+
+    def default(self, v: Value) -> Blocked:
+        return default_blocked(shape_of(v.type), self.num_warps, element_bytes(v))
+
+    def storage(self, v: Value) -> Layout:
+        """A register layout to hold `v` (its own when it has one)."""
+        layout = self.values.get(v.id)
+        return layout if isinstance(layout, Registers) else self.default(v)
+
+
+def assign_layouts(fn: Function, num_warps: int) -> LayoutPlan:
+    plan = LayoutPlan(num_warps=num_warps)
+    for a in fn.args:
+        plan.values[a.id] = Scalar()
+
+    def concrete(v: Value) -> Layout:
+        """Layout for a value that must be held in registers across a region boundary."""
+        return Scalar() if not isinstance(v.type, BlockType) else plan.storage(v)
+
+    def visit(ops: list[Operation]) -> None:
+        for op in ops:
+            assign(op)
+
+    def assign(op: Operation) -> None:
+        code = op.opcode
+        operand_layouts = [plan.values.get(v.id) for v in op.operands]
+        tiles = [(v, l) for v, l in zip(op.operands, operand_layouts) if isinstance(v.type, BlockType)]
+        if code == "for":
+            body = op.regions[0]
+            plan.values[body.args[0].id] = Scalar()
+            for arg, init, res in zip(body.args[1:], op.operands[3:], op.results):
+                plan.values[arg.id] = plan.values[res.id] = concrete(init)
+            visit(body.ops)
+            return
+        if code == "while":
+            before, after = op.regions
+            for arg, init in zip(before.args, op.operands):
+                plan.values[arg.id] = concrete(init)
+            visit(before.ops)
+            for arg, res, arg0 in zip(after.args, op.results, before.args):
+                plan.values[arg.id] = plan.values[res.id] = plan.values[arg0.id]
+            visit(after.ops)
+            return
+        if code == "if":
+            then, orelse = op.regions
+            visit(then.ops)
+            visit(orelse.ops)
+            yielded = then.ops[-1].operands if then.ops else []
+            for res, y in zip(op.results, yielded):
+                plan.values[res.id] = concrete(y)
+            return
+        if code in ("reduce", "scan"):
+            for arg in op.regions[0].args:
+                plan.values[arg.id] = Scalar()
+            visit(op.regions[0].ops)
+        for r in op.results:
+            plan.values[r.id] = result_layout(op, r, tiles)
+
+    def result_layout(op: Operation, r: Value, tiles: list) -> Layout:
+        code = op.opcode
+        if code in REDUCTIONS:
+            x = op.operands[0]
+            axis = op.attrs.get("axis")
+            if axis is None and len(x.type.shape) > 1:  # over everything: reduce the flattened tile
+                plan.reduce_parent[id(op)] = default_blocked((x.type.numel,), num_warps, element_bytes(x))
+                return Scalar()
+            axis = axis or 0
+            parent = plan.storage(x)
+            if not isinstance(parent, Blocked):
+                parent = plan.default(x)
+            plan.reduce_parent[id(op)] = parent
+            s = Slice(parent, axis)
+            if op.attrs.get("keep_dims"):
+                return Expand(s)
+            return s if s.shape else Scalar()
+        if not isinstance(r.type, BlockType):
+            return Scalar()
+        if code in SOURCES:
+            return Remat()
+        if code in PASS_THROUGH:
+            return plan.values[op.operands[0].id]
+        if code in ELEMENTWISE or code in VIEWS:
+            held = [l for _, l in tiles if not isinstance(l, (Remat, Scalar))]
+            if not held:
+                return Remat()
+        if code in ELEMENTWISE:
+            registers = [l for l in held if isinstance(l, Registers)]
+            return registers[0] if registers else plan.default(r)
+        if code == "broadcast":
+            (src,) = held
+            if isinstance(src, Expand) and src.slice.parent.shape == r.type.shape:
+                return src.slice.parent
+            return plan.default(r)
+        if code == "expand_dims":
+            (src,) = held
+            axis = op.attrs["axis"]
+            if isinstance(src, Slice) and src.dim == axis:
+                return Expand(src)
+            return Shared(r.type.shape)
+        if code in VIEWS:  # reshape, permute of stored data
+            return Shared(r.type.shape)
+        if code in SCANS:
+            return Shared(r.type.shape)
+        if code == "load" or code.startswith("atomic_"):
+            held = [l for _, l in tiles if isinstance(l, Registers)]
+            return held[0] if held and code.startswith("atomic_") else plan.default(r)
+        return plan.default(r)
+
+    visit(fn.body.ops)
+    return plan

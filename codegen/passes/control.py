@@ -1,0 +1,95 @@
+"""Structured control flow: `for`, `while` and `if` on uniform scalars become C loops and branches;
+loop-carried and yielded values live in variables declared before the construct."""
+from __future__ import annotations
+
+from ...dsl.ir import Operation, Value
+from .. import lir
+from ..layouts import Scalar, lit
+from ..lir import Bin, Lit, Select, Sym
+from .lower import Lowering, Repr, ScalarRepr
+
+
+def _yield_into(lw: Lowering, targets: list[Repr], values: list[Value]) -> None:
+    """Assign yielded values to the carried variables, through temporaries (yields may swap them)."""
+    temps = []
+    for target, v in zip(targets, values):
+        layout = target.layout if hasattr(target, "layout") else Scalar()
+        tmp = lw.variable(v, layout)
+        lw.assign(tmp, v)
+        temps.append(tmp)
+    for target, tmp, v in zip(targets, temps, values):
+        proxy = Value(v.type)  # the temporary, read back as a value
+        lw.env[proxy.id] = tmp
+        lw.assign(target, proxy)
+
+
+def _carried(lw: Lowering, args: list[Value], inits: list[Value], results: list[Value]) -> list[Repr]:
+    out = []
+    for arg, init, res in zip(args, inits, results):
+        var = lw.variable(res, lw.plan.of(arg), hint=res)
+        lw.assign(var, init)
+        lw.env[arg.id] = lw.env[res.id] = var
+        lw.alias[arg.id] = init
+        out.append(var)
+    return out
+
+
+def lower_for(lw: Lowering, op: Operation) -> None:
+    body = op.regions[0]
+    iv, args = body.args[0], body.args[1:]
+    lo, hi, step = (lw.read(v, Scalar(), None, []) for v in op.operands[:3])
+    carried = _carried(lw, args, op.operands[3:], op.results)
+    iv_name = lw.name(iv, "i")
+    lw.env[iv.id] = ScalarRepr(Sym(iv_name))
+
+    def fill() -> None:
+        lw.lower_block(body.ops[:-1])
+        _yield_into(lw, carried, body.ops[-1].operands)
+    stmts = lw.nested(fill)
+    i = Sym(iv_name)
+    if isinstance(step, Lit):
+        cond = Bin("<" if step.value > 0 else ">", i, hi)
+    else:
+        cond = Select(Bin(">", step, lit(0)), Bin("<", i, hi), Bin(">", i, hi))
+    lw.emit(lir.For(iv_name, lo, cond, step, stmts, type=iv.type))
+
+
+def lower_while(lw: Lowering, op: Operation) -> None:
+    before, after = op.regions
+    carried = _carried(lw, before.args, op.operands, before.args)
+    forwarded = []
+    for arg, res in zip(after.args, op.results):
+        var = lw.variable(res, lw.plan.of(arg), hint=res)
+        lw.env[arg.id] = lw.env[res.id] = var
+        forwarded.append(var)
+    cond_holder = {}
+
+    def head() -> None:
+        lw.lower_block(before.ops[:-1])
+        condition = before.ops[-1]
+        cond_holder["cond"] = lw.read(condition.operands[0], Scalar(), None, [])
+        _yield_into(lw, forwarded, condition.operands[1:])
+    head_stmts = lw.nested(head)
+
+    def body() -> None:
+        lw.lower_block(after.ops[:-1])
+        _yield_into(lw, carried, after.ops[-1].operands)
+    lw.emit(lir.Loop(head_stmts, cond_holder["cond"], lw.nested(body)))
+
+
+def lower_if(lw: Lowering, op: Operation) -> None:
+    results = [lw.variable(r, lw.plan.of(r)) for r in op.results]
+    for r, var in zip(op.results, results):
+        lw.env[r.id] = var
+    cond = lw.read(op.operands[0], Scalar(), None, [])
+
+    def branch(region) -> list[lir.Stmt]:
+        def fill() -> None:
+            lw.lower_block(region.ops[:-1] if region.ops and region.ops[-1].opcode == "yield" else region.ops)
+            if region.ops and region.ops[-1].opcode == "yield":
+                _yield_into(lw, results, region.ops[-1].operands)
+        return lw.nested(fill)
+    lw.emit(lir.If(cond, branch(op.regions[0]), branch(op.regions[1])))
+
+
+HANDLERS = {"for": lower_for, "while": lower_while, "if": lower_if}

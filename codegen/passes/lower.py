@@ -1,0 +1,391 @@
+"""Lowering: tile IR + layout plan -> per-thread statements (LIR).
+
+Each tile value becomes either nothing (rematerialised index arithmetic, computed where read), a
+per-thread register array in its layout (filled by a loop over the thread's slots), a scalar, or a
+threadgroup array. `read` is the one place that turns "value v at these coordinates, for a consumer
+in layout L at slot k" into an expression, converting through threadgroup memory when the layouts
+differ. Reductions, scans and memory operations live in their own modules.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from ...dsl.ir import BlockType, Function, Operation, PointerType, ScalarType, Value, element_of, shape_of
+from ...dsl import ir
+from ...errors import KernelDefinitionError
+from .. import lir
+from ..layouts import (Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, flat_index, lit, prod,
+                       slot_count, unravel)
+from ..lir import Bin, Call, Cast, Expr, Index, Lit, Select, Special, Sym, Un
+from .assign_layouts import ELEMENTWISE, PASS_THROUGH, LayoutPlan
+
+THREADGROUP_MEMORY = 32 * 1024
+_CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+_BINARY = {"add": "+", "sub": "-", "mul": "*", "fdiv": "/", "sdiv": "/", "udiv": "/", "srem": "%", "urem": "%",
+           "and": "&", "or": "|", "xor": "^", "shl": "<<", "ashr": ">>", "lshr": ">>"}
+_MATH = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs",
+         "fma", "clamp"}
+_RESERVED = {"kernel", "device", "constant", "threadgroup", "thread", "float", "half", "int", "uint", "bool", "char",
+             "short", "long", "signed", "unsigned", "if", "else", "for", "while", "do", "return", "break", "continue",
+             "switch", "case", "default", "struct", "class", "union", "enum", "const", "static", "auto", "void",
+             "true", "false", "this", "new", "delete", "template", "typename", "using", "namespace", "operator",
+             "sizeof", "volatile", "inline", "k", "metal", "min", "max", "exp", "log", "sqrt", "abs", "select"}
+
+
+# ---- how a value is represented during lowering --------------------------------------------------
+@dataclass
+class Repr:
+    def at(self, lw: "Lowering", layout: Layout, k: Expr | None, coords: list[Expr]) -> Expr | None:
+        raise NotImplementedError
+
+
+@dataclass
+class ScalarRepr(Repr):
+    expr: Expr
+
+    def at(self, lw, layout, k, coords):
+        return self.expr
+
+
+@dataclass
+class RegsRepr(Repr):
+    name: str
+    layout: Layout
+
+    def at(self, lw, layout, k, coords):
+        return Index(Sym(self.name), k) if layout == self.layout and k is not None else None
+
+
+@dataclass
+class BroadcastRepr(Repr):
+    """An Expand tile broadcast over its parent layout: slot k reads the slice's slot."""
+
+    name: str
+    expand: Expand
+
+    def at(self, lw, layout, k, coords):
+        if layout == self.expand.slice.parent and k is not None:
+            return Index(Sym(self.name), self.expand.slice.slot_of_parent(k))
+        return None
+
+
+@dataclass
+class SharedRepr(Repr):
+    name: str
+    shape: tuple[int, ...]
+    index: Callable[[list[Expr]], Expr]  # coordinates -> position in the array
+
+    def at(self, lw, layout, k, coords):
+        return Index(Sym(self.name), self.index(coords))
+
+
+@dataclass
+class RematRepr(Repr):
+    op: Operation
+
+    def at(self, lw, layout, k, coords):
+        return lw.remat(self.op, coords)
+
+
+class Lowering:
+    """Walks the tile IR once, emitting LIR into the innermost open block."""
+
+    def __init__(self, fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int) -> None:
+        self.fn, self.plan, self.outputs, self.num_warps = fn, plan, outputs, num_warps
+        self.threads = 32 * num_warps
+        self.env: dict[int, Repr] = {}
+        self.blocks: list[list[lir.Stmt]] = [[]]
+        self.shared_cache: list[dict[int, SharedRepr]] = [{}]
+        self.named: list[dict[tuple, Sym]] = [{}]  # named index values computed in the current block
+        self.local_names: dict[int, str] = {}
+        self.taken: set[str] = set(_RESERVED)
+        self.shared_bytes = 0
+        self.atomic_outputs = any(op.opcode.startswith("atomic_") for op in fn.walk())
+        self.producer: dict[int, Operation] = {}
+        self.alias: dict[int, Value] = {}  # loop-carried block argument -> its initial value
+        self.current: Operation | None = None
+        self.line: int | None = None
+        for a in fn.args:
+            self.taken.add(a.name)
+            self.env[a.id] = ScalarRepr(Sym(a.name))
+
+    # ---- output helpers --------------------------------------------------------------------------
+    def emit(self, stmt: lir.Stmt) -> None:
+        self.blocks[-1].append(stmt)
+
+    def nested(self, fill: Callable[[], None]) -> list[lir.Stmt]:
+        """Statements emitted by `fill`, as a separate block (with its own conversion cache)."""
+        self.blocks.append([])
+        self.shared_cache.append(dict(self.shared_cache[-1]))
+        self.named.append(dict(self.named[-1]))
+        try:
+            fill()
+        finally:
+            self.shared_cache.pop()
+            self.named.pop()
+        return self.blocks.pop()
+
+    def name(self, v: Value | None, hint: str = "t") -> str:
+        base = re.sub(r"\W", "_", (v.name if v is not None and v.name else hint)) or hint
+        if base[0].isdigit():
+            base = "v" + base
+        candidate, n = base, 0
+        while candidate in self.taken:
+            n += 1
+            candidate = f"{base}_{n}"
+        self.taken.add(candidate)
+        return candidate
+
+    def error(self, message: str, hint: str) -> KernelDefinitionError:
+        loc = self.current.loc if self.current is not None else None
+        return KernelDefinitionError(message, kernel=self.fn.name, file=loc.file if loc else self.fn.file,
+                                     line=loc.line if loc else 0, source=loc.source if loc else "", hint=hint)
+
+    def slot_loop(self, layout: Layout, body: Callable[[Expr | None, list[Expr]], None]) -> None:
+        """Run `body(k, coords)` for each of this thread's slots of `layout` (a loop in the output)."""
+        if isinstance(layout, Scalar):
+            body(None, [])
+        elif layout.slots == 1:
+            body(lit(0), layout.coords(lit(0)))
+        else:
+            k = Sym("k")
+            stmts = self.nested(lambda: body(k, layout.coords(k)))
+            self.emit(lir.For("k", lit(0), Bin("<", k, lit(layout.slots)), lit(1), stmts, unroll=True, type=ir.int32))
+
+    def ready(self, values: list[Value], layout: Layout) -> None:
+        """Convert, before a consumer's slot loop, every operand it cannot read in `layout`."""
+        for v in values:
+            if not isinstance(v.type, BlockType):
+                continue
+            probe = self.env[v.id].at(self, layout, Sym("k"), [lit(0)] * len(v.type.shape))
+            if probe is None:
+                self.to_shared(v)
+
+    # ---- reading values ---------------------------------------------------------------------------
+    def read(self, v: Value, layout: Layout, k: Expr | None, coords: list[Expr]) -> Expr:
+        """`v` at `coords` (of v's shape), for a consumer iterating `layout` at slot `k`."""
+        r = self.env[v.id]
+        if isinstance(r, RematRepr) and v.name and len(self.blocks) > 1:
+            return self.named_remat(v, r, coords)
+        e = r.at(self, layout, k, coords)
+        if e is None:
+            e = self.to_shared(v).at(self, layout, k, coords)
+        return e
+
+    def named_remat(self, v: Value, r: "RematRepr", coords: list[Expr]) -> Expr:
+        """A user-named index value (`offs`, `mask`), declared under its name where first read in a
+        block, so the generated code reads like the kernel."""
+        key = (v.id, repr(coords))
+        sym = self.named[-1].get(key)
+        if sym is None:
+            if v.id not in self.local_names:
+                self.local_names[v.id] = self.name(v)
+            expr = r.at(self, Remat(), None, coords)
+            sym = Sym(self.local_names[v.id])
+            if any(s == sym for s in self.named[-1].values()):  # the same value at other coordinates
+                sym = Sym(self.name(v))
+            self.emit(self.declare(sym.name, v, init=expr))
+            self.named[-1][key] = sym
+        return sym
+
+    def to_shared(self, v: Value) -> SharedRepr:
+        """Write a register tile to threadgroup memory (a layout conversion) and return its view."""
+        from .conversions import store_to_shared
+        cached = self.shared_cache[-1].get(v.id)
+        if cached is None:
+            cached = store_to_shared(self, v)
+            self.shared_cache[-1][v.id] = cached
+        return cached
+
+    def alloc_shared(self, hint: str, element: ScalarType, count: int) -> str:
+        name = self.name(None, hint)
+        size = max(1, element.bits // 8) * count
+        self.shared_bytes += size
+        if self.shared_bytes > THREADGROUP_MEMORY:
+            raise self.error(f"the kernel needs {self.shared_bytes} bytes of threadgroup memory, more than the "
+                             f"{THREADGROUP_MEMORY} a Metal threadgroup has", "use smaller tiles (BLOCK sizes)")
+        self.emit(lir.Decl(name, element, size=count, space="threadgroup"))
+        return name
+
+    def materialize(self, v: Value, layout: Layout, copy: bool = False, name: str | None = None) -> str:
+        """A register array holding `v` in `layout` (v's own when it already is one, unless `copy`)."""
+        r = self.env[v.id]
+        if isinstance(r, RegsRepr) and r.layout == layout and not copy:
+            return r.name
+        self.ready([v], layout)
+        name = name or self.name(v)
+        self.emit(self.declare(name, v, slot_count(layout)))
+        self.assign(RegsRepr(name, layout), v)
+        return name
+
+    def declare(self, name: str, v: Value, size: int | None = None, init: Expr | None = None) -> lir.Decl:
+        like = self.base_argument(v) if isinstance(element_of(v.type), PointerType) else None
+        return lir.Decl(name, element_of(v.type), size=size, init=init, like=like)
+
+    def assign(self, target: Repr, v: Value) -> None:
+        """Store value `v` into the variable `target` (a scalar or a register array)."""
+        if isinstance(target, ScalarRepr):
+            self.emit(lir.Assign(target.expr, self.read(v, Scalar(), None, [])))
+            return
+        assert isinstance(target, RegsRepr)
+        self.ready([v], target.layout)
+        self.slot_loop(target.layout, lambda k, c: self.emit(
+            lir.Assign(Index(Sym(target.name), k), self.read(v, target.layout, k, c))))
+
+    def variable(self, v: Value, layout: Layout, hint: Value | None = None) -> Repr:
+        """A fresh, uninitialised variable able to hold `v` in `layout`."""
+        name = self.name(hint or v)
+        if isinstance(layout, Scalar):
+            self.emit(self.declare(name, v))
+            return ScalarRepr(Sym(name))
+        self.emit(self.declare(name, v, slot_count(layout)))
+        return RegsRepr(name, layout)
+
+    def base_argument(self, v: Value) -> str | None:
+        """The kernel argument a pointer value was computed from (None when it cannot be told)."""
+        seen = 0
+        while seen < 10000:
+            seen += 1
+            for a in self.fn.args:
+                if a.id == v.id:
+                    return a.name
+            if v.id in self.alias:
+                v = self.alias[v.id]
+                continue
+            op = self.producer.get(v.id)
+            if op is None:
+                return None
+            pointers = [o for o in op.operands if isinstance(element_of(o.type), PointerType)]
+            if op.opcode == "load" or not pointers:
+                return None
+            v = pointers[0]
+        return None
+
+    # ---- elementwise -------------------------------------------------------------------------------
+    def remat(self, op: Operation, coords: list[Expr]) -> Expr:
+        """The value of rematerialised `op` at `coords`."""
+        code, x = op.opcode, op.operands[0] if op.operands else None
+        if code == "arange":
+            return Bin("+", coords[0], lit(op.attrs["start"])) if op.attrs["start"] else coords[0]
+        if code in ("full", "constant"):
+            return Lit(op.attrs["value"], element_of(op.result.type))
+        if code == "splat":
+            return self.read(x, Scalar(), None, [])
+        if code in PASS_THROUGH:
+            return self.read(x, Remat(), None, coords)
+        if code == "broadcast":
+            src = shape_of(x.type)
+            return self.read(x, Remat(), None, [c if n != 1 else lit(0) for c, n in zip(coords, src)])
+        if code == "expand_dims":
+            a = op.attrs["axis"]
+            return self.read(x, Remat(), None, coords[:a] + coords[a + 1:])
+        if code == "reshape":
+            return self.read(x, Remat(), None, unravel(flat_index(coords, shape_of(op.result.type)), shape_of(x.type)))
+        if code == "permute":
+            src = [lit(0)] * len(coords)
+            for i, d in enumerate(op.attrs["dims"]):
+                src[d] = coords[i]
+            return self.read(x, Remat(), None, src)
+        return self.elementwise_expr(op, [self.read(o, Remat(), None, self.operand_coords(o, coords))
+                                          for o in op.operands], coords)
+
+    @staticmethod
+    def operand_coords(o: Value, coords: list[Expr]) -> list[Expr]:
+        return coords if isinstance(o.type, BlockType) else []
+
+    def elementwise_expr(self, op: Operation, args: list[Expr], coords: list[Expr]) -> Expr:
+        code = op.opcode
+        rt = element_of(op.result.type)
+        if code in _BINARY:
+            return Bin(_BINARY[code], *args)
+        if code == "cmp":
+            return Bin(_CMP[op.attrs["pred"]], *args)
+        if code == "fmod":
+            return Call("fmod", tuple(args), rt)
+        if code == "neg":
+            return Un("-", args[0])
+        if code == "not":
+            return Un("!" if rt.is_bool else "~", args[0])
+        if code == "cast":
+            return Cast(rt, args[0])
+        if code == "bitcast":
+            return lir.Bitcast(rt, args[0])
+        if code == "select":
+            return Select(*args)
+        if code == "addptr":
+            return Bin("+", *args)
+        if code in ("minimum", "maximum"):
+            return Call("min" if code == "minimum" else "max", tuple(args), rt)
+        if code in _MATH:
+            return Call(code, tuple(args), rt)
+        if code in ("rand", "randn"):
+            return Call(f"philox_{code}", (args[0], args[1], lit(op.attrs.get("n_rounds") or 10)), rt)
+        raise self.error(f"operation {code} is not supported by the code generator yet", "rewrite the kernel "
+                         "without it")
+
+    def lower_elementwise(self, op: Operation) -> None:
+        r = op.result
+        layout = self.plan.of(r)
+        if isinstance(layout, Remat):
+            self.env[r.id] = RematRepr(op)
+            return
+        if isinstance(layout, Scalar) and op.opcode == "constant":
+            self.env[r.id] = ScalarRepr(self.remat(op, []))
+            return
+        if isinstance(layout, Scalar):
+            value = self.elementwise_expr(op, [self.read(o, layout, None, []) for o in op.operands], [])
+            name = self.name(r)
+            self.emit(self.declare(name, r, init=value))
+            self.env[r.id] = ScalarRepr(Sym(name))
+            return
+        self.ready(op.operands, layout)
+        name = self.name(r)
+        self.emit(self.declare(name, r, slot_count(layout)))
+
+        def body(k, coords):
+            args = [self.read(o, layout, k, self.operand_coords(o, coords)) for o in op.operands]
+            self.emit(lir.Assign(Index(Sym(name), k), self.elementwise_expr(op, args, coords)))
+        self.slot_loop(layout, body)
+        self.env[r.id] = RegsRepr(name, layout)
+
+    # ---- the walk -----------------------------------------------------------------------------------
+    def lower_block(self, ops: list[Operation]) -> None:
+        from . import control, conversions, memory, reductions
+        handlers = {**control.HANDLERS, **memory.HANDLERS, **reductions.HANDLERS, **conversions.HANDLERS}
+        for op in ops:
+            self.current = op
+            for r in op.results:
+                self.producer[r.id] = op
+            if op.loc is not None and op.loc.line != self.line and op.opcode not in ("yield", "condition"):
+                self.line = op.loc.line
+                self.emit(lir.Comment(f"{op.loc.line}: {op.loc.source}"))
+            code = op.opcode
+            if code in handlers:
+                handlers[code](self, op)
+            elif code in ELEMENTWISE or code in ("arange", "splat", "full", "constant"):
+                self.lower_elementwise(op)
+            elif code in PASS_THROUGH:
+                self.env[op.result.id] = self.env[op.operands[0].id]
+            elif code in ("program_id", "num_programs"):
+                prefix = "pid" if code == "program_id" else "nprog"
+                self.env[op.result.id] = ScalarRepr(Special(f"{prefix}{op.attrs['axis']}"))
+            elif code == "barrier":
+                self.emit(lir.Barrier())
+            else:
+                raise self.error(f"tl operation `{code}` is not supported by the Metal code generator yet",
+                                 "rewrite the kernel without it")
+
+    def run(self) -> list[lir.Stmt]:
+        self.lower_block(self.fn.body.ops)
+        return self.blocks[0]
+
+
+def lower(fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int) -> lir.Kernel:
+    """The per-thread program for `fn`; `outputs` names the pointer arguments that are outputs."""
+    lw = Lowering(fn, plan, outputs, num_warps)
+    body = lw.run()
+    inputs = [(a.name, a.type) for a in fn.args if a.name not in outputs]
+    outs = [(a.name, a.type.element) for a in fn.args if a.name in outputs]
+    return lir.Kernel(fn.name, inputs, outs, body, lw.threads, lw.atomic_outputs)

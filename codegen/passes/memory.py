@@ -1,0 +1,140 @@
+"""Loads, stores and atomics: each thread touches the elements of its slots, masked, and only the
+owner of a replicated element writes it (replicas would repeat atomics)."""
+from __future__ import annotations
+
+from functools import reduce
+
+from ...dsl.ir import BlockType, Operation, Value, element_of, shape_of
+from .. import lir
+from ..layouts import Registers, Scalar, lit
+from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym
+from .lower import Lowering, RegsRepr, ScalarRepr
+
+
+def _deref(lw: Lowering, ptr: Expr, pointer: Value) -> Expr:
+    if lw.atomic_outputs and lw.base_argument(pointer) in lw.outputs:
+        return Call("atomic_load", (ptr,), element_of(pointer.type).element)
+    return Index(ptr, lit(0))
+
+
+def _all(conds: list[Expr | None]) -> Expr | None:
+    conds = [c for c in conds if c is not None]
+    return reduce(lambda a, b: Bin("&&", a, b), conds) if conds else None
+
+
+def _guard(stmts: list[lir.Stmt], cond: Expr | None) -> list[lir.Stmt]:
+    return [lir.If(cond, stmts)] if cond is not None else stmts
+
+
+def lower_load(lw: Lowering, op: Operation) -> None:
+    ptr, rest = op.operands[0], op.operands[1:]
+    mask = rest[0] if op.attrs.get("masked") else None
+    other = rest[1] if op.attrs.get("has_other") else None
+    r = op.result
+    element = element_of(r.type)
+    if not isinstance(r.type, BlockType):
+        value = _deref(lw, lw.read(ptr, Scalar(), None, []), ptr)
+        if mask is not None:
+            fallback = lw.read(other, Scalar(), None, []) if other is not None else Lit(0, element)
+            value = Select(lw.read(mask, Scalar(), None, []), value, fallback)
+        name = lw.name(r)
+        lw.emit(lir.Decl(name, element, init=value))
+        lw.env[r.id] = ScalarRepr(Sym(name))
+        return
+    layout = lw.plan.of(r)
+    lw.ready(op.operands, layout)
+    name = lw.name(r)
+    lw.emit(lir.Decl(name, element, size=layout.slots))
+
+    def body(k, coords):
+        value = _deref(lw, lw.read(ptr, layout, k, coords), ptr)
+        if mask is not None:
+            fallback = lw.read(other, layout, k, coords) if other is not None else Lit(0, element)
+            value = Select(lw.read(mask, layout, k, coords), value, fallback)
+        lw.emit(lir.Assign(Index(Sym(name), k), value))
+    lw.slot_loop(layout, body)
+    lw.env[r.id] = RegsRepr(name, layout)
+
+
+def _check_output(lw: Lowering, ptr: Value, what: str) -> None:
+    base = lw.base_argument(ptr)
+    if base is not None and base not in lw.outputs:
+        raise lw.error(f"{what} writes to `{base}`, an input: MLX arrays are immutable",
+                       f"pass an output placeholder for `{base}` (metalforge.empty/zeros/full) and write there")
+
+
+def _effect_layout(lw: Lowering, values: list[Value]):
+    for v in values:
+        layout = lw.plan.values.get(v.id)
+        if isinstance(layout, Registers):
+            return layout
+    return lw.plan.default(values[0])
+
+
+def lower_store(lw: Lowering, op: Operation) -> None:
+    ptr, value = op.operands[:2]
+    mask = op.operands[2] if op.attrs.get("masked") else None
+    _check_output(lw, ptr, "tl.store")
+    atomic = lw.atomic_outputs
+    if not isinstance(ptr.type, BlockType):
+        stmt = lir.Store(lw.read(ptr, Scalar(), None, []), lw.read(value, Scalar(), None, []), atomic)
+        cond = _all([Bin("==", Special("tid"), lit(0)),
+                     lw.read(mask, Scalar(), None, []) if mask is not None else None])
+        lw.emit(lir.If(cond, [stmt]))
+        return
+    layout = _effect_layout(lw, [value, ptr] + ([mask] if mask is not None else []))
+    lw.ready(op.operands, layout)
+
+    def body(k, coords):
+        stmt = lir.Store(lw.read(ptr, layout, k, coords), lw.read(value, layout, k, coords), atomic)
+        cond = _all([layout.owner(k), lw.read(mask, layout, k, coords) if mask is not None else None])
+        for s in _guard([stmt], cond):
+            lw.emit(s)
+    lw.slot_loop(layout, body)
+
+
+def lower_atomic(lw: Lowering, op: Operation) -> None:
+    kind = op.opcode[len("atomic_"):]
+    ptr = op.operands[0]
+    n_vals = 2 if kind == "cas" else 1
+    vals = op.operands[1:1 + n_vals]
+    mask = op.operands[1 + n_vals] if op.attrs.get("masked") else None
+    _check_output(lw, ptr, f"tl.atomic_{kind}")
+    r = op.result
+    element = element_of(r.type)
+
+    def atomic_expr(layout, k, coords) -> Expr:
+        args = [lw.read(v, layout, k, coords) for v in vals]
+        p = lw.read(ptr, layout, k, coords)
+        if kind == "cas":
+            return lir.Atomic("cas", p, args[1], element, compare=args[0])
+        return lir.Atomic(kind, p, args[0], element)
+
+    if not isinstance(r.type, BlockType):
+        # One thread performs it; the old value reaches every thread through threadgroup memory.
+        name = lw.name(r)
+        cell = lw.alloc_shared(f"{name}_old", element, 1)
+        lw.emit(lir.Barrier())
+        cond = _all([Bin("==", Special("tid"), lit(0)),
+                     lw.read(mask, Scalar(), None, []) if mask is not None else None])
+        lw.emit(lir.If(cond, [lir.Assign(Index(Sym(cell), lit(0)), atomic_expr(Scalar(), None, []))]))
+        lw.emit(lir.Barrier())
+        lw.emit(lir.Decl(name, element, init=Index(Sym(cell), lit(0))))
+        lw.env[r.id] = ScalarRepr(Sym(name))
+        return
+    layout = lw.plan.of(r)
+    lw.ready(op.operands, layout)
+    name = lw.name(r)
+    lw.emit(lir.Decl(name, element, size=layout.slots))
+
+    def body(k, coords):
+        lw.emit(lir.Assign(Index(Sym(name), k), Lit(0, element)))
+        cond = _all([layout.owner(k), lw.read(mask, layout, k, coords) if mask is not None else None])
+        for s in _guard([lir.Assign(Index(Sym(name), k), atomic_expr(layout, k, coords))], cond):
+            lw.emit(s)
+    lw.slot_loop(layout, body)
+    lw.env[r.id] = RegsRepr(name, layout)
+
+
+HANDLERS = {"load": lower_load, "store": lower_store,
+            **{f"atomic_{k}": lower_atomic for k in ("add", "max", "min", "xchg", "cas", "and", "or", "xor")}}

@@ -1,0 +1,168 @@
+"""Reduction and scan lowering. A reduction along one axis runs in three steps, as on any SIMT GPU:
+combine the thread's own slots, then the lanes of the simdgroup that hold other parts of the row
+(xor shuffles), then the simdgroups (through threadgroup memory). Scans are staged in threadgroup
+memory and swept row by row."""
+from __future__ import annotations
+
+from typing import Callable
+
+from ...dsl import ir
+from ...dsl.ir import BlockType, Operation, ScalarType, Value, element_of, shape_of
+from .. import lir
+from ..layouts import Blocked, Expand, Scalar, Slice, add, flat_index, lit, mul_, prod, unravel
+from ..lir import Bin, Call, Expr, Index, Select, Shuffle, Special, Sym
+from .lower import Lowering, RegsRepr, ScalarRepr, SharedRepr
+
+Combine = Callable[[list[Expr], list[Expr]], list[Expr]]
+
+
+def _combine_for(lw: Lowering, op: Operation, element: ScalarType) -> Combine:
+    kind = op.opcode
+    if kind == "sum" or kind == "cumsum":
+        return lambda a, b: [Bin("+", a[0], b[0])]
+    if kind in ("max", "min"):
+        return lambda a, b: [Call(kind, (a[0], b[0]), element)]
+    if kind in ("argmax", "argmin"):
+        better = ">" if kind == "argmax" else "<"
+
+        def pick(a, b):
+            name = lw.name(None, "take")
+            takes = Bin("||", Bin(better, b[0], a[0]), Bin("&&", Bin("==", b[0], a[0]), Bin("<", b[1], a[1])))
+            lw.emit(lir.Decl(name, ir.int1, init=takes))
+            return [Select(Sym(name), b[0], a[0]), Select(Sym(name), b[1], a[1])]
+        return pick
+    region = op.regions[0]
+
+    def user(a, b):
+        x, y = region.args
+        lw.env[x.id], lw.env[y.id] = ScalarRepr(a[0]), ScalarRepr(b[0])
+        lw.lower_block(region.ops[:-1])
+        return [lw.read(region.ops[-1].operands[0], Scalar(), None, [])]
+    return user
+
+
+def lower_reduction(lw: Lowering, op: Operation) -> None:
+    x, r = op.operands[0], op.result
+    parent: Blocked = lw.plan.reduce_parent[id(op)]
+    flatten = op.attrs.get("axis") is None and len(shape_of(x.type)) > 1
+    axis = op.attrs.get("axis") or 0
+    x_shape = shape_of(x.type)
+    value_type = element_of(x.type)
+    with_index = op.opcode in ("argmax", "argmin")
+    combine = _combine_for(lw, op, value_type)
+
+    # The operand in the parent layout (flattened reductions read the tile as 1-D).
+    if flatten:
+        lw.ready([x], parent)
+        xs = lw.name(x, "flat")
+        lw.emit(lir.Decl(xs, value_type, size=parent.slots))
+        lw.slot_loop(parent, lambda k, c: lw.emit(lir.Assign(
+            Index(Sym(xs), k), lw.read(x, parent, None, unravel(c[0], x_shape)))))
+    else:
+        xs = lw.materialize(x, parent)
+    sl = Slice(parent, axis)
+    types = [value_type] + ([ir.int32] if with_index else [])
+    accs = [lw.name(r, "acc") if i == 0 else lw.name(None, "acc_index") for i in range(len(types))]
+    for name, t in zip(accs, types):
+        lw.emit(lir.Decl(name, t, size=sl.slots))
+
+    def acc_at(k) -> list[Expr]:
+        return [Index(Sym(a), k) for a in accs]
+
+    def set_acc(k, values) -> None:
+        for a, v in zip(accs, values):
+            lw.emit(lir.Assign(Index(Sym(a), k), v))
+
+    # 1. this thread's slots along the axis
+    stride = prod(parent.local[axis + 1:])
+
+    def own(k, coords):
+        base = sl.parent_slot(k)
+        for j in range(parent.local[axis]):
+            ps = add(base, lit(j * stride))
+            item = [Index(Sym(xs), ps)] + ([parent.coords(ps)[axis]] if with_index else [])
+            set_acc(k, item if j == 0 else combine(acc_at(k), item))
+    lw.slot_loop(sl, own)
+
+    # 2. lanes of the simdgroup along the axis (xor butterfly over the distinct ones)
+    lane_stride = prod(parent.tpw[axis + 1:])
+    offset = lane_stride
+    while offset < lane_stride * parent.distinct_lanes(axis):
+        off = offset
+        lw.slot_loop(sl, lambda k, c: set_acc(k, combine(
+            acc_at(k), [Shuffle("xor", a, lit(off), t) for a, t in zip(acc_at(k), types)])))
+        offset *= 2
+
+    # 3. simdgroups along the axis, through threadgroup memory
+    warps = parent.distinct_warps(axis)
+    if warps > 1:
+        count = prod(sl.shape)
+        cells = [lw.alloc_shared(f"{a}_smem", t, warps * count) for a, t in zip(accs, types)]
+        lw.emit(lir.Barrier())
+        writer = Bin("&&", Bin("==", parent.lane_coord(axis), lit(0)), Bin("<", parent.warp_coord(axis), lit(warps)))
+        warp = parent.warp_coord(axis)
+
+        def publish(k, coords):
+            at = add(mul_(warp, lit(count)), flat_index(coords, sl.shape))
+            lw.emit(lir.If(writer, [lir.Assign(Index(Sym(c), at), v) for c, v in zip(cells, acc_at(k))]))
+        lw.slot_loop(sl, publish)
+        lw.emit(lir.Barrier())
+
+        def gather(k, coords):
+            f = flat_index(coords, sl.shape)
+            set_acc(k, [Index(Sym(c), f) for c in cells])
+            for w in range(1, warps):
+                set_acc(k, combine(acc_at(k), [Index(Sym(c), add(lit(w * count), f)) for c in cells]))
+        lw.slot_loop(sl, gather)
+
+    result = accs[1] if with_index else accs[0]
+    layout = lw.plan.of(r)
+    if isinstance(layout, Scalar):
+        name = lw.name(r)
+        lw.emit(lir.Decl(name, element_of(r.type), init=Index(Sym(result), lit(0))))
+        lw.env[r.id] = ScalarRepr(Sym(name))
+    else:
+        lw.env[r.id] = RegsRepr(result, layout)
+
+
+def lower_scan(lw: Lowering, op: Operation) -> None:
+    """Inclusive scan along `axis`: stage the tile in threadgroup memory, one thread per row."""
+    x, r = op.operands[0], op.result
+    shape, axis, reverse = shape_of(x.type), op.attrs["axis"], op.attrs.get("reverse", False)
+    element = element_of(x.type)
+    combine = _combine_for(lw, op, element)
+    layout = lw.plan.storage(x)
+    lw.ready([x], layout)
+    out = lw.alloc_shared(f"{lw.name(r, 'scan')}_smem", element, prod(shape))
+    lw.emit(lir.Barrier())
+
+    def fill(k, coords):
+        stmt = lir.Assign(Index(Sym(out), flat_index(coords, shape)), lw.read(x, layout, k, coords))
+        owner = layout.owner(k)
+        lw.emit(lir.If(owner, [stmt]) if owner is not None else stmt)
+    lw.slot_loop(layout, fill)
+    lw.emit(lir.Barrier())
+    n = shape[axis]
+    rest = shape[:axis] + shape[axis + 1:]
+    row, i, acc = lw.name(None, "row"), lw.name(None, "i"), lw.name(None, "running")
+
+    def at(position: Expr) -> Expr:
+        coords = unravel(Sym(row), rest) if rest else []
+        return Index(Sym(out), flat_index(coords[:axis] + [position] + coords[axis:], shape))
+    first = lit(n - 1) if reverse else lit(0)
+    position = Bin("-", lit(n - 1), Sym(i)) if reverse else Sym(i)
+
+    def sweep() -> None:
+        lw.emit(lir.Decl(acc, element, init=at(first)))
+        step = lw.nested(lambda: (lw.emit(lir.Assign(Sym(acc), combine([Sym(acc)], [at(position)])[0])),
+                                  lw.emit(lir.Assign(at(position), Sym(acc)))))
+        lw.emit(lir.For(i, lit(1), Bin("<", Sym(i), lit(n)), lit(1), step, type=ir.int32))
+    rows = lw.nested(sweep)
+    lw.emit(lir.For(row, Special("tid"), Bin("<", Sym(row), lit(max(1, prod(rest)))), lit(lw.threads), rows,
+                    type=ir.int32))
+    lw.emit(lir.Barrier())
+    lw.env[r.id] = SharedRepr(out, shape, lambda coords: flat_index(coords, shape))
+
+
+HANDLERS = {**{k: lower_reduction for k in ("sum", "max", "min", "argmax", "argmin", "reduce")},
+            "cumsum": lower_scan, "scan": lower_scan}

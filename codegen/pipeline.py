@@ -1,0 +1,60 @@
+"""The compiler pipeline: tile IR -> passes -> layouts -> per-thread LIR -> target source.
+
+Every stage's text is kept (`CompiledKernel.asm`) so users can see what each pass did, as with
+Triton's `kernel.asm`.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from ..dsl.ir import Function, PointerType, ScalarType
+from . import lir
+from .passes.assign_layouts import LayoutPlan, assign_layouts
+from .passes.dce import eliminate_dead_code
+from .passes.fold import fold_constants
+from .passes.lower import lower
+from .render.msl import MSLRenderer
+
+CODEGEN_VERSION = "1"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+
+PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
+RENDERERS = {"msl": MSLRenderer}
+
+
+@dataclass
+class CompiledKernel:
+    name: str                         # unique per specialisation (MLX caches libraries by name)
+    header: str
+    body: str
+    inputs: list[tuple[str, object]]  # (argument name, IR type) of buffers/scalars read
+    outputs: list[tuple[str, ScalarType]]
+    threads: int
+    atomic_outputs: bool
+    asm: dict[str, str] = field(default_factory=dict)
+
+
+def describe_layouts(fn: Function, plan: LayoutPlan) -> str:
+    lines = []
+    for op in fn.walk():
+        for r in op.results:
+            layout = plan.values.get(r.id)
+            if layout is not None and type(layout).__name__ != "Scalar":
+                lines.append(f"%{r.name or r.id}: {r.type} -> {layout}")
+    return "\n".join(lines)
+
+
+def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "msl") -> CompiledKernel:
+    """Run the passes on `fn` (a freshly built specialisation) and render it for `target`."""
+    asm = {"ir": str(fn)}
+    for name, run in PASSES:
+        fn = run(fn)
+        asm[name] = str(fn)
+    plan = assign_layouts(fn, num_warps)
+    asm["layouts"] = describe_layouts(fn, plan)
+    kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
+    header, body = RENDERERS[target]().render(kernel)
+    asm[target] = (header + "\n" if header.strip() else "") + body
+    digest = hashlib.sha256((CODEGEN_VERSION + header + body).encode()).hexdigest()[:10]
+    return CompiledKernel(f"{fn.name}_{digest}", header, body, kernel.inputs, kernel.outputs, kernel.threads,
+                          kernel.atomic_outputs, asm)

@@ -1,0 +1,1 @@
+"""Renderers: spell a lowered kernel (LIR) in a target language through Jinja templates."""

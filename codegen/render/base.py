@@ -1,0 +1,119 @@
+"""The walk shared by every renderer: statements through the target's Jinja macros, expressions
+through the target's spelling tables. Subclasses hold only spellings."""
+from __future__ import annotations
+
+import math
+
+import jinja2
+
+from ...dsl import ir
+from ...dsl.ir import PointerType, ScalarType
+from .. import lir
+
+_ENV = jinja2.Environment(loader=jinja2.PackageLoader("metalforge.codegen.render", "templates"),
+                          undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                          keep_trailing_newline=True)
+
+
+class Renderer:
+    template: str  # file in templates/ with the construct macros and the `kernel` skeleton
+    types: dict[ScalarType, str]
+    specials: dict[str, str]
+    functions: dict[str, str]
+
+    def __init__(self) -> None:
+        self.macros = _ENV.get_template(self.template).module
+
+    # ---- types and literals --------------------------------------------------------------------
+    def type_name(self, t) -> str:
+        if isinstance(t, PointerType):
+            return f"device {self.types[t.element]}*"
+        return self.types[t]
+
+    def literal(self, value, t: ScalarType) -> str:
+        if t.is_bool:
+            return "true" if value else "false"
+        if t.is_float:
+            if math.isinf(value):
+                text = "INFINITY" if value > 0 else "(-INFINITY)"
+            elif math.isnan(value):
+                text = "NAN"
+            else:
+                text = f"{float(value)!r}f"
+                text = f"({text})" if value < 0 else text
+            return text if t == ir.float32 else f"{self.types[t]}({text})"
+        text = str(int(value))
+        if t == ir.int32:
+            return f"({text})" if value < 0 else text
+        return f"{self.types[t]}({text})"
+
+    # ---- expressions ---------------------------------------------------------------------------
+    def expr(self, e: lir.Expr) -> str:
+        if isinstance(e, lir.Sym):
+            return e.name
+        if isinstance(e, lir.Lit):
+            return self.literal(e.value, e.type)
+        if isinstance(e, lir.Special):
+            return self.specials[e.name]
+        if isinstance(e, lir.Bin):
+            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
+        if isinstance(e, lir.Un):
+            return f"({e.op}{self.expr(e.a)})"
+        if isinstance(e, lir.Select):
+            return f"({self.expr(e.cond)} ? {self.expr(e.a)} : {self.expr(e.b)})"
+        if isinstance(e, lir.Index):
+            return f"{self.expr(e.base)}[{self.expr(e.index)}]"
+        if isinstance(e, lir.Cast):
+            return f"static_cast<{self.type_name(e.type)}>({self.expr(e.a)})"
+        return self.target_expr(e)
+
+    def target_expr(self, e: lir.Expr) -> str:
+        raise NotImplementedError(type(e).__name__)
+
+    def call(self, e: lir.Call) -> str:
+        return f"{self.functions[e.fn]}({', '.join(self.expr(a) for a in e.args)})"
+
+    # ---- statements ----------------------------------------------------------------------------
+    def block(self, stmts: list[lir.Stmt]) -> str:
+        lines = []
+        for s in stmts:
+            lines.append(self.stmt(s))
+        return "\n".join(lines)
+
+    def indented(self, stmts: list[lir.Stmt]) -> str:
+        return "\n".join("  " + line if line else line for line in self.block(stmts).split("\n"))
+
+    def stmt(self, s: lir.Stmt) -> str:
+        m = self.macros
+        if isinstance(s, lir.Comment):
+            return m.comment(s.text)
+        if isinstance(s, lir.Decl):
+            t = f"decltype({s.like})" if s.like else self.type_name(s.type)
+            return m.decl(t, s.name, s.size, None if s.init is None else self.expr(s.init), s.space)
+        if isinstance(s, lir.Assign):
+            return m.assign(self.expr(s.target), self.expr(s.value))
+        if isinstance(s, lir.Store):
+            return m.store(self.expr(s.ptr), self.expr(s.value), s.atomic)
+        if isinstance(s, lir.Eval):
+            return m.eval(self.expr(s.expr))
+        if isinstance(s, lir.If):
+            return m.if_(self.expr(s.cond), self.indented(s.then), self.indented(s.orelse) if s.orelse else "")
+        if isinstance(s, lir.For):
+            return m.for_(self.type_name(s.type or ir.int32), s.var, self.expr(s.start), self.expr(s.cond),
+                          self.expr(s.step), self.indented(s.body), s.unroll)
+        if isinstance(s, lir.Loop):
+            return m.loop(self.indented(s.head), self.expr(s.cond), self.indented(s.body))
+        if isinstance(s, lir.Barrier):
+            return m.barrier()
+        raise NotImplementedError(type(s).__name__)
+
+    def render(self, kernel: lir.Kernel) -> tuple[str, str]:
+        """(header, body) of the kernel source."""
+        body = self.block(kernel.body)
+        header = self.macros.helpers(sorted(self.helpers_used(body)))
+        return header, body
+
+    def helpers_used(self, body: str) -> set[str]:
+        return {name for name in self.helper_names if name + "(" in body}
+
+    helper_names: tuple[str, ...] = ()

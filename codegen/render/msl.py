@@ -1,0 +1,41 @@
+"""Metal Shading Language spellings for the LIR (the source body MLX's metal_kernel wraps)."""
+from __future__ import annotations
+
+from ...dsl import ir
+from .. import lir
+from .base import Renderer
+
+
+class MSLRenderer(Renderer):
+    template = "msl.j2"
+    types = {ir.int1: "bool", ir.int8: "int8_t", ir.int16: "int16_t", ir.int32: "int", ir.int64: "int64_t",
+             ir.uint8: "uint8_t", ir.uint16: "uint16_t", ir.uint32: "uint", ir.uint64: "uint64_t",
+             ir.float16: "half", ir.bfloat16: "bfloat", ir.float32: "float"}
+    specials = {"tid": "int(thread_index_in_threadgroup)", "lane": "int(thread_index_in_simdgroup)",
+                "warp": "int(simdgroup_index_in_threadgroup)",
+                **{f"pid{i}": f"int(threadgroup_position_in_grid.{c})" for i, c in enumerate("xyz")},
+                **{f"nprog{i}": f"int(threadgroups_per_grid.{c})" for i, c in enumerate("xyz")}}
+    functions = {**{f: f"metal::{f}" for f in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "floor",
+                                               "ceil", "abs", "fma", "clamp", "fmod", "min", "max")},
+                 "erf": "mf_erf", "sigmoid": "mf_sigmoid", "philox_rand": "mf_rand", "philox_randn": "mf_randn",
+                 "atomic_load": "mf_atomic_load"}
+    helper_names = ("mf_erf", "mf_sigmoid", "mf_rand", "mf_randn", "mf_atomic_cas", "mf_atomic_load")
+    _atomic = {"add": "atomic_fetch_add_explicit", "max": "atomic_fetch_max_explicit",
+               "min": "atomic_fetch_min_explicit", "xchg": "atomic_exchange_explicit",
+               "and": "atomic_fetch_and_explicit", "or": "atomic_fetch_or_explicit",
+               "xor": "atomic_fetch_xor_explicit"}
+
+    def target_expr(self, e: lir.Expr) -> str:
+        if isinstance(e, lir.Call):
+            return self.call(e)
+        if isinstance(e, lir.Bitcast):
+            return f"as_type<{self.type_name(e.type)}>({self.expr(e.a)})"
+        if isinstance(e, lir.Shuffle):
+            fn = {"xor": "simd_shuffle_xor", "down": "simd_shuffle_down", "up": "simd_shuffle_up",
+                  "broadcast": "simd_broadcast"}[e.kind]
+            return f"{fn}({self.expr(e.a)}, ushort({self.expr(e.offset)}))"
+        if isinstance(e, lir.Atomic):
+            if e.kind == "cas":
+                return f"mf_atomic_cas({self.expr(e.ptr)}, {self.expr(e.compare)}, {self.expr(e.value)})"
+            return f"{self._atomic[e.kind]}({self.expr(e.ptr)}, {self.expr(e.value)}, memory_order_relaxed)"
+        raise NotImplementedError(type(e).__name__)
