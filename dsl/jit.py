@@ -12,7 +12,9 @@ from typing import Any, Callable, Sequence, Union
 
 import mlx.core as mx
 
-from ..codegen.pipeline import CompiledKernel, compile_ir
+import hashlib
+
+from ..codegen.pipeline import CODEGEN_VERSION, CompiledKernel, compile_ir
 from ..errors import MetalforgeError
 from ..runtime import backends, metal_kernel
 from . import ir
@@ -77,6 +79,14 @@ class JITFunction(_FrontendFunction):
         super().__init__(fn)
         self.cache: dict[tuple, CompiledKernel] = {}
         self.last: CompiledKernel | None = None
+        self.name = fn.__name__
+        self.arg_names = list(self.signature.parameters)
+
+    @property
+    def source_hash(self) -> str:
+        """Changes when the kernel's source or metalforge's code generation changes (tuning goes stale)."""
+        text = "".join(self.source.lines)
+        return hashlib.sha256(f"{CODEGEN_VERSION}\0{text}".encode()).hexdigest()[:16]
 
     def __getitem__(self, grid) -> Callable[..., Any]:
         return lambda *args, **kwargs: self.run(grid, *args, **kwargs)

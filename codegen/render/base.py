@@ -86,7 +86,7 @@ class Renderer:
     def stmt(self, s: lir.Stmt) -> str:
         m = self.macros
         if isinstance(s, lir.Comment):
-            return m.comment(s.text)
+            return m.comment(s.text.rstrip(" \\"))  # a trailing backslash would continue the comment
         if isinstance(s, lir.Decl):
             t = f"decltype({s.like})" if s.like else self.type_name(s.type)
             return m.decl(t, s.name, s.size, None if s.init is None else self.expr(s.init), s.space)

@@ -1,0 +1,72 @@
+"""Row normalisations: residual add + RMS norm (returns the sum too, as LLM blocks need it) and
+layer norm with mean/rstd outputs. One program per row, the row in one tile (BLOCK >= n_cols)."""
+from __future__ import annotations
+
+import mlx.core as mx
+
+from .. import language as tl
+from ..dsl.jit import empty, jit
+
+
+def next_pow2(n: int) -> int:
+    return 1 << max(0, (n - 1).bit_length())
+
+
+@jit
+def add_rms_norm_kernel(x_ptr, res_ptr, w_ptr, out_ptr, sum_ptr, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32) \
+        + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+    tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
+    rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
+    w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    tl.store(out_ptr + row * n_cols + offs, h * rstd * w, mask=mask)
+
+
+@jit
+def layer_norm_kernel(x_ptr, w_ptr, b_ptr, out_ptr, mean_ptr, rstd_ptr, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+    mean = tl.sum(x, axis=0) / n_cols
+    xc = tl.where(mask, x - mean, 0.0)
+    rstd = 1.0 / tl.sqrt(tl.sum(xc * xc, axis=0) / n_cols + eps)
+    w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    tl.store(out_ptr + row * n_cols + offs, xc * rstd * w + b, mask=mask)
+    tl.store(mean_ptr + row, mean)
+    tl.store(rstd_ptr + row, rstd)
+
+
+def add_rms_norm(x: mx.array, residual: mx.array, weight: mx.array, eps: float = 1e-5, num_warps: int = 4,
+                 backend=None) -> tuple[mx.array, mx.array]:
+    """(rms_norm(x + residual) * weight, x + residual) for 2-D x."""
+    rows, cols = x.shape
+    return add_rms_norm_kernel[(rows,)](x.reshape(-1), residual.reshape(-1), weight, empty((rows, cols), x.dtype),
+                                        empty((rows, cols), x.dtype), cols, eps, BLOCK=next_pow2(cols),
+                                        num_warps=num_warps, backend=backend)
+
+
+def layer_norm(x: mx.array, weight: mx.array, bias: mx.array, eps: float = 1e-5, num_warps: int = 4,
+               backend=None) -> tuple[mx.array, mx.array, mx.array]:
+    """(layer_norm(x) * weight + bias, mean, rstd) over the last axis of 2-D x."""
+    rows, cols = x.shape
+    return layer_norm_kernel[(rows,)](x.reshape(-1), weight, bias, empty((rows, cols), x.dtype),
+                                      empty((rows,), mx.float32), empty((rows,), mx.float32), cols, eps,
+                                      BLOCK=next_pow2(cols), num_warps=num_warps, backend=backend)
+
+
+def add_rms_norm_reference(x, residual, weight, eps=1e-5):
+    h = x.astype(mx.float32) + residual.astype(mx.float32)
+    return mx.fast.rms_norm(h, weight.astype(mx.float32), eps).astype(x.dtype), h.astype(x.dtype)
+
+
+def layer_norm_reference(x, weight, bias, eps=1e-5):
+    xf = x.astype(mx.float32)
+    mean = xf.mean(-1)
+    rstd = mx.rsqrt(((xf - mean[:, None]) ** 2).mean(-1) + eps)
+    out = mx.fast.layer_norm(xf, weight.astype(mx.float32), bias.astype(mx.float32), eps)
+    return out.astype(x.dtype), mean, rstd
