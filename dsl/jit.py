@@ -81,6 +81,10 @@ class JITFunction(_FrontendFunction):
         self.last: CompiledKernel | None = None
         self.name = fn.__name__
         self.arg_names = list(self.signature.parameters)
+        self.is_constexpr = [n in self.constexpr_params for n in self.arg_names]
+        self.defaults = [p.default if p.default is not p.empty else _MISSING
+                         for p in self.signature.parameters.values()]
+        self.kernels: dict[tuple, Any] = {}  # runtime kernel objects per (compiled kernel, back end)
 
     @property
     def source_hash(self) -> str:
@@ -91,22 +95,28 @@ class JITFunction(_FrontendFunction):
     def __getitem__(self, grid) -> Callable[..., Any]:
         return lambda *args, **kwargs: self.run(grid, *args, **kwargs)
 
-    def bind(self, args, kwargs) -> tuple[dict[str, Any], dict[str, Any], int]:
-        """(runtime arguments, constexpr values, num_warps) of a call."""
-        kwargs = dict(kwargs)
-        num_warps = int(kwargs.pop("num_warps", 4))
-        kwargs.pop("num_stages", None)
-        if num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
-            raise MetalforgeError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
-                                  "(a Metal threadgroup has at most 1024 threads)")
-        try:
-            bound = self.signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise MetalforgeError(f"{self.__name__}: {e}") from None
-        bound.apply_defaults()
-        runtime = {k: v for k, v in bound.arguments.items() if k not in self.constexpr_params}
-        constexprs = {k: v for k, v in bound.arguments.items() if k in self.constexpr_params}
-        return runtime, constexprs, num_warps
+    def bind(self, args: tuple, kwargs: dict) -> list[Any]:
+        """Argument values in parameter order (defaults filled in)."""
+        params = self.arg_names
+        if len(args) > len(params):
+            raise MetalforgeError(f"{self.__name__}: takes {len(params)} arguments, got {len(args)}")
+        values = list(args) + [_MISSING] * (len(params) - len(args))
+        for k, v in kwargs.items():
+            try:
+                i = params.index(k)
+            except ValueError:
+                raise MetalforgeError(f"{self.__name__}: unexpected argument `{k}`; parameters are "
+                                      f"{', '.join(params)} (plus num_warps, num_stages, backend)") from None
+            if values[i] is not _MISSING:
+                raise MetalforgeError(f"{self.__name__}: argument `{k}` given twice")
+            values[i] = v
+        for i, v in enumerate(values):
+            if v is _MISSING:
+                default = self.defaults[i]
+                if default is _MISSING:
+                    raise MetalforgeError(f"{self.__name__}: missing argument `{params[i]}`")
+                values[i] = default
+        return values
 
     def arg_type(self, name: str, value: Any) -> ir.Type:
         if isinstance(value, mx.array):
@@ -118,20 +128,25 @@ class JITFunction(_FrontendFunction):
         raise MetalforgeError(f"{self.__name__}: argument `{name}` is a {type(value).__name__}; pass an mx.array "
                               "(input), metalforge.empty/zeros/full (output), or a Python number")
 
-    def specialize(self, runtime: dict[str, Any], constexprs: dict[str, Any], num_warps: int) -> CompiledKernel:
-        types = {k: self.arg_type(k, v) for k, v in runtime.items()}
-        outputs = {k for k, v in runtime.items() if isinstance(v, Placeholder)}
-        key = (tuple(types.items()), tuple(sorted(outputs)), tuple(sorted(constexprs.items(), key=str)), num_warps)
+    def specialize(self, values: list[Any], num_warps: int) -> CompiledKernel:
+        """The compiled kernel for these argument values (cached by their types and constexprs)."""
+        if num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
+            raise MetalforgeError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
+                                  "(a Metal threadgroup has at most 1024 threads)")
+        key = (num_warps,) + tuple(v if c else _type_key(v) for v, c in zip(values, self.is_constexpr))
         compiled = self.cache.get(key)
         if compiled is None:
+            types = {n: self.arg_type(n, v) for n, v, c in zip(self.arg_names, values, self.is_constexpr) if not c}
+            constexprs = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
+            outputs = {n for n, v in zip(self.arg_names, values) if isinstance(v, Placeholder)}
             compiled = compile_ir(self.build_ir(types, constexprs), outputs, num_warps)
             self.cache[key] = compiled
         self.last = compiled
         return compiled
 
-    def compile(self, *args: Any, **kwargs: Any) -> CompiledKernel:
+    def compile(self, *args: Any, num_warps: int = 4, num_stages: int | None = None, **kwargs: Any) -> CompiledKernel:
         """The compiled specialisation for these arguments, with `.asm` (IR after each pass, MSL)."""
-        return self.specialize(*self.bind(args, kwargs))
+        return self.specialize(self.bind(args, kwargs), num_warps)
 
     @property
     def asm(self) -> dict[str, str]:
@@ -140,37 +155,71 @@ class JITFunction(_FrontendFunction):
             raise MetalforgeError(f"{self.__name__} has not been compiled yet: launch it or call .compile(...)")
         return self.last.asm
 
-    def run(self, grid, *args: Any, backend: Any = None, **kwargs: Any) -> Any:
-        runtime, constexprs, num_warps = self.bind(args, kwargs)
-        compiled = self.specialize(runtime, constexprs, num_warps)
-        meta = {**constexprs, "num_warps": num_warps}
-        g = tuple(grid(meta) if callable(grid) else grid)
+    def run(self, grid, *args: Any, backend: Any = None, num_warps: int = 4, num_stages: int | None = None,
+            **kwargs: Any) -> Any:
+        values = self.bind(args, kwargs)
+        compiled = self.specialize(values, num_warps)
+        if callable(grid):
+            meta = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
+            grid = grid({**meta, "num_warps": num_warps})
+        g = tuple(grid)
         if not 1 <= len(g) <= 3 or not all(isinstance(n, int) and n >= 0 for n in g):
             raise MetalforgeError(f"{self.__name__}: grid must be 1 to 3 non-negative ints, got {g!r}")
         g = g + (1,) * (3 - len(g))
-        outputs = [(k, runtime[k]) for k, _ in compiled.outputs]
-        inits = {p.init for _, p in outputs if p.init is not None}
+        by_name = dict(zip(self.arg_names, values))
+        outputs = [by_name[k] for k, _ in compiled.outputs]
+        inits = {p.init for p in outputs if p.init is not None}
         if len(inits) > 1:
             raise MetalforgeError(f"{self.__name__}: outputs with different initial values {sorted(inits)}; MLX "
                                   "initialises all outputs of a kernel alike: use one value (or empty)")
-        inputs = []
-        for name, t in compiled.inputs:
-            value = runtime[name]
-            if isinstance(value, mx.array):
-                inputs.append(value.reshape(1) if value.ndim == 0 else value)
-            else:
-                inputs.append(mx.array(value, dtype=MX_DTYPES[t]))
-        kernel = metal_kernel(compiled.name, [n for n, _ in compiled.inputs], [n for n, _ in outputs],
-                              compiled.body, compiled.header, atomic_outputs=compiled.atomic_outputs,
-                              backend=backend)
-        if any(n == 0 for n in g):
-            outs = [mx.full(p.shape, p.init or 0, p.dtype) for _, p in outputs]
+        if 0 in g:
+            outs = [mx.full(p.shape, p.init or 0, p.dtype) for p in outputs]
         else:
-            outs = kernel(inputs=inputs, output_shapes=[p.shape for _, p in outputs],
-                          output_dtypes=[p.dtype for _, p in outputs],
-                          grid=(g[0] * compiled.threads, g[1], g[2]), threadgroup=(compiled.threads, 1, 1),
-                          init_value=inits.pop() if inits else None)
+            inputs = [_as_input(by_name[n], t) for n, t in compiled.inputs]
+            outs = self._runtime_kernel(compiled, backend)(
+                inputs=inputs, output_shapes=[p.shape for p in outputs], output_dtypes=[p.dtype for p in outputs],
+                grid=(g[0] * compiled.threads, g[1], g[2]), threadgroup=(compiled.threads, 1, 1),
+                init_value=inits.pop() if inits else None)
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _runtime_kernel(self, compiled: CompiledKernel, backend: Any):
+        key = (compiled.name, id(backend) if backend is not None and not isinstance(backend, str) else backend)
+        kernel = self.kernels.get(key)
+        if kernel is None:
+            kernel = metal_kernel(compiled.name, [n for n, _ in compiled.inputs], [n for n, _ in compiled.outputs],
+                                  compiled.body, compiled.header, atomic_outputs=compiled.atomic_outputs,
+                                  backend=backend)
+            self.kernels[key] = kernel
+        return kernel
+
+
+_MISSING = object()
+
+
+def _type_key(value: Any) -> Any:
+    """What of a runtime argument selects the specialisation: its dtype or scalar kind."""
+    if isinstance(value, mx.array):
+        return value.dtype
+    if isinstance(value, Placeholder):
+        return ("out", value.dtype)
+    if isinstance(value, (bool, int, float)):
+        return _scalar_type(value)
+    return type(value)
+
+
+_SCALARS: dict[tuple, mx.array] = {}
+
+
+def _as_input(value: Any, t: ir.Type) -> mx.array:
+    if isinstance(value, mx.array):
+        return value.reshape(1) if value.ndim == 0 else value
+    key = (value, t)
+    scalar = _SCALARS.get(key)
+    if scalar is None:  # scalars repeat (sizes, strides): keep a few hundred as arrays
+        if len(_SCALARS) > 512:
+            _SCALARS.clear()
+        scalar = _SCALARS[key] = mx.array(value, dtype=MX_DTYPES[t])
+    return scalar
 
 
 def jit(fn: Callable[..., Any]) -> JITFunction:
