@@ -2,13 +2,188 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from .errors import MetalforgeError, TuningDatabaseError, TuningTargetError
+from .runtime.backends import backend_names
 
 
 def _selftest(args: argparse.Namespace) -> int:
     from .runtime.selftest import selftest
 
     return 0 if selftest(args.backend or None, seed=args.seed) else 1
+
+
+def _shape(text: str) -> tuple[int, ...]:
+    try:
+        dims = tuple(int(d) for d in text.replace(",", "x").split("x"))
+    except ValueError:
+        dims = ()
+    if not dims or any(d <= 0 for d in dims):
+        raise argparse.ArgumentTypeError(f"malformed shape {text!r}: write positive sizes separated by x, e.g. 4096x128")
+    return dims
+
+
+def _dtype(text: str):
+    import mlx.core as mx
+
+    dtype = getattr(mx, text, None)
+    if not isinstance(dtype, mx.Dtype):
+        raise argparse.ArgumentTypeError(f"unknown dtype {text!r}: use an MLX dtype name such as float32, float16, bfloat16")
+    return dtype
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    cells = [[str(c) for c in headers]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _config_text(config_json: str) -> str:
+    c = json.loads(config_json)
+    return " ".join(f"{k}={v}" for k, v in {**c["kwargs"], "num_warps": c["num_warps"],
+                                            "num_stages": c["num_stages"]}.items())
+
+
+def _autotune(args: argparse.Namespace) -> int:
+    import mlx.core as mx
+
+    from .autotune import plot, targets
+    from .errors import TuningError
+    from .runtime import backends
+    from .tuning_db import TuningDB
+
+    if args.plot and not plot.available():
+        print("metalforge: error: --plot needs matplotlib, which is not installed (pip install matplotlib)",
+              file=sys.stderr)
+        return 2
+    if args.backend:
+        os.environ["METALFORGE_BACKEND"] = args.backend
+    backend = backends.resolve()
+    tuners = targets.resolve(args.targets)
+    if not tuners:
+        raise TuningTargetError("no kernels to tune: the kernel library has no registered kernels; "
+                                "name a module or module:kernel")
+    rows, failed = [], 0
+    for tuner in tuners:
+        if args.db:
+            tuner.db = args.db
+        shapes = args.shapes or tuner.shapes
+        if not shapes:
+            raise TuningTargetError(f"kernel `{tuner.name}` declares no standard shapes: pass --shapes")
+        for shape in shapes:
+            for dtype in args.dtype or tuner.dtypes or [mx.float32]:
+                grid, call = tuner.tune_case(shape, dtype)
+                dtype_name = str(dtype).rsplit(".", 1)[-1]
+                try:
+                    tuner.tune(grid, *call, trials=args.trials, timeout=args.timeout, sampler=args.sampler,
+                               seed=args.seed, patience=args.patience, progress=not args.quiet)
+                except TuningError as e:
+                    failed += 1
+                    print(f"metalforge: {e}", file=sys.stderr)
+                    rows.append((tuner.name, "x".join(map(str, shape)), dtype_name, "-", "no valid config"))
+                    continue
+                key = tuner.tuning_key(call)
+                store = TuningDB(tuner.db_path)
+                winner = store.lookup(key).winner
+                rows.append((tuner.name, "x".join(map(str, shape)), dtype_name, f"{winner['time_ms']:.4g}",
+                             _config_text(winner["config"])))
+                if args.plot:
+                    import optuna
+
+                    study = optuna.load_study(study_name=key.study_name, storage=store.optuna_storage())
+                    print(f"plot: {plot.plot_study(study, Path(args.plot))}")
+    print(f"tuned on {backend.name} into {tuners[0].db_path}")
+    print(_table(("kernel", "shape", "dtype", "time ms", "best config"), rows))
+    return 1 if failed else 0
+
+
+def _open_db(args: argparse.Namespace, create: bool = False):
+    from .tuning_db import TuningDB, default_path
+
+    path = Path(args.db) if args.db else default_path()
+    if not create and not path.exists():
+        raise TuningDatabaseError(f"no tuning database at {path} (run `metalforge autotune` first, or pass --db)")
+    return TuningDB(path, create=create)
+
+
+def _winner_rows(winners: list[dict], stale: list[dict]) -> list[tuple]:
+    from .tuning_db.store import WINNER_PK
+
+    stale_keys = {tuple(r[c] for c in WINNER_PK) for r in stale}
+    return [(w["kernel"], w["backend"], w["chip"], ",".join(json.loads(w["dtypes"])),
+             "x".join(map(str, json.loads(w["shape_key"]))), f"{w['time_ms']:.4g}", _config_text(w["config"]),
+             w["tuned_at"][:19], "stale" if tuple(w[c] for c in WINNER_PK) in stale_keys else "") for w in winners]
+
+
+_WINNER_HEADERS = ("kernel", "backend", "chip", "dtypes", "shape", "time ms", "config", "tuned at (UTC)", "")
+
+
+def _db_list(args: argparse.Namespace) -> int:
+    db = _open_db(args)
+    print(_table(_WINNER_HEADERS, _winner_rows(db.winners(), db.stale_winners())))
+    return 0
+
+
+def _db_show(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    db = _open_db(args)
+    trials = db.trials(args.kernel)
+    winners = db.winners(args.kernel)
+    if not trials and not winners:
+        raise TuningTargetError(f"unknown kernel {args.kernel!r}: no tuning data in {db.path}; kernels there: "
+                                f"{', '.join(db.kernels()) or 'none'}")
+    print(f"winners of {args.kernel}:")
+    print(_table(_WINNER_HEADERS, _winner_rows(winners, db.stale_winners())))
+    counts = Counter(t["status"] for t in trials)
+    print(f"\n{len(trials)} trials: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+    failures = [(t["status"], _config_text(t["config"]), t["reason"].splitlines()[0][:100] if t["reason"] else "")
+                for t in trials if t["status"] != "ok"]
+    if failures:
+        print(_table(("status", "config", "reason"), failures))
+    return 0
+
+
+def _db_export(args: argparse.Namespace) -> int:
+    data = _open_db(args).export(args.file)
+    print(f"exported {len(data['winners'])} winners and {len(data['trials'])} trials to {args.file}")
+    return 0
+
+
+def _db_merge(args: argparse.Namespace) -> int:
+    report = _open_db(args, create=True).merge(args.file)
+    print(f"merged {args.file}: {report.winners_added} winners added, {report.winners_updated} replaced by newer, "
+          f"{report.winners_kept} kept (ours newer), {report.trials_added} trials added")
+    if report.conflicts:
+        print(f"{len(report.conflicts)} conflicts (same key, different config; the newest was kept):")
+        print(_table(("kernel", "chip", "dtypes", "shape", "ours", "theirs", "kept"),
+                     [(c["kernel"], c["chip"], c["dtypes"], c["shape_key"], _config_text(c["ours"]),
+                       _config_text(c["theirs"]), c["kept"]) for c in report.conflicts]))
+    return 0
+
+
+def _db_prune(args: argparse.Namespace) -> int:
+    if not args.stale:
+        raise TuningTargetError("db prune needs --stale (the only kind of pruning there is)")
+    removed = _open_db(args).prune_stale()
+    print(f"removed {len(removed)} stale winners")
+    if removed:
+        print(_table(_WINNER_HEADERS, _winner_rows(removed, removed)))
+    return 0
+
+
+def _db_path(args: argparse.Namespace) -> int:
+    from .tuning_db import default_path
+
+    print(Path(args.db) if args.db else default_path())
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,12 +194,59 @@ def build_parser() -> argparse.ArgumentParser:
                    help="back end to check (repeatable; default: all available)")
     p.add_argument("--seed", type=int, default=None, help="random seed for the inputs")
     p.set_defaults(run=_selftest)
+
+    db = argparse.ArgumentParser(add_help=False)
+    db.add_argument("--db", metavar="PATH", help="tuning database file (default: $METALFORGE_DB, else the cache directory)")
+    p = sub.add_parser("autotune", parents=[db], help="tune kernels and store the winners in the tuning database",
+                       description="Tune the Autotuner kernels of each TARGET (a module or module:kernel, as a dotted "
+                       "import path or a .py file; none: the kernel library) for each shape and dtype.")
+    p.add_argument("targets", nargs="*", metavar="TARGET")
+    p.add_argument("--shapes", nargs="+", type=_shape, help="shapes such as 4096 or 512x1024 (default: the kernel's)")
+    p.add_argument("--dtype", nargs="+", type=_dtype, help="dtypes (default: the kernel's, else float32)")
+    p.add_argument("--trials", type=int, default=50, help="trials per kernel, shape and dtype (default 50)")
+    p.add_argument("--timeout", type=float, default=None, help="seconds per kernel, shape and dtype")
+    p.add_argument("--sampler", choices=["auto", "tpe", "grid", "random"], default="auto",
+                   help="auto: grid when the space fits in --trials, else TPE")
+    p.add_argument("--seed", type=int, default=None, help="sampler seed")
+    p.add_argument("--patience", type=int, default=None, help="stop when the best has not improved for N trials")
+    p.add_argument("--backend", choices=backend_names(), help="back end to tune on (default: the active one)")
+    p.add_argument("--plot", nargs="?", const="tuning-plots", metavar="DIR",
+                   help="write a PNG per study into DIR (default ./tuning-plots; needs matplotlib)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(run=_autotune)
+
+    p = sub.add_parser("db", help="inspect and exchange tuning databases")
+    dbsub = p.add_subparsers(dest="db_command", required=True)
+    q = dbsub.add_parser("list", parents=[db], help="winners of every kernel")
+    q.set_defaults(run=_db_list)
+    q = dbsub.add_parser("show", parents=[db], help="winners and trials of one kernel")
+    q.add_argument("kernel")
+    q.set_defaults(run=_db_show)
+    q = dbsub.add_parser("export", parents=[db], help="write winners and trials as JSON")
+    q.add_argument("file")
+    q.set_defaults(run=_db_export)
+    for name in ("import", "merge"):
+        q = dbsub.add_parser(name, parents=[db], help="merge a JSON export or another database (newest winner wins)")
+        q.add_argument("file")
+        q.set_defaults(run=_db_merge)
+    q = dbsub.add_parser("prune", parents=[db], help="delete winners tuned for an older kernel source")
+    q.add_argument("--stale", action="store_true", help="delete stale winners")
+    q.set_defaults(run=_db_prune)
+    q = dbsub.add_parser("path", parents=[db], help="print the database file in use")
+    q.set_defaults(run=_db_path)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except TuningTargetError as e:  # bad input: usage-style exit status, as argparse's own errors
+        print(f"metalforge: error: {e}", file=sys.stderr)
+        return 2
+    except MetalforgeError as e:
+        print(f"metalforge: error: {e}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -49,3 +49,15 @@ class KernelDefinitionError(MetalforgeError):
         self.kernel, self.file, self.line, self.source, self.hint = kernel, file, line, source, hint
         self.reason = message
         super().__init__(f"in kernel `{kernel}` at {file}:{line}:\n    {source}\n{message}\nfix: {hint}")
+
+
+class TuningError(MetalforgeError):
+    """Autotuning could not produce a config (every candidate failed, or nothing to tune)."""
+
+
+class TuningTargetError(TuningError):
+    """`metalforge autotune` was given a target (module, kernel, shape) it cannot use."""
+
+
+class TuningDatabaseError(TuningError):
+    """The tuning database cannot be used: not a SQLite file, unreadable, or from a newer metalforge."""

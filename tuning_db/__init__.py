@@ -1,1 +1,6 @@
-"""metalforge.tuning_db (see docs/)."""
+"""metalforge.tuning_db: tuned configs per kernel, machine, dtypes and shape, in one SQLite file."""
+from .device import DeviceIdentity, identify
+from .store import (SCHEMA_VERSION, STATUSES, Lookup, MergeReport, TuningDB, TuningKey, bucket, default_path)
+
+__all__ = ["DeviceIdentity", "Lookup", "MergeReport", "SCHEMA_VERSION", "STATUSES", "TuningDB", "TuningKey", "bucket",
+           "default_path", "identify"]

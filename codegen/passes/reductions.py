@@ -89,8 +89,16 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
     offset = lane_stride
     while offset < lane_stride * parent.distinct_lanes(axis):
         off = offset
-        lw.slot_loop(sl, lambda k, c: set_acc(k, combine(
-            acc_at(k), [Shuffle("xor", a, lit(off), t) for a, t in zip(acc_at(k), types)])))
+
+        def exchange(k, coords):
+            # every lane shuffles unconditionally: a shuffle inside `?:` would run in diverged lanes
+            partner = []
+            for a, t in zip(acc_at(k), types):
+                name = lw.name(None, "partner")
+                lw.emit(lir.Decl(name, t, init=Shuffle("xor", a, lit(off), t)))
+                partner.append(Sym(name))
+            set_acc(k, combine(acc_at(k), partner))
+        lw.slot_loop(sl, exchange)
         offset *= 2
 
     # 3. simdgroups along the axis, through threadgroup memory

@@ -1,0 +1,373 @@
+"""`autotune` and `Autotuner`: tuned launches looked up per machine and shape, and the Optuna search that
+fills the tuning database.
+
+A launchable kernel `fn` (what `@mf.jit` makes) provides `fn.name`, `fn.source_hash` (changes with
+its source and metalforge's codegen), `fn.arg_names` and `fn[grid](*args, **meta)`; optionally
+`fn.backend` (where it runs; default the active back end), `fn.codegen_version`, `fn.reference`
+(expected outputs from the launch's arguments) and `fn.warmup(*args, grid=..., **meta)` (compile
+without running, as in Triton, so compile time is not counted as run time).
+"""
+from __future__ import annotations
+
+import collections
+import contextlib
+import functools
+import json
+import math
+import os
+import warnings
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
+
+import mlx.core as mx
+
+from .. import __version__, errors
+from ..tuning_db import Lookup, TuningDB, TuningKey, default_path, identify
+from .bench import TrialTimeout, as_outputs, max_error, median_time_ms, rotating_copies, timed
+from .progress import Progress
+from .space import Config, ConfigList, Space
+
+TUNE_ON_MISS_ENV = "METALFORGE_TUNE_ON_MISS"
+Grid = Union[tuple, Callable[[dict], tuple]]
+Predicate = Callable[[dict, dict], bool]
+TuneArgs = Callable[[tuple, mx.Dtype], tuple[Grid, tuple]]
+
+_TUNERS: "weakref.WeakSet[Autotuner]" = weakref.WeakSet()
+
+
+@dataclass
+class TrialResult:
+    status: str               # one of tuning_db.STATUSES
+    reason: str = ""
+    time_ms: Optional[float] = None
+    max_error: Optional[float] = None
+
+
+class _Patience:
+    """Optuna callback: stop once the best time has not improved for `patience` trials."""
+
+    def __init__(self, patience: Optional[int]) -> None:
+        self.patience, self.best, self.since = patience, math.inf, 0
+
+    def __call__(self, study, trial) -> None:
+        if trial.value is not None and trial.value < self.best:
+            self.best, self.since = trial.value, 0
+        else:
+            self.since += 1
+        if self.patience is not None and self.since >= self.patience:
+            study.stop()
+
+
+@contextlib.contextmanager
+def _quiet_optuna() -> Iterator[None]:
+    # Optuna logs every trial at INFO; the tuner reports progress itself.
+    import optuna
+
+    level = optuna.logging.get_verbosity()
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    try:
+        yield
+    finally:
+        optuna.logging.set_verbosity(level)
+
+
+def _dtype_name(dtype: Any) -> str:
+    return str(dtype).rsplit(".", 1)[-1]
+
+
+class Autotuner:
+    """A launchable kernel with tuned configs: `tuned[grid](*args)` launches with the config tuned for
+    this machine, dtypes and shape key (looked up once per process, never tuned in the call unless
+    $METALFORGE_TUNE_ON_MISS=1); `tune(...)` searches and stores the winner.
+
+    Looked-up configs are cached for the back end in use at the first call of each key; after
+    switching back ends in a running process ($METALFORGE_BACKEND), call `clear_cache()`.
+    """
+
+    def __init__(self, fn: Any, space: Space, key: Sequence[str], *, prune: Sequence[Predicate] = (),
+                 reference: Optional[Callable[..., Any]] = None, rtol: Optional[float] = None,
+                 atol: Optional[float] = None, warmup: float = 25.0, rep: float = 100.0, trial_timeout: float = 10.0,
+                 default: Optional[Config] = None, db: Union[str, os.PathLike, None] = None,
+                 tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
+                 dtypes: Sequence[mx.Dtype] = ()) -> None:
+        missing = [k for k in key if k not in fn.arg_names]
+        if missing:
+            raise ValueError(f"autotune key {missing} names no argument of kernel `{fn.name}` "
+                             f"(arguments: {', '.join(fn.arg_names)})")
+        self.fn, self.space, self.key = fn, space, list(key)
+        self.prune = list(prune)
+        self.reference = reference or getattr(fn, "reference", None)
+        self.rtol, self.atol, self.warmup, self.rep, self.trial_timeout = rtol, atol, warmup, rep, trial_timeout
+        self.default = default or space.default()
+        self.db = db
+        self.tune_args, self.shapes, self.dtypes = tune_args, [tuple(s) for s in shapes], list(dtypes)
+        self._key_index = [fn.arg_names.index(k) for k in key]
+        self._cache: dict[tuple, tuple[Config, Optional[tuple]]] = {}
+        self._untuned: collections.Counter = collections.Counter()
+        _TUNERS.add(self)
+
+    # -- identity -----------------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.fn.name
+
+    @property
+    def codegen_version(self) -> str:
+        return getattr(self.fn, "codegen_version", __version__)
+
+    @property
+    def db_path(self) -> Path:
+        return Path(self.db) if self.db is not None else default_path()
+
+    def _signature(self, args: Sequence[Any]) -> tuple:
+        """The in-memory cache key: shape key and dtypes, kept cheap (no strings made) since every
+        launch computes it."""
+        shape: list[int] = []
+        for i in self._key_index:
+            a = args[i]
+            if hasattr(a, "shape"):
+                shape.extend(a.shape)
+            else:
+                shape.append(int(a))
+        return tuple(shape), tuple([getattr(a, "dtype", None) for a in args])  # None: a scalar
+
+    def tuning_key(self, args: Sequence[Any]) -> TuningKey:
+        """The database key of a launch with `args` on the active back end."""
+        shape, dtypes = self._signature(args)
+        return TuningKey(self.name, self.fn.source_hash, self.codegen_version,
+                         identify(getattr(self.fn, "backend", None)),
+                         tuple(_dtype_name(d) for d in dtypes if d is not None), shape)
+
+    def _config(self, data: Mapping[str, Any]) -> Config:
+        config = Config.from_json(data)
+        if isinstance(self.space, ConfigList):  # the user's own object, pre_hook included
+            return next((c for c in self.space.configs if c == config), config)
+        return config
+
+    # -- launching ----------------------------------------------------------------------------------
+
+    def __getitem__(self, grid: Grid) -> Callable[..., Any]:
+        return functools.partial(self.run, grid)
+
+    def run(self, grid: Grid, *args: Any, **meta: Any) -> Any:
+        """Launch with the tuned config; `meta` passes constexprs that are not tuned."""
+        hit = self._cache.get(self._signature(args))
+        if hit is None:
+            hit = self._miss(grid, args)
+        config, untuned = hit
+        if untuned is not None:
+            self._untuned[untuned] += 1
+        return self._launch(grid, args, config, meta)
+
+    def config_for(self, grid: Grid, *args: Any) -> tuple[Config, str]:
+        """The config a launch with `args` would use, and where it came from (see `TuningDB.lookup`)."""
+        config, untuned = self._cache.get(self._signature(args)) or self._miss(grid, args)
+        return config, "exact" if untuned is None else untuned[-1]
+
+    def _launch(self, grid: Grid, args: Sequence[Any], config: Config, meta: Optional[Mapping[str, Any]] = None) -> Any:
+        meta = meta or {}
+        clash = set(meta) & set(config.all_kwargs())
+        if clash:
+            raise TypeError(f"kernel `{self.name}`: {', '.join(sorted(clash))} is tuned; do not pass it to the launch")
+        full = {**meta, **config.all_kwargs()}
+        if config.pre_hook is not None:
+            config.pre_hook({**dict(zip(self.fn.arg_names, args)), **full})
+        return self.fn[grid](*args, **full)
+
+    def _lookup(self, key: TuningKey) -> Lookup:
+        path = self.db_path
+        if not path.exists():
+            return Lookup("default")
+        try:
+            return TuningDB(path, create=False).lookup(key)
+        except errors.TuningDatabaseError as e:
+            warnings.warn(f"kernel `{self.name}` runs with its default config: {e}", stacklevel=4)
+            return Lookup("default")
+
+    def _miss(self, grid: Grid, args: Sequence[Any]) -> tuple[Config, Optional[tuple]]:
+        key = self.tuning_key(args)
+        found = self._lookup(key)
+        if found.source != "exact" and os.environ.get(TUNE_ON_MISS_ENV, "0") == "1":
+            self.tune(grid, *args)  # stores the winner and fills the cache
+            return self._cache[self._signature(args)]
+        if found.source == "stale":
+            warnings.warn(f"kernel `{self.name}`: the tuned configs in {self.db_path} are for an older version of "
+                          f"its source; using the default config. Re-tune with `metalforge autotune`.", stacklevel=4)
+        config = self._config(json.loads(found.winner["config"])) if found.winner else self.default
+        entry = (config, None if found.source == "exact" else (key.shape, key.dtypes, found.source))
+        self._cache[self._signature(args)] = entry
+        return entry
+
+    def untuned_calls(self) -> list[dict]:
+        return [{"kernel": self.name, "shape": shape, "dtypes": dtypes, "source": source, "calls": n}
+                for (shape, dtypes, source), n in self._untuned.items()]
+
+    def clear_cache(self) -> None:
+        """Forget looked-up configs (the next call of each key reads the database again)."""
+        self._cache.clear()
+
+    # -- tuning -------------------------------------------------------------------------------------
+
+    def _sampler(self, sampler: str, seed: Optional[int], trials: int):
+        import optuna
+
+        if sampler == "auto":
+            sampler = "grid" if self.space.size <= trials else "tpe"
+        if sampler == "grid":
+            return optuna.samplers.GridSampler(self.space.grid(), seed=seed)
+        if sampler == "tpe":
+            return optuna.samplers.TPESampler(seed=seed)
+        if sampler == "random":
+            return optuna.samplers.RandomSampler(seed=seed)
+        raise ValueError(f"sampler must be 'auto', 'tpe', 'grid' or 'random', not {sampler!r}")
+
+    def evaluate(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list]) -> TrialResult:
+        """Compile, check against the reference, and time one config; failures become statuses."""
+        def launch(a: tuple) -> Any:
+            return self._launch(grid, a, config)
+
+        named = dict(zip(self.fn.arg_names, copies[0]))
+        for predicate in self.prune:
+            if not predicate(config.all_kwargs(), named):
+                return TrialResult("invalid", f"pruned by {getattr(predicate, '__name__', 'a predicate')}")
+        try:
+            warmup = getattr(self.fn, "warmup", None)
+            if warmup is not None:
+                warmup(*copies[0], grid=grid, **config.all_kwargs())
+            _, outputs = timed(launch, copies[0], self.trial_timeout)
+            err = None
+            if expected is not None:
+                err, wrong = max_error(outputs, expected, self.rtol, self.atol)
+                if wrong:
+                    return TrialResult("wrong", wrong, max_error=err)
+            ms = median_time_ms(launch, copies, warmup_ms=self.warmup, rep_ms=self.rep, timeout_s=self.trial_timeout)
+            return TrialResult("ok", "", ms, err)
+        except TrialTimeout as e:
+            return TrialResult("timeout", str(e))
+        except (errors.LaunchConfigError, errors.ThreadgroupMemoryError) as e:
+            return TrialResult("invalid", str(e))
+        except (errors.KernelCompileError, errors.KernelDefinitionError) as e:
+            return TrialResult("compile_error", str(e))
+        except Exception as e:  # noqa: BLE001 - a failing candidate is a result, never the end of tuning
+            return TrialResult("runtime_error", f"{type(e).__name__}: {e}")
+
+    def tune(self, grid: Grid, *args: Any, trials: int = 50, timeout: Optional[float] = None, sampler: str = "auto",
+             seed: Optional[int] = None, patience: Optional[int] = None, progress: bool = False) -> Config:
+        """Search configs for a launch with `args` and store every trial and the winner.
+
+        One Optuna study per (kernel, key) in the database file, continued when it exists. sampler:
+        "auto" (grid when the space has at most `trials` points, else TPE), "tpe", "grid" or
+        "random". `timeout` bounds the whole search in seconds, `patience` stops it once the best has
+        not improved for that many trials. Raises TuningError when no config is valid.
+        """
+        import optuna
+
+        key = self.tuning_key(args)
+        store = TuningDB(self.db_path)
+        expected = as_outputs(self.reference(*args)) if self.reference is not None else None
+        copies = rotating_copies(args)
+        results: dict[Config, TrialResult] = {}
+        bar = Progress(trials, f"{self.name} {key.shape} {','.join(key.dtypes)}", progress)
+
+        def objective(trial: optuna.Trial) -> float:
+            config, violated = self.space.suggest(trial)
+            if config not in results:  # a repeated point is not run again
+                results[config] = TrialResult("invalid", violated) if violated else \
+                    self.evaluate(grid, config, copies, expected)
+            r = results[config]
+            for name, value in (("config", config.to_json()), ("status", r.status), ("reason", r.reason)):
+                trial.set_user_attr(name, value)
+            store.record_trial(key, study=key.study_name, trial_number=trial.number, config=config.to_json(),
+                               status=r.status, reason=r.reason, time_ms=r.time_ms, max_error=r.max_error)
+            if r.status != "ok":
+                raise optuna.TrialPruned(f"{r.status}: {r.reason}")  # pruned trials never become best
+            return r.time_ms
+
+        def report(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
+            best = min((r.time_ms for r in results.values() if r.status == "ok"), default=None)
+            bar.update(trial.user_attrs.get("status", trial.state.name.lower()), best)
+
+        try:
+            with _quiet_optuna():
+                study = optuna.create_study(study_name=key.study_name, storage=store.optuna_storage(),
+                                            sampler=self._sampler(sampler, seed, trials), direction="minimize",
+                                            load_if_exists=True)
+                study.optimize(objective, n_trials=trials, timeout=timeout, callbacks=[report, _Patience(patience)])
+        finally:
+            bar.close()
+        done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+        if not done:
+            counts = collections.Counter(r.status for r in results.values())
+            raise errors.TuningError(
+                f"kernel `{self.name}`: no valid config for {key.study_name} after {len(study.trials)} trials ("
+                + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + "); see `metalforge db show " + self.name + "`")
+        best = study.best_trial
+        config = self._config(best.user_attrs["config"])
+        store.record_winner(key, config=config.to_json(), time_ms=best.value, trials=len(study.trials),
+                            study=key.study_name)
+        self._cache[self._signature(args)] = (config, None)
+        return config
+
+    def tune_case(self, shape: tuple, dtype: mx.Dtype) -> tuple[Grid, tuple]:
+        """The grid and arguments to tune for a standard shape (from `tune_args`)."""
+        if self.tune_args is None:
+            raise errors.TuningTargetError(
+                f"kernel `{self.name}` has no tune_args: pass autotune(..., tune_args=fn) where fn(shape, dtype) "
+                f"returns (grid, args), to tune it from the command line")
+        return self.tune_args(tuple(shape), dtype)
+
+    def __repr__(self) -> str:
+        return f"<metalforge.autotune {self.name} key={self.key}>"
+
+
+def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = (), *,
+             space: Union[Space, Mapping[str, Sequence[Any]], None] = None,
+             prune: Union[Predicate, Sequence[Predicate]] = (), reference: Optional[Callable[..., Any]] = None,
+             rtol: Optional[float] = None, atol: Optional[float] = None, warmup: float = 25.0, rep: float = 100.0,
+             trial_timeout: float = 10.0, default: Optional[Config] = None, db: Union[str, os.PathLike, None] = None,
+             tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
+             dtypes: Sequence[mx.Dtype] = ()) -> Callable[[Any], Autotuner]:
+    """Decorate a launchable kernel (above `@mf.jit`) with a search space, as Triton's `autotune`.
+
+    configs: Triton's list of `Config`s; or space: a `Space` (or a dict of parameter -> choices).
+    key: argument names whose values (scalars) or shapes (arrays, placeholders) select the tuned config.
+    prune: predicates `(meta, named_args) -> bool` evaluated before compiling; False skips a config.
+    reference: `reference(*args)` returns the expected outputs; rtol/atol default by output dtype.
+    warmup/rep: milliseconds of warm-up and of timed launches per config (median time is the score);
+    trial_timeout: seconds one config may take. default: the config used untuned (else the first).
+    db: tuning database file (default $METALFORGE_DB, else the cache directory).
+    tune_args(shape, dtype) -> (grid, args), shapes and dtypes: what `metalforge autotune` tunes.
+    """
+    if (configs is None) == (space is None):
+        raise ValueError("autotune takes either configs=[Config(...), ...] or space=..., exactly one")
+    searched = ConfigList(configs) if configs is not None else space if isinstance(space, Space) else Space(space)
+    predicates = [prune] if callable(prune) else list(prune)
+
+    def decorate(fn: Any) -> Autotuner:
+        return Autotuner(fn, searched, key, prune=predicates, reference=reference, rtol=rtol, atol=atol,
+                         warmup=warmup, rep=rep, trial_timeout=trial_timeout, default=default, db=db,
+                         tune_args=tune_args, shapes=shapes, dtypes=dtypes)
+
+    return decorate
+
+
+class TuningReport(list):
+    """Calls that ran without a config tuned for their exact key; prints as a table."""
+
+    def __str__(self) -> str:
+        if not self:
+            return "every call ran with a config tuned for its exact key"
+        lines = [f"{'kernel':<24} {'shape':<16} {'dtypes':<24} {'config from':<12} calls"]
+        for r in self:
+            lines.append(f"{r['kernel']:<24} {'x'.join(map(str, r['shape'])):<16} {','.join(r['dtypes']):<24} "
+                         f"{r['source']:<12} {r['calls']}")
+        return "\n".join(lines)
+
+
+def tuning_report() -> TuningReport:
+    """Every call (by kernel, shape key and dtypes) of this process that ran untuned, and which config
+    it ran with instead: "bucket"/"family" (a neighbour's), "stale"/"default" (the kernel's default)."""
+    return TuningReport(row for tuner in list(_TUNERS) for row in tuner.untuned_calls())

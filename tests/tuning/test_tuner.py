@@ -1,0 +1,99 @@
+"""The autotuner on real emulator kernels: statuses, search spaces, early stopping, run-time lookup."""
+from __future__ import annotations
+
+import json
+
+import mlx.core as mx
+import pytest
+
+from metalforge.autotune import Config, Space, autotune, pow2, tuning_report
+from metalforge.tuning_db import TuningDB
+
+from . import standin
+from .standin import Launchable, reference
+
+CONFIGS = [
+    Config({"BLOCK": 64, "VARIANT": "good"}, num_warps=1),
+    Config({"BLOCK": 256, "VARIANT": "good"}, num_warps=4),
+    Config({"BLOCK": 128, "VARIANT": "wrong"}, num_warps=2),    # the fastest, and wrong
+    Config({"BLOCK": 128, "VARIANT": "broken"}, num_warps=2),   # does not compile
+    Config({"BLOCK": 128, "VARIANT": "slow"}, num_warps=2),     # past the trial time limit
+    Config({"BLOCK": 128, "VARIANT": "good"}, num_warps=64),    # 2048 threads: Metal refuses the launch
+]
+
+
+def test_every_failure_is_recorded_and_only_a_right_config_wins(emu, db_path):
+    tuned = autotune(configs=CONFIGS, key=["n"], reference=reference, warmup=1, rep=3, trial_timeout=0.05)(
+        Launchable("statuses", emu))
+    best = tuned.tune(standin.grid, *standin.args(), trials=len(CONFIGS), sampler="grid", seed=1)
+    assert best.kwargs["VARIANT"] == "good"
+    trials = {json.dumps(json.loads(t["config"]), sort_keys=True): t for t in TuningDB(db_path).trials("statuses")}
+    by_variant = {(json.loads(k)["kwargs"]["VARIANT"], json.loads(k)["num_warps"]): t for k, t in trials.items()}
+    assert len(trials) == len(CONFIGS)
+    assert by_variant[("wrong", 2)]["status"] == "wrong" and by_variant[("wrong", 2)]["max_error"] > 0
+    assert "elements differ" in by_variant[("wrong", 2)]["reason"]
+    assert by_variant[("broken", 2)]["status"] == "compile_error"
+    assert "undeclared_variable" in by_variant[("broken", 2)]["reason"]
+    assert by_variant[("slow", 2)]["status"] == "timeout"
+    assert by_variant[("good", 64)]["status"] == "invalid" and "1024" in by_variant[("good", 64)]["reason"]
+    assert by_variant[("good", 1)]["status"] == by_variant[("good", 4)]["status"] == "ok"
+    (winner,) = TuningDB(db_path).winners("statuses")
+    assert json.loads(winner["config"]) == best.to_json()
+    # the launch now uses the winner, found by exact key
+    assert tuned.config_for(standin.grid, *standin.args()) == (best, "exact")
+    x, out, n = standin.args()
+    assert mx.allclose(tuned[standin.grid](x, out, n), x * 2 + 1).item()
+
+
+def test_space_constraints_and_prune_reject_before_compiling(emu, db_path):
+    fn = Launchable("space", emu)
+    space = Space({"BLOCK": pow2(32, 256), "num_warps": [1, 2], "VARIANT": ["good"]},
+                  constraints=[lambda c: c["BLOCK"] >= 64 * c["num_warps"]])
+    tuned = autotune(space=space, key=["n"], reference=reference, warmup=1, rep=3,
+                     prune=lambda meta, args: meta["BLOCK"] <= args["n"] // 4)(fn)
+    best = tuned.tune(standin.grid, *standin.args(n=512), trials=50, seed=0)
+    assert space.size == 8 and pow2(32, 256) == [32, 64, 128, 256]
+    trials = TuningDB(db_path).trials("space")
+    assert len(trials) == 8  # "auto" picked the grid: every point once, then stopped
+    statuses = {(json.loads(t["config"])["kwargs"]["BLOCK"], json.loads(t["config"])["num_warps"]): t for t in trials}
+    assert "constraint" in statuses[(32, 1)]["reason"] and statuses[(64, 2)]["status"] == "invalid"
+    assert "pruned" in statuses[(256, 1)]["reason"]
+    valid = {k for k, t in statuses.items() if t["status"] == "ok"}
+    assert valid == {(64, 1), (128, 1), (128, 2)}
+    assert {(m["BLOCK"], m["num_warps"]) for m in fn.compiled} == valid  # nothing invalid was compiled
+    assert (best.kwargs["BLOCK"], best.num_warps) in valid
+
+
+def test_patience_stops_when_the_best_stops_improving(emu, db_path):
+    tuned = autotune(configs=[Config({"BLOCK": 128}, num_warps=2)] * 10, key=["n"], warmup=1, rep=3)(
+        Launchable("patience", emu))
+    tuned.tune(standin.grid, *standin.args(), trials=10, sampler="random", seed=0, patience=3)
+    assert len(TuningDB(db_path).trials("patience")) == 4  # the first trial, then 3 without improvement
+
+
+def test_no_valid_config_is_an_error_not_a_winner(emu, db_path):
+    from metalforge.errors import TuningError
+
+    tuned = autotune(configs=[CONFIGS[2], CONFIGS[3]], key=["n"], reference=reference, warmup=1, rep=3)(
+        Launchable("hopeless", emu))
+    with pytest.raises(TuningError, match="no valid config.*1 compile_error, 1 wrong"):
+        tuned.tune(standin.grid, *standin.args(), trials=2)
+    assert TuningDB(db_path).winners("hopeless") == []
+    assert tuned.config_for(standin.grid, *standin.args()) == (CONFIGS[2], "default")
+
+
+def test_untuned_calls_are_reported_and_tune_on_miss_tunes(emu, db_path, monkeypatch):
+    tuned = autotune(configs=CONFIGS[:2], key=["n"], reference=reference, warmup=1, rep=3)(Launchable("report", emu))
+    tuned.tune(standin.grid, *standin.args(n=1000), trials=2)
+    x, out, n = standin.args(n=900)  # same bucket (1024), not tuned itself
+    grid = (-(-n // 64),)
+    for _ in range(3):
+        tuned[lambda meta: (-(-n // meta["BLOCK"]),)](x, out, n)
+    rows = [r for r in tuning_report() if r["kernel"] == "report"]
+    assert rows == [{"kernel": "report", "shape": (900,), "dtypes": ("float32", "float32"), "source": "bucket",
+                     "calls": 3}]
+    assert "report" in str(tuning_report())
+    monkeypatch.setenv("METALFORGE_TUNE_ON_MISS", "1")
+    x, out, n = standin.args(n=64)
+    assert tuned.config_for(grid, x, out, n)[1] == "exact"
+    assert len(TuningDB(db_path).winners("report")) == 2

@@ -1,0 +1,327 @@
+"""The tuning database: every trial and one winner per key, in one SQLite file shared with Optuna.
+
+Tables (prefixed `mf_` because Optuna's own tables, `studies`, `trials`, ..., live in the same file):
+
+- `mf_meta(key, value)`: `schema_version`; a file from a newer metalforge is refused, not misread.
+- `mf_trials`: one row per trial, primary key a random `uid` so rows from several machines merge
+  without collisions.
+- `mf_winners`: one row per key (see `WINNER_PK`), the newest tuning of that key wins.
+
+A key is the kernel (name, source hash, codegen version), the machine (`DeviceIdentity`), the
+dtypes of the array arguments and the shape key; `bucket` (the next power of two per dimension) is
+stored alongside for the nearest-shape fallback of `lookup`.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime
+import fcntl
+import json
+import math
+import os
+import sqlite3
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Optional, Sequence
+
+import sqlite_utils
+
+from ..errors import TuningDatabaseError
+from ..runtime.emulator import compiler
+from .device import DeviceIdentity
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 60.0  # concurrent tuners wait this long for the write lock instead of failing
+
+KEY_COLUMNS = {
+    "kernel": str, "source_hash": str, "codegen_version": str, "backend": str, "chip": str, "gpu_family": str,
+    "os": str, "mlx_version": str, "dtypes": str, "shape_key": str, "bucket": str,
+}
+TRIAL_COLUMNS = {"uid": str, **KEY_COLUMNS, "study": str, "trial_number": int, "config": str, "status": str,
+                 "reason": str, "time_ms": float, "max_error": float, "created_at": str}
+WINNER_COLUMNS = {**KEY_COLUMNS, "config": str, "time_ms": float, "trials": int, "study": str, "tuned_at": str}
+WINNER_PK = ("kernel", "source_hash", "codegen_version", "backend", "chip", "os", "mlx_version", "dtypes",
+             "shape_key")
+STATUSES = ("ok", "invalid", "wrong", "compile_error", "timeout", "runtime_error")
+
+
+def default_path() -> Path:
+    """$METALFORGE_DB, else `tuning.sqlite` in metalforge's cache directory (next to compiled kernels)."""
+    if os.environ.get("METALFORGE_DB"):
+        return Path(os.environ["METALFORGE_DB"])
+    return compiler.cache_dir().parent / "tuning.sqlite"
+
+
+def bucket(shape: Sequence[int]) -> list[int]:
+    """The next power of two of each dimension: shapes in one bucket share a tuned config."""
+    return [1 << (int(d) - 1).bit_length() if d > 0 else 0 for d in shape]
+
+
+def now() -> str:
+    """UTC timestamp that sorts as text (merges compare them: newest wins)."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True)
+class TuningKey:
+    """What a winner is stored under and looked up by."""
+
+    kernel: str
+    source_hash: str
+    codegen_version: str
+    device: DeviceIdentity
+    dtypes: tuple[str, ...]
+    shape: tuple[int, ...]
+
+    def columns(self) -> dict[str, str]:
+        d = self.device
+        return {"kernel": self.kernel, "source_hash": self.source_hash, "codegen_version": self.codegen_version,
+                "backend": d.backend, "chip": d.chip, "gpu_family": d.gpu_family, "os": d.os,
+                "mlx_version": d.mlx_version, "dtypes": json.dumps(list(self.dtypes)),
+                "shape_key": json.dumps(list(self.shape)), "bucket": json.dumps(bucket(self.shape))}
+
+    @property
+    def study_name(self) -> str:
+        """One Optuna study per (kernel, key); readable in optuna-dashboard."""
+        d = self.device
+        return (f"{self.kernel}|{self.source_hash[:12]}|{d.backend}|{d.chip}|{','.join(self.dtypes)}|"
+                f"{'x'.join(map(str, self.shape))}")
+
+
+@dataclass
+class Lookup:
+    """A lookup's result: the winner row (None: use the kernel's default) and where it came from:
+    "exact", "bucket" (nearest shape bucket, same chip), "family" (same GPU family), "stale" (this
+    chip's winners are all for another source or codegen version) or "default"."""
+
+    source: str
+    winner: Optional[dict] = None
+
+
+@dataclass
+class MergeReport:
+    winners_added: int = 0
+    winners_updated: int = 0
+    winners_kept: int = 0
+    trials_added: int = 0
+    conflicts: list[dict] = field(default_factory=list)  # same key, different config: which one won
+
+
+def _log2_distance(a: Sequence[int], b: Sequence[int]) -> float:
+    return sum(abs(math.log2(max(x, 1)) - math.log2(max(y, 1))) for x, y in zip(a, b))
+
+
+class TuningDB:
+    """One tuning database file. `create=False` opens for lookups only: nothing is written and a
+    file without metalforge tables reads as empty."""
+
+    def __init__(self, path: os.PathLike | str | None = None, *, create: bool = True) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        if create:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        elif not self.path.exists():
+            raise TuningDatabaseError(f"tuning database {self.path} does not exist")
+        self._storage = None
+        try:
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
+            self.db = sqlite_utils.Database(conn)
+            if create:
+                with self._file_lock():
+                    self._migrate()
+            else:
+                self._check_version()
+        except sqlite3.DatabaseError as e:
+            raise TuningDatabaseError(f"cannot read tuning database {self.path}: {e} (is it a metalforge "
+                                      f"tuning database? use another file with --db or $METALFORGE_DB)") from e
+
+    @contextlib.contextmanager
+    def _file_lock(self) -> Iterator[None]:
+        # Creating tables is check-then-create (here and in Optuna): two tuners starting at once on a
+        # new file would both create. A lock file serialises the set-up, nothing else.
+        with open(f"{self.path}.lock", "a") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+
+    def schema_version(self) -> int:
+        if "mf_meta" not in self.db.table_names():
+            return 0
+        rows = list(self.db.query("select value from mf_meta where key = 'schema_version'"))
+        return int(rows[0]["value"]) if rows else 0
+
+    def _check_version(self) -> None:
+        found = self.schema_version()
+        if found > SCHEMA_VERSION:
+            raise TuningDatabaseError(
+                f"tuning database {self.path} has schema version {found}, written by a newer metalforge; this one "
+                f"reads versions up to {SCHEMA_VERSION}: upgrade metalforge or use another file (--db / $METALFORGE_DB)")
+
+    def _migrate(self) -> None:
+        """Create or upgrade the tables in place (sqlite-utils' transform adds and retypes columns)."""
+        self._check_version()
+        self.db.enable_wal()
+        self.db["mf_meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
+        self.db["mf_trials"].create(TRIAL_COLUMNS, pk="uid", transform=True)
+        self.db["mf_winners"].create(WINNER_COLUMNS, pk=WINNER_PK, transform=True)
+        self.db["mf_trials"].create_index(["kernel", "source_hash"], if_not_exists=True)
+        self.db["mf_winners"].create_index(["kernel", "backend", "dtypes"], if_not_exists=True)
+        self.db["mf_meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+        self.optuna_storage()  # Optuna creates its tables on first use: do it under the lock too
+
+    @property
+    def url(self) -> str:
+        return f"sqlite:///{self.path.resolve()}"
+
+    def optuna_storage(self):
+        """Optuna's RDB storage on this same file, so `optuna-dashboard <file>` shows every study."""
+        if self._storage is None:
+            import optuna
+
+            self._storage = optuna.storages.RDBStorage(
+                self.url, engine_kwargs={"connect_args": {"timeout": BUSY_TIMEOUT_S}})
+        return self._storage
+
+    # -- writing ----------------------------------------------------------------------------------
+
+    def record_trial(self, key: TuningKey, *, study: str, trial_number: int, config: dict, status: str,
+                     reason: str = "", time_ms: Optional[float] = None, max_error: Optional[float] = None) -> dict:
+        if status not in STATUSES:
+            raise ValueError(f"trial status must be one of {', '.join(STATUSES)}, not {status!r}")
+        row = {"uid": uuid.uuid4().hex, **key.columns(), "study": study, "trial_number": trial_number,
+               "config": json.dumps(config, sort_keys=True), "status": status, "reason": reason,
+               "time_ms": time_ms, "max_error": max_error, "created_at": now()}
+        self.db["mf_trials"].insert(row)
+        return row
+
+    def record_winner(self, key: TuningKey, *, config: dict, time_ms: float, trials: int, study: str,
+                      tuned_at: Optional[str] = None) -> dict:
+        row = {**key.columns(), "config": json.dumps(config, sort_keys=True), "time_ms": time_ms,
+               "trials": trials, "study": study, "tuned_at": tuned_at or now()}
+        self.db["mf_winners"].upsert(row, pk=WINNER_PK)
+        return row
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def _rows(self, table: str, where: str = "", params: Sequence[Any] = ()) -> list[dict]:
+        if table not in self.db.table_names():
+            return []
+        return list(self.db[table].rows_where(where or None, params, order_by="kernel"))
+
+    def winners(self, kernel: Optional[str] = None) -> list[dict]:
+        return self._rows("mf_winners", "kernel = ?" if kernel else "", [kernel] if kernel else [])
+
+    def trials(self, kernel: Optional[str] = None) -> list[dict]:
+        return self._rows("mf_trials", "kernel = ?" if kernel else "", [kernel] if kernel else [])
+
+    def kernels(self) -> list[str]:
+        return sorted({r["kernel"] for r in self.winners()} | {r["kernel"] for r in self.trials()})
+
+    def lookup(self, key: TuningKey) -> Lookup:
+        """The exact key, else the nearest shape bucket on the same chip, else the nearest on the same
+        GPU family; winners of another source hash or codegen version are stale and never used."""
+        cols = key.columns()
+        rows = self._rows("mf_winners", "kernel = ? and backend = ? and dtypes = ?",
+                          [cols["kernel"], cols["backend"], cols["dtypes"]])
+        fresh = [r for r in rows if (r["source_hash"], r["codegen_version"]) ==
+                 (cols["source_hash"], cols["codegen_version"])]
+        for r in fresh:
+            if all(r[c] == cols[c] for c in ("chip", "os", "mlx_version", "shape_key")):
+                return Lookup("exact", r)
+        target = json.loads(cols["bucket"])
+        for source, column in (("bucket", "chip"), ("family", "gpu_family")):
+            near = [r for r in fresh if r[column] == cols[column] and len(json.loads(r["bucket"])) == len(target)]
+            if near:
+                # nearest bucket; then a winner from the same OS and MLX; then the newest
+                near.sort(key=lambda r: r["tuned_at"], reverse=True)
+                near.sort(key=lambda r: (_log2_distance(json.loads(r["bucket"]), target),
+                                         (r["os"], r["mlx_version"]) != (cols["os"], cols["mlx_version"])))
+                return Lookup(source, near[0])
+        stale = any(r["chip"] == cols["chip"] for r in rows if r not in fresh)
+        return Lookup("stale" if stale else "default")
+
+    def stale_winners(self, current: Optional[dict[str, tuple[str, str]]] = None) -> list[dict]:
+        """Winners tuned for another version of their kernel. `current` maps kernel name to its
+        (source_hash, codegen_version); kernels not in it count the most recently tuned version as
+        current."""
+        newest: dict[str, tuple[str, tuple[str, str]]] = {}
+        for r in self.winners():
+            version = (r["source_hash"], r["codegen_version"])
+            if r["kernel"] not in newest or r["tuned_at"] > newest[r["kernel"]][0]:
+                newest[r["kernel"]] = (r["tuned_at"], version)
+        live = {k: v for k, (_, v) in newest.items()}
+        live.update(current or {})
+        return [r for r in self.winners() if (r["source_hash"], r["codegen_version"]) != live[r["kernel"]]]
+
+    def prune_stale(self, current: Optional[dict[str, tuple[str, str]]] = None) -> list[dict]:
+        """Delete stale winners (their trials stay, as history); returns the deleted rows."""
+        stale = self.stale_winners(current)
+        with self.db.atomic():
+            for r in stale:
+                self.db["mf_winners"].delete([r[c] for c in WINNER_PK])
+        return stale
+
+    # -- exchange ---------------------------------------------------------------------------------
+
+    def export(self, path: os.PathLike | str) -> dict:
+        """Winners and trials as JSON (Optuna's studies stay in the database file)."""
+        data = {"format": "metalforge-tuning", "schema_version": SCHEMA_VERSION, "exported_at": now(),
+                "winners": self.winners(), "trials": self.trials()}
+        Path(path).write_text(json.dumps(data, indent=1))
+        return data
+
+    @staticmethod
+    def _read_foreign(path: Path) -> tuple[list[dict], list[dict]]:
+        try:
+            with open(path, "rb") as f:
+                is_sqlite = f.read(16) == b"SQLite format 3\x00"
+        except OSError as e:
+            raise TuningDatabaseError(f"cannot read {path}: {e.strerror}") from e
+        if is_sqlite:
+            other = TuningDB(path, create=False)
+            return other.winners(), other.trials()
+        try:
+            data = json.loads(path.read_text())
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise TuningDatabaseError(f"{path} is neither a tuning database nor a JSON export: {e}") from e
+        if not isinstance(data, dict) or data.get("format") != "metalforge-tuning":
+            raise TuningDatabaseError(f"{path} is not a metalforge tuning export (no \"format\": \"metalforge-tuning\")")
+        if data.get("schema_version", 0) > SCHEMA_VERSION:
+            raise TuningDatabaseError(f"{path} was exported by a newer metalforge (schema {data['schema_version']}; "
+                                      f"this one reads up to {SCHEMA_VERSION}): upgrade metalforge")
+        return data.get("winners", []), data.get("trials", [])
+
+    def merge(self, path: os.PathLike | str) -> MergeReport:
+        """Merge another tuning database or JSON export: every trial is kept once; for a key in both,
+        the newest winner wins and a different config is reported as a conflict."""
+        winners, trials = self._read_foreign(Path(path))
+        report = MergeReport()
+        table = self.db["mf_winners"]
+        self.db.execute("BEGIN IMMEDIATE")  # read-compare-write of winners: no other writer in between
+        try:
+            before = self.db["mf_trials"].count
+            self.db["mf_trials"].insert_all(trials, pk="uid", ignore=True, alter=True)
+            report.trials_added = self.db["mf_trials"].count - before
+            for theirs in winners:
+                try:
+                    ours = table.get([theirs[c] for c in WINNER_PK])
+                except sqlite_utils.db.NotFoundError:
+                    table.insert(theirs, alter=True)
+                    report.winners_added += 1
+                    continue
+                newer = theirs["tuned_at"] > ours["tuned_at"]
+                if ours["config"] != theirs["config"]:
+                    report.conflicts.append({**{c: ours[c] for c in WINNER_PK}, "ours": ours["config"],
+                                             "theirs": theirs["config"], "kept": "theirs" if newer else "ours"})
+                if newer:
+                    table.upsert(theirs, pk=WINNER_PK, alter=True)
+                    report.winners_updated += 1
+                else:
+                    report.winners_kept += 1
+            self.db.commit()
+        except BaseException:
+            self.db.rollback()
+            raise
+        return report
