@@ -1,7 +1,10 @@
 """metalforge: Triton-compatible kernels for Apple silicon, compiled to Metal through MLX."""
-from . import errors
-from .dsl.jit import Placeholder, cdiv, empty, full, jit, zeros
-from .runtime import metal_kernel
-
 __version__ = "0.1.0"
-__all__ = ["Placeholder", "cdiv", "empty", "errors", "full", "jit", "metal_kernel", "zeros"]
+
+from . import errors  # noqa: E402
+from .autotune import Config, Space, autotune, pow2, tuning_report  # noqa: E402
+from .dsl.jit import Placeholder, cdiv, empty, full, jit, zeros  # noqa: E402
+from .runtime import metal_kernel  # noqa: E402
+
+__all__ = ["Config", "Placeholder", "Space", "autotune", "cdiv", "empty", "errors", "full", "jit", "metal_kernel",
+           "pow2", "tuning_report", "zeros"]

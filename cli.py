@@ -179,6 +179,12 @@ def _db_prune(args: argparse.Namespace) -> int:
     return 0
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from .kernels.demo import run_demo
+
+    return 0 if run_demo(trials=args.trials, db=args.db, progress=not args.quiet) else 1
+
+
 def _db_path(args: argparse.Namespace) -> int:
     from .tuning_db import default_path
 
@@ -214,6 +220,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write a PNG per study into DIR (default ./tuning-plots; needs matplotlib)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(run=_autotune)
+
+    p = sub.add_parser("demo", parents=[db], help="tune the kernel library, run it with the tuned configs and check it")
+    p.add_argument("--trials", type=int, default=6, help="trials per kernel (default 6)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(run=_demo)
 
     p = sub.add_parser("db", help="inspect and exchange tuning databases")
     dbsub = p.add_subparsers(dest="db_command", required=True)

@@ -7,6 +7,8 @@ back end: one Triton program is one Metal threadgroup of `num_warps * 32` thread
 """
 from __future__ import annotations
 
+import functools
+import os
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence, Union
 
@@ -15,7 +17,7 @@ import mlx.core as mx
 import hashlib
 
 from ..codegen.pipeline import CODEGEN_VERSION, CompiledKernel, compile_ir
-from ..errors import MetalforgeError
+from ..errors import BackendUnavailableError, LaunchConfigError, MetalforgeError
 from ..runtime import backends, metal_kernel
 from . import ir
 from .frontend import JITFunction as _FrontendFunction
@@ -86,6 +88,8 @@ class JITFunction(_FrontendFunction):
                          for p in self.signature.parameters.values()]
         self.kernels: dict[tuple, Any] = {}  # runtime kernel objects per (compiled kernel, back end)
 
+    codegen_version = CODEGEN_VERSION
+
     @property
     def source_hash(self) -> str:
         """Changes when the kernel's source or metalforge's code generation changes (tuning goes stale)."""
@@ -128,25 +132,32 @@ class JITFunction(_FrontendFunction):
         raise MetalforgeError(f"{self.__name__}: argument `{name}` is a {type(value).__name__}; pass an mx.array "
                               "(input), metalforge.empty/zeros/full (output), or a Python number")
 
-    def specialize(self, values: list[Any], num_warps: int) -> CompiledKernel:
-        """The compiled kernel for these argument values (cached by their types and constexprs)."""
+    def specialize(self, values: list[Any], num_warps: int, target: str = "msl") -> CompiledKernel:
+        """The compiled kernel for these argument values (cached by their types and constexprs), for `target`."""
         if num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
-            raise MetalforgeError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
+            raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
                                   "(a Metal threadgroup has at most 1024 threads)")
-        key = (num_warps,) + tuple(v if c else _type_key(v) for v, c in zip(values, self.is_constexpr))
+        key = (num_warps, target) + tuple(v if c else _type_key(v) for v, c in zip(values, self.is_constexpr))
         compiled = self.cache.get(key)
         if compiled is None:
             types = {n: self.arg_type(n, v) for n, v, c in zip(self.arg_names, values, self.is_constexpr) if not c}
             constexprs = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
             outputs = {n for n, v in zip(self.arg_names, values) if isinstance(v, Placeholder)}
-            compiled = compile_ir(self.build_ir(types, constexprs), outputs, num_warps)
+            compiled = compile_ir(self.build_ir(types, constexprs), outputs, num_warps, target)
             self.cache[key] = compiled
         self.last = compiled
         return compiled
 
-    def compile(self, *args: Any, num_warps: int = 4, num_stages: int | None = None, **kwargs: Any) -> CompiledKernel:
-        """The compiled specialisation for these arguments, with `.asm` (IR after each pass, MSL)."""
-        return self.specialize(self.bind(args, kwargs), num_warps)
+    def compile(self, *args: Any, num_warps: int = 4, num_stages: int | None = None, backend: Any = None,
+                target: str | None = None, **kwargs: Any) -> CompiledKernel:
+        """The compiled specialisation for these arguments, with `.asm` (IR after each pass, MSL or CUDA);
+        `target` ("msl", "cuda") defaults to what `backend` (else the active back end) runs."""
+        return self.specialize(self.bind(args, kwargs), num_warps, target or _target(backend))
+
+    def warmup(self, *args: Any, grid: Any = None, num_warps: int = 4, num_stages: int | None = None,
+               backend: Any = None, **kwargs: Any) -> CompiledKernel:
+        """Compile without running (as Triton's `warmup`), e.g. so autotuning times runs only."""
+        return self.specialize(self.bind(args, kwargs), num_warps, _target(backend))
 
     @property
     def asm(self) -> dict[str, str]:
@@ -158,7 +169,7 @@ class JITFunction(_FrontendFunction):
     def run(self, grid, *args: Any, backend: Any = None, num_warps: int = 4, num_stages: int | None = None,
             **kwargs: Any) -> Any:
         values = self.bind(args, kwargs)
-        compiled = self.specialize(values, num_warps)
+        compiled = self.specialize(values, num_warps, _target(backend))
         if callable(grid):
             meta = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
             grid = grid({**meta, "num_warps": num_warps})
@@ -194,6 +205,21 @@ class JITFunction(_FrontendFunction):
 
 
 _MISSING = object()
+
+
+def _target(backend: Any) -> str:
+    """The renderer for a back end: CUDA for MLX's cuda_kernel, MSL for Metal and the emulator."""
+    if backend is not None and not isinstance(backend, str):
+        return "cuda" if backend.name == "cuda" else "msl"
+    return _named_target(backend or os.environ.get("METALFORGE_BACKEND") or "auto")
+
+
+@functools.lru_cache(maxsize=None)
+def _named_target(name: str) -> str:
+    try:
+        return "cuda" if backends.resolve(name).name == "cuda" else "msl"
+    except BackendUnavailableError:
+        return "msl"  # nothing runs here: compile() still shows MSL, a launch reports the missing back end
 
 
 def _type_key(value: Any) -> Any:

@@ -13,6 +13,13 @@ def register(tuner: Any) -> Any:
     return tuner
 
 
+LIBRARY = ("softmax", "norms", "quantized", "attention")
+
+
 def registered() -> dict[str, Any]:
-    """The library's tuned kernels by name."""
+    """The library's tuned kernels by name (importing every library module registers them)."""
+    import importlib
+
+    for module in LIBRARY:
+        importlib.import_module(f"{__name__}.{module}")
     return dict(_REGISTRY)

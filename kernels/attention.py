@@ -7,9 +7,27 @@ import math
 import mlx.core as mx
 
 from .. import language as tl
+from ..autotune import Space, autotune
 from ..dsl.jit import empty, jit
+from . import register
 
 
+def _tune_args(shape: tuple, dtype: mx.Dtype):
+    heads, kv_heads, s, d = shape
+    q = mx.random.normal((heads, d)).astype(dtype)
+    k, v = (mx.random.normal((kv_heads, s, d)).astype(dtype) for _ in range(2))
+    return (heads,), (q.reshape(-1), k.reshape(-1), v.reshape(-1), empty((heads, d), dtype), s,
+                      1.0 / math.sqrt(d), heads // kv_heads, d)
+
+
+def _reference(q, k, v, out, s, scale, group, d, *meta):
+    heads = q.size // d
+    return reference(q.reshape(heads, d), k.reshape(-1, s, d), v.reshape(-1, s, d))
+
+
+@register
+@autotune(space=Space({"BLOCK_N": [16, 32, 64, 128], "num_warps": [2, 4]}), key=["S", "D"], reference=_reference,
+          tune_args=_tune_args, shapes=[(8, 2, 500, 64)], dtypes=[mx.float16])
 @jit
 def decode_attention_kernel(q_ptr, k_ptr, v_ptr, out_ptr, S, scale, GROUP: tl.constexpr, D: tl.constexpr,
                             BLOCK_N: tl.constexpr):
@@ -36,14 +54,12 @@ def decode_attention_kernel(q_ptr, k_ptr, v_ptr, out_ptr, S, scale, GROUP: tl.co
     tl.store(out_ptr + head * D + d, acc / l_i)
 
 
-def decode_attention(q: mx.array, k: mx.array, v: mx.array, block_n: int = 64, num_warps: int = 4,
-                     backend=None) -> mx.array:
+def decode_attention(q: mx.array, k: mx.array, v: mx.array, backend=None) -> mx.array:
     """softmax(q k^T / sqrt(D)) v for q (H, D) and k, v (H_kv, S, D); H a multiple of H_kv."""
     heads, dim = q.shape
     kv_heads, s, _ = k.shape
     return decode_attention_kernel[(heads,)](q.reshape(-1), k.reshape(-1), v.reshape(-1), empty((heads, dim), q.dtype),
-                                             s, 1.0 / math.sqrt(dim), GROUP=heads // kv_heads, D=dim,
-                                             BLOCK_N=block_n, num_warps=num_warps, backend=backend)
+                                             s, 1.0 / math.sqrt(dim), heads // kv_heads, dim, backend=backend)
 
 
 def reference(q, k, v) -> mx.array:

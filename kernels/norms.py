@@ -5,13 +5,44 @@ from __future__ import annotations
 import mlx.core as mx
 
 from .. import language as tl
+from ..autotune import Space, autotune
 from ..dsl.jit import empty, jit
+from . import register
+
+WARPS = Space({"num_warps": [1, 2, 4, 8]})
 
 
 def next_pow2(n: int) -> int:
     return 1 << max(0, (n - 1).bit_length())
 
 
+def _rms_args(shape: tuple, dtype: mx.Dtype):
+    rows, cols = shape
+    x, r, w = mx.random.normal(shape).astype(dtype), mx.random.normal(shape).astype(dtype), \
+        mx.random.normal((cols,)).astype(dtype)
+    return (rows,), (x.reshape(-1), r.reshape(-1), w, empty(shape, dtype), empty(shape, dtype), cols, 1e-5,
+                     next_pow2(cols))
+
+
+def _rms_reference(x, r, w, out, total, n_cols, eps, *meta):
+    return add_rms_norm_reference(x.reshape(-1, n_cols), r.reshape(-1, n_cols), w, eps)
+
+
+def _ln_args(shape: tuple, dtype: mx.Dtype):
+    rows, cols = shape
+    x, w, b = mx.random.normal(shape).astype(dtype), mx.random.normal((cols,)).astype(dtype), \
+        mx.random.normal((cols,)).astype(dtype)
+    return (rows,), (x.reshape(-1), w, b, empty(shape, dtype), empty((rows,), mx.float32),
+                     empty((rows,), mx.float32), cols, 1e-5, next_pow2(cols))
+
+
+def _ln_reference(x, w, b, out, mean, rstd, n_cols, eps, *meta):
+    return layer_norm_reference(x.reshape(-1, n_cols), w, b, eps)
+
+
+@register
+@autotune(space=WARPS, key=["n_cols"], reference=_rms_reference, tune_args=_rms_args, shapes=[(8, 2048)],
+          dtypes=[mx.float16])
 @jit
 def add_rms_norm_kernel(x_ptr, res_ptr, w_ptr, out_ptr, sum_ptr, n_cols, eps, BLOCK: tl.constexpr):
     row = tl.program_id(0)
@@ -25,6 +56,9 @@ def add_rms_norm_kernel(x_ptr, res_ptr, w_ptr, out_ptr, sum_ptr, n_cols, eps, BL
     tl.store(out_ptr + row * n_cols + offs, h * rstd * w, mask=mask)
 
 
+@register
+@autotune(space=WARPS, key=["n_cols"], reference=_ln_reference, tune_args=_ln_args, shapes=[(8, 2048)],
+          dtypes=[mx.float32])
 @jit
 def layer_norm_kernel(x_ptr, w_ptr, b_ptr, out_ptr, mean_ptr, rstd_ptr, n_cols, eps, BLOCK: tl.constexpr):
     row = tl.program_id(0)
@@ -41,22 +75,21 @@ def layer_norm_kernel(x_ptr, w_ptr, b_ptr, out_ptr, mean_ptr, rstd_ptr, n_cols, 
     tl.store(rstd_ptr + row, rstd)
 
 
-def add_rms_norm(x: mx.array, residual: mx.array, weight: mx.array, eps: float = 1e-5, num_warps: int = 4,
+def add_rms_norm(x: mx.array, residual: mx.array, weight: mx.array, eps: float = 1e-5,
                  backend=None) -> tuple[mx.array, mx.array]:
     """(rms_norm(x + residual) * weight, x + residual) for 2-D x."""
     rows, cols = x.shape
     return add_rms_norm_kernel[(rows,)](x.reshape(-1), residual.reshape(-1), weight, empty((rows, cols), x.dtype),
-                                        empty((rows, cols), x.dtype), cols, eps, BLOCK=next_pow2(cols),
-                                        num_warps=num_warps, backend=backend)
+                                        empty((rows, cols), x.dtype), cols, eps, next_pow2(cols), backend=backend)
 
 
-def layer_norm(x: mx.array, weight: mx.array, bias: mx.array, eps: float = 1e-5, num_warps: int = 4,
+def layer_norm(x: mx.array, weight: mx.array, bias: mx.array, eps: float = 1e-5,
                backend=None) -> tuple[mx.array, mx.array, mx.array]:
     """(layer_norm(x) * weight + bias, mean, rstd) over the last axis of 2-D x."""
     rows, cols = x.shape
     return layer_norm_kernel[(rows,)](x.reshape(-1), weight, bias, empty((rows, cols), x.dtype),
                                       empty((rows,), mx.float32), empty((rows,), mx.float32), cols, eps,
-                                      BLOCK=next_pow2(cols), num_warps=num_warps, backend=backend)
+                                      next_pow2(cols), backend=backend)
 
 
 def add_rms_norm_reference(x, residual, weight, eps=1e-5):

@@ -6,9 +6,28 @@ from __future__ import annotations
 import mlx.core as mx
 
 from .. import language as tl
+from ..autotune import Space, autotune
 from ..dsl.jit import cdiv, empty, jit
+from . import register
 
 
+def _tune_args(shape: tuple, dtype: mx.Dtype):
+    n, k = shape
+    w_q, scales, biases = mx.quantize(mx.random.normal((n, k)), group_size=64, bits=4)
+    x = mx.random.normal((k,)).astype(dtype)
+    grid = lambda meta: (cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
+    return grid, (x, w_q.reshape(-1), scales.astype(dtype).reshape(-1), biases.astype(dtype).reshape(-1),
+                  empty((n,), dtype), n, k, 64)
+
+
+def _reference(x, w_q, scales, biases, out, n, k, group, *meta):
+    return reference(x, w_q.reshape(n, -1), scales.reshape(n, -1), biases.reshape(n, -1), group)
+
+
+@register
+@autotune(space=Space({"BLOCK_N": [4, 8, 16], "BLOCK_K": [128, 256, 512], "num_warps": [2, 4]}),
+          key=["N", "K"], reference=_reference, tune_args=_tune_args, shapes=[(256, 1024)], dtypes=[mx.float16],
+          rtol=1e-2, atol=1e-2)  # fp16 output of a K-long fp32 sum
 @jit
 def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.constexpr,
                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
@@ -30,14 +49,14 @@ def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.c
 
 
 def qmv(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64,
-        block_n: int = 8, block_k: int = 256, num_warps: int = 4, backend=None) -> mx.array:
+        backend=None) -> mx.array:
     """y = W x for x of shape (K,) and W (N, K) quantized with `mx.quantize(W, group_size, bits=4)`."""
     n, k = w_q.shape[0], w_q.shape[1] * 8
-    return qmv_kernel[(cdiv(n, block_n),)](x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1),
-                                           empty((n,), x.dtype), n, k, GROUP=group_size, BLOCK_N=block_n,
-                                           BLOCK_K=block_k, num_warps=num_warps, backend=backend)
+    grid = lambda meta: (cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
+    return qmv_kernel[grid](x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1), empty((n,), x.dtype), n, k,
+                            group_size, backend=backend)
 
 
 def reference(x, w_q, scales, biases, group_size: int = 64) -> mx.array:
-    w = mx.dequantize(w_q, scales, biases, group_size=group_size, bits=4)
-    return (w.astype(mx.float32) @ x.astype(mx.float32)).astype(x.dtype)
+    w = mx.dequantize(w_q, scales.astype(mx.float32), biases.astype(mx.float32), group_size=group_size, bits=4)
+    return (w @ x.astype(mx.float32)).astype(x.dtype)

@@ -4,9 +4,24 @@ from __future__ import annotations
 import mlx.core as mx
 
 from .. import language as tl
-from ..dsl.jit import cdiv, empty, jit
+from ..autotune import Space, autotune, pow2
+from ..dsl.jit import empty, jit
+from . import register
 
 
+def _reference(x_flat, out, n_cols, row_stride, *meta):
+    return reference(x_flat.reshape(-1, n_cols))
+
+
+def _tune_args(shape: tuple, dtype: mx.Dtype):
+    rows, cols = shape
+    x = mx.random.normal(shape).astype(dtype)
+    return (rows,), (x.reshape(-1), empty(shape, dtype), cols, cols)
+
+
+@register
+@autotune(space=Space({"BLOCK": pow2(256, 4096), "num_warps": [2, 4, 8]}), key=["n_cols"], reference=_reference,
+          tune_args=_tune_args, shapes=[(8, 4000)], dtypes=[mx.float16])
 @jit
 def softmax_kernel(x_ptr, out_ptr, n_cols, row_stride, BLOCK: tl.constexpr):
     row = tl.program_id(0)
@@ -26,15 +41,12 @@ def softmax_kernel(x_ptr, out_ptr, n_cols, row_stride, BLOCK: tl.constexpr):
         tl.store(out_ptr + base + offs, tl.exp(x - m) / s, mask=mask)
 
 
-def softmax(x: mx.array, block: int = 1024, num_warps: int = 4, backend=None) -> mx.array:
-    """Softmax over the last axis of a 2-D array (any float dtype; output in x's dtype)."""
+def softmax(x: mx.array, backend=None) -> mx.array:
+    """Softmax over the last axis of a 2-D array (any float dtype; output in x's dtype), with the
+    block size and warps tuned for this machine and row length."""
     rows, cols = x.shape
-    return softmax_kernel[(rows,)](x.reshape(-1), empty((rows, cols), x.dtype), cols, cols, BLOCK=block,
-                                   num_warps=num_warps, backend=backend)
+    return softmax_kernel[(rows,)](x.reshape(-1), empty((rows, cols), x.dtype), cols, cols, backend=backend)
 
 
 def reference(x: mx.array) -> mx.array:
     return mx.softmax(x.astype(mx.float32), axis=-1).astype(x.dtype)
-
-
-__all__ = ["softmax", "softmax_kernel", "reference", "cdiv"]

@@ -5,7 +5,8 @@ import mlx.core as mx
 import numpy as np
 import pytest
 
-from metalforge.kernels import attention, norms, quantized, softmax
+import metalforge as mf
+from metalforge.kernels import attention, norms, quantized, registered, softmax
 
 
 def close(a: mx.array, b: mx.array, tol: float) -> None:
@@ -22,7 +23,21 @@ def normal(rng: np.random.Generator, shape, dtype=mx.float32) -> mx.array:
 @pytest.mark.parametrize("dtype", [mx.float32, mx.float16])
 def test_softmax(rng, rows, cols, block, dtype):
     x = normal(rng, (rows, cols), dtype) * 4
-    close(softmax.softmax(x, block=block), softmax.reference(x), 2e-3 if dtype == mx.float16 else 1e-5)
+    tol = 2e-3 if dtype == mx.float16 else 1e-5
+    close(softmax.softmax(x), softmax.reference(x), tol)  # the tuned (or default) config
+    out = softmax.softmax_kernel.fn[(rows,)](x.reshape(-1), mf.empty((rows, cols), dtype), cols, cols, BLOCK=block,
+                                            num_warps=2)
+    close(out, softmax.reference(x), tol)
+
+
+def test_library_is_registered_for_autotuning():
+    library = registered()
+    assert {"softmax_kernel", "add_rms_norm_kernel", "layer_norm_kernel", "qmv_kernel",
+            "decode_attention_kernel"} <= set(library)
+    for tuner in library.values():
+        grid, args = tuner.tune_case(tuner.shapes[0], tuner.dtypes[0])
+        tuned = {k for k in tuner.space.default().kwargs}
+        assert len(args) == len(tuner.fn.arg_names) - len(tuned), tuner.name
 
 
 @pytest.mark.parametrize("rows,cols", [(3, 300), (4, 1024)])
@@ -51,10 +66,10 @@ def test_quantized_matvec(rng, n, k):
     w = normal(rng, (n, k))
     w_q, scales, biases = mx.quantize(w, group_size=64, bits=4)
     x = normal(rng, (k,))
-    close(quantized.qmv(x, w_q, scales, biases, block_k=128), quantized.reference(x, w_q, scales, biases), 1e-3)
+    close(quantized.qmv(x, w_q, scales, biases), quantized.reference(x, w_q, scales, biases), 1e-3)
 
 
 @pytest.mark.parametrize("heads,kv_heads,s,d", [(4, 2, 300, 64), (2, 2, 45, 32)])
 def test_decode_attention(rng, heads, kv_heads, s, d):
     q, k, v = normal(rng, (heads, d)), normal(rng, (kv_heads, s, d)), normal(rng, (kv_heads, s, d))
-    close(attention.decode_attention(q, k, v, block_n=32), attention.reference(q, k, v), 1e-4)
+    close(attention.decode_attention(q, k, v), attention.reference(q, k, v), 1e-4)
