@@ -100,6 +100,8 @@ class Lowering:
         self.shared_cache: list[dict[int, SharedRepr]] = [{}]
         self.named: list[dict[tuple, Sym]] = [{}]  # named index values computed in the current block
         self.local_names: dict[int, str] = {}
+        self.depth: dict[int, int] = {}  # value id -> index of the block it was defined in
+        self.hoist_to: int | None = None
         self.taken: set[str] = set(_RESERVED)
         self.shared_bytes = 0
         self.atomic_outputs = any(op.opcode.startswith("atomic_") for op in fn.walk())
@@ -113,16 +115,24 @@ class Lowering:
 
     # ---- output helpers --------------------------------------------------------------------------
     def emit(self, stmt: lir.Stmt) -> None:
-        self.blocks[-1].append(stmt)
+        self.blocks[self.target].append(stmt)
+
+    @property
+    def target(self) -> int:
+        """Index of the block statements go to: the innermost, unless a conversion is being hoisted."""
+        return self.hoist_to if self.hoist_to is not None else len(self.blocks) - 1
 
     def nested(self, fill: Callable[[], None]) -> list[lir.Stmt]:
         """Statements emitted by `fill`, as a separate block (with its own conversion cache)."""
+        outer = self.target
         self.blocks.append([])
-        self.shared_cache.append(dict(self.shared_cache[-1]))
-        self.named.append(dict(self.named[-1]))
+        self.shared_cache.append(dict(self.shared_cache[outer]))
+        self.named.append(dict(self.named[outer]))
+        hoisting, self.hoist_to = self.hoist_to, None
         try:
             fill()
         finally:
+            self.hoist_to = hoisting
             self.shared_cache.pop()
             self.named.pop()
         return self.blocks.pop()
@@ -167,7 +177,7 @@ class Lowering:
     def read(self, v: Value, layout: Layout, k: Expr | None, coords: list[Expr]) -> Expr:
         """`v` at `coords` (of v's shape), for a consumer iterating `layout` at slot `k`."""
         r = self.env[v.id]
-        if isinstance(r, RematRepr) and v.name and len(self.blocks) > 1:
+        if isinstance(r, RematRepr) and v.name and self.target > 0:
             return self.named_remat(v, r, coords)
         e = r.at(self, layout, k, coords)
         if e is None:
@@ -178,26 +188,35 @@ class Lowering:
         """A user-named index value (`offs`, `mask`), declared under its name where first read in a
         block, so the generated code reads like the kernel."""
         key = (v.id, repr(coords))
-        sym = self.named[-1].get(key)
+        sym = self.named[self.target].get(key)
         if sym is None:
             if v.id not in self.local_names:
                 self.local_names[v.id] = self.name(v)
             expr = r.at(self, Remat(), None, coords)
             sym = Sym(self.local_names[v.id])
-            if any(s == sym for s in self.named[-1].values()):  # the same value at other coordinates
+            if any(s == sym for s in self.named[self.target].values()):  # the same value, other coordinates
                 sym = Sym(self.name(v))
             self.emit(self.declare(sym.name, v, init=expr))
-            self.named[-1][key] = sym
+            self.named[self.target][key] = sym
         return sym
 
     def to_shared(self, v: Value) -> SharedRepr:
-        """Write a register tile to threadgroup memory (a layout conversion) and return its view."""
+        """Write a register tile to threadgroup memory (a layout conversion) and return its view.
+
+        The conversion is placed in the block that defines `v`, so a tile loaded before a loop is
+        converted once, not on every iteration (the loop statement is emitted after its body)."""
         from .conversions import store_to_shared
-        cached = self.shared_cache[-1].get(v.id)
-        if cached is None:
-            cached = store_to_shared(self, v)
-            self.shared_cache[-1][v.id] = cached
-        return cached
+        for cache in reversed(self.shared_cache):
+            if v.id in cache:
+                return cache[v.id]
+        level = min(self.depth.get(v.id, 0), len(self.blocks) - 1)
+        outer, self.hoist_to = self.hoist_to, level if level < len(self.blocks) - 1 else None
+        try:
+            converted = store_to_shared(self, v)
+        finally:
+            self.hoist_to = outer
+        self.shared_cache[level][v.id] = converted
+        return converted
 
     def alloc_shared(self, hint: str, element: ScalarType, count: int) -> str:
         name = self.name(None, hint)
@@ -358,6 +377,10 @@ class Lowering:
             self.current = op
             for r in op.results:
                 self.producer[r.id] = op
+                self.depth[r.id] = len(self.blocks) - 1
+            for region in op.regions:
+                for a in region.args:
+                    self.depth[a.id] = len(self.blocks)
             if op.loc is not None and op.loc.line != self.line and op.opcode not in ("yield", "condition"):
                 self.line = op.loc.line
                 self.emit(lir.Comment(f"{op.loc.line}: {op.loc.source}"))
