@@ -13,7 +13,7 @@ def register(tuner: Any) -> Any:
     return tuner
 
 
-LIBRARY = ("softmax", "norms", "quantized", "attention")
+LIBRARY = ("softmax", "norms", "quantized", "attention", "rope")
 
 
 def registered() -> dict[str, Any]:

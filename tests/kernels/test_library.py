@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import metalforge as mf
-from metalforge.kernels import attention, norms, quantized, registered, softmax
+from metalforge.kernels import attention, norms, quantized, registered, rope, softmax
 
 
 def close(a: mx.array, b: mx.array, tol: float) -> None:
@@ -33,7 +33,7 @@ def test_softmax(rng, rows, cols, block, dtype):
 def test_library_is_registered_for_autotuning():
     library = registered()
     assert {"softmax_kernel", "add_rms_norm_kernel", "layer_norm_kernel", "qmv_kernel",
-            "decode_attention_kernel"} <= set(library)
+            "decode_attention_kernel", "rope_kernel"} <= set(library)
     for tuner in library.values():
         grid, args = tuner.tune_case(tuner.shapes[0], tuner.dtypes[0])
         tuned = {k for k in tuner.space.default().kwargs}
@@ -73,3 +73,9 @@ def test_quantized_matvec(rng, n, k):
 def test_decode_attention(rng, heads, kv_heads, s, d):
     q, k, v = normal(rng, (heads, d)), normal(rng, (kv_heads, s, d)), normal(rng, (kv_heads, s, d))
     close(attention.decode_attention(q, k, v), attention.reference(q, k, v), 1e-4)
+
+
+@pytest.mark.parametrize("heads,t,d", [(3, 37, 64), (2, 5, 128)])
+def test_rope(rng, heads, t, d):
+    x = normal(rng, (heads, t, d), mx.float16)
+    close(rope.rope(x), rope.reference(x), 2e-3)

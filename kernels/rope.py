@@ -1,0 +1,55 @@
+"""Rotary position embedding (MLX's `mx.fast.rope` with traditional=False: the two halves of each
+head dimension rotate together). Rows are (head, position) pairs of a (H, T, D) tensor."""
+from __future__ import annotations
+
+import math
+
+import mlx.core as mx
+
+from .. import language as tl
+from ..autotune import Space, autotune
+from ..dsl.jit import cdiv, empty, jit
+from . import register
+
+
+def _tune_args(shape: tuple, dtype: mx.Dtype):
+    heads, t, d = shape
+    x = mx.random.normal(shape).astype(dtype)
+    grid = lambda meta: (cdiv(heads * t, meta["BLOCK_R"]),)  # noqa: E731
+    return grid, (x.reshape(-1), empty(shape, dtype), heads * t, t, math.log(10000.0), d // 2)
+
+
+def _reference(x, out, n_rows, t, log_base, half, *meta):
+    return reference(x.reshape(-1, t, 2 * half), math.exp(log_base))
+
+
+@register
+@autotune(space=Space({"BLOCK_R": [1, 2, 4, 8], "num_warps": [1, 2, 4]}), key=["n_rows", "HALF"],
+          reference=_reference, tune_args=_tune_args, shapes=[(4, 64, 128)], dtypes=[mx.float16])
+@jit
+def rope_kernel(x_ptr, out_ptr, n_rows, T, log_base, HALF: tl.constexpr, BLOCK_R: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    ok = rows < n_rows
+    i = tl.arange(0, HALF)
+    inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+    theta = (rows % T).to(tl.float32)[:, None] * inv_freq[None, :]
+    c = tl.cos(theta)
+    s = tl.sin(theta)
+    first = rows[:, None] * (2 * HALF) + i[None, :]
+    x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
+    x2 = tl.load(x_ptr + first + HALF, mask=ok[:, None], other=0.0).to(tl.float32)
+    tl.store(out_ptr + first, x1 * c - x2 * s, mask=ok[:, None])
+    tl.store(out_ptr + first + HALF, x1 * s + x2 * c, mask=ok[:, None])
+
+
+def rope(x: mx.array, base: float = 10000.0, backend=None) -> mx.array:
+    """RoPE over (H, T, D) x with positions 0..T-1 (MLX's non-traditional rotation)."""
+    heads, t, d = x.shape
+    grid = lambda meta: (cdiv(heads * t, meta["BLOCK_R"]),)  # noqa: E731
+    return rope_kernel[grid](x.reshape(-1), empty(x.shape, x.dtype), heads * t, t, math.log(base), d // 2,
+                             backend=backend)
+
+
+def reference(x: mx.array, base: float = 10000.0) -> mx.array:
+    return mx.fast.rope(x.astype(mx.float32)[None], x.shape[-1], traditional=False, base=base, scale=1.0,
+                        offset=0)[0].astype(x.dtype)
