@@ -191,4 +191,4 @@ class Kernel:
     body: list[Stmt]
     threads: int
     atomic_outputs: bool = False
-    helpers: list[str] = field(default_factory=list)  # names of helper functions the renderer must define
+    prints: list[tuple] = field(default_factory=list)  # device_print sites, decoded by the launcher

@@ -16,6 +16,7 @@ import mlx.core as mx
 
 import hashlib
 
+from ..codegen.passes.debug_print import PRINT_BUFFER, PRINT_CAPACITY, RECORD_WORDS, decode as decode_prints
 from ..codegen.pipeline import CODEGEN_VERSION, CompiledKernel, compile_ir
 from ..errors import BackendUnavailableError, LaunchConfigError, MetalforgeError
 from ..runtime import backends, metal_kernel
@@ -178,11 +179,14 @@ class JITFunction(_FrontendFunction):
             raise MetalforgeError(f"{self.__name__}: grid must be 1 to 3 non-negative ints, got {g!r}")
         g = g + (1,) * (3 - len(g))
         by_name = dict(zip(self.arg_names, values))
+        if compiled.prints:  # device_print records come back in a hidden output, zero-initialised
+            by_name[PRINT_BUFFER] = zeros(((PRINT_CAPACITY + 1) * RECORD_WORDS,), mx.uint32)
         outputs = [by_name[k] for k, _ in compiled.outputs]
         inits = {p.init for p in outputs if p.init is not None}
         if len(inits) > 1:
             raise MetalforgeError(f"{self.__name__}: outputs with different initial values {sorted(inits)}; MLX "
-                                  "initialises all outputs of a kernel alike: use one value (or empty)")
+                                  "initialises all outputs of a kernel alike: use one value (or empty)"
+                                  + (" (tl.device_print needs 0)" if compiled.prints else ""))
         if 0 in g:
             outs = [mx.full(p.shape, p.init or 0, p.dtype) for p in outputs]
         else:
@@ -191,6 +195,9 @@ class JITFunction(_FrontendFunction):
                 inputs=inputs, output_shapes=[p.shape for p in outputs], output_dtypes=[p.dtype for p in outputs],
                 grid=(g[0] * compiled.threads, g[1], g[2]), threadgroup=(compiled.threads, 1, 1),
                 init_value=inits.pop() if inits else None)
+        if compiled.prints:
+            decode_prints(outs[-1], compiled.prints)
+            outs = outs[:-1]
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     def _runtime_kernel(self, compiled: CompiledKernel, backend: Any):

@@ -104,7 +104,8 @@ class Lowering:
         self.hoist_to: int | None = None
         self.taken: set[str] = set(_RESERVED)
         self.shared_bytes = 0
-        self.atomic_outputs = any(op.opcode.startswith("atomic_") for op in fn.walk())
+        self.atomic_outputs = any(op.opcode.startswith("atomic_") or op.opcode == "print" for op in fn.walk())
+        self.prints: list[tuple] = []  # device_print sites: (prefix, element types, hex)
         self.producer: dict[int, Operation] = {}
         self.alias: dict[int, Value] = {}  # loop-carried block argument -> its initial value
         self.current: Operation | None = None
@@ -371,8 +372,9 @@ class Lowering:
 
     # ---- the walk -----------------------------------------------------------------------------------
     def lower_block(self, ops: list[Operation]) -> None:
-        from . import control, conversions, memory, reductions
-        handlers = {**control.HANDLERS, **memory.HANDLERS, **reductions.HANDLERS, **conversions.HANDLERS}
+        from . import control, conversions, debug_print, memory, reductions
+        handlers = {**control.HANDLERS, **memory.HANDLERS, **reductions.HANDLERS, **conversions.HANDLERS,
+                    **debug_print.HANDLERS}
         for op in ops:
             self.current = op
             for r in op.results:
@@ -411,4 +413,7 @@ def lower(fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int) -> 
     body = lw.run()
     inputs = [(a.name, a.type) for a in fn.args if a.name not in outputs]
     outs = [(a.name, a.type.element) for a in fn.args if a.name in outputs]
-    return lir.Kernel(fn.name, inputs, outs, body, lw.threads, lw.atomic_outputs)
+    if lw.prints:
+        from .debug_print import PRINT_BUFFER
+        outs.append((PRINT_BUFFER, ir.uint32))
+    return lir.Kernel(fn.name, inputs, outs, body, lw.threads, lw.atomic_outputs, prints=lw.prints)
