@@ -14,12 +14,13 @@ from .passes.assign_layouts import LayoutPlan, assign_layouts
 from .passes.dce import eliminate_dead_code
 from .passes.fold import fold_constants
 from .passes.lower import lower
+from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 
 CODEGEN_VERSION = "1"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
-RENDERERS = {"msl": MSLRenderer}
+RENDERERS = {"msl": MSLRenderer, "cuda": CUDARenderer}
 
 
 @dataclass
@@ -32,6 +33,7 @@ class CompiledKernel:
     threads: int
     atomic_outputs: bool
     asm: dict[str, str] = field(default_factory=dict)
+    prints: list[tuple] = field(default_factory=list)  # device_print sites (codegen/passes/debug_print.py)
 
 
 def describe_layouts(fn: Function, plan: LayoutPlan) -> str:
@@ -45,7 +47,9 @@ def describe_layouts(fn: Function, plan: LayoutPlan) -> str:
 
 
 def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "msl") -> CompiledKernel:
-    """Run the passes on `fn` (a freshly built specialisation) and render it for `target`."""
+    """Run the passes on `fn` (a freshly built specialisation) and render it for `target` (a RENDERERS key)."""
+    if target not in RENDERERS:
+        raise ValueError(f"unknown code generation target {target!r}; choose one of: {', '.join(RENDERERS)}")
     asm = {"ir": str(fn)}
     for name, run in PASSES:
         fn = run(fn)
@@ -57,4 +61,4 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     asm[target] = (header + "\n" if header.strip() else "") + body
     digest = hashlib.sha256((CODEGEN_VERSION + header + body).encode()).hexdigest()[:10]
     return CompiledKernel(f"{fn.name}_{digest}", header, body, kernel.inputs, kernel.outputs, kernel.threads,
-                          kernel.atomic_outputs, asm)
+                          kernel.atomic_outputs, asm, kernel.prints)

@@ -191,7 +191,7 @@ class JITFunction(_FrontendFunction):
             outs = [mx.full(p.shape, p.init or 0, p.dtype) for p in outputs]
         else:
             inputs = [_as_input(by_name[n], t) for n, t in compiled.inputs]
-            outs = self._runtime_kernel(compiled, backend)(
+            outs = self._runtime_kernel(compiled, _backend(backend))(
                 inputs=inputs, output_shapes=[p.shape for p in outputs], output_dtypes=[p.dtype for p in outputs],
                 grid=(g[0] * compiled.threads, g[1], g[2]), threadgroup=(compiled.threads, 1, 1),
                 init_value=inits.pop() if inits else None)
@@ -201,7 +201,7 @@ class JITFunction(_FrontendFunction):
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     def _runtime_kernel(self, compiled: CompiledKernel, backend: Any):
-        key = (compiled.name, id(backend) if backend is not None and not isinstance(backend, str) else backend)
+        key = (compiled.name, id(backend))
         kernel = self.kernels.get(key)
         if kernel is None:
             kernel = metal_kernel(compiled.name, [n for n, _ in compiled.inputs], [n for n, _ in compiled.outputs],
@@ -214,19 +214,25 @@ class JITFunction(_FrontendFunction):
 _MISSING = object()
 
 
-def _target(backend: Any) -> str:
-    """The renderer for a back end: CUDA for MLX's cuda_kernel, MSL for Metal and the emulator."""
+def _backend(backend: Any) -> Any:
+    """The back end a launch runs on (resolved once per name: launches stay cheap)."""
     if backend is not None and not isinstance(backend, str):
-        return "cuda" if backend.name == "cuda" else "msl"
-    return _named_target(backend or os.environ.get("METALFORGE_BACKEND") or "auto")
+        return backend
+    return _named_backend(backend or os.environ.get("METALFORGE_BACKEND") or "auto")
 
 
 @functools.lru_cache(maxsize=None)
-def _named_target(name: str) -> str:
+def _named_backend(name: str) -> Any:
+    return backends.resolve(name)
+
+
+def _target(backend: Any) -> str:
+    """The renderer for a back end: its source language (MSL when no back end runs here, so that
+    compile() still shows the Metal source)."""
     try:
-        return "cuda" if backends.resolve(name).name == "cuda" else "msl"
+        return _backend(backend).language
     except BackendUnavailableError:
-        return "msl"  # nothing runs here: compile() still shows MSL, a launch reports the missing back end
+        return "msl"
 
 
 def _type_key(value: Any) -> Any:

@@ -62,7 +62,7 @@ class MetalKernel:
         call = dict(inputs=inputs, output_shapes=output_shapes, output_dtypes=output_dtypes, grid=grid,
                     threadgroup=threadgroup, template=template, init_value=init_value, verbose=verbose,
                     stream=stream)
-        return backends.resolve(self.backend).launch(self, call)
+        return backends.resolve(self.backend, language="msl").launch(self, call)
 
     def prepare(self, inputs, output_shapes, output_dtypes, grid, threadgroup, template=None, init_value=None,
                 verbose=False, stream=None) -> "PreparedCall":

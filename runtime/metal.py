@@ -13,6 +13,7 @@ import mlx.core as mx
 @dataclass
 class MetalBackend:
     name: str = "metal"
+    language = "msl"
     _kernels: dict = field(default_factory=dict, repr=False)
 
     @staticmethod

@@ -61,6 +61,7 @@ class EmulatorBackend:
     schedule: str = field(default_factory=lambda: os.environ.get("METALFORGE_EMULATOR_SCHEDULE", "forward"))
     workers: int = field(default_factory=lambda: int(os.environ.get("METALFORGE_EMULATOR_WORKERS", "0")))
     name: str = "emulator"
+    language = "msl"
 
     def __post_init__(self) -> None:
         if self.schedule not in ("forward", "reverse"):

@@ -62,23 +62,30 @@ def test_metal_backend_passes_mlx_exactly_what_the_emulator_compiles(monkeypatch
 
 def test_selection_order(monkeypatch):
     monkeypatch.delenv("METALFORGE_BACKEND", raising=False)
-    assert backends.resolve().name == ("metal" if mx.metal.is_available() else "emulator")
+    expected = "metal" if mx.metal.is_available() else "cuda" if mx.cuda.is_available() else "emulator"
+    assert backends.resolve().name == expected
+    # hand-written metal_kernel source only goes to back ends that run MSL
+    assert backends.resolve(language="msl").name == ("metal" if mx.metal.is_available() else "emulator")
     monkeypatch.setenv("METALFORGE_BACKEND", "emulator")
     assert backends.resolve().name == "emulator"
     assert backends.resolve("emulator") is backends.resolve("emulator")
     custom = EmulatorBackend(schedule="reverse")
     assert backends.resolve(custom) is custom
+    assert backends.backend_names("msl") == ["metal", "emulator"]
 
 
 def test_unknown_and_unavailable_backends(monkeypatch):
-    with pytest.raises(errors.BackendUnavailableError, match="unknown back end 'cuda'.*emulator"):
-        backends.resolve("cuda")
+    with pytest.raises(errors.BackendUnavailableError, match="unknown back end 'rocm'.*emulator"):
+        backends.resolve("rocm")
     monkeypatch.setenv("METALFORGE_BACKEND", "tpu")
     with pytest.raises(errors.BackendUnavailableError, match="'tpu'"):
         backends.resolve()
     if not mx.metal.is_available():
         with pytest.raises(errors.BackendUnavailableError, match="metal.*not available"):
             backends.resolve("metal")
+    if not mx.cuda.is_available():
+        with pytest.raises(errors.BackendUnavailableError, match="cuda.*not available"):
+            backends.resolve("cuda")
 
 
 def test_bad_options_are_rejected():

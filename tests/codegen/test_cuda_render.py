@@ -1,0 +1,442 @@
+"""The CUDA renderer and the cuda back end, without a GPU.
+
+Every kernel below is rendered for the cuda target, wrapped exactly as MLX's `cuda_kernel` wraps a
+body (mlx/backend/cuda/custom_kernel.cpp: includes, header, `namespace mlx::core::cu`,
+`__global__ void custom_kernel_<name>(const T* in..., T* out...)`) and compiled with nvcc for sm_90
+(the H200) when nvcc is installed. The includes of MLX's device utilities are replaced by the
+stand-in mlx_cuda_utils.cuh. All kernels go into one translation unit (each in its own namespace:
+nvcc spends seconds on the CUDA headers), plus one kernel in exactly MLX's layout on its own.
+
+The cuda back end is checked against a stand-in `mx.fast.cuda_kernel` that records its arguments.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import mlx.core as mx
+import pytest
+
+import metalforge as mf
+import metalforge.language as tl
+from metalforge.codegen.pipeline import CompiledKernel, compile_ir
+from metalforge.dsl import ir
+from metalforge.dsl.jit import MX_DTYPES
+from metalforge.runtime.cuda import CudaBackend
+
+HERE = Path(__file__).parent
+STANDIN = HERE / "mlx_cuda_utils.cuh"
+NVCC = shutil.which("nvcc")
+NVCC_FLAGS = ["-c", "-arch=sm_90", "-std=c++17", f"-I{HERE}"]
+
+# MLX's cuda_kernel (custom_kernel.cpp: default_header and build_kernel), with the utils include swapped.
+MLX_INCLUDES = f'\n#include "{STANDIN.name}"\n\n#include <cooperative_groups.h>\n\n'
+CUDA_TYPES = {ir.int1: "bool", ir.int8: "int8_t", ir.int16: "int16_t", ir.int32: "int32_t", ir.int64: "int64_t",
+              ir.uint8: "uint8_t", ir.uint16: "uint16_t", ir.uint32: "uint32_t", ir.uint64: "uint64_t",
+              ir.float16: "__half", ir.bfloat16: "__nv_bfloat16", ir.float32: "float"}
+
+
+def mlx_cuda_source(name: str, input_names, input_dtypes, output_names, output_dtypes, source: str, header: str,
+                    includes: str = MLX_INCLUDES) -> str:
+    """The translation unit MLX's cuda_kernel builds (input dtypes as CUDA type names)."""
+    params = []
+    for n, t in zip(input_names, input_dtypes):
+        params.append(f"    const {t}* {n},\n")
+        for word, decl in (("_shape", "const __grid_constant__ Shape"), ("_strides", "const __grid_constant__ Strides"),
+                           ("_ndim", "const __grid_constant__ int")):
+            if n + word in source:  # MLX adds these for inputs with ndim > 0; ours are
+                params.append(f"    {decl} {n}{word},\n")
+    outs = [f"    {t}* {n}" for n, t in zip(output_names, output_dtypes)]
+    return (includes + header + "namespace mlx::core::cu {\n\nnamespace cg = cooperative_groups;\n\n"
+            f"__global__ void custom_kernel_{name}(\n" + "".join(params) + ",\n".join(outs) + ") {\n"
+            + source + "\n}\n\n} // namespace mlx::core::cu\n")
+
+
+def compiled_source(c: CompiledKernel, includes: str = MLX_INCLUDES) -> str:
+    element = lambda t: t.element if isinstance(t, ir.PointerType) else t  # noqa: E731 (scalars: 0-d arrays)
+    return mlx_cuda_source(c.name, [n for n, _ in c.inputs], [CUDA_TYPES[element(t)] for _, t in c.inputs],
+                           [n for n, _ in c.outputs], [CUDA_TYPES[t] for _, t in c.outputs], c.body, c.header,
+                           includes)
+
+
+# ---- kernels ---------------------------------------------------------------------------------------
+@mf.jit
+def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@mf.jit
+def softmax(x_ptr, out_ptr, n_cols, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    x = tl.load(x_ptr + row * stride + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    x = x - tl.max(x, axis=0)
+    num = tl.exp(x)
+    tl.store(out_ptr + row * stride + offs, num / tl.sum(num, axis=0), mask=mask)
+
+
+@mf.jit
+def layernorm(x_ptr, w_ptr, b_ptr, y_ptr, mean_ptr, rstd_ptr, M, N, eps, BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    rmask = rows < M
+    cmask = cols < N
+    mask = rmask[:, None] & cmask[None, :]
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=mask, other=0.0).to(tl.float32)
+    mean = tl.sum(x, axis=1) / N
+    xc = tl.where(mask, x - mean[:, None], 0.0)
+    rstd = 1.0 / tl.sqrt(tl.sum(xc * xc, axis=1) / N + eps)
+    w = tl.load(w_ptr + cols, mask=cmask).to(tl.float32)
+    b = tl.load(b_ptr + cols, mask=cmask).to(tl.float32)
+    y = xc * rstd[:, None] * w[None, :] + b[None, :]
+    tl.store(y_ptr + rows[:, None] * N + cols[None, :], y, mask=mask)
+    tl.store(mean_ptr + rows, mean, mask=rmask)
+    tl.store(rstd_ptr + rows, rstd, mask=rmask)
+
+
+@mf.jit
+def argminmax(x_ptr, imax_ptr, imin_ptr, vmax_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    rmask = rows < M
+    mask = rmask[:, None] & (cols < N)[None, :]
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=mask, other=-float("inf"))
+    tl.store(imax_ptr + rows, tl.argmax(x, axis=1), mask=rmask)
+    tl.store(imin_ptr + rows, tl.argmin(tl.where(mask, x, float("inf")), axis=1), mask=rmask)
+    tl.store(vmax_ptr + rows, tl.max(x, axis=1), mask=rmask)
+
+
+@mf.jit
+def cumsum_1d(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    tl.store(out_ptr + offs, tl.cumsum(x, axis=0), mask=mask)
+
+
+@mf.jit
+def cumsum_2d(x_ptr, out_ptr, M, N, AXIS: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    mask = (rm < M)[:, None] & (rn < N)[None, :]
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=mask, other=0.0)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], tl.cumsum(x, axis=AXIS), mask=mask)
+
+
+@mf.jit
+def histogram(x_ptr, hist_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    bins = tl.load(x_ptr + offs, mask=mask, other=0)
+    tl.atomic_add(hist_ptr + bins, 1, mask=mask)
+
+
+@mf.jit
+def atomics(x_ptr, total_ptr, big_ptr, small_ptr, swap_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    tl.atomic_add(total_ptr, tl.sum(x, axis=0))
+    tl.atomic_max(big_ptr + offs % 4, x, mask=mask)
+    tl.atomic_min(small_ptr + offs % 4, x, mask=mask)
+    old = tl.atomic_xchg(swap_ptr + offs, x * 2, mask=mask)
+    tl.store(swap_ptr + offs, old + tl.load(total_ptr), mask=mask)
+
+
+@mf.jit
+def atomics_typed(h_ptr, b_ptr, l_ptr, hmax_ptr, lock_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    ones = tl.full((BLOCK,), 1.0, tl.float32)
+    tl.atomic_add(h_ptr + offs % 8, ones.to(tl.float16), mask=mask)
+    tl.atomic_add(b_ptr + offs % 8, ones.to(tl.bfloat16), mask=mask)
+    tl.atomic_add(l_ptr + offs % 8, offs.to(tl.int64), mask=mask)
+    tl.atomic_max(hmax_ptr + offs % 8, offs.to(tl.float16), mask=mask)
+    got = tl.atomic_cas(lock_ptr, 0, 1)
+    tl.atomic_max(lock_ptr + 1 + offs * 0, got + offs, mask=mask)
+
+
+@mf.jit
+def row_sum_loop(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    ptrs = x_ptr + row * N + tl.arange(0, BLOCK)
+    for start in tl.range(0, N, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        acc += tl.load(ptrs, mask=offs < N, other=0.0).to(tl.float32)
+        ptrs += BLOCK
+    total = tl.sum(acc, axis=0)
+    i = 0
+    while total > 1.0e6 and i < 4:
+        total = total * 0.5
+        i += 1
+    tl.store(out_ptr + row, total)
+
+
+@mf.jit
+def rand_kernel(out_ptr, normal_ptr, seed, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.rand(seed, offs), mask=mask)
+    tl.store(normal_ptr + offs, tl.randn(seed, offs, n_rounds=7), mask=mask)
+
+
+@mf.jit
+def transpose(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rm < M)[:, None] & (rn < N)[None, :]
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=mask)
+    tl.store(out_ptr + rn[None, :] * M + rm[:, None], x, mask=mask)
+
+
+@mf.jit
+def math_casts(x_ptr, i_ptr, f_ptr, h_ptr, b_ptr, k_ptr, q_ptr, alpha, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=1.0)  # half (or bf16)
+    xf = x.to(tl.float32)
+    y = tl.exp(xf) + tl.sqrt(tl.abs(xf)) + tl.erf(xf) + tl.sigmoid(xf) + tl.floor(xf) - tl.ceil(xf)
+    y = tl.fma(y, xf, xf) + tl.log(tl.abs(xf) + 1) + tl.exp2(xf) + tl.rsqrt(tl.abs(xf) + 1) + tl.sin(xf) * tl.cos(xf)
+    y = tl.clamp(tl.maximum(tl.minimum(y, xf), -xf), -4.0, 4.0) + tl.log2(tl.abs(xf) + 2)
+    h = tl.clamp(tl.fma(tl.abs(x), x, x), x, -x) + tl.maximum(tl.minimum(x, -x), x * 2)  # in the input's type
+    y = tl.where(y > 0, y, y * alpha) + h.to(tl.float32)
+    i = tl.load(i_ptr + offs, mask=mask, other=0)  # int32
+    j = tl.maximum(tl.minimum(i, 7), -7) + tl.abs(i) + i % 3 + (i >> 1) + (i & 5)
+    bits = x.to(tl.float32).to(tl.int32, bitcast=True) ^ j
+    z = bits.to(tl.float32, bitcast=True) + y.to(tl.float32) + (i > 3).to(tl.float32) + x.to(tl.int8).to(tl.float32)
+    tl.store(f_ptr + offs, z + (x != 0).to(tl.float32) + y.to(tl.int1).to(tl.float32), mask=mask)
+    tl.store(h_ptr + offs, z.to(tl.float16) + y.to(tl.float16), mask=mask)
+    tl.store(b_ptr + offs, (z.to(tl.bfloat16) + x.to(tl.bfloat16)) * 2, mask=mask)
+    tl.store(k_ptr + offs, (j.to(tl.int64) * 3_000_000_000 + n).to(tl.uint32), mask=mask)
+    tl.store(q_ptr + offs, (i.to(tl.uint8) + 200).to(tl.int16) - 7, mask=mask)
+
+
+def _f(*shape, dtype=mx.float32):
+    return mx.zeros(shape, dtype=dtype)
+
+
+@dataclass
+class Case:
+    kernel: Any
+    args: Callable[[], tuple]
+    meta: dict
+
+
+CASES = {
+    "add_f32": Case(add, lambda: (_f(100), _f(100), mf.empty(100), 100), dict(BLOCK=256)),
+    "add_bf16": Case(add, lambda: (_f(100, dtype=mx.bfloat16), _f(100, dtype=mx.bfloat16),
+                                   mf.empty(100, mx.bfloat16), 100), dict(BLOCK=128, num_warps=1)),
+    "softmax_f16": Case(softmax, lambda: (_f(400, dtype=mx.float16), mf.empty(400, mx.float16), 100, 100),
+                        dict(BLOCK=128, num_warps=4)),
+    "softmax_wide_bf16": Case(softmax, lambda: (_f(4000, dtype=mx.bfloat16), mf.empty(4000, mx.bfloat16), 4000, 4000),
+                              dict(BLOCK=4096, num_warps=8)),
+    "layernorm_f16": Case(layernorm, lambda: (_f(6, 50, dtype=mx.float16), _f(50, dtype=mx.float16),
+                                              _f(50, dtype=mx.float16), mf.empty((6, 50), mx.float16), mf.empty(6),
+                                              mf.empty(6), 6, 50, 1e-5), dict(BM=4, BN=64, num_warps=4)),
+    "argminmax": Case(argminmax, lambda: (_f(5, 30), mf.empty(5, mx.int32), mf.empty(5, mx.int32), mf.empty(5), 5, 30),
+                      dict(BM=8, BN=32, num_warps=2)),
+    "cumsum_1d_i32": Case(cumsum_1d, lambda: (_f(70, dtype=mx.int32), mf.empty(70, mx.int32), 70), dict(BLOCK=128)),
+    "cumsum_2d_rows": Case(cumsum_2d, lambda: (_f(6, 20), mf.empty((6, 20)), 6, 20), dict(AXIS=1, BM=8, BN=32)),
+    "cumsum_2d_cols": Case(cumsum_2d, lambda: (_f(6, 20), mf.empty((6, 20)), 6, 20), dict(AXIS=0, BM=8, BN=32)),
+    "histogram": Case(histogram, lambda: (_f(1000, dtype=mx.int32), mf.zeros(16, mx.int32), 1000), dict(BLOCK=256)),
+    "atomics_f32": Case(atomics, lambda: (_f(300), mf.zeros(1), mf.zeros(4), mf.zeros(4), mf.zeros(300), 300),
+                        dict(BLOCK=128)),
+    "atomics_typed": Case(atomics_typed, lambda: (mf.zeros(8, mx.float16), mf.zeros(8, mx.bfloat16),
+                                                  mf.zeros(8, mx.int64), mf.zeros(8, mx.float16),
+                                                  mf.zeros(2, mx.int32), 300), dict(BLOCK=128)),
+    "row_sum_loop_f16": Case(row_sum_loop, lambda: (_f(3, 1000, dtype=mx.float16), mf.empty(3), 1000),
+                             dict(BLOCK=256)),
+    "rand": Case(rand_kernel, lambda: (mf.empty(300), mf.empty(300), 1234, 300), dict(BLOCK=128)),
+    "rand_seed64": Case(rand_kernel, lambda: (mf.empty(300), mf.empty(300), 2**40 + 7, 300), dict(BLOCK=128)),
+    "transpose_f16": Case(transpose, lambda: (_f(40, 70, dtype=mx.float16), mf.empty((70, 40), mx.float16), 40, 70),
+                          dict(BM=32, BN=32, num_warps=4)),
+    "math_casts_f16": Case(math_casts, lambda: (_f(100, dtype=mx.float16), _f(100, dtype=mx.int32), mf.empty(100),
+                                                mf.empty(100, mx.float16), mf.empty(100, mx.bfloat16),
+                                                mf.empty(100, mx.uint32), mf.empty(100, mx.int16), 0.1, 100),
+                           dict(BLOCK=128)),
+    "math_casts_bf16": Case(math_casts, lambda: (_f(100, dtype=mx.bfloat16), _f(100, dtype=mx.int32), mf.empty(100),
+                                                 mf.empty(100, mx.float16), mf.empty(100, mx.bfloat16),
+                                                 mf.empty(100, mx.uint32), mf.empty(100, mx.int16), 0.1, 100),
+                            dict(BLOCK=64, num_warps=2)),
+}
+
+
+def render(case: str) -> CompiledKernel:
+    c = CASES[case]
+    return c.kernel.compile(*c.args(), target="cuda", **c.meta)
+
+
+# ---- the rendered text ------------------------------------------------------------------------------
+MSL_WORDS = re.compile(r"\b(threadgroup|simd_\w+|metal::\w+|device|thread_index_in_\w+|threadgroup_position_in_grid|"
+                       r"threadgroups_per_grid|as_type|atomic_\w+_explicit|uint|half|bfloat|memory_order_\w+)\b")
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_renders_cuda_spellings_only(case):
+    c = render(case)
+    code = re.sub(r"//[^\n]*", "", c.body)  # comments quote the kernel's Python source
+    text = c.header + code
+    assert not MSL_WORDS.search(text), MSL_WORDS.search(text).group(0)
+    assert c.asm["cuda"].endswith(c.body) and "msl" not in c.asm
+    # scalars arrive as pointers to 0-d arrays: every use reads element 0
+    for name, t in c.inputs:
+        if isinstance(t, ir.ScalarType):
+            assert re.search(rf"\b{name}\[0\]", code), name
+            assert not re.search(rf"\b{name}\b(?!\[0\])", code), f"scalar `{name}` used as a value"
+
+
+def test_spellings():
+    c = render("softmax_f16")
+    assert "__shfl_xor_sync(0xffffffffu, " in c.body and "__syncthreads();" in c.body
+    assert "__shared__ float " in c.body and "int(blockIdx.x)" in c.body and "n_cols[0]" in c.body
+    assert "decltype(x_ptr)" in c.body and "mf_cast<__half>(" in c.body and "expf(" in c.body
+    c = render("atomics_f32")
+    assert "atomicAdd(" in c.body and "atomicExch(" in c.body and "mf_atomic_max(" in c.body
+    assert "template <typename T> __device__ __forceinline__ T mf_atomic_max(" in c.header
+    assert "mf_atomic_load(" in c.body  # loads of a buffer that atomics update
+    c = render("atomics_typed")
+    assert "atomicCAS(lock_ptr" in c.body and "mf_atomic_add(" in c.body  # int64 through unsigned long long
+    c = render("math_casts_f16")
+    assert "__float2half(fmaf(static_cast<float>(" in c.body and "mf_bitcast<int>(" in c.body
+    assert "mf_min<int>(" in c.body and "int64_t(3000000000ll)" in c.body
+
+
+def test_targets_are_cached_apart():
+    args, meta = CASES["add_f32"].args(), CASES["add_f32"].meta
+    cuda, msl = add.compile(*args, target="cuda", **meta), add.compile(*args, target="msl", **meta)
+    assert cuda.name != msl.name and "threadIdx" in cuda.body and "threadgroup_position_in_grid" in msl.body
+    assert add.compile(*args, target="cuda", **meta) is cuda
+    assert add.compile(*args, backend=CudaBackend(), **meta) is cuda
+    fn = add.build_ir({"x_ptr": ir.ptr(ir.float32), "y_ptr": ir.ptr(ir.float32), "out_ptr": ir.ptr(ir.float32),
+                       "n": ir.int32}, {"BLOCK": 256})
+    assert compile_ir(fn, {"out_ptr"}, 4, target="cuda").body == cuda.body
+    with pytest.raises(ValueError, match="unknown code generation target 'ptx'"):
+        compile_ir(fn, {"out_ptr"}, 4, target="ptx")
+
+
+# ---- nvcc ---------------------------------------------------------------------------------------------
+def _errors_by_case(log: str, spans: dict[str, tuple[int, int]]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for m in re.finditer(r"^.*?\((\d+)\): (error|catastrophic error)[^\n]*(?:\n(?!\S+\(\d+\):).*)*", log, re.M):
+        line = int(m.group(1))
+        owner = next((k for k, (a, b) in spans.items() if a <= line < b), "<includes>")
+        found.setdefault(owner, []).append(m.group(0))
+    return found
+
+
+@pytest.fixture(scope="module")
+def nvcc_batch(tmp_path_factory):
+    """Every case compiled in one nvcc run: {case: [errors]} plus the sources."""
+    if NVCC is None:
+        pytest.skip("nvcc is not installed: the CUDA sources are rendered but not compiled")
+    head = MLX_INCLUDES
+    parts, spans, line = [head], {}, head.count("\n") + 1
+    sources = {}
+    for case in CASES:
+        src = compiled_source(render(case), includes="")
+        text = f"namespace case_{case} {{\nusing namespace ::mlx::core::cu;\n{src}}}  // case_{case}\n"
+        sources[case] = src
+        spans[case] = (line, line + text.count("\n"))
+        line += text.count("\n")
+        parts.append(text)
+    path = tmp_path_factory.mktemp("cuda") / "all_kernels.cu"
+    path.write_text("".join(parts))
+    r = subprocess.run([NVCC, *NVCC_FLAGS, "-o", str(path.with_suffix(".o")), str(path)], capture_output=True,
+                       text=True, timeout=600)
+    errors = _errors_by_case(r.stdout + r.stderr, spans)
+    if r.returncode != 0 and not errors:
+        errors["<unattributed>"] = [r.stdout + r.stderr]
+    return errors, sources
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_nvcc_compiles(nvcc_batch, case):
+    errors, sources = nvcc_batch
+    assert not errors.get("<includes>") and not errors.get("<unattributed>"), errors
+    assert case not in errors, "\n".join(errors[case]) + "\n--- source ---\n" + sources[case]
+
+
+def test_nvcc_compiles_mlx_layout_exactly(tmp_path):
+    """One kernel with many helpers, as its own translation unit in exactly MLX's layout."""
+    if NVCC is None:
+        pytest.skip("nvcc is not installed")
+    c = render("atomics_typed")
+    path = tmp_path / "atomics_typed.cu"
+    path.write_text(compiled_source(c))
+    r = subprocess.run([NVCC, *NVCC_FLAGS, "-o", str(tmp_path / "k.o"), str(path)], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr + "\n--- source ---\n" + path.read_text()
+
+
+# ---- the cuda back end ----------------------------------------------------------------------------
+class AvailableCuda(CudaBackend):
+    """Stands in for the H200: the cuda back end, as available."""
+
+    @staticmethod
+    def available() -> bool:
+        return True
+
+
+def test_cuda_backend_hands_mlx_the_rendered_source(monkeypatch):
+    made, calls = [], []
+
+    def fake_cuda_kernel(**kernel_args):
+        made.append(kernel_args)
+
+        def run(**call):
+            calls.append(call)
+            return [mx.zeros(s, dtype=d) for s, d in zip(call["output_shapes"], call["output_dtypes"])]
+        return run
+
+    monkeypatch.setattr(mx.fast, "cuda_kernel", fake_cuda_kernel)
+    backend = AvailableCuda()
+    n = 1000
+    x, y = mx.ones(n), mx.ones(n)
+    out = add[(mf.cdiv(n, 256),)](x, y, mf.empty(n), n, BLOCK=256, num_warps=2, backend=backend)
+    assert out.shape == (n,) and out.dtype == mx.float32
+    expected = add.compile(x, y, mf.empty(n), n, BLOCK=256, num_warps=2, target="cuda")
+    assert made == [dict(name=expected.name, input_names=["x_ptr", "y_ptr", "n"], output_names=["out_ptr"],
+                         source=expected.body, header=expected.header, ensure_row_contiguous=True)]
+    call, = calls
+    assert call["grid"] == (4 * 64, 1, 1) and call["threadgroup"] == (64, 1, 1)
+    assert call["output_shapes"] == [(n,)] and call["output_dtypes"] == [mx.float32]
+    assert call["init_value"] is None and call["template"] is None and call["verbose"] is False
+    inputs = call["inputs"]
+    assert inputs[0] is x and inputs[1] is y
+    assert inputs[2].ndim == 0 and inputs[2].dtype == mx.int32 and inputs[2].item() == n  # `n` arrives as n[0]
+
+    # A second launch reuses the kernel MLX built; the initial value of zeros() outputs reaches MLX.
+    add[(1,)](x, y, mf.zeros(n), 7, BLOCK=256, num_warps=2, backend=backend)
+    assert len(made) == 1 and calls[-1]["init_value"] == 0.0 and calls[-1]["inputs"][2].item() == 7
+
+    # Atomic kernels: no atomic_outputs for cuda_kernel, a 2-D grid counts programs in y.
+    hist = histogram[(3, 2)](mx.zeros(10, dtype=mx.int32), mf.zeros(16, mx.int32), 10, BLOCK=128, backend=backend)
+    assert hist.dtype == mx.int32 and "atomic_outputs" not in made[-1] and "atomicAdd(" in made[-1]["source"]
+    assert calls[-1]["grid"] == (3 * 128, 2, 1)
+
+
+def test_cuda_backend_registered_after_metal():
+    from metalforge.runtime import backends
+    names = backends.backend_names()
+    assert names.index("metal") < names.index("cuda") < names.index("emulator")
+    assert CudaBackend.available() == mx.cuda.is_available()
+
+
+def test_scalar_dtypes_reach_mlx(monkeypatch):
+    made, calls = [], []
+    monkeypatch.setattr(mx.fast, "cuda_kernel", lambda **k: made.append(k) or (
+        lambda **call: calls.append(call) or [mx.zeros(s, dtype=d) for s, d in
+                                              zip(call["output_shapes"], call["output_dtypes"])]))
+    rand_kernel[(1,)](mf.empty(10), mf.empty(10), 2**40 + 7, 10, BLOCK=128, backend=AvailableCuda())
+    seed, n = calls[-1]["inputs"]
+    assert seed.dtype == mx.int64 and seed.item() == 2**40 + 7 and n.dtype == mx.int32
+    assert "seed[0]" in made[-1]["source"] and "n[0]" in made[-1]["source"]
+    assert MX_DTYPES[ir.int64] == mx.int64
