@@ -1,0 +1,347 @@
+"""Side-by-side GPU benchmark (run on the NVIDIA machine through MLX's CUDA back end).
+
+For each kernel and LLM-size shape: our DSL kernel (tuned on this GPU first, into the tuning
+database), MLX's built-in, the same kernel body run by Triton on torch tensors, and the roofline
+(bytes moved / measured copy bandwidth). Correctness is checked before timing. Timing: many
+launches per `mx.eval` (MLX synchronises per eval), inputs rotated over >= 256 MiB so L2 does not
+flatter, median of repeated runs; Triton is timed the same way with CUDA events.
+
+    python benchmarks/gpu_bench.py --out DIR [--trials N] [--quick]
+
+writes DIR/benchmarks.md (table, device, date, versions), DIR/results.json and DIR/bench.png.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+import traceback
+import types
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import mlx.core as mx
+import numpy as np
+
+import metalforge as mf
+from metalforge.kernels import attention, norms, quantized, rope, softmax
+
+ROTATE_BYTES = 256 << 20
+
+
+def rotations(nbytes: int) -> int:
+    return max(2, min(16, math.ceil(ROTATE_BYTES / max(1, nbytes))))
+
+
+def time_mlx(make_outputs: Callable[[int], Any], copies: int, launches: int = 20, reps: int = 7) -> float:
+    """Median microseconds per launch: `launches` launches (rotating over copies) per mx.eval."""
+    mx.eval(make_outputs(0))
+    samples = []
+    for _ in range(reps):
+        mx.synchronize()
+        t = time.perf_counter()
+        outs = [make_outputs(i % copies) for i in range(launches)]
+        mx.eval(outs)
+        mx.synchronize()
+        samples.append((time.perf_counter() - t) / launches * 1e6)
+    return statistics.median(samples)
+
+
+def time_torch(launch: Callable[[int], Any], copies: int, launches: int = 20, reps: int = 7) -> float:
+    import torch
+
+    launch(0)
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for i in range(launches):
+            launch(i % copies)
+        end.record()
+        torch.cuda.synchronize()
+        samples.append(start.elapsed_time(end) * 1e3 / launches)
+    return statistics.median(samples)
+
+
+def copy_bandwidth() -> float:
+    """Bytes/s of torch `y = x * 2` on 1 GiB of fp32 (read + write), the roofline's bandwidth."""
+    import torch
+
+    x = torch.randn(1 << 28, device="cuda")
+    us = time_torch(lambda i: x * 2, 1, launches=10)
+    return 2 * x.numel() * 4 / (us * 1e-6)
+
+
+def triton_version(kernel) -> Any:
+    """The same kernel body compiled by Triton: its globals' `tl` swapped for triton.language."""
+    import triton
+    import triton.language as ttl
+
+    fn = kernel.fn.fn if hasattr(kernel, "fn") and hasattr(kernel.fn, "fn") else kernel.fn
+    glb = dict(fn.__globals__)
+    glb["tl"] = ttl
+    clone = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
+    clone.__module__ = fn.__module__
+    return triton.jit(clone)
+
+
+@dataclass
+class Case:
+    name: str
+    shape: str
+    nbytes: int                          # bytes a kernel must move (read + write)
+    ours: Callable[[int], Any]           # copy index -> outputs
+    mlx: Callable[[int], Any] | None     # MLX built-in
+    expected: Any                        # reference outputs for copy 0
+    triton: Callable[[int], Any] | None = None
+    tol: float = 2e-2
+    tuned: str = ""
+
+
+def max_error(got, want) -> float:
+    got = got if isinstance(got, (tuple, list)) else (got,)
+    want = want if isinstance(want, (tuple, list)) else (want,)
+    return max(float(mx.max(mx.abs(g.astype(mx.float32) - w.astype(mx.float32))).item()) for g, w in zip(got, want))
+
+
+def build_cases(quick: bool, smoke: bool = False) -> list[Case]:
+    cases = []
+    rows = 8 if smoke else 512 if quick else 4096
+
+    # softmax 4096 x 32000 fp16
+    cols = 32000
+    xs = [mx.random.normal((rows, cols)).astype(mx.float16) for _ in range(rotations(rows * cols * 2))]
+    c = Case("softmax", f"{rows}x{cols} fp16", 2 * rows * cols * 2, lambda i: softmax.softmax(xs[i]),
+             lambda i: mx.softmax(xs[i], axis=-1), softmax.reference(xs[0]))
+    cases.append(c)
+
+    # residual add + RMS norm 4096 x 8192 fp16 (reads x, res, w; writes out and the sum)
+    d = 8192
+    xs2 = [mx.random.normal((rows, d)).astype(mx.float16) for _ in range(rotations(rows * d * 4))]
+    rs2 = [mx.random.normal((rows, d)).astype(mx.float16) for _ in range(len(xs2))]
+    w = mx.random.normal((d,)).astype(mx.float16)
+    cases.append(Case("add + rms_norm", f"{rows}x{d} fp16", 4 * rows * d * 2,
+                      lambda i: norms.add_rms_norm(xs2[i], rs2[i], w),
+                      lambda i: (mx.fast.rms_norm(xs2[i] + rs2[i], w, 1e-5), xs2[i] + rs2[i]),
+                      norms.add_rms_norm_reference(xs2[0], rs2[0], w)))
+
+    # layer norm 4096 x 8192 fp32
+    xs3 = [mx.random.normal((rows, d)) for _ in range(rotations(rows * d * 8))]
+    w3, b3 = mx.random.normal((d,)), mx.random.normal((d,))
+    cases.append(Case("layer_norm", f"{rows}x{d} fp32", 2 * rows * d * 4,
+                      lambda i: norms.layer_norm(xs3[i], w3, b3)[0],
+                      lambda i: mx.fast.layer_norm(xs3[i], w3, b3, 1e-5),
+                      norms.layer_norm_reference(xs3[0], w3, b3)[0], tol=1e-3))
+
+    # RoPE T=4096 H=32 D=128 fp16
+    t, h, hd = (8 if smoke else 512 if quick else 4096), 32, 128
+    xs4 = [mx.random.normal((h, t, hd)).astype(mx.float16) for _ in range(rotations(h * t * hd * 4))]
+    cases.append(Case("rope", f"T={t} H={h} D={hd} fp16", 2 * h * t * hd * 2, lambda i: rope.rope(xs4[i]),
+                      lambda i: mx.fast.rope(xs4[i][None], hd, traditional=False, base=10000.0, scale=1.0,
+                                             offset=0)[0], rope.reference(xs4[0])))
+
+    # 4-bit matvec N=14336 K=4096 group 64
+    n, k = (256, 512) if smoke else (14336, 4096)
+    ws = [mx.quantize(mx.random.normal((n, k)).astype(mx.float16), group_size=64, bits=4)
+          for _ in range(rotations(n * k // 2))]
+    xv = mx.random.normal((k,)).astype(mx.float16)
+    q_bytes = n * k // 2 + 2 * (n * k // 64) * 2 + k * 2 + n * 2
+    cases.append(Case("qmv 4-bit g64", f"N={n} K={k} fp16", q_bytes,
+                      lambda i: quantized.qmv(xv, *ws[i]),
+                      lambda i: mx.quantized_matmul(xv[None], *ws[i], transpose=True, group_size=64, bits=4)[0],
+                      quantized.reference(xv, *ws[0]), tol=5e-1))
+
+    # decode attention h32 (kv 8) d128 S=8192 fp16
+    s = 100 if smoke else 1024 if quick else 8192
+    hq, hkv = 32, 8
+    kvs = [(mx.random.normal((hkv, s, hd)).astype(mx.float16), mx.random.normal((hkv, s, hd)).astype(mx.float16))
+           for _ in range(rotations(2 * hkv * s * hd * 2))]
+    q = mx.random.normal((hq, hd)).astype(mx.float16)
+    cases.append(Case("decode attention", f"h{hq}/kv{hkv} d{hd} S={s} fp16", 2 * hkv * s * hd * 2,
+                      lambda i: attention.decode_attention(q, *kvs[i]),
+                      lambda i: mx.fast.scaled_dot_product_attention(q[None, :, None, :], kvs[i][0][None],
+                                                                     kvs[i][1][None], scale=hd ** -0.5)[0, :, 0],
+                      attention.reference(q, *kvs[0]), tol=1e-2))
+    return cases
+
+
+def tune_library(cases_quick: bool, trials: int, log) -> None:
+    """Tune each library kernel for the benchmark shapes on this GPU (winners go to the database)."""
+    from metalforge.kernels import registered
+
+    shapes = {"softmax_kernel": [(512 if cases_quick else 4096, 32000)],
+              "add_rms_norm_kernel": [(512 if cases_quick else 4096, 8192)],
+              "layer_norm_kernel": [(512 if cases_quick else 4096, 8192)],
+              "rope_kernel": [(32, 512 if cases_quick else 4096, 128)],
+              "qmv_kernel": [(14336, 4096)],
+              "decode_attention_kernel": [(32, 8, 1024 if cases_quick else 8192, 128)]}
+    for name, tuner in registered().items():
+        for shape in shapes.get(name, []):
+            dtype = tuner.dtypes[0]
+            grid, args = tuner.tune_case(shape, dtype)
+            t = time.perf_counter()
+            try:
+                config = tuner.tune(grid, *args, trials=trials, progress=False)
+                log(f"tuned {name} {shape}: {config} in {time.perf_counter() - t:.0f} s")
+            except Exception as e:
+                log(f"tuning {name} {shape} failed: {e}")
+        tuner.clear_cache()
+
+
+def triton_cases(cases: list[Case], log) -> None:
+    """Attach the Triton runs (same kernel bodies) where the launch maps directly."""
+    import torch
+
+    by = {c.name: c for c in cases}
+    try:
+        sm = triton_version(softmax.softmax_kernel)
+        c = by["softmax"]
+        rows, cols = map(int, c.shape.split()[0].split("x"))
+        xs = [torch.randn(rows, cols, device="cuda", dtype=torch.float16) for _ in range(2)]
+        out = torch.empty(rows, cols, device="cuda", dtype=torch.float16)
+        c.triton = lambda i: sm[(rows,)](xs[i % 2], out, cols, cols, BLOCK=4096, num_warps=8)
+    except Exception as e:
+        log(f"triton softmax: {e}")
+    try:
+        rk = triton_version(norms.add_rms_norm_kernel)
+        c = by["add + rms_norm"]
+        rows, d = map(int, c.shape.split()[0].split("x"))
+        xs = [torch.randn(rows, d, device="cuda", dtype=torch.float16) for _ in range(4)]
+        w = torch.randn(d, device="cuda", dtype=torch.float16)
+        o1, o2 = torch.empty_like(xs[0]), torch.empty_like(xs[0])
+        c.triton = lambda i: rk[(rows,)](xs[i % 2], xs[2 + i % 2], w, o1, o2, d, 1e-5, BLOCK=d, num_warps=8)
+    except Exception as e:
+        log(f"triton rms: {e}")
+    try:
+        lk = triton_version(norms.layer_norm_kernel)
+        c = by["layer_norm"]
+        rows, d = map(int, c.shape.split()[0].split("x"))
+        xs = [torch.randn(rows, d, device="cuda") for _ in range(2)]
+        w, b = torch.randn(d, device="cuda"), torch.randn(d, device="cuda")
+        o, m, r = torch.empty_like(xs[0]), torch.empty(rows, device="cuda"), torch.empty(rows, device="cuda")
+        c.triton = lambda i: lk[(rows,)](xs[i % 2], w, b, o, m, r, d, 1e-5, BLOCK=d, num_warps=8)
+    except Exception as e:
+        log(f"triton layer_norm: {e}")
+    try:
+        ropek = triton_version(rope.rope_kernel)
+        c = by["rope"]
+        h, t, hd = 32, int(c.shape.split()[0].split("=")[1]), 128
+        xs = [torch.randn(h * t * hd, device="cuda", dtype=torch.float16) for _ in range(4)]
+        o = torch.empty_like(xs[0])
+        c.triton = lambda i: ropek[(h * t // 4,)](xs[i % 4], o, h * t, t, math.log(10000.0), hd // 2, BLOCK_R=4,
+                                                 num_warps=4)
+    except Exception as e:
+        log(f"triton rope: {e}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="bench-out")
+    ap.add_argument("--trials", type=int, default=12)
+    ap.add_argument("--quick", action="store_true", help="small shapes (a smoke run)")
+    ap.add_argument("--no-tune", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="tiny shapes, one timing each: checks the script runs")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    os.environ.setdefault("METALFORGE_DB", os.path.join(args.out, "tuning.sqlite"))
+    log_lines: list[str] = []
+
+    def log(msg: str) -> None:
+        print(msg, flush=True)
+        log_lines.append(msg)
+
+    device = mx.device_info().get("device_name", "?")
+    log(f"device {device}; mlx {mx.__version__}; metalforge {mf.__version__}; back end "
+        f"{mf.runtime.resolve_backend().name}")
+    if not (args.no_tune or args.smoke):
+        tune_library(args.quick, args.trials, log)
+    cases = build_cases(args.quick, args.smoke)
+    if args.smoke:
+        global time_mlx
+        timing = time_mlx
+        time_mlx = lambda make, copies: timing(make, copies, launches=2, reps=1)  # noqa: E731
+    try:
+        triton_cases(cases, log)
+        bandwidth = copy_bandwidth()
+        log(f"copy bandwidth {bandwidth / 1e12:.2f} TB/s")
+    except Exception as e:
+        log(f"torch/triton unavailable: {e}")
+        bandwidth = None
+    results = []
+    for c in cases:
+        row = {"kernel": c.name, "shape": c.shape}
+        try:
+            got = c.ours(0)
+            mx.eval(got)
+            row["max_error"] = err = max_error(got, c.expected)
+            row["correct"] = bool(err <= c.tol)
+            if not row["correct"]:
+                log(f"{c.name}: WRONG (max error {err:.3g} > {c.tol})")
+            copies = rotations(c.nbytes)
+            row["ours_us"] = time_mlx(c.ours, copies)
+            if c.mlx is not None:
+                row["mlx_us"] = time_mlx(c.mlx, copies)
+            if c.triton is not None:
+                try:
+                    row["triton_us"] = time_torch(c.triton, 2)
+                except Exception as e:
+                    log(f"{c.name} triton: {e}")
+            if bandwidth:
+                row["roofline_us"] = c.nbytes / bandwidth * 1e6
+        except Exception as e:
+            row["error"] = f"{type(e).__name__}: {e}"
+            log(f"{c.name}: {row['error']}\n{traceback.format_exc()[-2000:]}")
+        results.append(row)
+        log(json.dumps(row))
+    write_report(results, args.out, device, bandwidth, log_lines)
+    return 0
+
+
+def write_report(results, out, device, bandwidth, log_lines) -> None:
+    def f(x, fmt="{:.1f}"):
+        return fmt.format(x) if isinstance(x, (int, float)) else "-"
+
+    lines = [f"# GPU benchmark: {device}", "",
+             f"{time.strftime('%Y-%m-%d')}, mlx {mx.__version__} (CUDA back end), metalforge {mf.__version__}, "
+             f"Python {platform.python_version()}; copy bandwidth "
+             f"{f(bandwidth / 1e12 if bandwidth else None, '{:.2f}')} TB/s.", "",
+             "| kernel | shape | correct (max err) | ours us | MLX us | Triton us | roofline us | ours/MLX | "
+             "ours/Triton | roofline/ours |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        o, m, t, rf = (r.get(k) for k in ("ours_us", "mlx_us", "triton_us", "roofline_us"))
+        lines.append(f"| {r['kernel']} | {r['shape']} | {r.get('correct', r.get('error', '-'))} "
+                     f"({f(r.get('max_error'), '{:.2g}')}) | {f(o)} | {f(m)} | {f(t)} | {f(rf)} | "
+                     f"{f(o / m if o and m else None, '{:.2f}')} | {f(o / t if o and t else None, '{:.2f}')} | "
+                     f"{f(rf / o if o and rf else None, '{:.0%}')} |")
+    with open(os.path.join(out, "benchmarks.md"), "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    with open(os.path.join(out, "results.json"), "w") as fh:
+        json.dump({"device": device, "bandwidth": bandwidth, "results": results, "log": log_lines}, fh, indent=1)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        names = [r["kernel"] for r in results]
+        fig, ax = plt.subplots(figsize=(10, 4))
+        for j, (key, label) in enumerate((("ours_us", "metalforge"), ("mlx_us", "MLX"), ("triton_us", "Triton"),
+                                          ("roofline_us", "roofline"))):
+            ax.bar([i + 0.2 * j for i in range(len(names))], [r.get(key) or 0 for r in results], 0.2, label=label)
+        ax.set_xticks([i + 0.3 for i in range(len(names))], names, rotation=20)
+        ax.set_ylabel("us per launch")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "bench.png"), dpi=110)
+    except Exception as e:
+        print(f"no plot: {e}")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
