@@ -1,0 +1,35 @@
+"""Helpers for the emulator kernel tests: numpy <-> MLX and comparisons with float64 references."""
+from __future__ import annotations
+
+import mlx.core as mx
+import numpy as np
+
+
+def mxa(a: np.ndarray) -> mx.array:
+    """A contiguous MLX input from a numpy array (keeps the dtype)."""
+    return mx.array(np.ascontiguousarray(a))
+
+
+def npy(a: mx.array) -> np.ndarray:
+    return np.array(a)
+
+
+def randf(rng: np.random.Generator, *shape: int, lo: float = -2.0, hi: float = 2.0) -> np.ndarray:
+    return rng.uniform(lo, hi, size=shape).astype(np.float32)
+
+
+def close(got: mx.array | np.ndarray, want: np.ndarray, rtol: float = 1e-5, atol: float = 1e-5) -> None:
+    """Compare a kernel output with a float64 reference; NaNs (unwritten, poisoned elements) fail."""
+    g = np.asarray(got, dtype=np.float64)
+    w = np.asarray(want, dtype=np.float64)
+    assert g.shape == w.shape, (g.shape, w.shape)
+    assert not np.isnan(g).any() or np.isnan(w).any(), f"unwritten/NaN elements at {np.argwhere(np.isnan(g))[:5]}"
+    np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
+
+
+def equal(got: mx.array | np.ndarray, want: np.ndarray) -> None:
+    g = np.asarray(got)
+    w = np.asarray(want)
+    assert g.shape == w.shape, (g.shape, w.shape)
+    assert g.dtype == w.dtype, (g.dtype, w.dtype)
+    np.testing.assert_array_equal(g, w)

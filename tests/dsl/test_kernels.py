@@ -1,0 +1,431 @@
+"""End-to-end DSL kernels on the emulator, checked against float64 numpy references.
+
+Fresh random inputs every run (the `rng` fixture prints its seed on failure), odd sizes so that
+every mask matters, and outputs the emulator poisons (NaN / -1) so unwritten elements show up.
+"""
+from __future__ import annotations
+
+import math
+
+import mlx.core as mx
+import numpy as np
+import pytest
+
+import metalforge as mf
+import metalforge.language as tl
+
+from .kutil import close, equal, mxa, npy, randf
+
+
+# --- vector add ------------------------------------------------------------------------------
+@mf.jit
+def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+def test_vector_add(rng):
+    n = int(rng.integers(900, 1200)) | 1
+    x, y = randf(rng, n), randf(rng, n)
+    out = add[(mf.cdiv(n, 256),)](mxa(x), mxa(y), mf.empty((n,), mx.float32), n, BLOCK=256, num_warps=4)
+    close(out, x.astype(np.float64) + y, rtol=1e-6, atol=0)
+
+
+def test_vector_add_grid_callable(rng):
+    n = int(rng.integers(300, 600)) | 1
+    x, y = randf(rng, n), randf(rng, n)
+    out = add[lambda meta: (mf.cdiv(n, meta["BLOCK"]),)](mxa(x), mxa(y), mf.empty((n,), mx.float32), n,
+                                                           BLOCK=256, num_warps=4)
+    close(out, x.astype(np.float64) + y, rtol=1e-6, atol=0)
+
+
+# --- row softmax ------------------------------------------------------------------------------
+@mf.jit
+def softmax(x_ptr, out_ptr, n_cols, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    x = tl.load(x_ptr + row * stride + offs, mask=mask, other=-float("inf"))
+    x = x - tl.max(x, axis=0)
+    num = tl.exp(x)
+    den = tl.sum(num, axis=0)
+    tl.store(out_ptr + row * stride + offs, num / den, mask=mask)
+
+
+def test_softmax(rng):
+    rows, cols = int(rng.integers(3, 9)), int(rng.integers(40, 64)) | 1
+    x = randf(rng, rows, cols, lo=-5, hi=5)
+    out = softmax[(rows,)](mxa(x.reshape(-1)), mf.empty((rows * cols,), mx.float32), cols, cols, BLOCK=64, num_warps=2)
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    close(npy(out).reshape(rows, cols), e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
+
+
+# --- layer norm forward (2-D tile: BM rows x BN cols per program) ----------------------------
+@mf.jit
+def layernorm(x_ptr, w_ptr, b_ptr, y_ptr, mean_ptr, rstd_ptr, M, N, eps, BM: tl.constexpr, BN: tl.constexpr):
+    pid = tl.program_id(0)
+    rows = pid * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    rmask = rows < M
+    cmask = cols < N
+    mask = rmask[:, None] & cmask[None, :]
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=mask, other=0.0)
+    mean = tl.sum(x, axis=1) / N
+    xc = tl.where(mask, x - mean[:, None], 0.0)
+    var = tl.sum(xc * xc, axis=1) / N
+    rstd = 1.0 / tl.sqrt(var + eps)
+    w = tl.load(w_ptr + cols, mask=cmask)
+    b = tl.load(b_ptr + cols, mask=cmask)
+    y = xc * rstd[:, None] * w[None, :] + b[None, :]
+    tl.store(y_ptr + rows[:, None] * N + cols[None, :], y, mask=mask)
+    tl.store(mean_ptr + rows, mean, mask=rmask)
+    tl.store(rstd_ptr + rows, rstd, mask=rmask)
+
+
+def test_layernorm(rng):
+    M, N = int(rng.integers(9, 30)) | 1, int(rng.integers(33, 64)) | 1
+    x, w, b = randf(rng, M, N, lo=-3, hi=3) + 1.0, randf(rng, N), randf(rng, N)
+    eps = 1e-5
+    y, mean, rstd = layernorm[(mf.cdiv(M, 4),)](
+        mxa(x.reshape(-1)), mxa(w), mxa(b), mf.empty((M * N,), mx.float32), mf.empty((M,), mx.float32),
+        mf.empty((M,), mx.float32), M, N, eps, BM=4, BN=64, num_warps=4)
+    x64 = x.astype(np.float64)
+    mu = x64.mean(axis=1)
+    rs = 1 / np.sqrt(x64.var(axis=1) + eps)
+    close(mean, mu, rtol=1e-5, atol=1e-6)
+    close(rstd, rs, rtol=1e-5, atol=1e-6)
+    close(npy(y).reshape(M, N), (x64 - mu[:, None]) * rs[:, None] * w + b, rtol=1e-4, atol=1e-5)
+
+
+# --- RMS norm (chunked over columns with a runtime-bound loop) --------------------------------
+@mf.jit
+def rmsnorm(x_ptr, w_ptr, y_ptr, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for start in range(0, N, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + row * N + cols, mask=cols < N, other=0.0)
+        acc += x * x
+    rstd = tl.rsqrt(tl.sum(acc, axis=0) / N + eps)
+    for start in range(0, N, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        mask = cols < N
+        x = tl.load(x_ptr + row * N + cols, mask=mask, other=0.0)
+        w = tl.load(w_ptr + cols, mask=mask, other=0.0)
+        tl.store(y_ptr + row * N + cols, x * rstd * w, mask=mask)
+
+
+def test_rmsnorm(rng):
+    M, N = int(rng.integers(3, 8)), int(rng.integers(100, 200)) | 1
+    x, w = randf(rng, M, N), randf(rng, N)
+    eps = 1e-6
+    y = rmsnorm[(M,)](mxa(x.reshape(-1)), mxa(w), mf.empty((M * N,), mx.float32), N, eps, BLOCK=64, num_warps=2)
+    x64 = x.astype(np.float64)
+    want = x64 / np.sqrt((x64 * x64).mean(axis=1, keepdims=True) + eps) * w
+    close(npy(y).reshape(M, N), want, rtol=1e-4, atol=1e-5)
+
+
+# --- 2-D strided scale with masks on both axes -------------------------------------------------
+@mf.jit
+def scale2d(x_ptr, out_ptr, M, N, sxm, sxn, som, son, alpha, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * sxm + rn[None, :] * sxn, mask=mask)
+    tl.store(out_ptr + rm[:, None] * som + rn[None, :] * son, x * alpha + 1.0, mask=mask)
+
+
+def test_strided_2d(rng):
+    M, N = int(rng.integers(20, 40)) | 1, int(rng.integers(20, 40)) | 1
+    base = randf(rng, 2 * M + 1, 3 * N + 2)  # x = base[1::2, 2::3] (shape M x N) through explicit strides
+    x_view = base[1::2, 2::3][:M, :N]
+    flat = base.reshape(-1)[base.shape[1] + 2:]  # the view starts at base[1, 2]
+    alpha = float(rng.uniform(-3, 3))
+    # output is transposed in memory: out[i, j] lives at j * M + i
+    out = scale2d[(mf.cdiv(M, 16), mf.cdiv(N, 8))](
+        mxa(flat), mf.empty((N * M,), mx.float32), M, N, 2 * base.shape[1], 3, 1, M, alpha, BM=16, BN=8, num_warps=2)
+    want = x_view.astype(np.float64) * np.float32(alpha) + 1.0
+    close(npy(out).reshape(N, M).T, want, rtol=1e-6, atol=1e-6)
+
+
+# --- 4-bit affine dequantising matvec (MLX's quantized format) --------------------------------
+@mf.jit
+def qmv(x_ptr, wq_ptr, s_ptr, b_ptr, out_ptr, N, K, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+        GROUP: tl.constexpr):
+    pid = tl.program_id(0)
+    rows = pid * BLOCK_N + tl.arange(0, BLOCK_N)
+    rmask = rows < N
+    acc = tl.zeros((BLOCK_N,), tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        ks = k0 + tl.arange(0, BLOCK_K)
+        kmask = ks < K
+        mask = rmask[:, None] & kmask[None, :]
+        x = tl.load(x_ptr + ks, mask=kmask, other=0.0)
+        words = tl.load(wq_ptr + rows[:, None] * (K // 8) + (ks // 8)[None, :], mask=mask, other=0)
+        q = (words >> ((ks % 8) * 4)[None, :]) & 0xF
+        g = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
+        s = tl.load(s_ptr + g, mask=mask, other=0.0)
+        b = tl.load(b_ptr + g, mask=mask, other=0.0)
+        w = s * q.to(tl.float32) + b
+        acc += tl.sum(w * x[None, :], axis=1)
+    tl.store(out_ptr + rows, acc, mask=rmask)
+
+
+def test_quantized_matvec(rng):
+    N, K = int(rng.integers(20, 40)) | 1, 64 * 5  # K is not a multiple of BLOCK_K=128: the K mask matters
+    w = rng.standard_normal((N, K)).astype(np.float32)
+    x = randf(rng, K)
+    w_q, scales, biases = mx.quantize(mxa(w), group_size=64, bits=4)
+    assert w_q.dtype == mx.uint32 and w_q.shape == (N, K // 8)
+    out = qmv[(mf.cdiv(N, 8),)](mxa(x), w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1),
+                                mf.empty((N,), mx.float32), N, K, BLOCK_N=8, BLOCK_K=128, GROUP=64, num_warps=4)
+    w_deq = npy(mx.dequantize(w_q, scales, biases, group_size=64, bits=4)).astype(np.float64)
+    close(out, w_deq @ x.astype(np.float64), rtol=1e-4, atol=1e-4)
+
+
+# --- single-query decode attention with online softmax ----------------------------------------
+@mf.jit
+def decode_attention(q_ptr, k_ptr, v_ptr, o_ptr, S, sm_scale, D: tl.constexpr, BLOCK_N: tl.constexpr):
+    h = tl.program_id(0)
+    d = tl.arange(0, D)
+    q = tl.load(q_ptr + h * D + d)
+    m_i = tl.full((1,), float("-inf"), tl.float32)
+    l_i = tl.zeros((1,), tl.float32)
+    acc = tl.zeros((D,), tl.float32)
+    for start in range(0, S, BLOCK_N):
+        n = start + tl.arange(0, BLOCK_N)
+        nmask = n < S
+        kv = h * S * D + n[:, None] * D + d[None, :]
+        k = tl.load(k_ptr + kv, mask=nmask[:, None], other=0.0)
+        s = tl.sum(k * q[None, :], axis=1) * sm_scale
+        s = tl.where(nmask, s, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(s, axis=0))
+        alpha = tl.exp(m_i - m_new)
+        p = tl.exp(s - m_new)
+        l_i = l_i * alpha + tl.sum(p, axis=0)
+        v = tl.load(v_ptr + kv, mask=nmask[:, None], other=0.0)
+        acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
+        m_i = m_new
+    tl.store(o_ptr + h * D + d, acc / l_i)
+
+
+def test_decode_attention(rng):
+    H, D = 6, 32
+    S = int(rng.integers(40, 90)) | 1  # not a multiple of BLOCK_N
+    q, k, v = randf(rng, H, D), randf(rng, H, S, D), randf(rng, H, S, D)
+    k[0, -1] = q[0] * 0.5  # the maximum score in the last, partial block: earlier blocks must be rescaled
+    k[1, 0] = q[1] * 0.5  # ... and in the first block
+    sm_scale = 1 / math.sqrt(D)
+    out = decode_attention[(H,)](mxa(q.reshape(-1)), mxa(k.reshape(-1)), mxa(v.reshape(-1)),
+                                 mf.empty((H * D,), mx.float32), S, sm_scale, D=D, BLOCK_N=16, num_warps=2)
+    s = np.einsum("hd,hsd->hs", q.astype(np.float64), k.astype(np.float64)) * sm_scale
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    close(npy(out).reshape(H, D), np.einsum("hs,hsd->hd", p, v.astype(np.float64)), rtol=1e-4, atol=1e-5)
+
+
+# --- atomics histogram ------------------------------------------------------------------------
+@mf.jit
+def histogram(x_ptr, hist_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    bins = tl.load(x_ptr + offs, mask=mask, other=0)
+    tl.atomic_add(hist_ptr + bins, 1, mask=mask)
+
+
+def test_histogram(rng):
+    n, nbins = int(rng.integers(700, 1000)) | 1, 13
+    x = rng.integers(0, nbins, size=n).astype(np.int32)
+    hist = histogram[(mf.cdiv(n, 128),)](mxa(x), mf.zeros((nbins,), mx.int32), n, BLOCK=128, num_warps=4)
+    equal(hist, np.bincount(x, minlength=nbins).astype(np.int32))
+
+
+# --- cumsum -----------------------------------------------------------------------------------
+@mf.jit
+def cumsum_1d(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    tl.store(out_ptr + offs, tl.cumsum(x, axis=0), mask=mask)
+
+
+def test_cumsum_1d(rng):
+    n = int(rng.integers(100, 128)) | 1
+    x = randf(rng, n)
+    out = cumsum_1d[(1,)](mxa(x), mf.empty((n,), mx.float32), n, BLOCK=128, num_warps=2)
+    close(out, np.cumsum(x.astype(np.float64)), rtol=1e-5, atol=1e-4)
+
+
+@mf.jit
+def cumsum_2d(x_ptr, out_ptr, M, N, AXIS: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=mask, other=0)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], tl.cumsum(x, axis=AXIS), mask=mask)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_cumsum_2d(rng, axis):
+    M, N = int(rng.integers(9, 16)) | 1, int(rng.integers(17, 32)) | 1
+    x = rng.integers(-100, 100, size=(M, N)).astype(np.int32)
+    out = cumsum_2d[(1,)](mxa(x.reshape(-1)), mf.empty((M * N,), mx.int32), M, N, AXIS=axis, BM=16, BN=32,
+                          num_warps=2)
+    equal(npy(out).reshape(M, N), np.cumsum(x, axis=axis).astype(np.int32))
+
+
+# --- argmax / argmin (first index on ties) -----------------------------------------------------
+@mf.jit
+def argminmax(x_ptr, imax_ptr, imin_ptr, vmax_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    rmask = rows < M
+    mask = rmask[:, None] & (cols[None, :] < N)
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=mask, other=float("-inf"))
+    tl.store(imax_ptr + rows, tl.argmax(x, axis=1), mask=rmask)
+    xm = tl.where(mask, x, float("inf"))
+    tl.store(imin_ptr + rows, tl.argmin(xm, axis=1), mask=rmask)
+    v, i = tl.max(x, axis=1, return_indices=True)
+    tl.store(vmax_ptr + rows, v + i.to(tl.float32) * 1000.0, mask=rmask)
+
+
+def test_argmax_argmin_ties(rng):
+    M, N = int(rng.integers(9, 20)) | 1, int(rng.integers(33, 64)) | 1
+    x = rng.integers(-4, 5, size=(M, N)).astype(np.float32)  # many ties
+    imax, imin, vmax = argminmax[(mf.cdiv(M, 4),)](mxa(x.reshape(-1)), mf.empty((M,), mx.int32),
+                                                     mf.empty((M,), mx.int32), mf.empty((M,), mx.float32), M, N,
+                                                     BM=4, BN=64, num_warps=2)
+    equal(imax, x.argmax(axis=1).astype(np.int32))
+    equal(imin, x.argmin(axis=1).astype(np.int32))
+    close(vmax, x.max(axis=1) + 1000.0 * x.argmax(axis=1), rtol=0, atol=0)
+
+
+@mf.jit
+def argmax_1d(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=-1e30)
+    y = tl.where(mask, x, 1e30)
+    tl.store(out_ptr + tl.arange(0, 2), tl.where(tl.arange(0, 2) == 0, tl.argmax(x, axis=0), tl.argmin(y, axis=0)))
+
+
+def test_argmax_1d(rng):
+    n = int(rng.integers(200, 256)) | 1
+    x = randf(rng, n)
+    x[rng.integers(0, n, size=3)] = 5.0  # tie for the maximum, first index wins
+    x[-1] = 5.0
+    x[rng.integers(0, n, size=2)] = -5.0  # and for the minimum
+    out = argmax_1d[(1,)](mxa(x), mf.empty((2,), mx.int32), n, BLOCK=256, num_warps=4)
+    equal(out, np.array([x.argmax(), x.argmin()], dtype=np.int32))
+
+
+# --- transpose copy ----------------------------------------------------------------------------
+@mf.jit
+def transpose(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    tile = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=(rm[:, None] < M) & (rn[None, :] < N))
+    t = tl.trans(tile)  # (BN, BM)
+    tl.store(out_ptr + rn[:, None] * M + rm[None, :], t, mask=(rn[:, None] < N) & (rm[None, :] < M))
+
+
+def test_transpose(rng):
+    M, N = int(rng.integers(20, 50)) | 1, int(rng.integers(20, 50)) | 1
+    x = randf(rng, M, N)
+    out = transpose[(mf.cdiv(M, 16), mf.cdiv(N, 32))](mxa(x.reshape(-1)), mf.empty((N * M,), mx.float32), M, N,
+                                                       BM=16, BN=32, num_warps=4)
+    equal(npy(out).reshape(N, M), x.T.copy())
+
+
+# --- Philox tl.rand / tl.randn ------------------------------------------------------------------
+M32 = 0xFFFFFFFF
+
+
+def philox_ref(seed: int, offsets: np.ndarray, n_rounds: int = 10) -> tuple[np.ndarray, ...]:
+    """Triton's randint4x: Philox4x32 with counter (offset, 0, 0, 0) and key (seed_lo, seed_hi)."""
+    A, B = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+    c0 = offsets.astype(np.int64).astype(np.uint64) & np.uint64(M32)
+    c1 = np.zeros_like(c0)
+    c2 = np.zeros_like(c0)
+    c3 = np.zeros_like(c0)
+    s = seed & 0xFFFFFFFFFFFFFFFF
+    k0, k1 = np.uint64(s & M32), np.uint64(s >> 32)
+    mask = np.uint64(M32)
+    for _ in range(n_rounds):
+        p_b = B * c2  # < 2**64: exact in uint64
+        p_a = A * c0
+        c0, c1, c2, c3 = ((p_b >> np.uint64(32)) ^ c1 ^ k0, p_b & mask,
+                          (p_a >> np.uint64(32)) ^ c3 ^ k1, p_a & mask)
+        k0 = (k0 + np.uint64(0x9E3779B9)) & mask
+        k1 = (k1 + np.uint64(0xBB67AE85)) & mask
+    return tuple(c.astype(np.uint32) for c in (c0, c1, c2, c3))
+
+
+def uint_to_uniform_float_ref(x: np.ndarray) -> np.ndarray:
+    """Triton's uint_to_uniform_float for 32-bit: bitcast to int32, fold negatives, times a scale (fp32)."""
+    i = x.view(np.int32).astype(np.int64)
+    i = np.where(i < 0, -i - 1, i)
+    return i.astype(np.float32) * np.float32(4.6566127342e-10)
+
+
+@mf.jit
+def rand_kernel(out_ptr, seed, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.rand(seed, offs), mask=offs < n)
+
+
+@mf.jit
+def randn_kernel(out_ptr, seed, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.randn(seed, offs), mask=offs < n)
+
+
+def _rand(kernel, seed: int, n: int) -> np.ndarray:
+    return npy(kernel[(mf.cdiv(n, 256),)](mf.empty((n,), mx.float32), seed, n, BLOCK=256, num_warps=4))
+
+
+def test_rand_matches_triton_philox(rng):
+    n = 4099
+    seed = int(rng.integers(0, 2**31))
+    got = _rand(rand_kernel, seed, n)
+    want = uint_to_uniform_float_ref(philox_ref(seed, np.arange(n))[0])
+    equal(got, want)
+
+
+def test_rand_64bit_seed(rng):
+    n = 1001
+    seed = int(rng.integers(2**32, 2**62))  # an int64 seed: its high word is the second key
+    got = _rand(rand_kernel, seed, n)
+    equal(got, uint_to_uniform_float_ref(philox_ref(seed, np.arange(n))[0]))
+
+
+def test_rand_statistics_and_determinism(rng):
+    n = 20001
+    seed = int(rng.integers(0, 2**31))
+    a = _rand(rand_kernel, seed, n)
+    assert ((a >= 0) & (a < 1)).all()
+    assert abs(a.mean() - 0.5) < 0.02 and abs(a.var() - 1 / 12) < 0.01
+    equal(_rand(rand_kernel, seed, n), a)  # same seed and offsets: same numbers
+    b = _rand(rand_kernel, seed + 1, n)
+    assert (a != b).mean() > 0.99
+    assert abs(np.corrcoef(a, b)[0, 1]) < 0.05
+
+
+def test_randn(rng):
+    n = 20001
+    seed = int(rng.integers(0, 2**31))
+    a = _rand(randn_kernel, seed, n)
+    assert np.isfinite(a).all()
+    assert abs(a.mean()) < 0.05 and abs(a.var() - 1) < 0.05
+    assert abs(((a - a.mean()) ** 3).mean()) < 0.15  # symmetric (6 standard errors)
+    equal(_rand(randn_kernel, seed, n), a)
+    assert (a != _rand(randn_kernel, seed + 7, n)).mean() > 0.99
+    # Box-Muller on the first two Philox words, as Triton's randn
+    c = philox_ref(seed, np.arange(n))
+    u1 = np.maximum(1e-7, uint_to_uniform_float_ref(c[0]).astype(np.float64))
+    u2 = uint_to_uniform_float_ref(c[1]).astype(np.float64)
+    close(a, np.sqrt(-2 * np.log(u1)) * np.cos(2 * np.pi * u2), rtol=1e-4, atol=1e-4)
