@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import mlx.core as mx
-import numpy as np
 
 import metalforge as mf
 from metalforge.kernels import attention, norms, quantized, rope, softmax
@@ -88,6 +87,8 @@ def triton_version(kernel) -> Any:
     glb["tl"] = ttl
     clone = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
     clone.__module__ = fn.__module__
+    clone.__annotations__ = {k: ttl.constexpr for k, v in fn.__annotations__.items()
+                             if v == "tl.constexpr" or getattr(v, "__name__", "") == "constexpr"}
     return triton.jit(clone)
 
 
@@ -185,6 +186,9 @@ def tune_library(cases_quick: bool, trials: int, log) -> None:
         for shape in shapes.get(name, []):
             dtype = tuner.dtypes[0]
             grid, args = tuner.tune_case(shape, dtype)
+            if tuner.config_for(grid, *args)[1] == "exact":  # tuned already (a carried database)
+                log(f"{name} {shape}: tuned config found")
+                continue
             t = time.perf_counter()
             try:
                 config = tuner.tune(grid, *args, trials=trials, progress=False)

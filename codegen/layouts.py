@@ -18,7 +18,6 @@ from functools import reduce
 from operator import mul
 from typing import Union
 
-from . import lir
 from .lir import Bin, Expr, Lit, Special
 from ..dsl import ir
 
@@ -243,15 +242,13 @@ Layout = Union[Blocked, Slice, Expand, Scalar, Remat, Shared]
 Registers = (Blocked, Slice, Expand)  # layouts held in per-thread register arrays
 
 
-def pow2_floor(n: int) -> int:
-    return 1 << (max(1, n).bit_length() - 1)
-
-
-def default_blocked(shape: tuple[int, ...], num_warps: int, element_bytes: int = 4) -> Blocked:
-    """Triton-style default: up to 16 bytes per thread along the last dimension, lanes filling
-    dimensions from the last, simdgroups from the first; leftovers replicate."""
-    rank, numel = len(shape), prod(shape)
-    vec = min(max(1, 16 // max(1, element_bytes)), shape[-1], pow2_floor(max(1, numel // (WARP * num_warps))))
+def default_blocked(shape: tuple[int, ...], num_warps: int) -> Blocked:
+    """Triton-style default, lanes filling dimensions from the last, simdgroups from the first,
+    leftovers replicating; one element per thread along the last dimension, so that consecutive
+    lanes touch consecutive addresses in every (scalar) load and store: coalesced without vector
+    loads (which would want several contiguous elements per thread)."""
+    rank = len(shape)
+    vec = 1
     spt = [1] * (rank - 1) + [vec]
     tpw, rem = [1] * rank, WARP
     for d in reversed(range(rank)):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from ..dsl.ir import Function, PointerType, ScalarType
+from ..dsl.ir import Function, ScalarType
 from . import lir
 from .passes.assign_layouts import LayoutPlan, assign_layouts
 from .passes.dce import eliminate_dead_code
@@ -17,7 +17,7 @@ from .passes.lower import lower
 from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 
-CODEGEN_VERSION = "1"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "2"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
 RENDERERS = {"msl": MSLRenderer, "cuda": CUDARenderer}

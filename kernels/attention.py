@@ -64,6 +64,5 @@ def decode_attention(q: mx.array, k: mx.array, v: mx.array, backend=None) -> mx.
 
 def reference(q, k, v) -> mx.array:
     heads, dim = q.shape
-    kv_heads = k.shape[0]
     out = mx.fast.scaled_dot_product_attention(q[None, :, None, :], k[None], v[None], scale=1.0 / math.sqrt(dim))
     return out.reshape(heads, dim)

@@ -26,19 +26,23 @@ def _tune_args(shape: tuple, dtype: mx.Dtype):
 def softmax_kernel(x_ptr, out_ptr, n_cols, row_stride, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     base = row * row_stride
-    m = -float("inf")
-    s = 0.0
+    # Online softmax per element: each lane keeps its own running max and sum over the column
+    # blocks, so the row is reduced once, not once per block.
+    m = tl.full((BLOCK,), -float("inf"), tl.float32)
+    s = tl.zeros((BLOCK,), dtype=tl.float32)
     for start in range(0, n_cols, BLOCK):
         offs = start + tl.arange(0, BLOCK)
         x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
-        m_new = tl.maximum(m, tl.max(x, axis=0))
-        s = s * tl.exp(m - m_new) + tl.sum(tl.exp(x - m_new), axis=0)
+        m_new = tl.maximum(m, x)
+        s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
         m = m_new
+    row_max = tl.max(m, axis=0)
+    row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
     for start in range(0, n_cols, BLOCK):
         offs = start + tl.arange(0, BLOCK)
         mask = offs < n_cols
         x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
-        tl.store(out_ptr + base + offs, tl.exp(x - m) / s, mask=mask)
+        tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
 
 
 def softmax(x: mx.array, backend=None) -> mx.array:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...dsl.ir import BlockType, Function, Operation, PointerType, Value, element_of, shape_of
+from ...dsl.ir import BlockType, Function, Operation, Value, shape_of
 from ..layouts import Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, default_blocked
 
 # Ops computing each element from the same element of their operands.
@@ -27,11 +27,6 @@ REDUCTIONS = frozenset({"sum", "max", "min", "argmax", "argmin", "reduce"})
 SCANS = frozenset({"cumsum", "scan"})
 
 
-def element_bytes(v: Value) -> int:
-    e = element_of(v.type)
-    return 8 if isinstance(e, PointerType) else max(1, e.bits // 8)
-
-
 @dataclass
 class LayoutPlan:
     values: dict[int, Layout] = field(default_factory=dict)
@@ -42,7 +37,7 @@ class LayoutPlan:
         return self.values[v.id]
 
     def default(self, v: Value) -> Blocked:
-        return default_blocked(shape_of(v.type), self.num_warps, element_bytes(v))
+        return default_blocked(shape_of(v.type), self.num_warps)
 
     def storage(self, v: Value) -> Layout:
         """A register layout to hold `v` (its own when it has one)."""
@@ -104,7 +99,7 @@ def assign_layouts(fn: Function, num_warps: int) -> LayoutPlan:
             x = op.operands[0]
             axis = op.attrs.get("axis")
             if axis is None and len(x.type.shape) > 1:  # over everything: reduce the flattened tile
-                plan.reduce_parent[id(op)] = default_blocked((x.type.numel,), num_warps, element_bytes(x))
+                plan.reduce_parent[id(op)] = default_blocked((x.type.numel,), num_warps)
                 return Scalar()
             axis = axis or 0
             parent = plan.storage(x)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ...dsl.ir import Operation, Value, element_of, shape_of
 from .. import lir
-from ..layouts import Expand, Remat, Shared, Slice, flat_index, lit, unravel
-from ..lir import Bin, Index, Special, Sym
+from ..layouts import Expand, Remat, Slice, flat_index, lit, unravel
+from ..lir import Index, Sym
 from .lower import BroadcastRepr, Lowering, RegsRepr, RematRepr, SharedRepr
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import operator
 
-from ...dsl.ir import Block, Function, Operation, ScalarType
+from ...dsl.ir import Block, Function, ScalarType
 
 _FOLDABLE = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "and": operator.and_, "or": operator.or_,

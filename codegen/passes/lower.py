@@ -16,8 +16,7 @@ from ...dsl.ir import BlockType, Function, Operation, PointerType, ScalarType, V
 from ...dsl import ir
 from ...errors import KernelDefinitionError
 from .. import lir
-from ..layouts import (Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, flat_index, lit, prod,
-                       slot_count, unravel)
+from ..layouts import (Expand, Layout, Remat, Scalar, flat_index, lit, slot_count, unravel)
 from ..lir import Bin, Call, Cast, Expr, Index, Lit, Select, Special, Sym, Un
 from .assign_layouts import ELEMENTWISE, PASS_THROUGH, LayoutPlan
 
@@ -351,7 +350,7 @@ class Lowering:
         if isinstance(layout, Remat):
             self.env[r.id] = RematRepr(op)
             return
-        if isinstance(layout, Scalar) and op.opcode == "constant":
+        if isinstance(layout, Scalar) and op.opcode in ("constant", "full"):
             self.env[r.id] = ScalarRepr(self.remat(op, []))
             return
         if isinstance(layout, Scalar):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import reduce
 
-from ...dsl.ir import BlockType, Operation, Value, element_of, shape_of
+from ...dsl.ir import BlockType, Operation, Value, element_of
 from .. import lir
 from ..layouts import Registers, Scalar, lit
 from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym

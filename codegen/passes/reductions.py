@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Callable
 
 from ...dsl import ir
-from ...dsl.ir import BlockType, Operation, ScalarType, Value, element_of, shape_of
+from ...dsl.ir import Operation, ScalarType, element_of, shape_of
 from .. import lir
-from ..layouts import Blocked, Expand, Scalar, Slice, add, flat_index, lit, mul_, prod, unravel
+from ..layouts import Blocked, Scalar, Slice, add, flat_index, lit, mul_, prod, unravel
 from ..lir import Bin, Call, Expr, Index, Select, Shuffle, Special, Sym
 from .lower import Lowering, RegsRepr, ScalarRepr, SharedRepr
 

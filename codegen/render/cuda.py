@@ -57,7 +57,11 @@ class CUDARenderer(Renderer):
 
     def render(self, kernel: lir.Kernel) -> tuple[str, str]:
         self.scalars = {name for name, t in kernel.inputs if isinstance(t, ScalarType)}
-        return super().render(kernel)
+        header, body = super().render(kernel)
+        # Read each scalar once: re-reading `n[0]` after every store would be required (outputs may
+        # alias it) and serialises the kernel.
+        prologue = "".join(f"const auto mf_{name} = {name}[0];\n" for name, _ in kernel.inputs if name in self.scalars)
+        return header, prologue + body
 
     def helpers_used(self, body: str) -> set[str]:
         used = {name for name in self.helper_names if name + "(" in body or name + "<" in body}
@@ -91,7 +95,7 @@ class CUDARenderer(Renderer):
     # ---- expressions ---------------------------------------------------------------------------
     def expr(self, e: lir.Expr) -> str:
         if isinstance(e, lir.Sym) and e.name in self.scalars:
-            return f"{e.name}[0]"  # MLX passes scalars as pointers to 0-d arrays
+            return f"mf_{e.name}"  # MLX passes scalars as pointers to 0-d arrays: read once (render)
         if isinstance(e, lir.Cast):
             if isinstance(e.type, PointerType):
                 return f"(({self.type_name(e.type)})({self.expr(e.a)}))"
