@@ -700,6 +700,10 @@ class _Builder:
             dtype = bound["dtype"]
             if not isinstance(dtype, (ScalarType, PointerType)):
                 raise self.error(f".to() needs a dtype, got {dtype!r}", "write x.to(tl.float32)")
+            if bound["fp_downcast_rounding"] not in (None, "rtne"):
+                raise self.error(f"fp_downcast_rounding={bound['fp_downcast_rounding']!r} is not supported: "
+                                 "metalforge converts with round-to-nearest-even",
+                                 "drop fp_downcast_rounding (or use 'rtne')")
             if element_of(base.type) == dtype:
                 return base
             opcode, t = semantic.cast(base.type, dtype, bool(bound["bitcast"]))
@@ -888,11 +892,17 @@ class _Builder:
                 for v in (x, y)]
         return self.emit1("select", [self.broadcast(cond, shape), *vals], make_type(e, shape))
 
+    def min_max(self, kind: str, x: Any, y: Any) -> Value:
+        e, _ = self.common([x, y])
+        if e == ir.bfloat16:  # Triton computes bf16 minimum/maximum in fp32 (measured)
+            x, y = (self.convert(v, ir.float32) if isinstance(v, Value) else v for v in (x, y))
+        return self.elementwise(kind, [x, y])
+
     def b_minimum(self, x: Any, y: Any, propagate_nan: Any) -> Value:
-        return self.elementwise("minimum", [x, y])
+        return self.min_max("minimum", x, y)
 
     def b_maximum(self, x: Any, y: Any, propagate_nan: Any) -> Value:
-        return self.elementwise("maximum", [x, y])
+        return self.min_max("maximum", x, y)
 
     def b_clamp(self, x: Any, min: Any, max: Any, propagate_nan: Any) -> Value:
         return self.elementwise("clamp", [x, min, max], floats_only=True)
@@ -964,6 +974,8 @@ class _Builder:
         if dtype is not None:
             x = self.convert(x, self.dtype_arg(dtype))
         x = self.convert(x, semantic.sum_type(element_of(x.type)))
+        if element_of(x.type) == ir.bfloat16:  # Triton scans bf16 in fp32 (measured)
+            x = self.convert(x, ir.float32)
         ax = self.axis_arg(axis, len(shape_of(x.type)), allow_none=False)
         return self.emit1("cumsum", [x], x.type, axis=ax, reverse=bool(reverse))
 
@@ -1003,6 +1015,8 @@ class _Builder:
         p, e = self.pointer_arg(pointer, "tl.store")
         if boundary_check:
             raise self.error("block pointers (boundary_check) are not supported", "use masks")
+        if isinstance(value, Value) and e.is_bool and element_of(value.type) != ir.int1:
+            value = self.convert(value, ir.int8)  # Triton stores bools as bytes: value -> int8 -> != 0
         v = self.convert(value, e) if isinstance(value, Value) else self.constant(self.const_arg(value, "value",
                                                                                               Number), e)
         m = self.mask_arg(mask)

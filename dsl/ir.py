@@ -78,6 +78,11 @@ class PointerType:
 
     element: ScalarType
 
+    @property
+    def element_ty(self) -> ScalarType:
+        """Triton's name for the pointee type (`ptr.dtype.element_ty`)."""
+        return self.element
+
     def __str__(self) -> str:
         return f"ptr<{self.element}>"
 

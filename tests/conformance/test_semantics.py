@@ -216,9 +216,7 @@ def _round(v: np.ndarray, dtype: str) -> np.ndarray:
 
 @pytest.mark.parametrize("xt,yt,out", [
     ("float16", "float32", "float32"),
-    pytest.param("bfloat16", "float16", "float16", marks=pytest.mark.xfail(strict=True, reason=(
-        "metalforge types bf16 + fp16 as fp16 (as Triton) but the generated MSL "
-        "`static_cast<half>(<bfloat>)` does not compile on the emulator (KernelCompileError)"))),
+    ("bfloat16", "float16", "float16"),
     # (a half operand wins over bf16: Triton's rule 3 comes before rule 4)
     ("bfloat16", "float32", "float32"),
     ("float16", "float16", "float16"),
@@ -282,8 +280,7 @@ def test_runtime_scalar_promotion(both, rng, xt, s, out):
 
 @pytest.mark.parametrize("xt,out", [
     ("float16", "float16"), ("int8", "int8"), ("uint32", "uint32"),
-    pytest.param("bfloat16", "float32", marks=pytest.mark.xfail(strict=True, reason=(
-        "tl.minimum/tl.maximum of bf16: Triton promotes to fp32, metalforge returns bf16 (static_assert fails)"))),
+    ("bfloat16", "float32"),
 ])
 def test_minimum_maximum_dtype(both, rng, xt, out):
     x, y = _values(rng, xt), _values(rng, xt)
@@ -344,13 +341,10 @@ def _src(rng, src: str, dst: str) -> np.ndarray:
     return x
 
 
-STORE_TO_BOOL = ("stores to a bool pointer: Triton converts the value to int8 first (`*i1` is stored as "
-                 "bytes), so 0.5 and 256 store False; metalforge stores `value != 0` (True)")
 
 
 @pytest.mark.parametrize("src,dst", [
-    pytest.param(s, d, marks=pytest.mark.xfail(strict=True, reason=STORE_TO_BOOL)) if d == "bool" and s != "bool"
-    else (s, d) for s, d in CONVERSIONS])
+    (s, d) for s, d in CONVERSIONS])
 def test_store_converts_to_pointee(both, rng, src, dst):
     x = _src(rng, src, dst)
     both.check("store_convert_kernel", grid1(), (x, Out(N, dst), N), [_convert(x, src, dst, store=True)],
@@ -382,8 +376,8 @@ def _downcast_input(rng) -> np.ndarray:
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "x.to(tl.float16 / tl.bfloat16, fp_downcast_rounding=\"rtz\"): Triton rounds toward zero, metalforge "
-    "ignores fp_downcast_rounding and rounds to nearest even"))
+    "x.to(tl.float16 / tl.bfloat16, fp_downcast_rounding=\"rtz\"): Triton rounds toward zero; metalforge "
+    "rejects the option at compile time (it converts with round-to-nearest-even only)"))
 @pytest.mark.parametrize("dst", ["float16", "bfloat16"])
 def test_downcast_rounding_rtz(both, rng, dst):
     x = _downcast_input(rng)
@@ -416,8 +410,6 @@ def test_bitcast(both, rng, src, dst):
     both.check("bitcast_kernel", grid1(), (x, Out(N, dst), N), [want], consts={"DST": DT(dst), "BLOCK": BLOCK})
 
 
-@pytest.mark.xfail(strict=True, reason="metalforge: `out_ptr.dtype.element_ty` (Triton's idiom for the pointee "
-                   "type) is not supported: the front end's pointer type has `.element`, not `.element_ty`")
 def test_pointer_element_ty(both, rng):
     x = rng.uniform(-50, 50, N).astype(np.float32)
     both.check("element_ty_kernel", grid1(), (x, Out(N, "int16"), N),
@@ -508,8 +500,7 @@ def test_user_combine_reduce(both, rng):
 @pytest.mark.parametrize("dtype,out,reverse", [
     ("float32", "float32", False), ("int32", "int32", True), ("int8", "int32", False),
     ("float16", "float16", False), ("uint8", "uint32", True),
-    pytest.param("bfloat16", "float32", False, marks=pytest.mark.xfail(strict=True, reason=(
-        "tl.cumsum of bf16: Triton promotes to fp32, metalforge keeps bf16 (static_assert fails)"))),
+    ("bfloat16", "float32", False),
 ])
 def test_cumsum(both, rng, dtype, out, reverse):
     n = 50
