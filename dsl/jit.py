@@ -16,7 +16,7 @@ import mlx.core as mx
 
 import hashlib
 
-from ..codegen.passes.debug_print import PRINT_BUFFER, PRINT_CAPACITY, RECORD_WORDS, decode as decode_prints
+from ..codegen.passes.debug_print import PRINT_CAPACITY, RECORD_WORDS, decode as decode_prints
 from ..codegen.pipeline import CODEGEN_VERSION, CompiledKernel, compile_ir
 from ..errors import BackendUnavailableError, LaunchConfigError, MetalforgeError
 from ..runtime import backends, metal_kernel
@@ -88,6 +88,7 @@ class JITFunction(_FrontendFunction):
         self.defaults = [p.default if p.default is not p.empty else _MISSING
                          for p in self.signature.parameters.values()]
         self.kernels: dict[tuple, Any] = {}  # runtime kernel objects per (compiled kernel, back end)
+        self.positions: dict[str, tuple] = {}  # per compiled kernel: argument index of each buffer
 
     codegen_version = CODEGEN_VERSION
 
@@ -178,10 +179,13 @@ class JITFunction(_FrontendFunction):
         if not 1 <= len(g) <= 3 or not all(isinstance(n, int) and n >= 0 for n in g):
             raise MetalforgeError(f"{self.__name__}: grid must be 1 to 3 non-negative ints, got {g!r}")
         g = g + (1,) * (3 - len(g))
-        by_name = dict(zip(self.arg_names, values))
-        if compiled.prints:  # device_print records come back in a hidden output, zero-initialised
-            by_name[PRINT_BUFFER] = zeros(((PRINT_CAPACITY + 1) * RECORD_WORDS,), mx.uint32)
-        outputs = [by_name[k] for k, _ in compiled.outputs]
+        positions = self.positions.get(compiled.name)
+        if positions is None:  # where each buffer of the compiled kernel comes from in the argument list
+            index = {n: i for i, n in enumerate(self.arg_names)}
+            positions = self.positions[compiled.name] = (
+                [(index[n], t) for n, t in compiled.inputs], [index.get(n) for n, _ in compiled.outputs])
+        outputs = [values[i] if i is not None else zeros(((PRINT_CAPACITY + 1) * RECORD_WORDS,), mx.uint32)
+                   for i in positions[1]]  # None: the hidden device_print buffer, zero-initialised
         inits = {p.init for p in outputs if p.init is not None}
         if len(inits) > 1:
             raise MetalforgeError(f"{self.__name__}: outputs with different initial values {sorted(inits)}; MLX "
@@ -190,7 +194,7 @@ class JITFunction(_FrontendFunction):
         if 0 in g:
             outs = [mx.full(p.shape, p.init or 0, p.dtype) for p in outputs]
         else:
-            inputs = [_as_input(by_name[n], t) for n, t in compiled.inputs]
+            inputs = [_as_input(values[i], t) for i, t in positions[0]]
             outs = self._runtime_kernel(compiled, _backend(backend))(
                 inputs=inputs, output_shapes=[p.shape for p in outputs], output_dtypes=[p.dtype for p in outputs],
                 grid=(g[0] * compiled.threads, g[1], g[2]), threadgroup=(compiled.threads, 1, 1),
@@ -236,14 +240,20 @@ def _target(backend: Any) -> str:
 
 
 def _type_key(value: Any) -> Any:
-    """What of a runtime argument selects the specialisation: its dtype or scalar kind."""
-    if isinstance(value, mx.array):
+    """What of a runtime argument selects the specialisation: its dtype or scalar kind (cheap: every
+    launch computes it for every argument)."""
+    t = type(value)
+    if t is mx.array:
         return value.dtype
-    if isinstance(value, Placeholder):
+    if t is Placeholder:
         return ("out", value.dtype)
-    if isinstance(value, (bool, int, float)):
-        return _scalar_type(value)
-    return type(value)
+    if t is int:
+        return "i32" if -2**31 <= value < 2**31 else "i64"
+    if t is float:
+        return "f32"
+    if t is bool:
+        return "i1"
+    return t  # anything else: arg_type() accepts it (number subclasses) or says what to pass
 
 
 _SCALARS: dict[tuple, mx.array] = {}
