@@ -88,7 +88,7 @@ class JITFunction(_FrontendFunction):
         self.defaults = [p.default if p.default is not p.empty else _MISSING
                          for p in self.signature.parameters.values()]
         self.kernels: dict[tuple, Any] = {}  # runtime kernel objects per (compiled kernel, back end)
-        self.positions: dict[str, tuple] = {}  # per compiled kernel: argument index of each buffer
+        self.positions: dict[int, tuple] = {}  # per compiled kernel (kept alive by `cache`): buffer positions
 
     codegen_version = CODEGEN_VERSION
 
@@ -179,10 +179,10 @@ class JITFunction(_FrontendFunction):
         if not 1 <= len(g) <= 3 or not all(isinstance(n, int) and n >= 0 for n in g):
             raise MetalforgeError(f"{self.__name__}: grid must be 1 to 3 non-negative ints, got {g!r}")
         g = g + (1,) * (3 - len(g))
-        positions = self.positions.get(compiled.name)
+        positions = self.positions.get(id(compiled))  # specialisations may share a name (same source text)
         if positions is None:  # where each buffer of the compiled kernel comes from in the argument list
             index = {n: i for i, n in enumerate(self.arg_names)}
-            positions = self.positions[compiled.name] = (
+            positions = self.positions[id(compiled)] = (
                 [(index[n], t) for n, t in compiled.inputs], [index.get(n) for n, _ in compiled.outputs])
         outputs = [values[i] if i is not None else zeros(((PRINT_CAPACITY + 1) * RECORD_WORDS,), mx.uint32)
                    for i in positions[1]]  # None: the hidden device_print buffer, zero-initialised
