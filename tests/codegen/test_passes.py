@@ -1,0 +1,139 @@
+"""Unit tests of the code-generation passes: layouts' coordinate arithmetic, constant folding,
+dead-code elimination, layout assignment, and the errors lowering raises."""
+from __future__ import annotations
+
+import itertools
+
+import mlx.core as mx
+import pytest
+
+import metalforge as mf
+import metalforge.language as tl
+from metalforge.codegen import lir
+from metalforge.codegen.layouts import Expand, Remat, Scalar, Shared, Slice, default_blocked
+from metalforge.codegen.passes.assign_layouts import assign_layouts
+from metalforge.codegen.passes.dce import eliminate_dead_code
+from metalforge.codegen.passes.fold import fold_constants
+from metalforge.dsl import ir
+from metalforge.errors import KernelDefinitionError, LaunchConfigError
+
+
+def evaluate(e: lir.Expr, env: dict) -> int:
+    """The value of an index expression for one thread (C semantics on non-negative ints)."""
+    if isinstance(e, lir.Lit):
+        return int(e.value)
+    if isinstance(e, lir.Special):
+        return env[e.name]
+    if isinstance(e, lir.Sym):
+        return env[e.name]
+    if isinstance(e, lir.Bin):
+        a, b = evaluate(e.a, env), evaluate(e.b, env)
+        ops = {"+": lambda: a + b, "*": lambda: a * b, "/": lambda: a // b, "%": lambda: a % b,
+               "<": lambda: int(a < b), "==": lambda: int(a == b), "&&": lambda: int(bool(a) and bool(b))}
+        return ops[e.op]()
+    raise TypeError(e)
+
+
+def elements(layout, warps: int, owned_only: bool):
+    """(thread, slot) -> element coordinates over every thread of the threadgroup."""
+    out = {}
+    for warp, lane, k in itertools.product(range(warps), range(32), range(layout.slots)):
+        env = {"lane": lane, "warp": warp, "k": k}
+        owner = layout.owner(lir.Sym("k"))
+        if owned_only and owner is not None and not evaluate(owner, env):
+            continue
+        out[(warp, lane, k)] = tuple(evaluate(c, env) for c in layout.coords(lir.Sym("k")))
+    return out
+
+
+@pytest.mark.parametrize("shape", [(128,), (1024,), (4,), (4, 64), (16, 32), (1, 128), (64, 1), (2, 8, 16)])
+@pytest.mark.parametrize("warps", [1, 4])
+def test_blocked_layout_owns_every_element_exactly_once(shape, warps):
+    layout = default_blocked(shape, warps)
+    owned = elements(layout, warps, owned_only=True)
+    assert sorted(owned.values()) == sorted(itertools.product(*(range(n) for n in shape)))
+    for coords in elements(layout, warps, owned_only=False).values():  # replicas hold valid elements
+        assert all(0 <= c < n for c, n in zip(coords, shape))
+
+
+@pytest.mark.parametrize("shape,dim", [((4, 64), 1), ((4, 64), 0), ((16, 32), 1), ((32, 8), 0)])
+def test_slice_layout_matches_its_parent(shape, dim):
+    parent = default_blocked(shape, 4)
+    sl = Slice(parent, dim)
+    for warp, lane, k in itertools.product(range(4), range(32), range(parent.slots)):
+        env = {"lane": lane, "warp": warp, "k": k}
+        pc = [evaluate(c, env) for c in parent.coords(lir.Sym("k"))]
+        env["k"] = evaluate(sl.slot_of_parent(lir.Lit(k, ir.int32)), env)
+        sc = [evaluate(c, env) for c in sl.coords(lir.Sym("k"))]
+        assert sc == pc[:dim] + pc[dim + 1:]  # the slice slot holding this parent slot's row
+
+
+@mf.jit
+def folded(out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    unused = offs * 3  # noqa: F841  (dead)
+    tl.store(out_ptr + offs, offs * (BLOCK // 4), mask=offs < n)
+
+
+def build(kernel, types, consts):
+    return kernel.build_ir(types, consts)
+
+
+def test_fold_and_dce():
+    fn = build(folded, {"out_ptr": ir.ptr(ir.int32), "n": ir.int32}, {"BLOCK": 64})
+    before = [op.opcode for op in fn.walk()]
+    fn = eliminate_dead_code(fold_constants(fn))
+    after = [op.opcode for op in fn.walk()]
+    assert after.count("mul") == before.count("mul") - 1  # `unused` is gone
+    assert "store" in after
+
+
+@mf.jit
+def normalise(X, W, Y, N, BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    x = tl.load(X + rows[:, None] * N + cols[None, :])
+    mean = tl.sum(x, axis=1) / N
+    w = tl.load(W + cols)
+    tl.store(Y + rows[:, None] * N + cols[None, :], (x - mean[:, None]) * w[None, :])
+
+
+def test_layout_assignment():
+    fn = build(normalise, {"X": ir.ptr(ir.float32), "W": ir.ptr(ir.float32), "Y": ir.ptr(ir.float32), "N": ir.int32},
+               {"BM": 4, "BN": 64})
+    plan = assign_layouts(fn, 4)
+    by_code = {}
+    for op in fn.walk():
+        for r in op.results:
+            by_code.setdefault(op.opcode, []).append(plan.values[r.id])
+    assert all(isinstance(l, Remat) for l in by_code["arange"])  # index arithmetic is recomputed
+    x_layout = by_code["load"][0]
+    assert x_layout == default_blocked((4, 64), 4)
+    assert by_code["sum"] == [Slice(x_layout, 1)]
+    expands = by_code["expand_dims"]
+    assert Expand(Slice(x_layout, 1)) in expands  # mean[:, None]: same registers
+    assert Shared((1, 64)) in expands  # w[None, :] of a 1-D load goes through threadgroup memory
+    assert x_layout in by_code["broadcast"]  # broadcasting mean back needs no data movement
+    assert isinstance(plan.values[fn.args[0].id], Scalar)
+
+
+@mf.jit
+def too_big(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, tl.trans(tl.reshape(x, (128, BLOCK // 128))).reshape(BLOCK))
+
+
+@mf.jit
+def writes_input(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs) + 1)
+
+
+def test_lowering_errors_name_the_kernel_and_line():
+    with pytest.raises(KernelDefinitionError, match=r"(?s)too_big.*threadgroup memory.*32768"):
+        too_big.compile(mx.zeros(16384), mf.empty(16384), BLOCK=16384)
+    with pytest.raises(KernelDefinitionError, match=r"(?s)writes_input.*test_passes.py:\d+.*writes to `x_ptr`, an input"):
+        writes_input.compile(mx.zeros(64), mf.empty(64), BLOCK=64)
+    with pytest.raises(LaunchConfigError, match="num_warps=64"):
+        writes_input.compile(mx.zeros(64), mf.empty(64), BLOCK=64, num_warps=64)
