@@ -211,7 +211,8 @@ class Autotuner:
 
     # -- tuning -------------------------------------------------------------------------------------
 
-    def _sampler(self, sampler: str, seed: Optional[int], trials: int):
+    def make_sampler(self, sampler: str, seed: Optional[int], trials: int):
+        """The Optuna sampler for a search of `trials` trials (grid when the space fits in them)."""
         import optuna
 
         if sampler == "auto":
@@ -293,7 +294,7 @@ class Autotuner:
         try:
             with _quiet_optuna():
                 study = optuna.create_study(study_name=key.study_name, storage=store.optuna_storage(),
-                                            sampler=self._sampler(sampler, seed, trials), direction="minimize",
+                                            sampler=self.make_sampler(sampler, seed, trials), direction="minimize",
                                             load_if_exists=True)
                 study.optimize(objective, n_trials=trials, timeout=timeout, callbacks=[report, _Patience(patience)])
         finally:
