@@ -253,6 +253,14 @@ class Lowering:
         self.slot_loop(target.layout, lambda k, c: self.emit(
             lir.Assign(Index(Sym(target.name), k), self.read(v, target.layout, k, c))))
 
+    def result_array(self, op: Operation, layout: Layout) -> str:
+        """The register array for `op`'s result in `layout`, declared after its operands are made
+        readable in that layout (conversions go before the consumer's loop)."""
+        self.ready(op.operands, layout)
+        name = self.name(op.result)
+        self.emit(self.declare(name, op.result, slot_count(layout)))
+        return name
+
     def variable(self, v: Value, layout: Layout, hint: Value | None = None) -> Repr:
         """A fresh, uninitialised variable able to hold `v` in `layout`."""
         name = self.name(hint or v)
@@ -359,9 +367,7 @@ class Lowering:
             self.emit(self.declare(name, r, init=value))
             self.env[r.id] = ScalarRepr(Sym(name))
             return
-        self.ready(op.operands, layout)
-        name = self.name(r)
-        self.emit(self.declare(name, r, slot_count(layout)))
+        name = self.result_array(op, layout)
 
         def body(k, coords):
             args = [self.read(o, layout, k, self.operand_coords(o, coords)) for o in op.operands]

@@ -42,9 +42,7 @@ def lower_load(lw: Lowering, op: Operation) -> None:
         lw.env[r.id] = ScalarRepr(Sym(name))
         return
     layout = lw.plan.of(r)
-    lw.ready(op.operands, layout)
-    name = lw.name(r)
-    lw.emit(lir.Decl(name, element, size=layout.slots))
+    name = lw.result_array(op, layout)
 
     def body(k, coords):
         value = _deref(lw, lw.read(ptr, layout, k, coords), ptr)
@@ -123,9 +121,7 @@ def lower_atomic(lw: Lowering, op: Operation) -> None:
         lw.env[r.id] = ScalarRepr(Sym(name))
         return
     layout = lw.plan.of(r)
-    lw.ready(op.operands, layout)
-    name = lw.name(r)
-    lw.emit(lir.Decl(name, element, size=layout.slots))
+    name = lw.result_array(op, layout)
 
     def body(k, coords):
         lw.emit(lir.Assign(Index(Sym(name), k), Lit(0, element)))
