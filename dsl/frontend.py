@@ -17,7 +17,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from ..errors import KernelDefinitionError
+from ..errors import KernelDefinitionError, MetalforgeError
 from . import ir, language as tl, semantic
 from .ir import Block, Function, Loc, Operation, PointerType, ScalarType, Type, Value, element_of, make_type, shape_of
 from .semantic import TypeRuleError
@@ -113,7 +113,12 @@ class JITFunction:
     @property
     def source(self) -> _Source:
         if self._source is None:
-            lines, first = inspect.getsourcelines(self.fn)
+            try:
+                lines, first = inspect.getsourcelines(self.fn)
+            except (OSError, TypeError) as e:
+                raise MetalforgeError(f"cannot read the source of kernel `{self.__name__}` ({e}): kernels are "
+                                      "compiled from their source text, so define them in a .py file (not with "
+                                      "exec or in an interactive prompt without source)") from None
             module = ast.parse(textwrap.dedent("".join(lines)))
             ast.increment_lineno(module, first - 1)
             tree = module.body[0]
