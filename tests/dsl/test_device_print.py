@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 
 import mlx.core as mx
-import pytest
 import numpy as np
 
 import metalforge as mf
@@ -37,9 +36,3 @@ def test_device_print_prints_every_element_and_keeps_outputs(rng, capsys):
         np.testing.assert_allclose(got, list(x) + [-1.0] * (8 - n), rtol=1e-6)
     assert sorted(l for l in lines if "n=" in l) == [f"pid ({p}, 0, 0) idx (0) n={n}" for p in (0, 1)]
 
-
-def test_kernel_without_source_says_so():
-    namespace = {"tl": tl, "mf": mf}
-    exec("@mf.jit\ndef nosource(x_ptr, BLOCK: tl.constexpr):\n    pass\n", namespace)
-    with pytest.raises(mf.errors.MetalforgeError, match="cannot read the source of kernel `nosource`.*py file"):
-        namespace["nosource"].compile(mx.zeros(4), BLOCK=4)

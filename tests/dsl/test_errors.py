@@ -1,8 +1,10 @@
 """Every rejected kernel raises KernelDefinitionError naming the kernel, file, line and source, with a fix."""
 from __future__ import annotations
 
+import mlx.core as mx
 import pytest
 
+import metalforge as mf
 import metalforge.language as tl
 from metalforge.dsl import ir
 from metalforge.dsl.frontend import jit
@@ -240,3 +242,10 @@ def test_error_inside_helper_points_at_the_helper_line():
     assert err.kernel == "k_uses_bad_helper" and err.source == "return tl.sqrt(x)"
     assert err.line == line_of(k_helper_error_inner, "return tl.sqrt(x)")
     assert "in @jit helper `k_helper_error_inner`" in err.reason and err.hint == "convert with .to(tl.float32) first"
+
+
+def test_kernel_without_source_says_so():
+    namespace = {"tl": tl, "mf": mf}
+    exec("@mf.jit\ndef nosource(x_ptr, BLOCK: tl.constexpr):\n    pass\n", namespace)
+    with pytest.raises(mf.errors.MetalforgeError, match="cannot read the source of kernel `nosource`.*py file"):
+        namespace["nosource"].compile(mx.zeros(4), BLOCK=4)
