@@ -35,13 +35,16 @@ def contracts_fma() -> bool:
 
 
 def equal(got: mx.array | np.ndarray, want: np.ndarray) -> None:
-    """Exactly equal; on a back end that fuses multiply-adds, floats within one unit in the last place."""
+    """Exactly equal; on a back end that fuses multiply-adds, floats within a few rounding errors of
+    the largest value (a fused a*b+c skips one rounding, which cancellation can make many ulps)."""
     g = np.asarray(got)
     w = np.asarray(want)
     assert g.shape == w.shape, (g.shape, w.shape)
     assert g.dtype == w.dtype, (g.dtype, w.dtype)
     if g.dtype.kind == "f" and contracts_fma():
         assert not np.isnan(g).any() or np.isnan(w).any(), "unwritten/NaN elements"
-        np.testing.assert_array_max_ulp(g, w, maxulp=1)
+        eps = float(np.finfo(g.dtype).eps)
+        scale = float(np.max(np.abs(w.astype(np.float64)))) if w.size else 0.0
+        np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=4 * eps, atol=4 * eps * scale)
     else:
         np.testing.assert_array_equal(g, w)
