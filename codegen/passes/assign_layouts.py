@@ -68,6 +68,17 @@ def assign_layouts(fn: Function, num_warps: int) -> LayoutPlan:
             for arg, init, res in zip(body.args[1:], op.operands[3:], op.results):
                 plan.values[arg.id] = plan.values[res.id] = concrete(init)
             visit(body.ops)
+            # A carried tile initialised with index arithmetic (tl.zeros) takes the layout its
+            # update has, so the loop does not convert it on every iteration.
+            retry = False
+            for arg, init, res, y in zip(body.args[1:], op.operands[3:], op.results, body.ops[-1].operands):
+                update = plan.values.get(y.id)
+                if (isinstance(plan.values.get(init.id), Remat) and isinstance(update, Registers)
+                        and update != plan.values[arg.id]):
+                    plan.values[arg.id] = plan.values[res.id] = update
+                    retry = True
+            if retry:
+                visit(body.ops)
             return
         if code == "while":
             before, after = op.regions
@@ -102,6 +113,11 @@ def assign_layouts(fn: Function, num_warps: int) -> LayoutPlan:
                 plan.reduce_parent[id(op)] = default_blocked((x.type.numel,), num_warps)
                 return Scalar()
             axis = axis or 0
+            held = plan.values.get(x.id)
+            if (isinstance(held, Slice) and len(x.type.shape) == 1 and len(held.parent.shape) == 2
+                    and not op.attrs.get("keep_dims")):
+                plan.reduce_parent[id(op)] = held  # reduced in registers (reductions.py)
+                return Scalar()
             parent = plan.storage(x)
             if not isinstance(parent, Blocked):
                 parent = plan.default(x)

@@ -51,8 +51,8 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
     with_index = op.opcode in ("argmax", "argmin")
     combine = _combine_for(lw, op, value_type)
 
-    # The operand in the parent layout (flattened reductions read the tile as 1-D).
-    if flatten:
+    # The operand in registers, and the layout P and dimension along which the reduction runs.
+    if flatten:  # read the tile as 1-D
         lw.ready([x], parent)
         xs = lw.name(x, "flat")
         lw.emit(lir.Decl(xs, value_type, size=parent.slots))
@@ -60,34 +60,44 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
             Index(Sym(xs), k), lw.read(x, parent, None, unravel(c[0], x_shape)))))
     else:
         xs = lw.materialize(x, parent)
-    sl = Slice(parent, axis)
+    if isinstance(parent, Slice):
+        # A 1-D slice of a 2-D tile (e.g. attention scores): reduce along the parent's other
+        # dimension, in registers; threads along the sliced dimension hold copies and agree.
+        P, pdim, loop, result_shape = parent.parent, 1 - parent.dim, Scalar(), ()
+
+        def items(k) -> list[tuple[Expr, Expr]]:
+            return [(lit(j), parent.coords(lit(j))[0]) for j in range(parent.slots)]
+    else:
+        P, pdim, loop = parent, axis, Slice(parent, axis)
+        result_shape = loop.shape
+        stride = prod(parent.local[axis + 1:])
+
+        def items(k) -> list[tuple[Expr, Expr]]:
+            slots = [add(loop.parent_slot(k), lit(j * stride)) for j in range(parent.local[axis])]
+            return [(ps, parent.coords(ps)[axis]) for ps in slots]
     types = [value_type] + ([ir.int32] if with_index else [])
     accs = [lw.name(r, "acc") if i == 0 else lw.name(None, "acc_index") for i in range(len(types))]
     for name, t in zip(accs, types):
-        lw.emit(lir.Decl(name, t, size=sl.slots))
+        lw.emit(lir.Decl(name, t, size=prod(result_shape) if isinstance(loop, Scalar) else loop.slots))
 
     def acc_at(k) -> list[Expr]:
-        return [Index(Sym(a), k) for a in accs]
+        return [Index(Sym(a), k if k is not None else lit(0)) for a in accs]
 
     def set_acc(k, values) -> None:
-        for a, v in zip(accs, values):
-            lw.emit(lir.Assign(Index(Sym(a), k), v))
+        for a, v in zip(acc_at(k), values):
+            lw.emit(lir.Assign(a, v))
 
-    # 1. this thread's slots along the axis
-    stride = prod(parent.local[axis + 1:])
-
+    # 1. this thread's slots along the dimension
     def own(k, coords):
-        base = sl.parent_slot(k)
-        for j in range(parent.local[axis]):
-            ps = add(base, lit(j * stride))
-            item = [Index(Sym(xs), ps)] + ([parent.coords(ps)[axis]] if with_index else [])
+        for j, (slot, coord) in enumerate(items(k)):
+            item = [Index(Sym(xs), slot)] + ([coord] if with_index else [])
             set_acc(k, item if j == 0 else combine(acc_at(k), item))
-    lw.slot_loop(sl, own)
+    lw.slot_loop(loop, own)
 
-    # 2. lanes of the simdgroup along the axis (xor butterfly over the distinct ones)
-    lane_stride = prod(parent.tpw[axis + 1:])
+    # 2. lanes of the simdgroup along it (xor butterfly over the distinct ones)
+    lane_stride = prod(P.tpw[pdim + 1:])
     offset = lane_stride
-    while offset < lane_stride * parent.distinct_lanes(axis):
+    while offset < lane_stride * P.distinct_lanes(pdim):
         off = offset
 
         def exchange(k, coords):
@@ -98,30 +108,30 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
                 lw.emit(lir.Decl(name, t, init=Shuffle("xor", a, lit(off), t)))
                 partner.append(Sym(name))
             set_acc(k, combine(acc_at(k), partner))
-        lw.slot_loop(sl, exchange)
+        lw.slot_loop(loop, exchange)
         offset *= 2
 
-    # 3. simdgroups along the axis, through threadgroup memory
-    warps = parent.distinct_warps(axis)
+    # 3. simdgroups along it, through threadgroup memory
+    warps = P.distinct_warps(pdim)
     if warps > 1:
-        count = prod(sl.shape)
+        count = prod(result_shape)
         cells = [lw.alloc_shared(f"{a}_smem", t, warps * count) for a, t in zip(accs, types)]
         lw.emit(lir.Barrier())
-        writer = Bin("&&", Bin("==", parent.lane_coord(axis), lit(0)), Bin("<", parent.warp_coord(axis), lit(warps)))
-        warp = parent.warp_coord(axis)
+        writer = Bin("&&", Bin("==", P.lane_coord(pdim), lit(0)), Bin("<", P.warp_coord(pdim), lit(warps)))
+        warp = P.warp_coord(pdim)
 
         def publish(k, coords):
-            at = add(mul_(warp, lit(count)), flat_index(coords, sl.shape))
+            at = add(mul_(warp, lit(count)), flat_index(coords, result_shape))
             lw.emit(lir.If(writer, [lir.Assign(Index(Sym(c), at), v) for c, v in zip(cells, acc_at(k))]))
-        lw.slot_loop(sl, publish)
+        lw.slot_loop(loop, publish)
         lw.emit(lir.Barrier())
 
         def gather(k, coords):
-            f = flat_index(coords, sl.shape)
+            f = flat_index(coords, result_shape)
             set_acc(k, [Index(Sym(c), f) for c in cells])
             for w in range(1, warps):
                 set_acc(k, combine(acc_at(k), [Index(Sym(c), add(lit(w * count), f)) for c in cells]))
-        lw.slot_loop(sl, gather)
+        lw.slot_loop(loop, gather)
 
     result = accs[1] if with_index else accs[0]
     layout = lw.plan.of(r)
