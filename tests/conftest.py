@@ -14,6 +14,18 @@ import pytest
 _SEED_KEY = pytest.StashKey[int]()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_tuning_database(tmp_path_factory):
+    """Tests never read or write the user's tuning database (tests that need one set their own)."""
+    previous = os.environ.get("METALFORGE_DB")
+    os.environ["METALFORGE_DB"] = str(tmp_path_factory.mktemp("tuning") / "tuning.sqlite")
+    yield
+    if previous is None:
+        os.environ.pop("METALFORGE_DB", None)
+    else:
+        os.environ["METALFORGE_DB"] = previous
+
+
 @pytest.fixture
 def rng(request) -> np.random.Generator:
     env = os.environ.get("METALFORGE_TEST_SEED")

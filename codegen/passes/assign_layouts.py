@@ -138,7 +138,10 @@ def assign_layouts(fn: Function, num_warps: int) -> LayoutPlan:
                 return Remat()
         if code in ELEMENTWISE:
             registers = [l for l in held if isinstance(l, Registers)]
-            return registers[0] if registers else plan.default(r)
+            # A reduction's slice layout wins over a blocked one: the blocked operand is often a
+            # loop-carried tile, which then takes the slice layout too (see `for`), and nothing moves.
+            sliced = [l for l in registers if isinstance(l, (Slice, Expand))]
+            return (sliced or registers)[0] if registers else plan.default(r)
         if code == "broadcast":
             (src,) = held
             if isinstance(src, Expand) and src.slice.parent.shape == r.type.shape:
