@@ -705,14 +705,17 @@ class _Builder:
             dtype = bound["dtype"]
             if not isinstance(dtype, (ScalarType, PointerType)):
                 raise self.error(f".to() needs a dtype, got {dtype!r}", "write x.to(tl.float32)")
-            if bound["fp_downcast_rounding"] not in (None, "rtne"):
-                raise self.error(f"fp_downcast_rounding={bound['fp_downcast_rounding']!r} is not supported: "
-                                 "metalforge converts with round-to-nearest-even",
-                                 "drop fp_downcast_rounding (or use 'rtne')")
+            rounding = bound["fp_downcast_rounding"]
+            if rounding not in (None, "rtne", "rtz"):
+                raise self.error(f"fp_downcast_rounding={rounding!r}: use 'rtne' or 'rtz'", "pass 'rtne' or 'rtz'")
+            if rounding == "rtz" and not (element_of(base.type) == ir.float32
+                                          and dtype in (ir.float16, ir.bfloat16)):
+                raise self.error(f"fp_downcast_rounding applies to float32 -> float16/bfloat16 casts, not "
+                                 f"{element_of(base.type)!r} -> {dtype!r}", "drop fp_downcast_rounding")
             if element_of(base.type) == dtype:
                 return base
             opcode, t = semantic.cast(base.type, dtype, bool(bound["bitcast"]))
-            return self.emit1(opcode, [base], t)
+            return self.emit1(opcode, [base], t, **({"rounding": "rtz"} if rounding == "rtz" else {}))
         if name in tl.BUILTINS:
             return self.call_builtin(tl.BUILTINS[name], [base, *args], kwargs)
         raise self.error(f"tiles have no method `{name}`", "use the tl function of that name, if there is one")

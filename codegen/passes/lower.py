@@ -336,6 +336,8 @@ class Lowering:
         if code == "not":
             return Un("!" if rt.is_bool else "~", args[0])
         if code == "cast":
+            if op.attrs.get("rounding") == "rtz":  # toward zero: a helper per target
+                return Call(f"rtz_{rt.name}", (args[0],), rt)
             return Cast(rt, args[0])
         if code == "bitcast":
             return lir.Bitcast(rt, args[0])

@@ -130,6 +130,8 @@ class CUDARenderer(Renderer):
         t = e.type or ir.float32
         if e.fn == "atomic_load":
             return f"mf_atomic_load({args[0]})"
+        if e.fn.startswith("rtz_"):  # float -> half/bfloat16 rounding toward zero
+            return f"{'__float2half_rz' if t == ir.float16 else '__float2bfloat16_rz'}({args[0]})"
         if e.fn.startswith("philox_"):
             return f"{self.functions[e.fn]}({', '.join(args)})"
         if not t.is_float and e.fn in _INT_FUNCTIONS:

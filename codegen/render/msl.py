@@ -18,8 +18,9 @@ class MSLRenderer(Renderer):
     functions = {**{f: f"metal::{f}" for f in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "floor",
                                                "ceil", "abs", "fma", "clamp", "fmod", "min", "max")},
                  "erf": "mf_erf", "sigmoid": "mf_sigmoid", "philox_rand": "mf_rand", "philox_randn": "mf_randn",
-                 "atomic_load": "mf_atomic_load"}
-    helper_names = ("mf_erf", "mf_sigmoid", "mf_rand", "mf_randn", "mf_atomic_cas", "mf_atomic_load")
+                 "atomic_load": "mf_atomic_load", "rtz_float16": "mf_rtz_float16", "rtz_bfloat16": "mf_rtz_bfloat16"}
+    helper_names = ("mf_erf", "mf_sigmoid", "mf_rand", "mf_randn", "mf_atomic_cas", "mf_atomic_load",
+                    "mf_rtz_float16", "mf_rtz_bfloat16")
     _atomic = {"add": "atomic_fetch_add_explicit", "max": "atomic_fetch_max_explicit",
                "min": "atomic_fetch_min_explicit", "xchg": "atomic_exchange_explicit",
                "and": "atomic_fetch_and_explicit", "or": "atomic_fetch_or_explicit",

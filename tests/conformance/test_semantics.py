@@ -375,9 +375,6 @@ def _downcast_input(rng) -> np.ndarray:
     return x
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "x.to(tl.float16 / tl.bfloat16, fp_downcast_rounding=\"rtz\"): Triton rounds toward zero; metalforge "
-    "rejects the option at compile time (it converts with round-to-nearest-even only)"))
 @pytest.mark.parametrize("dst", ["float16", "bfloat16"])
 def test_downcast_rounding_rtz(both, rng, dst):
     x = _downcast_input(rng)
