@@ -161,27 +161,23 @@ class Slice:
     def slots(self) -> int:
         return prod(self.local)
 
+    def _kept_dims(self):
+        """(parent dimension, this layout's dimension) for every dimension but the reduced one."""
+        return [(d, d if d < self.dim else d - 1) for d in range(len(self.parent.shape)) if d != self.dim]
+
     def parent_slot(self, k: Expr) -> Expr:
         """The parent slot with the same coordinates and local index 0 along `dim`."""
-        p = self.parent
         out: Expr = lit(0)
-        for d in range(len(p.shape)):
-            if d == self.dim:
-                continue
-            sd = d if d < self.dim else d - 1
+        for d, sd in self._kept_dims():
             j = mod(div(k, prod(self.local[sd + 1:])), self.local[sd])
-            out = add(out, mul_(j, lit(prod(p.local[d + 1:]))))
+            out = add(out, mul_(j, lit(prod(self.parent.local[d + 1:]))))
         return out
 
     def slot_of_parent(self, k: Expr) -> Expr:
         """This layout's slot holding the reduction of parent slot k's row."""
-        p = self.parent
         out: Expr = lit(0)
-        for d in range(len(p.shape)):
-            if d == self.dim:
-                continue
-            sd = d if d < self.dim else d - 1
-            out = add(out, mul_(p.local_index(k, d), lit(prod(self.local[sd + 1:]))))
+        for d, sd in self._kept_dims():
+            out = add(out, mul_(self.parent.local_index(k, d), lit(prod(self.local[sd + 1:]))))
         return out
 
     def coords(self, k: Expr) -> list[Expr]:

@@ -143,11 +143,6 @@ class Store(Stmt):
 
 
 @dataclass
-class Eval(Stmt):
-    expr: Expr
-
-
-@dataclass
 class If(Stmt):
     cond: Expr
     then: list[Stmt] = field(default_factory=list)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...dsl.ir import Operation, Value, element_of, shape_of
 from .. import lir
-from ..layouts import Expand, Remat, Slice, flat_index, lit, unravel
+from ..layouts import Expand, Remat, Slice, flat_index, lit, unravel, prod
 from ..lir import Index, Sym
 from .lower import BroadcastRepr, Lowering, RegsRepr, RematRepr, SharedRepr
 
@@ -20,7 +20,7 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
     else:
         assert isinstance(r, RegsRepr), f"no registers to convert for {v}"
         layout, source = r.layout, r
-    name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element_of(v.type), lit_count(shape))
+    name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element_of(v.type), prod(shape))
     lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
 
     def write(k, coords):
@@ -31,13 +31,6 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
     lw.slot_loop(layout, write)
     lw.emit(lir.Barrier())
     return SharedRepr(name, shape, lambda coords: flat_index(coords, shape))
-
-
-def lit_count(shape: tuple[int, ...]) -> int:
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def _view(lw: Lowering, op: Operation, source_coords) -> None:

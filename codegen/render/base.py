@@ -94,8 +94,6 @@ class Renderer:
             return m.assign(self.expr(s.target), self.expr(s.value))
         if isinstance(s, lir.Store):
             return m.store(self.expr(s.ptr), self.expr(s.value), s.atomic)
-        if isinstance(s, lir.Eval):
-            return m.eval(self.expr(s.expr))
         if isinstance(s, lir.If):
             return m.if_(self.expr(s.cond), self.indented(s.then), self.indented(s.orelse) if s.orelse else "")
         if isinstance(s, lir.For):
