@@ -218,6 +218,80 @@ class Expand:
 
 
 @dataclass(frozen=True)
+class MMA:
+    """A `tl.dot` result, spread as Metal's simdgroup matrices spread it: 8x8 fragments, each held by
+    one simdgroup with two consecutive elements of a row per lane (the fragment layout MLX's Steel
+    kernels use). The simdgroups form a `warps` = (wm, wn) grid; simdgroup (wi, wj) owns fragments
+    (i * wm + wi, j * wn + wj), interleaved as in Steel, so neighbouring simdgroups read neighbouring
+    operand rows. Simdgroups beyond wm * wn hold replicas. Slot k is element k % 2 of fragment k // 2,
+    fragments numbered row-major over this simdgroup's (i, j)."""
+
+    shape: tuple[int, int]
+    warps: tuple[int, int]
+    num_warps: int
+
+    FRAGMENT = 8
+    PER_LANE = 2
+
+    @property
+    def fragments(self) -> tuple[int, int]:
+        """Fragments per simdgroup along M and N."""
+        return (self.shape[0] // (self.FRAGMENT * self.warps[0]), self.shape[1] // (self.FRAGMENT * self.warps[1]))
+
+    @property
+    def slots(self) -> int:
+        return prod(self.fragments) * self.PER_LANE
+
+    @staticmethod
+    def lane_row() -> Expr:
+        """Row within a fragment of this lane's elements."""
+        lane = Special("lane")
+        return add(mul_(div(lane, 16), lit(4)), mod(div(lane, 2), 4))
+
+    @staticmethod
+    def lane_col() -> Expr:
+        """Column within a fragment of this lane's first element (the second is the next column)."""
+        lane = Special("lane")
+        return add(mul_(mod(div(lane, 8), 2), lit(4)), mul_(mod(lane, 2), lit(2)))
+
+    def warp_coord(self, d: int) -> Expr:
+        wm, wn = self.warps
+        warp = Special("warp")
+        return mod(div(warp, wn), wm) if d == 0 else mod(warp, wn)
+
+    def fragment_origin(self, i: Expr, d: int) -> Expr:
+        """First row (d=0) or column (d=1) of this simdgroup's fragment number `i` along d."""
+        return mul_(add(mul_(i, lit(self.warps[d])), self.warp_coord(d)), lit(self.FRAGMENT))
+
+    def coords(self, k: Expr) -> list[Expr]:
+        fn = self.fragments[1]
+        f = div(k, self.PER_LANE)
+        i, j = div(f, fn), mod(f, fn)
+        return [add(self.fragment_origin(i, 0), self.lane_row()),
+                add(add(self.fragment_origin(j, 1), self.lane_col()), mod(k, self.PER_LANE))]
+
+    def owner(self, k: Expr) -> Expr | None:
+        used = self.warps[0] * self.warps[1]
+        return Bin("<", Special("warp"), lit(used)) if used < self.num_warps else None
+
+
+def mma_layout(shape: tuple[int, ...], num_warps: int) -> MMA:
+    """Spread the simdgroups over a dot result's fragments, splitting the longer side first."""
+    fm, fn = shape[0] // MMA.FRAGMENT, shape[1] // MMA.FRAGMENT
+    wm = wn = 1
+    while wm * wn < num_warps:
+        if fm // wm >= fn // wn and wm < fm:
+            wm *= 2
+        elif wn < fn:
+            wn *= 2
+        elif wm < fm:
+            wm *= 2
+        else:
+            break
+    return MMA((shape[0], shape[1]), (wm, wn), num_warps)
+
+
+@dataclass(frozen=True)
 class Scalar:
     """A rank-0 value: the same in every thread."""
 
@@ -234,8 +308,8 @@ class Shared:
     shape: tuple[int, ...]
 
 
-Layout = Union[Blocked, Slice, Expand, Scalar, Remat, Shared]
-Registers = (Blocked, Slice, Expand)  # layouts held in per-thread register arrays
+Layout = Union[Blocked, Slice, Expand, MMA, Scalar, Remat, Shared]
+Registers = (Blocked, Slice, Expand, MMA)  # layouts held in per-thread register arrays
 
 
 def default_blocked(shape: tuple[int, ...], num_warps: int) -> Blocked:

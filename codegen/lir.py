@@ -11,7 +11,16 @@ from typing import Any, Union
 
 from ..dsl.ir import PointerType, ScalarType
 
-CType = Union[ScalarType, PointerType]
+
+
+@dataclass(frozen=True)
+class FragmentType:
+    """One simdgroup's 8x8 matrix fragment of `element` (Metal's simdgroup_matrix), two per lane."""
+
+    element: ScalarType
+
+
+CType = Union[ScalarType, PointerType, FragmentType]
 
 
 # ---- expressions ---------------------------------------------------------------------------------
@@ -105,6 +114,14 @@ class Atomic(Expr):
     compare: Expr | None = None
 
 
+@dataclass(frozen=True)
+class FragmentElement(Expr):
+    """This lane's element `index` (0 or 1) of a fragment variable."""
+
+    fragment: Expr
+    index: int
+
+
 # ---- statements ----------------------------------------------------------------------------------
 class Stmt:
     __slots__ = ()
@@ -169,6 +186,15 @@ class Loop(Stmt):
     head: list[Stmt]
     cond: Expr
     body: list[Stmt] = field(default_factory=list)
+
+
+@dataclass
+class MultiplyAccumulate(Stmt):
+    """`c = a @ b + c` on 8x8 fragments, a collective of the simdgroup (all 32 lanes take part)."""
+
+    c: Expr
+    a: Expr
+    b: Expr
 
 
 @dataclass

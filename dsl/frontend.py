@@ -1068,6 +1068,10 @@ class _Builder:
         if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0]:
             raise self.error(f"tl.dot needs [M, K] and [K, N] tiles, got {list(sa)} and {list(sb)}",
                              "transpose or reshape the operands")
+        if min(sa[0], sa[1], sb[1]) < 8:
+            raise self.error(f"tl.dot needs tiles of at least 8 in every dimension (Metal's simdgroup matrices are "
+                             f"8x8), got [{sa[0]}, {sa[1]}] @ [{sb[0]}, {sb[1]}]",
+                             "use BLOCK sizes of 8 or more and mask the edges")
         if element_of(a.type) != element_of(b.type):
             raise self.error(f"tl.dot operands differ in type: {element_of(a.type)!r} and {element_of(b.type)!r}",
                              "convert one operand with .to(...)")

@@ -146,7 +146,7 @@ def cumsum(input, axis=0, reverse=False, dtype=None): """Inclusive prefix sum.""
 def associative_scan(input, axis, combine_fn, reverse=False): """Inclusive scan with a @jit combine function."""
 @builtin
 def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
-        out_dtype=float32): """Matrix product of 2-D tiles (lowered in part 2)."""
+        out_dtype=float32): """Matrix product of 2-D tiles on simdgroup matrices, accumulated in float32."""
 # --- control flow and compile-time helpers ----------------------------------------------------
 @builtin
 def static_range(arg1, arg2=None, step=None): """Range unrolled at compile time (constexpr bounds)."""

@@ -1,9 +1,10 @@
 """Layout assignment: decide, for every tile value, how its elements live in the threadgroup.
 
 Index arithmetic (arange, splat, broadcasts and elementwise ops on those) is rematerialised where
-it is used; loads and other memory results get the default blocked layout; reductions produce a
-slice of their operand's layout, which `expand_dims` and `broadcast` turn back into the parent
-layout without moving data; shape changes of stored data go through threadgroup memory. Loop-
+it is used; loads and other memory results get the default blocked layout; dot results the MMA
+layout of matrix fragments; reductions produce a slice of their operand's layout, which
+`expand_dims` and `broadcast` turn back into the parent layout without moving data; shape changes
+of stored data go through threadgroup memory. Loop-
 carried and branch-yielded tiles take a register layout fixed before their region is lowered.
 """
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...dsl.ir import BlockType, Function, Operation, Value, shape_of
-from ..layouts import Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, default_blocked
+from ..layouts import (MMA, Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, default_blocked,
+                       mma_layout)
 
 # Ops computing each element from the same element of their operands.
 ELEMENTWISE = frozenset({
@@ -138,10 +140,12 @@ def assign_layouts(fn: Function, num_warps: int) -> LayoutPlan:
                 return Remat()
         if code in ELEMENTWISE:
             registers = [l for l in held if isinstance(l, Registers)]
-            # A reduction's slice layout wins over a blocked one: the blocked operand is often a
-            # loop-carried tile, which then takes the slice layout too (see `for`), and nothing moves.
-            sliced = [l for l in registers if isinstance(l, (Slice, Expand))]
-            return (sliced or registers)[0] if registers else plan.default(r)
+            # A reduction's slice layout or a dot's fragments win over a blocked layout: the blocked
+            # operand is often a loop-carried tile, which then takes that layout too (see `for`), and
+            # nothing moves.
+            preferred = ([l for l in registers if isinstance(l, (Slice, Expand))]
+                         or [l for l in registers if isinstance(l, MMA)] or registers)
+            return preferred[0] if registers else plan.default(r)
         if code == "broadcast":
             (src,) = held
             if isinstance(src, Expand) and src.slice.parent.shape == r.type.shape:
@@ -157,6 +161,8 @@ def assign_layouts(fn: Function, num_warps: int) -> LayoutPlan:
             return Shared(r.type.shape)
         if code in SCANS:
             return Shared(r.type.shape)
+        if code == "dot":
+            return mma_layout(r.type.shape, num_warps)
         if code == "load" or code.startswith("atomic_"):
             held = [l for _, l in tiles if isinstance(l, Registers)]
             return held[0] if held and code.startswith("atomic_") else plan.default(r)

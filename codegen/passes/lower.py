@@ -379,9 +379,9 @@ class Lowering:
 
     # ---- the walk -----------------------------------------------------------------------------------
     def lower_block(self, ops: list[Operation]) -> None:
-        from . import control, conversions, debug_print, memory, reductions
+        from . import control, conversions, debug_print, dot, memory, reductions
         handlers = {**control.HANDLERS, **memory.HANDLERS, **reductions.HANDLERS, **conversions.HANDLERS,
-                    **debug_print.HANDLERS}
+                    **debug_print.HANDLERS, **dot.HANDLERS}
         for op in ops:
             self.current = op
             for r in op.results:

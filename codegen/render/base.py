@@ -26,6 +26,8 @@ class Renderer:
 
     # ---- types and literals --------------------------------------------------------------------
     def type_name(self, t) -> str:
+        if isinstance(t, lir.FragmentType):
+            return self.macros.fragment_type(self.types[t.element])
         if isinstance(t, PointerType):
             return f"device {self.types[t.element]}*"
         return self.types[t]
@@ -65,6 +67,8 @@ class Renderer:
             return f"{self.expr(e.base)}[{self.expr(e.index)}]"
         if isinstance(e, lir.Cast):
             return f"static_cast<{self.type_name(e.type)}>({self.expr(e.a)})"
+        if isinstance(e, lir.FragmentElement):
+            return self.macros.fragment_element(self.expr(e.fragment), e.index)
         return self.target_expr(e)
 
     def target_expr(self, e: lir.Expr) -> str:
@@ -103,6 +107,8 @@ class Renderer:
             return m.loop(self.indented(s.head), self.expr(s.cond), self.indented(s.body))
         if isinstance(s, lir.Barrier):
             return m.barrier()
+        if isinstance(s, lir.MultiplyAccumulate):
+            return m.multiply_accumulate(self.expr(s.c), self.expr(s.a), self.expr(s.b))
         raise NotImplementedError(type(s).__name__)
 
     def render(self, kernel: lir.Kernel) -> tuple[str, str]:

@@ -28,6 +28,8 @@ from metalforge.dsl import ir
 from metalforge.dsl.jit import MX_DTYPES
 from metalforge.runtime.cuda import CudaBackend
 
+from ..dsl.test_dot import flash_attention, matmul, matmul_nt
+
 HERE = Path(__file__).parent
 STANDIN = HERE / "mlx_cuda_utils.cuh"
 NVCC = shutil.which("nvcc")
@@ -266,6 +268,18 @@ CASES = {
                                                  mf.empty(100, mx.float16), mf.empty(100, mx.bfloat16),
                                                  mf.empty(100, mx.uint32), mf.empty(100, mx.int16), 0.1, 100),
                             dict(BLOCK=64, num_warps=2)),
+    "matmul_f16_epilogue": Case(matmul, lambda: (_f(50, 40, dtype=mx.float16), _f(40, 30, dtype=mx.float16),
+                                                 mf.empty((50, 30), mx.float16), _f(30, dtype=mx.float16),
+                                                 _f(50, 30, dtype=mx.float16), 50, 30, 40, 40, 1, 30, 1, 30, 1),
+                                dict(BLOCK_M=64, BLOCK_N=32, BLOCK_K=16, GROUP_M=4, HAS_BIAS=True, ACTIVATION=2,
+                                     HAS_RESIDUAL=True, num_warps=4)),
+    "matmul_nt_bf16": Case(matmul_nt, lambda: (_f(20, 40, dtype=mx.bfloat16), _f(30, 40, dtype=mx.bfloat16),
+                                               mf.empty((20, 30)), 20, 30, 40),
+                           dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=16, num_warps=2)),
+    "flash_attention_f16": Case(flash_attention, lambda: (_f(4, 50, 64, dtype=mx.float16), _f(2, 50, 64, dtype=mx.float16),
+                                                          _f(2, 50, 64, dtype=mx.float16),
+                                                          mf.empty((4, 50, 64), mx.float16), 50, 0.125),
+                                dict(GROUP=2, D=64, BLOCK_M=32, BLOCK_N=32, num_warps=4)),
 }
 
 
@@ -307,6 +321,9 @@ def test_spellings():
     c = render("math_casts_f16")
     assert "__float2half(fmaf(static_cast<float>(" in c.body and "mf_bitcast<int>(" in c.body
     assert "mf_min<int>(" in c.body and "int64_t(3000000000ll)" in c.body
+    c = render("matmul_f16_epilogue")
+    assert "mf_frag8 frag_c[8];" in c.body and "mf_mma8(frag_c[" in c.body and ".e[1] = " in c.body
+    assert "struct mf_frag8 { float e[2]; };" in c.header
 
 
 def test_targets_are_cached_apart():

@@ -1,0 +1,124 @@
+"""`tl.dot` lowering: operands staged in threadgroup memory, products on the target's 8x8 matrix
+fragments (Metal's simdgroup_matrix), the result in the `MMA` register layout.
+
+Each simdgroup keeps its accumulator fragments for the whole K extent: per 8-wide step it loads one
+A fragment per fragment row and one B fragment per fragment column (converted to float, as MLX's
+Steel kernels do, so fp16/bf16 inputs accumulate in fp32) and issues one multiply-accumulate per
+(row, column) pair. Operands are read from threadgroup memory through their strides, so a transposed
+operand (`tl.trans`) is read in place rather than copied.
+"""
+from __future__ import annotations
+
+from ...dsl import ir
+from ...dsl.ir import Operation, Value, shape_of
+from .. import lir
+from ..layouts import MMA, add, lit, mul_
+from ..lir import Bin, Cast, Expr, FragmentElement, Index, Lit, Sym
+from .conversions import store_to_shared
+from .lower import Lowering, RegsRepr, SharedRepr
+
+DOT_TYPES = (ir.float32, ir.float16, ir.bfloat16)
+
+
+def _convert(t: ir.ScalarType, e: Expr, source: ir.ScalarType) -> Expr:
+    return e if t == source else Cast(t, e)
+
+
+def _strides(sh: SharedRepr) -> tuple[Expr, int, int] | None:
+    """(offset, row stride, column stride) of a 2-D threadgroup view, when its indexing is affine."""
+    rows, cols = sh.shape
+    probe = {(r, c): sh.index([lit(r), lit(c)]) for r, c in ((0, 0), (1, 0), (0, 1), (rows - 1, cols - 1))}
+    if not all(isinstance(e, Lit) for e in probe.values()):
+        return None
+    base = probe[0, 0].value
+    sr, sc = probe[1, 0].value - base, probe[0, 1].value - base
+    if rows > 1 and cols > 1 and probe[rows - 1, cols - 1].value != base + (rows - 1) * sr + (cols - 1) * sc:
+        return None
+    return lit(base), sr, sc
+
+
+def _operand(lw: Lowering, v: Value) -> tuple[str, Expr, int, int]:
+    """(threadgroup array, offset, row stride, column stride) holding operand `v`."""
+    r = lw.env[v.id]
+    if isinstance(r, SharedRepr) and _strides(r) is not None:
+        return (r.name, *_strides(r))
+    if not isinstance(r, SharedRepr):
+        if not isinstance(r, RegsRepr):  # index arithmetic or constants: give it registers first
+            layout = lw.plan.default(v)
+            lw.env[v.id] = RegsRepr(lw.materialize(v, layout), layout)
+        sh = lw.to_shared(v)
+    else:  # a non-affine view (reshape): copy it out row-major
+        layout = lw.plan.default(v)
+        lw.env[v.id] = RegsRepr(lw.materialize(v, layout, copy=True), layout)
+        sh = store_to_shared(lw, v)
+    return (sh.name, *_strides(sh))
+
+
+def lower_dot(lw: Lowering, op: Operation) -> None:
+    a, b = op.operands[:2]
+    acc = op.operands[2] if len(op.operands) > 2 else None
+    r = op.result
+    layout = lw.plan.of(r)
+    assert isinstance(layout, MMA), layout
+    in_type = ir.element_of(a.type)
+    if in_type not in DOT_TYPES:
+        raise lw.error(f"tl.dot on {in_type!r} tiles is not supported: Metal's simdgroup matrices take "
+                       "float32, float16 and bfloat16", "convert the operands with .to(tl.float16) or .to(tl.float32)")
+    k_extent = shape_of(a.type)[1]
+    out = ir.element_of(r.type)
+    a_arr, a_off, a_sr, a_sc = _operand(lw, a)
+    b_arr, b_off, b_sr, b_sc = _operand(lw, b)
+
+    # the accumulator registers, initialised from `acc` (or zero)
+    name = lw.result_array(op, layout)
+    lw.slot_loop(layout, lambda k, coords: lw.emit(lir.Assign(
+        Index(Sym(name), k), lw.read(acc, layout, k, coords) if acc is not None else Lit(0, out))))
+
+    fm, fn = layout.fragments
+    per_lane = MMA.PER_LANE
+    frag = lir.FragmentType(ir.float32)
+    fa, fb, fc = lw.name(None, "frag_a"), lw.name(None, "frag_b"), lw.name(None, "frag_c")
+    i, j, f, kk = (Sym(lw.name(None, n)) for n in ("i", "j", "f", "kk"))
+    lw.emit(lir.Decl(fc, frag, size=fm * fn))
+
+    def each_fragment(var: Sym, count: int, body: list[lir.Stmt]) -> lir.Stmt:
+        return lir.For(var.name, lit(0), Bin("<", var, lit(count)), lit(1), body, unroll=True, type=ir.int32)
+
+    def element(array: str, index: Expr, e: int) -> Expr:
+        return FragmentElement(Index(Sym(array), index), e)
+
+    def register(e: int) -> Expr:
+        return Index(Sym(name), add(mul_(f, lit(per_lane)), lit(e)))
+
+    lw.emit(each_fragment(f, fm * fn, [lir.Assign(element(fc, f, e), _convert(ir.float32, register(e), out))
+                                       for e in range(per_lane)]))
+    # this lane's place in a fragment and this simdgroup's fragment origins, named once
+    row, col, row0, col0 = (Sym(lw.name(None, n)) for n in ("frag_row", "frag_col", "warp_row", "warp_col"))
+    for var, value in ((row, MMA.lane_row()), (col, MMA.lane_col()), (row0, layout.fragment_origin(lit(0), 0)),
+                       (col0, layout.fragment_origin(lit(0), 1))):
+        lw.emit(lir.Decl(var.name, ir.int32, init=value))
+    a_row = add(add(row0, mul_(i, lit(MMA.FRAGMENT * layout.warps[0]))), row)
+    b_col = add(add(col0, mul_(j, lit(MMA.FRAGMENT * layout.warps[1]))), col)
+
+    def at(array: str, offset: Expr, sr: int, sc: int, r_: Expr, c_: Expr) -> Expr:
+        return _convert(ir.float32, Index(Sym(array), add(add(offset, mul_(r_, lit(sr))), mul_(c_, lit(sc)))), in_type)
+
+    step = [
+        lir.Decl(fa, frag, size=fm), lir.Decl(fb, frag, size=fn),
+        each_fragment(i, fm, [lir.Assign(element(fa, i, e), at(a_arr, a_off, a_sr, a_sc, a_row,
+                                                                 add(add(kk, col), lit(e))))
+                              for e in range(per_lane)]),
+        each_fragment(j, fn, [lir.Assign(element(fb, j, e), at(b_arr, b_off, b_sr, b_sc, add(kk, row),
+                                                                 add(b_col, lit(e))))
+                              for e in range(per_lane)]),
+        each_fragment(i, fm, [each_fragment(j, fn, [lir.MultiplyAccumulate(
+            Index(Sym(fc), add(mul_(i, lit(fn)), j)), Index(Sym(fa), i), Index(Sym(fb), j))])]),
+    ]
+    lw.emit(lir.For(kk.name, lit(0), Bin("<", kk, lit(k_extent)), lit(MMA.FRAGMENT), step,
+                    unroll=k_extent <= 64, type=ir.int32))
+    lw.emit(each_fragment(f, fm * fn, [lir.Assign(register(e), _convert(out, element(fc, f, e), ir.float32))
+                                       for e in range(per_lane)]))
+    lw.env[r.id] = RegsRepr(name, layout)
+
+
+HANDLERS = {"dot": lower_dot}

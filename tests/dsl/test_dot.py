@@ -1,0 +1,297 @@
+"""`tl.dot` kernels on the emulator (simdgroup matrices), checked against float64 numpy.
+
+Odd M, N, K so every edge mask matters, poisoned outputs, fp32/fp16/bf16 inputs with fp32
+accumulation, transposed operands (by strides and by `tl.trans`), fused epilogues, a dequantised
+4-bit operand, batched products on a third program axis and causal GQA flash attention, in which
+one dot feeds another.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import mlx.core as mx
+import numpy as np
+import pytest
+
+import metalforge as mf
+import metalforge.language as tl
+from metalforge.errors import KernelDefinitionError
+
+from .kutil import close, mxa, npy
+
+DTYPES = {"float32": (mx.float32, 2e-5), "float16": (mx.float16, 2e-3), "bfloat16": (mx.bfloat16, 1.6e-2)}
+
+
+def inputs(rng, dtype, *shape):
+    """A random MLX array of `dtype` and the float64 values it holds (the reference's inputs)."""
+    x = mx.array(rng.uniform(-1, 1, size=shape).astype(np.float32)).astype(dtype)
+    return x, npy(x.astype(mx.float32)).astype(np.float64)
+
+
+def to64(x: mx.array) -> np.ndarray:
+    return npy(x.astype(mx.float32)).astype(np.float64)
+
+
+def check(got: mx.array, want: np.ndarray, tol: float) -> None:
+    """Within `tol` of the largest reference value (the output's rounding and fp32 accumulation)."""
+    close(to64(got), want, rtol=tol, atol=tol * max(1.0, float(np.abs(want).max())))
+
+
+# --- tiled matmul: 2-D strides, K loop, grouped program order, fused epilogue ---------------------
+@mf.jit
+def matmul(a_ptr, b_ptr, c_ptr, bias_ptr, res_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+           stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+           GROUP_M: tl.constexpr, HAS_BIAS: tl.constexpr, ACTIVATION: tl.constexpr, HAS_RESIDUAL: tl.constexpr):
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        ks = k0 + rk
+        a = tl.load(a_ptr + rm[:, None] * stride_am + ks[None, :] * stride_ak,
+                    mask=(rm[:, None] < M) & (ks[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + ks[:, None] * stride_bk + rn[None, :] * stride_bn,
+                    mask=(ks[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    cmask = (rm[:, None] < M) & (rn[None, :] < N)
+    if HAS_BIAS:
+        acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    if ACTIVATION == 1:  # relu
+        acc = tl.maximum(acc, 0.0)
+    if ACTIVATION == 2:  # silu
+        acc = acc * tl.sigmoid(acc)
+    if HAS_RESIDUAL:
+        acc += tl.load(res_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn, mask=cmask,
+                       other=0.0).to(tl.float32)
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn, acc.to(c_ptr.dtype.element_ty), mask=cmask)
+
+
+def run_matmul(a, b, M, N, K, a_strides, b_strides, dtype, blocks=(32, 32, 16), num_warps=4, group_m=2,
+               bias=None, activation=0, residual=None):
+    bm, bn, bk = blocks
+    grid = (mf.cdiv(M, bm) * mf.cdiv(N, bn),)
+    dummy = mx.zeros((1,), dtype)
+    return matmul[grid](a, b, mf.empty((M, N), dtype), bias if bias is not None else dummy,
+                        residual if residual is not None else dummy, M, N, K, *a_strides, *b_strides, N, 1,
+                        BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=group_m, HAS_BIAS=bias is not None,
+                        ACTIVATION=activation, HAS_RESIDUAL=residual is not None, num_warps=num_warps)
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_matmul_masks_every_edge(rng, dtype):
+    mxt, tol = DTYPES[dtype]
+    M, N, K = (int(rng.integers(20, 70)) | 1 for _ in range(3))  # no multiple of any tile size
+    a, a64 = inputs(rng, mxt, M, K)
+    b, b64 = inputs(rng, mxt, K, N)
+    out = run_matmul(a, b, M, N, K, (K, 1), (N, 1), mxt)
+    assert out.dtype == mxt
+    check(out, a64 @ b64, tol)
+
+
+@pytest.mark.parametrize("num_warps,blocks", [(1, (16, 8, 8)), (2, (8, 64, 32)), (8, (64, 32, 8))])
+def test_matmul_tiles_and_simdgroups(rng, num_warps, blocks):
+    """Simdgroup grids of every shape: one simdgroup, more simdgroups than fragments (replicas)."""
+    M, N, K = 33, 71, 29
+    a, a64 = inputs(rng, mx.float32, M, K)
+    b, b64 = inputs(rng, mx.float32, K, N)
+    check(run_matmul(a, b, M, N, K, (K, 1), (N, 1), mx.float32, blocks, num_warps), a64 @ b64, 2e-5)
+
+
+def test_matmul_transposed_operands_by_strides(rng):
+    M, N, K = 41, 23, 37
+    at, at64 = inputs(rng, mx.float16, K, M)  # A stored transposed: A[m, k] = at[k, m]
+    bt, bt64 = inputs(rng, mx.float16, N, K)  # B stored as [N, K], as linear layers keep weights
+    check(run_matmul(at, bt, M, N, K, (1, M), (1, K), mx.float16), at64.T @ bt64.T, 2e-3)
+
+
+@pytest.mark.parametrize("activation", [1, 2])
+def test_matmul_fused_epilogue(rng, activation):
+    M, N, K = 45, 39, 50
+    a, a64 = inputs(rng, mx.float16, M, K)
+    b, b64 = inputs(rng, mx.float16, K, N)
+    bias, bias64 = inputs(rng, mx.float16, N)
+    res, res64 = inputs(rng, mx.float16, M, N)
+    out = run_matmul(a, b, M, N, K, (K, 1), (N, 1), mx.float16, bias=bias, activation=activation, residual=res)
+    y = a64 @ b64 + bias64[None, :]
+    y = np.maximum(y, 0) if activation == 1 else y / (1 + np.exp(-y))
+    check(out, y + res64, 2e-3)
+
+
+# --- transposed tile: A @ B^T with B loaded as [N, K] and tl.trans ---------------------------------
+@mf.jit
+def matmul_nt(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        ks = k0 + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rm[:, None] * K + ks[None, :], mask=(rm[:, None] < M) & (ks[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + rn[:, None] * K + ks[None, :], mask=(rn[:, None] < N) & (ks[None, :] < K), other=0.0)
+        acc += tl.dot(a, tl.trans(b))
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def test_matmul_trans_tile(rng):
+    M, N, K = 27, 35, 43
+    a, a64 = inputs(rng, mx.bfloat16, M, K)
+    b, b64 = inputs(rng, mx.bfloat16, N, K)
+    out = matmul_nt[(mf.cdiv(M, 16), mf.cdiv(N, 32))](a, b, mf.empty((M, N), mx.float32), M, N, K,
+                                                       BLOCK_M=16, BLOCK_N=32, BLOCK_K=16, num_warps=2)
+    check(out, a64 @ b64.T, 2e-5)  # bf16 inputs are exact in fp32; fp32 output
+
+
+# --- matmul with a dequantised 4-bit operand (MLX's format, group size 64) ------------------------
+@mf.jit
+def quantized_matmul(x_ptr, wq_ptr, s_ptr, b_ptr, out_ptr, M, N, K, BLOCK_M: tl.constexpr,
+                     BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        ks = k0 + tl.arange(0, BLOCK_K)
+        x = tl.load(x_ptr + rm[:, None] * K + ks[None, :], mask=(rm[:, None] < M) & (ks[None, :] < K), other=0.0)
+        wmask = (ks[:, None] < K) & (rn[None, :] < N)
+        words = tl.load(wq_ptr + rn[None, :] * (K // 8) + (ks // 8)[:, None], mask=wmask, other=0)
+        q = (words >> ((ks % 8) * 4)[:, None]) & 0xF
+        g = rn[None, :] * (K // GROUP) + (ks // GROUP)[:, None]
+        scale = tl.load(s_ptr + g, mask=wmask, other=0.0)
+        bias = tl.load(b_ptr + g, mask=wmask, other=0.0)
+        w = (scale.to(tl.float32) * q.to(tl.float32) + bias.to(tl.float32)).to(tl.float16)  # [BLOCK_K, BLOCK_N]
+        acc += tl.dot(x, w)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def test_quantized_matmul(rng):
+    M, N, K = 13, 40, 64 * 3  # K is not a multiple of BLOCK_K=128
+    w = mx.array(rng.standard_normal((N, K)).astype(np.float32)).astype(mx.float16)
+    x, x64 = inputs(rng, mx.float16, M, K)
+    wq, scales, biases = mx.quantize(w, group_size=64, bits=4)
+    out = quantized_matmul[(mf.cdiv(M, 16), mf.cdiv(N, 32))](
+        x, wq.reshape(-1), scales.reshape(-1), biases.reshape(-1), mf.empty((M, N), mx.float16), M, N, K,
+        BLOCK_M=16, BLOCK_N=32, BLOCK_K=128, GROUP=64, num_warps=4)
+    w_deq = to64(mx.dequantize(wq, scales, biases, group_size=64, bits=4))
+    check(out, x64 @ w_deq.T, 2e-3)
+
+
+# --- batched matmul on a third program axis --------------------------------------------------------
+@mf.jit
+def batched_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                   BLOCK_K: tl.constexpr):
+    batch = tl.program_id(2)
+    a_ptr += batch * M * K
+    b_ptr += batch * K * N
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        ks = k0 + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rm[:, None] * K + ks[None, :], mask=(rm[:, None] < M) & (ks[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + ks[:, None] * N + rn[None, :], mask=(ks[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + batch * M * N + rm[:, None] * N + rn[None, :], acc.to(tl.float16),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def test_batched_matmul(rng):
+    B, M, N, K = 3, 19, 21, 40
+    a, a64 = inputs(rng, mx.float16, B, M, K)
+    b, b64 = inputs(rng, mx.float16, B, K, N)
+    out = batched_matmul[(mf.cdiv(M, 16), mf.cdiv(N, 16), B)](a, b, mf.empty((B, M, N), mx.float16), M, N, K,
+                                                              BLOCK_M=16, BLOCK_N=16, BLOCK_K=16, num_warps=2)
+    check(out, a64 @ b64, 2e-3)
+
+
+# --- causal flash attention forward, GQA: dot(Q, K^T) feeds dot(P, V) ----------------------------
+@mf.jit
+def flash_attention(q_ptr, k_ptr, v_ptr, o_ptr, L, sm_scale, GROUP: tl.constexpr, D: tl.constexpr,
+                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    start_m = tl.program_id(0)
+    head = tl.program_id(1)
+    kv_head = head // GROUP
+    rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+    m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+    l_i = tl.zeros((BLOCK_M,), tl.float32)
+    acc = tl.zeros((BLOCK_M, D), tl.float32)
+    hi = tl.minimum((start_m + 1) * BLOCK_M, L)  # causal: keys up to the block's last query
+    for start_n in range(0, hi, BLOCK_N):
+        rn = start_n + tl.arange(0, BLOCK_N)
+        kv = kv_head * L * D + rn[:, None] * D + rd[None, :]
+        k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+        qk = tl.dot(q, tl.trans(k)) * sm_scale
+        qk = tl.where((rm[:, None] >= rn[None, :]) & (rn[None, :] < L), qk, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        alpha = tl.exp(m_i - m_new)
+        p = tl.exp(qk - m_new[:, None])
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_new
+    out = acc / l_i[:, None]
+    tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], out.to(o_ptr.dtype.element_ty),
+             mask=rm[:, None] < L)
+
+
+def attention_reference(q, k, v, group):
+    H, L, D = q.shape
+    k, v = np.repeat(k, group, axis=0), np.repeat(v, group, axis=0)
+    s = q @ k.transpose(0, 2, 1) / math.sqrt(D)
+    s = np.where(np.tril(np.ones((L, L), bool)), s, -np.inf)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    return (p / p.sum(-1, keepdims=True)) @ v
+
+
+@pytest.mark.parametrize("D,blocks", [(64, (16, 16)), (128, (16, 8))])
+def test_flash_attention_causal_gqa(rng, D, blocks):
+    H, H_KV, L = 4, 2, int(rng.integers(20, 40)) | 1  # L is no multiple of the blocks
+    q, q64 = inputs(rng, mx.float16, H, L, D)
+    k, k64 = inputs(rng, mx.float16, H_KV, L, D)
+    v, v64 = inputs(rng, mx.float16, H_KV, L, D)
+    bm, bn = blocks
+    out = flash_attention[(mf.cdiv(L, bm), H)](q, k, v, mf.empty((H, L, D), mx.float16), L, 1.0 / math.sqrt(D),
+                                               GROUP=H // H_KV, D=D, BLOCK_M=bm, BLOCK_N=bn, num_warps=2)
+    # P is rounded to fp16 before the second product, as in Triton's kernel: ~1e-3 relative
+    check(out, attention_reference(q64, k64, v64, H // H_KV), 4e-3)
+
+
+# --- generated code and errors -----------------------------------------------------------------
+def test_dot_lowers_to_simdgroup_matrices(rng):
+    a, a64 = inputs(rng, mx.float16, 64, 32)
+    b, b64 = inputs(rng, mx.float16, 32, 64)
+    run_matmul(a, b, 64, 64, 32, (32, 1), (64, 1), mx.float16, blocks=(64, 64, 32))
+    msl = matmul.asm["msl"]
+    assert "simdgroup_matrix<float, 8, 8> frag_c[16];" in msl  # 4 simdgroups as 2x2, 4x4 fragments each
+    assert "simdgroup_multiply_accumulate(" in msl
+    assert re.search(r"// \d+: acc = tl.dot\(a, b, acc\)", msl)  # the Python line it came from
+
+
+@mf.jit
+def small_dot(a_ptr, o_ptr, BLOCK: tl.constexpr):
+    r = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + r[:, None] * BLOCK + r[None, :])
+    tl.store(o_ptr + r[:, None] * BLOCK + r[None, :], tl.dot(a, a))
+
+
+@mf.jit
+def int_dot(a_ptr, o_ptr, BLOCK: tl.constexpr):
+    r = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + r[:, None] * BLOCK + r[None, :])
+    tl.store(o_ptr + r[:, None] * BLOCK + r[None, :], tl.dot(a, a))
+
+
+def test_dot_errors():
+    with pytest.raises(KernelDefinitionError, match=r"at least 8 in every dimension.*\n(.|\n)*use BLOCK sizes"):
+        small_dot[(1,)](mx.zeros((16,)), mf.empty((16,), mx.float32), BLOCK=4)
+    with pytest.raises(KernelDefinitionError, match="tl.dot on tl.int8 tiles is not supported"):
+        int_dot[(1,)](mx.zeros((64,), mx.int8), mf.empty((64,), mx.int32), BLOCK=8)
