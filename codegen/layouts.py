@@ -16,10 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import reduce
 from operator import mul
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 from .lir import Bin, Expr, Lit, Special
 from ..dsl import ir
+
+if TYPE_CHECKING:
+    from .fragments import Fragment
 
 WARP = 32
 
@@ -219,40 +222,31 @@ class Expand:
 
 @dataclass(frozen=True)
 class MMA:
-    """A `tl.dot` result, spread as Metal's simdgroup matrices spread it: 8x8 fragments, each held by
-    one simdgroup with two consecutive elements of a row per lane (the fragment layout MLX's Steel
-    kernels use). The simdgroups form a `warps` = (wm, wn) grid; simdgroup (wi, wj) owns fragments
-    (i * wm + wi, j * wn + wj), interleaved as in Steel, so neighbouring simdgroups read neighbouring
-    operand rows. Simdgroups beyond wm * wn hold replicas. Slot k is element k % 2 of fragment k // 2,
-    fragments numbered row-major over this simdgroup's (i, j)."""
+    """A `tl.dot` result, spread as the target's matrix instruction spreads its accumulator
+    (`fragment`, codegen/fragments.py: Metal's 8x8 simdgroup matrices, NVIDIA's m16n8k16 tiles).
+    The simdgroups form a `warps` = (wm, wn) grid; simdgroup (wi, wj) owns fragments
+    (i * wm + wi, j * wn + wj), interleaved as in MLX's Steel kernels, so neighbouring simdgroups
+    read neighbouring operand rows. Simdgroups beyond wm * wn hold replicas. Slot k is accumulator
+    element k % c of fragment k // c (c elements per lane), fragments row-major over (i, j)."""
 
     shape: tuple[int, int]
     warps: tuple[int, int]
     num_warps: int
-
-    FRAGMENT = 8
-    PER_LANE = 2
+    fragment: Fragment
 
     @property
     def fragments(self) -> tuple[int, int]:
         """Fragments per simdgroup along M and N."""
-        return (self.shape[0] // (self.FRAGMENT * self.warps[0]), self.shape[1] // (self.FRAGMENT * self.warps[1]))
+        return (self.shape[0] // (self.fragment.rows * self.warps[0]),
+                self.shape[1] // (self.fragment.cols * self.warps[1]))
+
+    @property
+    def per_lane(self) -> int:
+        return self.fragment.per_lane[2]
 
     @property
     def slots(self) -> int:
-        return prod(self.fragments) * self.PER_LANE
-
-    @staticmethod
-    def lane_row() -> Expr:
-        """Row within a fragment of this lane's elements."""
-        lane = Special("lane")
-        return add(mul_(div(lane, 16), lit(4)), mod(div(lane, 2), 4))
-
-    @staticmethod
-    def lane_col() -> Expr:
-        """Column within a fragment of this lane's first element (the second is the next column)."""
-        lane = Special("lane")
-        return add(mul_(mod(div(lane, 8), 2), lit(4)), mul_(mod(lane, 2), lit(2)))
+        return prod(self.fragments) * self.per_lane
 
     def warp_coord(self, d: int) -> Expr:
         wm, wn = self.warps
@@ -261,23 +255,24 @@ class MMA:
 
     def fragment_origin(self, i: Expr, d: int) -> Expr:
         """First row (d=0) or column (d=1) of this simdgroup's fragment number `i` along d."""
-        return mul_(add(mul_(i, lit(self.warps[d])), self.warp_coord(d)), lit(self.FRAGMENT))
+        size = self.fragment.rows if d == 0 else self.fragment.cols
+        return mul_(add(mul_(i, lit(self.warps[d])), self.warp_coord(d)), lit(size))
 
     def coords(self, k: Expr) -> list[Expr]:
-        fn = self.fragments[1]
-        f = div(k, self.PER_LANE)
+        fn, c = self.fragments[1], self.per_lane
+        f = div(k, c)
         i, j = div(f, fn), mod(f, fn)
-        return [add(self.fragment_origin(i, 0), self.lane_row()),
-                add(add(self.fragment_origin(j, 1), self.lane_col()), mod(k, self.PER_LANE))]
+        row, col = self.fragment.coord("c", mod(k, c))
+        return [add(self.fragment_origin(i, 0), row), add(self.fragment_origin(j, 1), col)]
 
     def owner(self, k: Expr) -> Expr | None:
         used = self.warps[0] * self.warps[1]
         return Bin("<", Special("warp"), lit(used)) if used < self.num_warps else None
 
 
-def mma_layout(shape: tuple[int, ...], num_warps: int) -> MMA:
+def mma_layout(shape: tuple[int, ...], num_warps: int, fragment: Fragment) -> MMA:
     """Spread the simdgroups over a dot result's fragments, splitting the longer side first."""
-    fm, fn = shape[0] // MMA.FRAGMENT, shape[1] // MMA.FRAGMENT
+    fm, fn = shape[0] // fragment.rows, shape[1] // fragment.cols
     wm = wn = 1
     while wm * wn < num_warps:
         if fm // wm >= fn // wn and wm < fm:
@@ -288,7 +283,7 @@ def mma_layout(shape: tuple[int, ...], num_warps: int) -> MMA:
             wm *= 2
         else:
             break
-    return MMA((shape[0], shape[1]), (wm, wn), num_warps)
+    return MMA((shape[0], shape[1]), (wm, wn), num_warps, fragment)
 
 
 @dataclass(frozen=True)

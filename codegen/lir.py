@@ -15,9 +15,12 @@ from ..dsl.ir import PointerType, ScalarType
 
 @dataclass(frozen=True)
 class FragmentType:
-    """One simdgroup's 8x8 matrix fragment of `element` (Metal's simdgroup_matrix), two per lane."""
+    """This lane's share of one operand (`role` a, b or c) of a matrix instruction (`fragment`, a
+    name from codegen/fragments.py), of `element`s."""
 
     element: ScalarType
+    fragment: str
+    role: str
 
 
 CType = Union[ScalarType, PointerType, FragmentType]
@@ -116,7 +119,7 @@ class Atomic(Expr):
 
 @dataclass(frozen=True)
 class FragmentElement(Expr):
-    """This lane's element `index` (0 or 1) of a fragment variable."""
+    """This lane's element `index` of a fragment variable."""
 
     fragment: Expr
     index: int
@@ -190,11 +193,12 @@ class Loop(Stmt):
 
 @dataclass
 class MultiplyAccumulate(Stmt):
-    """`c = a @ b + c` on 8x8 fragments, a collective of the simdgroup (all 32 lanes take part)."""
+    """`c = a @ b + c` on fragments, a collective of the simdgroup (all 32 lanes take part)."""
 
     c: Expr
     a: Expr
     b: Expr
+    fragment: str
 
 
 @dataclass

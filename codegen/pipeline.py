@@ -54,7 +54,7 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     for name, run in PASSES:
         fn = run(fn)
         asm[name] = str(fn)
-    plan = assign_layouts(fn, num_warps)
+    plan = assign_layouts(fn, num_warps, target)
     asm["layouts"] = describe_layouts(fn, plan)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
     header, body = RENDERERS[target]().render(kernel)

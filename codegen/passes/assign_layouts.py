@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...dsl.ir import BlockType, Function, Operation, Value, shape_of
+from ..fragments import fragment_for
 from ..layouts import (MMA, Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, default_blocked,
                        mma_layout)
 
@@ -47,7 +48,7 @@ class LayoutPlan:
         return layout if isinstance(layout, Registers) else self.default(v)
 
 
-def assign_layouts(fn: Function, num_warps: int) -> LayoutPlan:
+def assign_layouts(fn: Function, num_warps: int, target: str = "msl") -> LayoutPlan:
     plan = LayoutPlan(num_warps=num_warps)
     for a in fn.args:
         plan.values[a.id] = Scalar()
@@ -162,7 +163,9 @@ def assign_layouts(fn: Function, num_warps: int) -> LayoutPlan:
         if code in SCANS:
             return Shared(r.type.shape)
         if code == "dot":
-            return mma_layout(r.type.shape, num_warps)
+            a = op.operands[0]
+            m, k = a.type.shape
+            return mma_layout(r.type.shape, num_warps, fragment_for(target, a.type.element, (m, r.type.shape[1], k)))
         if code == "load" or code.startswith("atomic_"):
             held = [l for _, l in tiles if isinstance(l, Registers)]
             return held[0] if held and code.startswith("atomic_") else plan.default(r)

@@ -1,10 +1,11 @@
-"""`tl.dot` lowering: operands staged in threadgroup memory, products on the target's 8x8 matrix
-fragments (Metal's simdgroup_matrix), the result in the `MMA` register layout.
+"""`tl.dot` lowering: operands staged in threadgroup memory, products on the target's matrix
+fragments (codegen/fragments.py: Metal's simdgroup_matrix, NVIDIA's mma.sync), the result in the
+`MMA` register layout.
 
-Each simdgroup keeps its accumulator fragments for the whole K extent: per 8-wide step it loads one
-A fragment per fragment row and one B fragment per fragment column (converted to float, as MLX's
-Steel kernels do, so fp16/bf16 inputs accumulate in fp32) and issues one multiply-accumulate per
-(row, column) pair. Operands are read from threadgroup memory through their strides, so a transposed
+Each simdgroup keeps its accumulator fragments for the whole K extent: per step of the fragment's
+depth it loads one A fragment per fragment row and one B fragment per fragment column (on Metal
+converted to float, as MLX's Steel kernels do, so fp16/bf16 inputs accumulate in fp32) and issues
+one multiply-accumulate per (row, column) pair. Operands are read from threadgroup memory through their strides, so a transposed
 operand (`tl.trans`) is read in place rather than copied.
 """
 from __future__ import annotations
@@ -74,12 +75,23 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
     lw.slot_loop(layout, lambda k, coords: lw.emit(lir.Assign(
         Index(Sym(name), k), lw.read(acc, layout, k, coords) if acc is not None else Lit(0, out))))
 
+    fragment = layout.fragment
+    per_a, per_b, per_c = fragment.per_lane
     fm, fn = layout.fragments
-    per_lane = MMA.PER_LANE
-    frag = lir.FragmentType(ir.float32)
+    operand = fragment.operand_type(in_type)
+    a_frag, b_frag = lir.FragmentType(operand, fragment.name, "a"), lir.FragmentType(operand, fragment.name, "b")
+    c_frag = lir.FragmentType(ir.float32, fragment.name, "c")
     fa, fb, fc = lw.name(None, "frag_a"), lw.name(None, "frag_b"), lw.name(None, "frag_c")
     i, j, f, kk = (Sym(lw.name(None, n)) for n in ("i", "j", "f", "kk"))
-    lw.emit(lir.Decl(fc, frag, size=fm * fn))
+
+    # this lane's place in a fragment and this simdgroup's first fragment, named once
+    lane = [Sym(lw.name(None, n)) for n, _ in fragment.lane_values()]
+    row0, col0 = Sym(lw.name(None, "warp_row")), Sym(lw.name(None, "warp_col"))
+    for var, (_, value) in zip(lane, fragment.lane_values()):
+        lw.emit(lir.Decl(var.name, ir.int32, init=value))
+    lw.emit(lir.Decl(row0.name, ir.int32, init=layout.fragment_origin(lit(0), 0)))
+    lw.emit(lir.Decl(col0.name, ir.int32, init=layout.fragment_origin(lit(0), 1)))
+    lw.emit(lir.Decl(fc, c_frag, size=fm * fn))
 
     def each_fragment(var: Sym, count: int, body: list[lir.Stmt]) -> lir.Stmt:
         return lir.For(var.name, lit(0), Bin("<", var, lit(count)), lit(1), body, unroll=True, type=ir.int32)
@@ -88,36 +100,34 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
         return FragmentElement(Index(Sym(array), index), e)
 
     def register(e: int) -> Expr:
-        return Index(Sym(name), add(mul_(f, lit(per_lane)), lit(e)))
-
-    lw.emit(each_fragment(f, fm * fn, [lir.Assign(element(fc, f, e), _convert(ir.float32, register(e), out))
-                                       for e in range(per_lane)]))
-    # this lane's place in a fragment and this simdgroup's fragment origins, named once
-    row, col, row0, col0 = (Sym(lw.name(None, n)) for n in ("frag_row", "frag_col", "warp_row", "warp_col"))
-    for var, value in ((row, MMA.lane_row()), (col, MMA.lane_col()), (row0, layout.fragment_origin(lit(0), 0)),
-                       (col0, layout.fragment_origin(lit(0), 1))):
-        lw.emit(lir.Decl(var.name, ir.int32, init=value))
-    a_row = add(add(row0, mul_(i, lit(MMA.FRAGMENT * layout.warps[0]))), row)
-    b_col = add(add(col0, mul_(j, lit(MMA.FRAGMENT * layout.warps[1]))), col)
+        return Index(Sym(name), add(mul_(f, lit(per_c)), lit(e)))
 
     def at(array: str, offset: Expr, sr: int, sc: int, r_: Expr, c_: Expr) -> Expr:
-        return _convert(ir.float32, Index(Sym(array), add(add(offset, mul_(r_, lit(sr))), mul_(c_, lit(sc)))), in_type)
+        return _convert(operand, Index(Sym(array), add(add(offset, mul_(r_, lit(sr))), mul_(c_, lit(sc)))), in_type)
 
+    def a_element(e: int) -> Expr:
+        r_, c_ = fragment.coord("a", lit(e), lane)
+        return at(a_arr, a_off, a_sr, a_sc, add(add(row0, mul_(i, lit(fragment.rows * layout.warps[0]))), r_),
+                  add(kk, c_))
+
+    def b_element(e: int) -> Expr:
+        r_, c_ = fragment.coord("b", lit(e), lane)
+        return at(b_arr, b_off, b_sr, b_sc, add(kk, r_),
+                  add(add(col0, mul_(j, lit(fragment.cols * layout.warps[1]))), c_))
+
+    lw.emit(each_fragment(f, fm * fn, [lir.Assign(element(fc, f, e), _convert(ir.float32, register(e), out))
+                                       for e in range(per_c)]))
     step = [
-        lir.Decl(fa, frag, size=fm), lir.Decl(fb, frag, size=fn),
-        each_fragment(i, fm, [lir.Assign(element(fa, i, e), at(a_arr, a_off, a_sr, a_sc, a_row,
-                                                                 add(add(kk, col), lit(e))))
-                              for e in range(per_lane)]),
-        each_fragment(j, fn, [lir.Assign(element(fb, j, e), at(b_arr, b_off, b_sr, b_sc, add(kk, row),
-                                                                 add(b_col, lit(e))))
-                              for e in range(per_lane)]),
+        lir.Decl(fa, a_frag, size=fm), lir.Decl(fb, b_frag, size=fn),
+        each_fragment(i, fm, [lir.Assign(element(fa, i, e), a_element(e)) for e in range(per_a)]),
+        each_fragment(j, fn, [lir.Assign(element(fb, j, e), b_element(e)) for e in range(per_b)]),
         each_fragment(i, fm, [each_fragment(j, fn, [lir.MultiplyAccumulate(
-            Index(Sym(fc), add(mul_(i, lit(fn)), j)), Index(Sym(fa), i), Index(Sym(fb), j))])]),
+            Index(Sym(fc), add(mul_(i, lit(fn)), j)), Index(Sym(fa), i), Index(Sym(fb), j), fragment.name)])]),
     ]
-    lw.emit(lir.For(kk.name, lit(0), Bin("<", kk, lit(k_extent)), lit(MMA.FRAGMENT), step,
-                    unroll=k_extent <= 64, type=ir.int32))
+    lw.emit(lir.For(kk.name, lit(0), Bin("<", kk, lit(k_extent)), lit(fragment.depth), step,
+                    unroll=k_extent // fragment.depth <= 8, type=ir.int32))
     lw.emit(each_fragment(f, fm * fn, [lir.Assign(register(e), _convert(out, element(fc, f, e), ir.float32))
-                                       for e in range(per_lane)]))
+                                       for e in range(per_c)]))
     lw.env[r.id] = RegsRepr(name, layout)
 
 

@@ -27,7 +27,7 @@ class Renderer:
     # ---- types and literals --------------------------------------------------------------------
     def type_name(self, t) -> str:
         if isinstance(t, lir.FragmentType):
-            return self.macros.fragment_type(self.types[t.element])
+            return self.macros.fragment_type(self.types[t.element], t.fragment, t.role)
         if isinstance(t, PointerType):
             return f"device {self.types[t.element]}*"
         return self.types[t]
@@ -108,7 +108,7 @@ class Renderer:
         if isinstance(s, lir.Barrier):
             return m.barrier()
         if isinstance(s, lir.MultiplyAccumulate):
-            return m.multiply_accumulate(self.expr(s.c), self.expr(s.a), self.expr(s.b))
+            return m.multiply_accumulate(self.expr(s.c), self.expr(s.a), self.expr(s.b), s.fragment)
         raise NotImplementedError(type(s).__name__)
 
     def render(self, kernel: lir.Kernel) -> tuple[str, str]:

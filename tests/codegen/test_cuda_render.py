@@ -273,6 +273,10 @@ CASES = {
                                                  _f(50, 30, dtype=mx.float16), 50, 30, 40, 40, 1, 30, 1, 30, 1),
                                 dict(BLOCK_M=64, BLOCK_N=32, BLOCK_K=16, GROUP_M=4, HAS_BIAS=True, ACTIVATION=2,
                                      HAS_RESIDUAL=True, num_warps=4)),
+    "matmul_f32": Case(matmul, lambda: (_f(50, 40), _f(40, 30), mf.empty((50, 30)), _f(30), _f(50, 30), 50, 30, 40,
+                                        40, 1, 30, 1, 30, 1),
+                       dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=16, GROUP_M=1, HAS_BIAS=False, ACTIVATION=0,
+                            HAS_RESIDUAL=False, num_warps=4)),
     "matmul_nt_bf16": Case(matmul_nt, lambda: (_f(20, 40, dtype=mx.bfloat16), _f(30, 40, dtype=mx.bfloat16),
                                                mf.empty((20, 30)), 20, 30, 40),
                            dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=16, num_warps=2)),
@@ -321,9 +325,12 @@ def test_spellings():
     c = render("math_casts_f16")
     assert "__float2half(fmaf(static_cast<float>(" in c.body and "mf_bitcast<int>(" in c.body
     assert "mf_min<int>(" in c.body and "int64_t(3000000000ll)" in c.body
-    c = render("matmul_f16_epilogue")
-    assert "mf_frag8 frag_c[8];" in c.body and "mf_mma8(frag_c[" in c.body and ".e[1] = " in c.body
-    assert "struct mf_frag8 { float e[2]; };" in c.header
+    c = render("matmul_f16_epilogue")  # tensor cores
+    assert "mf_frag<float, 4> frag_c[" in c.body and "mf_frag<__half, 8> frag_a[" in c.body
+    assert "mf_mma_m16n8k16(frag_c[" in c.body and "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in c.header
+    c = render("matmul_f32")  # exact fp32: Metal's 8x8 fragments on warp shuffles
+    assert "mf_frag8 frag_c[" in c.body and "mf_mma8(frag_c[" in c.body and ".e[1] = " in c.body
+    assert "struct mf_frag8 { float e[2]; };" in c.header and "mma.sync" not in c.header
 
 
 def test_targets_are_cached_apart():

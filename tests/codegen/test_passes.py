@@ -10,7 +10,8 @@ import pytest
 import metalforge as mf
 import metalforge.language as tl
 from metalforge.codegen import lir
-from metalforge.codegen.layouts import Expand, Remat, Scalar, Shared, Slice, default_blocked
+from metalforge.codegen.fragments import SIMDGROUP_MATRIX, TENSOR_CORE, fragment_for
+from metalforge.codegen.layouts import MMA, Expand, Remat, Scalar, Shared, Slice, default_blocked, mma_layout
 from metalforge.codegen.passes.assign_layouts import assign_layouts
 from metalforge.codegen.passes.dce import eliminate_dead_code
 from metalforge.codegen.passes.fold import fold_constants
@@ -54,6 +55,43 @@ def test_blocked_layout_owns_every_element_exactly_once(shape, warps):
     assert sorted(owned.values()) == sorted(itertools.product(*(range(n) for n in shape)))
     for coords in elements(layout, warps, owned_only=False).values():  # replicas hold valid elements
         assert all(0 <= c < n for c, n in zip(coords, shape))
+
+
+@pytest.mark.parametrize("fragment", [SIMDGROUP_MATRIX, TENSOR_CORE], ids=lambda f: f.name)
+@pytest.mark.parametrize("shape", [(16, 8), (16, 64), (64, 32), (128, 128)])
+@pytest.mark.parametrize("warps", [1, 2, 4, 8])
+def test_mma_layout_owns_every_element_exactly_once(fragment, shape, warps):
+    layout = mma_layout(shape, warps, fragment)
+    assert layout.warps[0] * layout.warps[1] <= warps
+    owned = elements(layout, warps, owned_only=True)
+    assert sorted(owned.values()) == sorted(itertools.product(range(shape[0]), range(shape[1])))
+    assert set(elements(layout, warps, owned_only=False).values()) == set(owned.values())  # replicas
+
+
+@pytest.mark.parametrize("fragment", [SIMDGROUP_MATRIX, TENSOR_CORE], ids=lambda f: f.name)
+def test_fragment_operands_cover_their_tiles(fragment):
+    """Each lane's elements of A (rows x depth), B (depth x cols) and C (rows x cols) tile them once."""
+    sizes = {"a": (fragment.rows, fragment.depth), "b": (fragment.depth, fragment.cols),
+             "c": (fragment.rows, fragment.cols)}
+    for role, count in zip("abc", fragment.per_lane):
+        seen = [tuple(evaluate(x, {"lane": lane}) for x in fragment.coord(role, lir.Lit(e, ir.int32)))
+                for lane in range(32) for e in range(count)]
+        assert sorted(seen) == sorted(itertools.product(*(range(n) for n in sizes[role]))), role
+    # the accumulator's slots in the MMA layout are the same elements as the fragment's
+    layout = mma_layout((fragment.rows, fragment.cols), 1, fragment)
+    for lane in range(32):
+        for e in range(fragment.per_lane[2]):
+            want = [evaluate(x, {"lane": lane}) for x in fragment.coord("c", lir.Lit(e, ir.int32))]
+            assert [evaluate(x, {"lane": lane, "warp": 0, "k": e}) for x in layout.coords(lir.Sym("k"))] == want
+
+
+def test_fragment_choice():
+    assert fragment_for("msl", ir.float16, (64, 64, 32)) is SIMDGROUP_MATRIX
+    assert fragment_for("cuda", ir.float16, (64, 64, 32)) is TENSOR_CORE
+    assert fragment_for("cuda", ir.bfloat16, (16, 8, 16)) is TENSOR_CORE
+    assert fragment_for("cuda", ir.float32, (64, 64, 32)) is SIMDGROUP_MATRIX  # exact fp32: no tf32 by default
+    assert fragment_for("cuda", ir.float16, (8, 64, 32)) is SIMDGROUP_MATRIX  # M below the tensor-core tile
+    assert fragment_for("cuda", ir.float16, (64, 64, 8)) is SIMDGROUP_MATRIX
 
 
 @pytest.mark.parametrize("shape,dim", [((4, 64), 1), ((4, 64), 0), ((16, 32), 1), ((32, 8), 0)])

@@ -1,0 +1,92 @@
+"""The matrix instructions a target multiplies tiles with, as layout facts: which elements of the A
+(rows x depth), B (depth x cols) and C (rows x cols) fragments each lane of a simdgroup holds.
+
+`tl.dot` results take the `MMA` layout of the chosen fragment (codegen/layouts.py), and the dot
+lowering (codegen/passes/dot.py) fills operand fragments element by element from threadgroup
+memory at these coordinates, so the same pass serves every target; only the instruction's spelling
+differs (the renderers' templates).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..dsl import ir
+from .lir import Expr, Special
+from .layouts import add, div, lit, mod, mul_
+
+
+@dataclass(frozen=True)
+class Fragment:
+    name: str
+    rows: int
+    cols: int
+    depth: int
+    per_lane: tuple[int, int, int]  # elements of A, B, C each lane holds
+    exact_inputs: bool              # operands are converted to float32 (else they keep the input type)
+
+    def lane_values(self) -> list[tuple[str, Expr]]:
+        """Per-lane quantities the coordinates are built from, as (name, expression)."""
+        raise NotImplementedError
+
+    def coord(self, role: str, e: Expr, lane: list[Expr] | None = None) -> tuple[Expr, Expr]:
+        """(row, column) inside the fragment of this lane's element `e` (a literal, or an expression
+        for the accumulator's slots) of operand `role` (a, b or c); `lane` replaces `lane_values()`
+        by named variables holding them."""
+        raise NotImplementedError
+
+    def operand_type(self, element: ir.ScalarType) -> ir.ScalarType:
+        return ir.float32 if self.exact_inputs else element
+
+
+class SimdgroupMatrix(Fragment):
+    """Metal's simdgroup_matrix 8x8: lane l holds row (l/16)*4 + (l/2)%4, columns ((l/8)%2)*4 +
+    (l%2)*2 and the next one, in all three operands (Steel's BaseMMAFrag::get_coord)."""
+
+    def __init__(self) -> None:
+        super().__init__("simdgroup8x8", 8, 8, 8, (2, 2, 2), True)
+
+    def lane_values(self):
+        lane = Special("lane")
+        return [("frag_row", add(mul_(div(lane, 16), lit(4)), mod(div(lane, 2), 4))),
+                ("frag_col", add(mul_(mod(div(lane, 8), 2), lit(4)), mul_(mod(lane, 2), lit(2))))]
+
+    def coord(self, role, e, lane=None):
+        row, col = lane or [v for _, v in self.lane_values()]
+        return row, add(col, e)
+
+
+class TensorCoreM16N8K16(Fragment):
+    """NVIDIA's mma.sync m16n8k16 (fp16/bf16 in, fp32 accumulate): with g = lane/4, t = lane%4,
+    A element e is at (g + 8*((e/2)%2), 2t + e%2 + 8*(e/4)), B at (2t + e%2 + 8*(e/2), g) and C at
+    (g + 8*(e/2), 2t + e%2) (PTX ISA, "Matrix Fragments for mma.m16n8k16")."""
+
+    def __init__(self) -> None:
+        super().__init__("m16n8k16", 16, 8, 16, (8, 4, 4), False)
+
+    def lane_values(self):
+        lane = Special("lane")
+        return [("mma_group", div(lane, 4)), ("mma_thread", mod(lane, 4))]
+
+    def coord(self, role, e, lane=None):
+        g, t = lane or [v for _, v in self.lane_values()]
+        pair = add(mul_(t, lit(2)), mod(e, 2))
+        if role == "a":
+            return add(g, mul_(mod(div(e, 2), 2), lit(8))), add(pair, mul_(div(e, 4), lit(8)))
+        if role == "b":
+            return add(pair, mul_(div(e, 2), lit(8))), g
+        return add(g, mul_(div(e, 2), lit(8))), pair
+
+
+SIMDGROUP_MATRIX = SimdgroupMatrix()
+TENSOR_CORE = TensorCoreM16N8K16()
+
+
+def fragment_for(target: str, element: ir.ScalarType, shape: tuple[int, int, int]) -> Fragment:
+    """The instruction a `tl.dot` of `element` operands and [M, K] @ [K, N] = `shape` (M, N, K) uses:
+    tensor cores on CUDA for fp16/bf16 tiles they divide, Metal's 8x8 simdgroup matrices otherwise
+    (on CUDA spelled with warp shuffles and exact fp32 FMAs)."""
+    m, n, k = shape
+    if (target == "cuda" and element in (ir.float16, ir.bfloat16)
+            and m % TENSOR_CORE.rows == 0 and n % TENSOR_CORE.cols == 0 and k % TENSOR_CORE.depth == 0):
+        return TENSOR_CORE
+    return SIMDGROUP_MATRIX
