@@ -307,13 +307,13 @@ Layout = Union[Blocked, Slice, Expand, MMA, Scalar, Remat, Shared]
 Registers = (Blocked, Slice, Expand, MMA)  # layouts held in per-thread register arrays
 
 
-def default_blocked(shape: tuple[int, ...], num_warps: int) -> Blocked:
+def default_blocked(shape: tuple[int, ...], num_warps: int, vec: int = 1) -> Blocked:
     """Triton-style default, lanes filling dimensions from the last, simdgroups from the first,
-    leftovers replicating; one element per thread along the last dimension, so that consecutive
-    lanes touch consecutive addresses in every (scalar) load and store: coalesced without vector
-    loads (which would want several contiguous elements per thread)."""
+    leftovers replicating; `vec` neighbouring elements per thread along the last dimension where
+    every load and store of such tiles can move that many at once (passes/axis_info.py), else one,
+    so that consecutive lanes touch consecutive addresses: coalesced either way."""
     rank = len(shape)
-    vec = 1
+    vec = max(1, min(vec, prod(shape) // (WARP * num_warps)))  # every thread busy before any holds a run
     spt = [1] * (rank - 1) + [vec]
     tpw, rem = [1] * rank, WARP
     for d in reversed(range(rank)):

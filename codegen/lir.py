@@ -163,6 +163,24 @@ class Store(Stmt):
 
 
 @dataclass
+class VectorLoad(Stmt):
+    """`targets[i] = ptr[i]`: neighbouring elements of device memory in one access."""
+
+    targets: list[Expr]
+    ptr: Expr
+    type: ScalarType
+
+
+@dataclass
+class VectorStore(Stmt):
+    """`ptr[i] = values[i]`: neighbouring elements of device memory in one access."""
+
+    ptr: Expr
+    values: list[Expr]
+    type: ScalarType
+
+
+@dataclass
 class If(Stmt):
     cond: Expr
     then: list[Stmt] = field(default_factory=list)

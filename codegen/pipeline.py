@@ -17,7 +17,7 @@ from .passes.lower import lower
 from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 
-CODEGEN_VERSION = "4"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "5"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
 RENDERERS = {"msl": MSLRenderer, "cuda": CUDARenderer}
@@ -46,15 +46,17 @@ def describe_layouts(fn: Function, plan: LayoutPlan) -> str:
     return "\n".join(lines)
 
 
-def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "msl") -> CompiledKernel:
-    """Run the passes on `fn` (a freshly built specialisation) and render it for `target` (a RENDERERS key)."""
+def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "msl",
+               divisible_by_16: frozenset[str] = frozenset()) -> CompiledKernel:
+    """Run the passes on `fn` (a freshly built specialisation) and render it for `target` (a RENDERERS key);
+    `divisible_by_16` names the integer arguments this specialisation knows to be multiples of 16."""
     if target not in RENDERERS:
         raise ValueError(f"unknown code generation target {target!r}; choose one of: {', '.join(RENDERERS)}")
     asm = {"ir": str(fn)}
     for name, run in PASSES:
         fn = run(fn)
         asm[name] = str(fn)
-    plan = assign_layouts(fn, num_warps, target)
+    plan = assign_layouts(fn, num_warps, target, divisible_by_16)
     asm["layouts"] = describe_layouts(fn, plan)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
     header, body = RENDERERS[target]().render(kernel)

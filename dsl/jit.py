@@ -145,7 +145,9 @@ class JITFunction(_FrontendFunction):
             types = {n: self.arg_type(n, v) for n, v, c in zip(self.arg_names, values, self.is_constexpr) if not c}
             constexprs = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
             outputs = {n for n, v in zip(self.arg_names, values) if isinstance(v, Placeholder)}
-            compiled = compile_ir(self.build_ir(types, constexprs), outputs, num_warps, target)
+            divisible = frozenset(n for n, v, c in zip(self.arg_names, values, self.is_constexpr)
+                                  if not c and type(v) is int and v % 16 == 0)
+            compiled = compile_ir(self.build_ir(types, constexprs), outputs, num_warps, target, divisible)
             self.cache[key] = compiled
         self.last = compiled
         return compiled
@@ -247,8 +249,8 @@ def _type_key(value: Any) -> Any:
         return value.dtype
     if t is Placeholder:
         return ("out", value.dtype)
-    if t is int:
-        return "i32" if -2**31 <= value < 2**31 else "i64"
+    if t is int:  # multiples of 16 specialise apart (as in Triton): their masks allow vector accesses
+        return ("i32" if -2**31 <= value < 2**31 else "i64", value % 16 == 0)
     if t is float:
         return "f32"
     if t is bool:

@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...dsl.ir import BlockType, Function, Operation, Value, shape_of
+from ...dsl import ir
 from ..fragments import fragment_for
+from .axis_info import access_width, analyse
 from ..layouts import (MMA, Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, default_blocked,
                        mma_layout)
 
@@ -22,6 +24,9 @@ ELEMENTWISE = frozenset({
     "cmp", "neg", "not", "cast", "bitcast", "select", "addptr", "minimum", "maximum", "clamp", "fma", "exp", "exp2",
     "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs", "rand", "randn",
 })
+# Element types loaded and stored as vectors (Metal has packed vectors of these; at most 4 wide).
+VECTOR_TYPES = frozenset({ir.float32, ir.float16, ir.int32, ir.uint32, ir.int16, ir.uint16, ir.int8, ir.uint8})
+MAX_VECTOR = 4
 # Ops that only re-index their operand.
 VIEWS = frozenset({"broadcast", "expand_dims", "reshape", "permute"})
 PASS_THROUGH = frozenset({"multiple_of", "max_contiguous"})
@@ -35,12 +40,15 @@ class LayoutPlan:
     values: dict[int, Layout] = field(default_factory=dict)
     reduce_parent: dict[int, Blocked] = field(default_factory=dict)  # id(op) -> layout of the reduced operand
     num_warps: int = 4
+    access_width: dict[int, int] = field(default_factory=dict)  # id(load/store op) -> elements per access
+    vector: dict[tuple[int, ...], int] = field(default_factory=dict)  # tile shape -> elements per thread run
 
     def of(self, v: Value) -> Layout:
         return self.values[v.id]
 
     def default(self, v: Value) -> Blocked:
-        return default_blocked(shape_of(v.type), self.num_warps)
+        shape = shape_of(v.type)
+        return default_blocked(shape, self.num_warps, self.vector.get(shape, 1))
 
     def storage(self, v: Value) -> Layout:
         """A register layout to hold `v` (its own when it has one)."""
@@ -48,8 +56,20 @@ class LayoutPlan:
         return layout if isinstance(layout, Registers) else self.default(v)
 
 
-def assign_layouts(fn: Function, num_warps: int, target: str = "msl") -> LayoutPlan:
+def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
+                   divisible_by_16: frozenset[str] = frozenset()) -> LayoutPlan:
     plan = LayoutPlan(num_warps=num_warps)
+    # Vector accesses: a shape's default layout gives each thread runs of as many neighbouring
+    # elements as all loads and stores of that shape can move at once (one where any cannot, so
+    # tiles of one shape keep one layout and never convert between them).
+    info = analyse(fn, set(divisible_by_16))
+    for op in fn.walk():
+        if op.opcode in ("load", "store") and isinstance(op.operands[0].type, BlockType):
+            element = op.operands[0].type.element.element
+            limit = MAX_VECTOR if element in VECTOR_TYPES else 1
+            width = plan.access_width[id(op)] = access_width(op, info, limit)
+            shape = shape_of(op.operands[0].type)
+            plan.vector[shape] = min(plan.vector.get(shape, width), width)
     for a in fn.args:
         plan.values[a.id] = Scalar()
 

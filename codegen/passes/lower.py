@@ -153,16 +153,18 @@ class Lowering:
         return KernelDefinitionError(message, kernel=self.fn.name, file=loc.file if loc else self.fn.file,
                                      line=loc.line if loc else 0, source=loc.source if loc else "", hint=hint)
 
-    def slot_loop(self, layout: Layout, body: Callable[[Expr | None, list[Expr]], None]) -> None:
-        """Run `body(k, coords)` for each of this thread's slots of `layout` (a loop in the output)."""
+    def slot_loop(self, layout: Layout, body: Callable[[Expr | None, list[Expr]], None], step: int = 1) -> None:
+        """Run `body(k, coords)` for each of this thread's slots of `layout` (a loop in the output),
+        or for every `step`-th slot (vector accesses handle the slots in between)."""
         if isinstance(layout, Scalar):
             body(None, [])
-        elif layout.slots == 1:
+        elif layout.slots == step:
             body(lit(0), layout.coords(lit(0)))
         else:
             k = Sym("k")
             stmts = self.nested(lambda: body(k, layout.coords(k)))
-            self.emit(lir.For("k", lit(0), Bin("<", k, lit(layout.slots)), lit(1), stmts, unroll=True, type=ir.int32))
+            self.emit(lir.For("k", lit(0), Bin("<", k, lit(layout.slots)), lit(step), stmts, unroll=True,
+                              type=ir.int32))
 
     def ready(self, values: list[Value], layout: Layout) -> None:
         """Convert, before a consumer's slot loop, every operand it cannot read in `layout`."""

@@ -3,10 +3,11 @@ owner of a replicated element writes it (replicas would repeat atomics)."""
 from __future__ import annotations
 
 from functools import reduce
+from math import gcd
 
 from ...dsl.ir import BlockType, Operation, Value, element_of
 from .. import lir
-from ..layouts import Registers, Scalar, lit
+from ..layouts import Blocked, Registers, Scalar, add, lit
 from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym
 from .lower import Lowering, RegsRepr, ScalarRepr
 
@@ -43,6 +44,20 @@ def lower_load(lw: Lowering, op: Operation) -> None:
         return
     layout = lw.plan.of(r)
     name = lw.result_array(op, layout)
+    width = _vector_width(lw, op, layout)
+    if width > 1:
+        def vector_body(k, coords):
+            targets = [Index(Sym(name), add(k, lit(u))) for u in range(width)]
+            stmt = lir.VectorLoad(targets, lw.read(ptr, layout, k, coords), element)
+            if mask is None:
+                lw.emit(stmt)
+                return
+            fallback = [lir.Assign(t, lw.read(other, layout, add(k, lit(u)), layout.coords(add(k, lit(u))))
+                                   if other is not None else Lit(0, element)) for u, t in enumerate(targets)]
+            lw.emit(lir.If(lw.read(mask, layout, k, coords), [stmt], fallback))
+        lw.slot_loop(layout, vector_body, step=width)
+        lw.env[r.id] = RegsRepr(name, layout)
+        return
 
     def body(k, coords):
         value = _deref(lw, lw.read(ptr, layout, k, coords), ptr)
@@ -52,6 +67,15 @@ def lower_load(lw: Lowering, op: Operation) -> None:
         lw.emit(lir.Assign(Index(Sym(name), k), value))
     lw.slot_loop(layout, body)
     lw.env[r.id] = RegsRepr(name, layout)
+
+
+def _vector_width(lw: Lowering, op: Operation, layout) -> int:
+    """Elements per access for `op` in `layout`: what the contiguity analysis allows, within each
+    thread's runs of neighbouring elements (atomic buffers are read element by element)."""
+    width = lw.plan.access_width.get(id(op), 1)
+    if width == 1 or not isinstance(layout, Blocked) or lw.atomic_outputs:
+        return 1
+    return gcd(width, layout.spt[-1])
 
 
 def _check_output(lw: Lowering, ptr: Value, what: str) -> None:
@@ -82,6 +106,16 @@ def lower_store(lw: Lowering, op: Operation) -> None:
         return
     layout = _effect_layout(lw, [value, ptr] + ([mask] if mask is not None else []))
     lw.ready(op.operands, layout)
+    width = _vector_width(lw, op, layout)
+    if width > 1:
+        def vector_body(k, coords):
+            values = [lw.read(value, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
+            stmt = lir.VectorStore(lw.read(ptr, layout, k, coords), values, element_of(value.type))
+            cond = _all([layout.owner(k), lw.read(mask, layout, k, coords) if mask is not None else None])
+            for s in _guard([stmt], cond):
+                lw.emit(s)
+        lw.slot_loop(layout, vector_body, step=width)
+        return
 
     def body(k, coords):
         stmt = lir.Store(lw.read(ptr, layout, k, coords), lw.read(value, layout, k, coords), atomic)

@@ -74,6 +74,10 @@ class Renderer:
     def target_expr(self, e: lir.Expr) -> str:
         raise NotImplementedError(type(e).__name__)
 
+    def vector_type(self, element: ScalarType, n: int) -> str:
+        """The type name of `n` neighbouring `element`s moved in one access."""
+        raise NotImplementedError
+
     def call(self, e: lir.Call) -> str:
         return f"{self.functions[e.fn]}({', '.join(self.expr(a) for a in e.args)})"
 
@@ -105,6 +109,12 @@ class Renderer:
                           self.expr(s.step), self.indented(s.body), s.unroll)
         if isinstance(s, lir.Loop):
             return m.loop(self.indented(s.head), self.expr(s.cond), self.indented(s.body))
+        if isinstance(s, lir.VectorLoad):
+            return m.vector_load([self.expr(t) for t in s.targets], self.expr(s.ptr),
+                                 self.vector_type(s.type, len(s.targets)))
+        if isinstance(s, lir.VectorStore):
+            return m.vector_store(self.expr(s.ptr), [self.expr(v) for v in s.values],
+                                  self.vector_type(s.type, len(s.values)))
         if isinstance(s, lir.Barrier):
             return m.barrier()
         if isinstance(s, lir.MultiplyAccumulate):

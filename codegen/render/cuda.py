@@ -46,9 +46,10 @@ class CUDARenderer(Renderer):
     helper_names = ("mf_cast", "mf_bitcast", "mf_sigmoid", "mf_rand", "mf_randn", "mf_min", "mf_max", "mf_abs",
                     "mf_clamp", "mf_atomic_load", "mf_atomic_cas", "mf_atomic_add", "mf_atomic_max",
                     "mf_atomic_min", "mf_atomic_xchg", "mf_atomic_and", "mf_atomic_or", "mf_atomic_xor",
-                    "mf_mma8", "mf_mma_m16n8k16")
+                    "mf_mma8", "mf_mma_m16n8k16", "mf_load_vec", "mf_store_vec")
     # helpers the header must define before a helper (the template emits them in dependency order)
-    helper_needs = {"mf_atomic_load": ("mf_bitcast",), "mf_atomic_cas": ("mf_bitcast",),
+    helper_needs = {"mf_load_vec": ("mf_store_vec",), "mf_atomic_load": ("mf_bitcast",),
+                    "mf_atomic_cas": ("mf_bitcast",),
                     **{f"mf_atomic_{k}": ("mf_atomic_cas", "mf_bitcast")
                        for k in ("add", "max", "min", "xchg", "and", "or", "xor")}}
 
@@ -94,6 +95,9 @@ class CUDARenderer(Renderer):
                 return "(-9223372036854775807ll - 1)"
             return f"{self.types[t]}({value}{'ull' if t.is_unsigned else 'll'})"
         return f"{self.types[t]}({value})"
+
+    def vector_type(self, element, n):
+        return f"mf_vec<{n}, {self.types[element]}>"
 
     # ---- expressions ---------------------------------------------------------------------------
     def expr(self, e: lir.Expr) -> str:

@@ -26,6 +26,12 @@ class MSLRenderer(Renderer):
                "and": "atomic_fetch_and_explicit", "or": "atomic_fetch_or_explicit",
                "xor": "atomic_fetch_xor_explicit"}
 
+    _packed = {ir.float32: "float", ir.float16: "half", ir.int32: "int", ir.uint32: "uint", ir.int16: "short",
+               ir.uint16: "ushort", ir.int8: "char", ir.uint8: "uchar"}
+
+    def vector_type(self, element, n):
+        return f"packed_{self._packed[element]}{n}"  # the scalar's alignment: any element boundary
+
     def target_expr(self, e: lir.Expr) -> str:
         if isinstance(e, lir.Call):
             return self.call(e)

@@ -146,13 +146,43 @@ def test_layout_assignment():
             by_code.setdefault(op.opcode, []).append(plan.values[r.id])
     assert all(isinstance(l, Remat) for l in by_code["arange"])  # index arithmetic is recomputed
     x_layout = by_code["load"][0]
-    assert x_layout == default_blocked((4, 64), 4)
+    # every access of [4, 64] tiles is contiguous along rows: runs of 2 per thread (256 elements, 128 threads)
+    assert x_layout == default_blocked((4, 64), 4, vec=2) and x_layout.spt == (1, 2)
     assert by_code["sum"] == [Slice(x_layout, 1)]
     expands = by_code["expand_dims"]
     assert Expand(Slice(x_layout, 1)) in expands  # mean[:, None]: same registers
     assert Shared((1, 64)) in expands  # w[None, :] of a 1-D load goes through threadgroup memory
     assert x_layout in by_code["broadcast"]  # broadcasting mean back needs no data movement
     assert isinstance(plan.values[fn.args[0].id], Scalar)
+
+
+@mf.jit
+def offsets(X, Y, n, stride, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    rows = tl.arange(0, 8)
+    x = tl.load(X + offs, mask=offs < n, other=0.0)  # contiguous; mask constant in groups when 16 | n
+    t = tl.load(X + rows[:, None] * stride + tl.arange(0, BLOCK)[None, :])  # contiguous along rows
+    g = tl.load(X + offs * 2)  # strided: no vector
+    tl.store(Y + offs, x + g + tl.sum(t, axis=0), mask=offs < n)
+
+
+@pytest.mark.parametrize("n_divisible", [True, False])
+def test_axis_info_and_access_widths(n_divisible):
+    from metalforge.codegen.passes.axis_info import access_width, analyse
+    fn = build(offsets, {"X": ir.ptr(ir.float32), "Y": ir.ptr(ir.float32), "n": ir.int32, "stride": ir.int32},
+               {"BLOCK": 128})
+    info = analyse(fn, {"n"} if n_divisible else set())
+    loads = [op for op in fn.walk() if op.opcode == "load"]
+    store = next(op for op in fn.walk() if op.opcode == "store")
+    offs_ptr = info[loads[0].operands[0].id]
+    assert offs_ptr.contiguity == (128,) and offs_ptr.divisibility[0] >= 128
+    mask = info[loads[0].operands[1].id]
+    assert mask.constancy == ((16,) if n_divisible else (1,))
+    widths = [access_width(op, info, 4) for op in loads + [store]]
+    assert widths == ([4, 4, 1, 4] if n_divisible else [1, 4, 1, 1])
+    plan = assign_layouts(fn, 4, divisible_by_16=frozenset({"n"} if n_divisible else ()))
+    assert plan.vector[(128,)] == 1  # the strided load keeps [128] tiles one element per thread
+    assert plan.vector[(8, 128)] == 4
 
 
 @mf.jit

@@ -41,6 +41,24 @@ def test_vector_add_grid_callable(rng):
     close(out, x.astype(np.float64) + y, rtol=1e-6, atol=0)
 
 
+@pytest.mark.parametrize("dtype", [mx.float32, mx.float16, mx.int8])
+def test_vector_accesses_at_any_alignment(rng, dtype):
+    """n a multiple of 16 makes `offs < n` constant over groups of 4: packed vector loads and stores,
+    here from views that start one element into their buffers (no 16-byte alignment)."""
+    n = 16 * int(rng.integers(40, 70))
+    base = mx.array(rng.integers(-50, 50, size=(2, n + 1))).astype(dtype)
+    x, y = base[0, 1:], base[1, 1:]
+    out = add[(mf.cdiv(n, 256),)](x, y, mf.empty((n,), dtype), n, BLOCK=256, num_warps=2)
+    assert "packed_" in add.asm["msl"] and "4 mf_v = *((const device packed_" in add.asm["msl"]
+    want = npy(x).astype(np.float64) + npy(y)
+    close(out, want.astype(npy(x).dtype), rtol=0, atol=0)
+    odd = n + 3  # not a multiple of 16: element by element, same result
+    base = mx.array(rng.integers(-50, 50, size=(2, odd))).astype(dtype)
+    out = add[(mf.cdiv(odd, 256),)](base[0], base[1], mf.empty((odd,), dtype), odd, BLOCK=256, num_warps=2)
+    assert "packed_" not in add.asm["msl"]
+    close(out, (npy(base[0]).astype(np.float64) + npy(base[1])).astype(npy(base[0]).dtype), rtol=0, atol=0)
+
+
 # --- row softmax ------------------------------------------------------------------------------
 @mf.jit
 def softmax(x_ptr, out_ptr, n_cols, stride, BLOCK: tl.constexpr):

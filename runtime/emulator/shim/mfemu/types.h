@@ -53,6 +53,21 @@ MFEMU_VEC(ulong, ulong)
 MFEMU_VEC(bool, bool)
 #undef MFEMU_VEC
 
+// Packed vectors: the scalar's alignment, so they load and store at any element boundary (as in
+// Metal). Only 2 and 4 components: a packed 3-vector is 3 elements in Metal but 4 in clang.
+#define MFEMU_PACKED(T, name)                                                                 \
+  typedef T packed_##name##2 __attribute__((ext_vector_type(2), aligned(alignof(T))));     \
+  typedef T packed_##name##4 __attribute__((ext_vector_type(4), aligned(alignof(T))));
+MFEMU_PACKED(float, float)
+MFEMU_PACKED(half, half)
+MFEMU_PACKED(int, int)
+MFEMU_PACKED(uint, uint)
+MFEMU_PACKED(short, short)
+MFEMU_PACKED(ushort, ushort)
+MFEMU_PACKED(char, char)
+MFEMU_PACKED(uchar, uchar)
+#undef MFEMU_PACKED
+
 // ---- vector traits -------------------------------------------------------------------------
 template <class T> struct vec_traits { static constexpr int n = 0; using elem = T; };
 template <class T, int N> struct vec_traits<T __attribute__((ext_vector_type(N)))> {

@@ -1,0 +1,161 @@
+"""Contiguity analysis (Triton's AxisInfo, simplified): what is known, per dimension, of an integer
+or pointer tile's values, so loads and stores can move several neighbouring elements at once.
+
+For each dimension d of a tile value:
+- contiguity[d]: its values run in steps of +1 along d in groups of this many elements;
+- divisibility[d]: the first value of each such group is a multiple of this (a power of two);
+- constancy[d]: its values repeat along d in groups of this many elements.
+Scalars have a divisibility only. Integer kernel arguments divisible by 16 are specialised as such
+(the launch keys them apart, as Triton does), which is what makes `offs < n` constant over aligned
+groups and the masked edge of a row vectorisable.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import gcd
+
+from ...dsl.ir import BlockType, Function, Operation, Value, element_of, shape_of
+
+MAX_DIVISIBILITY = 1 << 30
+
+
+def _pow2_factor(n: int) -> int:
+    return MAX_DIVISIBILITY if n == 0 else min(MAX_DIVISIBILITY, abs(n) & -abs(n))
+
+
+@dataclass(frozen=True)
+class AxisInfo:
+    contiguity: tuple[int, ...]
+    divisibility: tuple[int, ...]
+    constancy: tuple[int, ...]
+
+    @staticmethod
+    def scalar(divisibility: int) -> "AxisInfo":
+        return AxisInfo((), (divisibility,), ())
+
+    @staticmethod
+    def unknown(shape: tuple[int, ...]) -> "AxisInfo":
+        ones = (1,) * len(shape)
+        return AxisInfo(ones, ones, ones)
+
+    @staticmethod
+    def uniform(shape: tuple[int, ...], divisibility: int) -> "AxisInfo":
+        """A scalar broadcast over `shape`."""
+        return AxisInfo((1,) * len(shape), (divisibility,) * len(shape), tuple(shape))
+
+
+def analyse(fn: Function, divisible_by_16: set[str]) -> dict[int, AxisInfo]:
+    """AxisInfo of every integer, pointer and boolean value of `fn` whose facts are known."""
+    info: dict[int, AxisInfo] = {}
+    for a in fn.args:
+        info[a.id] = AxisInfo.scalar(16 if a.name in divisible_by_16 else
+                                     MAX_DIVISIBILITY if hasattr(a.type, "element") else 1)
+
+    def get(v: Value) -> AxisInfo:
+        found = info.get(v.id)
+        if found is not None:
+            return found
+        return AxisInfo.unknown(shape_of(v.type)) if isinstance(v.type, BlockType) else AxisInfo.scalar(1)
+
+    def visit(ops: list[Operation]) -> None:
+        for op in ops:
+            if op.opcode == "for":
+                lb, _, step = (get(v).divisibility[0] if not isinstance(v.type, BlockType) else 1
+                               for v in op.operands[:3])
+                info[op.regions[0].args[0].id] = AxisInfo.scalar(gcd(lb, step))
+            for region in op.regions:
+                visit(region.ops)
+            if len(op.results) == 1:
+                found = infer(op, [get(v) for v in op.operands])
+                if found is not None:
+                    info[op.result.id] = found
+
+    visit(fn.body.ops)
+    return info
+
+
+def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
+    code, r = op.opcode, op.result
+    shape = shape_of(r.type)
+    tile = isinstance(r.type, BlockType)
+    if code == "constant" or code == "full":
+        value = op.attrs["value"]
+        d = _pow2_factor(int(value)) if float(value).is_integer() else 1
+        return AxisInfo.uniform(shape, d) if tile else AxisInfo.scalar(d)
+    if code == "arange":
+        return AxisInfo((shape[0],), (_pow2_factor(op.attrs["start"]),), (1,))
+    if code == "splat":
+        return AxisInfo.uniform(shape, args[0].divisibility[0])
+    if code == "program_id" or code == "num_programs":
+        return AxisInfo.scalar(1)
+    if not tile:
+        if code in ("add", "sub"):
+            return AxisInfo.scalar(gcd(args[0].divisibility[0], args[1].divisibility[0]))
+        if code == "mul":
+            return AxisInfo.scalar(min(MAX_DIVISIBILITY, args[0].divisibility[0] * args[1].divisibility[0]))
+        return None
+    if code == "broadcast":
+        src = shape_of(op.operands[0].type)
+        a = args[0]
+        return AxisInfo(tuple(1 if s == 1 else c for s, c in zip(src, a.contiguity)),
+                        a.divisibility,
+                        tuple(n if s == 1 else k for s, n, k in zip(src, shape, a.constancy)))
+    if code == "expand_dims":
+        axis, a = op.attrs["axis"], args[0]
+        d = min(a.divisibility) if a.divisibility else MAX_DIVISIBILITY
+        return AxisInfo(a.contiguity[:axis] + (1,) + a.contiguity[axis:],
+                        a.divisibility[:axis] + (d,) + a.divisibility[axis:], a.constancy[:axis] + (1,) + a.constancy[axis:])
+    if code == "multiple_of" or code == "max_contiguous":
+        a, values = args[0], op.attrs["values"]
+        values = tuple(values) if isinstance(values, (tuple, list)) else (values,) * len(shape)
+        if code == "multiple_of":
+            return AxisInfo(a.contiguity, values, a.constancy)
+        return AxisInfo(values, a.divisibility, a.constancy)
+    if code in ("add", "addptr", "sub"):
+        a, b = args
+        contiguity = tuple(max(gcd(ca, kb), 1 if code == "sub" else gcd(cb, ka))
+                           for ca, cb, ka, kb in zip(a.contiguity, b.contiguity, a.constancy, b.constancy))
+        return AxisInfo(contiguity, tuple(map(gcd, a.divisibility, b.divisibility)),
+                        tuple(map(gcd, a.constancy, b.constancy)))
+    if code == "mul":
+        a, b = args
+        return AxisInfo((1,) * len(shape),
+                        tuple(min(MAX_DIVISIBILITY, da * db) for da, db in zip(a.divisibility, b.divisibility)),
+                        tuple(map(gcd, a.constancy, b.constancy)))
+    if code == "cmp" and op.attrs["pred"] in ("lt", "le", "gt", "ge"):
+        a, b = args
+        constancy = []
+        for d in range(len(shape)):
+            k = gcd(a.constancy[d], b.constancy[d])
+            # a contiguous run compared with a constant flips at most at a multiple of both divisibilities
+            g = gcd(a.divisibility[d], b.divisibility[d])
+            if b.constancy[d] > 1:
+                k = max(k, gcd(gcd(a.contiguity[d], b.constancy[d]), g))
+            if a.constancy[d] > 1:
+                k = max(k, gcd(gcd(b.contiguity[d], a.constancy[d]), g))
+            constancy.append(k)
+        return AxisInfo((1,) * len(shape), (1,) * len(shape), tuple(constancy))
+    if code == "cast" and not element_of(r.type).is_float and not element_of(op.operands[0].type).is_float:
+        return args[0]  # integer widening or narrowing of index values keeps their facts
+    if code in ("and", "or", "cmp", "not", "select", "cast"):
+        constancy = tuple(shape)
+        for a in args:
+            if len(a.constancy) == len(shape):
+                constancy = tuple(map(gcd, constancy, a.constancy))
+        return AxisInfo((1,) * len(shape), (1,) * len(shape), constancy)
+    return None
+
+
+def access_width(op: Operation, info: dict[int, AxisInfo], limit: int) -> int:
+    """How many neighbouring elements (along the last dimension) each access of load/store `op` can
+    move at once: its pointers contiguous and its mask and `other` constant over them, at most `limit`."""
+    ptr = op.operands[0]
+    if not isinstance(ptr.type, BlockType):
+        return 1
+    shape = shape_of(ptr.type)
+    width = min(limit, shape[-1], info[ptr.id].contiguity[-1] if ptr.id in info else 1)
+    rest = op.operands[1:] if op.opcode == "load" else op.operands[2:]  # mask and other / mask
+    for v in rest:
+        if isinstance(v.type, BlockType):
+            width = gcd(width, info[v.id].constancy[-1] if v.id in info else 1)
+    return width
