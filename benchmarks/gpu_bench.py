@@ -2,11 +2,14 @@
 
 For each kernel and LLM-size shape: our DSL kernel (tuned on this GPU first, into the tuning
 database), MLX's built-in, the same kernel body run by Triton on torch tensors, and the roofline
-(bytes moved / measured copy bandwidth). Correctness is checked before timing. Timing: many
-launches per `mx.eval` (MLX synchronises per eval), inputs rotated over >= 256 MiB so L2 does not
-flatter, median of repeated runs; Triton is timed the same way with CUDA events.
+(bytes moved / measured copy bandwidth; for matmul and flash attention the larger of that and
+flops / the measured rate of torch's fp16 matmul, and the table shows their TFLOP/s). Correctness
+is checked before timing. Timing: many launches per `mx.eval` (MLX synchronises per eval), inputs
+rotated over >= 256 MiB so L2 does not flatter, median of repeated runs; Triton is timed the same
+way with CUDA events, at the fastest of our tuned config and Triton's own tutorial configs for the
+`tl.dot` kernels.
 
-    python benchmarks/gpu_bench.py --out DIR [--trials N] [--quick]
+    python benchmarks/gpu_bench.py --out DIR [--trials N] [--quick | --smoke] [--no-tune]
 
 writes DIR/benchmarks.md (table, device, date, versions), DIR/results.json and DIR/bench.png.
 """
@@ -28,7 +31,7 @@ from typing import Any, Callable
 import mlx.core as mx
 
 import metalforge as mf
-from metalforge.kernels import attention, norms, quantized, rope, softmax
+from metalforge.kernels import attention, flash_attention, matmul, norms, quantized, rope, softmax
 
 ROTATE_BYTES = 256 << 20
 
@@ -77,6 +80,16 @@ def copy_bandwidth() -> float:
     return 2 * x.numel() * 4 / (us * 1e-6)
 
 
+def matmul_rate() -> float:
+    """FLOP/s of torch's fp16 8192^3 matmul (cuBLAS), the roofline's compute rate: what this GPU's
+    matrix units deliver in practice rather than the datasheet's peak."""
+    import torch
+
+    a = torch.randn(8192, 8192, device="cuda", dtype=torch.float16)
+    us = time_torch(lambda i: a @ a, 1, launches=10)
+    return 2 * 8192 ** 3 / (us * 1e-6)
+
+
 def triton_version(kernel) -> Any:
     """The same kernel body compiled by Triton: its globals' `tl` swapped for triton.language."""
     import triton
@@ -103,6 +116,8 @@ class Case:
     triton: Callable[[int], Any] | None = None
     tol: float = 2e-2
     tuned: str = ""
+    flops: float = 0.0                   # floating-point operations (compute-bound rows)
+    dims: tuple = ()                     # sizes, for the Triton launch
 
 
 def max_error(got, want) -> float:
@@ -169,6 +184,28 @@ def build_cases(quick: bool, smoke: bool = False) -> list[Case]:
                       lambda i: mx.fast.scaled_dot_product_attention(q[None, :, None, :], kvs[i][0][None],
                                                                      kvs[i][1][None], scale=hd ** -0.5)[0, :, 0],
                       attention.reference(q, *kvs[0]), tol=1e-2))
+
+    # fp16 matmul 4096^3; entries scaled so the products have unit variance and `tol` (absolute)
+    # means the same at any K
+    m, n, k = (64, 96, 80) if smoke else (1024,) * 3 if quick else (4096,) * 3
+    ab = [(mx.random.normal((m, k)) * k ** -0.25).astype(mx.float16) for _ in range(rotations(2 * (m + n) * k))]
+    bb = [(mx.random.normal((k, n)) * k ** -0.25).astype(mx.float16) for _ in range(len(ab))]
+    cases.append(Case("matmul", f"{m}x{n}x{k} fp16", 2 * (m * k + k * n + m * n), lambda i: matmul.matmul(ab[i], bb[i]),
+                      lambda i: ab[i] @ bb[i], matmul.reference(ab[0], bb[0]), flops=2 * m * n * k, dims=(m, n, k)))
+
+    # causal flash attention (prefill) h32/kv8 d64 L=2048 fp16
+    fh, fkv, length, fd = (4, 2, 40, 64) if smoke else (32, 8, 512 if quick else 2048, 64)
+    qkv = [tuple(mx.random.normal(shape).astype(mx.float16) for shape in ((fh, length, fd), (fkv, length, fd),
+                                                                           (fkv, length, fd)))
+           for _ in range(rotations(2 * (fh + fkv) * length * fd * 2))]
+    cases.append(Case("causal flash attention", f"h{fh}/kv{fkv} d{fd} L={length} fp16",
+                      2 * (fh + fkv) * length * fd * 2,
+                      lambda i: flash_attention.flash_attention(*qkv[i]),
+                      lambda i: mx.fast.scaled_dot_product_attention(*(x[None] for x in qkv[i]), scale=fd ** -0.5,
+                                                                     mask="causal")[0],
+                      flash_attention.reference(*qkv[0]), tol=1e-2,
+                      flops=2 * fh * length * length * fd,  # two products of 2*L*L*D per head, half under the mask
+                      dims=(fh, fkv, length, fd)))
     return cases
 
 
@@ -181,7 +218,9 @@ def tune_library(cases_quick: bool, trials: int, log) -> None:
               "layer_norm_kernel": [(512 if cases_quick else 4096, 8192)],
               "rope_kernel": [(32, 512 if cases_quick else 4096, 128)],
               "qmv_kernel": [(14336, 4096)],
-              "decode_attention_kernel": [(32, 8, 1024 if cases_quick else 8192, 128)]}
+              "decode_attention_kernel": [(32, 8, 1024 if cases_quick else 8192, 128)],
+              "matmul_kernel": [(1024,) * 3 if cases_quick else (4096,) * 3],
+              "flash_attention_kernel": [(32, 8, 512 if cases_quick else 2048, 64)]}
     for name, tuner in registered().items():
         for shape in shapes.get(name, []):
             dtype = tuner.dtypes[0]
@@ -196,6 +235,35 @@ def tune_library(cases_quick: bool, trials: int, log) -> None:
             except Exception as e:
                 log(f"tuning {name} {shape} failed: {e}")
         tuner.clear_cache()
+
+
+# Triton's own fp16 configs for these kernels (its matmul and fused-attention tutorials), tried
+# besides our tuned config: Triton runs at its best, software pipelining (num_stages) included.
+MATMUL_TRITON_CONFIGS = [
+    {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "num_warps": w, "num_stages": st}
+    for bm, bn, bk, w, st in ((128, 256, 64, 8, 3), (64, 256, 32, 4, 4), (128, 128, 32, 4, 4), (128, 64, 32, 4, 4),
+                              (64, 128, 32, 4, 4), (128, 32, 32, 4, 4), (64, 32, 32, 2, 5), (32, 64, 32, 2, 5))]
+ATTENTION_TRITON_CONFIGS = [
+    {"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": w, "num_stages": st}
+    for bm, bn, w, st in ((128, 64, 8, 3), (128, 64, 4, 3), (128, 128, 8, 3), (64, 64, 4, 4), (64, 32, 4, 4))]
+
+
+def fastest_triton(name: str, launch: Callable[[int, dict], Any], configs: list[dict], log) -> Callable[[int], Any]:
+    """`launch` bound to the fastest of `configs` (meta values), as Triton's autotuner would pick it;
+    configs that fail (e.g. out of shared memory) are skipped."""
+    best: tuple[float, dict] | None = None
+    for meta in configs:
+        try:
+            us = time_torch(lambda i: launch(i, meta), 2, launches=5, reps=3)
+        except Exception as e:
+            log(f"{name} triton {meta}: {type(e).__name__}: {str(e)[:200]}")
+            continue
+        if best is None or us < best[0]:
+            best = (us, meta)
+    if best is None:
+        raise RuntimeError("no Triton config ran")
+    log(f"{name} triton config {best[1]}")
+    return lambda i: launch(i, best[1])
 
 
 def triton_cases(cases: list[Case], log) -> None:
@@ -242,6 +310,45 @@ def triton_cases(cases: list[Case], log) -> None:
                                                  num_warps=4)
     except Exception as e:
         log(f"triton rope: {e}")
+    try:
+        mmk = triton_version(matmul.matmul_kernel)
+        c = by["matmul"]
+        m, n, k = c.dims
+        ab = [(torch.randn(m, k, device="cuda") * k ** -0.25).half() for _ in range(2)]
+        bb = [(torch.randn(k, n, device="cuda") * k ** -0.25).half() for _ in range(2)]
+        o = torch.empty(m, n, device="cuda", dtype=torch.float16)
+
+        def launch_mm(i: int, meta: dict) -> Any:
+            return mmk[(mf.cdiv(m, meta["BLOCK_M"]) * mf.cdiv(n, meta["BLOCK_N"]),)](ab[i], bb[i], o, m, n, k, **meta)
+
+        ours = matmul.matmul_kernel.config_for(matmul.launch_grid(m, n), mx.zeros((m, k), mx.float16),
+                                               mx.zeros((k, n), mx.float16), mf.empty((m, n), mx.float16), m, n, k)[0]
+        c.triton = fastest_triton(c.name, launch_mm, [ours.all_kwargs(), *MATMUL_TRITON_CONFIGS], log)
+        c.triton(0)
+        log(f"matmul triton: max error vs torch {float((o.float() - ab[0].float() @ bb[0].float()).abs().max()):.3g}")
+    except Exception as e:
+        log(f"triton matmul: {e}")
+    try:
+        fak = triton_version(flash_attention.flash_attention_kernel)
+        c = by["causal flash attention"]
+        h, hkv, length, d = c.dims
+        qkv = [[torch.randn(heads, length, d, device="cuda", dtype=torch.float16) for heads in (h, hkv, hkv)]
+               for _ in range(2)]
+        o = torch.empty(h, length, d, device="cuda", dtype=torch.float16)
+
+        def launch_fa(i: int, meta: dict) -> Any:
+            return fak[(mf.cdiv(length, meta["BLOCK_M"]), h)](*qkv[i], o, length, d ** -0.5, h // hkv, d, True, **meta)
+
+        q0, k0 = mx.zeros((h, length, d), mx.float16), mx.zeros((hkv, length, d), mx.float16)
+        ours = flash_attention.flash_attention_kernel.config_for(flash_attention.launch_grid(h, length),
+                                                                 *flash_attention.kernel_args(q0, k0, k0, True))[0]
+        c.triton = fastest_triton(c.name, launch_fa, [ours.all_kwargs(), *ATTENTION_TRITON_CONFIGS], log)
+        c.triton(0)
+        want = torch.nn.functional.scaled_dot_product_attention(*(x[None] for x in qkv[0]), is_causal=True,
+                                                                enable_gqa=True)[0]
+        log(f"flash attention triton: max error vs torch {float((o.float() - want.float()).abs().max()):.3g}")
+    except Exception as e:
+        log(f"triton flash attention: {e}")
 
 
 def main() -> int:
@@ -272,11 +379,11 @@ def main() -> int:
         time_mlx = lambda make, copies: timing(make, copies, launches=2, reps=1)  # noqa: E731
     try:
         triton_cases(cases, log)
-        bandwidth = copy_bandwidth()
-        log(f"copy bandwidth {bandwidth / 1e12:.2f} TB/s")
+        bandwidth, rate = copy_bandwidth(), matmul_rate()
+        log(f"copy bandwidth {bandwidth / 1e12:.2f} TB/s; torch fp16 matmul {rate / 1e12:.0f} TFLOP/s")
     except Exception as e:
         log(f"torch/triton unavailable: {e}")
-        bandwidth = None
+        bandwidth = rate = None
     results = []
     for c in cases:
         row = {"kernel": c.name, "shape": c.shape}
@@ -297,36 +404,45 @@ def main() -> int:
                 except Exception as e:
                     log(f"{c.name} triton: {e}")
             if bandwidth:
-                row["roofline_us"] = c.nbytes / bandwidth * 1e6
+                row["roofline_us"] = max(c.nbytes / bandwidth, c.flops / rate) * 1e6
+            if c.flops:
+                for side in ("ours", "mlx", "triton"):
+                    if f"{side}_us" in row:
+                        row[f"{side}_tflops"] = c.flops / row[f"{side}_us"] / 1e6
         except Exception as e:
             row["error"] = f"{type(e).__name__}: {e}"
             log(f"{c.name}: {row['error']}\n{traceback.format_exc()[-2000:]}")
         results.append(row)
         log(json.dumps(row))
-    write_report(results, args.out, device, bandwidth, log_lines)
+    write_report(results, args.out, device, bandwidth, rate, log_lines)
     return 0
 
 
-def write_report(results, out, device, bandwidth, log_lines) -> None:
+def write_report(results, out, device, bandwidth, rate, log_lines) -> None:
     def f(x, fmt="{:.1f}"):
         return fmt.format(x) if isinstance(x, (int, float)) else "-"
 
     lines = [f"# GPU benchmark: {device}", "",
              f"{time.strftime('%Y-%m-%d')}, mlx {mx.__version__} (CUDA back end), metalforge {mf.__version__}, "
              f"Python {platform.python_version()}; copy bandwidth "
-             f"{f(bandwidth / 1e12 if bandwidth else None, '{:.2f}')} TB/s.", "",
+             f"{f(bandwidth / 1e12 if bandwidth else None, '{:.2f}')} TB/s, torch fp16 matmul "
+             f"{f(rate / 1e12 if rate else None, '{:.0f}')} TFLOP/s.", "",
              "| kernel | shape | correct (max err) | ours us | MLX us | Triton us | roofline us | ours/MLX | "
-             "ours/Triton | roofline/ours |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "ours/Triton | roofline/ours | TFLOP/s ours / MLX / Triton |", "|---" * 11 + "|"]
     for r in results:
         o, m, t, rf = (r.get(k) for k in ("ours_us", "mlx_us", "triton_us", "roofline_us"))
+        tflops = " / ".join(f(r.get(f"{side}_tflops"), "{:.0f}") for side in ("ours", "mlx", "triton")) \
+            if "ours_tflops" in r else "-"
         lines.append(f"| {r['kernel']} | {r['shape']} | {r.get('correct', r.get('error', '-'))} "
                      f"({f(r.get('max_error'), '{:.2g}')}) | {f(o)} | {f(m)} | {f(t)} | {f(rf)} | "
                      f"{f(o / m if o and m else None, '{:.2f}')} | {f(o / t if o and t else None, '{:.2f}')} | "
-                     f"{f(rf / o if o and rf else None, '{:.0%}')} |")
+                     f"{f(rf / o if o and rf else None, '{:.0%}')} | "
+                     f"{tflops} |")
     with open(os.path.join(out, "benchmarks.md"), "w") as fh:
         fh.write("\n".join(lines) + "\n")
     with open(os.path.join(out, "results.json"), "w") as fh:
-        json.dump({"device": device, "bandwidth": bandwidth, "results": results, "log": log_lines}, fh, indent=1)
+        json.dump({"device": device, "bandwidth": bandwidth, "matmul_rate": rate, "results": results, "log": log_lines},
+                  fh, indent=1)
     try:
         import matplotlib
         matplotlib.use("Agg")

@@ -13,7 +13,7 @@ def register(tuner: Any) -> Any:
     return tuner
 
 
-LIBRARY = ("softmax", "norms", "quantized", "attention", "rope")
+LIBRARY = ("softmax", "norms", "quantized", "attention", "rope", "matmul", "flash_attention")
 
 
 def registered() -> dict[str, Any]:

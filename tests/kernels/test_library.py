@@ -1,12 +1,15 @@
 """The kernel library against MLX's own operations (CPU), on fresh random inputs with odd sizes."""
 from __future__ import annotations
 
+import math
+
 import mlx.core as mx
 import numpy as np
 import pytest
 
 import metalforge as mf
-from metalforge.kernels import attention, norms, quantized, registered, rope, softmax
+from metalforge.errors import KernelDefinitionError
+from metalforge.kernels import attention, flash_attention, matmul, norms, quantized, registered, rope, softmax
 
 
 def close(a: mx.array, b: mx.array, tol: float) -> None:
@@ -17,6 +20,11 @@ def close(a: mx.array, b: mx.array, tol: float) -> None:
 
 def normal(rng: np.random.Generator, shape, dtype=mx.float32) -> mx.array:
     return mx.array(rng.standard_normal(shape).astype(np.float32)).astype(dtype)
+
+
+def f64(x: mx.array) -> np.ndarray:
+    """The values an array holds, in float64 (the references' precision)."""
+    return np.array(x.astype(mx.float32)).astype(np.float64)
 
 
 @pytest.mark.parametrize("rows,cols,block", [(3, 1000, 256), (2, 77, 128), (1, 4097, 1024)])
@@ -33,7 +41,7 @@ def test_softmax(rng, rows, cols, block, dtype):
 def test_library_is_registered_for_autotuning():
     library = registered()
     assert {"softmax_kernel", "add_rms_norm_kernel", "layer_norm_kernel", "qmv_kernel",
-            "decode_attention_kernel", "rope_kernel"} <= set(library)
+            "decode_attention_kernel", "rope_kernel", "matmul_kernel", "flash_attention_kernel"} <= set(library)
     for tuner in library.values():
         grid, args = tuner.tune_case(tuner.shapes[0], tuner.dtypes[0])
         tuned = {k for k in tuner.space.default().kwargs}
@@ -79,3 +87,88 @@ def test_decode_attention(rng, heads, kv_heads, s, d):
 def test_rope(rng, heads, t, d):
     x = normal(rng, (heads, t, d), mx.float16)
     close(rope.rope(x), rope.reference(x), 2e-3)
+
+
+DOT_TOL = {mx.float32: 1e-4, mx.float16: 2e-3, mx.bfloat16: 1.6e-2}  # the output's rounding
+
+
+@pytest.mark.parametrize("m,n,k,dtype", [(33, 47, 29, mx.float16), (70, 9, 100, mx.float32),
+                                         (1, 130, 71, mx.bfloat16)])
+def test_matmul(rng, m, n, k, dtype):
+    a, b = normal(rng, (m, k), dtype), normal(rng, (k, n), dtype)
+    out = matmul.matmul(a, b)
+    assert out.shape == (m, n) and out.dtype == dtype
+    close(out, mx.array(f64(a) @ f64(b)), DOT_TOL[dtype])
+
+
+def test_matmul_grouped_order_with_a_partial_group(rng):
+    """10 tile rows in groups of 8: the second group has 2 rows, and every tile is written once."""
+    m, n, k = 155, 50, 37
+    a, b = normal(rng, (m, k), mx.float16), normal(rng, (k, n), mx.float16)
+    grid = (mf.cdiv(m, 16) * mf.cdiv(n, 32),)
+    out = matmul.matmul_kernel.fn[grid](a, b, mf.empty((m, n), mx.float16), m, n, k, BLOCK_M=16, BLOCK_N=32,
+                                        BLOCK_K=16, GROUP_M=8, num_warps=2)
+    close(out, mx.array(f64(a) @ f64(b)), 2e-3)
+
+
+def test_matmul_rejects_mismatched_operands():
+    with pytest.raises(ValueError, match="inner sizes"):
+        matmul.matmul(mx.zeros((4, 5)), mx.zeros((6, 4)))
+
+
+def attention64(q: np.ndarray, k: np.ndarray, v: np.ndarray, causal: bool) -> np.ndarray:
+    heads, length, dim = q.shape
+    k, v = (np.repeat(x, heads // x.shape[0], axis=0) for x in (k, v))
+    s = q @ k.transpose(0, 2, 1) / math.sqrt(dim)
+    if causal:
+        s = np.where(np.tril(np.ones((length, length), bool)), s, -np.inf)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    return p / p.sum(-1, keepdims=True) @ v
+
+
+# P is rounded to the inputs' dtype before P @ V (as in Triton's kernel): a few output ulps
+@pytest.mark.parametrize("heads,kv_heads,length,dim,causal,dtype,tol",
+                         [(4, 2, 37, 64, True, mx.float16, 4e-3), (2, 1, 21, 32, False, mx.float32, 1e-5),
+                          (3, 3, 50, 64, True, mx.bfloat16, 3e-2)])
+def test_flash_attention(rng, heads, kv_heads, length, dim, causal, dtype, tol):
+    q = normal(rng, (heads, length, dim), dtype)
+    k, v = normal(rng, (kv_heads, length, dim), dtype), normal(rng, (kv_heads, length, dim), dtype)
+    out = flash_attention.flash_attention(q, k, v, causal=causal)
+    assert out.shape == q.shape and out.dtype == dtype
+    close(out, mx.array(attention64(f64(q), f64(k), f64(v), causal)), tol)
+
+
+def test_flash_attention_tiles_that_do_not_divide_the_length(rng):
+    """Query blocks of 32 and key blocks of 16 over L=45: the causal bound stops mid-block."""
+    q, k, v = (normal(rng, (2, 45, 32), mx.float16) for _ in range(3))
+    grid = (mf.cdiv(45, 32), 2)
+    out = flash_attention.flash_attention_kernel.fn[grid](*flash_attention.kernel_args(q, k, v, True), BLOCK_M=32,
+                                                          BLOCK_N=16, num_warps=4)
+    close(out, mx.array(attention64(f64(q), f64(k), f64(v), True)), 4e-3)
+
+
+@pytest.mark.parametrize("dtype", [mx.float16, mx.float32])
+def test_threadgroup_memory_prunes_match_the_compiler(dtype):
+    """A config passes the prune exactly when it compiles (else the tuner wastes trials on compile
+    errors, or never tries configs that fit)."""
+    a, b = mx.zeros((40, 24), dtype), mx.zeros((24, 40), dtype)
+    mm_args = (a, b, mf.empty((40, 40), dtype), 40, 40, 24)
+    q = mx.zeros((2, 40, 64), dtype)
+    fa_args = flash_attention.kernel_args(q, q, q, True)
+    seen = set()
+    for tuner, args, fixed in ((matmul.matmul_kernel, mm_args, {"GROUP_M": 1, "num_warps": 4}),
+                               (flash_attention.flash_attention_kernel, fa_args, {"num_warps": 4})):
+        named = dict(zip(tuner.fn.arg_names, args))
+        for point in tuner.space.points():
+            if any(point[name] != value for name, value in fixed.items()):
+                continue  # the launch settings do not change the memory
+            config = mf.Config.from_point(point)
+            fits = all(prune(config.all_kwargs(), named) for prune in tuner.prune)
+            try:
+                tuner.fn.compile(*args, target="msl", **config.all_kwargs())
+                compiles = True
+            except KernelDefinitionError:
+                compiles = False
+            assert fits == compiles, (tuner.name, point, dtype)
+            seen.add(fits)
+    assert seen == {True, False}  # both sides of the limit were checked

@@ -1,0 +1,112 @@
+"""Flash-attention forward (prefill): softmax(q k^T / sqrt(D)) v for q (H, L, D) and k, v (H_kv, L, D),
+grouped-query heads (H a multiple of H_kv), optionally causal. One program per (query block, head);
+keys stream through in blocks with an online softmax, so the L x L scores never reach memory. Both
+products are `tl.dot`s; P is rounded to v's dtype before the second, as in Triton's kernel. Any L:
+rows and keys past the end are masked."""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import mlx.core as mx
+
+from .. import language as tl
+from ..autotune import Space, autotune
+from ..codegen.passes.lower import THREADGROUP_MEMORY  # the limit the compiler enforces
+from ..dsl.jit import cdiv, empty, jit
+from . import register
+
+
+def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
+    """Prune configs whose threadgroup memory would overflow, before compiling them. The tl.dot operands
+    are staged there in the inputs' dtype: Q (BLOCK_M x D), K and V (BLOCK_N x D each), P (BLOCK_M x
+    BLOCK_N). The current lowering also stages the fp32 score tile three times (to reduce rows for the
+    max and the sum, and to broadcast the new max back) and two BLOCK_M row vectors; without that term
+    nearly half the fp16 D=64 space passes the prune and then fails to compile. The bytes depend on D
+    and the dtype, which only the arguments know, hence a prune rather than a Space constraint."""
+    bm, bn, d = meta["BLOCK_M"], meta["BLOCK_N"], named["D"]
+    operands = (bm * d + 2 * bn * d + bm * bn) * named["q_ptr"].dtype.size
+    return operands + (3 * bm * bn + 2 * bm) * 4 <= THREADGROUP_MEMORY
+
+
+def launch_grid(heads: int, length: int) -> Callable[[dict], tuple]:
+    """The launch grid: (query blocks, heads), for any BLOCK_M the tuner picks."""
+    return lambda meta: (cdiv(length, meta["BLOCK_M"]), heads)
+
+
+def kernel_args(q: mx.array, k: mx.array, v: mx.array, causal: bool) -> tuple:
+    """The kernel's launch arguments (all but the tuned block sizes) for q (H, L, D), k, v (H_kv, L, D)."""
+    heads, length, dim = q.shape
+    return (q, k, v, empty((heads, length, dim), q.dtype), length, 1.0 / math.sqrt(dim), heads // k.shape[0], dim,
+            causal)
+
+
+def _tune_args(shape: tuple, dtype: mx.Dtype):
+    heads, kv_heads, length, dim = shape
+    q = mx.random.normal((heads, length, dim)).astype(dtype)
+    k, v = (mx.random.normal((kv_heads, length, dim)).astype(dtype) for _ in range(2))
+    return launch_grid(heads, length), kernel_args(q, k, v, True)
+
+
+def _reference(q, k, v, out, length, scale, group, dim, causal, *meta):
+    return reference(q, k, v, bool(causal))
+
+
+@register
+@autotune(space=Space({"BLOCK_M": [16, 32, 64], "BLOCK_N": [16, 32, 64], "num_warps": [2, 4]}),
+          # untuned it runs the space's first point, 16 x 16: the one tile that fits every dtype up to D=128
+          key=["q_ptr", "GROUP", "CAUSAL"], prune=fits_threadgroup_memory, reference=_reference,
+          tune_args=_tune_args, shapes=[(4, 2, 40, 64)], dtypes=[mx.float16],
+          rtol=5e-3, atol=5e-3)  # P is rounded to fp16 before P @ V
+@jit
+def flash_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, L, sm_scale, GROUP: tl.constexpr, D: tl.constexpr,
+                           CAUSAL: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    start_m = tl.program_id(0)
+    head = tl.program_id(1)
+    kv_base = (head // GROUP) * L * D
+    rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+    m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+    l_i = tl.zeros((BLOCK_M,), tl.float32)
+    acc = tl.zeros((BLOCK_M, D), tl.float32)
+    hi = L
+    if CAUSAL:  # keys after the block's last query contribute nothing
+        hi = tl.minimum((start_m + 1) * BLOCK_M, L)
+    for start_n in range(0, hi, BLOCK_N):
+        rn = start_n + tl.arange(0, BLOCK_N)
+        kv = kv_base + rn[:, None] * D + rd[None, :]
+        k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+        qk = tl.dot(q, tl.trans(k)) * sm_scale
+        # Key 0 is always kept, so every row has a finite maximum from the first block on.
+        if CAUSAL:
+            qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
+        qk = tl.where(rn[None, :] < L, qk, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        alpha = tl.exp(m_i - m_new)
+        p = tl.exp(qk - m_new[:, None])
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_new
+    tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+             mask=rm[:, None] < L)
+
+
+def flash_attention(q: mx.array, k: mx.array, v: mx.array, causal: bool = True, backend=None) -> mx.array:
+    """softmax(q k^T / sqrt(D) [+ causal mask]) v for q (H, L, D) and k, v (H_kv, L, D) of one float
+    dtype, H a multiple of H_kv; output (H, L, D) in q's dtype. D must be a power of two (a tile extent)."""
+    heads, length, dim = q.shape
+    if heads % k.shape[0] or k.shape[1:] != (length, dim) or v.shape != k.shape:
+        raise ValueError(f"flash_attention: q {q.shape}, k {k.shape}, v {v.shape}; expected q (H, L, D) and "
+                         f"k, v (H_kv, L, D) with H a multiple of H_kv")
+    return flash_attention_kernel[launch_grid(heads, length)](*kernel_args(q, k, v, causal), backend=backend)
+
+
+def reference(q: mx.array, k: mx.array, v: mx.array, causal: bool = True) -> mx.array:
+    """MLX's attention in float32 on the CPU (independent of the GPU kernel the benchmark compares
+    against), rounded to q's dtype."""
+    f32 = [x.astype(mx.float32)[None] for x in (q, k, v)]
+    out = mx.fast.scaled_dot_product_attention(*f32, scale=1.0 / math.sqrt(q.shape[-1]),
+                                               mask="causal" if causal else None, stream=mx.cpu)
+    return out[0].astype(q.dtype)

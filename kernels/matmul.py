@@ -1,0 +1,84 @@
+"""Tiled matrix product C = A @ B of row-major A (M, K) and B (K, N) on `tl.dot` (simdgroup matrices on
+Metal), fp32 accumulation, output in the output array's dtype. Programs walk the output tiles in
+groups of GROUP_M tile rows, so the A rows and B columns that neighbouring programs read are still
+in cache (Triton's grouped order). Any M, N, K: every edge is masked."""
+from __future__ import annotations
+
+from typing import Callable
+
+import mlx.core as mx
+
+from .. import language as tl
+from ..autotune import Config, Space, autotune
+from ..codegen.passes.lower import THREADGROUP_MEMORY  # the limit the compiler enforces
+from ..dsl.jit import cdiv, empty, jit
+from . import register
+
+
+def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
+    """Prune configs whose A and B tiles, staged for tl.dot, overflow threadgroup memory. A prune,
+    not a Space constraint: the bytes depend on the operands' dtype, which only the arguments know."""
+    elem = named["a_ptr"].dtype.size
+    return (meta["BLOCK_M"] * meta["BLOCK_K"] + meta["BLOCK_K"] * meta["BLOCK_N"]) * elem <= THREADGROUP_MEMORY
+
+
+def launch_grid(m: int, n: int) -> Callable[[dict], tuple]:
+    """The launch grid: one program per output tile, for any tile size the tuner picks."""
+    return lambda meta: (cdiv(m, meta["BLOCK_M"]) * cdiv(n, meta["BLOCK_N"]),)
+
+
+def _tune_args(shape: tuple, dtype: mx.Dtype):
+    m, n, k = shape
+    a, b = mx.random.normal((m, k)).astype(dtype), mx.random.normal((k, n)).astype(dtype)
+    return launch_grid(m, n), (a, b, empty((m, n), dtype), m, n, k)
+
+
+def _reference(a, b, c, m, n, k, *meta):
+    return reference(a, b, c.dtype)
+
+
+@register
+@autotune(space=Space({"BLOCK_M": [16, 32, 64, 128], "BLOCK_N": [16, 32, 64, 128], "BLOCK_K": [16, 32, 64],
+                       "GROUP_M": [1, 8], "num_warps": [2, 4, 8]}),
+          key=["M", "N", "K"], prune=fits_threadgroup_memory, reference=_reference, tune_args=_tune_args,
+          # untuned: a mid-size tile that fits threadgroup memory for fp32 too (the space's first point is 16x16)
+          default=Config({"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8}, num_warps=4),
+          shapes=[(64, 96, 80)], dtypes=[mx.float16],
+          rtol=2e-3, atol=1e-2)  # fp16 output of a K-long fp32 sum: summation order moves the last bit
+@jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                  BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    first_pid_m = (pid // num_pid_in_group) * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
+    pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        rk = k0 + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def matmul(a: mx.array, b: mx.array, backend=None) -> mx.array:
+    """a @ b for 2-D a (M, K) and b (K, N) of one float dtype (fp16, bf16 or fp32; the output's too),
+    with the tile sizes tuned for this machine and shape."""
+    (m, k), (k2, n) = a.shape, b.shape
+    if k != k2 or a.dtype != b.dtype:
+        raise ValueError(f"matmul of {a.shape} {a.dtype} and {b.shape} {b.dtype}: inner sizes and dtypes must match")
+    return matmul_kernel[launch_grid(m, n)](a, b, empty((m, n), a.dtype), m, n, k, backend=backend)
+
+
+def reference(a: mx.array, b: mx.array, dtype: mx.Dtype | None = None) -> mx.array:
+    """a @ b in float32 on the CPU (not the GPU matmul the benchmark compares against, which may round
+    through TF32), rounded to `dtype` (default a's)."""
+    out = mx.matmul(a.astype(mx.float32), b.astype(mx.float32), stream=mx.cpu)
+    return out.astype(a.dtype if dtype is None else dtype)
