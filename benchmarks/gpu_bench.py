@@ -351,6 +351,38 @@ def triton_cases(cases: list[Case], log) -> None:
         log(f"triton flash attention: {e}")
 
 
+def launch_overhead() -> dict:
+    """Host time of one cached DSL launch and of the raw `mx.fast.cuda_kernel` call it ends in (same
+    kernel, same GPU work, queued without evaluation): the difference is what dispatch adds."""
+    from metalforge.runtime.cuda import CudaBackend
+
+    backend = CudaBackend()
+    kernel = softmax.softmax_kernel.fn  # the jit function itself: no tuning-database lookup
+    x = mx.zeros((4 * 1024,), mx.float16)
+
+    def dsl() -> Any:
+        return kernel[(4,)](x, mf.empty((4, 1024), mx.float16), 1024, 1024, BLOCK=1024, backend=backend)
+    mx.eval(dsl())
+    (raw,) = backend._kernels.values()
+    scalars = [mx.array(1024, dtype=mx.int32), mx.array(1024, dtype=mx.int32)]
+
+    def direct() -> Any:
+        return raw(inputs=[x, *scalars], output_shapes=[(4, 1024)], output_dtypes=[mx.float16], grid=(512, 1, 1),
+                   threadgroup=(128, 1, 1))
+    mx.eval(direct())
+
+    def per_call_us(fn, n: int = 1000) -> float:
+        samples = []
+        for _ in range(5):
+            t = time.perf_counter()
+            outs = [fn() for _ in range(n)]
+            samples.append((time.perf_counter() - t) / n * 1e6)
+            mx.eval(outs)
+        return statistics.median(samples)
+    dsl_us, raw_us = per_call_us(dsl), per_call_us(direct)
+    return {"dsl_launch_us": dsl_us, "raw_cuda_kernel_us": raw_us, "overhead_us": dsl_us - raw_us}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="bench-out")
@@ -414,6 +446,11 @@ def main() -> int:
             log(f"{c.name}: {row['error']}\n{traceback.format_exc()[-2000:]}")
         results.append(row)
         log(json.dumps(row))
+    if not args.smoke and mf.runtime.resolve_backend().name == "cuda":
+        overhead = launch_overhead()
+        log(f"cached DSL launch {overhead['dsl_launch_us']:.1f} us, raw mx.fast.cuda_kernel call "
+            f"{overhead['raw_cuda_kernel_us']:.1f} us: dispatch adds {overhead['overhead_us']:.1f} us")
+        results.append({"kernel": "launch overhead", "shape": "softmax 4x1024 fp16", **overhead})
     write_report(results, args.out, device, bandwidth, rate, log_lines)
     return 0
 
