@@ -48,3 +48,8 @@ def equal(got: mx.array | np.ndarray, want: np.ndarray) -> None:
         np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=4 * eps, atol=4 * eps * scale)
     else:
         np.testing.assert_array_equal(g, w)
+
+
+def generated(kernel) -> str:
+    """The source the last launch of `kernel` ran: MSL, or CUDA on the cuda back end."""
+    return kernel.asm.get("msl") or kernel.asm["cuda"]
