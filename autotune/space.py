@@ -98,6 +98,10 @@ class Space:
         for values in itertools.product(*self.params.values()):
             yield dict(zip(self.params, values))
 
+    def point_of(self, config: Config) -> Optional[dict]:
+        """The point of this space that is `config` (None when the space does not contain it)."""
+        return next((p for p in self.points() if Config.from_point(p) == config), None)
+
     def default(self) -> Config:
         """The first point (in declaration order) that satisfies every constraint."""
         for point in self.points():
@@ -117,6 +121,9 @@ class ConfigList(Space):
 
     def suggest(self, trial) -> tuple[Config, Optional[str]]:
         return self.configs[trial.suggest_categorical("config", self.params["config"])], None
+
+    def point_of(self, config: Config) -> Optional[dict]:
+        return {"config": self.configs.index(config)} if config in self.configs else None
 
     def default(self) -> Config:
         return self.configs[0]

@@ -24,7 +24,8 @@ from metalforge.autotune.bench import as_outputs, rotating_copies
 from metalforge.kernels import registered
 from metalforge.runtime import backends
 
-CASES = {"softmax_kernel": ((8, 4000), mx.float16), "qmv_kernel": ((256, 1024), mx.float16)}
+CASES = {"softmax_kernel": ((8, 4000), mx.float16), "qmv_kernel": ((256, 1024), mx.float16),
+         "matmul_kernel": ((64, 96, 80), mx.float16)}
 
 
 def exhaustive(tuner, shape, dtype) -> dict:
@@ -38,13 +39,13 @@ def exhaustive(tuner, shape, dtype) -> dict:
     return table
 
 
-def replay(space, table, sampler, budget: int) -> list[float]:
-    """Best-so-far time after each trial of one search."""
-    study = optuna.create_study(sampler=sampler)
+def replay(tuner, table, sampler, budget: int) -> list[float]:
+    """Best-so-far time after each trial of one search, started as the tuner starts one."""
+    study = tuner.create_study(sampler)
     best, curve = math.inf, []
 
     def objective(trial):
-        config, _ = space.suggest(trial)
+        config, _ = tuner.space.suggest(trial)
         t = table[config]
         if t is None:
             raise optuna.TrialPruned()
@@ -75,7 +76,7 @@ def main() -> None:
             "random": lambda s: optuna.samplers.RandomSampler(seed=s),
         }
         for label, factory in samplers.items():
-            curves = [replay(tuner.space, table, factory(seed), budget) for seed in range(args.seeds)]
+            curves = [replay(tuner, table, factory(seed), budget) for seed in range(args.seeds)]
             within = sum(c[-1] <= 1.05 * optimum for c in curves) / len(curves)
             mean_curve = [statistics.mean(c[i] for c in curves) / optimum for i in range(budget)]
             print(f"  {label:6s} within 5% of the optimum: {within:4.0%}   mean best/optimum by trial: "

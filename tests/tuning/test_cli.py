@@ -61,9 +61,18 @@ def test_bad_input_exits_with_a_clear_message(emu, tmp_path, args, code, message
     assert "Traceback" not in r.stderr
 
 
-@pytest.mark.skipif(__import__("importlib").util.find_spec("matplotlib") is not None, reason="matplotlib installed")
+def test_plot_writes_a_png_per_study(emu, tmp_path):
+    r = cli("autotune", TARGET, "--shapes", "300", "--trials", "3", "--backend", "emulator", "--quiet",
+            "--db", str(tmp_path / "t.sqlite"), "--plot", str(tmp_path / "plots"))
+    assert r.returncode == 0, r.stderr
+    pngs = list((tmp_path / "plots").glob("*.png"))
+    assert len(pngs) == 1 and pngs[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"plot: {pngs[0]}" in r.stdout
+
+
 def test_plot_without_matplotlib_says_so(tmp_path):
-    r = cli("autotune", TARGET, "--plot", "--db", str(tmp_path / "t.sqlite"))
+    hide = "import sys; sys.modules['matplotlib'] = None; from metalforge.cli import main; sys.exit(main())"
+    r = subprocess.run([sys.executable, "-c", hide, "autotune", TARGET, "--plot", "--db", str(tmp_path / "t.sqlite")],
+                       capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "--plot needs matplotlib" in r.stderr
 
 
