@@ -47,16 +47,17 @@ def describe_layouts(fn: Function, plan: LayoutPlan) -> str:
 
 
 def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "msl",
-               divisible_by_16: frozenset[str] = frozenset()) -> CompiledKernel:
+               divisible_by_16: frozenset[str] = frozenset(), direct_dot_operands: bool = False) -> CompiledKernel:
     """Run the passes on `fn` (a freshly built specialisation) and render it for `target` (a RENDERERS key);
-    `divisible_by_16` names the integer arguments this specialisation knows to be multiples of 16."""
+    `divisible_by_16` names the integer arguments this specialisation knows to be multiples of 16;
+    `direct_dot_operands` reads `tl.dot` operands loaded only for it straight from device memory."""
     if target not in RENDERERS:
         raise ValueError(f"unknown code generation target {target!r}; choose one of: {', '.join(RENDERERS)}")
     asm = {"ir": str(fn)}
     for name, run in PASSES:
         fn = run(fn)
         asm[name] = str(fn)
-    plan = assign_layouts(fn, num_warps, target, divisible_by_16)
+    plan = assign_layouts(fn, num_warps, target, divisible_by_16, direct_dot_operands)
     asm["layouts"] = describe_layouts(fn, plan)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
     header, body = RENDERERS[target]().render(kernel)

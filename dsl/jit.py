@@ -134,12 +134,16 @@ class JITFunction(_FrontendFunction):
         raise MetalforgeError(f"{self.__name__}: argument `{name}` is a {type(value).__name__}; pass an mx.array "
                               "(input), metalforge.empty/zeros/full (output), or a Python number")
 
-    def specialize(self, values: list[Any], num_warps: int, target: str = "msl") -> CompiledKernel:
-        """The compiled kernel for these argument values (cached by their types and constexprs), for `target`."""
+    def specialize(self, values: list[Any], num_warps: int, target: str = "msl",
+                   num_stages: int | None = None) -> CompiledKernel:
+        """The compiled kernel for these argument values (cached by their types and constexprs), for `target`;
+        `num_stages=0` loads `tl.dot` operands straight from device memory instead of staging them in
+        threadgroup memory (other values: staged, one buffer)."""
         if num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
             raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
                                   "(a Metal threadgroup has at most 1024 threads)")
-        key = (num_warps, target) + tuple(v if c else _type_key(v) for v, c in zip(values, self.is_constexpr))
+        direct = num_stages == 0
+        key = (num_warps, target, direct) + tuple(v if c else _type_key(v) for v, c in zip(values, self.is_constexpr))
         compiled = self.cache.get(key)
         if compiled is None:
             types = {n: self.arg_type(n, v) for n, v, c in zip(self.arg_names, values, self.is_constexpr) if not c}
@@ -147,7 +151,8 @@ class JITFunction(_FrontendFunction):
             outputs = {n for n, v in zip(self.arg_names, values) if isinstance(v, Placeholder)}
             divisible = frozenset(n for n, v, c in zip(self.arg_names, values, self.is_constexpr)
                                   if not c and type(v) is int and v % 16 == 0)
-            compiled = compile_ir(self.build_ir(types, constexprs), outputs, num_warps, target, divisible)
+            compiled = compile_ir(self.build_ir(types, constexprs), outputs, num_warps, target, divisible,
+                                  direct_dot_operands=direct)
             self.cache[key] = compiled
         self.last = compiled
         return compiled
@@ -156,12 +161,12 @@ class JITFunction(_FrontendFunction):
                 target: str | None = None, **kwargs: Any) -> CompiledKernel:
         """The compiled specialisation for these arguments, with `.asm` (IR after each pass, MSL or CUDA);
         `target` ("msl", "cuda") defaults to what `backend` (else the active back end) runs."""
-        return self.specialize(self.bind(args, kwargs), num_warps, target or _target(backend))
+        return self.specialize(self.bind(args, kwargs), num_warps, target or _target(backend), num_stages)
 
     def warmup(self, *args: Any, grid: Any = None, num_warps: int = 4, num_stages: int | None = None,
                backend: Any = None, **kwargs: Any) -> CompiledKernel:
         """Compile without running (as Triton's `warmup`), e.g. so autotuning times runs only."""
-        return self.specialize(self.bind(args, kwargs), num_warps, _target(backend))
+        return self.specialize(self.bind(args, kwargs), num_warps, _target(backend), num_stages)
 
     @property
     def asm(self) -> dict[str, str]:
@@ -173,7 +178,7 @@ class JITFunction(_FrontendFunction):
     def run(self, grid, *args: Any, backend: Any = None, num_warps: int = 4, num_stages: int | None = None,
             **kwargs: Any) -> Any:
         values = self.bind(args, kwargs)
-        compiled = self.specialize(values, num_warps, _target(backend))
+        compiled = self.specialize(values, num_warps, _target(backend), num_stages)
         if callable(grid):
             meta = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
             grid = grid({**meta, "num_warps": num_warps})

@@ -57,8 +57,12 @@ class LayoutPlan:
 
 
 def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
-                   divisible_by_16: frozenset[str] = frozenset()) -> LayoutPlan:
+                   divisible_by_16: frozenset[str] = frozenset(), direct_dot_operands: bool = False) -> LayoutPlan:
     plan = LayoutPlan(num_warps=num_warps)
+    users: dict[int, list[Operation]] = {}
+    for op in fn.walk():
+        for v in op.operands:
+            users.setdefault(v.id, []).append(op)
     # Vector accesses: a shape's default layout gives each thread runs of as many neighbouring
     # elements as all loads and stores of that shape can move at once (one where any cannot, so
     # tiles of one shape keep one layout and never convert between them).
@@ -127,6 +131,10 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
         for r in op.results:
             plan.values[r.id] = result_layout(op, r, tiles)
 
+    def only_dot_operand(v: Value) -> bool:
+        found = users.get(v.id, [])
+        return bool(found) and all(u.opcode == "dot" and all(o is not v for o in u.operands[2:]) for u in found)
+
     def result_layout(op: Operation, r: Value, tiles: list) -> Layout:
         code = op.opcode
         if code in REDUCTIONS:
@@ -186,6 +194,9 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
             a = op.operands[0]
             m, k = a.type.shape
             return mma_layout(r.type.shape, num_warps, fragment_for(target, a.type.element, (m, r.type.shape[1], k)))
+        if code == "load" and direct_dot_operands and only_dot_operand(r) and \
+                all(isinstance(l, (Remat, Scalar)) for _, l in tiles):
+            return Remat()  # loaded where the dot reads it, straight into matrix fragments
         if code == "load" or code.startswith("atomic_"):
             held = [l for _, l in tiles if isinstance(l, Registers)]
             return held[0] if held and code.startswith("atomic_") else plan.default(r)

@@ -10,13 +10,15 @@ operand (`tl.trans`) is read in place rather than copied.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from ...dsl import ir
 from ...dsl.ir import Operation, Value, shape_of
 from .. import lir
-from ..layouts import MMA, add, lit, mul_
+from ..layouts import MMA, Remat, add, lit, mul_
 from ..lir import Bin, Cast, Expr, FragmentElement, Index, Lit, Sym
 from .conversions import store_to_shared
-from .lower import Lowering, RegsRepr, SharedRepr
+from .lower import Lowering, RegsRepr, RematRepr, SharedRepr
 
 DOT_TYPES = (ir.float32, ir.float16, ir.bfloat16)
 
@@ -38,12 +40,15 @@ def _strides(sh: SharedRepr) -> tuple[Expr, int, int] | None:
     return lit(base), sr, sc
 
 
-def _operand(lw: Lowering, v: Value) -> tuple[str, Expr, int, int]:
-    """(threadgroup array, offset, row stride, column stride) holding operand `v`."""
+def _operand(lw: Lowering, v: Value) -> Callable[[Expr, Expr], Expr]:
+    """Operand `v`'s element at (row, column): from threadgroup memory through its strides, or, for
+    a load deferred to this dot (`num_stages=0`), from device memory."""
     r = lw.env[v.id]
+    if isinstance(r, RematRepr) and r.op.opcode == "load":
+        return lambda row, col: lw.read(v, Remat(), None, [row, col])
     if isinstance(r, SharedRepr) and _strides(r) is not None:
-        return (r.name, *_strides(r))
-    if not isinstance(r, SharedRepr):
+        sh = r
+    elif not isinstance(r, SharedRepr):
         if not isinstance(r, RegsRepr):  # index arithmetic or constants: give it registers first
             layout = lw.plan.default(v)
             lw.env[v.id] = RegsRepr(lw.materialize(v, layout), layout)
@@ -52,7 +57,8 @@ def _operand(lw: Lowering, v: Value) -> tuple[str, Expr, int, int]:
         layout = lw.plan.default(v)
         lw.env[v.id] = RegsRepr(lw.materialize(v, layout, copy=True), layout)
         sh = store_to_shared(lw, v)
-    return (sh.name, *_strides(sh))
+    offset, sr, sc = _strides(sh)
+    return lambda row, col: Index(Sym(sh.name), add(add(offset, mul_(row, lit(sr))), mul_(col, lit(sc))))
 
 
 def lower_dot(lw: Lowering, op: Operation) -> None:
@@ -67,8 +73,7 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
                        "float32, float16 and bfloat16", "convert the operands with .to(tl.float16) or .to(tl.float32)")
     k_extent = shape_of(a.type)[1]
     out = ir.element_of(r.type)
-    a_arr, a_off, a_sr, a_sc = _operand(lw, a)
-    b_arr, b_off, b_sr, b_sc = _operand(lw, b)
+    a_at, b_at = _operand(lw, a), _operand(lw, b)
 
     # the accumulator registers, initialised from `acc` (or zero)
     name = lw.result_array(op, layout)
@@ -102,29 +107,33 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
     def register(e: int) -> Expr:
         return Index(Sym(name), add(mul_(f, lit(per_c)), lit(e)))
 
-    def at(array: str, offset: Expr, sr: int, sc: int, r_: Expr, c_: Expr) -> Expr:
-        return _convert(operand, Index(Sym(array), add(add(offset, mul_(r_, lit(sr))), mul_(c_, lit(sc)))), in_type)
-
     def a_element(e: int) -> Expr:
         r_, c_ = fragment.coord("a", lit(e), lane)
-        return at(a_arr, a_off, a_sr, a_sc, add(add(row0, mul_(i, lit(fragment.rows * layout.warps[0]))), r_),
-                  add(kk, c_))
+        row = add(add(row0, mul_(i, lit(fragment.rows * layout.warps[0]))), r_)
+        return _convert(operand, a_at(row, add(kk, c_)), in_type)
 
     def b_element(e: int) -> Expr:
         r_, c_ = fragment.coord("b", lit(e), lane)
-        return at(b_arr, b_off, b_sr, b_sc, add(kk, r_),
-                  add(add(col0, mul_(j, lit(fragment.cols * layout.warps[1]))), c_))
+        col = add(add(col0, mul_(j, lit(fragment.cols * layout.warps[1]))), c_)
+        return _convert(operand, b_at(add(kk, r_), col), in_type)
+
+    def fill(array: str, var: Sym, count: int, per: int, value: Callable[[int], Expr]) -> lir.Stmt:
+        """Load this lane's elements of fragments array[0..count) (reads may declare values: nested)."""
+        return each_fragment(var, count, lw.nested(lambda: [lw.emit(lir.Assign(element(array, var, e), value(e)))
+                                                             for e in range(per)]))
 
     lw.emit(each_fragment(f, fm * fn, [lir.Assign(element(fc, f, e), _convert(ir.float32, register(e), out))
                                        for e in range(per_c)]))
-    step = [
-        lir.Decl(fa, a_frag, size=fm), lir.Decl(fb, b_frag, size=fn),
-        each_fragment(i, fm, [lir.Assign(element(fa, i, e), a_element(e)) for e in range(per_a)]),
-        each_fragment(j, fn, [lir.Assign(element(fb, j, e), b_element(e)) for e in range(per_b)]),
-        each_fragment(i, fm, [each_fragment(j, fn, [lir.MultiplyAccumulate(
-            Index(Sym(fc), add(mul_(i, lit(fn)), j)), Index(Sym(fa), i), Index(Sym(fb), j), fragment.name)])]),
-    ]
-    lw.emit(lir.For(kk.name, lit(0), Bin("<", kk, lit(k_extent)), lit(fragment.depth), step,
+
+    def step() -> None:
+        lw.emit(lir.Decl(fa, a_frag, size=fm))
+        lw.emit(lir.Decl(fb, b_frag, size=fn))
+        lw.emit(fill(fa, i, fm, per_a, a_element))
+        lw.emit(fill(fb, j, fn, per_b, b_element))
+        lw.emit(each_fragment(i, fm, [each_fragment(j, fn, [lir.MultiplyAccumulate(
+            Index(Sym(fc), add(mul_(i, lit(fn)), j)), Index(Sym(fa), i), Index(Sym(fb), j), fragment.name)])]))
+
+    lw.emit(lir.For(kk.name, lit(0), Bin("<", kk, lit(k_extent)), lit(fragment.depth), lw.nested(step),
                     unroll=k_extent // fragment.depth <= 8, type=ir.int32))
     lw.emit(each_fragment(f, fm * fn, [lir.Assign(register(e), _convert(out, element(fc, f, e), ir.float32))
                                        for e in range(per_c)]))

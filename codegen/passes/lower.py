@@ -304,6 +304,13 @@ class Lowering:
             return self.read(x, Scalar(), None, [])
         if code in PASS_THROUGH:
             return self.read(x, Remat(), None, coords)
+        if code == "load":  # a dot operand read from device memory where the dot needs it
+            value = Index(self.read(x, Remat(), None, coords), lit(0))
+            if op.attrs.get("masked"):
+                other = (self.read(op.operands[2], Remat(), None, self.operand_coords(op.operands[2], coords))
+                         if op.attrs.get("has_other") else Lit(0, element_of(op.result.type)))
+                value = Select(self.read(op.operands[1], Remat(), None, coords), value, other)
+            return value
         if code == "broadcast":
             src = shape_of(x.type)
             return self.read(x, Remat(), None, [c if n != 1 else lit(0) for c, n in zip(coords, src)])

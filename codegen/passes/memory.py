@@ -7,9 +7,9 @@ from math import gcd
 
 from ...dsl.ir import BlockType, Operation, Value, element_of
 from .. import lir
-from ..layouts import Blocked, Registers, Scalar, add, lit
+from ..layouts import Blocked, Registers, Remat, Scalar, add, lit
 from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym
-from .lower import Lowering, RegsRepr, ScalarRepr
+from .lower import Lowering, RegsRepr, RematRepr, ScalarRepr
 
 
 def _deref(lw: Lowering, ptr: Expr, pointer: Value) -> Expr:
@@ -43,6 +43,9 @@ def lower_load(lw: Lowering, op: Operation) -> None:
         lw.env[r.id] = ScalarRepr(Sym(name))
         return
     layout = lw.plan.of(r)
+    if isinstance(layout, Remat):  # read by a dot where it needs the elements (dot.py)
+        lw.env[r.id] = RematRepr(op)
+        return
     name = lw.result_array(op, layout)
     width = _vector_width(lw, op, layout)
     if width > 1:

@@ -18,7 +18,7 @@ import metalforge as mf
 import metalforge.language as tl
 from metalforge.errors import KernelDefinitionError
 
-from .kutil import close, mxa, npy
+from .kutil import close, generated, mxa, npy
 
 DTYPES = {"float32": (mx.float32, 2e-5), "float16": (mx.float16, 2e-3), "bfloat16": (mx.bfloat16, 1.6e-2)}
 
@@ -77,24 +77,29 @@ def matmul(a_ptr, b_ptr, c_ptr, bias_ptr, res_ptr, M, N, K, stride_am, stride_ak
 
 
 def run_matmul(a, b, M, N, K, a_strides, b_strides, dtype, blocks=(32, 32, 16), num_warps=4, group_m=2,
-               bias=None, activation=0, residual=None):
+               bias=None, activation=0, residual=None, num_stages=None):
     bm, bn, bk = blocks
     grid = (mf.cdiv(M, bm) * mf.cdiv(N, bn),)
     dummy = mx.zeros((1,), dtype)
     return matmul[grid](a, b, mf.empty((M, N), dtype), bias if bias is not None else dummy,
                         residual if residual is not None else dummy, M, N, K, *a_strides, *b_strides, N, 1,
                         BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=group_m, HAS_BIAS=bias is not None,
-                        ACTIVATION=activation, HAS_RESIDUAL=residual is not None, num_warps=num_warps)
+                        ACTIVATION=activation, HAS_RESIDUAL=residual is not None, num_warps=num_warps,
+                        num_stages=num_stages)
 
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
-def test_matmul_masks_every_edge(rng, dtype):
+@pytest.mark.parametrize("staged", [True, False], ids=["staged", "from_device"])
+def test_matmul_masks_every_edge(rng, dtype, staged):
+    """Operands staged in threadgroup memory, or (num_stages=0) read straight from device memory."""
     mxt, tol = DTYPES[dtype]
     M, N, K = (int(rng.integers(20, 70)) | 1 for _ in range(3))  # no multiple of any tile size
     a, a64 = inputs(rng, mxt, M, K)
     b, b64 = inputs(rng, mxt, K, N)
-    out = run_matmul(a, b, M, N, K, (K, 1), (N, 1), mxt)
+    out = run_matmul(a, b, M, N, K, (K, 1), (N, 1), mxt, num_stages=None if staged else 0)
     assert out.dtype == mxt
+    staging = re.findall(r"(?:threadgroup|__shared__) \w+ \w+_smem\[", generated(matmul))
+    assert len(staging) == (2 if staged else 0), staging
     check(out, a64 @ b64, tol)
 
 
@@ -252,15 +257,16 @@ def attention_reference(q, k, v, group):
     return (p / p.sum(-1, keepdims=True)) @ v
 
 
-@pytest.mark.parametrize("D,blocks", [(64, (16, 16)), (128, (16, 8))])
-def test_flash_attention_causal_gqa(rng, D, blocks):
+@pytest.mark.parametrize("D,blocks,num_stages", [(64, (16, 16), None), (128, (16, 8), None), (64, (16, 32), 0)])
+def test_flash_attention_causal_gqa(rng, D, blocks, num_stages):
     H, H_KV, L = 4, 2, int(rng.integers(20, 40)) | 1  # L is no multiple of the blocks
     q, q64 = inputs(rng, mx.float16, H, L, D)
     k, k64 = inputs(rng, mx.float16, H_KV, L, D)
     v, v64 = inputs(rng, mx.float16, H_KV, L, D)
     bm, bn = blocks
     out = flash_attention[(mf.cdiv(L, bm), H)](q, k, v, mf.empty((H, L, D), mx.float16), L, 1.0 / math.sqrt(D),
-                                               GROUP=H // H_KV, D=D, BLOCK_M=bm, BLOCK_N=bn, num_warps=2)
+                                               GROUP=H // H_KV, D=D, BLOCK_M=bm, BLOCK_N=bn, num_warps=2,
+                                               num_stages=num_stages)
     # P is rounded to fp16 before the second product, as in Triton's kernel: ~1e-3 relative
     check(out, attention_reference(q64, k64, v64, H // H_KV), 4e-3)
 
