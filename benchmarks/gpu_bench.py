@@ -383,6 +383,39 @@ def launch_overhead() -> dict:
     return {"dsl_launch_us": dsl_us, "raw_cuda_kernel_us": raw_us, "overhead_us": dsl_us - raw_us}
 
 
+OVERHEAD = "launch overhead"
+
+
+def run_isolated(name: str, args, log) -> list[dict]:
+    """The rows of one kernel, measured by a fresh process of this script (tuning already done)."""
+    import subprocess
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".json") as rows:
+        command = [sys.executable, os.path.abspath(__file__), "--only", name, "--no-tune", "--out", args.out,
+                   "--rows-out", rows.name] + ["--quick"] * args.quick + ["--smoke"] * args.smoke
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+            found = json.loads(open(rows.name).read() or "[]") if done.returncode == 0 else []
+        except subprocess.TimeoutExpired:
+            done, found = None, []
+    if found:
+        for row in found:
+            log(json.dumps(row))
+        return found
+    tail = (done.stdout + done.stderr)[-1500:] if done is not None else "timed out after 600 s"
+    log(f"{name}: the measuring process failed:\n{tail}")
+    return [{"kernel": name, "shape": "-", "error": tail.strip().splitlines()[-1] if tail.strip() else "failed"}]
+
+
+def _rates(results: list[dict]) -> tuple:
+    """The copy bandwidth and matmul rate the workers measured (any one's)."""
+    for row in results:
+        if row.get("bandwidth"):
+            return row["bandwidth"], row["matmul_rate"]
+    return None, None
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="bench-out")
@@ -390,6 +423,10 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="small shapes (a smoke run)")
     ap.add_argument("--no-tune", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="tiny shapes, one timing each: checks the script runs")
+    ap.add_argument("--isolate", action="store_true",
+                    help="measure each kernel in its own process, so a fault (illegal address) costs one row")
+    ap.add_argument("--only", help=argparse.SUPPRESS)       # one kernel (the worker side of --isolate)
+    ap.add_argument("--rows-out", help=argparse.SUPPRESS)   # where that worker writes its rows
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     os.environ.setdefault("METALFORGE_DB", os.path.join(args.out, "tuning.sqlite"))
@@ -405,6 +442,13 @@ def main() -> int:
     if not (args.no_tune or args.smoke):
         tune_library(args.quick, args.trials, log)
     cases = build_cases(args.quick, args.smoke)
+    if args.isolate:
+        names = [c.name for c in cases] + [OVERHEAD] * (not args.smoke)
+        results = [row for name in names for row in run_isolated(name, args, log)]
+        write_report(results, args.out, device, *_rates(results), log_lines)
+        return 0
+    if args.only:
+        cases = [c for c in cases if c.name == args.only]
     if args.smoke:
         global time_mlx
         timing = time_mlx
@@ -446,11 +490,17 @@ def main() -> int:
             log(f"{c.name}: {row['error']}\n{traceback.format_exc()[-2000:]}")
         results.append(row)
         log(json.dumps(row))
-    if not args.smoke and mf.runtime.resolve_backend().name == "cuda":
+    if not args.smoke and args.only in (None, OVERHEAD) and mf.runtime.resolve_backend().name == "cuda":
         overhead = launch_overhead()
         log(f"cached DSL launch {overhead['dsl_launch_us']:.1f} us, raw mx.fast.cuda_kernel call "
             f"{overhead['raw_cuda_kernel_us']:.1f} us: dispatch adds {overhead['overhead_us']:.1f} us")
-        results.append({"kernel": "launch overhead", "shape": "softmax 4x1024 fp16", **overhead})
+        results.append({"kernel": OVERHEAD, "shape": "softmax 4x1024 fp16", **overhead})
+    for row in results:
+        row.update(bandwidth=bandwidth, matmul_rate=rate)
+    if args.rows_out:
+        with open(args.rows_out, "w") as fh:
+            json.dump(results, fh)
+        return 0
     write_report(results, args.out, device, bandwidth, rate, log_lines)
     return 0
 
