@@ -288,7 +288,7 @@ CASES = {
     "flash_attention_f16": Case(flash_attention, lambda: (_f(4, 50, 64, dtype=mx.float16), _f(2, 50, 64, dtype=mx.float16),
                                                           _f(2, 50, 64, dtype=mx.float16),
                                                           mf.empty((4, 50, 64), mx.float16), 50, 0.125),
-                                dict(GROUP=2, D=64, BLOCK_M=32, BLOCK_N=32, num_warps=4)),
+                                dict(GROUP=2, D=64, CAUSAL=True, BLOCK_M=32, BLOCK_N=32, num_warps=4)),
 }
 
 

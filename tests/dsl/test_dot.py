@@ -2,8 +2,8 @@
 
 Odd M, N, K so every edge mask matters, poisoned outputs, fp32/fp16/bf16 inputs with fp32
 accumulation, transposed operands (by strides and by `tl.trans`), fused epilogues, a dequantised
-4-bit operand, batched products on a third program axis and causal GQA flash attention, in which
-one dot feeds another.
+4-bit operand, batched products on a third program axis and causal GQA flash attention (the
+library's kernel), in which one dot feeds another.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import pytest
 import metalforge as mf
 import metalforge.language as tl
 from metalforge.errors import KernelDefinitionError
+from metalforge.kernels import flash_attention as library_flash_attention
 
 from .kutil import close, generated, mxa, npy
 
@@ -217,35 +218,9 @@ def test_batched_matmul(rng):
 
 
 # --- causal flash attention forward, GQA: dot(Q, K^T) feeds dot(P, V) ----------------------------
-@mf.jit
-def flash_attention(q_ptr, k_ptr, v_ptr, o_ptr, L, sm_scale, GROUP: tl.constexpr, D: tl.constexpr,
-                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    start_m = tl.program_id(0)
-    head = tl.program_id(1)
-    kv_head = head // GROUP
-    rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    rd = tl.arange(0, D)
-    q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
-    m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-    l_i = tl.zeros((BLOCK_M,), tl.float32)
-    acc = tl.zeros((BLOCK_M, D), tl.float32)
-    hi = tl.minimum((start_m + 1) * BLOCK_M, L)  # causal: keys up to the block's last query
-    for start_n in range(0, hi, BLOCK_N):
-        rn = start_n + tl.arange(0, BLOCK_N)
-        kv = kv_head * L * D + rn[:, None] * D + rd[None, :]
-        k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-        qk = tl.dot(q, tl.trans(k)) * sm_scale
-        qk = tl.where((rm[:, None] >= rn[None, :]) & (rn[None, :] < L), qk, float("-inf"))
-        m_new = tl.maximum(m_i, tl.max(qk, 1))
-        alpha = tl.exp(m_i - m_new)
-        p = tl.exp(qk - m_new[:, None])
-        l_i = l_i * alpha + tl.sum(p, 1)
-        v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-        m_i = m_new
-    out = acc / l_i[:, None]
-    tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], out.to(o_ptr.dtype.element_ty),
-             mask=rm[:, None] < L)
+# The library's kernel (kernels/flash_attention.py), launched here with explicit tiles: the test
+# covers the DSL, the library tests cover the tuned wrapper.
+flash_attention = library_flash_attention.flash_attention_kernel.fn
 
 
 def attention_reference(q, k, v, group):
@@ -265,8 +240,8 @@ def test_flash_attention_causal_gqa(rng, D, blocks, num_stages):
     v, v64 = inputs(rng, mx.float16, H_KV, L, D)
     bm, bn = blocks
     out = flash_attention[(mf.cdiv(L, bm), H)](q, k, v, mf.empty((H, L, D), mx.float16), L, 1.0 / math.sqrt(D),
-                                               GROUP=H // H_KV, D=D, BLOCK_M=bm, BLOCK_N=bn, num_warps=2,
-                                               num_stages=num_stages)
+                                               GROUP=H // H_KV, D=D, CAUSAL=True, BLOCK_M=bm, BLOCK_N=bn,
+                                               num_warps=2, num_stages=num_stages)
     # P is rounded to fp16 before the second product, as in Triton's kernel: ~1e-3 relative
     check(out, attention_reference(q64, k64, v64, H // H_KV), 4e-3)
 
