@@ -205,3 +205,15 @@ def test_lowering_errors_name_the_kernel_and_line():
         writes_input.compile(mx.zeros(64), mf.empty(64), BLOCK=64)
     with pytest.raises(LaunchConfigError, match="num_warps=64"):
         writes_input.compile(mx.zeros(64), mf.empty(64), BLOCK=64, num_warps=64)
+
+
+def test_barrier_merging_keeps_one_of_adjacent_barriers():
+    from metalforge.codegen.passes.barriers import merge_barriers
+    read = lir.Decl("x", ir.float32, init=lir.Index(lir.Sym("smem"), lir.Lit(0, ir.int32)))
+    body = [lir.Barrier(), lir.Comment("c"), lir.Decl("b_smem", ir.float32, size=4, space="threadgroup"),
+            lir.Barrier(), read, lir.Barrier(),
+            lir.For("k", lir.Lit(0, ir.int32), lir.Lit(True, ir.int1), lir.Lit(1, ir.int32),
+                    [lir.Barrier(), lir.Barrier(), read])]
+    out = merge_barriers(body)
+    assert [type(s).__name__ for s in out] == ["Barrier", "Comment", "Decl", "Decl", "Barrier", "For"]
+    assert [type(s).__name__ for s in out[-1].body] == ["Barrier", "Decl"]  # blocks are merged separately
