@@ -1,7 +1,8 @@
 """Cycle-independent facts about `tl.dot` matmul tiles, read off the generated MSL (compile only).
 
-For each tile configuration (BLOCK_M x BLOCK_N x BLOCK_K, num_warps, input dtype) the kernel below
-is compiled for `target="msl"` without launching, and the generated source is parsed:
+For each tile configuration (BLOCK_M x BLOCK_N x BLOCK_K, num_warps, num_stages, input dtype) the
+library's matmul kernel (`kernels/matmul.py`) is compiled for `target="msl"` without launching, and
+the generated source is parsed:
 
 - threadgroup memory: the sum of the `threadgroup T name[N];` declarations;
 - barriers per K step: `threadgroup_barrier` calls inside the `for (k0 ...)` loop;
@@ -11,14 +12,16 @@ is compiled for `target="msl"` without launching, and the generated source is pa
   trip counts of the unrolled loops around it;
 - threadgroup bytes read per MMA: threadgroup-array reads that fill fragment elements, per lane,
   times 32 lanes, over the MMAs of one simdgroup;
-- device bytes loaded per K step: `ptr[...]` reads in the K loop per thread times the threadgroup's
+- device loads per thread per K step: `packed_T<n>` vector reads (n elements each) and scalar
+  `ptr[...][0]` reads in the K loop; device bytes per K step are their bytes times the threadgroup's
   threads (bytes issued, replicas included), and MMAs (of the tile, replicas excluded) and flops per
   device byte (one 8x8x8 MMA = 1024 flops).
 
 Every count is cross-checked against what the tile shape implies; a mismatch is reported. The
 numbers are properties of the generated code, the same on the emulator and on a GPU.
 Run: python benchmarks/dot_facts.py            (the table, recorded in docs/dot.md)
-     python benchmarks/dot_facts.py --show 64x64x32:float16:4   (that configuration's MSL)
+     python benchmarks/dot_facts.py --show 64x64x32:float16:4     (that configuration's MSL)
+     python benchmarks/dot_facts.py --show 64x64x32:float16:4:0   (the same with num_stages=0)
 """
 from __future__ import annotations
 
@@ -30,50 +33,27 @@ import time
 import mlx.core as mx
 
 import metalforge as mf
-import metalforge.language as tl
-
-
-@mf.jit
-def matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
-    pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
-    num_pid_in_group = GROUP_M * num_pid_n
-    group_id = pid // num_pid_in_group
-    first_pid_m = group_id * GROUP_M
-    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
-    pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
-    pid_n = (pid % num_pid_in_group) // group_size_m
-    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    rk = tl.arange(0, BLOCK_K)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k0 in range(0, K, BLOCK_K):
-        ks = k0 + rk
-        a = tl.load(a_ptr + rm[:, None] * stride_am + ks[None, :] * stride_ak,
-                    mask=(rm[:, None] < M) & (ks[None, :] < K), other=0.0)
-        b = tl.load(b_ptr + ks[:, None] * stride_bk + rn[None, :] * stride_bn,
-                    mask=(ks[:, None] < K) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(a, b, acc)
-    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn, acc.to(c_ptr.dtype.element_ty),
-             mask=(rm[:, None] < M) & (rn[None, :] < N))
-
+from metalforge.kernels.matmul import matmul_kernel
 
 TILES = [(32, 32, 16), (64, 64, 32), (128, 64, 32), (64, 128, 16)]
 WARPS = [2, 4, 8]
 DTYPES = {"float16": mx.float16, "float32": mx.float32}
+# num_stages=0: tl.dot operands read straight from device memory into fragments, no threadgroup staging
+DIRECT = [(64, 64, 32, "float16", 4)]
+SIZE = 4096  # M = N = K: a multiple of 16, so the masks allow vector loads (the value is not otherwise used)
 SIZES = {"half": 2, "bfloat": 2, "bfloat16_t": 2, "float": 4, "int": 4, "uint": 4, "short": 2, "ushort": 2,
          "char": 1, "uchar": 1, "bool": 1, "long": 8, "ulong": 8}
 MMA_FLOPS = 2 * 8 * 8 * 8
 FOR = re.compile(r"for \(int (\w+) = (\w+); \(\1 < (\w+)\); \1 \+= (\w+)\) \{")
+VECTOR_READ = re.compile(r"\(const device packed_([a-z]+?)(\d+)\*\)")
+SCALAR_READ = re.compile(r"(?<!thread_elements\()\)\[0\]")  # `(ptr + offset)[0]`, not a fragment element
 
 
-def compile_tile(bm: int, bn: int, bk: int, dtype: str, num_warps: int):
-    size = 256  # the problem size only types the scalars: any value compiles the same code
-    x = mx.zeros((1,), DTYPES[dtype])
-    return matmul.compile(x, x, mf.empty((size, size), DTYPES[dtype]), size, size, size, size, 1, size, 1, size, 1,
-                          BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=num_warps, target="msl")
+def compile_tile(bm: int, bn: int, bk: int, dtype: str, num_warps: int, num_stages: int = 1):
+    x = mx.zeros((1,), DTYPES[dtype])  # the operands only type the pointers
+    return matmul_kernel.fn.compile(x, x, mf.empty((SIZE, SIZE), DTYPES[dtype]), SIZE, SIZE, SIZE,
+                                    BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=num_warps,
+                                    num_stages=num_stages, target="msl")
 
 
 def k_loop(msl: str) -> list[tuple[str, int]]:
@@ -88,7 +68,8 @@ def k_loop(msl: str) -> list[tuple[str, int]]:
             if not stack:
                 break
             stack.pop()
-            continue
+            if not s.endswith("{"):  # `} else {` closes one block and opens another
+                continue
         weight = 1
         for t in stack:
             weight *= t
@@ -103,12 +84,32 @@ def k_loop(msl: str) -> list[tuple[str, int]]:
     return out
 
 
-def facts(bm: int, bn: int, bk: int, dtype: str, num_warps: int) -> dict:
-    ck = compile_tile(bm, bn, bk, dtype, num_warps)
+def device_loads(body: list[tuple[str, int]], ptr_bytes: dict[str, int], problems: list[str]) -> dict:
+    """Device reads per thread in the K loop: {(elements, bytes per element): count}."""
+    loads: dict[tuple[int, int], int] = {}
+    for s, w in body:
+        ptrs = set(re.findall(r"\b(\w+)\b", s)) & ptr_bytes.keys()
+        vectors = [(int(n), SIZES[t]) for t, n in VECTOR_READ.findall(s)]
+        scalars = len(SCALAR_READ.findall(s)) if ptrs else 0
+        if (vectors or scalars) and len(ptrs) != 1:
+            problems.append(f"cannot tell which pointer a device read uses: {s}")
+            continue
+        for key in vectors + [(1, ptr_bytes[p]) for p in ptrs] * scalars:
+            loads[key] = loads.get(key, 0) + w
+    return loads
+
+
+def facts(bm: int, bn: int, bk: int, dtype: str, num_warps: int, num_stages: int = 1) -> dict:
+    ck = compile_tile(bm, bn, bk, dtype, num_warps, num_stages)
     msl, threads = ck.asm["msl"], ck.threads
+    esize = {"float16": 2, "float32": 4}[dtype]
+    staged = num_stages != 0
     problems = []
     tg = {name: (t, int(n)) for t, name, n in re.findall(r"threadgroup (\w+) (\w+)\[(\d+)\];", msl)}
     tg_bytes = sum(SIZES[t] * n for t, n in tg.values())
+    unique = (bm * bk + bk * bn) * esize  # bytes of the A and B tiles of one K step
+    if tg_bytes != (unique if staged else 0):
+        problems.append(f"{tg_bytes} threadgroup bytes, expected {unique if staged else 0}")
     m = re.search(r"MMA\(shape=\((\d+), (\d+)\), warps=\((\d+), (\d+)\)", ck.asm["layouts"])
     wm, wn = int(m.group(3)), int(m.group(4))
     frag = re.search(r"simdgroup_matrix<\w+, (\d+), (\d+)> frag_a\w*\[(\d+)\]", msl)
@@ -119,63 +120,71 @@ def facts(bm: int, bn: int, bk: int, dtype: str, num_warps: int) -> dict:
 
     body = k_loop(msl)
     barriers = sum(w * s.count("threadgroup_barrier(") for s, w in body)
+    if not staged and barriers:
+        problems.append(f"{barriers} barriers per K step with nothing staged")
     mmas = sum(w * s.count("simdgroup_multiply_accumulate(") for s, w in body)
     if mmas != fm * fn * (bk // 8):
         problems.append(f"{mmas} MMAs per K step per simdgroup, expected {fm * fn * (bk // 8)}")
+    frag_bytes = (fm + fn) * (bk // 8) * 2 * esize  # per lane per K step: 2 elements of each fragment
     tg_read = 0  # bytes per lane read from threadgroup memory into fragments, per K step
     for s, w in body:
         if ".thread_elements()[" in s.split("=")[0]:
             for name in re.findall(r"(\w+)\[", s.split("=", 1)[1]):
                 if name in tg:
                     tg_read += w * SIZES[tg[name][0]]
+    if tg_read != (frag_bytes if staged else 0):
+        problems.append(f"{tg_read} threadgroup bytes per lane per K step, expected {frag_bytes if staged else 0}")
     tg_per_mma = tg_read * 32 / mmas
-    ptr_types = {n: t.element for n, t in ck.inputs if hasattr(t, "element")}
-    esize = {"float16": 2, "float32": 4}[dtype]
-    device = 0  # bytes per thread loaded from device memory per K step
-    for s, w in body:
-        for name in re.findall(r"\b(\w+_ptr)\b", s):
-            if name in ptr_types and "[0]" in s:
-                device += w * esize
-    device *= threads
-    unique = (bm * bk + bk * bn) * esize
-    if device != unique:
-        problems.append(f"{device} device bytes issued per K step, the tiles hold {unique}")
+
+    ptr_bytes = {n: t.element.bits // 8 for n, t in ck.inputs if hasattr(t, "element")}
+    loads = device_loads(body, ptr_bytes, problems)
+    device = threads * sum(n * size * count for (n, size), count in loads.items())
+    # staged: the threadgroup loads each tile once; direct: each simdgroup reads its fm x fn fragments' rows
+    # of A and columns of B (A again for each of the wn simdgroup columns, B for each of the wm rows)
+    expected = unique if staged else num_warps * (bm // wm + bn // wn) * bk * esize
+    if device != expected:
+        problems.append(f"{device} device bytes issued per K step, expected {expected}")
     tile_mmas = (bm // 8) * (bn // 8) * (bk // 8)
     replicas = num_warps - wm * wn
-    return dict(tile=f"{bm}x{bn}x{bk}", dtype=dtype, warps=num_warps, tg_bytes=tg_bytes, barriers=barriers,
+    return dict(tile=f"{bm}x{bn}x{bk}", dtype=dtype, warps=num_warps, stages=num_stages, tg_bytes=tg_bytes,
+                barriers=barriers,
                 grid=f"{wm}x{wn}" + (f" (+{replicas} replica)" if replicas == 1 else
                                      f" (+{replicas} replicas)" if replicas else ""),
-                frags=f"{fm}x{fn}", acc=fm * fn * 2, mmas=mmas, tg_per_mma=tg_per_mma, device=device,
-                mma_per_byte=tile_mmas / device, flops_per_byte=tile_mmas * MMA_FLOPS / device, problems=problems)
+                frags=f"{fm}x{fn}", acc=fm * fn * 2, mmas=mmas, tg_per_mma=tg_per_mma,
+                loads=" + ".join(f"{count} x {n * size} B" for (n, size), count in sorted(loads.items(), reverse=True)),
+                device=device, mma_per_byte=tile_mmas / device, flops_per_byte=tile_mmas * MMA_FLOPS / device,
+                problems=problems)
 
 
-COLUMNS = [("tile (MxNxK)", "tile"), ("dtype", "dtype"), ("warps", "warps"), ("tgmem B", "tg_bytes"),
-           ("barriers/K step", "barriers"), ("simdgroups wm x wn", "grid"), ("frags/simdgroup", "frags"),
-           ("acc floats/lane", "acc"), ("MMA/K step/simdgroup", "mmas"), ("tgmem B read/MMA", "tg_per_mma"),
-           ("device B/K step", "device"), ("MMA/device B", "mma_per_byte"), ("flop/device B", "flops_per_byte")]
+COLUMNS = [("tile (MxNxK)", "tile"), ("dtype", "dtype"), ("warps", "warps"), ("stages", "stages"),
+           ("tgmem B", "tg_bytes"), ("barriers/K step", "barriers"), ("simdgroups wm x wn", "grid"),
+           ("frags/simdgroup", "frags"), ("acc floats/lane", "acc"), ("MMA/K step/simdgroup", "mmas"),
+           ("tgmem B read/MMA", "tg_per_mma"), ("device loads/thread/K step", "loads"), ("device B/K step", "device"),
+           ("MMA/device B", "mma_per_byte"), ("flop/device B", "flops_per_byte")]
 
 
 def cell(v) -> str:
     if isinstance(v, float):
-        return f"{v:.4f}" if v < 1 else f"{v:.1f}"
+        return "0" if v == 0 else f"{v:.4f}" if v < 1 else f"{v:.1f}"
     return str(v)
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--show", metavar="MxNxK:dtype:warps", help="print the generated MSL of one configuration")
+    p.add_argument("--show", metavar="MxNxK:dtype:warps[:stages]", help="print the generated MSL of one configuration")
     args = p.parse_args()
     if args.show:
-        tile, dtype, warps = args.show.split(":")
-        print(compile_tile(*(int(x) for x in tile.split("x")), dtype, int(warps)).asm["msl"])
+        tile, dtype, warps, *stages = args.show.split(":")
+        print(compile_tile(*(int(x) for x in tile.split("x")), dtype, int(warps), *(int(x) for x in stages)).asm["msl"])
         return 0
     t0 = time.perf_counter()
     rows = [facts(bm, bn, bk, dtype, w) for bm, bn, bk in TILES for dtype in DTYPES for w in WARPS]
+    rows += [facts(*config, num_stages=0) for config in DIRECT]
     print("| " + " | ".join(h for h, _ in COLUMNS) + " |")
     print("|" + "---|" * len(COLUMNS))
     for r in rows:
         print("| " + " | ".join(cell(r[k]) for _, k in COLUMNS) + " |")
-    bad = [(r["tile"], r["dtype"], r["warps"], q) for r in rows for q in r["problems"]]
+    bad = [(r["tile"], r["dtype"], r["warps"], r["stages"], q) for r in rows for q in r["problems"]]
     for b in bad:
         print("MISMATCH", *b, file=sys.stderr)
     print(f"\n{len(rows)} configurations compiled (no launch) in {time.perf_counter() - t0:.2f} s")
