@@ -15,22 +15,25 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
     if isinstance(r, SharedRepr):
         return r
     shape = shape_of(v.type)
-    if isinstance(r, BroadcastRepr):
-        layout, source = r.expand.slice.parent, r
+    if isinstance(r, BroadcastRepr):  # `mean[:, None]` broadcast: store the reduced values only
+        sl = r.expand.slice
+        layout, source, stored = sl, RegsRepr(r.name, sl), sl.shape
+        index = lambda coords: flat_index(coords[:sl.dim] + coords[sl.dim + 1:], stored)  # noqa: E731
     else:
         assert isinstance(r, RegsRepr), f"no registers to convert for {v}"
-        layout, source = r.layout, r
-    name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element_of(v.type), prod(shape))
+        layout, source, stored = r.layout, r, shape
+        index = lambda coords: flat_index(coords, shape)  # noqa: E731
+    name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element_of(v.type), prod(stored))
     lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
 
     def write(k, coords):
         value = source.at(lw, layout, k, coords)
-        stmt = lir.Assign(Index(Sym(name), flat_index(coords, shape)), value)
+        stmt = lir.Assign(Index(Sym(name), flat_index(coords, stored)), value)
         owner = layout.owner(k) if k is not None else None
         lw.emit(lir.If(owner, [stmt]) if owner is not None else stmt)
     lw.slot_loop(layout, write)
     lw.emit(lir.Barrier())
-    return SharedRepr(name, shape, lambda coords: flat_index(coords, shape))
+    return SharedRepr(name, shape, index)
 
 
 def _view(lw: Lowering, op: Operation, source_coords) -> None:
