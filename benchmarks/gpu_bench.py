@@ -209,8 +209,15 @@ def build_cases(quick: bool, smoke: bool = False) -> list[Case]:
     return cases
 
 
-def tune_library(cases_quick: bool, trials: int, log) -> None:
-    """Tune each library kernel for the benchmark shapes on this GPU (winners go to the database)."""
+# benchmark row -> the library kernel it runs
+ROW_KERNELS = {"softmax": "softmax_kernel", "add + rms_norm": "add_rms_norm_kernel", "layer_norm": "layer_norm_kernel",
+               "rope": "rope_kernel", "qmv 4-bit g64": "qmv_kernel", "decode attention": "decode_attention_kernel",
+               "matmul": "matmul_kernel", "causal flash attention": "flash_attention_kernel"}
+
+
+def tune_library(cases_quick: bool, trials: int, log, only: set[str] | None = None) -> None:
+    """Tune each library kernel (those in `only`, when given) for the benchmark shapes on this GPU
+    (winners go to the database)."""
     from metalforge.kernels import registered
 
     shapes = {"softmax_kernel": [(512 if cases_quick else 4096, 32000)],
@@ -222,6 +229,8 @@ def tune_library(cases_quick: bool, trials: int, log) -> None:
               "matmul_kernel": [(1024,) * 3 if cases_quick else (4096,) * 3],
               "flash_attention_kernel": [(32, 8, 512 if cases_quick else 2048, 64)]}
     for name, tuner in registered().items():
+        if only is not None and name not in only:
+            continue
         for shape in shapes.get(name, []):
             dtype = tuner.dtypes[0]
             grid, args = tuner.tune_case(shape, dtype)
@@ -425,6 +434,7 @@ def main() -> int:
     ap.add_argument("--smoke", action="store_true", help="tiny shapes, one timing each: checks the script runs")
     ap.add_argument("--isolate", action="store_true",
                     help="measure each kernel in its own process, so a fault (illegal address) costs one row")
+    ap.add_argument("--rows", help="comma-separated benchmark rows to run (default: all), e.g. 'matmul,softmax'")
     ap.add_argument("--only", help=argparse.SUPPRESS)       # one kernel (the worker side of --isolate)
     ap.add_argument("--rows-out", help=argparse.SUPPRESS)   # where that worker writes its rows
     args = ap.parse_args()
@@ -439,11 +449,14 @@ def main() -> int:
     device = mx.device_info().get("device_name", "?")
     log(f"device {device}; mlx {mx.__version__}; metalforge {mf.__version__}; back end "
         f"{mf.runtime.resolve_backend().name}")
+    rows = set(args.rows.split(",")) if args.rows else None
     if not (args.no_tune or args.smoke):
-        tune_library(args.quick, args.trials, log)
+        tune_library(args.quick, args.trials, log, {ROW_KERNELS[r] for r in rows if r in ROW_KERNELS} if rows else None)
     cases = build_cases(args.quick, args.smoke)
+    if rows:
+        cases = [c for c in cases if c.name in rows]
     if args.isolate:
-        names = [c.name for c in cases] + [OVERHEAD] * (not args.smoke)
+        names = [c.name for c in cases] + [OVERHEAD] * (not args.smoke and (rows is None or OVERHEAD in rows))
         results = [row for name in names for row in run_isolated(name, args, log)]
         write_report(results, args.out, device, *_rates(results), log_lines)
         return 0
