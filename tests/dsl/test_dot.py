@@ -133,6 +133,13 @@ def test_matmul_fused_epilogue(rng, activation):
     check(out, y + res64, 2e-3)
 
 
+@mf.jit
+def load_rows(ptr, rows, cols, n_rows, n_cols):
+    """Tile [rows, cols] of a row-major [n_rows, n_cols] matrix, zero outside (an inlined helper)."""
+    return tl.load(ptr + rows[:, None] * n_cols + cols[None, :],
+                   mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols), other=0.0)
+
+
 # --- transposed tile: A @ B^T with B loaded as [N, K] and tl.trans ---------------------------------
 @mf.jit
 def matmul_nt(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
@@ -141,7 +148,7 @@ def matmul_nt(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.c
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         ks = k0 + tl.arange(0, BLOCK_K)
-        a = tl.load(a_ptr + rm[:, None] * K + ks[None, :], mask=(rm[:, None] < M) & (ks[None, :] < K), other=0.0)
+        a = load_rows(a_ptr, rm, ks, M, K)
         b = tl.load(b_ptr + rn[:, None] * K + ks[None, :], mask=(rn[:, None] < N) & (ks[None, :] < K), other=0.0)
         acc += tl.dot(a, tl.trans(b))
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
@@ -165,7 +172,7 @@ def quantized_matmul(x_ptr, wq_ptr, s_ptr, b_ptr, out_ptr, M, N, K, BLOCK_M: tl.
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         ks = k0 + tl.arange(0, BLOCK_K)
-        x = tl.load(x_ptr + rm[:, None] * K + ks[None, :], mask=(rm[:, None] < M) & (ks[None, :] < K), other=0.0)
+        x = load_rows(x_ptr, rm, ks, M, K)
         wmask = (ks[:, None] < K) & (rn[None, :] < N)
         words = tl.load(wq_ptr + rn[None, :] * (K // 8) + (ks // 8)[:, None], mask=wmask, other=0)
         q = (words >> ((ks % 8) * 4)[:, None]) & 0xF
@@ -201,7 +208,7 @@ def batched_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N:
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         ks = k0 + tl.arange(0, BLOCK_K)
-        a = tl.load(a_ptr + rm[:, None] * K + ks[None, :], mask=(rm[:, None] < M) & (ks[None, :] < K), other=0.0)
+        a = load_rows(a_ptr, rm, ks, M, K)
         b = tl.load(b_ptr + ks[:, None] * N + rn[None, :], mask=(ks[:, None] < K) & (rn[None, :] < N), other=0.0)
         acc += tl.dot(a, b)
     tl.store(c_ptr + batch * M * N + rm[:, None] * N + rn[None, :], acc.to(tl.float16),
