@@ -74,6 +74,12 @@ def analyse(fn: Function, divisible_by_16: set[str]) -> dict[int, AxisInfo]:
     return info
 
 
+def _element_divisibility(a: AxisInfo) -> tuple[int, ...]:
+    """Divisibility of every element, per dimension: a contiguous run's later elements (2^n + 1, ...)
+    are not multiples of what its first one is (Triton counts them as 1 too)."""
+    return tuple(d if c == 1 else 1 for d, c in zip(a.divisibility, a.contiguity)) if a.contiguity else a.divisibility
+
+
 def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
     code, r = op.opcode, op.result
     shape = shape_of(r.type)
@@ -102,7 +108,7 @@ def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
                         tuple(n if s == 1 else k for s, n, k in zip(src, shape, a.constancy)))
     if code == "expand_dims":
         axis, a = op.attrs["axis"], args[0]
-        d = min(a.divisibility) if a.divisibility else MAX_DIVISIBILITY
+        d = min(_element_divisibility(a), default=MAX_DIVISIBILITY)  # one element per group along the new axis
         return AxisInfo(a.contiguity[:axis] + (1,) + a.contiguity[axis:],
                         a.divisibility[:axis] + (d,) + a.divisibility[axis:], a.constancy[:axis] + (1,) + a.constancy[axis:])
     if code == "multiple_of" or code == "max_contiguous":
@@ -117,10 +123,11 @@ def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
                            for ca, cb, ka, kb in zip(a.contiguity, b.contiguity, a.constancy, b.constancy))
         return AxisInfo(contiguity, tuple(map(gcd, a.divisibility, b.divisibility)),
                         tuple(map(gcd, a.constancy, b.constancy)))
-    if code == "mul":
+    if code == "mul":  # every product is a group of its own: multiply what each element is known to divide
         a, b = args
         return AxisInfo((1,) * len(shape),
-                        tuple(min(MAX_DIVISIBILITY, da * db) for da, db in zip(a.divisibility, b.divisibility)),
+                        tuple(min(MAX_DIVISIBILITY, da * db)
+                              for da, db in zip(_element_divisibility(a), _element_divisibility(b))),
                         tuple(map(gcd, a.constancy, b.constancy)))
     if code == "cmp" and op.attrs["pred"] in ("lt", "le", "gt", "ge"):
         a, b = args

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import mlx.core as mx
+import numpy as np
 import pytest
 
 import metalforge as mf
@@ -183,6 +184,39 @@ def test_axis_info_and_access_widths(n_divisible):
     plan = assign_layouts(fn, 4, divisible_by_16=frozenset({"n"} if n_divisible else ()))
     assert plan.vector[(128,)] == 1  # the strided load keeps [128] tiles one element per thread
     assert plan.vector[(8, 128)] == 4
+
+
+@mf.jit
+def row_window(X, Y, stride, total, BLOCK: tl.constexpr):
+    rows = tl.program_id(0) * 8 + tl.arange(0, 8)  # its first element is a multiple of 8, the others are not
+    flat = rows[:, None] * stride + tl.arange(0, BLOCK)[None, :]
+    mask = flat < total
+    tl.store(Y + flat, tl.load(X + flat, mask=mask, other=-1.0), mask=mask)
+
+
+@pytest.mark.parametrize("stride_divisible", [True, False])
+def test_axis_info_products_of_runs_claim_nothing_for_later_elements(stride_divisible):
+    """rows * stride is a multiple of 16 only when stride is: rows' own divisibility (8) holds for
+    its first element alone, so it must not make `flat < total` look constant over groups."""
+    from metalforge.codegen.passes.axis_info import access_width, analyse
+    fn = build(row_window, {"X": ir.ptr(ir.float32), "Y": ir.ptr(ir.float32), "stride": ir.int32,
+                            "total": ir.int32}, {"BLOCK": 16})
+    info = analyse(fn, {"stride", "total"} if stride_divisible else {"total"})
+    load = next(op for op in fn.walk() if op.opcode == "load")
+    assert info[load.operands[1].id].constancy[1] == (16 if stride_divisible else 1)
+    assert access_width(load, info, 4) == (4 if stride_divisible else 1)
+
+
+def test_row_window_with_an_odd_stride_masks_each_element(rng):
+    stride, total = 37, 192  # rows of 16, 37 apart; 16 | total, yet row 5 (at 185) ends inside a group of 4
+    x = mx.array(rng.standard_normal(stride * 8 + 16).astype("float32"))
+    out = row_window[(1,)](x, mf.full((stride * 8 + 16,), 7.0, mx.float32), stride, total, BLOCK=16,
+                           num_warps=1)  # 4 elements per thread: room for a (wrong) vector access
+    flat = (np.arange(8)[:, None] * stride + np.arange(16)[None, :]).reshape(-1)
+    want = np.full(stride * 8 + 16, 7.0, np.float32)
+    keep = flat[flat < total]
+    want[keep] = np.array(x)[keep]
+    np.testing.assert_array_equal(np.array(out), want)
 
 
 @mf.jit
