@@ -37,6 +37,22 @@ class Fragment:
     def operand_type(self, element: ir.ScalarType) -> ir.ScalarType:
         return ir.float32 if self.exact_inputs else element
 
+    def matrix_load(self, role: str, contiguous: int) -> "LaneAddress | None":
+        """How one instruction loads this lane's elements of a `role` (a or b) fragment from
+        threadgroup memory whose operand axis `contiguous` (0: rows, 1: columns) has stride 1;
+        None where the target has none (the elements are then read one by one)."""
+        return None
+
+
+@dataclass(frozen=True)
+class LaneAddress:
+    """A matrix load: each lane gives the address of operand element (row, col) of the fragment
+    (16-byte aligned rows of 8 elements); `count` 8x8 matrices, transposed on the way or not."""
+    row: Expr
+    col: Expr
+    count: int
+    transpose: bool
+
 
 class SimdgroupMatrix(Fragment):
     """Metal's simdgroup_matrix 8x8: lane l holds row (l/16)*4 + (l/2)%4, columns ((l/8)%2)*4 +
@@ -75,6 +91,25 @@ class TensorCoreM16N8K16(Fragment):
         if role == "b":
             return add(pair, mul_(div(e, 2), lit(8))), g
         return add(g, mul_(div(e, 2), lit(8))), pair
+
+    def matrix_load(self, role, contiguous):
+        """ldmatrix: 8x8 matrices of 16-byte rows, matrix q addressed by lanes 8q..8q+7. A lane of
+        the mma holds 2 neighbours of the "depth" axis at (g, 2t) of its 8x8 block: along A's
+        columns, along B's rows. A is 4 matrices (row block, depth block) = (0,0), (1,0), (0,1),
+        (1,1); B is 2, depth blocks 0 and 1. Stored with the depth axis contiguous the rows are
+        read as they are; with the other axis contiguous, transposed (`.trans`)."""
+        lane = Special("lane")
+        count = 4 if role == "a" else 2
+        q, r = mod(div(lane, 8), count), mod(lane, 8)
+        depth_axis = 1 if role == "a" else 0
+        block = mod(q, 2) if role == "a" else lit(0)   # block along the non-depth axis
+        depth_block = div(q, 2) if role == "a" else q
+        if contiguous == depth_axis:
+            other, depth = add(mul_(block, lit(8)), r), mul_(depth_block, lit(8))
+        else:
+            other, depth = mul_(block, lit(8)), add(mul_(depth_block, lit(8)), r)
+        row, col = (other, depth) if role == "a" else (depth, other)
+        return LaneAddress(row, col, count, contiguous != depth_axis)
 
 
 SIMDGROUP_MATRIX = SimdgroupMatrix()

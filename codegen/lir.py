@@ -144,6 +144,7 @@ class Decl(Stmt):
     size: int | None = None
     init: Expr | None = None
     space: str = "thread"  # thread | threadgroup
+    stages: int = 1  # threadgroup arrays: buffers a loop alternates between (its writes need no barrier before)
     like: str | None = None  # pointers: the kernel argument whose pointer type (address space) it has
 
 
@@ -173,11 +174,23 @@ class VectorLoad(Stmt):
 
 @dataclass
 class VectorStore(Stmt):
-    """`ptr[i] = values[i]`: neighbouring elements of device memory in one access."""
+    """`ptr[i] = values[i]`: neighbouring elements of device (or threadgroup) memory in one access."""
 
     ptr: Expr
     values: list[Expr]
     type: ScalarType
+    space: str = "device"
+
+
+@dataclass
+class MatrixLoad(Stmt):
+    """Fill `fragment` from threadgroup memory in one instruction (fragments.LaneAddress): each lane
+    passes `address`, its row of `count` 8x8 matrices, read `transpose`d or not."""
+
+    fragment: Expr
+    address: Expr
+    count: int
+    transpose: bool
 
 
 @dataclass

@@ -18,7 +18,7 @@ from .passes.lower import lower
 from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 
-CODEGEN_VERSION = "8"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "9"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
 RENDERERS = {"msl": MSLRenderer, "cuda": CUDARenderer}
@@ -48,17 +48,18 @@ def describe_layouts(fn: Function, plan: LayoutPlan) -> str:
 
 
 def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "msl",
-               divisible_by_16: frozenset[str] = frozenset(), direct_dot_operands: bool = False) -> CompiledKernel:
+               divisible_by_16: frozenset[str] = frozenset(), dot_stages: int = 1) -> CompiledKernel:
     """Run the passes on `fn` (a freshly built specialisation) and render it for `target` (a RENDERERS key);
     `divisible_by_16` names the integer arguments this specialisation knows to be multiples of 16;
-    `direct_dot_operands` reads `tl.dot` operands loaded only for it straight from device memory."""
+    `dot_stages` is where `tl.dot` operands live: 0 read straight from device memory (those loaded
+    only for it), 1 staged in threadgroup memory, 2 staged in two buffers alternating per iteration."""
     if target not in RENDERERS:
         raise ValueError(f"unknown code generation target {target!r}; choose one of: {', '.join(RENDERERS)}")
     asm = {"ir": str(fn)}
     for name, run in PASSES:
         fn = run(fn)
         asm[name] = str(fn)
-    plan = assign_layouts(fn, num_warps, target, divisible_by_16, direct_dot_operands)
+    plan = assign_layouts(fn, num_warps, target, divisible_by_16, dot_stages)
     asm["layouts"] = describe_layouts(fn, plan)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
     kernel.body = merge_barriers(kernel.body)

@@ -138,12 +138,13 @@ class JITFunction(_FrontendFunction):
                    num_stages: int | None = None) -> CompiledKernel:
         """The compiled kernel for these argument values (cached by their types and constexprs), for `target`;
         `num_stages=0` loads `tl.dot` operands straight from device memory instead of staging them in
-        threadgroup memory (other values: staged, one buffer)."""
+        threadgroup memory; 1 (the default) stages them in one buffer, 2 or more in two, alternating
+        between loop iterations (double buffering: one barrier per iteration instead of two)."""
         if num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
             raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
                                   "(a Metal threadgroup has at most 1024 threads)")
-        direct = num_stages == 0
-        key = (num_warps, target, direct) + tuple(v if c else _type_key(v) for v, c in zip(values, self.is_constexpr))
+        stages = 1 if num_stages is None else min(num_stages, 2)
+        key = (num_warps, target, stages) + tuple(v if c else _type_key(v) for v, c in zip(values, self.is_constexpr))
         compiled = self.cache.get(key)
         if compiled is None:
             types = {n: self.arg_type(n, v) for n, v, c in zip(self.arg_names, values, self.is_constexpr) if not c}
@@ -152,7 +153,7 @@ class JITFunction(_FrontendFunction):
             divisible = frozenset(n for n, v, c in zip(self.arg_names, values, self.is_constexpr)
                                   if not c and type(v) is int and v % 16 == 0)
             compiled = compile_ir(self.build_ir(types, constexprs), outputs, num_warps, target, divisible,
-                                  direct_dot_operands=direct)
+                                  dot_stages=stages)
             self.cache[key] = compiled
         self.last = compiled
         return compiled

@@ -12,20 +12,24 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Space, autotune
+from ..codegen.passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..codegen.passes.lower import THREADGROUP_MEMORY  # the limit the compiler enforces
 from ..dsl.jit import cdiv, empty, jit
 from . import register
 
 
 def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
-    """Prune configs whose threadgroup memory would overflow, before compiling them. The tl.dot operands
-    are staged there in the inputs' dtype: Q (BLOCK_M x D), K and V (BLOCK_N x D each), P (BLOCK_M x
-    BLOCK_N). The current lowering also stages the fp32 score tile twice (to reduce rows for the max
-    and the sum) and three BLOCK_M row vectors (the new max, alpha and the final sum, broadcast back);
-    without that term nearly half the fp16 D=64 space passes the prune and then fails to compile. The bytes depend on D
+    """Prune configs whose threadgroup memory would overflow, before compiling them. The tl.dot
+    operands are staged there in the inputs' dtype, rows padded by 16 bytes: Q (BLOCK_M x D), K and V
+    (BLOCK_N x D each), P (BLOCK_M x BLOCK_N), the last three twice with `num_stages=2`. The current
+    lowering also stages the fp32 score tile twice (to reduce rows for the max and the sum) and three
+    BLOCK_M row vectors (the new max, alpha and the final sum, broadcast back); without that term
+    nearly half the fp16 D=64 space passes the prune and then fails to compile. The bytes depend on D
     and the dtype, which only the arguments know, hence a prune rather than a Space constraint."""
     bm, bn, d = meta["BLOCK_M"], meta["BLOCK_N"], named["D"]
-    operands = (bm * d + 2 * bn * d + bm * bn) * named["q_ptr"].dtype.size
+    elem, stages = named["q_ptr"].dtype.size, min(meta.get("num_stages", 1), 2)  # K, V, P: per KV block
+    operands = (staged_operand_bytes(bm, d, elem) + 2 * staged_operand_bytes(bn, d, elem, stages)
+                + staged_operand_bytes(bm, bn, elem, stages))
     return operands + (2 * bm * bn + 3 * bm) * 4 <= THREADGROUP_MEMORY
 
 
@@ -53,7 +57,8 @@ def _reference(q, k, v, out, length, scale, group, dim, causal, *meta):
 
 
 @register
-@autotune(space=Space({"BLOCK_M": [16, 32, 64], "BLOCK_N": [16, 32, 64], "num_warps": [2, 4]}),
+@autotune(space=Space({"BLOCK_M": [16, 32, 64], "BLOCK_N": [16, 32, 64], "num_warps": [2, 4],
+                       "num_stages": [1, 2]}),  # 2: K, V and P staged in two buffers, alternating per KV block
           # untuned it runs the space's first point, 16 x 16: the one tile that fits every dtype up to D=128
           key=["q_ptr", "GROUP", "CAUSAL"], prune=fits_threadgroup_memory, reference=_reference,
           tune_args=_tune_args, shapes=[(4, 2, 40, 64)], dtypes=[mx.float16],

@@ -10,6 +10,7 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Config, Space, autotune
+from ..codegen.passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..codegen.passes.lower import THREADGROUP_MEMORY  # the limit the compiler enforces
 from ..dsl.jit import cdiv, empty, jit
 from . import register
@@ -19,8 +20,9 @@ def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
     """Prune configs whose A and B tiles, staged for tl.dot, overflow threadgroup memory (with
     `num_stages=0` nothing is staged). A prune, not a Space constraint: the bytes depend on the
     operands' dtype, which only the arguments know."""
-    elem = named["a_ptr"].dtype.size
-    return meta.get("num_stages") == 0 or (meta["BLOCK_M"] * meta["BLOCK_K"] + meta["BLOCK_K"] * meta["BLOCK_N"]) * elem <= THREADGROUP_MEMORY
+    elem, stages = named["a_ptr"].dtype.size, min(meta.get("num_stages", 1), 2)
+    return stages == 0 or (staged_operand_bytes(meta["BLOCK_M"], meta["BLOCK_K"], elem, stages)
+                           + staged_operand_bytes(meta["BLOCK_K"], meta["BLOCK_N"], elem, stages)) <= THREADGROUP_MEMORY
 
 
 def launch_grid(m: int, n: int) -> Callable[[dict], tuple]:
@@ -41,8 +43,9 @@ def _reference(a, b, c, m, n, k, *meta):
 @register
 @autotune(space=Space({"BLOCK_M": [16, 32, 64, 128], "BLOCK_N": [16, 32, 64, 128], "BLOCK_K": [16, 32, 64],
                        "GROUP_M": [1, 8], "num_warps": [2, 4, 8],
-                       # 0: operands straight from device memory into fragments; 1: staged in threadgroup memory
-                       "num_stages": [1, 0]}),
+                       # 0: operands straight from device memory into fragments; 1: staged in threadgroup
+                       # memory; 2: staged in two buffers, alternating between K steps (one barrier per step)
+                       "num_stages": [1, 2, 0]}),
           key=["M", "N", "K"], prune=fits_threadgroup_memory, reference=_reference, tune_args=_tune_args,
           # untuned: a mid-size tile that fits threadgroup memory for fp32 too (the space's first point is 16x16)
           default=Config({"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8}, num_warps=4),

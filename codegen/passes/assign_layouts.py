@@ -24,9 +24,8 @@ ELEMENTWISE = frozenset({
     "cmp", "neg", "not", "cast", "bitcast", "select", "addptr", "minimum", "maximum", "clamp", "fma", "exp", "exp2",
     "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs", "rand", "randn",
 })
-# Element types loaded and stored as vectors (Metal has packed vectors of these; at most 4 wide).
+# Element types loaded and stored as vectors (Metal has packed vectors of these).
 VECTOR_TYPES = frozenset({ir.float32, ir.float16, ir.int32, ir.uint32, ir.int16, ir.uint16, ir.int8, ir.uint8})
-MAX_VECTOR = 4
 # Ops that only re-index their operand.
 VIEWS = frozenset({"broadcast", "expand_dims", "reshape", "permute"})
 PASS_THROUGH = frozenset({"multiple_of", "max_contiguous"})
@@ -42,6 +41,8 @@ class LayoutPlan:
     num_warps: int = 4
     access_width: dict[int, int] = field(default_factory=dict)  # id(load/store op) -> elements per access
     vector: dict[tuple[int, ...], int] = field(default_factory=dict)  # tile shape -> elements per thread run
+    shared_pad: dict[int, int] = field(default_factory=dict)  # value id -> elements added to each stored row
+    dot_stages: int = 1  # buffers of a dot operand staged inside a loop (0: read from device memory)
 
     def of(self, v: Value) -> Layout:
         return self.values[v.id]
@@ -56,9 +57,44 @@ class LayoutPlan:
         return layout if isinstance(layout, Registers) else self.default(v)
 
 
+def vector_limit(target: str, element: ir.ScalarType) -> int:
+    """The most neighbouring elements one access moves: Metal's packed vectors have at most 4;
+    CUDA moves up to 16 bytes (one 128-bit access, what Triton emits)."""
+    if element not in VECTOR_TYPES:
+        return 1
+    return 4 if target == "msl" else 16 // max(1, element.bits // 8)
+
+
+def staged_operand_bytes(rows: int, cols: int, element_bytes: int, stages: int = 1) -> int:
+    """Threadgroup memory of a `tl.dot` operand tile as the dot stages it: each row padded by 16
+    bytes (`pad_dot_operands`), in `stages` buffers of whole 16-byte units when a loop alternates
+    between them (lower.stage_elements). Kernels' prunes use it to mirror the compiler."""
+    size = rows * (cols + dot_operand_pad(element_bytes)) * element_bytes
+    return size if stages == 1 else -(-size // 16) * 16 * stages
+
+
+def dot_operand_pad(element_bytes: int) -> int:
+    """Elements added to each staged row of a `tl.dot` operand: 16 bytes, as MLX's Steel loaders pad."""
+    return 16 // max(1, element_bytes)
+
+
+def pad_dot_operands(fn: Function, plan: LayoutPlan) -> None:
+    """Tiles a `tl.dot` reads (directly or through `tl.trans`) are staged with 16 bytes more per row,
+    as MLX's Steel loaders pad them: the rows a fragment load reads at once then start in different
+    memory banks (and stay 16-byte aligned for CUDA's ldmatrix)."""
+    defined = {r.id: op for op in fn.walk() for r in op.results}
+    for op in fn.walk():
+        if op.opcode != "dot":
+            continue
+        for v in op.operands[:2]:
+            while v.id in defined and defined[v.id].opcode == "permute":
+                v = defined[v.id].operands[0]
+            plan.shared_pad[v.id] = dot_operand_pad(v.type.element.bits // 8)
+
+
 def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
-                   divisible_by_16: frozenset[str] = frozenset(), direct_dot_operands: bool = False) -> LayoutPlan:
-    plan = LayoutPlan(num_warps=num_warps)
+                   divisible_by_16: frozenset[str] = frozenset(), dot_stages: int = 1) -> LayoutPlan:
+    plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages)
     users: dict[int, list[Operation]] = {}
     for op in fn.walk():
         for v in op.operands:
@@ -70,12 +106,13 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
     for op in fn.walk():
         if op.opcode in ("load", "store") and isinstance(op.operands[0].type, BlockType):
             element = op.operands[0].type.element.element
-            limit = MAX_VECTOR if element in VECTOR_TYPES else 1
+            limit = vector_limit(target, element)
             width = plan.access_width[id(op)] = access_width(op, info, limit)
             shape = shape_of(op.operands[0].type)
             plan.vector[shape] = min(plan.vector.get(shape, width), width)
     for a in fn.args:
         plan.values[a.id] = Scalar()
+    pad_dot_operands(fn, plan)
 
     def concrete(v: Value) -> Layout:
         """Layout for a value that must be held in registers across a region boundary."""
@@ -194,7 +231,7 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
             a = op.operands[0]
             m, k = a.type.shape
             return mma_layout(r.type.shape, num_warps, fragment_for(target, a.type.element, (m, r.type.shape[1], k)))
-        if code == "load" and direct_dot_operands and only_dot_operand(r) and \
+        if code == "load" and dot_stages == 0 and only_dot_operand(r) and \
                 all(isinstance(l, (Remat, Scalar)) for _, l in tiles):
             return Remat()  # loaded where the dot reads it, straight into matrix fragments
         if code == "load" or code.startswith("atomic_"):

@@ -1,10 +1,16 @@
-"""Barrier merging on the per-thread program: a threadgroup barrier with no memory access since the
-previous one in the same block (only comments and declarations between) synchronises nothing new.
+"""Barrier removal on the per-thread program, two rules within one block:
 
-Conversions through threadgroup memory each fence their writes on both sides, so two in a row (the
-A and B operands of a `tl.dot`) leave two barriers back to back; one is enough.
+- a threadgroup barrier with no memory access since the previous one (only comments and
+  declarations between) synchronises nothing new: conversions through threadgroup memory each fence
+  their writes on both sides, so two in a row leave two barriers back to back;
+- a barrier between two stretches that only write threadgroup memory, to different arrays, and read
+  none (staging a dot's A tile, then its B tile) orders nothing: the barrier before the first stretch
+  already waits for earlier readers of both arrays (or, for a double-buffered array, the previous
+  iteration's last barrier did), and the one after the second fences both for the readers that follow.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, is_dataclass
 
 from .. import lir
 
@@ -13,21 +19,103 @@ def _inert(s: lir.Stmt) -> bool:
     return isinstance(s, lir.Comment) or (isinstance(s, lir.Decl) and (s.init is None or s.space == "threadgroup"))
 
 
-def merge_barriers(stmts: list[lir.Stmt]) -> list[lir.Stmt]:
-    out: list[lir.Stmt] = []
-    fenced = False  # nothing but inert statements since the last barrier of this block
+def _names(node: object) -> set[str]:
+    """Every symbol an expression or statement mentions."""
+    if isinstance(node, lir.Sym):
+        return {node.name}
+    if isinstance(node, list):
+        return set().union(*(_names(x) for x in node)) if node else set()
+    if is_dataclass(node) and not isinstance(node, type):
+        return set().union(*(_names(getattr(node, f.name)) for f in fields(node)))
+    return set()
+
+
+@dataclass
+class Stretch:
+    """What the statements since the last barrier did to threadgroup memory."""
+    writes: set[str] = field(default_factory=set)
+    reads: bool = False
+    opaque: bool = False  # a nested barrier, or something not analysed
+
+    def add(self, s: lir.Stmt, shared: set[str]) -> None:
+        if isinstance(s, lir.Decl):
+            self.reads |= bool(_names(s.init) & shared)
+        elif isinstance(s, lir.Assign) and isinstance(s.target, lir.Index) and isinstance(s.target.base, lir.Sym) \
+                and s.target.base.name in shared:
+            self.writes.add(s.target.base.name)
+            self.reads |= bool(_names([s.target.index, s.value]) & shared)
+        elif isinstance(s, lir.VectorStore) and s.space == "threadgroup" and isinstance(s.ptr, lir.Bin) \
+                and isinstance(s.ptr.a, lir.Sym):
+            self.writes.add(s.ptr.a.name)
+            self.reads |= bool(_names([s.ptr.b, s.values]) & shared)
+        elif isinstance(s, (lir.For, lir.If)):
+            for inner in (s.body if isinstance(s, lir.For) else s.then + s.orelse):
+                if isinstance(inner, lir.Barrier):
+                    self.opaque = True
+                else:
+                    self.add(inner, shared)
+            self.reads |= bool(_names(s.cond) & shared)
+        elif isinstance(s, (lir.Loop, lir.MultiplyAccumulate, lir.MatrixLoad, lir.Store, lir.VectorLoad)) or \
+                _names(s) & shared:
+            self.opaque = self.opaque or isinstance(s, lir.Loop)
+            self.reads |= bool(_names(s) & shared) or isinstance(s, lir.MatrixLoad)
+
+    @property
+    def write_only(self) -> bool:
+        return not self.reads and not self.opaque
+
+
+def merge_barriers(stmts: list[lir.Stmt], shared: set[str] | None = None,
+                   rotating: set[str] | None = None) -> list[lir.Stmt]:
+    """`stmts` without the barriers the rules above show to be redundant; `shared` names the
+    threadgroup arrays, `rotating` those a loop alternates buffers of (earlier readers of the buffer
+    being written finished before the previous iteration's last barrier)."""
+    if shared is None or rotating is None:
+        decls = [s for s in _walk(stmts) if isinstance(s, lir.Decl) and s.space == "threadgroup"]
+        shared, rotating = {d.name for d in decls}, {d.name for d in decls if d.stages > 1}
+    for s in stmts:
+        if isinstance(s, lir.If):
+            s.then, s.orelse = merge_barriers(s.then, shared, rotating), merge_barriers(s.orelse, shared, rotating)
+        elif isinstance(s, lir.For):
+            s.body = merge_barriers(s.body, shared, rotating)
+        elif isinstance(s, lir.Loop):
+            s.head, s.body = merge_barriers(s.head, shared, rotating), merge_barriers(s.body, shared, rotating)
+    # split the block at its barriers: stretches[i] runs from barrier i-1 (or the block's start) to barrier i
+    stretches: list[list[lir.Stmt]] = [[]]
     for s in stmts:
         if isinstance(s, lir.Barrier):
-            if fenced:
-                continue
-            fenced = True
-        elif not _inert(s):
-            fenced = False
-        if isinstance(s, lir.If):
-            s.then, s.orelse = merge_barriers(s.then), merge_barriers(s.orelse)
-        elif isinstance(s, lir.For):
-            s.body = merge_barriers(s.body)
-        elif isinstance(s, lir.Loop):
-            s.head, s.body = merge_barriers(s.head), merge_barriers(s.body)
-        out.append(s)
+            stretches.append([])
+        else:
+            stretches[-1].append(s)
+    out, kept, fenced, since = list(stretches[0]), Stretch(), False, list(stretches[0])
+    for s in stretches[0]:
+        kept.add(s, shared)
+    for i, stretch in enumerate(stretches[1:], start=1):
+        here = Stretch()
+        for s in stretch:
+            here.add(s, shared)
+        closed = i + 1 < len(stretches)  # a barrier of this block ends this stretch
+        if fenced and all(_inert(s) for s in since):
+            pass  # nothing since the previous barrier: this one adds nothing
+        elif (fenced or here.writes and here.writes <= rotating) and closed and kept.write_only and here.write_only \
+                and not kept.writes & here.writes:
+            pass  # two write-only stretches to different arrays: one barrier each side fences both
+        else:
+            out.append(lir.Barrier())
+            kept, fenced, since = Stretch(), True, []
+        for s in stretch:
+            kept.add(s, shared)
+        out.extend(stretch)
+        since.extend(stretch)
     return out
+
+
+def _walk(stmts: list[lir.Stmt]):
+    for s in stmts:
+        yield s
+        if isinstance(s, lir.If):
+            yield from _walk(s.then + s.orelse)
+        elif isinstance(s, lir.For):
+            yield from _walk(s.body)
+        elif isinstance(s, lir.Loop):
+            yield from _walk(s.head + s.body)

@@ -6,7 +6,7 @@ from ...dsl.ir import Operation, Value
 from .. import lir
 from ..layouts import Scalar, lit
 from ..lir import Bin, Lit, Select, Sym
-from .lower import Lowering, Repr, ScalarRepr
+from .lower import LoopFrame, Lowering, Repr, ScalarRepr
 
 
 def _yield_into(lw: Lowering, targets: list[Repr], values: list[Value]) -> None:
@@ -43,8 +43,12 @@ def lower_for(lw: Lowering, op: Operation) -> None:
     lw.env[iv.id] = ScalarRepr(Sym(iv_name))
 
     def fill() -> None:
-        lw.lower_block(body.ops[:-1])
-        _yield_into(lw, carried, body.ops[-1].operands)
+        lw.loops.append(LoopFrame(Sym(iv_name), lo, step, len(lw.blocks) - 1))
+        try:
+            lw.lower_block(body.ops[:-1])
+            _yield_into(lw, carried, body.ops[-1].operands)
+        finally:
+            lw.loops.pop()
     stmts = lw.nested(fill)
     i = Sym(iv_name)
     if isinstance(step, Lit):

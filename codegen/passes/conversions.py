@@ -4,36 +4,77 @@ from __future__ import annotations
 
 from ...dsl.ir import Operation, Value, element_of, shape_of
 from .. import lir
-from ..layouts import Expand, Remat, Slice, flat_index, lit, unravel, prod
-from ..lir import Index, Sym
-from .lower import BroadcastRepr, Lowering, RegsRepr, RematRepr, SharedRepr
+from ...dsl import ir
+from ..layouts import Blocked, Expand, Remat, Slice, add, div, flat_index, lit, mod, mul_, unravel, prod
+from ..lir import Bin, Expr, Index, Lit, Sym
+from .assign_layouts import VECTOR_TYPES
+from .lower import BroadcastRepr, LoopFrame, Lowering, RegsRepr, RematRepr, SharedRepr, stage_elements
 
 
 def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
-    """Every element of register tile `v`, written once, row-major, between two barriers."""
+    """Every element of register tile `v`, written once, row-major, between two barriers; rows of a
+    2-D tile padded as the layout plan says (`pad_dot_operands`). A thread's run of neighbouring
+    elements is written in one vector access."""
     r = lw.env[v.id]
     if isinstance(r, SharedRepr):
         return r
     shape = shape_of(v.type)
+    width = 1
     if isinstance(r, BroadcastRepr):  # `mean[:, None]` broadcast: store the reduced values only
         sl = r.expand.slice
-        layout, source, stored = sl, RegsRepr(r.name, sl), sl.shape
+        layout, source, stored, pad = sl, RegsRepr(r.name, sl), sl.shape, 0
         index = lambda coords: flat_index(coords[:sl.dim] + coords[sl.dim + 1:], stored)  # noqa: E731
     else:
         assert isinstance(r, RegsRepr), f"no registers to convert for {v}"
         layout, source, stored = r.layout, r, shape
-        index = lambda coords: flat_index(coords, shape)  # noqa: E731
-    name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element_of(v.type), prod(stored))
-    lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
+        pad = lw.plan.shared_pad.get(v.id, 0) if len(shape) == 2 else 0
+        if isinstance(layout, Blocked) and element_of(v.type) in VECTOR_TYPES:
+            width = layout.spt[-1]  # a run's slots are consecutive, its elements neighbours in a row
+        index = lambda coords: padded_index(coords, shape, pad)  # noqa: E731
+    element = element_of(v.type)
+    count = prod(stored[:-1]) * (stored[-1] + pad) if stored else 1
+    loop = _rotating_loop(lw, v)
+    name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element, count, stages=2 if loop else 1)
+    base = None
+    if loop is not None:  # this iteration's buffer: the other one may still be read by the last iteration
+        stage = lw.name(None, "stage")
+        iteration = _sub(loop.iv, loop.start)
+        iteration = div(iteration, loop.step.value) if isinstance(loop.step, Lit) else Bin("/", iteration, loop.step)
+        lw.emit(lir.Decl(stage, ir.int32, init=mod(iteration, 2)))
+        base = mul_(Sym(stage), lit(stage_elements(element, count)))
+    else:
+        lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
+    view = SharedRepr(name, shape, index, base)
 
     def write(k, coords):
-        value = source.at(lw, layout, k, coords)
-        stmt = lir.Assign(Index(Sym(name), flat_index(coords, stored)), value)
+        if width > 1:
+            values = [source.at(lw, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
+            stmt = lir.VectorStore(Bin("+", Sym(name), view.position(coords)), values, element, space="threadgroup")
+        else:
+            stmt = lir.Assign(Index(Sym(name), view.position(coords)), source.at(lw, layout, k, coords))
         owner = layout.owner(k) if k is not None else None
         lw.emit(lir.If(owner, [stmt]) if owner is not None else stmt)
-    lw.slot_loop(layout, write)
+    lw.slot_loop(layout, write, step=width)
     lw.emit(lir.Barrier())
-    return SharedRepr(name, shape, index)
+    return view
+
+
+def _rotating_loop(lw: Lowering, v: Value) -> LoopFrame | None:
+    """The loop whose iterations alternate between two buffers for `v`: a `tl.dot` operand computed
+    in that loop's body, when the kernel asks for two stages (`num_stages >= 2`)."""
+    if lw.plan.dot_stages < 2 or v.id not in lw.plan.shared_pad or not lw.loops:
+        return None
+    loop = lw.loops[-1]
+    return loop if lw.depth.get(v.id) == loop.block else None
+
+
+def _sub(a: Expr, b: Expr) -> Expr:
+    return a if isinstance(b, Lit) and b.value == 0 else Bin("-", a, b)
+
+
+def padded_index(coords: list[Expr], shape: tuple[int, ...], pad: int) -> Expr:
+    """Row-major position of `coords` when each row of the last dimension holds `pad` more slots."""
+    return flat_index(coords, shape[:-1] + (shape[-1] + pad,)) if pad else flat_index(coords, shape)
 
 
 def _view(lw: Lowering, op: Operation, source_coords) -> None:
@@ -45,7 +86,7 @@ def _view(lw: Lowering, op: Operation, source_coords) -> None:
         lw.env[r.id] = RematRepr(op)
         return
     sh = lw.to_shared(x)
-    lw.env[r.id] = SharedRepr(sh.name, shape_of(r.type), lambda coords: sh.index(source_coords(coords)))
+    lw.env[r.id] = SharedRepr(sh.name, shape_of(r.type), lambda coords: sh.index(source_coords(coords)), sh.base)
 
 
 def lower_broadcast(lw: Lowering, op: Operation) -> None:
@@ -60,7 +101,8 @@ def lower_broadcast(lw: Lowering, op: Operation) -> None:
         shape = shape_of(x.type)
         sh = lw.to_shared(x)
         lw.env[r.id] = SharedRepr(sh.name, shape_of(r.type),
-                                  lambda coords: sh.index([c if n != 1 else lit(0) for c, n in zip(coords, shape)]))
+                                  lambda coords: sh.index([c if n != 1 else lit(0) for c, n in zip(coords, shape)]),
+                                  sh.base)
 
 
 def lower_expand_dims(lw: Lowering, op: Operation) -> None:

@@ -10,11 +10,13 @@ operand (`tl.trans`) is read in place rather than copied.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 from ...dsl import ir
 from ...dsl.ir import Operation, Value, shape_of
 from .. import lir
+from ..fragments import Fragment, LaneAddress
 from ..layouts import MMA, Remat, add, lit, mul_
 from ..lir import Bin, Cast, Expr, FragmentElement, Index, Lit, Sym
 from .conversions import store_to_shared
@@ -40,9 +42,24 @@ def _strides(sh: SharedRepr) -> tuple[Expr, int, int] | None:
     return lit(base), sr, sc
 
 
-def _operand(lw: Lowering, v: Value) -> Callable[[Expr, Expr], Expr]:
-    """Operand `v`'s element at (row, column): from threadgroup memory through its strides, or, for
-    a load deferred to this dot (`num_stages=0`), from device memory."""
+@dataclass(frozen=True)
+class Staged:
+    """An operand in threadgroup memory: element (row, col) at
+    name[base + offset + row*row_stride + col*col_stride] (`base`: this iteration's buffer, or none)."""
+    name: str
+    offset: int
+    row_stride: int
+    col_stride: int
+    base: Expr | None
+
+    def at(self, row: Expr, col: Expr) -> Expr:
+        position = add(add(lit(self.offset), mul_(row, lit(self.row_stride))), mul_(col, lit(self.col_stride)))
+        return Index(Sym(self.name), position if self.base is None else add(self.base, position))
+
+
+def _operand(lw: Lowering, v: Value) -> Callable[[Expr, Expr], Expr] | Staged:
+    """Operand `v`: in threadgroup memory through its strides, or, for a load deferred to this dot
+    (`num_stages=0`), a reader of its element at (row, column) from device memory."""
     r = lw.env[v.id]
     if isinstance(r, RematRepr) and r.op.opcode == "load":
         return lambda row, col: lw.read(v, Remat(), None, [row, col])
@@ -58,7 +75,22 @@ def _operand(lw: Lowering, v: Value) -> Callable[[Expr, Expr], Expr]:
         lw.env[v.id] = RegsRepr(lw.materialize(v, layout, copy=True), layout)
         sh = store_to_shared(lw, v)
     offset, sr, sc = _strides(sh)
-    return lambda row, col: Index(Sym(sh.name), add(add(offset, mul_(row, lit(sr))), mul_(col, lit(sc))))
+    return Staged(sh.name, offset.value, sr, sc, sh.base)
+
+
+def _matrix_load(fragment: Fragment, role: str, operand: Callable | Staged, in_type: ir.ScalarType,
+                 kept: ir.ScalarType) -> LaneAddress | None:
+    """The target's one-instruction fragment load for a staged operand, where its layout allows it:
+    16-bit elements kept as they are, one axis contiguous, rows 16-byte aligned."""
+    if not isinstance(operand, Staged) or in_type != kept or in_type.bits != 16:
+        return None
+    strides = (operand.row_stride, operand.col_stride)
+    if 1 not in strides:
+        return None
+    contiguous = strides.index(1)
+    if (operand.offset * 2) % 16 or (strides[1 - contiguous] * 2) % 16:
+        return None
+    return fragment.matrix_load(role, contiguous)
 
 
 def lower_dot(lw: Lowering, op: Operation) -> None:
@@ -73,7 +105,9 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
                        "float32, float16 and bfloat16", "convert the operands with .to(tl.float16) or .to(tl.float32)")
     k_extent = shape_of(a.type)[1]
     out = ir.element_of(r.type)
-    a_at, b_at = _operand(lw, a), _operand(lw, b)
+    a_op, b_op = _operand(lw, a), _operand(lw, b)
+    a_at = a_op.at if isinstance(a_op, Staged) else a_op
+    b_at = b_op.at if isinstance(b_op, Staged) else b_op
 
     # the accumulator registers, initialised from `acc` (or zero)
     name = lw.result_array(op, layout)
@@ -81,6 +115,8 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
         Index(Sym(name), k), lw.read(acc, layout, k, coords) if acc is not None else Lit(0, out))))
 
     fragment = layout.fragment
+    a_load = _matrix_load(fragment, "a", a_op, in_type, fragment.operand_type(in_type))
+    b_load = _matrix_load(fragment, "b", b_op, in_type, fragment.operand_type(in_type))
     per_a, per_b, per_c = fragment.per_lane
     fm, fn = layout.fragments
     operand = fragment.operand_type(in_type)
@@ -109,16 +145,29 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
 
     def a_element(e: int) -> Expr:
         r_, c_ = fragment.coord("a", lit(e), lane)
-        row = add(add(row0, mul_(i, lit(fragment.rows * layout.warps[0]))), r_)
-        return _convert(operand, a_at(row, add(kk, c_)), in_type)
+        row, col = a_origin()
+        return _convert(operand, a_at(add(row, r_), add(col, c_)), in_type)
 
     def b_element(e: int) -> Expr:
         r_, c_ = fragment.coord("b", lit(e), lane)
-        col = add(add(col0, mul_(j, lit(fragment.cols * layout.warps[1]))), c_)
-        return _convert(operand, b_at(add(kk, r_), col), in_type)
+        row, col = b_origin()
+        return _convert(operand, b_at(add(row, r_), add(col, c_)), in_type)
 
-    def fill(array: str, var: Sym, count: int, per: int, value: Callable[[int], Expr]) -> lir.Stmt:
-        """Load this lane's elements of fragments array[0..count) (reads may declare values: nested)."""
+    def a_origin() -> tuple[Expr, Expr]:
+        return add(row0, mul_(i, lit(fragment.rows * layout.warps[0]))), kk
+
+    def b_origin() -> tuple[Expr, Expr]:
+        return kk, add(col0, mul_(j, lit(fragment.cols * layout.warps[1])))
+
+    def fill(array: str, var: Sym, count: int, per: int, value: Callable[[int], Expr],
+             operand: Callable | Staged, load: LaneAddress | None, origin) -> lir.Stmt:
+        """Load this lane's elements of fragments array[0..count): in one matrix load each where the
+        target has one, else element by element (reads may declare values: nested)."""
+        if load is not None:
+            row, col = origin()
+            address = Bin("+", Sym(operand.name), operand.at(add(row, load.row), add(col, load.col)).index)
+            return each_fragment(var, count, [lir.MatrixLoad(Index(Sym(array), var), address, load.count,
+                                                             load.transpose)])
         return each_fragment(var, count, lw.nested(lambda: [lw.emit(lir.Assign(element(array, var, e), value(e)))
                                                              for e in range(per)]))
 
@@ -128,8 +177,8 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
     def step() -> None:
         lw.emit(lir.Decl(fa, a_frag, size=fm))
         lw.emit(lir.Decl(fb, b_frag, size=fn))
-        lw.emit(fill(fa, i, fm, per_a, a_element))
-        lw.emit(fill(fb, j, fn, per_b, b_element))
+        lw.emit(fill(fa, i, fm, per_a, a_element, a_op, a_load, a_origin))
+        lw.emit(fill(fb, j, fn, per_b, b_element, b_op, b_load, b_origin))
         lw.emit(each_fragment(i, fm, [each_fragment(j, fn, [lir.MultiplyAccumulate(
             Index(Sym(fc), add(mul_(i, lit(fn)), j)), Index(Sym(fa), i), Index(Sym(fb), j), fragment.name)])]))
 

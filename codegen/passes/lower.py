@@ -16,11 +16,12 @@ from ...dsl.ir import BlockType, Function, Operation, PointerType, ScalarType, V
 from ...dsl import ir
 from ...errors import KernelDefinitionError
 from .. import lir
-from ..layouts import (Expand, Layout, Remat, Scalar, flat_index, lit, slot_count, unravel)
+from ..layouts import (Expand, Layout, Remat, Scalar, add, flat_index, lit, slot_count, unravel)
 from ..lir import Bin, Call, Cast, Expr, Index, Lit, Select, Special, Sym, Un
 from .assign_layouts import ELEMENTWISE, PASS_THROUGH, LayoutPlan
 
 THREADGROUP_MEMORY = 32 * 1024
+
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "fdiv": "/", "sdiv": "/", "udiv": "/", "srem": "%", "urem": "%",
            "and": "&", "or": "|", "xor": "^", "shl": "<<", "ashr": ">>", "lshr": ">>"}
@@ -74,10 +75,29 @@ class BroadcastRepr(Repr):
 class SharedRepr(Repr):
     name: str
     shape: tuple[int, ...]
-    index: Callable[[list[Expr]], Expr]  # coordinates -> position in the array
+    index: Callable[[list[Expr]], Expr]  # coordinates -> position in the array (after `base`)
+    base: Expr | None = None  # where this iteration's buffer starts, when double-buffered
 
     def at(self, lw, layout, k, coords):
-        return Index(Sym(self.name), self.index(coords))
+        return Index(Sym(self.name), self.position(coords))
+
+    def position(self, coords: list[Expr]) -> Expr:
+        return self.index(coords) if self.base is None else add(self.base, self.index(coords))
+
+
+def stage_elements(element: ScalarType, count: int) -> int:
+    """Elements of one buffer of a multi-buffered threadgroup array: `count`, padded to 16 bytes."""
+    size = max(1, element.bits // 8)
+    return -(-count * size // 16) * 16 // size
+
+
+@dataclass(frozen=True)
+class LoopFrame:
+    """A `for` loop being lowered: its induction variable, start and step, and its body's block."""
+    iv: Expr
+    start: Expr
+    step: Expr
+    block: int
 
 
 @dataclass
@@ -97,6 +117,7 @@ class Lowering:
         self.env: dict[int, Repr] = {}
         self.blocks: list[list[lir.Stmt]] = [[]]
         self.shared_cache: list[dict[int, SharedRepr]] = [{}]
+        self.loops: list[LoopFrame] = []  # enclosing `for` loops, innermost last
         self.named: list[dict[tuple, Sym]] = [{}]  # named index values computed in the current block
         self.local_names: dict[int, str] = {}
         self.depth: dict[int, int] = {}  # value id -> index of the block it was defined in
@@ -220,14 +241,18 @@ class Lowering:
         self.shared_cache[level][v.id] = converted
         return converted
 
-    def alloc_shared(self, hint: str, element: ScalarType, count: int) -> str:
+    def alloc_shared(self, hint: str, element: ScalarType, count: int, stages: int = 1) -> str:
+        """A threadgroup array of `count` elements, or of `stages` buffers of `count` that a loop
+        alternates between (each padded to 16 bytes)."""
         name = self.name(None, hint)
+        if stages > 1:
+            count = stage_elements(element, count) * stages
         size = max(1, element.bits // 8) * count
         self.shared_bytes += size
         if self.shared_bytes > THREADGROUP_MEMORY:
             raise self.error(f"the kernel needs {self.shared_bytes} bytes of threadgroup memory, more than the "
                              f"{THREADGROUP_MEMORY} a Metal threadgroup has", "use smaller tiles (BLOCK sizes)")
-        self.emit(lir.Decl(name, element, size=count, space="threadgroup"))
+        self.emit(lir.Decl(name, element, size=count, space="threadgroup", stages=stages))
         return name
 
     def materialize(self, v: Value, layout: Layout, copy: bool = False, name: str | None = None) -> str:

@@ -114,7 +114,9 @@ class Renderer:
                                  self.vector_type(s.type, len(s.targets)))
         if isinstance(s, lir.VectorStore):
             return m.vector_store(self.expr(s.ptr), [self.expr(v) for v in s.values],
-                                  self.vector_type(s.type, len(s.values)))
+                                  self.vector_type(s.type, len(s.values)), s.space)
+        if isinstance(s, lir.MatrixLoad):
+            return m.matrix_load(self.expr(s.fragment), self.expr(s.address), s.count, s.transpose)
         if isinstance(s, lir.Barrier):
             return m.barrier()
         if isinstance(s, lir.MultiplyAccumulate):

@@ -46,7 +46,7 @@ class CUDARenderer(Renderer):
     helper_names = ("mf_cast", "mf_bitcast", "mf_sigmoid", "mf_rand", "mf_randn", "mf_min", "mf_max", "mf_abs",
                     "mf_clamp", "mf_atomic_load", "mf_atomic_cas", "mf_atomic_add", "mf_atomic_max",
                     "mf_atomic_min", "mf_atomic_xchg", "mf_atomic_and", "mf_atomic_or", "mf_atomic_xor",
-                    "mf_mma8", "mf_mma_m16n8k16", "mf_load_vec", "mf_store_vec")
+                    "mf_mma8", "mf_mma_m16n8k16", "mf_ldmatrix", "mf_load_vec", "mf_store_vec")
     # helpers the header must define before a helper (the template emits them in dependency order)
     helper_needs = {"mf_load_vec": ("mf_store_vec",), "mf_atomic_load": ("mf_bitcast",),
                     "mf_atomic_cas": ("mf_bitcast",),

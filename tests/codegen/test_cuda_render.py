@@ -278,6 +278,11 @@ CASES = {
                                                _f(1, dtype=mx.float16), 50, 30, 40, 40, 1, 30, 1, 30, 1),
                               dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=1, HAS_BIAS=False, ACTIVATION=0,
                                    HAS_RESIDUAL=False, num_warps=4, num_stages=0)),
+    "matmul_f16_double_buffered": Case(matmul, lambda: (_f(50, 40, dtype=mx.float16), _f(40, 30, dtype=mx.float16),
+                                                        mf.empty((50, 30), mx.float16), _f(1, dtype=mx.float16),
+                                                        _f(1, dtype=mx.float16), 50, 30, 40, 40, 1, 30, 1, 30, 1),
+                                       dict(BLOCK_M=64, BLOCK_N=32, BLOCK_K=16, GROUP_M=1, HAS_BIAS=False,
+                                            ACTIVATION=0, HAS_RESIDUAL=False, num_warps=4, num_stages=2)),
     "matmul_f32": Case(matmul, lambda: (_f(50, 40), _f(40, 30), mf.empty((50, 30)), _f(30), _f(50, 30), 50, 30, 40,
                                         40, 1, 30, 1, 30, 1),
                        dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=16, GROUP_M=1, HAS_BIAS=False, ACTIVATION=0,
@@ -319,7 +324,7 @@ def test_renders_cuda_spellings_only(case):
 def test_spellings():
     c = render("softmax_f16")
     assert "__shfl_xor_sync(0xffffffffu, " in c.body and "__syncthreads();" in c.body
-    assert "__shared__ float " in c.body and "int(blockIdx.x)" in c.body and "n_cols[0]" in c.body
+    assert "__shared__ __align__(16) float " in c.body and "int(blockIdx.x)" in c.body and "n_cols[0]" in c.body
     assert "decltype(x_ptr)" in c.body and "mf_cast<__half>(" in c.body and "expf(" in c.body
     c = render("atomics_f32")
     assert "atomicAdd(" in c.body and "atomicExch(" in c.body and "mf_atomic_max(" in c.body
@@ -333,6 +338,11 @@ def test_spellings():
     c = render("matmul_f16_epilogue")  # tensor cores
     assert "mf_frag<float, 4> frag_c[" in c.body and "mf_frag<__half, 8> frag_a[" in c.body
     assert "mf_mma_m16n8k16(frag_c[" in c.body and "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in c.header
+    # fragments from padded shared memory by ldmatrix: A as stored, B (K x N, N contiguous) transposed
+    assert "mf_ldmatrix<4, false>(frag_a[" in c.body and "mf_ldmatrix<2, true>(frag_b[" in c.body
+    assert "__shared__ __align__(16) __half a_1_smem[" in c.body and "ldmatrix.sync.aligned.m8n8.x4" in c.header
+    c = render("matmul_nt_bf16")  # B read through tl.trans of an [N, K] tile: K contiguous, as stored
+    assert "mf_ldmatrix<2, false>(frag_b[" in c.body
     c = render("matmul_f32")  # exact fp32: Metal's 8x8 fragments on warp shuffles
     assert "mf_frag8 frag_c[" in c.body and "mf_mma8(frag_c[" in c.body and ".e[1] = " in c.body
     assert "struct mf_frag8 { float e[2]; };" in c.header and "mma.sync" not in c.header

@@ -86,6 +86,41 @@ def test_fragment_operands_cover_their_tiles(fragment):
             assert [evaluate(x, {"lane": lane, "warp": 0, "k": e}) for x in layout.coords(lir.Sym("k"))] == want
 
 
+def ldmatrix(addresses: list[int], memory: dict[int, int], count: int, transpose: bool) -> list[list[int]]:
+    """PTX ldmatrix.m8n8 on a model of shared memory: matrix q's row r starts at the address lane
+    8q + r gives; without .trans lane l receives row l/4, columns 2(l%4) and 2(l%4)+1 of each
+    matrix, with .trans row 2(l%4) and 2(l%4)+1 of column l/4. Per lane, 2 elements per matrix."""
+    out = []
+    for lane in range(32):
+        got = []
+        for q in range(count):
+            for half in range(2):
+                row, col = (lane // 4, 2 * (lane % 4) + half) if not transpose else (2 * (lane % 4) + half, lane // 4)
+                got.append(memory[addresses[8 * q + row] + col])
+        out.append(got)
+    return out
+
+
+@pytest.mark.parametrize("role", ["a", "b"])
+@pytest.mark.parametrize("contiguous", [0, 1])
+def test_tensor_core_matrix_loads_give_each_lane_its_fragment_elements(role, contiguous):
+    """The lane addresses fragments.py gives for ldmatrix, run through ldmatrix's documented
+    semantics, deliver exactly the elements `coord` assigns each lane, in register order."""
+    rows, cols = (16, 16) if role == "a" else (16, 8)
+    stride = (cols + 8, 1) if contiguous == 1 else (1, rows + 8)  # padded rows, either axis contiguous
+    memory = {r * stride[0] + c * stride[1]: 1000 * r + c for r in range(rows) for c in range(cols)}
+    load = TENSOR_CORE.matrix_load(role, contiguous)
+    addresses = [evaluate(load.row, {"lane": lane}) * stride[0] + evaluate(load.col, {"lane": lane}) * stride[1]
+                 for lane in range(32)]
+    got = ldmatrix(addresses, memory, load.count, load.transpose)
+    per = TENSOR_CORE.per_lane["ab".index(role)]
+    for lane in range(32):
+        want = [1000 * evaluate(r, {"lane": lane}) + evaluate(c, {"lane": lane})
+                for r, c in (TENSOR_CORE.coord(role, lir.Lit(e, ir.int32)) for e in range(per))]
+        assert got[lane] == want, (lane, got[lane], want)
+    assert SIMDGROUP_MATRIX.matrix_load(role, contiguous) is None  # Metal: read element by element
+
+
 def test_fragment_choice():
     assert fragment_for("msl", ir.float16, (64, 64, 32)) is SIMDGROUP_MATRIX
     assert fragment_for("cuda", ir.float16, (64, 64, 32)) is TENSOR_CORE
@@ -251,3 +286,42 @@ def test_barrier_merging_keeps_one_of_adjacent_barriers():
     out = merge_barriers(body)
     assert [type(s).__name__ for s in out] == ["Barrier", "Comment", "Decl", "Decl", "Barrier", "For"]
     assert [type(s).__name__ for s in out[-1].body] == ["Barrier", "Decl"]  # blocks are merged separately
+
+
+def _write(array: str) -> lir.Stmt:
+    return lir.Assign(lir.Index(lir.Sym(array), lir.Special("lane")), lir.Lit(1.0, ir.float32))
+
+
+def _read(array: str) -> lir.Stmt:
+    return lir.Decl("x", ir.float32, init=lir.Index(lir.Sym(array), lir.Lit(0, ir.int32)))
+
+
+@pytest.mark.parametrize("between, kept", [
+    ([_write("a"), lir.Barrier(), _write("b")], 2),           # A then B staged: the middle barrier goes
+    ([_write("a"), lir.Barrier(), _write("a")], 3),           # the same array twice: ordered
+    ([_write("a"), _read("b"), lir.Barrier(), _write("b")], 3),  # a read before it: kept
+    ([_write("a"), lir.Barrier(), _write("b"), _read("a")], 3),  # a read after it: kept
+])
+def test_barrier_between_write_only_stretches_to_different_arrays_goes(between, kept):
+    from metalforge.codegen.passes.barriers import merge_barriers
+    decls = [lir.Decl(n, ir.float32, size=32, space="threadgroup") for n in ("a", "b")]
+    out = merge_barriers(decls + [lir.Barrier(), *between, lir.Barrier(), _read("a")])
+    assert sum(isinstance(s, lir.Barrier) for s in out) == kept
+    # without a barrier of the block before them, the stretches' earlier readers are unknown: kept
+    out = merge_barriers(decls + [_write("a"), lir.Barrier(), _write("b"), lir.Barrier()])
+    assert sum(isinstance(s, lir.Barrier) for s in out) == 2
+
+
+def test_barrier_before_writes_to_double_buffered_arrays_goes():
+    """A loop body staging two double-buffered tiles: their earlier readers finished before the
+    previous iteration's last barrier, so only the barrier before the reads stays."""
+    from metalforge.codegen.passes.barriers import merge_barriers
+    decls = [lir.Decl(n, ir.float32, size=64, space="threadgroup", stages=2) for n in ("a", "b")]
+    body = [_write("a"), lir.Barrier(), _write("b"), lir.Barrier(), _read("a"), _read("b")]
+    out = merge_barriers(decls + [lir.For("k", lir.Lit(0, ir.int32), lir.Lit(True, ir.int1), lir.Lit(1, ir.int32),
+                                          body)])
+    assert [type(s).__name__ for s in out[-1].body] == ["Assign", "Assign", "Barrier", "Decl", "Decl"]
+    single = [lir.Decl(n, ir.float32, size=64, space="threadgroup") for n in ("a", "b")]
+    out = merge_barriers(single + [lir.For("k", lir.Lit(0, ir.int32), lir.Lit(True, ir.int1), lir.Lit(1, ir.int32),
+                                           list(body))])
+    assert sum(isinstance(s, lir.Barrier) for s in out[-1].body) == 2

@@ -90,17 +90,23 @@ def run_matmul(a, b, M, N, K, a_strides, b_strides, dtype, blocks=(32, 32, 16), 
 
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
-@pytest.mark.parametrize("staged", [True, False], ids=["staged", "from_device"])
-def test_matmul_masks_every_edge(rng, dtype, staged):
-    """Operands staged in threadgroup memory, or (num_stages=0) read straight from device memory."""
+@pytest.mark.parametrize("num_stages", [None, 2, 0], ids=["staged", "double_buffered", "from_device"])
+def test_matmul_masks_every_edge(rng, dtype, num_stages):
+    """Operands staged in threadgroup memory (one buffer, or two alternating per K step), or
+    (num_stages=0) read straight from device memory."""
     mxt, tol = DTYPES[dtype]
     M, N, K = (int(rng.integers(20, 70)) | 1 for _ in range(3))  # no multiple of any tile size
     a, a64 = inputs(rng, mxt, M, K)
     b, b64 = inputs(rng, mxt, K, N)
-    out = run_matmul(a, b, M, N, K, (K, 1), (N, 1), mxt, num_stages=None if staged else 0)
+    out = run_matmul(a, b, M, N, K, (K, 1), (N, 1), mxt, num_stages=num_stages)
     assert out.dtype == mxt
-    staging = re.findall(r"(?:threadgroup|__shared__) \w+ \w+_smem\[", generated(matmul))
-    assert len(staging) == (2 if staged else 0), staging
+    msl = generated(matmul)
+    staging = re.findall(r"(?:threadgroup|__shared__) \w+ \w+_smem\[(\d+)\]", msl)
+    assert len(staging) == (0 if num_stages == 0 else 2), staging
+    if num_stages == 2:  # two buffers of the padded tiles, and one barrier per K step
+        assert staging == [str(2 * 32 * (16 + 16 // a.itemsize)), str(2 * 16 * (32 + 16 // a.itemsize))], staging
+        k_loop = msl[msl.index("for (int k0"):]
+        assert k_loop.count("threadgroup_barrier") == 1 and "stage" in k_loop
     check(out, a64 @ b64, tol)
 
 
@@ -239,7 +245,8 @@ def attention_reference(q, k, v, group):
     return (p / p.sum(-1, keepdims=True)) @ v
 
 
-@pytest.mark.parametrize("D,blocks,num_stages", [(64, (16, 16), None), (128, (16, 8), None), (64, (16, 32), 0)])
+@pytest.mark.parametrize("D,blocks,num_stages", [(64, (16, 16), None), (128, (16, 8), None), (64, (16, 32), 0),
+                                                 (64, (16, 16), 2)])
 def test_flash_attention_causal_gqa(rng, D, blocks, num_stages):
     H, H_KV, L = 4, 2, int(rng.integers(20, 40)) | 1  # L is no multiple of the blocks
     q, q64 = inputs(rng, mx.float16, H, L, D)
