@@ -85,6 +85,7 @@ class JITFunction(_FrontendFunction):
         self.name = fn.__name__
         self.arg_names = list(self.signature.parameters)
         self.is_constexpr = [n in self.constexpr_params for n in self.arg_names]
+        self.arg_index = {n: i for i, n in enumerate(self.arg_names)}
         self.defaults = [p.default if p.default is not p.empty else _MISSING
                          for p in self.signature.parameters.values()]
         self.kernels: dict[tuple, Any] = {}  # runtime kernel objects per (compiled kernel, back end)
@@ -108,20 +109,20 @@ class JITFunction(_FrontendFunction):
             raise MetalforgeError(f"{self.__name__}: takes {len(params)} arguments, got {len(args)}")
         values = list(args) + [_MISSING] * (len(params) - len(args))
         for k, v in kwargs.items():
-            try:
-                i = params.index(k)
-            except ValueError:
+            i = self.arg_index.get(k)
+            if i is None:
                 raise MetalforgeError(f"{self.__name__}: unexpected argument `{k}`; parameters are "
-                                      f"{', '.join(params)} (plus num_warps, num_stages, backend)") from None
+                                      f"{', '.join(params)} (plus num_warps, num_stages, backend)")
             if values[i] is not _MISSING:
                 raise MetalforgeError(f"{self.__name__}: argument `{k}` given twice")
             values[i] = v
-        for i, v in enumerate(values):
-            if v is _MISSING:
-                default = self.defaults[i]
-                if default is _MISSING:
-                    raise MetalforgeError(f"{self.__name__}: missing argument `{params[i]}`")
-                values[i] = default
+        if any(v is _MISSING for v in values):
+            for i, v in enumerate(values):
+                if v is _MISSING:
+                    default = self.defaults[i]
+                    if default is _MISSING:
+                        raise MetalforgeError(f"{self.__name__}: missing argument `{params[i]}`")
+                    values[i] = default
         return values
 
     def arg_type(self, name: str, value: Any) -> ir.Type:
@@ -191,7 +192,7 @@ class JITFunction(_FrontendFunction):
         if positions is None:  # where each buffer of the compiled kernel comes from in the argument list
             index = {n: i for i, n in enumerate(self.arg_names)}
             positions = self.positions[id(compiled)] = (
-                [(index[n], t) for n, t in compiled.inputs], [index.get(n) for n, _ in compiled.outputs])
+                [(index[n], MX_DTYPES.get(t)) for n, t in compiled.inputs], [index.get(n) for n, _ in compiled.outputs])
         outputs = [values[i] if i is not None else zeros(((PRINT_CAPACITY + 1) * RECORD_WORDS,), mx.uint32)
                    for i in positions[1]]  # None: the hidden device_print buffer, zero-initialised
         inits = {p.init for p in outputs if p.init is not None}
@@ -267,15 +268,17 @@ def _type_key(value: Any) -> Any:
 _SCALARS: dict[tuple, mx.array] = {}
 
 
-def _as_input(value: Any, t: ir.Type) -> mx.array:
-    if isinstance(value, mx.array):
-        return value.reshape(1) if value.ndim == 0 else value
-    key = (value, t)
+def _as_input(value: Any, dtype: mx.Dtype | None) -> mx.array:
+    """An argument as MLX takes it: arrays as they are (0-d ones as 1-d), Python numbers as arrays of
+    the scalar parameter's dtype (`dtype`), made once per value (every launch converts its scalars)."""
+    if type(value) is mx.array:
+        return value if value.ndim else value.reshape(1)
+    key = (value, type(value), dtype)
     scalar = _SCALARS.get(key)
     if scalar is None:  # scalars repeat (sizes, strides): keep a few hundred as arrays
         if len(_SCALARS) > 512:
             _SCALARS.clear()
-        scalar = _SCALARS[key] = mx.array(value, dtype=MX_DTYPES[t])
+        scalar = _SCALARS[key] = mx.array(value, dtype=dtype)
     return scalar
 
 

@@ -24,13 +24,10 @@ class CudaBackend:
         return bool(cuda is not None and cuda.is_available())
 
     def launch(self, kernel, call: dict) -> list[mx.array]:
-        # Keyed by what MLX builds from (not id(kernel): a collected kernel's id is reused).
-        key = (kernel.name, tuple(kernel.input_names), tuple(kernel.output_names), kernel.source, kernel.header,
-               kernel.ensure_row_contiguous)
-        fn = self._kernels.get(key)
+        fn = self._kernels.get(kernel.build_key)
         if fn is None:
             fn = mx.fast.cuda_kernel(
                 name=kernel.name, input_names=kernel.input_names, output_names=kernel.output_names,
                 source=kernel.source, header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous)
-            self._kernels[key] = fn
+            self._kernels[kernel.build_key] = fn
         return fn(**call)

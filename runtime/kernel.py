@@ -44,6 +44,10 @@ class MetalKernel:
             raise ValueError(f"[metal_kernel] unknown compile option(s): {', '.join(options)}")
         self.math_mode = mode
         self.input_names, self.output_names = list(self.input_names), list(self.output_names)
+        # what MLX builds a kernel from: back ends cache their compiled kernels by it (not by id(self),
+        # which a collected kernel's successor may reuse); computed once, read on every launch
+        self.build_key = (self.name, tuple(self.input_names), tuple(self.output_names), self.source, self.header,
+                          self.ensure_row_contiguous)
 
     @property
     def label(self) -> str:
