@@ -1,0 +1,47 @@
+"""`max_error`, the tuner's check of a candidate's outputs against the reference: floating outputs are
+compared in float32 where they are, integers exactly on the host."""
+from __future__ import annotations
+
+import math
+
+import mlx.core as mx
+import numpy as np
+import pytest
+
+from metalforge.autotune.bench import max_error
+
+
+def test_outputs_within_the_dtype_tolerance_agree():
+    want = mx.array(np.linspace(-3, 3, 1000, dtype=np.float32))
+    err, reason = max_error([(want * (1 + 5e-4)).astype(mx.float16)], [want], None, None)
+    assert reason is None and 0 < err < 5e-3
+
+
+def test_the_first_differing_element_is_reported():
+    want = np.zeros((4, 50), np.float32)
+    got = mx.array(want).at[2, 7].add(0.5).at[3, 1].add(-2.0)
+    err, reason = max_error([got], [want], None, None)
+    assert err == 2.0
+    assert reason == "output 0: 2 of 200 elements differ (first at (2, 7): 0.5 vs 0; rtol=1e-05, atol=1e-05)"
+
+
+@pytest.mark.parametrize("got,want,err,agree", [
+    ([1.0, math.nan], [1.0, math.nan], 0.0, True),        # NaN where the reference has NaN
+    ([1.0, math.nan], [1.0, 1.0], math.inf, False),
+    ([math.inf, 2.0], [math.inf, 2.0], 0.0, True),
+])
+def test_nan_and_inf(got, want, err, agree):
+    e, reason = max_error([mx.array(got)], [np.array(want)], None, None)
+    assert e == err and (reason is None) == agree
+
+
+def test_integers_compare_exactly_beyond_float32_precision():
+    err, reason = max_error([mx.array([16777217, 3], dtype=mx.int32)], [np.array([16777216, 3])], None, None)
+    assert err == 1.0 and "1 of 2 elements differ" in reason
+
+
+def test_shape_and_count_mismatches():
+    assert max_error([mx.zeros((2, 3))], [np.zeros(6)], None, None) == \
+        (math.inf, "output 0 has shape (2, 3), the reference (6,)")
+    assert max_error([mx.zeros(2)], [], None, None)[0] == math.inf
+    assert max_error([mx.zeros((0, 3))], [np.zeros((0, 3))], None, None) == (0.0, None)
