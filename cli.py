@@ -209,7 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("targets", nargs="*", metavar="TARGET")
     p.add_argument("--shapes", nargs="+", type=_shape, help="shapes such as 4096 or 512x1024 (default: the kernel's)")
     p.add_argument("--dtype", nargs="+", type=_dtype, help="dtypes (default: the kernel's, else float32)")
-    p.add_argument("--trials", type=int, default=50, help="trials per kernel, shape and dtype (default 50)")
+    p.add_argument("--trials", type=int, default=50,
+                   help="configs to measure per kernel, shape and dtype (default 50; suggested configs that a "
+                   "constraint or prune rejects, or that were already measured, do not count)")
     p.add_argument("--timeout", type=float, default=None, help="seconds per kernel, shape and dtype")
     p.add_argument("--sampler", choices=["auto", "tpe", "grid", "random"], default="auto",
                    help="auto: grid when the space fits in --trials, else TPE")
@@ -222,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_autotune)
 
     p = sub.add_parser("demo", parents=[db], help="tune the kernel library, run it with the tuned configs and check it")
-    p.add_argument("--trials", type=int, default=6, help="trials per kernel (default 6)")
+    p.add_argument("--trials", type=int, default=6, help="configs to measure per kernel (default 6)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(run=_demo)
 

@@ -33,6 +33,7 @@ TUNE_ON_MISS_ENV = "METALFORGE_TUNE_ON_MISS"
 Grid = Union[tuple, Callable[[dict], tuple]]
 Predicate = Callable[[dict, dict], bool]
 TuneArgs = Callable[[tuple, mx.Dtype], tuple[Grid, tuple]]
+Default = Union[Config, Callable[[dict], Config]]
 
 _TUNERS: "weakref.WeakSet[Autotuner]" = weakref.WeakSet()
 
@@ -43,6 +44,19 @@ class TrialResult:
     reason: str = ""
     time_ms: Optional[float] = None
     max_error: Optional[float] = None
+
+
+class _Budget:
+    """Optuna callback: stop once `trials` trials have measured a config (a trial whose point a
+    constraint rejects, or that repeats a point, costs no device time and does not count)."""
+
+    def __init__(self, trials: int) -> None:
+        self.trials, self.measured = trials, 0
+
+    def __call__(self, study, trial) -> None:
+        self.measured += bool(trial.user_attrs.get("measured"))
+        if self.measured >= self.trials:
+            study.stop()
 
 
 class _Patience:
@@ -89,7 +103,7 @@ class Autotuner:
     def __init__(self, fn: Any, space: Space, key: Sequence[str], *, prune: Sequence[Predicate] = (),
                  reference: Optional[Callable[..., Any]] = None, rtol: Optional[float] = None,
                  atol: Optional[float] = None, warmup: float = 25.0, rep: float = 100.0, trial_timeout: float = 10.0,
-                 default: Optional[Config] = None, db: Union[str, os.PathLike, None] = None,
+                 default: Optional[Default] = None, db: Union[str, os.PathLike, None] = None,
                  tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
                  dtypes: Sequence[mx.Dtype] = ()) -> None:
         missing = [k for k in key if k not in fn.arg_names]
@@ -167,6 +181,14 @@ class Autotuner:
         config, untuned = self._cache.get(self._signature(args)) or self._miss(grid, args)
         return config, "exact" if untuned is None else untuned[-1]
 
+    def default_config(self, args: Sequence[Any]) -> Config:
+        """The config a launch with `args` runs untuned, and the first trial of its search: the
+        `default` given (a Config, or a function of the arguments by name), else the space's first
+        valid point."""
+        if callable(self.default):
+            return self.default(dict(zip(self.fn.arg_names, args)))
+        return self.default
+
     def _launch(self, grid: Grid, args: Sequence[Any], config: Config, meta: Optional[Mapping[str, Any]] = None) -> Any:
         meta = meta or {}
         clash = set(meta) & set(config.all_kwargs())
@@ -196,7 +218,7 @@ class Autotuner:
         if found.source == "stale":
             warnings.warn(f"kernel `{self.name}`: the tuned configs in {self.db_path} are for an older version of "
                           f"its source; using the default config. Re-tune with `metalforge autotune`.", stacklevel=4)
-        config = self._config(json.loads(found.winner["config"])) if found.winner else self.default
+        config = self._config(json.loads(found.winner["config"])) if found.winner else self.default_config(args)
         entry = (config, None if found.source == "exact" else (key.shape, key.dtypes, found.source))
         self._cache[self._signature(args)] = entry
         return entry
@@ -228,13 +250,14 @@ class Autotuner:
             return optuna.samplers.RandomSampler(seed=seed)
         raise ValueError(f"sampler must be 'auto', 'tpe', 'grid' or 'random', not {sampler!r}")
 
-    def create_study(self, sampler, **storage: Any):
+    def create_study(self, sampler, start: Optional[Config] = None, **storage: Any):
         """A minimising Optuna study (continued when `storage` holds it) whose first trial, when it is
-        new, is the kernel's default config: the hand-picked start is never worse than a random one."""
+        new, is `start` (the launch's default config, see `default_config`): the hand-picked start is
+        never worse than a random one."""
         import optuna
 
         study = optuna.create_study(sampler=sampler, direction="minimize", load_if_exists=bool(storage), **storage)
-        point = self.space.point_of(self.default)
+        point = None if start is None else self.space.point_of(start)
         if not study.trials and point is not None and not isinstance(sampler, optuna.samplers.GridSampler):
             study.enqueue_trial(point)
         return study
@@ -269,14 +292,55 @@ class Autotuner:
         except Exception as e:  # noqa: BLE001 - a failing candidate is a result, never the end of tuning
             return TrialResult("runtime_error", f"{type(e).__name__}: {e}")
 
+    def search(self, study, measure: Callable[[Config], TrialResult], trials: int, *,
+               timeout: Optional[float] = None, patience: Optional[int] = None,
+               record: Optional[Callable[[Any, Config, TrialResult], None]] = None,
+               callbacks: Sequence[Callable] = ()) -> dict[Config, TrialResult]:
+        """Run `study` until `trials` configs have been measured and return every result by config.
+        Each trial suggests a point of the space: one that violates a constraint is `invalid`
+        unmeasured, a repeated one reuses its result, any other is `measure`d (a prune may still
+        reject it: `invalid`, unmeasured too). Only measured trials count against `trials`: the
+        others cost no device time. A sampler that keeps suggesting such points has nothing new to
+        try, so a search makes at most `trials` + the space's size trials in all. Only `ok` results
+        are values; the rest end as pruned trials, which never become best. `record(trial, config,
+        result)` sees every trial; `patience` counts every trial.
+
+        `tune` measures on the device; benchmarks/tuner_quality.py replays measured tables through
+        this same loop, so its search-quality numbers are the tuner's."""
+        import optuna
+
+        results: dict[Config, TrialResult] = {}
+
+        def objective(trial: optuna.Trial) -> float:
+            config, violated = self.space.suggest(trial)
+            new = config not in results  # a repeated point is not run again
+            if new:
+                results[config] = TrialResult("invalid", violated) if violated else measure(config)
+            r = results[config]
+            for name, value in (("config", config.to_json()), ("status", r.status), ("reason", r.reason),
+                                ("measured", new and r.status != "invalid")):
+                trial.set_user_attr(name, value)
+            if record is not None:
+                record(trial, config, r)
+            if r.status != "ok":
+                raise optuna.TrialPruned(f"{r.status}: {r.reason}")  # pruned trials never become best
+            return r.time_ms
+
+        study.optimize(objective, n_trials=trials + self.space.size, timeout=timeout,
+                       callbacks=[*callbacks, _Budget(trials), _Patience(patience)])
+        return results
+
     def tune(self, grid: Grid, *args: Any, trials: int = 50, timeout: Optional[float] = None, sampler: str = "auto",
              seed: Optional[int] = None, patience: Optional[int] = None, progress: bool = False) -> Config:
         """Search configs for a launch with `args` and store every trial and the winner.
 
-        One Optuna study per (kernel, key) in the database file, continued when it exists. sampler:
-        "auto" (grid when the space has at most `trials` points, else TPE), "tpe", "grid" or
-        "random". `timeout` bounds the whole search in seconds, `patience` stops it once the best has
-        not improved for that many trials. Raises TuningError when no config is valid.
+        One Optuna study per (kernel, key) in the database file, continued when it exists, started
+        from `default_config(args)`. `trials`: how many configs to measure (suggestions that a
+        constraint or prune rejects, or that repeat a point, cost no device time and do not count;
+        see `search`). sampler: "auto" (grid when the space has at most `trials` points, else TPE),
+        "tpe", "grid" or "random". `timeout` bounds the whole search in seconds, `patience` stops it
+        once the best has not improved for that many trials. Raises TuningError when no config is
+        valid.
         """
         import optuna
 
@@ -284,32 +348,25 @@ class Autotuner:
         store = TuningDB(self.db_path)
         expected = as_outputs(self.reference(*args)) if self.reference is not None else None
         copies = rotating_copies(args)
-        results: dict[Config, TrialResult] = {}
         bar = Progress(trials, f"{self.name} {key.shape} {','.join(key.dtypes)}", progress)
+        best_ms: list[Optional[float]] = [None]  # for the progress bar
 
-        def objective(trial: optuna.Trial) -> float:
-            config, violated = self.space.suggest(trial)
-            if config not in results:  # a repeated point is not run again
-                results[config] = TrialResult("invalid", violated) if violated else \
-                    self.evaluate(grid, config, copies, expected)
-            r = results[config]
-            for name, value in (("config", config.to_json()), ("status", r.status), ("reason", r.reason)):
-                trial.set_user_attr(name, value)
+        def record(trial: optuna.Trial, config: Config, r: TrialResult) -> None:
             store.record_trial(key, study=key.study_name, trial_number=trial.number, config=config.to_json(),
                                status=r.status, reason=r.reason, time_ms=r.time_ms, max_error=r.max_error)
-            if r.status != "ok":
-                raise optuna.TrialPruned(f"{r.status}: {r.reason}")  # pruned trials never become best
-            return r.time_ms
 
         def report(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
-            best = min((r.time_ms for r in results.values() if r.status == "ok"), default=None)
-            bar.update(trial.user_attrs.get("status", trial.state.name.lower()), best)
+            if trial.value is not None and (best_ms[0] is None or trial.value < best_ms[0]):
+                best_ms[0] = trial.value
+            if trial.user_attrs.get("measured", True):  # the bar counts measured configs, as `trials` does
+                bar.update(trial.user_attrs.get("status", trial.state.name.lower()), best_ms[0])
 
         try:
             with _quiet_optuna():
-                study = self.create_study(self.make_sampler(sampler, seed, trials), study_name=key.study_name,
-                                          storage=store.optuna_storage())
-                study.optimize(objective, n_trials=trials, timeout=timeout, callbacks=[report, _Patience(patience)])
+                study = self.create_study(self.make_sampler(sampler, seed, trials), self.default_config(args),
+                                          study_name=key.study_name, storage=store.optuna_storage())
+                results = self.search(study, lambda config: self.evaluate(grid, config, copies, expected), trials,
+                                      timeout=timeout, patience=patience, record=record, callbacks=[report])
         finally:
             bar.close()
         done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
@@ -341,7 +398,7 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
              space: Union[Space, Mapping[str, Sequence[Any]], None] = None,
              prune: Union[Predicate, Sequence[Predicate]] = (), reference: Optional[Callable[..., Any]] = None,
              rtol: Optional[float] = None, atol: Optional[float] = None, warmup: float = 25.0, rep: float = 100.0,
-             trial_timeout: float = 10.0, default: Optional[Config] = None, db: Union[str, os.PathLike, None] = None,
+             trial_timeout: float = 10.0, default: Optional[Default] = None, db: Union[str, os.PathLike, None] = None,
              tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
              dtypes: Sequence[mx.Dtype] = ()) -> Callable[[Any], Autotuner]:
     """Decorate a launchable kernel (above `@mf.jit`) with a search space, as Triton's `autotune`.
@@ -351,7 +408,9 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
     prune: predicates `(meta, named_args) -> bool` evaluated before compiling; False skips a config.
     reference: `reference(*args)` returns the expected outputs; rtol/atol default by output dtype.
     warmup/rep: milliseconds of warm-up and of timed launches per config (median time is the score);
-    trial_timeout: seconds one config may take. default: the config used untuned (else the first).
+    trial_timeout: seconds one config may take. default: the config used untuned and tried first when
+    tuning (else the space's first valid point); a Config, or `default(named_args) -> Config` for one
+    that depends on the shape (only through the key's arguments: it is cached per key).
     db: tuning database file (default $METALFORGE_DB, else the cache directory).
     tune_args(shape, dtype) -> (grid, args), shapes and dtypes: what `metalforge autotune` tunes.
     """

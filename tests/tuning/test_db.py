@@ -134,7 +134,7 @@ def test_two_processes_tuning_one_file_lose_no_row(emu, tmp_path):
     for p in procs:
         assert p.wait(timeout=120) == 0, p.stderr.read()
     db = TuningDB(path)
-    assert len(db.trials("shared")) == 16
-    (study,) = db.db.query("select count(*) as n from trials")
-    assert study["n"] == 16  # Optuna's own trials of the one shared study, in the same file
+    (study,) = db.db.query("select count(*) as n from trials")  # Optuna's own trials of the one shared study
+    # each process measures 8 configs, drawing (with repeats, which do not count) up to 16 times
+    assert 16 <= len(db.trials("shared")) == study["n"] <= 32
     assert len(db.winners("shared")) == 1

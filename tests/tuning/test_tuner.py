@@ -64,6 +64,33 @@ def test_space_constraints_and_prune_reject_before_compiling(emu, db_path):
     assert (best.kwargs["BLOCK"], best.num_warps) in valid
 
 
+def test_trials_count_measured_configs_and_the_search_starts_from_the_default_for_the_shape(emu, db_path):
+    """Suggestions that a constraint rejects or that repeat a point measure nothing and do not use up
+    `trials`; a default that depends on the arguments is what an untuned launch runs and the first trial."""
+    fn = Launchable("budget", emu)
+    space = Space({"BLOCK": pow2(32, 1024), "num_warps": [1, 2, 4], "VARIANT": ["good"]},
+                  constraints=[lambda c: c["BLOCK"] >= 128 * c["num_warps"]])  # 9 of 18 points
+    tuned = autotune(space=space, key=["n"], reference=reference, warmup=1, rep=3,
+                     default=lambda named: Config({"BLOCK": 128 if named["n"] < 500 else 256, "VARIANT": "good"}))(fn)
+    assert tuned.config_for(standin.grid, *standin.args(n=300)) == \
+        (Config({"BLOCK": 128, "VARIANT": "good"}), "default")
+    tuned.tune(standin.grid, *standin.args(n=1000), trials=4, sampler="random", seed=0)
+    trials = sorted(TuningDB(db_path).trials("budget"), key=lambda t: t["trial_number"])
+    assert json.loads(trials[0]["config"]) == Config({"BLOCK": 256, "VARIANT": "good"}).to_json()
+    assert sum(t["status"] == "ok" for t in trials) == len(fn.compiled) == 4
+    assert any(t["status"] == "invalid" for t in trials)  # this seed draws rejected points, which did not count
+    assert len({t["config"] for t in trials}) < len(trials)  # and repeats
+
+
+def test_a_search_with_nothing_new_to_measure_ends(emu, db_path):
+    fn = Launchable("exhausted", emu)
+    space = Space({"BLOCK": [64, 128], "num_warps": [1, 2], "VARIANT": ["good"]},
+                  constraints=[lambda c: (c["BLOCK"], c["num_warps"]) == (128, 1)])
+    tuned = autotune(space=space, key=["n"], reference=reference, warmup=1, rep=3)(fn)
+    assert tuned.tune(standin.grid, *standin.args(), trials=3, sampler="random", seed=0).kwargs["BLOCK"] == 128
+    assert len(TuningDB(db_path).trials("exhausted")) == 3 + space.size and len(fn.compiled) == 1
+
+
 def test_patience_stops_when_the_best_stops_improving(emu, db_path):
     tuned = autotune(configs=[Config({"BLOCK": 128}, num_warps=2)] * 10, key=["n"], warmup=1, rep=3)(
         Launchable("patience", emu))
