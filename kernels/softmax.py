@@ -4,9 +4,43 @@ from __future__ import annotations
 import mlx.core as mx
 
 from .. import language as tl
-from ..autotune import Space, autotune, pow2
+from ..autotune import Config, Space, autotune, pow2
 from ..dsl.jit import empty, jit
 from . import register
+
+MIN_BLOCK = 32          # one SIMD group's width: the smallest useful block
+MAX_PER_THREAD = 32     # columns per thread in a block: each keeps a running max and sum (fp32) and its x,
+                        # so 32 already takes ~128 registers; beyond that CUDA and Metal spill
+DEFAULT_MAX_BLOCK = 4096
+
+
+def _next_pow2(n: int) -> int:
+    return 1 << max(0, n - 1).bit_length()
+
+
+def _fills_threads(c: dict) -> bool:
+    """At least one column per thread: a smaller block leaves threads repeating others' loads."""
+    return c["BLOCK"] >= 32 * c["num_warps"]
+
+
+def _fits_registers(c: dict) -> bool:
+    """At most MAX_PER_THREAD columns per thread (see there)."""
+    return c["BLOCK"] <= MAX_PER_THREAD * 32 * c["num_warps"]
+
+
+def fits_row(meta: dict, named: dict) -> bool:
+    """Prune blocks wider than the row rounded up to a power of two: they only add masked lanes.
+    A prune, not a Space constraint: the row length is an argument."""
+    return meta["BLOCK"] <= max(MIN_BLOCK, _next_pow2(named["n_cols"]))
+
+
+def default_config(named: dict) -> Config:
+    """The untuned config and every search's first trial, from the row length: a block of the row's
+    next power of two (one step over short rows, DEFAULT_MAX_BLOCK-column steps over long ones) with
+    16 columns per thread. A guess aimed at GPUs, not a measurement (on the emulator one warp is
+    fastest: its threads are a CPU's loop iterations)."""
+    block = min(DEFAULT_MAX_BLOCK, max(MIN_BLOCK, _next_pow2(named["n_cols"])))
+    return Config({"BLOCK": block}, num_warps=max(1, min(16, block // (32 * 16))))
 
 
 def _reference(x_flat, out, n_cols, row_stride, *meta):
@@ -20,8 +54,12 @@ def _tune_args(shape: tuple, dtype: mx.Dtype):
 
 
 @register
-@autotune(space=Space({"BLOCK": pow2(256, 4096), "num_warps": [2, 4, 8]}), key=["n_cols"], reference=_reference,
-          tune_args=_tune_args, shapes=[(8, 4000)], dtypes=[mx.float16])
+# BLOCK up to 16384 (two steps over a 32000-column vocabulary row); 1-16 warps (<= 512 threads, valid on Metal
+# and CUDA); 30 of the 50 points satisfy the constraints.
+@autotune(space=Space({"BLOCK": pow2(MIN_BLOCK, 16384), "num_warps": [1, 2, 4, 8, 16]},
+                      constraints=[_fills_threads, _fits_registers]),
+          key=["n_cols"], prune=fits_row, default=default_config, reference=_reference, tune_args=_tune_args,
+          shapes=[(8, 4000)], dtypes=[mx.float16])
 @jit
 def softmax_kernel(x_ptr, out_ptr, n_cols, row_stride, BLOCK: tl.constexpr):
     row = tl.program_id(0)

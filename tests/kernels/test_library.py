@@ -38,6 +38,24 @@ def test_softmax(rng, rows, cols, block, dtype):
     close(out, softmax.reference(x), tol)
 
 
+@pytest.mark.parametrize("cols,block,warps", [(1, 32, 1), (77, 128, 1), (1000, 1024, 2), (4000, 4096, 8),
+                                              (32000, 4096, 8), (10 ** 6, 4096, 8)])
+def test_softmax_default_is_a_point_of_its_space_that_the_row_allows(cols, block, warps):
+    tuner, named = softmax.softmax_kernel, {"n_cols": cols}
+    config = tuner.default_config((None, None, cols, cols))
+    assert config == mf.Config({"BLOCK": block}, num_warps=warps) == softmax.default_config(named)
+    assert tuner.space.violated(tuner.space.point_of(config)) is None and softmax.fits_row(config.all_kwargs(), named)
+
+
+def test_softmax_space_keeps_registers_and_threads_in_bounds():
+    space = softmax.softmax_kernel.space
+    valid = [p for p in space.points() if space.violated(p) is None]
+    assert (space.size, len(valid)) == (50, 30)
+    assert all(1 <= p["BLOCK"] // (32 * p["num_warps"]) <= softmax.MAX_PER_THREAD for p in valid)
+    assert {p["BLOCK"] for p in valid} == set(mf.pow2(32, 16384))
+    assert {p["num_warps"] for p in valid} == {1, 2, 4, 8, 16}
+
+
 def test_library_is_registered_for_autotuning():
     library = registered()
     assert {"softmax_kernel", "add_rms_norm_kernel", "layer_norm_kernel", "qmv_kernel",
