@@ -1,87 +1,240 @@
 """How quickly the autotuner's TPE search finds the best config, against the exhaustive optimum.
 
-Every config of a kernel's space is measured once (exhaustive search); then TPE and random search
-are replayed on that table for many seeds with a budget of 25% of the space, so the comparison is
-about the samplers, not timing noise. Reports, per kernel: the optimum, the share of seeds whose
-best config is within 5% of it, and the mean best-so-far curve.
+Every config of a kernel's space is measured once (exhaustive search), exactly as `tune` measures a
+trial (`Autotuner.evaluate`: prune, compile, check, median time over rotating input copies); then TPE
+and random search are replayed on that table for many seeds through the tuner's own search loop
+(`Autotuner.search`, the study started from the kernel's default config, as `tune` starts one), so
+the comparison is about the samplers, not timing noise. The budget is 25% of the configs exhaustive
+search has to measure (the points that no constraint or prune rejects), counted as `tune` counts its
+trials: a suggestion that a constraint or prune rejects, or that repeats a point, measures nothing
+and does not count.
+Reports, per case and sampler: the share of seeds whose best config is within 5% of the optimum
+after the budget, the median number of configs measured until then, and the mean best-so-far curve.
 
-    python benchmarks/tuner_quality.py [--seeds 30]
+    python benchmarks/tuner_quality.py [--seeds 20] [--cases softmax_kernel:4096x32000:float16 ...]
+                                       [--landscapes-out FILE.json | --landscapes-in FILE.json]
 
-Timings come from the active back end (the emulator here: its times are CPU times, which shape the
-landscape differently from a GPU's).
+--landscapes-out writes every measured table (kernel, shape, dtype, back end, device, config -> time
+or why it is invalid) so that a table measured on one machine (a GPU) can be replayed on another
+with --landscapes-in, which measures nothing. Timings come from the active back end (the emulator's
+are CPU times, which shape the landscape differently from a GPU's). Progress goes to stderr.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import datetime
+import importlib.util
+import json
 import math
 import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional, Sequence
 
-import mlx.core as mx
-import optuna
+if importlib.util.find_spec("metalforge") is None:  # run from an unpacked copy: <dir>/metalforge/benchmarks/
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from metalforge.autotune import Config
-from metalforge.autotune.bench import as_outputs, rotating_copies
-from metalforge.kernels import registered
-from metalforge.runtime import backends
+import mlx.core as mx  # noqa: E402
+import optuna  # noqa: E402
 
-CASES = {"softmax_kernel": ((8, 4000), mx.float16), "qmv_kernel": ((256, 1024), mx.float16),
-         "matmul_kernel": ((64, 96, 80), mx.float16)}
+from metalforge.autotune import Autotuner, Config, TrialResult  # noqa: E402
+from metalforge.autotune.bench import as_outputs, rotating_copies  # noqa: E402
+from metalforge.kernels import registered  # noqa: E402
+from metalforge.runtime import backends  # noqa: E402
+from metalforge.tuning_db import identify  # noqa: E402
+
+DEFAULT_CASES = ("softmax_kernel:8x4000:float16", "softmax_kernel:8x32000:float16", "qmv_kernel:256x1024:float16",
+                 "matmul_kernel:64x96x80:float16")
+DTYPES = {"float16": mx.float16, "bfloat16": mx.bfloat16, "float32": mx.float32}
+FORMAT = "metalforge-landscapes-1"
+WITHIN = 1.05      # "within 5% of the optimum"
+BUDGET_SHARE = 0.25
 
 
-def exhaustive(tuner, shape, dtype) -> dict:
-    grid, args = tuner.tune_case(shape, dtype)
+@dataclasses.dataclass(frozen=True)
+class Case:
+    kernel: str
+    shape: tuple[int, ...]
+    dtype: str
+
+    def __str__(self) -> str:
+        return f"{self.kernel}:{'x'.join(map(str, self.shape))}:{self.dtype}"
+
+
+def parse_case(text: str, library: dict[str, Autotuner]) -> Case:
+    """A case from NAME:SHAPE[:DTYPE] (e.g. softmax_kernel:4096x32000:float16; the dtype defaults to the
+    kernel's first standard dtype). Raises ValueError saying what is wrong."""
+    parts = text.split(":")
+    if len(parts) not in (2, 3) or not all(parts):
+        raise ValueError(f"case {text!r}: expected NAME:SHAPE[:DTYPE], e.g. softmax_kernel:4096x32000:float16")
+    name, shape_text = parts[0], parts[1]
+    tuner = library.get(name)
+    if tuner is None:
+        raise ValueError(f"case {text!r}: no library kernel {name!r} (kernels: {', '.join(sorted(library))})")
+    try:
+        shape = tuple(int(s) for s in shape_text.lower().split("x"))
+    except ValueError:
+        shape = ()
+    if not shape or min(shape) < 1:
+        raise ValueError(f"case {text!r}: shape {shape_text!r} is not positive integers joined by x, e.g. 4096x32000")
+    if tuner.shapes and len(shape) != len(tuner.shapes[0]):
+        example = "x".join(map(str, tuner.shapes[0]))
+        raise ValueError(f"case {text!r}: {name} takes a {len(tuner.shapes[0])}-D shape such as {example}")
+    dtype = parts[2] if len(parts) == 3 else str(tuner.dtypes[0] if tuner.dtypes else mx.float32).rsplit(".", 1)[-1]
+    if dtype not in DTYPES:
+        raise ValueError(f"case {text!r}: dtype {dtype!r} is not one of {', '.join(DTYPES)}")
+    return Case(name, shape, dtype)
+
+
+def measure(tuner: Autotuner, case: Case) -> dict[str, Any]:
+    """The landscape of one case: every point of the space measured as `tune` measures a trial."""
+    grid, args = tuner.tune_case(case.shape, DTYPES[case.dtype])
     copies, expected = rotating_copies(args), as_outputs(tuner.reference(*args))
-    table = {}
-    for point in tuner.space.points():
+    points, entries, started = list(tuner.space.points()), [], time.perf_counter()
+    for i, point in enumerate(points, 1):
         config = Config.from_point(point)
-        r = tuner.evaluate(grid, config, copies, expected)
-        table[config] = r.time_ms if r.status == "ok" else None
+        violated = tuner.space.violated(point)
+        r = tuner.evaluate(grid, config, copies, expected) if violated is None else None
+        entry = {"config": config.to_json(), "status": r.status if r else "invalid",
+                 "time_ms": r.time_ms if r else None, "reason": r.reason if r else violated}
+        entries.append(entry)
+        shown = f"{entry['time_ms']:.4g} ms" if entry["status"] == "ok" else \
+            f"{entry['status']}: {entry['reason'][:70]}"
+        print(f"  [{i}/{len(points)} {time.perf_counter() - started:.0f} s] {case} {config}: {shown}",
+              file=sys.stderr, flush=True)
+    device = identify()
+    return {"kernel": case.kernel, "shape": list(case.shape), "dtype": case.dtype, "backend": device.backend,
+            "device": dataclasses.asdict(device), "source_hash": tuner.fn.source_hash,
+            "measured": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "start": tuner.default_config(args).to_json(), "configs": entries}
+
+
+def dumps(landscapes: list[dict[str, Any]]) -> str:
+    """The landscapes file: JSON with one config per line, so that it reads and diffs by config."""
+    parts = []
+    for landscape in landscapes:
+        head = json.dumps({k: v for k, v in landscape.items() if k != "configs"})
+        configs = ",\n".join(json.dumps(e) for e in landscape["configs"])
+        parts.append(f'{head[:-1]}, "configs": [\n{configs}\n]}}')
+    return f'{{"format": "{FORMAT}", "landscapes": [\n' + ",\n".join(parts) + "\n]}\n"
+
+
+def table_of(tuner: Autotuner, landscape: dict[str, Any]) -> dict[Config, TrialResult]:
+    """The measured result of every point of the tuner's space. Raises ValueError when the landscape
+    was measured for another space."""
+    table = {Config.from_json(e["config"]): TrialResult(e["status"], e["reason"], e["time_ms"])
+             for e in landscape["configs"]}
+    space = {Config.from_point(p) for p in tuner.space.points()}
+    if set(table) != space:
+        raise ValueError(f"the {landscape['kernel']} landscape has {len(table)} configs, {len(set(table) - space)} "
+                         f"of them outside the current search space of {len(space)} points "
+                         f"({len(space - set(table))} unmeasured): it was measured for another space")
+    if not any(r.status == "ok" for r in table.values()):
+        raise ValueError(f"the {landscape['kernel']} landscape has no valid config")
     return table
 
 
-def replay(tuner, table, sampler, budget: int) -> list[float]:
-    """Best-so-far time after each trial of one search, started as the tuner starts one."""
-    study = tuner.create_study(sampler)
-    best, curve = math.inf, []
+def replay(tuner: Autotuner, table: dict[Config, TrialResult], start: Config, sampler: Any,
+           budget: int) -> list[float]:
+    """Best-so-far time after each measured config of one search of `budget` configs, run by the
+    tuner's search loop on the measured table instead of the device (a search that ends early keeps
+    its best for the rest of the budget)."""
+    curve: list[float] = []
 
-    def objective(trial):
-        config, _ = tuner.space.suggest(trial)
-        t = table[config]
-        if t is None:
-            raise optuna.TrialPruned()
-        return t
-    for _ in range(budget):
-        study.optimize(objective, n_trials=1)
-        done = [t.value for t in study.trials if t.value is not None]
-        best = min(done) if done else math.inf
-        curve.append(best)
-    return curve
+    def track(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
+        if trial.user_attrs.get("measured"):
+            value = trial.value if trial.value is not None else math.inf
+            curve.append(min(curve[-1], value) if curve else value)
+
+    tuner.search(tuner.create_study(sampler, start), table.__getitem__, budget, callbacks=[track])
+    return curve + [curve[-1] if curve else math.inf] * (budget - len(curve))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seeds", type=int, default=30)
-    args = ap.parse_args()
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    print(f"back end: {backends.resolve().name}")
+def report(tuner: Autotuner, landscape: dict[str, Any], seeds: int) -> None:
+    """Print the optimum and each sampler's result over `seeds` replayed searches."""
+    table = table_of(tuner, landscape)
+    times = {c: r.time_ms for c, r in table.items() if r.status == "ok"}
+    start = Config.from_json(landscape["start"])
+    measured = sum(r.status != "invalid" for r in table.values())
+    best = min(times, key=times.__getitem__)
+    optimum = times[best]
+    budget = max(1, math.ceil(BUDGET_SHARE * measured))
+    near = sum(t <= WITHIN * optimum for t in times.values())
+    print(f"\n{landscape['kernel']} {'x'.join(map(str, landscape['shape']))} {landscape['dtype']} on "
+          f"{landscape['backend']} ({landscape['device']['chip']}): {len(table)} points, {measured} measured "
+          f"(the rest rejected by constraints or prunes), {near} within 5% of the optimum")
+    at_start = f"{times[start] / optimum:.2f}x the optimum" if start in times else \
+        table[start].status if start in table else "outside the space"
+    print(f"  optimum {optimum:.4g} ms at {best}; the search starts from {start} ({at_start})")
+    print(f"  budget {budget} measured configs ({BUDGET_SHARE:.0%} of {measured})")
+    samplers = {"tpe": lambda s: tuner.make_sampler("tpe", s, budget),
+                "random": lambda s: optuna.samplers.RandomSampler(seed=s)}
+    for label, factory in samplers.items():
+        curves = [replay(tuner, table, start, factory(seed), budget) for seed in range(seeds)]
+        within = sum(c[-1] <= WITHIN * optimum for c in curves) / len(curves)
+        reached = statistics.median_low(next((i for i, t in enumerate(c, 1) if t <= WITHIN * optimum), math.inf)
+                                        for c in curves)
+        mean_curve = [statistics.mean(c[i] for c in curves) / optimum for i in range(budget)]
+        print(f"  {label:6s} within 5% of the optimum: {within:4.0%}   median configs to get there: "
+              f"{reached if reached <= budget else '> budget'}   mean best/optimum by config: "
+              + " ".join(f"{x:.2f}" for x in mean_curve))
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", type=int, default=30, help="replayed searches per sampler (default 30)")
+    ap.add_argument("--cases", nargs="+", metavar="NAME:SHAPE[:DTYPE]",
+                    help=f"kernels and shapes to measure (default: {' '.join(DEFAULT_CASES)}); with "
+                         f"--landscapes-in, which of the file's landscapes to replay")
+    io = ap.add_mutually_exclusive_group()
+    io.add_argument("--landscapes-out", metavar="FILE.json", help="also write the measured landscapes to this file")
+    io.add_argument("--landscapes-in", metavar="FILE.json",
+                    help="replay the landscapes in this file, measuring nothing")
+    args = ap.parse_args(argv)
+    if args.seeds < 1:
+        ap.error("--seeds must be at least 1")
     library = registered()
-    for name, (shape, dtype) in CASES.items():
-        tuner = library[name]
-        table = exhaustive(tuner, shape, dtype)
-        optimum = min(t for t in table.values() if t is not None)
-        budget = max(1, math.ceil(0.25 * len(table)))
-        print(f"\n{name} {shape}: {len(table)} configs, optimum {optimum:.3f} ms, budget {budget} trials (25%)")
-        samplers = {
-            "tpe": lambda s: tuner.make_sampler("tpe", s, budget),
-            "random": lambda s: optuna.samplers.RandomSampler(seed=s),
-        }
-        for label, factory in samplers.items():
-            curves = [replay(tuner, table, factory(seed), budget) for seed in range(args.seeds)]
-            within = sum(c[-1] <= 1.05 * optimum for c in curves) / len(curves)
-            mean_curve = [statistics.mean(c[i] for c in curves) / optimum for i in range(budget)]
-            print(f"  {label:6s} within 5% of the optimum: {within:4.0%}   mean best/optimum by trial: "
-                  + " ".join(f"{x:.2f}" for x in mean_curve))
+    try:
+        cases = [parse_case(text, library) for text in (args.cases or ([] if args.landscapes_in else DEFAULT_CASES))]
+    except ValueError as e:
+        ap.error(str(e))
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+
+    if args.landscapes_in:
+        try:
+            data = json.loads(Path(args.landscapes_in).read_text())
+        except (OSError, ValueError) as e:
+            ap.error(f"--landscapes-in {args.landscapes_in}: {e}")
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            ap.error(f"--landscapes-in {args.landscapes_in}: not a {FORMAT} file")
+        landscapes = data["landscapes"]
+        if cases:
+            found = {str(Case(ls["kernel"], tuple(ls["shape"]), ls["dtype"])): ls for ls in landscapes}
+            missing = [str(c) for c in cases if str(c) not in found]
+            if missing:
+                ap.error(f"--landscapes-in {args.landscapes_in} has no landscape for {', '.join(missing)} "
+                         f"(it has {', '.join(found) or 'none'})")
+            landscapes = [found[str(c)] for c in cases]
+        unknown = sorted({ls["kernel"] for ls in landscapes} - set(library))
+        if unknown:
+            ap.error(f"--landscapes-in {args.landscapes_in}: no library kernel {', '.join(unknown)}")
+    else:
+        landscapes = []
+        for case in cases:
+            print(f"measuring {case} on {backends.resolve().name}", file=sys.stderr, flush=True)
+            landscapes.append(measure(library[case.kernel], case))
+            if args.landscapes_out:  # written after every case, so a later failure keeps what was measured
+                Path(args.landscapes_out).write_text(dumps(landscapes))
+    try:
+        for landscape in landscapes:
+            report(library[landscape["kernel"]], landscape, args.seeds)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
