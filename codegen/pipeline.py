@@ -12,6 +12,7 @@ from ..dsl.ir import Function, ScalarType
 from . import lir
 from .passes.assign_layouts import LayoutPlan, assign_layouts
 from .passes.barriers import merge_barriers
+from .passes.prefetch import prefetch_dot_operands
 from .passes.dce import eliminate_dead_code
 from .passes.fold import fold_constants
 from .passes.lower import lower
@@ -59,6 +60,9 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     for name, run in PASSES:
         fn = run(fn)
         asm[name] = str(fn)
+    if dot_stages >= 2:  # dot operands loaded one iteration ahead (their old loads become dead code)
+        fn = eliminate_dead_code(prefetch_dot_operands(fn))
+        asm["prefetch"] = str(fn)
     plan = assign_layouts(fn, num_warps, target, divisible_by_16, dot_stages)
     asm["layouts"] = describe_layouts(fn, plan)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)

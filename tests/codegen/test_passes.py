@@ -325,3 +325,53 @@ def test_barrier_before_writes_to_double_buffered_arrays_goes():
     out = merge_barriers(single + [lir.For("k", lir.Lit(0, ir.int32), lir.Lit(True, ir.int1), lir.Lit(1, ir.int32),
                                            list(body))])
     assert sum(isinstance(s, lir.Barrier) for s in out[-1].body) == 2
+
+
+@mf.jit
+def dot_loop(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr, POINTERS: tl.constexpr):
+    """A K loop with its addresses from the induction variable, or (POINTERS) carried and advanced."""
+    r = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    a_ptrs = a_ptr + r[:, None] * K + r[None, :]
+    for k0 in range(0, K, BLOCK):
+        if POINTERS:
+            a = tl.load(a_ptrs)
+            a_ptrs += BLOCK
+        else:
+            a = tl.load(a_ptr + r[:, None] * K + (k0 + r)[None, :], mask=(k0 + r)[None, :] < K, other=0.0)
+        bt = tl.load(b_ptr + r[:, None] * K + (k0 + r)[None, :], mask=(k0 + r)[None, :] < K, other=0.0)
+        acc = tl.dot(a, tl.trans(bt), acc)  # B stored as [N, K]
+    tl.store(c_ptr + r[:, None] * BLOCK + r[None, :], acc)
+
+
+def test_prefetch_loads_dot_operands_one_iteration_ahead():
+    """num_stages=2: each operand load is cloned before the loop (guarded by lo < hi) and at k0 + step
+    (guarded by k0 + step < K), its tile carried; a load whose address is carried state stays put."""
+    x = mx.zeros((1,), mx.float16)
+    ir_text = dot_loop.compile(x, x, mf.empty((16, 16)), 40, BLOCK=16, POINTERS=False, num_stages=2,
+                               target="msl").asm["prefetch"]
+    before, loop = ir_text.split("= for ", 1)
+    assert before.count(" = load ") == 2 and loop.count(" = load ") == 2  # prologue, and the next tiles
+    assert loop.count("add %k0, ") == 2 and "%a.1 = %a, %bt.1 = %bt) {" in loop and "dot %a.1, " in loop
+    single = dot_loop.compile(x, x, mf.empty((16, 16)), 40, BLOCK=16, POINTERS=False, target="msl").asm
+    assert "prefetch" not in single  # num_stages=1: loads stay where the kernel wrote them
+    carried = dot_loop.compile(x, x, mf.empty((16, 16)), 40, BLOCK=16, POINTERS=True, num_stages=2,
+                               target="msl").asm["prefetch"]
+    before, loop = carried.split("= for ", 1)
+    assert before.count(" = load ") == 1  # only bt: a's address is loop-carried state
+
+
+@pytest.mark.parametrize("pointers", [False, True])
+@pytest.mark.parametrize("k", [40, 16, 7])
+def test_prefetched_dot_loop_matches_numpy(rng, pointers, k):
+    """K = 7 runs one partial step: the prologue's tile is the only one, the prefetch past K masked."""
+    bk = 16
+    steps = -(-k // bk)
+    width = steps * bk if pointers else k  # the row stride the kernel is given
+    a = rng.standard_normal((16, width)).astype(np.float16)
+    a[:, k:] = 0  # the pointer kernel reads whole steps: zeros past K
+    bt = rng.standard_normal((16, width)).astype(np.float16)  # B as [N, K]
+    out = dot_loop[(1,)](mx.array(a), mx.array(bt), mf.full((16, 16), float("nan")), width, BLOCK=bk,
+                         POINTERS=pointers, num_stages=2)
+    b = bt.T
+    np.testing.assert_allclose(np.array(out), a.astype(np.float64) @ b.astype(np.float64), rtol=2e-3, atol=2e-3)

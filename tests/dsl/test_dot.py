@@ -101,12 +101,12 @@ def test_matmul_masks_every_edge(rng, dtype, num_stages):
     out = run_matmul(a, b, M, N, K, (K, 1), (N, 1), mxt, num_stages=num_stages)
     assert out.dtype == mxt
     msl = generated(matmul)
-    staging = re.findall(r"(?:threadgroup|__shared__) \w+ \w+_smem\[(\d+)\]", msl)
+    staging = re.findall(r"(?:threadgroup|__shared__ __align__\(16\)) \w+ \w+_smem\[(\d+)\]", msl)
     assert len(staging) == (0 if num_stages == 0 else 2), staging
     if num_stages == 2:  # two buffers of the padded tiles, and one barrier per K step
         assert staging == [str(2 * 32 * (16 + 16 // a.itemsize)), str(2 * 16 * (32 + 16 // a.itemsize))], staging
         k_loop = msl[msl.index("for (int k0"):]
-        assert k_loop.count("threadgroup_barrier") == 1 and "stage" in k_loop
+        assert k_loop.count("threadgroup_barrier") + k_loop.count("__syncthreads") == 1 and "stage" in k_loop
     check(out, a64 @ b64, tol)
 
 

@@ -1,0 +1,151 @@
+"""Software pipelining of `tl.dot` operands (`num_stages >= 2`), Triton's pipeliner in its simplest
+form: a load in a `for` loop's body whose tile only feeds dots (directly or through `tl.trans`) is
+issued one iteration ahead.
+
+    a = load(k = lo)                          # prologue
+    for k in range(lo, hi, step) carry(a):
+        a_next = load(k + step)               # in flight while this iteration's products run
+        acc = dot(a, ...)
+        yield a_next
+
+The load's address and mask computations (pure ops of the loop body, on the induction variable and
+values from outside the loop) are cloned for the prologue and for the next iteration; both clones
+also mask off the elements past the loop's end, so nothing outside the kernel's ranges is read. The
+original load becomes dead (dce removes it). With the operand arriving as a loop-carried register
+tile, the dot stages it in two alternating threadgroup buffers (conversions.store_to_shared), so an
+iteration needs one barrier and its global loads overlap the previous tile's matrix products.
+"""
+from __future__ import annotations
+
+from ...dsl import ir
+from ...dsl.ir import Block, BlockType, Function, Operation, Value
+from .assign_layouts import ELEMENTWISE, PASS_THROUGH, SOURCES, VIEWS
+
+# ops that compute addresses and masks: cloning them changes nothing but where they run
+_PURE = ELEMENTWISE | VIEWS | SOURCES | PASS_THROUGH | {"program_id", "num_programs"}
+
+
+def prefetch_dot_operands(fn: Function) -> Function:
+    defined = {r.id: op for op in fn.walk() for r in op.results}
+    users: dict[int, list[Operation]] = {}
+    for op in fn.walk():
+        for v in op.operands:
+            users.setdefault(v.id, []).append(op)
+
+    def feeds_dots_only(v: Value) -> bool:
+        found = users.get(v.id, [])
+        return bool(found) and all(
+            (u.opcode == "dot" and all(o is not v for o in u.operands[2:]))
+            or (u.opcode == "permute" and feeds_dots_only(u.result)) for u in found)
+
+    def visit(block: Block) -> None:
+        for op in list(block.ops):
+            for region in op.regions:
+                visit(region)
+            if op.opcode == "for":
+                _pipeline(block, op, defined, feeds_dots_only)
+    visit(fn.body)
+    return fn
+
+
+def _positive_constant(v: Value, defined: dict[int, Operation]) -> bool:
+    op = defined.get(v.id)
+    return op is not None and op.opcode == "constant" and isinstance(op.attrs["value"], int) and op.attrs["value"] > 0
+
+
+def _pipeline(parent: Block, loop: Operation, defined: dict[int, Operation], feeds_dots_only) -> None:
+    body = loop.regions[0]
+    lo, hi, step = loop.operands[:3]
+    if not _positive_constant(step, defined):
+        return
+    iv, inner = body.args[0], {a.id for a in body.args[1:]}
+    local = {r.id: op for op in body.ops for r in op.results}
+    for load in [op for op in body.ops if op.opcode == "load" and isinstance(op.result.type, BlockType)]:
+        if not feeds_dots_only(load.result):
+            continue
+        chain = _address_ops(load, local, inner)
+        if chain is None:
+            continue
+        # the prologue: the first iteration's tile, loaded before the loop (nothing when it never runs)
+        first = _clone_load(chain, load, {iv.id: lo}, lo, hi, loop.loc)
+        parent.ops[parent.ops.index(loop):parent.ops.index(loop)] = first
+        # the next iteration's tile, issued just before this iteration's first use
+        nxt_iv = Value(iv.type, f"{iv.name}_next" if iv.name else None)
+        advance = Operation("add", [iv, step], [nxt_iv], loc=load.loc)
+        nxt = [advance, *_clone_load(chain, load, {iv.id: nxt_iv}, nxt_iv, hi, load.loc)]
+        first_use = min(i for i, op in enumerate(body.ops) if _uses(op, load.result))
+        body.ops[first_use:first_use] = nxt
+        # carried: the current tile arrives as a block argument; the next one is yielded
+        current = Value(load.result.type, load.result.name)
+        _replace_uses(body, load.result, current, skip=nxt)
+        loop.operands.append(first[-1].result)
+        body.args.append(current)
+        loop.results.append(Value(load.result.type))
+        body.ops[-1].operands.append(nxt[-1].result)
+
+
+def _address_ops(load: Operation, local: dict[int, Operation], carried: set[int]) -> list[Operation] | None:
+    """The body ops the load's operands are computed by, in program order; None when any is not a
+    pure op or reads a loop-carried value (the next iteration's would not be known yet)."""
+    seen: dict[int, Operation] = {}
+
+    def need(v: Value) -> bool:
+        if v.id in carried:
+            return False
+        op = local.get(v.id)
+        if op is None or id(op) in seen:
+            return True
+        if op.opcode not in _PURE or op.regions:
+            return False
+        seen[id(op)] = op
+        return all(need(o) for o in op.operands)
+    if not all(need(v) for v in load.operands):
+        return None
+    order = {id(op): i for i, op in enumerate(local.values())}
+    return sorted(seen.values(), key=lambda op: order[id(op)])
+
+
+def _clone_load(chain: list[Operation], load: Operation, mapping: dict[int, Value], iv: Value, hi: Value,
+                loc) -> list[Operation]:
+    """Copies of `chain` and `load` with values remapped, the load masked to `iv < hi` as well."""
+    out: list[Operation] = []
+    ids = dict(mapping)
+
+    def clone(op: Operation) -> Operation:
+        results = [Value(r.type, r.name) for r in op.results]
+        new = Operation(op.opcode, [ids.get(v.id, v) for v in op.operands], results, dict(op.attrs), op.loc)
+        ids.update({r.id: n for r, n in zip(op.results, results)})
+        out.append(new)
+        return new
+    for op in chain:
+        clone(op)
+    shape = load.result.type.shape
+    in_range = Value(ir.int1)
+    out.append(Operation("cmp", [iv, hi], [in_range], {"pred": "lt"}, loc))
+    guard = Value(BlockType(ir.int1, shape))
+    out.append(Operation("splat", [in_range], [guard], loc=loc))
+    ptr, *rest = [ids.get(v.id, v) for v in load.operands]
+    attrs = dict(load.attrs)
+    if attrs.get("masked"):
+        mask = Value(BlockType(ir.int1, shape))
+        out.append(Operation("and", [rest[0], guard], [mask], loc=loc))
+        rest[0] = mask
+    else:
+        rest = [guard] + rest
+        attrs["masked"] = True
+    result = Value(load.result.type, load.result.name)
+    out.append(Operation("load", [ptr, *rest], [result], attrs, load.loc))
+    return out
+
+
+def _uses(op: Operation, v: Value) -> bool:
+    return any(o is v for o in op.operands) or any(_uses(inner, v) for r in op.regions for inner in r.ops)
+
+
+def _replace_uses(block: Block, old: Value, new: Value, skip: list[Operation]) -> None:
+    for op in block.ops:
+        if any(op is s for s in skip):
+            continue
+        op.operands = [new if o is old else o for o in op.operands]
+        for region in op.regions:
+            _replace_uses(region, old, new, skip)
