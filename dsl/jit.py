@@ -195,7 +195,7 @@ class JITFunction(_FrontendFunction):
                 [(index[n], MX_DTYPES.get(t)) for n, t in compiled.inputs], [index.get(n) for n, _ in compiled.outputs])
         outputs = [values[i] if i is not None else zeros(((PRINT_CAPACITY + 1) * RECORD_WORDS,), mx.uint32)
                    for i in positions[1]]  # None: the hidden device_print buffer, zero-initialised
-        inits = {p.init for p in outputs if p.init is not None}
+        inits = {_NAN if p.init != p.init else p.init for p in outputs if p.init is not None}  # one NaN object
         if len(inits) > 1:
             raise MetalforgeError(f"{self.__name__}: outputs with different initial values {sorted(inits)}; MLX "
                                   "initialises all outputs of a kernel alike: use one value (or empty)"
@@ -225,6 +225,7 @@ class JITFunction(_FrontendFunction):
 
 
 _MISSING = object()
+_NAN = float("nan")  # the one NaN initial value: a set holds NaNs once only when they are the same object
 
 
 def _backend(backend: Any) -> Any:

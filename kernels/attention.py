@@ -1,5 +1,8 @@
-"""Single-query (decode) attention with online softmax over the KV cache, grouped-query heads.
-One program per query head; the KV length need not be a multiple of the block."""
+"""Single-query (decode) attention with online softmax over the KV cache, grouped-query heads,
+split along the KV length (flash-decoding): a decode step has only as many query heads as programs
+would be (32 on an 8B model: a quarter of an H200's SMs, under half of an M4 Max's cores), so
+each head's keys are cut into `splits` ranges, one program each, and a second small kernel combines
+their partial results. The KV length need not be a multiple of the block or of the split."""
 from __future__ import annotations
 
 import math
@@ -8,39 +11,67 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Space, autotune
-from ..dsl.jit import empty, jit
+from ..dsl.jit import cdiv, empty, jit
 from . import register
+
+MIN_PROGRAMS = 256  # enough programs to fill the GPUs this targets (H200: 132 SMs; M-series: up to 80 cores)
+MIN_SPLIT = 256     # keys per program below which splitting further costs more (combine) than it hides
+
+
+def split_count(heads: int, s: int) -> int:
+    """How many ranges each head's S keys are cut into: a power of two, enough for MIN_PROGRAMS
+    programs in all, each range at least MIN_SPLIT keys."""
+    splits = 1
+    while heads * splits < MIN_PROGRAMS and cdiv(s, splits * 2) >= MIN_SPLIT:
+        splits *= 2
+    return splits
+
+
+def _launch_args(q: mx.array, k: mx.array, v: mx.array) -> tuple[tuple, tuple, int]:
+    """(grid, arguments, splits) of the partial kernel for q (H, D), k and v (H_kv, S, D)."""
+    heads, d = q.shape
+    kv_heads, s, _ = k.shape
+    splits = split_count(heads, s)
+    parts = heads * splits
+    return (heads, splits), (q.reshape(-1), k.reshape(-1), v.reshape(-1), empty((parts, d), mx.float32),
+                             empty((parts,), mx.float32), empty((parts,), mx.float32), s, cdiv(s, splits),
+                             1.0 / math.sqrt(d), heads // kv_heads, d), splits
 
 
 def _tune_args(shape: tuple, dtype: mx.Dtype):
     heads, kv_heads, s, d = shape
     q = mx.random.normal((heads, d)).astype(dtype)
     k, v = (mx.random.normal((kv_heads, s, d)).astype(dtype) for _ in range(2))
-    return (heads,), (q.reshape(-1), k.reshape(-1), v.reshape(-1), empty((heads, d), dtype), s,
-                      1.0 / math.sqrt(d), heads // kv_heads, d)
+    grid, args, _ = _launch_args(q, k, v)
+    return grid, args
 
 
-def _reference(q, k, v, out, s, scale, group, d, *meta):
-    heads = q.size // d
-    return reference(q.reshape(heads, d), k.reshape(-1, s, d), v.reshape(-1, s, d))
+def _reference(q, k, v, o, m, l, s, split, scale, group, d, *meta):
+    return partials_reference(q.reshape(-1, d), k.reshape(-1, s, d), v.reshape(-1, s, d), split)
 
 
 @register
 @autotune(space=Space({"BLOCK_N": [16, 32, 64, 128], "num_warps": [2, 4]}), key=["S", "D"], reference=_reference,
-          tune_args=_tune_args, shapes=[(8, 2, 500, 64)], dtypes=[mx.float16])
+          tune_args=_tune_args, shapes=[(8, 2, 555, 64)], dtypes=[mx.float16], rtol=1e-3, atol=1e-3)
 @jit
-def decode_attention_kernel(q_ptr, k_ptr, v_ptr, out_ptr, S, scale, GROUP: tl.constexpr, D: tl.constexpr,
-                            BLOCK_N: tl.constexpr):
+def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, scale, GROUP: tl.constexpr,
+                            D: tl.constexpr, BLOCK_N: tl.constexpr):
+    """One head's keys [split * SPLIT, (split + 1) * SPLIT): the unnormalised output, the running
+    maximum and the sum of exponentials, for the combine kernel."""
     head = tl.program_id(0)
+    split = tl.program_id(1)
+    part = head * tl.num_programs(1) + split
     kv_head = head // GROUP
     d = tl.arange(0, D)
     q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
     m_i = -float("inf")
     l_i = 0.0
     acc = tl.zeros((D,), dtype=tl.float32)
-    for start in range(0, S, BLOCK_N):
+    lo = split * SPLIT
+    hi = tl.minimum(lo + SPLIT, S)
+    for start in range(lo, hi, BLOCK_N):
         n = start + tl.arange(0, BLOCK_N)
-        valid = n < S
+        valid = n < hi
         offs = (kv_head * S + n)[:, None] * D + d[None, :]
         k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
         scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
@@ -51,15 +82,52 @@ def decode_attention_kernel(q_ptr, k_ptr, v_ptr, out_ptr, S, scale, GROUP: tl.co
         acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
         l_i = l_i * alpha + tl.sum(p, axis=0)
         m_i = m_new
-    tl.store(out_ptr + head * D + d, acc / l_i)
+    tl.store(o_ptr + part * D + d, acc)
+    tl.store(m_ptr + part, m_i)
+    tl.store(l_ptr + part, l_i)
+
+
+@jit
+def decode_attention_combine_kernel(o_ptr, m_ptr, l_ptr, out_ptr, splits, D: tl.constexpr, SPLITS: tl.constexpr):
+    """out = sum_i exp(m_i - m) o_i / sum_i exp(m_i - m) l_i over one head's `splits` partials."""
+    head = tl.program_id(0)
+    i = tl.arange(0, SPLITS)
+    ok = i < splits
+    m = tl.load(m_ptr + head * splits + i, mask=ok, other=-float("inf"))
+    w = tl.exp(m - tl.max(m, axis=0))
+    l_sum = tl.sum(tl.load(l_ptr + head * splits + i, mask=ok, other=0.0) * w, axis=0)
+    d = tl.arange(0, D)
+    o = tl.load(o_ptr + (head * splits + i)[:, None] * D + d[None, :], mask=ok[:, None], other=0.0)
+    tl.store(out_ptr + head * D + d, (tl.sum(o * w[:, None], axis=0) / l_sum).to(out_ptr.dtype.element_ty))
 
 
 def decode_attention(q: mx.array, k: mx.array, v: mx.array, backend=None) -> mx.array:
     """softmax(q k^T / sqrt(D)) v for q (H, D) and k, v (H_kv, S, D); H a multiple of H_kv."""
     heads, dim = q.shape
+    grid, args, splits = _launch_args(q, k, v)
+    o, m, l = decode_attention_kernel[grid](*args, backend=backend)
+    return decode_attention_combine_kernel[(heads,)](o, m, l, empty((heads, dim), q.dtype), splits, dim,
+                                                     1 << (splits - 1).bit_length(), backend=backend)
+
+
+def partials_reference(q: mx.array, k: mx.array, v: mx.array, split: int) -> tuple[mx.array, mx.array, mx.array]:
+    """What each program of the partial kernel computes, in float32 on the CPU: per (head, split),
+    the unnormalised softmax-weighted sum of values, the maximum score and the sum of exponentials."""
+    heads, d = q.shape
     kv_heads, s, _ = k.shape
-    return decode_attention_kernel[(heads,)](q.reshape(-1), k.reshape(-1), v.reshape(-1), empty((heads, dim), q.dtype),
-                                             s, 1.0 / math.sqrt(dim), heads // kv_heads, dim, backend=backend)
+    splits = -(-s // split)
+    group = heads // kv_heads
+    with mx.stream(mx.cpu):
+        kf = mx.repeat(k.astype(mx.float32), group, axis=0)
+        vf = mx.repeat(v.astype(mx.float32), group, axis=0)
+        scores = (kf @ (q.astype(mx.float32) / math.sqrt(d))[:, :, None])[..., 0]  # (heads, s)
+        pad = splits * split - s
+        scores = mx.pad(scores, [(0, 0), (0, pad)], constant_values=-float("inf")).reshape(heads, splits, split)
+        vf = mx.pad(vf, [(0, 0), (0, pad), (0, 0)]).reshape(heads, splits, split, d)
+        m = scores.max(axis=-1)
+        p = mx.exp(scores - m[..., None])
+        o = (p[..., None] * vf).sum(axis=-2)
+        return o.reshape(-1, d), m.reshape(-1), p.sum(axis=-1).reshape(-1)
 
 
 def reference(q, k, v) -> mx.array:

@@ -95,10 +95,34 @@ def test_quantized_matvec(rng, n, k):
     close(quantized.qmv(x, w_q, scales, biases), quantized.reference(x, w_q, scales, biases), 1e-3)
 
 
-@pytest.mark.parametrize("heads,kv_heads,s,d", [(4, 2, 300, 64), (2, 2, 45, 32)])
-def test_decode_attention(rng, heads, kv_heads, s, d):
+@pytest.mark.parametrize("heads,kv_heads,s,d,splits", [(4, 2, 300, 64, 1), (2, 2, 45, 32, 1), (4, 2, 1111, 64, 4),
+                                                     (8, 8, 600, 32, 2)])
+def test_decode_attention(rng, heads, kv_heads, s, d, splits):
+    """Whole and split KV ranges (the last range shorter, no multiple of any block)."""
+    assert attention.split_count(heads, s) == splits
     q, k, v = normal(rng, (heads, d)), normal(rng, (kv_heads, s, d)), normal(rng, (kv_heads, s, d))
     close(attention.decode_attention(q, k, v), attention.reference(q, k, v), 1e-4)
+
+
+def test_decode_attention_partials_match_their_reference(rng):
+    """The partial kernel's outputs (what the tuner checks) against `partials_reference`, computed
+    independently from the softmax definition; every partial written (poisoned buffers)."""
+    heads, kv_heads, s, d = 4, 2, 700, 32
+    q, k, v = normal(rng, (heads, d)), normal(rng, (kv_heads, s, d)), normal(rng, (kv_heads, s, d))
+    grid, args, splits = attention._launch_args(q, k, v)
+    assert splits == 2
+    args = list(args)
+    for i in (3, 4, 5):
+        args[i] = mf.full(args[i].shape, float("nan"), mx.float32)
+    got = attention.decode_attention_kernel.fn[grid](*args, BLOCK_N=64, num_warps=2)
+    want = attention.partials_reference(q, k, v, args[7])
+    for g, w in zip(got, want):
+        close(g, w, 1e-4)
+    # and the combine step by hand, in float64: sum_i e^(m_i - m) o_i / sum_i e^(m_i - m) l_i
+    o, m, l = (np.array(x, dtype=np.float64) for x in got)
+    w = np.exp(m.reshape(heads, splits) - m.reshape(heads, splits).max(1, keepdims=True))
+    combined = (o.reshape(heads, splits, d) * w[..., None]).sum(1) / (l.reshape(heads, splits) * w).sum(1)[:, None]
+    close(mx.array(combined.astype(np.float32)), attention.reference(q, k, v), 1e-4)
 
 
 @pytest.mark.parametrize("heads,t,d", [(3, 37, 64), (2, 5, 128)])
