@@ -4,8 +4,12 @@ For each tile configuration (BLOCK_M x BLOCK_N x BLOCK_K, num_warps, num_stages,
 library's matmul kernel (`kernels/matmul.py`) is compiled for `target="msl"` without launching, and
 the generated source is parsed:
 
-- threadgroup memory: the sum of the `threadgroup T name[N];` declarations;
+- threadgroup memory: the sum of the `threadgroup T name[N];` declarations (rows padded by 16 bytes,
+  as Steel's `tgp_padding`; with num_stages=2 each array holds two buffers, every access offset by
+  `stage * (half its size)` with `stage = (k0 / BLOCK_K) % 2`);
 - barriers per K step: `threadgroup_barrier` calls inside the `for (k0 ...)` loop;
+- threadgroup stores per thread per K step: `*((threadgroup packed_T<n>*)(...)) = ...` vector stores
+  (n elements each) and scalar `name[...] = ...` stores into threadgroup arrays in the K loop;
 - simdgroup grid wm x wn (from the `MMA(...)` layout in `kernel.asm["layouts"]`) and the fragments
   each simdgroup holds, fm x fn (from the `frag_a[fm]` / `frag_b[fn]` declarations);
 - simdgroup_multiply_accumulate per K step per simdgroup: calls in the K loop, each weighted by the
@@ -21,7 +25,8 @@ Every count is cross-checked against what the tile shape implies; a mismatch is 
 numbers are properties of the generated code, the same on the emulator and on a GPU.
 Run: python benchmarks/dot_facts.py            (the table, recorded in docs/dot.md)
      python benchmarks/dot_facts.py --show 64x64x32:float16:4     (that configuration's MSL)
-     python benchmarks/dot_facts.py --show 64x64x32:float16:4:0   (the same with num_stages=0)
+     python benchmarks/dot_facts.py --show 64x64x32:float16:4:0   (the same with num_stages=0; :2 for two)
+     python benchmarks/dot_facts.py --show 64x64x32:float16:4 --target cuda   (its CUDA: ldmatrix loads)
 """
 from __future__ import annotations
 
@@ -38,8 +43,15 @@ from metalforge.kernels.matmul import matmul_kernel
 TILES = [(32, 32, 16), (64, 64, 32), (128, 64, 32), (64, 128, 16)]
 WARPS = [2, 4, 8]
 DTYPES = {"float16": mx.float16, "float32": mx.float32}
+# num_stages=2: operands loaded one K step ahead and staged in two alternating buffers. Every tile at 4
+# warps whose two buffers fit the 32 KiB of threadgroup memory: fp32 64x64x32 (35840 B) and 128x64x32
+# (54272 B) do not (the compiler rejects them, the library's prune skips them).
+STAGED2 = [(32, 32, 16, "float16", 4), (64, 64, 32, "float16", 4), (128, 64, 32, "float16", 4),
+           (64, 128, 16, "float16", 4), (32, 32, 16, "float32", 4), (64, 128, 16, "float32", 4)]
 # num_stages=0: tl.dot operands read straight from device memory into fragments, no threadgroup staging
 DIRECT = [(64, 64, 32, "float16", 4)]
+PAD = 16  # bytes added to each staged operand row (Steel's tgp_padding: 16 / sizeof(T) elements)
+BARRIERS = {0: 0, 1: 2, 2: 1}  # per K step: none staged; before and after staging; after staging only
 SIZE = 4096  # M = N = K: a multiple of 16, so the masks allow vector loads (the value is not otherwise used)
 SIZES = {"half": 2, "bfloat": 2, "bfloat16_t": 2, "float": 4, "int": 4, "uint": 4, "short": 2, "ushort": 2,
          "char": 1, "uchar": 1, "bool": 1, "long": 8, "ulong": 8}
@@ -47,13 +59,24 @@ MMA_FLOPS = 2 * 8 * 8 * 8
 FOR = re.compile(r"for \(int (\w+) = (\w+); \(\1 < (\w+)\); \1 \+= (\w+)\) \{")
 VECTOR_READ = re.compile(r"\(const device packed_([a-z]+?)(\d+)\*\)")
 SCALAR_READ = re.compile(r"(?<!thread_elements\()\)\[0\]")  # `(ptr + offset)[0]`, not a fragment element
+VECTOR_STORE = re.compile(r"^\*\(\(threadgroup packed_([a-z]+?)(\d+)\*\)\(\((\w+) \+ ")
+SCALAR_STORE = re.compile(r"^(\w+)\[.*\] = ")
+# a double-buffered array's position: `name[((stage * n) + ...` (read) or `(name + ((stage * n) + ...` (store)
+STAGED_INDEX = re.compile(r"(\w+)(?:\[| \+ )\(\((stage\w*) \* (\d+)\) \+ ")
 
 
-def compile_tile(bm: int, bn: int, bk: int, dtype: str, num_warps: int, num_stages: int = 1):
+def compile_tile(bm: int, bn: int, bk: int, dtype: str, num_warps: int, num_stages: int = 1, target: str = "msl"):
     x = mx.zeros((1,), DTYPES[dtype])  # the operands only type the pointers
     return matmul_kernel.fn.compile(x, x, mf.empty((SIZE, SIZE), DTYPES[dtype]), SIZE, SIZE, SIZE,
                                     BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=num_warps,
-                                    num_stages=num_stages, target="msl")
+                                    num_stages=num_stages, target=target)
+
+
+def staged_bytes(rows: int, cols: int, esize: int, stages: int) -> int:
+    """Threadgroup bytes of one staged operand: rows padded by PAD bytes, `stages` buffers (each a
+    whole number of 16-byte units). Written out here rather than imported, to check the compiler."""
+    size = rows * (cols * esize + PAD)
+    return size if stages <= 1 else -(-size // 16) * 16 * stages
 
 
 def k_loop(msl: str) -> list[tuple[str, int]]:
@@ -99,17 +122,39 @@ def device_loads(body: list[tuple[str, int]], ptr_bytes: dict[str, int], problem
     return loads
 
 
+def tg_stores(body: list[tuple[str, int]], tg: dict[str, tuple[str, int]]) -> dict:
+    """Threadgroup-memory stores per thread in the K loop: {(elements, bytes per element): count}."""
+    stores: dict[tuple[int, int], int] = {}
+    for s, w in body:
+        m = VECTOR_STORE.match(s)
+        if m and m.group(3) in tg:
+            key = (int(m.group(2)), SIZES[m.group(1)])
+        elif (m := SCALAR_STORE.match(s)) and m.group(1) in tg:
+            key = (1, SIZES[tg[m.group(1)][0]])
+        else:
+            continue
+        stores[key] = stores.get(key, 0) + w
+    return stores
+
+
+def widths(counts: dict[tuple[int, int], int]) -> str:
+    return " + ".join(f"{count} x {n * size} B" for (n, size), count in sorted(counts.items(), reverse=True))
+
+
 def facts(bm: int, bn: int, bk: int, dtype: str, num_warps: int, num_stages: int = 1) -> dict:
     ck = compile_tile(bm, bn, bk, dtype, num_warps, num_stages)
     msl, threads = ck.asm["msl"], ck.threads
     esize = {"float16": 2, "float32": 4}[dtype]
     staged = num_stages != 0
+    buffers = min(num_stages, 2)
     problems = []
     tg = {name: (t, int(n)) for t, name, n in re.findall(r"threadgroup (\w+) (\w+)\[(\d+)\];", msl)}
     tg_bytes = sum(SIZES[t] * n for t, n in tg.values())
     unique = (bm * bk + bk * bn) * esize  # bytes of the A and B tiles of one K step
-    if tg_bytes != (unique if staged else 0):
-        problems.append(f"{tg_bytes} threadgroup bytes, expected {unique if staged else 0}")
+    # A (BM rows of BK) and B (BK rows of BN), each row padded by 16 bytes, in one or two buffers
+    expected = staged_bytes(bm, bk, esize, buffers) + staged_bytes(bk, bn, esize, buffers) if staged else 0
+    if tg_bytes != expected:
+        problems.append(f"{tg_bytes} threadgroup bytes, expected {expected}")
     m = re.search(r"MMA\(shape=\((\d+), (\d+)\), warps=\((\d+), (\d+)\)", ck.asm["layouts"])
     wm, wn = int(m.group(3)), int(m.group(4))
     frag = re.search(r"simdgroup_matrix<\w+, (\d+), (\d+)> frag_a\w*\[(\d+)\]", msl)
@@ -120,8 +165,25 @@ def facts(bm: int, bn: int, bk: int, dtype: str, num_warps: int, num_stages: int
 
     body = k_loop(msl)
     barriers = sum(w * s.count("threadgroup_barrier(") for s, w in body)
-    if not staged and barriers:
-        problems.append(f"{barriers} barriers per K step with nothing staged")
+    if barriers != BARRIERS[buffers]:
+        problems.append(f"{barriers} barriers per K step, expected {BARRIERS[buffers]}")
+    # two buffers: every access to a staged array is offset by `stage * (half the array)`, with
+    # stage = (k0 / BLOCK_K) % 2 declared in the K loop; one buffer: no offset
+    offsets: dict[str, set[int]] = {}
+    for s, _ in body:
+        for name, _, n in STAGED_INDEX.findall(s):
+            offsets.setdefault(name, set()).add(int(n))
+    stage_decls = {d for s, _ in body for d in re.findall(rf"^int (stage\w*) = \(\(k0 / {bk}\) % 2\);$", s)}
+    if buffers == 2:
+        for name, (_, n) in tg.items():
+            if offsets.get(name) != {n // 2}:
+                problems.append(f"{name}[{n}] is accessed at stage offsets {sorted(offsets.get(name, ()))}, "
+                                f"expected {{{n // 2}}}")
+        if len(stage_decls) != len(tg):
+            problems.append(f"{len(stage_decls)} `stage = (k0 / {bk}) % 2` declarations for {len(tg)} arrays")
+    elif offsets or stage_decls:
+        problems.append(f"stage offsets with {num_stages} stages: {offsets}")
+
     mmas = sum(w * s.count("simdgroup_multiply_accumulate(") for s, w in body)
     if mmas != fm * fn * (bk // 8):
         problems.append(f"{mmas} MMAs per K step per simdgroup, expected {fm * fn * (bk // 8)}")
@@ -136,11 +198,17 @@ def facts(bm: int, bn: int, bk: int, dtype: str, num_warps: int, num_stages: int
         problems.append(f"{tg_read} threadgroup bytes per lane per K step, expected {frag_bytes if staged else 0}")
     tg_per_mma = tg_read * 32 / mmas
 
+    stores = tg_stores(body, tg)
+    stored = threads * sum(n * size * count for (n, size), count in stores.items())
+    if stored != (unique if staged else 0):  # each element of the A and B tiles written once
+        problems.append(f"{stored} threadgroup bytes stored per K step, expected {unique if staged else 0}")
+
     ptr_bytes = {n: t.element.bits // 8 for n, t in ck.inputs if hasattr(t, "element")}
     loads = device_loads(body, ptr_bytes, problems)
     device = threads * sum(n * size * count for (n, size), count in loads.items())
-    # staged: the threadgroup loads each tile once; direct: each simdgroup reads its fm x fn fragments' rows
-    # of A and columns of B (A again for each of the wn simdgroup columns, B for each of the wm rows)
+    # staged: the threadgroup loads each tile once (with two stages, the next K step's tiles); direct: each
+    # simdgroup reads its fm x fn fragments' rows of A and columns of B (A again for each of the wn
+    # simdgroup columns, B for each of the wm rows)
     expected = unique if staged else num_warps * (bm // wm + bn // wn) * bk * esize
     if device != expected:
         problems.append(f"{device} device bytes issued per K step, expected {expected}")
@@ -151,7 +219,7 @@ def facts(bm: int, bn: int, bk: int, dtype: str, num_warps: int, num_stages: int
                 grid=f"{wm}x{wn}" + (f" (+{replicas} replica)" if replicas == 1 else
                                      f" (+{replicas} replicas)" if replicas else ""),
                 frags=f"{fm}x{fn}", acc=fm * fn * 2, mmas=mmas, tg_per_mma=tg_per_mma,
-                loads=" + ".join(f"{count} x {n * size} B" for (n, size), count in sorted(loads.items(), reverse=True)),
+                stores=widths(stores) or "0", loads=widths(loads),
                 device=device, mma_per_byte=tile_mmas / device, flops_per_byte=tile_mmas * MMA_FLOPS / device,
                 problems=problems)
 
@@ -159,7 +227,8 @@ def facts(bm: int, bn: int, bk: int, dtype: str, num_warps: int, num_stages: int
 COLUMNS = [("tile (MxNxK)", "tile"), ("dtype", "dtype"), ("warps", "warps"), ("stages", "stages"),
            ("tgmem B", "tg_bytes"), ("barriers/K step", "barriers"), ("simdgroups wm x wn", "grid"),
            ("frags/simdgroup", "frags"), ("acc floats/lane", "acc"), ("MMA/K step/simdgroup", "mmas"),
-           ("tgmem B read/MMA", "tg_per_mma"), ("device loads/thread/K step", "loads"), ("device B/K step", "device"),
+           ("tgmem B read/MMA", "tg_per_mma"), ("tgmem stores/thread/K step", "stores"),
+           ("device loads/thread/K step", "loads"), ("device B/K step", "device"),
            ("MMA/device B", "mma_per_byte"), ("flop/device B", "flops_per_byte")]
 
 
@@ -171,14 +240,18 @@ def cell(v) -> str:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--show", metavar="MxNxK:dtype:warps[:stages]", help="print the generated MSL of one configuration")
+    p.add_argument("--show", metavar="MxNxK:dtype:warps[:stages]", help="print the generated source of one configuration")
+    p.add_argument("--target", choices=["msl", "cuda"], default="msl", help="the source --show prints (default msl)")
     args = p.parse_args()
     if args.show:
         tile, dtype, warps, *stages = args.show.split(":")
-        print(compile_tile(*(int(x) for x in tile.split("x")), dtype, int(warps), *(int(x) for x in stages)).asm["msl"])
+        ck = compile_tile(*(int(x) for x in tile.split("x")), dtype, int(warps), *(int(x) for x in stages),
+                          target=args.target)
+        print(ck.asm[args.target])
         return 0
     t0 = time.perf_counter()
     rows = [facts(bm, bn, bk, dtype, w) for bm, bn, bk in TILES for dtype in DTYPES for w in WARPS]
+    rows += [facts(*config, num_stages=2) for config in STAGED2]
     rows += [facts(*config, num_stages=0) for config in DIRECT]
     print("| " + " | ".join(h for h, _ in COLUMNS) + " |")
     print("|" + "---|" * len(COLUMNS))
