@@ -6,8 +6,8 @@ spell them (MSL, CUDA); they make no decisions.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Union
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any, Iterator, Union
 
 from ..dsl.ir import PointerType, ScalarType
 
@@ -248,3 +248,27 @@ class Kernel:
     threads: int
     atomic_outputs: bool = False
     prints: list[tuple] = field(default_factory=list)  # device_print sites, decoded by the launcher
+
+
+def symbols(node: object) -> set[str]:
+    """Every symbol an expression or statement (or a list of them) mentions."""
+    if isinstance(node, Sym):
+        return {node.name}
+    if isinstance(node, (list, tuple)):
+        return set().union(*(symbols(x) for x in node)) if node else set()
+    if is_dataclass(node) and not isinstance(node, type):
+        return set().union(*(symbols(getattr(node, f.name)) for f in fields(node)))
+    return set()
+
+
+def walk(stmts: list[Stmt]) -> Iterator[Stmt]:
+    """Every statement, nested blocks included, in program order."""
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            yield from walk(s.then + s.orelse)
+        elif isinstance(s, For):
+            yield from walk(s.body)
+        elif isinstance(s, Loop):
+            yield from walk(s.head + s.body)
+

@@ -13,13 +13,14 @@ from . import lir
 from .passes.assign_layouts import LayoutPlan, assign_layouts
 from .passes.barriers import merge_barriers
 from .passes.prefetch import prefetch_dot_operands
+from .passes.unused import drop_unused_scalars
 from .passes.dce import eliminate_dead_code
 from .passes.fold import fold_constants
 from .passes.lower import lower
 from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 
-CODEGEN_VERSION = "9"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "10"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
 RENDERERS = {"msl": MSLRenderer, "cuda": CUDARenderer}
@@ -66,7 +67,7 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     plan = assign_layouts(fn, num_warps, target, divisible_by_16, dot_stages)
     asm["layouts"] = describe_layouts(fn, plan)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
-    kernel.body = merge_barriers(kernel.body)
+    kernel.body = drop_unused_scalars(merge_barriers(kernel.body))
     header, body = RENDERERS[target]().render(kernel)
     asm[target] = (header + "\n" if header.strip() else "") + body
     digest = hashlib.sha256((CODEGEN_VERSION + header + body).encode()).hexdigest()[:10]

@@ -10,24 +10,14 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field
 
 from .. import lir
+from ..lir import symbols as _names
 
 
 def _inert(s: lir.Stmt) -> bool:
     return isinstance(s, lir.Comment) or (isinstance(s, lir.Decl) and (s.init is None or s.space == "threadgroup"))
-
-
-def _names(node: object) -> set[str]:
-    """Every symbol an expression or statement mentions."""
-    if isinstance(node, lir.Sym):
-        return {node.name}
-    if isinstance(node, list):
-        return set().union(*(_names(x) for x in node)) if node else set()
-    if is_dataclass(node) and not isinstance(node, type):
-        return set().union(*(_names(getattr(node, f.name)) for f in fields(node)))
-    return set()
 
 
 @dataclass
@@ -71,7 +61,7 @@ def merge_barriers(stmts: list[lir.Stmt], shared: set[str] | None = None,
     threadgroup arrays, `rotating` those a loop alternates buffers of (earlier readers of the buffer
     being written finished before the previous iteration's last barrier)."""
     if shared is None or rotating is None:
-        decls = [s for s in _walk(stmts) if isinstance(s, lir.Decl) and s.space == "threadgroup"]
+        decls = [s for s in lir.walk(stmts) if isinstance(s, lir.Decl) and s.space == "threadgroup"]
         shared, rotating = {d.name for d in decls}, {d.name for d in decls if d.stages > 1}
     for s in stmts:
         if isinstance(s, lir.If):
@@ -108,14 +98,3 @@ def merge_barriers(stmts: list[lir.Stmt], shared: set[str] | None = None,
         out.extend(stretch)
         since.extend(stretch)
     return out
-
-
-def _walk(stmts: list[lir.Stmt]):
-    for s in stmts:
-        yield s
-        if isinstance(s, lir.If):
-            yield from _walk(s.then + s.orelse)
-        elif isinstance(s, lir.For):
-            yield from _walk(s.body)
-        elif isinstance(s, lir.Loop):
-            yield from _walk(s.head + s.body)

@@ -375,3 +375,26 @@ def test_prefetched_dot_loop_matches_numpy(rng, pointers, k):
                          POINTERS=pointers, num_stages=2)
     b = bt.T
     np.testing.assert_allclose(np.array(out), a.astype(np.float64) @ b.astype(np.float64), rtol=2e-3, atol=2e-3)
+
+
+def test_unused_scalar_declarations_are_dropped():
+    from metalforge.codegen.passes.unused import drop_unused_scalars
+    one, i32 = lir.Lit(1, ir.int32), ir.int32
+    body = [lir.Decl("a", i32, init=one),                                  # read by b only: goes with it
+            lir.Decl("b", i32, init=lir.Bin("+", lir.Sym("a"), one)),      # never read
+            lir.Decl("c", i32, init=one),                                  # read inside a call's arguments
+            lir.Decl("old", i32, init=lir.Atomic("add", lir.Sym("p"), one, i32)),  # an effect: kept
+            lir.Decl("arr", i32, size=4),                                  # arrays: kept
+            lir.Store(lir.Sym("p"), lir.Call("max", (lir.Sym("c"), one), i32))]
+    out = drop_unused_scalars(body)
+    assert [s.name for s in out if isinstance(s, lir.Decl)] == ["c", "old", "arr"]
+
+
+def test_barrier_kept_when_a_call_reads_threadgroup_memory():
+    """Reads inside a call's (tuple) arguments count as reads of the array."""
+    from metalforge.codegen.passes.barriers import merge_barriers
+    decls = [lir.Decl(n, ir.float32, size=32, space="threadgroup") for n in ("a", "b")]
+    read_in_call = lir.Decl("x", ir.float32, init=lir.Call("max", (lir.Index(lir.Sym("a"), lir.Lit(0, ir.int32)),
+                                                                   lir.Lit(0.0, ir.float32)), ir.float32))
+    out = merge_barriers(decls + [lir.Barrier(), _write("a"), read_in_call, lir.Barrier(), _write("b"), lir.Barrier()])
+    assert sum(isinstance(s, lir.Barrier) for s in out) == 3
