@@ -46,9 +46,9 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def _config_text(config_json: str) -> str:
-    c = json.loads(config_json)
-    return " ".join(f"{k}={v}" for k, v in {**c["kwargs"], "num_warps": c["num_warps"],
-                                            "num_stages": c["num_stages"]}.items())
+    from .autotune import Config
+
+    return " ".join(f"{k}={v}" for k, v in Config.from_json(json.loads(config_json)).all_kwargs().items())
 
 
 def _autotune(args: argparse.Namespace) -> int:

@@ -5,34 +5,45 @@ import itertools
 import math
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence
 
-LAUNCH_PARAMS = ("num_warps", "num_stages")  # meta values that are launch settings, not constexprs
+LAUNCH_PARAMS = ("num_warps", "num_stages", "warps_m")  # meta values that are launch settings, not constexprs
 
 
 class Config:
     """One point of the search: constexpr values (`kwargs`) and launch settings, as in Triton.
 
     `pre_hook(named_args)` runs before each launch with this config (Triton's contract; it receives
-    the launch's arguments by name merged with the config's meta values).
+    the launch's arguments by name merged with the config's meta values). `warps_m` (metalforge's,
+    not Triton's) arranges the simdgroups over `tl.dot` results: that many along M, the rest along
+    N; None leaves it to the compiler (the longer side first).
     """
 
     def __init__(self, kwargs: Mapping[str, Any], num_warps: int = 4, num_stages: int = 1,
-                 pre_hook: Optional[Callable[[dict], None]] = None) -> None:
+                 pre_hook: Optional[Callable[[dict], None]] = None, warps_m: Optional[int] = None) -> None:
         self.kwargs = dict(kwargs)
         self.num_warps = num_warps
         self.num_stages = num_stages
+        self.warps_m = warps_m
         self.pre_hook = pre_hook
 
     def all_kwargs(self) -> dict[str, Any]:
-        """The meta values a launch takes: constexprs plus `num_warps`/`num_stages`."""
-        return {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages}
+        """The meta values a launch takes: constexprs plus `num_warps`/`num_stages` (and `warps_m`
+        when set)."""
+        launch = {"num_warps": self.num_warps, "num_stages": self.num_stages}
+        if self.warps_m is not None:
+            launch["warps_m"] = self.warps_m
+        return {**self.kwargs, **launch}
 
     def to_json(self) -> dict[str, Any]:
-        return {"kwargs": dict(sorted(self.kwargs.items())), "num_warps": self.num_warps,
+        data = {"kwargs": dict(sorted(self.kwargs.items())), "num_warps": self.num_warps,
                 "num_stages": self.num_stages}
+        if self.warps_m is not None:
+            data["warps_m"] = self.warps_m
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Config":
-        return cls(data["kwargs"], data.get("num_warps", 4), data.get("num_stages", 1))
+        return cls(data["kwargs"], data.get("num_warps", 4), data.get("num_stages", 1),
+                   warps_m=data.get("warps_m"))
 
     @classmethod
     def from_point(cls, point: Mapping[str, Any]) -> "Config":
@@ -41,7 +52,7 @@ class Config:
         return cls({k: v for k, v in point.items() if k not in LAUNCH_PARAMS}, **launch)
 
     def _key(self) -> tuple:
-        return tuple(sorted(self.kwargs.items())), self.num_warps, self.num_stages
+        return tuple(sorted(self.kwargs.items())), self.num_warps, self.num_stages, self.warps_m
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Config) and self._key() == other._key()
@@ -62,8 +73,8 @@ def pow2(low: int, high: int) -> list[int]:
 class Space:
     """Named parameters, each a list of choices (`pow2(lo, hi)` for powers of two), and constraints:
     predicates on the flat parameter dict that a point must satisfy to be compiled at all, e.g.
-    `lambda c: c["BLOCK_M"] * c["BLOCK_K"] * 2 <= 32768` (threadgroup memory). `num_warps` and
-    `num_stages` may be parameters; they become the config's launch settings."""
+    `lambda c: c["BLOCK_M"] * c["BLOCK_K"] * 2 <= 32768` (threadgroup memory). `num_warps`,
+    `num_stages` and `warps_m` may be parameters; they become the config's launch settings."""
 
     def __init__(self, params: Mapping[str, Sequence[Any]],
                  constraints: Sequence[Callable[[dict], bool]] = ()) -> None:

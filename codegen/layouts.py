@@ -270,9 +270,14 @@ class MMA:
         return Bin("<", Special("warp"), lit(used)) if used < self.num_warps else None
 
 
-def mma_layout(shape: tuple[int, ...], num_warps: int, fragment: Fragment) -> MMA:
-    """Spread the simdgroups over a dot result's fragments, splitting the longer side first."""
+def mma_layout(shape: tuple[int, ...], num_warps: int, fragment: Fragment, warps_m: int | None = None) -> MMA:
+    """Spread the simdgroups over a dot result's fragments: `warps_m` along the rows and the rest
+    along the columns when given (a tuned choice; simdgroups beyond the fragments hold replicas),
+    else splitting the longer side first."""
     fm, fn = shape[0] // fragment.rows, shape[1] // fragment.cols
+    if warps_m is not None:
+        wm = min(warps_m, fm)
+        return MMA((shape[0], shape[1]), (wm, min(num_warps // warps_m, fn)), num_warps, fragment)
     wm = wn = 1
     while wm * wn < num_warps:
         if fm // wm >= fn // wn and wm < fm:

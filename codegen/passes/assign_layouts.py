@@ -93,7 +93,8 @@ def pad_dot_operands(fn: Function, plan: LayoutPlan) -> None:
 
 
 def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
-                   divisible_by_16: frozenset[str] = frozenset(), dot_stages: int = 1) -> LayoutPlan:
+                   divisible_by_16: frozenset[str] = frozenset(), dot_stages: int = 1,
+                   warps_m: int | None = None) -> LayoutPlan:
     plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages)
     users: dict[int, list[Operation]] = {}
     for op in fn.walk():
@@ -230,7 +231,8 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
         if code == "dot":
             a = op.operands[0]
             m, k = a.type.shape
-            return mma_layout(r.type.shape, num_warps, fragment_for(target, a.type.element, (m, r.type.shape[1], k)))
+            return mma_layout(r.type.shape, num_warps, fragment_for(target, a.type.element, (m, r.type.shape[1], k)),
+                              warps_m)
         if code == "load" and dot_stages == 0 and only_dot_operand(r) and \
                 all(isinstance(l, (Remat, Scalar)) for _, l in tiles):
             return Remat()  # loaded where the dot reads it, straight into matrix fragments

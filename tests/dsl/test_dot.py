@@ -16,7 +16,7 @@ import pytest
 
 import metalforge as mf
 import metalforge.language as tl
-from metalforge.errors import KernelDefinitionError
+from metalforge.errors import KernelDefinitionError, LaunchConfigError
 from metalforge.kernels import flash_attention as library_flash_attention
 
 from .kutil import close, generated, mxa, npy
@@ -117,6 +117,33 @@ def test_matmul_tiles_and_simdgroups(rng, num_warps, blocks):
     a, a64 = inputs(rng, mx.float32, M, K)
     b, b64 = inputs(rng, mx.float32, K, N)
     check(run_matmul(a, b, M, N, K, (K, 1), (N, 1), mx.float32, blocks, num_warps), a64 @ b64, 2e-5)
+
+
+@pytest.mark.parametrize("num_warps,warps_m,grid", [(4, 1, (1, 4)), (4, 4, (4, 1)), (4, 2, (2, 2)), (8, 8, (4, 1))])
+def test_matmul_simdgroup_arrangement_is_a_launch_setting(rng, num_warps, warps_m, grid):
+    """`warps_m` puts that many simdgroups along M (at most one per fragment row: 32 rows hold 4, so
+    8 along M leaves 4 replicas) and num_warps / warps_m along N; every arrangement computes the
+    same product."""
+    M, N, K = 37, 45, 29
+    a, a64 = inputs(rng, mx.float32, M, K)
+    b, b64 = inputs(rng, mx.float32, K, N)
+    bm, bn, bk = 32, 32, 16
+    out = matmul[(mf.cdiv(M, bm) * mf.cdiv(N, bn),)](
+        a, b, mf.full((M, N), float("nan")), mx.zeros((1,)), mx.zeros((1,)), M, N, K, K, 1, N, 1, N, 1,
+        BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=2, HAS_BIAS=False, ACTIVATION=0, HAS_RESIDUAL=False,
+        num_warps=num_warps, warps_m=warps_m)
+    layouts = matmul.asm["layouts"]
+    assert f"warps={grid}, num_warps={num_warps}" in layouts, layouts
+    check(out, a64 @ b64, 2e-5)
+
+
+def test_simdgroup_arrangement_errors_name_the_kernel():
+    d = mx.zeros((1,), mx.float16)
+    args = (d, d, mf.empty((64, 64), mx.float16), d, d, 64, 64, 32, 32, 1, 64, 1, 64, 1)
+    meta = dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32, GROUP_M=1, HAS_BIAS=False, ACTIVATION=0, HAS_RESIDUAL=False)
+    for bad in (3, 8, 0):
+        with pytest.raises(LaunchConfigError, match=rf"matmul: warps_m={bad} with num_warps=4; use a power of two"):
+            matmul.compile(*args, num_warps=4, warps_m=bad, target="msl", **meta)
 
 
 def test_matmul_transposed_operands_by_strides(rng):

@@ -124,3 +124,18 @@ def test_untuned_calls_are_reported_and_tune_on_miss_tunes(emu, db_path, monkeyp
     x, out, n = standin.args(n=64)
     assert tuned.config_for(grid, x, out, n)[1] == "exact"
     assert len(TuningDB(db_path).winners("report")) == 2
+
+
+def test_simdgroup_arrangement_is_a_config_field_a_space_can_search():
+    """`warps_m` is a launch setting like num_warps: a Space parameter becomes it, the tuning
+    database keeps it, and configs without it read back as before."""
+    space = Space({"BLOCK_M": [32, 64], "num_warps": [4], "warps_m": [None, 1, 4]})
+    configs = [Config.from_point(p) for p in space.points()]
+    assert Config({"BLOCK_M": 64}, num_warps=4, warps_m=1) in configs
+    assert all("warps_m" not in c.kwargs for c in configs)
+    for c in configs:
+        assert Config.from_json(json.loads(json.dumps(c.to_json()))) == c
+    assert Config({"BLOCK_M": 64}, num_warps=4, warps_m=4).all_kwargs()["warps_m"] == 4
+    assert "warps_m" not in Config({"BLOCK_M": 64}).all_kwargs()  # unset: the launch keeps its default
+    assert Config.from_json({"kwargs": {"BLOCK_M": 64}, "num_warps": 4, "num_stages": 1}).warps_m is None
+    assert Config({"BLOCK_M": 64}, warps_m=2) != Config({"BLOCK_M": 64})
