@@ -62,7 +62,8 @@ def main() -> None:
         "qmv_4bit": (quantized.qmv_kernel, (mx.zeros((512,)), w_q.reshape(-1), scales.reshape(-1),
                                             biases.reshape(-1), mf.empty(64), 64, 512),
                      dict(GROUP=64, BLOCK_N=8, BLOCK_K=256)),
-        "decode_attention": (attention.decode_attention_kernel, (q, kv, kv, mf.empty(256), 100, 0.125),
+        "decode_attention": (attention.decode_attention_kernel, (q, kv, kv, mf.empty((4, 64), mx.float32), mf.empty(4),
+                                                                mf.empty(4), 100, 50, 0.125),
                              dict(GROUP=2, D=64, BLOCK_N=64)),
     }
     print(f"# DSL compile and dispatch — {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}, mlx {mx.__version__}")

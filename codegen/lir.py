@@ -251,14 +251,29 @@ class Kernel:
 
 
 def symbols(node: object) -> set[str]:
-    """Every symbol an expression or statement (or a list of them) mentions."""
-    if isinstance(node, Sym):
-        return {node.name}
-    if isinstance(node, (list, tuple)):
-        return set().union(*(symbols(x) for x in node)) if node else set()
-    if is_dataclass(node) and not isinstance(node, type):
-        return set().union(*(symbols(getattr(node, f.name)) for f in fields(node)))
-    return set()
+    """Every symbol an expression or statement (or a list of them) mentions, nested blocks included."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Sym):
+            found.add(n.name)
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, (Expr, Stmt)):
+            stack.extend(getattr(n, name) for name in _fields(type(n)))
+    return found
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    """The dataclass fields of an LIR node class that can hold nodes (cached: the walk is hot)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls) if is_dataclass(cls))
+    return names
 
 
 def walk(stmts: list[Stmt]) -> Iterator[Stmt]:

@@ -10,7 +10,7 @@ from .. import lir
 
 def drop_unused_scalars(stmts: list[lir.Stmt]) -> list[lir.Stmt]:
     while True:
-        used = lir.symbols(list(lir.walk(stmts)))
+        used = lir.symbols(stmts)
         unused = {s.name for s in lir.walk(stmts) if _droppable(s) and s.name not in used}
         if not unused:
             return stmts
