@@ -26,6 +26,7 @@ import metalforge.language as tl
 from metalforge.codegen.pipeline import CompiledKernel, compile_ir
 from metalforge.dsl import ir
 from metalforge.dsl.jit import MX_DTYPES
+from metalforge.kernels import attention
 from metalforge.runtime.cuda import CudaBackend
 
 from ..dsl.test_dot import flash_attention, matmul, matmul_nt
@@ -294,6 +295,17 @@ CASES = {
                                                           _f(2, 50, 64, dtype=mx.float16),
                                                           mf.empty((4, 50, 64), mx.float16), 50, 0.125),
                                 dict(GROUP=2, D=64, CAUSAL=True, BLOCK_M=32, BLOCK_N=32, num_warps=4)),
+    "flash_attention_f16_pipelined": Case(flash_attention, lambda: (_f(4, 50, 64, dtype=mx.float16),
+                                                                    _f(2, 50, 64, dtype=mx.float16),
+                                                                    _f(2, 50, 64, dtype=mx.float16),
+                                                                    mf.empty((4, 50, 64), mx.float16), 50, 0.125),
+                                          dict(GROUP=2, D=64, CAUSAL=True, BLOCK_M=16, BLOCK_N=32, num_warps=2,
+                                               num_stages=2)),
+    "decode_attention_split": Case(attention.decode_attention_kernel.fn, lambda: (
+        _f(64 * 4, dtype=mx.float16), _f(2 * 700 * 64, dtype=mx.float16), _f(2 * 700 * 64, dtype=mx.float16),
+        mf.empty((8, 64)), mf.empty(8), mf.empty(8), 700, 350, 0.125), dict(GROUP=2, D=64, BLOCK_N=64)),
+    "decode_attention_combine": Case(attention.decode_attention_combine_kernel, lambda: (
+        _f(8, 64), _f(8), _f(8), mf.empty((4, 64), mx.float16), 2), dict(D=64, SPLITS=2)),
 }
 
 
