@@ -548,8 +548,12 @@ def write_report(results, out, device, bandwidth, rate, log_lines) -> None:
     def f(x, fmt="{:.1f}"):
         return fmt.format(x) if isinstance(x, (int, float)) else "-"
 
+    backend = mf.runtime.resolve_backend().name
     lines = [f"# GPU benchmark: {device}", "",
-             f"{time.strftime('%Y-%m-%d')}, mlx {mx.__version__} (CUDA back end), metalforge {mf.__version__}, "
+             *([f"**Not the GPU ({backend} back end): a smoke run of the script, its times measure nothing** "
+                "(the emulator runs each kernel when it is called, before the timed evaluation).", ""]
+               if backend != "cuda" else []),
+             f"{time.strftime('%Y-%m-%d')}, mlx {mx.__version__} ({backend} back end), metalforge {mf.__version__}, "
              f"Python {platform.python_version()}; copy bandwidth "
              f"{f(bandwidth / 1e12 if bandwidth else None, '{:.2f}')} TB/s, torch fp16 matmul "
              f"{f(rate / 1e12 if rate else None, '{:.0f}')} TFLOP/s.", "",
