@@ -167,20 +167,23 @@ def facts(bm: int, bn: int, bk: int, dtype: str, num_warps: int, num_stages: int
     barriers = sum(w * s.count("threadgroup_barrier(") for s, w in body)
     if barriers != BARRIERS[buffers]:
         problems.append(f"{barriers} barriers per K step, expected {BARRIERS[buffers]}")
-    # two buffers: every access to a staged array is offset by `stage * (half the array)`, with
-    # stage = (k0 / BLOCK_K) % 2 declared in the K loop; one buffer: no offset
+    # two buffers: every access to a staged array is offset by `stage * (half the array)`, with one
+    # stage = (k0 / BLOCK_K) % 2 declared in the K loop for all of them; one buffer: no offset
     offsets: dict[str, set[int]] = {}
+    stage_uses: set[str] = set()
     for s, _ in body:
-        for name, _, n in STAGED_INDEX.findall(s):
+        for name, var, n in STAGED_INDEX.findall(s):
             offsets.setdefault(name, set()).add(int(n))
+            stage_uses.add(var)
     stage_decls = {d for s, _ in body for d in re.findall(rf"^int (stage\w*) = \(\(k0 / {bk}\) % 2\);$", s)}
     if buffers == 2:
         for name, (_, n) in tg.items():
             if offsets.get(name) != {n // 2}:
                 problems.append(f"{name}[{n}] is accessed at stage offsets {sorted(offsets.get(name, ()))}, "
                                 f"expected {{{n // 2}}}")
-        if len(stage_decls) != len(tg):
-            problems.append(f"{len(stage_decls)} `stage = (k0 / {bk}) % 2` declarations for {len(tg)} arrays")
+        if len(stage_decls) != 1 or stage_uses != stage_decls:
+            problems.append(f"stage declarations {sorted(stage_decls)} and uses {sorted(stage_uses)}: expected one, "
+                            f"`(k0 / {bk}) % 2`, shared by the {len(tg)} arrays")
     elif offsets or stage_decls:
         problems.append(f"stage offsets with {num_stages} stages: {offsets}")
 

@@ -269,10 +269,10 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _fields(cls: type) -> tuple[str, ...]:
-    """The dataclass fields of an LIR node class that can hold nodes (cached: the walk is hot)."""
+    """The field names of an LIR node class (cached: the walk is hot)."""
     names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls) if is_dataclass(cls))
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls)) if is_dataclass(cls) else ()
     return names
 
 
@@ -286,4 +286,3 @@ def walk(stmts: list[Stmt]) -> Iterator[Stmt]:
             yield from walk(s.body)
         elif isinstance(s, Loop):
             yield from walk(s.head + s.body)
-

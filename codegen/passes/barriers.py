@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import lir
-from ..lir import symbols as _names
 
 
 def _inert(s: lir.Stmt) -> bool:
@@ -29,26 +28,26 @@ class Stretch:
 
     def add(self, s: lir.Stmt, shared: set[str]) -> None:
         if isinstance(s, lir.Decl):
-            self.reads |= bool(_names(s.init) & shared)
+            self.reads |= bool(lir.symbols(s.init) & shared)
         elif isinstance(s, lir.Assign) and isinstance(s.target, lir.Index) and isinstance(s.target.base, lir.Sym) \
                 and s.target.base.name in shared:
             self.writes.add(s.target.base.name)
-            self.reads |= bool(_names([s.target.index, s.value]) & shared)
+            self.reads |= bool(lir.symbols([s.target.index, s.value]) & shared)
         elif isinstance(s, lir.VectorStore) and s.space == "threadgroup" and isinstance(s.ptr, lir.Bin) \
                 and isinstance(s.ptr.a, lir.Sym):
             self.writes.add(s.ptr.a.name)
-            self.reads |= bool(_names([s.ptr.b, s.values]) & shared)
+            self.reads |= bool(lir.symbols([s.ptr.b, s.values]) & shared)
         elif isinstance(s, (lir.For, lir.If)):
             for inner in (s.body if isinstance(s, lir.For) else s.then + s.orelse):
                 if isinstance(inner, lir.Barrier):
                     self.opaque = True
                 else:
                     self.add(inner, shared)
-            self.reads |= bool(_names(s.cond) & shared)
+            self.reads |= bool(lir.symbols(s.cond) & shared)
         elif isinstance(s, (lir.Loop, lir.MultiplyAccumulate, lir.MatrixLoad, lir.Store, lir.VectorLoad)) or \
-                _names(s) & shared:
+                lir.symbols(s) & shared:
             self.opaque = self.opaque or isinstance(s, lir.Loop)
-            self.reads |= bool(_names(s) & shared) or isinstance(s, lir.MatrixLoad)
+            self.reads |= bool(lir.symbols(s) & shared) or isinstance(s, lir.MatrixLoad)
 
     @property
     def write_only(self) -> bool:

@@ -7,8 +7,8 @@ from .. import lir
 from ...dsl import ir
 from ..layouts import Blocked, Expand, Remat, Slice, add, div, flat_index, lit, mod, mul_, unravel, prod
 from ..lir import Bin, Expr, Index, Lit, Sym
-from .assign_layouts import VECTOR_TYPES
-from .lower import BroadcastRepr, LoopFrame, Lowering, RegsRepr, RematRepr, SharedRepr, stage_elements
+from .assign_layouts import VECTOR_TYPES, stage_elements
+from .lower import BroadcastRepr, LoopFrame, Lowering, RegsRepr, RematRepr, SharedRepr
 
 
 def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
@@ -37,11 +37,7 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
     name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element, count, stages=2 if loop else 1)
     base = None
     if loop is not None:  # this iteration's buffer: the other one may still be read by the last iteration
-        stage = lw.name(None, "stage")
-        iteration = _sub(loop.iv, loop.start)
-        iteration = div(iteration, loop.step.value) if isinstance(loop.step, Lit) else Bin("/", iteration, loop.step)
-        lw.emit(lir.Decl(stage, ir.int32, init=mod(iteration, 2)))
-        base = mul_(Sym(stage), lit(stage_elements(element, count)))
+        base = mul_(_stage(lw, loop), lit(stage_elements(element, count)))
     else:
         lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
     view = SharedRepr(name, shape, index, base)
@@ -68,8 +64,14 @@ def _rotating_loop(lw: Lowering, v: Value) -> LoopFrame | None:
     return loop if lw.depth.get(v.id) == loop.block else None
 
 
-def _sub(a: Expr, b: Expr) -> Expr:
-    return a if isinstance(b, Lit) and b.value == 0 else Bin("-", a, b)
+def _stage(lw: Lowering, loop: LoopFrame) -> Sym:
+    """The loop's iteration count mod 2, declared in its body the first time a buffer needs it."""
+    if loop.stage is None:
+        iteration = loop.iv if isinstance(loop.start, Lit) and loop.start.value == 0 else Bin("-", loop.iv, loop.start)
+        iteration = div(iteration, loop.step.value) if isinstance(loop.step, Lit) else Bin("/", iteration, loop.step)
+        loop.stage = Sym(lw.name(None, "stage"))
+        lw.emit(lir.Decl(loop.stage.name, ir.int32, init=mod(iteration, 2)))
+    return loop.stage
 
 
 def padded_index(coords: list[Expr], shape: tuple[int, ...], pad: int) -> Expr:

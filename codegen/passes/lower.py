@@ -18,7 +18,7 @@ from ...errors import KernelDefinitionError
 from .. import lir
 from ..layouts import (Expand, Layout, Remat, Scalar, add, flat_index, lit, slot_count, unravel)
 from ..lir import Bin, Call, Cast, Expr, Index, Lit, Select, Special, Sym, Un
-from .assign_layouts import ELEMENTWISE, PASS_THROUGH, LayoutPlan
+from .assign_layouts import ELEMENTWISE, PASS_THROUGH, LayoutPlan, stage_elements
 
 THREADGROUP_MEMORY = 32 * 1024
 
@@ -85,19 +85,16 @@ class SharedRepr(Repr):
         return self.index(coords) if self.base is None else add(self.base, self.index(coords))
 
 
-def stage_elements(element: ScalarType, count: int) -> int:
-    """Elements of one buffer of a multi-buffered threadgroup array: `count`, padded to 16 bytes."""
-    size = max(1, element.bits // 8)
-    return -(-count * size // 16) * 16 // size
-
-
-@dataclass(frozen=True)
+@dataclass
 class LoopFrame:
-    """A `for` loop being lowered: its induction variable, start and step, and its body's block."""
+    """A `for` loop being lowered: its induction variable, start and step, its body's block, and the
+    variable holding which of two alternating buffers this iteration uses (declared once, when a
+    double-buffered tile first needs it)."""
     iv: Expr
     start: Expr
     step: Expr
     block: int
+    stage: Sym | None = None
 
 
 @dataclass
