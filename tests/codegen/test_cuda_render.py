@@ -491,3 +491,15 @@ def test_scalar_dtypes_reach_mlx(monkeypatch):
     assert seed.dtype == mx.int64 and seed.item() == 2**40 + 7 and n.dtype == mx.int32
     assert "seed[0]" in made[-1]["source"] and "n[0]" in made[-1]["source"]
     assert MX_DTYPES[ir.int64] == mx.int64
+
+
+@pytest.mark.parametrize("dtype,cuda_width", [(mx.float16, 8), (mx.float32, 4), (mx.int8, 16)])
+def test_vector_accesses_are_16_bytes_on_cuda_and_4_elements_on_metal(dtype, cuda_width):
+    """n a multiple of 16 lets every access of the tile move a run; the run is as wide as the target
+    allows: 16 bytes on CUDA (Triton's 128-bit accesses), Metal's widest packed vector (4)."""
+    x = mx.zeros((4096,), dtype)
+    args = (x, x, mf.empty((4096,), dtype), 4096)
+    cuda = add.compile(*args, BLOCK=4096, target="cuda").body  # 32 elements per thread: room for a run
+    msl = add.compile(*args, BLOCK=4096, target="msl").body
+    assert f"mf_load_vec<{cuda_width}>(" in cuda and f"mf_store_vec<{cuda_width}>(" in cuda
+    assert re.search(r"packed_\w+4\b", msl) and not re.search(r"packed_\w+(8|16)\b", msl)

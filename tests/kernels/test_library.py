@@ -47,6 +47,20 @@ def test_softmax_default_is_a_point_of_its_space_that_the_row_allows(cols, block
     assert tuner.space.violated(tuner.space.point_of(config)) is None and softmax.fits_row(config.all_kwargs(), named)
 
 
+@pytest.mark.parametrize("tuner,args,warps,kwargs", [
+    (norms.add_rms_norm_kernel, (None,) * 7 + (8192,), 8, {}),    # 8192 columns: 32 per thread of 8 warps
+    (norms.add_rms_norm_kernel, (None,) * 7 + (256,), 1, {}),
+    (norms.layer_norm_kernel, (None,) * 8 + (2048,), 2, {}),
+    (rope.rope_kernel, (None,) * 5 + (64,), 4, {"BLOCK_R": 16}),  # HALF 64: 16 rows, 8 pairs per thread
+    (rope.rope_kernel, (None,) * 5 + (8,), 4, {"BLOCK_R": 32}),   # capped at the space's largest block
+])
+def test_norm_and_rope_defaults_are_points_of_their_spaces(tuner, args, warps, kwargs):
+    """The untuned configs (and each search's first trial) follow the block size, inside the space."""
+    config = tuner.default_config(args)
+    assert config == mf.Config(kwargs, num_warps=warps)
+    assert tuner.space.point_of(config) is not None
+
+
 def test_softmax_space_keeps_registers_and_threads_in_bounds():
     space = softmax.softmax_kernel.space
     valid = [p for p in space.points() if space.violated(p) is None]
