@@ -5,7 +5,8 @@ import itertools
 import math
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence
 
-LAUNCH_PARAMS = ("num_warps", "num_stages", "warps_m")  # meta values that are launch settings, not constexprs
+# meta values that are launch settings, not constexprs
+LAUNCH_PARAMS = ("num_warps", "num_stages", "warps_m", "matmul2d")
 
 
 class Config:
@@ -14,36 +15,41 @@ class Config:
     `pre_hook(named_args)` runs before each launch with this config (Triton's contract; it receives
     the launch's arguments by name merged with the config's meta values). `warps_m` (metalforge's,
     not Triton's) arranges the simdgroups over `tl.dot` results: that many along M, the rest along
-    N; None leaves it to the compiler (the longer side first).
+    N; None leaves it to the compiler (the longer side first). `matmul2d=True` (also metalforge's)
+    multiplies `tl.dot` tiles with Metal 4's cooperative matmul; a back end without it rejects the
+    config (the tuner records it as invalid).
     """
 
     def __init__(self, kwargs: Mapping[str, Any], num_warps: int = 4, num_stages: int = 1,
-                 pre_hook: Optional[Callable[[dict], None]] = None, warps_m: Optional[int] = None) -> None:
+                 pre_hook: Optional[Callable[[dict], None]] = None, warps_m: Optional[int] = None,
+                 matmul2d: bool = False) -> None:
         self.kwargs = dict(kwargs)
         self.num_warps = num_warps
         self.num_stages = num_stages
         self.warps_m = warps_m
+        self.matmul2d = matmul2d
         self.pre_hook = pre_hook
 
     def all_kwargs(self) -> dict[str, Any]:
-        """The meta values a launch takes: constexprs plus `num_warps`/`num_stages` (and `warps_m`
-        when set)."""
+        """The meta values a launch takes: constexprs plus `num_warps`/`num_stages` (and `warps_m`,
+        `matmul2d` when set)."""
+        return {**self.kwargs, **self._launch()}
+
+    def _launch(self) -> dict[str, Any]:
         launch = {"num_warps": self.num_warps, "num_stages": self.num_stages}
         if self.warps_m is not None:
             launch["warps_m"] = self.warps_m
-        return {**self.kwargs, **launch}
+        if self.matmul2d:
+            launch["matmul2d"] = True
+        return launch
 
     def to_json(self) -> dict[str, Any]:
-        data = {"kwargs": dict(sorted(self.kwargs.items())), "num_warps": self.num_warps,
-                "num_stages": self.num_stages}
-        if self.warps_m is not None:
-            data["warps_m"] = self.warps_m
-        return data
+        return {"kwargs": dict(sorted(self.kwargs.items())), **self._launch()}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Config":
         return cls(data["kwargs"], data.get("num_warps", 4), data.get("num_stages", 1),
-                   warps_m=data.get("warps_m"))
+                   warps_m=data.get("warps_m"), matmul2d=data.get("matmul2d", False))
 
     @classmethod
     def from_point(cls, point: Mapping[str, Any]) -> "Config":
@@ -52,7 +58,7 @@ class Config:
         return cls({k: v for k, v in point.items() if k not in LAUNCH_PARAMS}, **launch)
 
     def _key(self) -> tuple:
-        return tuple(sorted(self.kwargs.items())), self.num_warps, self.num_stages, self.warps_m
+        return tuple(sorted(self.kwargs.items())), self.num_warps, self.num_stages, self.warps_m, self.matmul2d
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Config) and self._key() == other._key()
@@ -74,7 +80,7 @@ class Space:
     """Named parameters, each a list of choices (`pow2(lo, hi)` for powers of two), and constraints:
     predicates on the flat parameter dict that a point must satisfy to be compiled at all, e.g.
     `lambda c: c["BLOCK_M"] * c["BLOCK_K"] * 2 <= 32768` (threadgroup memory). `num_warps`,
-    `num_stages` and `warps_m` may be parameters; they become the config's launch settings."""
+    `num_stages`, `warps_m` and `matmul2d` may be parameters; they become the config's launch settings."""
 
     def __init__(self, params: Mapping[str, Sequence[Any]],
                  constraints: Sequence[Callable[[dict], bool]] = ()) -> None:

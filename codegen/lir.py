@@ -118,6 +118,18 @@ class Atomic(Expr):
 
 
 @dataclass(frozen=True)
+class Tensor(Expr):
+    """A 2-D tensor object over memory (Metal 4's `tensor`): `data` points at its element (0, 0);
+    `extents` and `strides` are listed innermost first, as Metal does."""
+
+    data: Expr
+    element: ScalarType
+    space: str  # device | threadgroup
+    extents: tuple[int, int]
+    strides: tuple[int, int]
+
+
+@dataclass(frozen=True)
 class FragmentElement(Expr):
     """This lane's element `index` of a fragment variable."""
 
@@ -230,6 +242,23 @@ class MultiplyAccumulate(Stmt):
     a: Expr
     b: Expr
     fragment: str
+
+
+@dataclass
+class TensorMatmul(Stmt):
+    """`dest = a @ b` ([m, k] @ [k, n], products accumulated in float) by Metal 4's cooperative
+    `matmul2d`, a collective of all `simdgroups` simdgroups; `transpose_a`/`transpose_b`: the tensor
+    holds that operand's transpose."""
+
+    dest: Tensor
+    a: Tensor
+    b: Tensor
+    m: int
+    n: int
+    k: int
+    transpose_a: bool
+    transpose_b: bool
+    simdgroups: int
 
 
 @dataclass

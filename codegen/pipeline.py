@@ -51,12 +51,13 @@ def describe_layouts(fn: Function, plan: LayoutPlan) -> str:
 
 def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "msl",
                divisible_by_16: frozenset[str] = frozenset(), dot_stages: int = 1,
-               warps_m: int | None = None) -> CompiledKernel:
+               warps_m: int | None = None, matmul2d: bool = False) -> CompiledKernel:
     """Run the passes on `fn` (a freshly built specialisation) and render it for `target` (a RENDERERS key);
     `divisible_by_16` names the integer arguments this specialisation knows to be multiples of 16;
     `dot_stages` is where `tl.dot` operands live: 0 read straight from device memory (those loaded
     only for it), 1 staged in threadgroup memory, 2 staged in two buffers alternating per iteration;
-    `warps_m` simdgroups go along the rows of `tl.dot` results (None: the longer side first)."""
+    `warps_m` simdgroups go along the rows of `tl.dot` results (None: the longer side first);
+    `matmul2d` multiplies `tl.dot` tiles with Metal 4's cooperative matmul (MSL only, operands staged)."""
     if target not in RENDERERS:
         raise ValueError(f"unknown code generation target {target!r}; choose one of: {', '.join(RENDERERS)}")
     asm = {"ir": str(fn)}
@@ -66,7 +67,7 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     if dot_stages >= 2:  # dot operands loaded one iteration ahead (their old loads become dead code)
         fn = eliminate_dead_code(prefetch_dot_operands(fn))
         asm["prefetch"] = str(fn)
-    plan = assign_layouts(fn, num_warps, target, divisible_by_16, dot_stages, warps_m)
+    plan = assign_layouts(fn, num_warps, target, divisible_by_16, dot_stages, warps_m, matmul2d)
     asm["layouts"] = describe_layouts(fn, plan)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
     kernel.body = drop_unused_scalars(merge_barriers(kernel.body))

@@ -112,7 +112,7 @@ class JITFunction(_FrontendFunction):
             i = self.arg_index.get(k)
             if i is None:
                 raise MetalforgeError(f"{self.__name__}: unexpected argument `{k}`; parameters are "
-                                      f"{', '.join(params)} (plus num_warps, num_stages, warps_m, backend)")
+                                      f"{', '.join(params)} (plus num_warps, num_stages, warps_m, matmul2d, backend)")
             if values[i] is not _MISSING:
                 raise MetalforgeError(f"{self.__name__}: argument `{k}` given twice")
             values[i] = v
@@ -136,21 +136,31 @@ class JITFunction(_FrontendFunction):
                               "(input), metalforge.empty/zeros/full (output), or a Python number")
 
     def specialize(self, values: list[Any], num_warps: int, target: str = "msl",
-                   num_stages: int | None = None, warps_m: int | None = None) -> CompiledKernel:
+                   num_stages: int | None = None, warps_m: int | None = None,
+                   matmul2d: bool = False) -> CompiledKernel:
         """The compiled kernel for these argument values (cached by their types and constexprs), for `target`;
         `num_stages=0` loads `tl.dot` operands straight from device memory instead of staging them in
         threadgroup memory; 1 (the default) stages them in one buffer, 2 or more in two, alternating
         between loop iterations (double buffering: one barrier per iteration instead of two).
         `warps_m` simdgroups go along the rows of each `tl.dot` result, the rest along its columns
-        (None: the compiler splits the longer side first)."""
+        (None: the compiler splits the longer side first). `matmul2d=True` multiplies `tl.dot` tiles
+        with Metal 4's cooperative `matmul2d` (MetalPerformancePrimitives; M5-class GPUs, macOS 26)
+        instead of 8x8 simdgroup matrices; its operands are always staged."""
         if num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
             raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
                                   "(a Metal threadgroup has at most 1024 threads)")
         if warps_m is not None and (warps_m < 1 or warps_m > num_warps or warps_m & (warps_m - 1)):
             raise LaunchConfigError(f"{self.__name__}: warps_m={warps_m} with num_warps={num_warps}; use a power "
                                     "of two from 1 to num_warps (or None to let the compiler choose)")
+        if matmul2d and target != "msl":
+            raise LaunchConfigError(f"{self.__name__}: matmul2d=True is Metal 4's cooperative matmul, which the "
+                                    f"{target} target does not have; drop matmul2d (tl.dot then uses the target's "
+                                    "own matrix instructions)")
         stages = 1 if num_stages is None else min(num_stages, 2)
-        key = (num_warps, target, stages, warps_m) + tuple(v if c else _type_key(v) for v, c in zip(values, self.is_constexpr))
+        if matmul2d:
+            stages = max(stages, 1)
+        key = (num_warps, target, stages, warps_m, matmul2d) + tuple(v if c else _type_key(v)
+                                                                   for v, c in zip(values, self.is_constexpr))
         compiled = self.cache.get(key)
         if compiled is None:
             types = {n: self.arg_type(n, v) for n, v, c in zip(self.arg_names, values, self.is_constexpr) if not c}
@@ -159,21 +169,24 @@ class JITFunction(_FrontendFunction):
             divisible = frozenset(n for n, v, c in zip(self.arg_names, values, self.is_constexpr)
                                   if not c and type(v) is int and v % 16 == 0)
             compiled = compile_ir(self.build_ir(types, constexprs), outputs, num_warps, target, divisible,
-                                  dot_stages=stages, warps_m=warps_m)
+                                  dot_stages=stages, warps_m=warps_m, matmul2d=matmul2d)
             self.cache[key] = compiled
         self.last = compiled
         return compiled
 
     def compile(self, *args: Any, num_warps: int = 4, num_stages: int | None = None, backend: Any = None,
-                target: str | None = None, warps_m: int | None = None, **kwargs: Any) -> CompiledKernel:
+                target: str | None = None, warps_m: int | None = None, matmul2d: bool = False,
+                **kwargs: Any) -> CompiledKernel:
         """The compiled specialisation for these arguments, with `.asm` (IR after each pass, MSL or CUDA);
         `target` ("msl", "cuda") defaults to what `backend` (else the active back end) runs."""
-        return self.specialize(self.bind(args, kwargs), num_warps, target or _target(backend), num_stages, warps_m)
+        return self.specialize(self.bind(args, kwargs), num_warps, target or _target(backend), num_stages, warps_m,
+                               matmul2d)
 
     def warmup(self, *args: Any, grid: Any = None, num_warps: int = 4, num_stages: int | None = None,
-               backend: Any = None, warps_m: int | None = None, **kwargs: Any) -> CompiledKernel:
+               backend: Any = None, warps_m: int | None = None, matmul2d: bool = False,
+               **kwargs: Any) -> CompiledKernel:
         """Compile without running (as Triton's `warmup`), e.g. so autotuning times runs only."""
-        return self.specialize(self.bind(args, kwargs), num_warps, _target(backend), num_stages, warps_m)
+        return self.specialize(self.bind(args, kwargs), num_warps, _target(backend), num_stages, warps_m, matmul2d)
 
     @property
     def asm(self) -> dict[str, str]:
@@ -183,9 +196,9 @@ class JITFunction(_FrontendFunction):
         return self.last.asm
 
     def run(self, grid, *args: Any, backend: Any = None, num_warps: int = 4, num_stages: int | None = None,
-            warps_m: int | None = None, **kwargs: Any) -> Any:
+            warps_m: int | None = None, matmul2d: bool = False, **kwargs: Any) -> Any:
         values = self.bind(args, kwargs)
-        compiled = self.specialize(values, num_warps, _target(backend), num_stages, warps_m)
+        compiled = self.specialize(values, num_warps, _target(backend), num_stages, warps_m, matmul2d)
         if callable(grid):
             meta = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
             grid = grid({**meta, "num_warps": num_warps})

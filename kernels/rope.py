@@ -33,7 +33,10 @@ def default_config(named: dict) -> Config:
 @register
 @autotune(space=Space({"BLOCK_R": [1, 2, 4, 8, 16, 32], "num_warps": [1, 2, 4, 8]}), key=["n_rows", "HALF"],
           default=default_config, reference=_reference, tune_args=_tune_args, shapes=[(4, 64, 128)],
-          dtypes=[mx.float16])
+          dtypes=[mx.float16],
+          # angles are fp32 products position * frequency, computed differently by the reference: at
+          # position 2238 of 4096 one element of 16.7M came out 1.07e-3 off (H200), past the fp16 default
+          rtol=1e-3, atol=4e-3)
 @jit
 def rope_kernel(x_ptr, out_ptr, n_rows, T, log_base, HALF: tl.constexpr, BLOCK_R: tl.constexpr):
     rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)

@@ -43,6 +43,7 @@ class LayoutPlan:
     vector: dict[tuple[int, ...], int] = field(default_factory=dict)  # tile shape -> elements per thread run
     shared_pad: dict[int, int] = field(default_factory=dict)  # value id -> elements added to each stored row
     dot_stages: int = 1  # buffers of a dot operand staged inside a loop (0: read from device memory)
+    matmul2d: bool = False  # dots on Metal 4's cooperative matmul (codegen/passes/dot.py)
 
     def of(self, v: Value) -> Layout:
         return self.values[v.id]
@@ -104,8 +105,8 @@ def pad_dot_operands(fn: Function, plan: LayoutPlan) -> None:
 
 def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
                    divisible_by_16: frozenset[str] = frozenset(), dot_stages: int = 1,
-                   warps_m: int | None = None) -> LayoutPlan:
-    plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages)
+                   warps_m: int | None = None, matmul2d: bool = False) -> LayoutPlan:
+    plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages, matmul2d=matmul2d)
     users: dict[int, list[Operation]] = {}
     for op in fn.walk():
         for v in op.operands:
@@ -238,6 +239,8 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
             return Shared(r.type.shape)
         if code in SCANS:
             return Shared(r.type.shape)
+        if code == "dot" and plan.matmul2d:
+            return plan.default(r)  # the product comes back through threadgroup memory, rows whole
         if code == "dot":
             a = op.operands[0]
             m, k = a.type.shape

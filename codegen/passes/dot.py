@@ -70,10 +70,17 @@ def _operand(lw: Lowering, v: Value) -> Callable[[Expr, Expr], Expr] | Staged:
             layout = lw.plan.default(v)
             lw.env[v.id] = RegsRepr(lw.materialize(v, layout), layout)
         sh = lw.to_shared(v)
-    else:  # a non-affine view (reshape): copy it out row-major
-        layout = lw.plan.default(v)
-        lw.env[v.id] = RegsRepr(lw.materialize(v, layout, copy=True), layout)
-        sh = store_to_shared(lw, v)
+    else:  # a non-affine view (reshape)
+        return _row_major(lw, v)
+    offset, sr, sc = _strides(sh)
+    return Staged(sh.name, offset.value, sr, sc, sh.base)
+
+
+def _row_major(lw: Lowering, v: Value) -> Staged:
+    """`v` copied out to threadgroup memory row-major."""
+    layout = lw.plan.default(v)
+    lw.env[v.id] = RegsRepr(lw.materialize(v, layout, copy=True), layout)
+    sh = store_to_shared(lw, v)
     offset, sr, sc = _strides(sh)
     return Staged(sh.name, offset.value, sr, sc, sh.base)
 
@@ -93,16 +100,63 @@ def _matrix_load(fragment: Fragment, role: str, operand: Callable | Staged, in_t
     return fragment.matrix_load(role, contiguous)
 
 
+def _tensor(lw: Lowering, v: Value) -> tuple[lir.Tensor, bool]:
+    """Operand `v` staged in threadgroup memory as a Metal tensor, and whether the tensor holds its
+    transpose (a `tl.trans` view read in place); a view with neither axis contiguous is copied
+    row-major first."""
+    sh = _operand(lw, v)  # staged: matmul2d launches stage dot operands (jit)
+    if 1 not in (sh.row_stride, sh.col_stride):
+        sh = _row_major(lw, v)
+    rows, cols = shape_of(v.type)
+    offset = lit(sh.offset) if sh.base is None else add(sh.base, lit(sh.offset))
+    data = add(Sym(sh.name), offset)
+    element = ir.element_of(v.type)
+    if sh.col_stride == 1:
+        return lir.Tensor(data, element, "threadgroup", (cols, rows), (1, sh.row_stride)), False
+    return lir.Tensor(data, element, "threadgroup", (rows, cols), (1, sh.col_stride)), True
+
+
+def lower_tensor_matmul(lw: Lowering, op: Operation) -> None:
+    """`tl.dot` on Metal 4's cooperative matmul (`matmul2d`, launch setting `matmul2d=True`): the
+    product of the staged operand tiles goes to a float tile in threadgroup memory, which each
+    thread adds into its accumulator registers (the blocked layout: rows read whole). The
+    cooperative tensor's register layout is opaque, so the product is read back through memory
+    rather than kept in it."""
+    a, b = op.operands[:2]
+    acc = op.operands[2] if len(op.operands) > 2 else None
+    r = op.result
+    (m, k), n = shape_of(a.type), shape_of(r.type)[1]
+    (ta, a_transposed), (tb, b_transposed) = _tensor(lw, a), _tensor(lw, b)
+    product = lw.alloc_shared("product_smem", ir.float32, m * n)
+    dest = lir.Tensor(Sym(product), ir.float32, "threadgroup", (n, m), (1, n))
+    lw.emit(lir.Barrier())  # the operands are written and earlier readers of the product tile are done
+    lw.emit(lir.TensorMatmul(dest, ta, tb, m, n, k, a_transposed, b_transposed, lw.num_warps))
+    lw.emit(lir.Barrier())
+    out = ir.element_of(r.type)
+    layout = lw.plan.of(r)
+    name = lw.result_array(op, layout)
+
+    def accumulate(slot: Expr, coords: list[Expr]) -> None:
+        value = _convert(out, Index(Sym(product), add(mul_(coords[0], lit(n)), coords[1])), ir.float32)
+        if acc is not None:
+            value = Bin("+", lw.read(acc, layout, slot, coords), value)
+        lw.emit(lir.Assign(Index(Sym(name), slot), value))
+    lw.slot_loop(layout, accumulate)
+    lw.env[r.id] = RegsRepr(name, layout)
+
+
 def lower_dot(lw: Lowering, op: Operation) -> None:
     a, b = op.operands[:2]
     acc = op.operands[2] if len(op.operands) > 2 else None
     r = op.result
-    layout = lw.plan.of(r)
-    assert isinstance(layout, MMA), layout
     in_type = ir.element_of(a.type)
     if in_type not in DOT_TYPES:
         raise lw.error(f"tl.dot on {in_type!r} tiles is not supported: Metal's simdgroup matrices take "
                        "float32, float16 and bfloat16", "convert the operands with .to(tl.float16) or .to(tl.float32)")
+    if lw.plan.matmul2d:
+        return lower_tensor_matmul(lw, op)
+    layout = lw.plan.of(r)
+    assert isinstance(layout, MMA), layout
     k_extent = shape_of(a.type)[1]
     out = ir.element_of(r.type)
     a_op, b_op = _operand(lw, a), _operand(lw, b)

@@ -69,6 +69,8 @@ class Renderer:
             return f"static_cast<{self.type_name(e.type)}>({self.expr(e.a)})"
         if isinstance(e, lir.FragmentElement):
             return self.macros.fragment_element(self.expr(e.fragment), e.index)
+        if isinstance(e, lir.Tensor):
+            return self.macros.tensor(e.space, self.types[e.element], self.expr(e.data), e.extents, e.strides)
         return self.target_expr(e)
 
     def target_expr(self, e: lir.Expr) -> str:
@@ -119,6 +121,9 @@ class Renderer:
             return m.matrix_load(self.expr(s.fragment), self.expr(s.address), s.count, s.transpose)
         if isinstance(s, lir.Barrier):
             return m.barrier()
+        if isinstance(s, lir.TensorMatmul):
+            return m.tensor_matmul(self.expr(s.dest), self.expr(s.a), self.expr(s.b), s.m, s.n, s.k,
+                                   s.transpose_a, s.transpose_b, s.simdgroups)
         if isinstance(s, lir.MultiplyAccumulate):
             return m.multiply_accumulate(self.expr(s.c), self.expr(s.a), self.expr(s.b), s.fragment)
         raise NotImplementedError(type(s).__name__)

@@ -19,7 +19,8 @@ class MSLRenderer(Renderer):
                                                "ceil", "abs", "fma", "clamp", "fmod", "min", "max")},
                  "erf": "mf_erf", "sigmoid": "mf_sigmoid", "philox_rand": "mf_rand", "philox_randn": "mf_randn",
                  "atomic_load": "mf_atomic_load", "rtz_float16": "mf_rtz_float16", "rtz_bfloat16": "mf_rtz_bfloat16"}
-    helper_names = ("mf_erf", "mf_sigmoid", "mf_rand", "mf_randn", "mf_atomic_cas", "mf_atomic_load",
+    helper_names = ("mpp::tensor_ops::matmul2d_descriptor",  # the tensor-op headers
+                    "mf_erf", "mf_sigmoid", "mf_rand", "mf_randn", "mf_atomic_cas", "mf_atomic_load",
                     "mf_rtz_float16", "mf_rtz_bfloat16")
     _atomic = {"add": "atomic_fetch_add_explicit", "max": "atomic_fetch_max_explicit",
                "min": "atomic_fetch_min_explicit", "xchg": "atomic_exchange_explicit",

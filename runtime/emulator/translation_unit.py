@@ -61,8 +61,10 @@ _ATTRIBUTE_VALUES = {
     "threads_per_threadgroup": "c.threads_per_threadgroup",
 }
 
-# Names whose presence means the kernel synchronises, so its threads must run as fibers.
-_SYNCHRONISES = re.compile(r"\b(threadgroup_barrier|simdgroup_barrier|simd_\w+|quad_\w+|simdgroup_(?!index_in_threadgroup\b)\w+)\b")
+# Names whose presence means the kernel synchronises, so its threads must run as fibers (Metal 4
+# tensor ops need their simdgroup and their place in the threadgroup).
+_SYNCHRONISES = re.compile(r"\b(threadgroup_barrier|simdgroup_barrier|simd_\w+|quad_\w+"
+                           r"|simdgroup_(?!index_in_threadgroup\b)\w+|matmul2d|execution_simdgroups?)\b")
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,7 @@ def matmul(a_ptr, b_ptr, c_ptr, bias_ptr, res_ptr, M, N, K, stride_am, stride_ak
 
 
 def run_matmul(a, b, M, N, K, a_strides, b_strides, dtype, blocks=(32, 32, 16), num_warps=4, group_m=2,
-               bias=None, activation=0, residual=None, num_stages=None):
+               bias=None, activation=0, residual=None, num_stages=None, matmul2d=False):
     bm, bn, bk = blocks
     grid = (mf.cdiv(M, bm) * mf.cdiv(N, bn),)
     dummy = mx.zeros((1,), dtype)
@@ -86,7 +86,7 @@ def run_matmul(a, b, M, N, K, a_strides, b_strides, dtype, blocks=(32, 32, 16), 
                         residual if residual is not None else dummy, M, N, K, *a_strides, *b_strides, N, 1,
                         BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=group_m, HAS_BIAS=bias is not None,
                         ACTIVATION=activation, HAS_RESIDUAL=residual is not None, num_warps=num_warps,
-                        num_stages=num_stages)
+                        num_stages=num_stages, matmul2d=matmul2d)
 
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
@@ -285,6 +285,73 @@ def test_flash_attention_causal_gqa(rng, D, blocks, num_stages):
                                                num_warps=2, num_stages=num_stages)
     # P is rounded to fp16 before the second product, as in Triton's kernel: ~1e-3 relative
     check(out, attention_reference(q64, k64, v64, H // H_KV), 4e-3)
+
+
+# --- Metal 4 cooperative matmul (launch setting matmul2d=True) -------------------------------------
+def metal_only() -> None:
+    """matmul2d is Metal's: the cuda corpus run (gpu_bench.py --check) has no back end for it."""
+    from metalforge.runtime import backends
+    if backends.resolve().language != "msl":
+        pytest.skip("matmul2d is a Metal 4 instruction; this run's back end renders CUDA")
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("num_stages", [None, 2], ids=["staged", "double_buffered"])
+def test_matmul2d_masks_every_edge(rng, dtype, num_stages):
+    """The same kernel with its tiles multiplied by matmul2d (emulated: docs/emulator.md), with a
+    fused bias + SiLU epilogue; the product comes back through threadgroup memory each K step."""
+    metal_only()
+    mxt, tol = DTYPES[dtype]
+    M, N, K = (int(rng.integers(20, 70)) | 1 for _ in range(3))
+    a, a64 = inputs(rng, mxt, M, K)
+    b, b64 = inputs(rng, mxt, K, N)
+    bias, bias64 = inputs(rng, mxt, N)
+    out = run_matmul(a, b, M, N, K, (K, 1), (N, 1), mxt, bias=bias, activation=2, num_stages=num_stages,
+                     matmul2d=True)
+    msl = generated(matmul)
+    assert "mpp::tensor_ops::matmul2d<mf_desc, metal::execution_simdgroups<4>>" in msl
+    assert "#include <MetalPerformancePrimitives/MetalPerformancePrimitives.h>" in msl
+    assert "simdgroup_multiply_accumulate" not in msl
+    k_loop = msl[msl.index("for (int k0"):msl.index("cmask = ")]  # staging, product, reading it back
+    assert k_loop.count("threadgroup_barrier") == (2 if num_stages == 2 else 3), k_loop
+    z = a64 @ b64 + bias64[None, :]
+    check(out, z / (1 + np.exp(-z)), tol)
+
+
+def test_matmul2d_reads_a_transposed_tile_in_place(rng):
+    """`tl.trans(b)` of a staged [N, K] tile is passed as that tile with transpose_right set."""
+    metal_only()
+    M, N, K = 27, 35, 43
+    a, a64 = inputs(rng, mx.bfloat16, M, K)
+    b, b64 = inputs(rng, mx.bfloat16, N, K)
+    out = matmul_nt[(mf.cdiv(M, 16), mf.cdiv(N, 32))](a, b, mf.empty((M, N), mx.float32), M, N, K,
+                                                       BLOCK_M=16, BLOCK_N=32, BLOCK_K=16, num_warps=2,
+                                                       matmul2d=True)
+    assert "matmul2d_descriptor(16, 32, 16, false, true, false" in generated(matmul_nt)
+    check(out, a64 @ b64.T, 2e-5)
+
+
+def test_matmul2d_flash_attention(rng):
+    """One cooperative matmul feeds another (S = Q K^T, then P V), two simdgroups, causal GQA."""
+    metal_only()
+    H, H_KV, L, D = 4, 2, int(rng.integers(20, 40)) | 1, 64
+    q, q64 = inputs(rng, mx.float16, H, L, D)
+    k, k64 = inputs(rng, mx.float16, H_KV, L, D)
+    v, v64 = inputs(rng, mx.float16, H_KV, L, D)
+    out = flash_attention[(mf.cdiv(L, 16), H)](q, k, v, mf.empty((H, L, D), mx.float16), L, 1.0 / math.sqrt(D),
+                                               GROUP=H // H_KV, D=D, CAUSAL=True, BLOCK_M=16, BLOCK_N=16,
+                                               num_warps=2, matmul2d=True)
+    assert generated(flash_attention).count("mf_op.run(") == 2
+    check(out, attention_reference(q64, k64, v64, H // H_KV), 4e-3)
+
+
+def test_matmul2d_is_refused_off_metal():
+    d = mx.zeros((1,), mx.float16)
+    with pytest.raises(LaunchConfigError, match=r"matmul: matmul2d=True is Metal 4's cooperative matmul, which the "
+                                                r"cuda target does not have"):
+        matmul.compile(d, d, mf.empty((64, 64), mx.float16), d, d, 64, 64, 32, 32, 1, 64, 1, 64, 1,
+                       BLOCK_M=64, BLOCK_N=64, BLOCK_K=32, GROUP_M=1, HAS_BIAS=False, ACTIVATION=0,
+                       HAS_RESIDUAL=False, target="cuda", matmul2d=True)
 
 
 # --- generated code and errors -----------------------------------------------------------------

@@ -139,3 +139,24 @@ def test_simdgroup_arrangement_is_a_config_field_a_space_can_search():
     assert "warps_m" not in Config({"BLOCK_M": 64}).all_kwargs()  # unset: the launch keeps its default
     assert Config.from_json({"kwargs": {"BLOCK_M": 64}, "num_warps": 4, "num_stages": 1}).warps_m is None
     assert Config({"BLOCK_M": 64}, warps_m=2) != Config({"BLOCK_M": 64})
+
+
+def test_matmul2d_is_a_config_field_the_tuner_can_choose(emu, db_path):
+    """The tuner measures a DSL matmul with and without Metal 4's cooperative matmul (emulated) and
+    stores the launch setting with the config."""
+    from metalforge.dsl.jit import empty
+    from metalforge.kernels.matmul import launch_grid, matmul_kernel, reference as matmul_reference
+
+    space = Space({"BLOCK_M": [32], "BLOCK_N": [32], "BLOCK_K": [16], "GROUP_M": [1], "num_warps": [4],
+                   "matmul2d": [False, True]})
+    tuned = autotune(space=space, key=["M", "N", "K"], warmup=1, rep=2, rtol=2e-3, atol=1e-2,
+                     reference=lambda a, b, c, *rest: matmul_reference(a, b, c.dtype))(matmul_kernel.fn)
+    m, n, k = 40, 33, 50
+    a, b = mx.random.normal((m, k)).astype(mx.float16), mx.random.normal((k, n)).astype(mx.float16)
+    args = (a, b, empty((m, n), mx.float16), m, n, k)
+    tuned.tune(launch_grid(m, n), *args, trials=2, sampler="grid", seed=0)
+    trials = {json.loads(t["config"]).get("matmul2d", False): t for t in TuningDB(db_path).trials("matmul_kernel")}
+    assert set(trials) == {False, True} and all(t["status"] == "ok" for t in trials.values()), trials
+    assert Config.from_json(json.loads(trials[True]["config"])).matmul2d
+    assert Config({"BLOCK_M": 32}, matmul2d=True).all_kwargs()["matmul2d"] is True
+    assert "matmul2d" not in Config({"BLOCK_M": 32}).to_json()  # unset: stored rows read as before

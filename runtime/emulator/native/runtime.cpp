@@ -450,6 +450,14 @@ extern "C" uint32_t mfemu_simd_exchange(const void* value, uint32_t size, void* 
 
 extern "C" uint32_t mfemu_lane() { Worker* w = W; return w ? uint32_t(w->current & 31) : 0; }
 
+extern "C" uint32_t mfemu_thread_index() {
+  return uint32_t(fiber_worker("a tensor operation (matmul2d)")->current);
+}
+
+extern "C" uint32_t mfemu_threads_per_threadgroup() {
+  return uint32_t(fiber_worker("a tensor operation (matmul2d)")->n);
+}
+
 extern "C" unsigned char* mfemu_threadgroup_slot(uint32_t offset, uint32_t size) {
   Worker* w = W;
   uint32_t limit = w->job->launch->threadgroup_memory_limit;

@@ -49,6 +49,10 @@ extern "C" {
 void mfemu_threadgroup_barrier(int site);
 uint32_t mfemu_simd_exchange(const void* value, uint32_t size, void* lanes, int site);
 uint32_t mfemu_lane();
+// The calling thread's index in its threadgroup and the threadgroup's actual thread count (for
+// tensor ops, whose execution scope depends on them); both need a kernel launched with fibers.
+uint32_t mfemu_thread_index();
+uint32_t mfemu_threads_per_threadgroup();
 unsigned char* mfemu_threadgroup_slot(uint32_t offset, uint32_t size);
 [[noreturn]] void mfemu_fail(int32_t status, const char* message);
 // Entry point used by Python.
