@@ -24,6 +24,11 @@ ELEMENTWISE = frozenset({
     "cmp", "neg", "not", "cast", "bitcast", "select", "addptr", "minimum", "maximum", "clamp", "fma", "exp", "exp2",
     "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs", "rand", "randn",
 })
+# Ops that evaluate a function: index arithmetic computed with one is kept in registers when several
+# ops read it, instead of being recomputed at every read (RoPE's cos and sin of one angle, each
+# read twice, were four evaluations per element on top of four of the angle's exp).
+FUNCTIONS = frozenset({"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "sigmoid", "rand",
+                       "randn", "fdiv", "fmod"})
 # Element types loaded and stored as vectors (Metal has packed vectors of these).
 VECTOR_TYPES = frozenset({ir.float32, ir.float16, ir.int32, ir.uint32, ir.int16, ir.uint16, ir.int8, ir.uint8})
 # Ops that only re-index their operand.
@@ -108,6 +113,7 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
                    warps_m: int | None = None, matmul2d: bool = False) -> LayoutPlan:
     plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages, matmul2d=matmul2d)
     users: dict[int, list[Operation]] = {}
+    evaluates: set[int] = set()  # rematerialised values whose expression evaluates a FUNCTIONS op
     for op in fn.walk():
         for v in op.operands:
             users.setdefault(v.id, []).append(op)
@@ -184,6 +190,19 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
         found = users.get(v.id, [])
         return bool(found) and all(u.opcode == "dot" and all(o is not v for o in u.operands[2:]) for u in found)
 
+    def cheap_to_recompute(op: Operation, r: Value) -> bool:
+        """Whether index arithmetic `r` may be recomputed where it is read: unless it evaluates a
+        function and several ops of its own shape read it (a broadcast read would convert registers
+        through threadgroup memory, which costs more than the recomputation)."""
+        if op.opcode not in FUNCTIONS and not any(o.id in evaluates for o in op.operands):
+            return True
+        readers = users.get(r.id, [])
+        if len(readers) > 1 and all(isinstance(u.result.type, BlockType) and u.result.type.shape == r.type.shape
+                                    for u in readers if u.results):
+            return False
+        evaluates.add(r.id)
+        return True
+
     def result_layout(op: Operation, r: Value, tiles: list) -> Layout:
         code = op.opcode
         if code in REDUCTIONS:
@@ -215,7 +234,7 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
         if code in ELEMENTWISE or code in VIEWS:
             held = [l for _, l in tiles if not isinstance(l, (Remat, Scalar))]
             if not held:
-                return Remat()
+                return Remat() if cheap_to_recompute(op, r) else plan.default(r)
         if code in ELEMENTWISE:
             registers = [l for l in held if isinstance(l, Registers)]
             # A reduction's slice layout or a dot's fragments win over a blocked layout: the blocked

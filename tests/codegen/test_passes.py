@@ -398,3 +398,31 @@ def test_barrier_kept_when_a_call_reads_threadgroup_memory():
                                                                    lir.Lit(0.0, ir.float32)), ir.float32))
     out = merge_barriers(decls + [lir.Barrier(), _write("a"), read_in_call, lir.Barrier(), _write("b"), lir.Barrier()])
     assert sum(isinstance(s, lir.Barrier) for s in out) == 3
+
+
+@mf.jit
+def rotate(X, Y, T, BLOCK_R: tl.constexpr, HALF: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    i = tl.arange(0, HALF)
+    inv_freq = tl.exp(i.to(tl.float32) * -0.1)
+    theta = (rows % T).to(tl.float32)[:, None] * inv_freq[None, :]
+    c = tl.cos(theta)
+    s = tl.sin(theta)
+    first = rows[:, None] * (2 * HALF) + i[None, :]
+    x1 = tl.load(X + first)
+    x2 = tl.load(X + first + HALF)
+    tl.store(Y + first, x1 * c - x2 * s)
+    tl.store(Y + first + HALF, x1 * s + x2 * c)
+
+
+def test_functions_of_index_arithmetic_read_twice_are_evaluated_once():
+    """cos and sin of one angle, each read by two products: kept in registers rather than
+    recomputed at each read; the angle's exp, read once through a broadcast, stays recomputed."""
+    fn = build(rotate, {"X": ir.ptr(ir.float32), "Y": ir.ptr(ir.float32), "T": ir.int32}, {"BLOCK_R": 4, "HALF": 32})
+    plan = assign_layouts(fn, 4)
+    layout = {op.opcode: plan.values[op.result.id] for op in fn.walk() if op.opcode in ("exp", "cos", "sin")}
+    assert isinstance(layout["exp"], Remat)
+    assert not isinstance(layout["cos"], Remat) and layout["cos"] == layout["sin"]
+    x = mx.array(np.random.default_rng(0).standard_normal(4 * 64).astype(np.float32))
+    source = rotate.compile(x, mf.empty((4 * 64,), mx.float32), 8, BLOCK_R=4, HALF=32, target="msl").asm["msl"]
+    assert source.count("metal::cos(") == source.count("metal::sin(") == 1
