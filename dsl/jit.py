@@ -88,8 +88,9 @@ class JITFunction(_FrontendFunction):
         self.arg_index = {n: i for i, n in enumerate(self.arg_names)}
         self.defaults = [p.default if p.default is not p.empty else _MISSING
                          for p in self.signature.parameters.values()]
-        self.kernels: dict[tuple, Any] = {}  # runtime kernel objects per (compiled kernel, back end)
-        self.positions: dict[int, tuple] = {}  # per compiled kernel (kept alive by `cache`): buffer positions
+        self.launchers: dict[tuple, tuple] = {}  # per (compiled kernel, back end): see `launcher`
+        self.constexpr_at = tuple(i for i, c in enumerate(self.is_constexpr) if c)
+        self.runtime_at = tuple(i for i, c in enumerate(self.is_constexpr) if not c)
 
     codegen_version = CODEGEN_VERSION
 
@@ -146,23 +147,12 @@ class JITFunction(_FrontendFunction):
         (None: the compiler splits the longer side first). `matmul2d=True` multiplies `tl.dot` tiles
         with Metal 4's cooperative `matmul2d` (MetalPerformancePrimitives; M5-class GPUs, macOS 26)
         instead of 8x8 simdgroup matrices; its operands are always staged."""
-        if num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
-            raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
-                                  "(a Metal threadgroup has at most 1024 threads)")
-        if warps_m is not None and (warps_m < 1 or warps_m > num_warps or warps_m & (warps_m - 1)):
-            raise LaunchConfigError(f"{self.__name__}: warps_m={warps_m} with num_warps={num_warps}; use a power "
-                                    "of two from 1 to num_warps (or None to let the compiler choose)")
-        if matmul2d and target != "msl":
-            raise LaunchConfigError(f"{self.__name__}: matmul2d=True is Metal 4's cooperative matmul, which the "
-                                    f"{target} target does not have; drop matmul2d (tl.dot then uses the target's "
-                                    "own matrix instructions)")
-        stages = 1 if num_stages is None else min(num_stages, 2)
-        if matmul2d:
-            stages = max(stages, 1)
-        key = (num_warps, target, stages, warps_m, matmul2d) + tuple(v if c else _type_key(v)
-                                                                   for v, c in zip(values, self.is_constexpr))
+        stages = 1 if num_stages is None else min(num_stages, 2) if not matmul2d else max(min(num_stages, 2), 1)
+        key = (num_warps, target, stages, warps_m, matmul2d, *[values[i] for i in self.constexpr_at],
+               *[_type_key(values[i]) for i in self.runtime_at])
         compiled = self.cache.get(key)
-        if compiled is None:
+        if compiled is None:  # launch settings are checked once, before the first compile of a key
+            self.check_launch_settings(num_warps, target, warps_m, matmul2d)
             types = {n: self.arg_type(n, v) for n, v, c in zip(self.arg_names, values, self.is_constexpr) if not c}
             constexprs = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
             outputs = {n for n, v in zip(self.arg_names, values) if isinstance(v, Placeholder)}
@@ -173,6 +163,18 @@ class JITFunction(_FrontendFunction):
             self.cache[key] = compiled
         self.last = compiled
         return compiled
+
+    def check_launch_settings(self, num_warps: int, target: str, warps_m: int | None, matmul2d: bool) -> None:
+        if num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
+            raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
+                                    "(a Metal threadgroup has at most 1024 threads)")
+        if warps_m is not None and (warps_m < 1 or warps_m > num_warps or warps_m & (warps_m - 1)):
+            raise LaunchConfigError(f"{self.__name__}: warps_m={warps_m} with num_warps={num_warps}; use a power "
+                                    "of two from 1 to num_warps (or None to let the compiler choose)")
+        if matmul2d and target != "msl":
+            raise LaunchConfigError(f"{self.__name__}: matmul2d=True is Metal 4's cooperative matmul, which the "
+                                    f"{target} target does not have; drop matmul2d (tl.dot then uses the target's "
+                                    "own matrix instructions)")
 
     def compile(self, *args: Any, num_warps: int = 4, num_stages: int | None = None, backend: Any = None,
                 target: str | None = None, warps_m: int | None = None, matmul2d: bool = False,
@@ -198,21 +200,22 @@ class JITFunction(_FrontendFunction):
     def run(self, grid, *args: Any, backend: Any = None, num_warps: int = 4, num_stages: int | None = None,
             warps_m: int | None = None, matmul2d: bool = False, **kwargs: Any) -> Any:
         values = self.bind(args, kwargs)
-        compiled = self.specialize(values, num_warps, _target(backend), num_stages, warps_m, matmul2d)
+        try:
+            runner = _backend(backend)
+        except BackendUnavailableError:
+            runner = None  # nothing runs here: an empty grid still returns its outputs, any other raises
+        compiled = self.specialize(values, num_warps, runner.language if runner else "msl", num_stages, warps_m,
+                                   matmul2d)
         if callable(grid):
-            meta = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
+            meta = {self.arg_names[i]: values[i] for i in self.constexpr_at}
             grid = grid({**meta, "num_warps": num_warps})
         g = tuple(grid)
         if not 1 <= len(g) <= 3 or not all(isinstance(n, int) and n >= 0 for n in g):
             raise MetalforgeError(f"{self.__name__}: grid must be 1 to 3 non-negative ints, got {g!r}")
         g = g + (1,) * (3 - len(g))
-        positions = self.positions.get(id(compiled))  # specialisations may share a name (same source text)
-        if positions is None:  # where each buffer of the compiled kernel comes from in the argument list
-            index = {n: i for i, n in enumerate(self.arg_names)}
-            positions = self.positions[id(compiled)] = (
-                [(index[n], MX_DTYPES.get(t)) for n, t in compiled.inputs], [index.get(n) for n, _ in compiled.outputs])
+        kernel, inputs_at, outputs_at = self.launcher(compiled, runner)
         outputs = [values[i] if i is not None else zeros(((PRINT_CAPACITY + 1) * RECORD_WORDS,), mx.uint32)
-                   for i in positions[1]]  # None: the hidden device_print buffer, zero-initialised
+                   for i in outputs_at]  # None: the hidden device_print buffer, zero-initialised
         inits = {_NAN if p.init != p.init else p.init for p in outputs if p.init is not None}  # one NaN object
         if len(inits) > 1:
             raise MetalforgeError(f"{self.__name__}: outputs with different initial values {sorted(inits)}; MLX "
@@ -221,25 +224,32 @@ class JITFunction(_FrontendFunction):
         if 0 in g:
             outs = [mx.full(p.shape, p.init or 0, p.dtype) for p in outputs]
         else:
-            inputs = [_as_input(values[i], t) for i, t in positions[0]]
-            outs = self._runtime_kernel(compiled, _backend(backend))(
-                inputs=inputs, output_shapes=[p.shape for p in outputs], output_dtypes=[p.dtype for p in outputs],
-                grid=(g[0] * compiled.threads, g[1], g[2]), threadgroup=(compiled.threads, 1, 1),
-                init_value=inits.pop() if inits else None)
+            if kernel is None:
+                _backend(backend)  # raises BackendUnavailableError, saying what is missing
+            outs = kernel(inputs=[_as_input(values[i], t) for i, t in inputs_at],
+                          output_shapes=[p.shape for p in outputs], output_dtypes=[p.dtype for p in outputs],
+                          grid=(g[0] * compiled.threads, g[1], g[2]), threadgroup=(compiled.threads, 1, 1),
+                          init_value=inits.pop() if inits else None)
         if compiled.prints:
             decode_prints(outs[-1], compiled.prints)
             outs = outs[:-1]
         return outs[0] if len(outs) == 1 else tuple(outs)
 
-    def _runtime_kernel(self, compiled: CompiledKernel, backend: Any):
-        key = (compiled.name, id(backend))
-        kernel = self.kernels.get(key)
-        if kernel is None:
-            kernel = metal_kernel(compiled.name, [n for n, _ in compiled.inputs], [n for n, _ in compiled.outputs],
-                                  compiled.body, compiled.header, atomic_outputs=compiled.atomic_outputs,
-                                  backend=backend)
-            self.kernels[key] = kernel
-        return kernel
+    def launcher(self, compiled: CompiledKernel, runner: Any) -> tuple[Any, list, list]:
+        """(runtime kernel on `runner`, or None without one; where each input buffer comes from in
+        the argument list and its dtype; where each output comes from), made once per pair."""
+        key = (id(compiled), id(runner))  # `cache` keeps compiled kernels alive, back ends live on
+        found = self.launchers.get(key)
+        if found is None:
+            index = {n: i for i, n in enumerate(self.arg_names)}
+            kernel = None if runner is None else metal_kernel(
+                compiled.name, [n for n, _ in compiled.inputs], [n for n, _ in compiled.outputs], compiled.body,
+                compiled.header, atomic_outputs=compiled.atomic_outputs, backend=runner)
+            found = (kernel, [(index[n], MX_DTYPES.get(t)) for n, t in compiled.inputs],
+                     [index.get(n) for n, _ in compiled.outputs])
+            if runner is not None:
+                self.launchers[key] = found
+        return found
 
 
 _MISSING = object()
