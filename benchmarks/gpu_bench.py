@@ -9,10 +9,13 @@ rotated over >= 256 MiB so L2 does not flatter, median of repeated runs; Triton 
 way with CUDA events, at the fastest of our tuned config and Triton's own tutorial configs for the
 `tl.dot` kernels.
 
-    python benchmarks/gpu_bench.py --out DIR [--trials N] [--quick | --smoke] [--no-tune] [--isolate]
+    python benchmarks/gpu_bench.py --out DIR [--trials N] [--quick | --smoke] [--no-tune] [--isolate] [--sweep]
     python benchmarks/gpu_bench.py --check [PYTEST_PATH ...]    (the DSL test corpus on the cuda back end)
 
-writes DIR/benchmarks.md (table, device, date, versions), DIR/results.json and DIR/bench.png. Our
+--sweep measures the LLM shapes of issue 7 instead of the target table's (decode and prefill rows,
+hidden and MLP sizes, vocabularies, KV lengths; fp16 and bf16), each row on the config the tuning
+database gives for it (marked when that is a neighbouring shape's or the default), without Triton.
+Each run writes DIR/benchmarks.md (table, device, date, versions), DIR/results.json and DIR/bench.png. Our
 kernels and MLX's are timed on a lazy graph built before the clock starts (the Python cost of a
 DSL call is measured apart, as the launch-overhead row).
 """
@@ -132,87 +135,154 @@ def max_error(got, want) -> float:
     return max(float(mx.max(mx.abs(g.astype(mx.float32) - w.astype(mx.float32))).item()) for g, w in zip(got, want))
 
 
-def build_cases(quick: bool, smoke: bool = False) -> list[Case]:
-    cases = []
-    rows = 8 if smoke else 512 if quick else 4096
+def _short(dtype: mx.Dtype) -> str:
+    return {mx.float16: "fp16", mx.bfloat16: "bf16", mx.float32: "fp32"}[dtype]
 
-    # softmax 4096 x 32000 fp16
-    cols = 32000
-    xs = [mx.random.normal((rows, cols)).astype(mx.float16) for _ in range(rotations(rows * cols * 2))]
-    c = Case("softmax", f"{rows}x{cols} fp16", 2 * rows * cols * 2, lambda i: softmax.softmax(xs[i]),
-             lambda i: mx.softmax(xs[i], axis=-1), softmax.reference(xs[0]))
-    cases.append(c)
 
-    # residual add + RMS norm 4096 x 8192 fp16 (reads x, res, w; writes out and the sum)
-    d = 8192
-    xs2 = [mx.random.normal((rows, d)).astype(mx.float16) for _ in range(rotations(rows * d * 4))]
-    rs2 = [mx.random.normal((rows, d)).astype(mx.float16) for _ in range(len(xs2))]
-    w = mx.random.normal((d,)).astype(mx.float16)
-    cases.append(Case("add + rms_norm", f"{rows}x{d} fp16", 4 * rows * d * 2,
-                      lambda i: norms.add_rms_norm(xs2[i], rs2[i], w),
-                      lambda i: (mx.fast.rms_norm(xs2[i] + rs2[i], w, 1e-5), xs2[i] + rs2[i]),
-                      norms.add_rms_norm_reference(xs2[0], rs2[0], w)))
+def softmax_case(rows: int, cols: int, dtype: mx.Dtype) -> Case:
+    xs = [mx.random.normal((rows, cols)).astype(dtype) for _ in range(rotations(rows * cols * dtype.size))]
+    return Case("softmax", f"{rows}x{cols} {_short(dtype)}", 2 * rows * cols * dtype.size,
+                lambda i: softmax.softmax(xs[i]), lambda i: mx.softmax(xs[i], axis=-1), softmax.reference(xs[0]))
 
-    # layer norm 4096 x 8192 fp32
-    xs3 = [mx.random.normal((rows, d)) for _ in range(rotations(rows * d * 8))]
-    w3, b3 = mx.random.normal((d,)), mx.random.normal((d,))
-    cases.append(Case("layer_norm", f"{rows}x{d} fp32", 2 * rows * d * 4,
-                      lambda i: norms.layer_norm(xs3[i], w3, b3)[0],
-                      lambda i: mx.fast.layer_norm(xs3[i], w3, b3, 1e-5),
-                      norms.layer_norm_reference(xs3[0], w3, b3)[0], tol=1e-3))
 
-    # RoPE T=4096 H=32 D=128 fp16
-    t, h, hd = (8 if smoke else 512 if quick else 4096), 32, 128
-    xs4 = [mx.random.normal((h, t, hd)).astype(mx.float16) for _ in range(rotations(h * t * hd * 4))]
-    cases.append(Case("rope", f"T={t} H={h} D={hd} fp16", 2 * h * t * hd * 2, lambda i: rope.rope(xs4[i]),
-                      lambda i: mx.fast.rope(xs4[i][None], hd, traditional=False, base=10000.0, scale=1.0,
-                                             offset=0)[0], rope.reference(xs4[0])))
+def rms_norm_case(rows: int, d: int, dtype: mx.Dtype) -> Case:
+    """Residual add + RMS norm: reads x, the residual and w; writes the output and the sum."""
+    xs = [mx.random.normal((rows, d)).astype(dtype) for _ in range(rotations(rows * d * 2 * dtype.size))]
+    rs = [mx.random.normal((rows, d)).astype(dtype) for _ in range(len(xs))]
+    w = mx.random.normal((d,)).astype(dtype)
+    return Case("add + rms_norm", f"{rows}x{d} {_short(dtype)}", 4 * rows * d * dtype.size,
+                lambda i: norms.add_rms_norm(xs[i], rs[i], w),
+                lambda i: (mx.fast.rms_norm(xs[i] + rs[i], w, 1e-5), xs[i] + rs[i]),
+                norms.add_rms_norm_reference(xs[0], rs[0], w), tol=2e-2 if dtype == mx.float16 else 6e-2)
 
-    # 4-bit matvec N=14336 K=4096 group 64
-    n, k = (256, 512) if smoke else (14336, 4096)
-    ws = [mx.quantize(mx.random.normal((n, k)).astype(mx.float16), group_size=64, bits=4)
+
+def layer_norm_case(rows: int, d: int, dtype: mx.Dtype) -> Case:
+    xs = [mx.random.normal((rows, d)).astype(dtype) for _ in range(rotations(rows * d * 2 * dtype.size))]
+    w, b = mx.random.normal((d,)).astype(dtype), mx.random.normal((d,)).astype(dtype)
+    return Case("layer_norm", f"{rows}x{d} {_short(dtype)}", 2 * rows * d * dtype.size,
+                lambda i: norms.layer_norm(xs[i], w, b)[0], lambda i: mx.fast.layer_norm(xs[i], w, b, 1e-5),
+                norms.layer_norm_reference(xs[0], w, b)[0], tol={mx.float32: 1e-3, mx.float16: 2e-2}.get(dtype, 6e-2))
+
+
+def rope_case(t: int, h: int, hd: int, dtype: mx.Dtype) -> Case:
+    xs = [mx.random.normal((h, t, hd)).astype(dtype) for _ in range(rotations(h * t * hd * 2 * dtype.size))]
+    return Case("rope", f"T={t} H={h} D={hd} {_short(dtype)}", 2 * h * t * hd * dtype.size,
+                lambda i: rope.rope(xs[i]),
+                lambda i: mx.fast.rope(xs[i][None], hd, traditional=False, base=10000.0, scale=1.0, offset=0)[0],
+                rope.reference(xs[0]), tol=2e-2 if dtype == mx.float16 else 6e-2)
+
+
+def qmv_case(n: int, k: int, dtype: mx.Dtype) -> Case:
+    """4-bit matrix-vector product, MLX's format with groups of 64."""
+    ws = [mx.quantize(mx.random.normal((n, k)).astype(dtype), group_size=64, bits=4)
           for _ in range(rotations(n * k // 2))]
-    xv = mx.random.normal((k,)).astype(mx.float16)
-    q_bytes = n * k // 2 + 2 * (n * k // 64) * 2 + k * 2 + n * 2
-    cases.append(Case("qmv 4-bit g64", f"N={n} K={k} fp16", q_bytes,
-                      lambda i: quantized.qmv(xv, *ws[i]),
-                      lambda i: mx.quantized_matmul(xv[None], *ws[i], transpose=True, group_size=64, bits=4)[0],
-                      quantized.reference(xv, *ws[0]), tol=5e-1))
+    xv = mx.random.normal((k,)).astype(dtype)
+    q_bytes = n * k // 2 + 2 * (n * k // 64) * dtype.size + (k + n) * dtype.size
+    return Case("qmv 4-bit g64", f"N={n} K={k} {_short(dtype)}", q_bytes, lambda i: quantized.qmv(xv, *ws[i]),
+                lambda i: mx.quantized_matmul(xv[None], *ws[i], transpose=True, group_size=64, bits=4)[0],
+                quantized.reference(xv, *ws[0]), tol=5e-1)
 
-    # decode attention h32 (kv 8) d128 S=8192 fp16
-    s = 100 if smoke else 1024 if quick else 8192
-    hq, hkv = 32, 8
-    kvs = [(mx.random.normal((hkv, s, hd)).astype(mx.float16), mx.random.normal((hkv, s, hd)).astype(mx.float16))
-           for _ in range(rotations(2 * hkv * s * hd * 2))]
-    q = mx.random.normal((hq, hd)).astype(mx.float16)
-    cases.append(Case("decode attention", f"h{hq}/kv{hkv} d{hd} S={s} fp16", 2 * hkv * s * hd * 2,
-                      lambda i: attention.decode_attention(q, *kvs[i]),
-                      lambda i: mx.fast.scaled_dot_product_attention(q[None, :, None, :], kvs[i][0][None],
-                                                                     kvs[i][1][None], scale=hd ** -0.5)[0, :, 0],
-                      attention.reference(q, *kvs[0]), tol=1e-2))
 
-    # fp16 matmul 4096^3; entries scaled so the products have unit variance and `tol` (absolute)
-    # means the same at any K
-    m, n, k = (64, 96, 80) if smoke else (1024,) * 3 if quick else (4096,) * 3
-    ab = [(mx.random.normal((m, k)) * k ** -0.25).astype(mx.float16) for _ in range(rotations(2 * (m + n) * k))]
-    bb = [(mx.random.normal((k, n)) * k ** -0.25).astype(mx.float16) for _ in range(len(ab))]
-    cases.append(Case("matmul", f"{m}x{n}x{k} fp16", 2 * (m * k + k * n + m * n), lambda i: matmul.matmul(ab[i], bb[i]),
-                      lambda i: ab[i] @ bb[i], matmul.reference(ab[0], bb[0]), flops=2 * m * n * k, dims=(m, n, k)))
+def decode_attention_case(s: int, hq: int, hkv: int, hd: int, dtype: mx.Dtype) -> Case:
+    kvs = [(mx.random.normal((hkv, s, hd)).astype(dtype), mx.random.normal((hkv, s, hd)).astype(dtype))
+           for _ in range(rotations(2 * hkv * s * hd * dtype.size))]
+    q = mx.random.normal((hq, hd)).astype(dtype)
+    return Case("decode attention", f"h{hq}/kv{hkv} d{hd} S={s} {_short(dtype)}", 2 * hkv * s * hd * dtype.size,
+                lambda i: attention.decode_attention(q, *kvs[i]),
+                lambda i: mx.fast.scaled_dot_product_attention(q[None, :, None, :], kvs[i][0][None], kvs[i][1][None],
+                                                               scale=hd ** -0.5)[0, :, 0],
+                attention.reference(q, *kvs[0]), tol=1e-2 if dtype == mx.float16 else 4e-2)
 
-    # causal flash attention (prefill) h32/kv8 d64 L=2048 fp16
-    fh, fkv, length, fd = (4, 2, 40, 64) if smoke else (32, 8, 512 if quick else 2048, 64)
-    qkv = [tuple(mx.random.normal(shape).astype(mx.float16) for shape in ((fh, length, fd), (fkv, length, fd),
-                                                                           (fkv, length, fd)))
-           for _ in range(rotations(2 * (fh + fkv) * length * fd * 2))]
-    cases.append(Case("causal flash attention", f"h{fh}/kv{fkv} d{fd} L={length} fp16",
-                      2 * (fh + fkv) * length * fd * 2,
-                      lambda i: flash_attention.flash_attention(*qkv[i]),
-                      lambda i: mx.fast.scaled_dot_product_attention(*(x[None] for x in qkv[i]), scale=fd ** -0.5,
-                                                                     mask="causal")[0],
-                      flash_attention.reference(*qkv[0]), tol=1e-2,
-                      flops=2 * fh * length * length * fd,  # two products of 2*L*L*D per head, half under the mask
-                      dims=(fh, fkv, length, fd)))
-    return cases
+
+def matmul_case(m: int, n: int, k: int, dtype: mx.Dtype) -> Case:
+    """Entries scaled so that the products have unit variance: `tol` (absolute) means the same at any K."""
+    ab = [(mx.random.normal((m, k)) * k ** -0.25).astype(dtype) for _ in range(rotations(2 * (m + n) * k))]
+    bb = [(mx.random.normal((k, n)) * k ** -0.25).astype(dtype) for _ in range(len(ab))]
+    return Case("matmul", f"{m}x{n}x{k} {_short(dtype)}", dtype.size * (m * k + k * n + m * n),
+                lambda i: matmul.matmul(ab[i], bb[i]), lambda i: ab[i] @ bb[i], matmul.reference(ab[0], bb[0]),
+                tol=2e-2 if dtype == mx.float16 else 6e-2, flops=2 * m * n * k, dims=(m, n, k))
+
+
+def flash_attention_case(h: int, hkv: int, length: int, d: int, dtype: mx.Dtype) -> Case:
+    """Causal prefill attention with grouped KV heads."""
+    qkv = [tuple(mx.random.normal(shape).astype(dtype) for shape in ((h, length, d), (hkv, length, d),
+                                                                      (hkv, length, d)))
+           for _ in range(rotations(2 * (h + hkv) * length * d * dtype.size))]
+    return Case("causal flash attention", f"h{h}/kv{hkv} d{d} L={length} {_short(dtype)}",
+                2 * (h + hkv) * length * d * dtype.size, lambda i: flash_attention.flash_attention(*qkv[i]),
+                lambda i: mx.fast.scaled_dot_product_attention(*(x[None] for x in qkv[i]), scale=d ** -0.5,
+                                                               mask="causal")[0],
+                flash_attention.reference(*qkv[0]), tol=1e-2 if dtype == mx.float16 else 4e-2,
+                flops=2 * h * length * length * d,  # two products of 2*L*L*D per head, half under the mask
+                dims=(h, hkv, length, d))
+
+
+@dataclass
+class Spec:
+    """A benchmark row before its inputs exist: built when it is measured, so a sweep of large
+    shapes holds one row's inputs at a time."""
+    name: str
+    build: Callable[[], Case]
+    sizes: str  # the builder's arguments, for a row whose inputs could not be built
+
+
+def _spec(builder: Callable[..., Case], *args: Any) -> Spec:
+    name = {softmax_case: "softmax", rms_norm_case: "add + rms_norm", layer_norm_case: "layer_norm",
+            rope_case: "rope", qmv_case: "qmv 4-bit g64", decode_attention_case: "decode attention",
+            matmul_case: "matmul", flash_attention_case: "causal flash attention"}[builder]
+    return Spec(name, lambda: builder(*args), " ".join(map(str, args)))
+
+
+def _tuned_calls() -> dict[tuple, tuple]:
+    """Calls so far that ran without a config tuned for their exact key: (kernel, shape, dtypes) ->
+    (where the config came from, calls)."""
+    return {(r["kernel"], tuple(r["shape"]), tuple(r["dtypes"])): (r["source"], r["calls"])
+            for r in mf.tuning_report()}
+
+
+def standard_specs(quick: bool, smoke: bool = False) -> list[Spec]:
+    """The rows of the issue's target table (one shape per kernel; --quick and --smoke shrink them)."""
+    rows = 8 if smoke else 512 if quick else 4096
+    f16 = mx.float16
+    return [_spec(softmax_case, rows, 32000, f16), _spec(rms_norm_case, rows, 8192, f16),
+            _spec(layer_norm_case, rows, 8192, mx.float32),
+            _spec(rope_case, 8 if smoke else 512 if quick else 4096, 32, 128, f16),
+            _spec(qmv_case, *((256, 512) if smoke else (14336, 4096)), f16),
+            _spec(decode_attention_case, 100 if smoke else 1024 if quick else 8192, 32, 8, 128, f16),
+            _spec(matmul_case, *((64, 96, 80) if smoke else (1024,) * 3 if quick else (4096,) * 3), f16),
+            _spec(flash_attention_case, *((4, 2, 40, 64) if smoke else (32, 8, 512 if quick else 2048, 64)), f16)]
+
+
+def sweep_specs(smoke: bool = False) -> list[Spec]:
+    """The LLM shapes of issue 7, fp16 and bf16: decode (1..8 rows) and prefill (512..4096 rows) at
+    hidden sizes 2048..8192 and MLP sizes up to 14336, vocabularies 32000..152064, KV lengths 1k..32k.
+    --smoke scales every size down (a check that each row runs)."""
+    def z(n: int, small: int) -> int:
+        return small if smoke else n
+    specs = []
+    for dtype in (mx.float16, mx.bfloat16):
+        for rows in (8, 4096):
+            for vocab in (32000, 152064):
+                specs.append(_spec(softmax_case, z(rows, rows % 5 + 1), z(vocab, vocab % 1000 + 700), dtype))
+        for rows in (1, 8, 512, 4096):
+            for d in (2048, 8192):
+                specs.append(_spec(rms_norm_case, z(rows, rows % 7 + 1), z(d, d // 8), dtype))
+        for rows in (8, 4096):
+            for d in (2048, 8192):
+                specs.append(_spec(layer_norm_case, z(rows, rows % 5 + 1), z(d, d // 8), dtype))
+        for t in (512, 4096):
+            specs.append(_spec(rope_case, z(t, t // 64), z(32, 2), 128, dtype))
+        for n, k in ((4096, 4096), (14336, 4096), (4096, 14336)):
+            specs.append(_spec(qmv_case, z(n, n // 64), z(k, k // 16), dtype))
+        for s in (1024, 8192, 32768):
+            specs.append(_spec(decode_attention_case, z(s, s // 32 + 5), z(32, 4), z(8, 2), 128, dtype))
+        for m in (8, 512, 4096):
+            for n, k in ((4096, 4096), (14336, 4096), (4096, 14336)):
+                specs.append(_spec(matmul_case, z(m, m % 60 + 5), z(n, n // 128), z(k, k // 128), dtype))
+        for length in (512, 2048, 8192):
+            for d in (64, 128):
+                specs.append(_spec(flash_attention_case, z(32, 2), z(8, 1), z(length, length // 128 + 3), d, dtype))
+    return specs
 
 
 # benchmark row -> the library kernel it runs
@@ -412,7 +482,8 @@ def run_isolated(name: str, args, log) -> list[dict]:
 
     with tempfile.NamedTemporaryFile(suffix=".json") as rows:
         command = [sys.executable, os.path.abspath(__file__), "--only", name, "--no-tune", "--out", args.out,
-                   "--rows-out", rows.name] + ["--quick"] * args.quick + ["--smoke"] * args.smoke
+                   "--rows-out", rows.name] + ["--quick"] * args.quick + ["--smoke"] * args.smoke \
+            + ["--sweep"] * args.sweep
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=600)
             found = json.loads(open(rows.name).read() or "[]") if done.returncode == 0 else []
@@ -458,6 +529,10 @@ def main() -> int:
     ap.add_argument("--check", nargs="*", metavar="TESTS",
                     help="run the DSL test corpus (default tests/dsl tests/kernels, or these pytest paths) on "
                          "the cuda back end instead of benchmarking; exits with pytest's status")
+    ap.add_argument("--sweep", action="store_true",
+                    help="the LLM shape sweep (decode and prefill sizes, fp16 and bf16) instead of the target "
+                         "table's shapes; rows run on the tuned configs the database gives (tuning covers the "
+                         "table's shapes), no Triton column")
     ap.add_argument("--rows", help="comma-separated benchmark rows to run (default: all), e.g. 'matmul,softmax'")
     ap.add_argument("--only", help=argparse.SUPPRESS)       # one kernel (the worker side of --isolate)
     ap.add_argument("--rows-out", help=argparse.SUPPRESS)   # where that worker writes its rows
@@ -478,33 +553,43 @@ def main() -> int:
     rows = set(args.rows.split(",")) if args.rows else None
     if not (args.no_tune or args.smoke):
         tune_library(args.quick, args.trials, log, {ROW_KERNELS[r] for r in rows if r in ROW_KERNELS} if rows else None)
-    cases = build_cases(args.quick, args.smoke)
+    specs = sweep_specs(args.smoke) if args.sweep else standard_specs(args.quick, args.smoke)
     if rows:
-        cases = [c for c in cases if c.name in rows]
+        specs = [spec for spec in specs if spec.name in rows]
     if args.isolate:
-        names = [c.name for c in cases] + [OVERHEAD] * (not args.smoke and (rows is None or OVERHEAD in rows))
+        names = list(dict.fromkeys(spec.name for spec in specs))
+        names += [OVERHEAD] * (not args.smoke and not args.sweep and (rows is None or OVERHEAD in rows))
         results = [row for name in names for row in run_isolated(name, args, log)]
-        write_report(results, args.out, device, *_rates(results), log_lines)
+        write_report(results, args.out, device, *_rates(results), log_lines, args.sweep)
         return 0
     if args.only:
-        cases = [c for c in cases if c.name == args.only]
+        specs = [spec for spec in specs if spec.name == args.only]
     if args.smoke:
         global time_mlx
         timing = time_mlx
         time_mlx = lambda make, copies: timing(make, copies, launches=2, reps=1)  # noqa: E731
+    # the sweep builds each row's inputs when it measures it, and has no Triton runs
+    cases: list = specs if args.sweep else [spec.build() for spec in specs]
     try:
-        triton_cases(cases, log)
+        if not args.sweep:
+            triton_cases(cases, log)
         bandwidth, rate = copy_bandwidth(), matmul_rate()
         log(f"copy bandwidth {bandwidth / 1e12:.2f} TB/s; torch fp16 matmul {rate / 1e12:.0f} TFLOP/s")
     except Exception as e:
         log(f"torch/triton unavailable: {e}")
         bandwidth = rate = None
     results = []
-    for c in cases:
-        row = {"kernel": c.name, "shape": c.shape}
+    for item in cases:
+        row = {"kernel": item.name, "shape": item.sizes if isinstance(item, Spec) else item.shape}
         try:
+            c = item.build() if isinstance(item, Spec) else item
+            row["shape"] = c.shape
+            untuned = _tuned_calls()
             got = c.ours(0)
             mx.eval(got)
+            # where our config came from: the database's exact key, else a neighbour's or the default
+            row["config_from"] = ",".join(sorted({source for key, (source, calls) in _tuned_calls().items()
+                                                  if untuned.get(key, (None, 0))[1] < calls})) or "exact"
             row["max_error"] = err = max_error(got, c.expected)
             row["correct"] = bool(err <= c.tol)
             if not row["correct"]:
@@ -526,10 +611,10 @@ def main() -> int:
                         row[f"{side}_tflops"] = c.flops / row[f"{side}_us"] / 1e6
         except Exception as e:
             row["error"] = f"{type(e).__name__}: {e}"
-            log(f"{c.name}: {row['error']}\n{traceback.format_exc()[-2000:]}")
+            log(f"{item.name}: {row['error']}\n{traceback.format_exc()[-2000:]}")
         results.append(row)
         log(json.dumps(row))
-    if not args.smoke and args.only in (None, OVERHEAD) and mf.runtime.resolve_backend().name == "cuda":
+    if not args.sweep and not args.smoke and args.only in (None, OVERHEAD) and mf.runtime.resolve_backend().name == "cuda":
         overhead = launch_overhead()
         log(f"cached DSL launch {overhead['dsl_launch_us']:.1f} us, raw mx.fast.cuda_kernel call "
             f"{overhead['raw_cuda_kernel_us']:.1f} us: dispatch adds {overhead['overhead_us']:.1f} us")
@@ -540,16 +625,16 @@ def main() -> int:
         with open(args.rows_out, "w") as fh:
             json.dump(results, fh)
         return 0
-    write_report(results, args.out, device, bandwidth, rate, log_lines)
+    write_report(results, args.out, device, bandwidth, rate, log_lines, args.sweep)
     return 0
 
 
-def write_report(results, out, device, bandwidth, rate, log_lines) -> None:
+def write_report(results, out, device, bandwidth, rate, log_lines, sweep: bool = False) -> None:
     def f(x, fmt="{:.1f}"):
         return fmt.format(x) if isinstance(x, (int, float)) else "-"
 
     backend = mf.runtime.resolve_backend().name
-    lines = [f"# GPU benchmark: {device}", "",
+    lines = [f"# GPU benchmark{' (LLM shape sweep)' if sweep else ''}: {device}", "",
              *([f"**Not the GPU ({backend} back end): a smoke run of the script, its times measure nothing** "
                 "(the emulator runs each kernel when it is called, before the timed evaluation).", ""]
                if backend != "cuda" else []),
@@ -565,7 +650,8 @@ def write_report(results, out, device, bandwidth, rate, log_lines) -> None:
         o, m, t, rf = (r.get(k) for k in ("ours_us", "mlx_us", "triton_us", "roofline_us"))
         tflops = " / ".join(f(r.get(f"{side}_tflops"), "{:.0f}") for side in ("ours", "mlx", "triton")) \
             if "ours_tflops" in r else "-"
-        lines.append(f"| {r['kernel']} | {r['shape']} | {r.get('correct', r.get('error', '-'))} "
+        shape = r["shape"] + (f" ({r['config_from']} config)" if r.get("config_from", "exact") != "exact" else "")
+        lines.append(f"| {r['kernel']} | {shape} | {r.get('correct', r.get('error', '-'))} "
                      f"({f(r.get('max_error'), '{:.2g}')}) | {f(o)} | {f(m)} | {f(t)} | {f(rf)} | "
                      f"{f(o / m if o and m else None, '{:.2f}')} | {f(o / t if o and t else None, '{:.2f}')} | "
                      f"{f(rf / o if o and rf else None, '{:.0%}')} | "
