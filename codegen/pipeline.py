@@ -49,6 +49,13 @@ def describe_layouts(fn: Function, plan: LayoutPlan) -> str:
     return "\n".join(lines)
 
 
+def dot_stages_for(num_stages: int | None, matmul2d: bool) -> int:
+    """Where a launch's `tl.dot` operands live (compile_ir's `dot_stages`) for its `num_stages`:
+    None is 1, above 2 acts as 2, and matmul2d always stages them (its tensors are in memory)."""
+    stages = 1 if num_stages is None else min(num_stages, 2)
+    return max(stages, 1) if matmul2d else stages
+
+
 def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "msl",
                divisible_by_16: frozenset[str] = frozenset(), dot_stages: int = 1,
                warps_m: int | None = None, matmul2d: bool = False) -> CompiledKernel:
@@ -60,6 +67,8 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     `matmul2d` multiplies `tl.dot` tiles with Metal 4's cooperative matmul (MSL only, operands staged)."""
     if target not in RENDERERS:
         raise ValueError(f"unknown code generation target {target!r}; choose one of: {', '.join(RENDERERS)}")
+    if matmul2d and dot_stages < 1:
+        raise ValueError("matmul2d multiplies staged tiles: dot_stages must be 1 or 2 (see dot_stages_for)")
     asm = {"ir": str(fn)}
     for name, run in PASSES:
         fn = run(fn)

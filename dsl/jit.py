@@ -17,7 +17,7 @@ import mlx.core as mx
 import hashlib
 
 from ..codegen.passes.debug_print import PRINT_CAPACITY, RECORD_WORDS, decode as decode_prints
-from ..codegen.pipeline import CODEGEN_VERSION, CompiledKernel, compile_ir
+from ..codegen.pipeline import CODEGEN_VERSION, CompiledKernel, compile_ir, dot_stages_for
 from ..errors import BackendUnavailableError, LaunchConfigError, MetalforgeError
 from ..runtime import backends, metal_kernel
 from . import ir
@@ -147,7 +147,7 @@ class JITFunction(_FrontendFunction):
         (None: the compiler splits the longer side first). `matmul2d=True` multiplies `tl.dot` tiles
         with Metal 4's cooperative `matmul2d` (MetalPerformancePrimitives; M5-class GPUs, macOS 26)
         instead of 8x8 simdgroup matrices; its operands are always staged."""
-        stages = 1 if num_stages is None else min(num_stages, 2) if not matmul2d else max(min(num_stages, 2), 1)
+        stages = dot_stages_for(num_stages, matmul2d)
         key = (num_warps, target, stages, warps_m, matmul2d, *[values[i] for i in self.constexpr_at],
                *[_type_key(values[i]) for i in self.runtime_at])
         compiled = self.cache.get(key)

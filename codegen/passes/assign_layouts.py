@@ -192,13 +192,16 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
 
     def cheap_to_recompute(op: Operation, r: Value) -> bool:
         """Whether index arithmetic `r` may be recomputed where it is read: unless it evaluates a
-        function and several ops of its own shape read it (a broadcast read would convert registers
-        through threadgroup memory, which costs more than the recomputation)."""
+        function, has the shape of a tile the kernel loads or stores (whose default layout its
+        readers share), and several element-wise ops of that shape read it. Anything else would
+        reach its readers through threadgroup memory, which costs more than the recomputation."""
         if op.opcode not in FUNCTIONS and not any(o.id in evaluates for o in op.operands):
             return True
+        shape = shape_of(r.type)
         readers = users.get(r.id, [])
-        if len(readers) > 1 and all(isinstance(u.result.type, BlockType) and u.result.type.shape == r.type.shape
-                                    for u in readers if u.results):
+        if shape in plan.vector and len(readers) > 1 and all(
+                u.opcode in ELEMENTWISE and len(u.results) == 1 and shape_of(u.result.type) == shape
+                for u in readers):
             return False
         evaluates.add(r.id)
         return True

@@ -426,3 +426,33 @@ def test_functions_of_index_arithmetic_read_twice_are_evaluated_once():
     x = mx.array(np.random.default_rng(0).standard_normal(4 * 64).astype(np.float32))
     source = rotate.compile(x, mf.empty((4 * 64,), mx.float32), 8, BLOCK_R=4, HALF=32, target="msl").asm["msl"]
     assert source.count("metal::cos(") == source.count("metal::sin(") == 1
+
+
+@mf.jit
+def function_reads(X, Y, n, BLOCK: tl.constexpr):
+    i = tl.arange(0, BLOCK)
+    f = tl.exp(i.to(tl.float32) * -0.1)  # 1-D, read by two element-wise ops, then broadcast
+    a = f * 2.0
+    b = f + 1.0
+    rows = tl.arange(0, 4)
+    x = tl.load(X + rows[:, None] * BLOCK + i[None, :])
+    g = tl.exp((rows[:, None] * BLOCK + i[None, :]).to(tl.float32) * -0.01)  # read by a loop of two results
+    s = g
+    t = g
+    for _ in range(n):
+        s = s + g
+        t = t * 0.5
+    tl.store(Y + rows[:, None] * BLOCK + i[None, :], x * a[None, :] + b[None, :] + s + t)
+
+
+def test_function_values_read_through_broadcasts_or_loops_stay_recomputed(rng):
+    """A function value that is no load/store tile shape (f, 1-D, broadcast into a 2-D tile) stays
+    recomputed: keeping it in registers would convert through threadgroup memory; a reader with
+    several results (a loop) neither crashes the rule nor changes the result."""
+    x = rng.standard_normal((4, 32)).astype(np.float32)
+    out = function_reads[(1,)](mx.array(x.reshape(-1)), mf.empty((4 * 32,), mx.float32), 3, BLOCK=32)
+    f = np.exp(np.arange(32) * -0.1)
+    g = np.exp(np.arange(4 * 32).reshape(4, 32) * -0.01)
+    want = x * (2 * f)[None, :] + (f + 1)[None, :] + 4 * g + g * 0.5 ** 3
+    np.testing.assert_allclose(np.array(out).reshape(4, 32), want, rtol=1e-5, atol=1e-5)
+    assert "threadgroup_barrier" not in function_reads.asm["msl"]
