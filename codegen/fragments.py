@@ -23,6 +23,9 @@ class Fragment:
     depth: int
     per_lane: tuple[int, int, int]  # elements of A, B, C each lane holds
     exact_inputs: bool              # operands are converted to float32 (else they keep the input type)
+    row_lanes: tuple[int, ...]      # xor offsets from a lane to the others holding C elements of its rows
+    column_lanes: tuple[int, ...]   # ... and of its columns
+    c_grid: tuple[int, int]         # a lane's C elements as (rows, columns): element e at (e // cols, e % cols)
 
     def lane_values(self) -> list[tuple[str, Expr]]:
         """Per-lane quantities the coordinates are built from, as (name, expression)."""
@@ -59,7 +62,7 @@ class SimdgroupMatrix(Fragment):
     (l%2)*2 and the next one, in all three operands (Steel's BaseMMAFrag::get_coord)."""
 
     def __init__(self) -> None:
-        super().__init__("simdgroup8x8", 8, 8, 8, (2, 2, 2), True)
+        super().__init__("simdgroup8x8", 8, 8, 8, (2, 2, 2), True, (1, 8), (2, 4, 16), (1, 2))
 
     def lane_values(self):
         lane = Special("lane")
@@ -77,7 +80,7 @@ class TensorCoreM16N8K16(Fragment):
     (g + 8*(e/2), 2t + e%2) (PTX ISA, "Matrix Fragments for mma.m16n8k16")."""
 
     def __init__(self) -> None:
-        super().__init__("m16n8k16", 16, 8, 16, (8, 4, 4), False)
+        super().__init__("m16n8k16", 16, 8, 16, (8, 4, 4), False, (1, 2), (4, 8, 16), (2, 2))
 
     def lane_values(self):
         lane = Special("lane")

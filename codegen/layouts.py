@@ -110,6 +110,13 @@ class Blocked:
         j = div(k, prod(self.local[d + 1:]))
         return j if prod(self.local[:d]) == 1 else mod(j, self.local[d])
 
+    def slot_of(self, local: list[Expr]) -> Expr:
+        """The slot at these local indices (the inverse of local_index): row-major."""
+        out: Expr = lit(0)
+        for d, j in enumerate(local):
+            out = add(out, mul_(j, lit(prod(self.local[d + 1:]))))
+        return out
+
     def lane_coord(self, d: int) -> Expr:
         j = div(Special("lane"), prod(self.tpw[d + 1:]))
         return j if prod(self.tpw[:d]) == 1 else mod(j, self.tpw[d])
@@ -141,15 +148,22 @@ class Blocked:
     def distinct_lanes(self, d: int) -> int:
         return max(1, min(self.tpw[d], self.shape[d] // self.spt[d]))
 
+    def lane_xors(self, d: int) -> list[int]:
+        """xor offsets from a lane to the lanes holding other elements along d (of its rows when d
+        is 1): a reduction along d shuffles across them."""
+        stride = prod(self.tpw[d + 1:])
+        return [stride << i for i in range(self.distinct_lanes(d).bit_length() - 1)]
+
     def distinct_warps(self, d: int) -> int:
         return max(1, min(self.wpc[d], self.shape[d] // (self.spt[d] * self.tpw[d])))
 
 
 @dataclass(frozen=True)
 class Slice:
-    """The parent's layout with dimension `dim` reduced away (replicated along it)."""
+    """The parent's layout with dimension `dim` reduced away (replicated along it). The parent is
+    a Blocked or an MMA layout (both give their slots' local indices and the inverse)."""
 
-    parent: Blocked
+    parent: "Blocked | MMA"
     dim: int
 
     @property
@@ -168,13 +182,12 @@ class Slice:
         """(parent dimension, this layout's dimension) for every dimension but the reduced one."""
         return [(d, d if d < self.dim else d - 1) for d in range(len(self.parent.shape)) if d != self.dim]
 
-    def parent_slot(self, k: Expr) -> Expr:
-        """The parent slot with the same coordinates and local index 0 along `dim`."""
-        out: Expr = lit(0)
+    def parent_slot(self, k: Expr, along: Expr | None = None) -> Expr:
+        """The parent slot with the same coordinates and local index `along` (default 0) along `dim`."""
+        local = [along if along is not None else lit(0)] * len(self.parent.shape)
         for d, sd in self._kept_dims():
-            j = mod(div(k, prod(self.local[sd + 1:])), self.local[sd])
-            out = add(out, mul_(j, lit(prod(self.parent.local[d + 1:]))))
-        return out
+            local[d] = mod(div(k, prod(self.local[sd + 1:])), self.local[sd])
+        return self.parent.slot_of(local)
 
     def slot_of_parent(self, k: Expr) -> Expr:
         """This layout's slot holding the reduction of parent slot k's row."""
@@ -268,6 +281,43 @@ class MMA:
     def owner(self, k: Expr) -> Expr | None:
         used = self.warps[0] * self.warps[1]
         return Bin("<", Special("warp"), lit(used)) if used < self.num_warps else None
+
+    # What a reduction of this layout along one dimension needs (a Slice of it). A lane holds an
+    # R x C grid of elements of each fragment (fragment.c_grid), so along the rows it holds R
+    # elements of each of its fm fragment rows, along the columns C of each of its fn.
+    @property
+    def local(self) -> tuple[int, int]:
+        """This thread's slots along each dimension."""
+        (fm, fn), (rows, cols) = self.fragments, self.fragment.c_grid
+        return (fm * rows, fn * cols)
+
+    def local_index(self, k: Expr, d: int) -> Expr:
+        """Slot k's index among this thread's slots along d (slot k: element k % c of fragment
+        k // c, fragments row-major)."""
+        (_, fn), (rows, cols), c = self.fragments, self.fragment.c_grid, self.per_lane
+        fragment, element = div(k, c), mod(k, c)
+        if d == 0:
+            return add(mul_(div(fragment, fn), lit(rows)), div(element, cols))
+        return add(mul_(mod(fragment, fn), lit(cols)), mod(element, cols))
+
+    def slot_of(self, local: list[Expr]) -> Expr:
+        """The slot at these local indices (the inverse of local_index)."""
+        (_, fn), (rows, cols), c = self.fragments, self.fragment.c_grid, self.per_lane
+        fragment = add(mul_(div(local[0], rows), lit(fn)), div(local[1], cols))
+        return add(add(mul_(fragment, lit(c)), mul_(mod(local[0], rows), lit(cols))), mod(local[1], cols))
+
+    def lane_xors(self, d: int) -> tuple[int, ...]:
+        return self.fragment.row_lanes if d == 1 else self.fragment.column_lanes
+
+    def lane_coord(self, d: int) -> Expr:
+        """This lane's place among the lanes holding other elements along d (0 for one of them)."""
+        lane, out = Special("lane"), lit(0)
+        for i, offset in enumerate(self.lane_xors(d)):
+            out = add(out, mul_(mod(div(lane, offset), 2), lit(1 << i)))
+        return out
+
+    def distinct_warps(self, d: int) -> int:
+        return self.warps[d]
 
 
 def mma_layout(shape: tuple[int, ...], num_warps: int, fragment: Fragment, warps_m: int | None = None) -> MMA:

@@ -12,25 +12,38 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Space, autotune
+from ..codegen.fragments import fragment_for  # how the compiler lays out the score tile
+from ..codegen.layouts import mma_layout
 from ..codegen.passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..codegen.passes.lower import THREADGROUP_MEMORY  # the limit the compiler enforces
-from ..dsl.jit import cdiv, empty, jit
+from ..dsl.jit import DTYPES, cdiv, empty, jit
+from ..errors import BackendUnavailableError
+from ..runtime import resolve_backend
 from . import register
 
 
 def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
-    """Prune configs whose threadgroup memory would overflow, before compiling them. The tl.dot
-    operands are staged there in the inputs' dtype, rows padded by 16 bytes: Q (BLOCK_M x D), K and V
-    (BLOCK_N x D each), P (BLOCK_M x BLOCK_N), the last three twice with `num_stages=2`. The current
-    lowering also stages the fp32 score tile twice (to reduce rows for the max and the sum) and three
-    BLOCK_M row vectors (the new max, alpha and the final sum, broadcast back); without that term
-    nearly half the fp16 D=64 space passes the prune and then fails to compile. The bytes depend on D
-    and the dtype, which only the arguments know, hence a prune rather than a Space constraint."""
+    """Prune configs whose threadgroup memory would overflow, before compiling them (for the active
+    back end's target, which the tuner measures on). The tl.dot operands are staged there in the
+    inputs' dtype, rows padded by 16 bytes: Q (BLOCK_M x D), K and V (BLOCK_N x D each), P
+    (BLOCK_M x BLOCK_N), the last three twice with `num_stages=2`. The row max and sum of the
+    scores are reduced in the score fragments' registers, with one fp32 partial per row and
+    simdgroup along the columns for each (the simdgroup grid depends on the target's fragment),
+    and two BLOCK_M row vectors (alpha and the final sum) go through memory to reach the output's
+    fragments. The bytes depend on D and the dtype, which only the arguments know, hence a prune
+    rather than a Space constraint."""
     bm, bn, d = meta["BLOCK_M"], meta["BLOCK_N"], named["D"]
     elem, stages = named["q_ptr"].dtype.size, min(meta.get("num_stages", 1), 2)  # K, V, P: per KV block
     operands = (staged_operand_bytes(bm, d, elem) + 2 * staged_operand_bytes(bn, d, elem, stages)
                 + staged_operand_bytes(bm, bn, elem, stages))
-    return operands + (2 * bm * bn + 3 * bm) * 4 <= THREADGROUP_MEMORY
+    try:
+        target = resolve_backend().language
+    except BackendUnavailableError:
+        target = "msl"
+    fragment = fragment_for(target, DTYPES[named["q_ptr"].dtype], (bm, bn, d))
+    partials = mma_layout((bm, bn), meta["num_warps"], fragment, meta.get("warps_m")).warps[1]
+    rows = (2 * partials * bm if partials > 1 else 0) + 2 * bm
+    return operands + rows * 4 <= THREADGROUP_MEMORY
 
 
 def launch_grid(heads: int, length: int) -> Callable[[dict], tuple]:

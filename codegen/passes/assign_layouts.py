@@ -221,7 +221,7 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
                 plan.reduce_parent[id(op)] = held  # reduced in registers (reductions.py)
                 return Scalar()
             parent = plan.storage(x)
-            if not isinstance(parent, Blocked):
+            if not isinstance(parent, (Blocked, MMA)):
                 parent = plan.default(x)
             plan.reduce_parent[id(op)] = parent
             s = Slice(parent, axis)

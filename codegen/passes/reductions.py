@@ -9,7 +9,7 @@ from typing import Callable
 from ...dsl import ir
 from ...dsl.ir import Operation, ScalarType, element_of, shape_of
 from .. import lir
-from ..layouts import Blocked, Scalar, Slice, add, flat_index, lit, mul_, prod, unravel
+from ..layouts import MMA, Blocked, Scalar, Slice, add, flat_index, lit, mul_, prod, unravel
 from ..lir import Bin, Call, Expr, Index, Select, Shuffle, Special, Sym
 from .lower import Lowering, RegsRepr, ScalarRepr, SharedRepr
 
@@ -43,7 +43,7 @@ def _combine_for(lw: Lowering, op: Operation, element: ScalarType) -> Combine:
 
 def lower_reduction(lw: Lowering, op: Operation) -> None:
     x, r = op.operands[0], op.result
-    parent: Blocked = lw.plan.reduce_parent[id(op)]
+    parent: Blocked | MMA | Slice = lw.plan.reduce_parent[id(op)]
     flatten = op.attrs.get("axis") is None and len(shape_of(x.type)) > 1
     axis = op.attrs.get("axis") or 0
     x_shape = shape_of(x.type)
@@ -70,10 +70,9 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
     else:
         P, pdim, loop = parent, axis, Slice(parent, axis)
         result_shape = loop.shape
-        stride = prod(parent.local[axis + 1:])
 
         def items(k) -> list[tuple[Expr, Expr]]:
-            slots = [add(loop.parent_slot(k), lit(j * stride)) for j in range(parent.local[axis])]
+            slots = [loop.parent_slot(k, lit(j)) for j in range(parent.local[axis])]
             return [(ps, parent.coords(ps)[axis]) for ps in slots]
     types = [value_type] + ([ir.int32] if with_index else [])
     accs = [lw.name(r, "acc") if i == 0 else lw.name(None, "acc_index") for i in range(len(types))]
@@ -95,12 +94,8 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
     lw.slot_loop(loop, own)
 
     # 2. lanes of the simdgroup along it (xor butterfly over the distinct ones)
-    lane_stride = prod(P.tpw[pdim + 1:])
-    offset = lane_stride
-    while offset < lane_stride * P.distinct_lanes(pdim):
-        off = offset
-
-        def exchange(k, coords):
+    for off in P.lane_xors(pdim):
+        def exchange(k, coords, off=off):
             # every lane shuffles unconditionally: a shuffle inside `?:` would run in diverged lanes
             partner = []
             for a, t in zip(acc_at(k), types):
@@ -109,7 +104,6 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
                 partner.append(Sym(name))
             set_acc(k, combine(acc_at(k), partner))
         lw.slot_loop(loop, exchange)
-        offset *= 2
 
     # 3. simdgroups along it, through threadgroup memory
     warps = P.distinct_warps(pdim)

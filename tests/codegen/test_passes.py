@@ -456,3 +456,85 @@ def test_function_values_read_through_broadcasts_or_loops_stay_recomputed(rng):
     want = x * (2 * f)[None, :] + (f + 1)[None, :] + 4 * g + g * 0.5 ** 3
     np.testing.assert_allclose(np.array(out).reshape(4, 32), want, rtol=1e-5, atol=1e-5)
     assert "threadgroup_barrier" not in function_reads.asm["msl"]
+
+
+@pytest.mark.parametrize("fragment", [SIMDGROUP_MATRIX, TENSOR_CORE], ids=lambda f: f.name)
+def test_fragment_lane_groups_share_rows_and_columns(fragment):
+    """`row_lanes`: xor offsets reaching every lane that holds accumulator elements of the same
+    rows (and no other lane); `column_lanes`: the same for columns. Reductions of a dot result
+    shuffle across exactly these."""
+    def cells(lane, which):
+        return {evaluate(fragment.coord("c", lir.Lit(e, ir.int32))[which], {"lane": lane})
+                for e in range(fragment.per_lane[2])}
+
+    for offsets, which in ((fragment.row_lanes, 0), (fragment.column_lanes, 1)):
+        for lane in range(32):
+            group = {lane}
+            for off in offsets:
+                group |= {g ^ off for g in group}
+            same = {other for other in range(32) if cells(other, which) == cells(lane, which)}
+            assert group == same, (fragment.name, which, lane, sorted(group), sorted(same))
+    rows, cols = fragment.c_grid  # a lane's elements: element e at (e // cols, e % cols) of its grid
+    for lane in range(32):
+        at = [tuple(evaluate(x, {"lane": lane}) for x in fragment.coord("c", lir.Lit(e, ir.int32)))
+              for e in range(fragment.per_lane[2])]
+        grid_rows, grid_cols = sorted({r for r, _ in at}), sorted({c for _, c in at})
+        assert (len(grid_rows), len(grid_cols)) == (rows, cols)
+        assert at == [(grid_rows[e // cols], grid_cols[e % cols]) for e in range(len(at))]
+
+
+@pytest.mark.parametrize("fragment", [SIMDGROUP_MATRIX, TENSOR_CORE], ids=lambda f: f.name)
+@pytest.mark.parametrize("shape,warps,warps_m", [((32, 32), 4, None), ((64, 16), 4, 4), ((16, 64), 2, 1),
+                                                 ((32, 64), 8, None)])
+def test_mma_local_indices_address_rows_and_columns(fragment, shape, warps, warps_m):
+    """What a reduction of a dot result relies on (a Slice of the MMA layout): slot_of inverts
+    local_index, and slots of one thread with the same local index along a dimension hold the same
+    coordinate along it, for every lane and simdgroup."""
+    layout = mma_layout(shape, warps, fragment, warps_m)
+    k = lir.Sym("k")
+    for warp, lane in itertools.product(range(warps), range(32)):
+        env = {"lane": lane, "warp": warp}
+        row_of, col_of = {}, {}
+        for slot in range(layout.slots):
+            env["k"] = slot
+            local = [evaluate(layout.local_index(k, d), env) for d in (0, 1)]
+            assert 0 <= local[0] < layout.local[0] and 0 <= local[1] < layout.local[1]
+            assert evaluate(layout.slot_of([lir.Lit(local[0], ir.int32), lir.Lit(local[1], ir.int32)]), env) == slot
+            row, col = (evaluate(c, env) for c in layout.coords(k))
+            assert row_of.setdefault(local[0], row) == row and col_of.setdefault(local[1], col) == col
+        assert len(row_of) * len(col_of) == layout.slots
+
+
+@pytest.mark.parametrize("fragment", [SIMDGROUP_MATRIX, TENSOR_CORE], ids=lambda f: f.name)
+@pytest.mark.parametrize("shape,warps,warps_m", [((32, 32), 4, None), ((32, 64), 8, 2)])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_reduction_of_a_dot_result_covers_each_line_once(fragment, shape, warps, warps_m, dim):
+    """The three steps of a reduction of an MMA tile along `dim` (reductions.py): a thread's slots
+    of one Slice slot, then the lanes reached by lane_xors, then the simdgroups along dim, cover
+    exactly the elements of the line (row or column) the Slice slot's coordinates name, each once."""
+    from metalforge.codegen.layouts import Slice
+    layout = mma_layout(shape, warps, fragment, warps_m)
+    sl = Slice(layout, dim)
+    k = lir.Sym("k")
+    used = layout.warps[0] * layout.warps[1]
+    for warp, lane in itertools.product(range(used), range(32)):
+        for slot in range(sl.slots):
+            env = {"lane": lane, "warp": warp, "k": slot}
+            (line,) = (evaluate(c, env) for c in sl.coords(k))
+            lanes = {lane}
+            for off in layout.lane_xors(dim):
+                lanes |= {x ^ off for x in lanes}
+            same_group = [w for w in range(used)
+                          if all(evaluate(layout.warp_coord(d), {"warp": w}) == evaluate(layout.warp_coord(d),
+                                                                                           {"warp": warp})
+                                 for d in (0, 1) if d != dim)]
+            seen = []
+            for w, l in itertools.product(same_group, sorted(lanes)):
+                for j in range(layout.local[dim]):
+                    e = {"lane": l, "warp": w, "k": slot}
+                    ps = evaluate(sl.parent_slot(k, lir.Lit(j, ir.int32)), e)
+                    e["k"] = ps
+                    c = [evaluate(x, e) for x in layout.coords(k)]
+                    assert c[1 - dim] == line
+                    seen.append(c[dim])
+            assert sorted(seen) == list(range(shape[dim])), (warp, lane, slot, sorted(seen))

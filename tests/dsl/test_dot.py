@@ -384,3 +384,38 @@ def test_dot_errors():
         small_dot[(1,)](mx.zeros((16,)), mf.empty((16,), mx.float32), BLOCK=4)
     with pytest.raises(KernelDefinitionError, match="tl.dot on tl.int8 tiles is not supported"):
         int_dot[(1,)](mx.zeros((64,), mx.int8), mf.empty((64,), mx.int32), BLOCK=8)
+
+
+# --- reductions of a dot result in its own registers (Metal's 8x8 fragments) -----------------------
+@mf.jit
+def dot_then_reduce(a_ptr, b_ptr, o_ptr, r_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    s = tl.dot(tl.load(a_ptr + rm[:, None] * K + rk[None, :]), tl.load(b_ptr + rk[:, None] * N + rn[None, :]))
+    m = tl.max(s, axis=1)                      # per row: lanes of a fragment row, then simdgroups
+    p = tl.exp(s - m[:, None])                 # broadcast back onto the fragments: no data movement
+    l = tl.sum(p, axis=1)
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], p / l[:, None])
+    tl.store(r_ptr + rm, l)
+    tl.store(c_ptr + rn, tl.sum(s, axis=0))    # per column
+
+
+@pytest.mark.parametrize("num_warps,warps_m", [(1, None), (4, None), (4, 1), (4, 4), (8, 8)])
+def test_dot_result_reduced_in_its_registers(rng, num_warps, warps_m):
+    """Row and column reductions of a `tl.dot` result on simdgroup-matrix fragments run on the
+    fragments themselves (shuffles among the lanes sharing a row or column, then threadgroup memory
+    across simdgroups), every arrangement of simdgroups, replicas included (8 along M of 32 rows)."""
+    metal_only()
+    M, N, K = 32, 16, 8
+    a, a64 = inputs(rng, mx.float32, M, K)
+    b, b64 = inputs(rng, mx.float32, K, N)
+    o, r, c = dot_then_reduce[(1,)](a, b, mf.full((M, N), float("nan")), mf.full((M,), float("nan")),
+                                    mf.full((N,), float("nan")), M=M, N=N, K=K, num_warps=num_warps,
+                                    warps_m=warps_m)
+    s = a64 @ b64
+    p = np.exp(s - s.max(1, keepdims=True))
+    close(to64(o), p / p.sum(1, keepdims=True), 1e-5, 1e-5)
+    close(to64(r), p.sum(1), 1e-5, 1e-5)
+    close(to64(c), s.sum(0), 1e-5, 1e-5)
+    layouts = dot_then_reduce.asm["layouts"]
+    assert re.search(r"%m: f32\[32\] -> Slice\(parent=MMA", layouts), layouts
+    assert not re.search(r"threadgroup float \w+\[512\]", generated(dot_then_reduce))  # s never staged whole
