@@ -189,12 +189,26 @@ class Slice:
             local[d] = mod(div(k, prod(self.local[sd + 1:])), self.local[sd])
         return self.parent.slot_of(local)
 
-    def slot_of_parent(self, k: Expr) -> Expr:
-        """This layout's slot holding the reduction of parent slot k's row."""
+    def slot_of_parent(self, k: Expr, layout: "Blocked | MMA | None" = None) -> Expr:
+        """This layout's slot holding the reduction of the line through slot k of the parent (or
+        of `layout`, one that `reads_onto` accepts)."""
+        layout = layout or self.parent
         out: Expr = lit(0)
         for d, sd in self._kept_dims():
-            out = add(out, mul_(self.parent.local_index(k, d), lit(prod(self.local[sd + 1:]))))
+            out = add(out, mul_(layout.local_index(k, d), lit(prod(self.local[sd + 1:]))))
         return out
+
+    def reads_onto(self, layout: object) -> bool:
+        """Whether each slot of a `layout` tile finds this slice's value for its line among the
+        thread's own slots: the parent, or another tl.dot result whose simdgroups and fragments
+        place the kept dimension's lines on the same threads (flash attention's row statistics
+        of the scores, applied to the output accumulator)."""
+        p = self.parent
+        if layout == p:
+            return True
+        return (isinstance(p, MMA) and isinstance(layout, MMA)
+                and (layout.fragment, layout.num_warps, layout.warps) == (p.fragment, p.num_warps, p.warps)
+                and all(layout.shape[d] == p.shape[d] for d, _ in self._kept_dims()))
 
     def coords(self, k: Expr) -> list[Expr]:
         c = self.parent.coords(self.parent_slot(k))

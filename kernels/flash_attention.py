@@ -13,7 +13,7 @@ import mlx.core as mx
 from .. import language as tl
 from ..autotune import Space, autotune
 from ..codegen.fragments import fragment_for  # how the compiler lays out the score tile
-from ..codegen.layouts import mma_layout
+from ..codegen.layouts import Slice, mma_layout
 from ..codegen.passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..codegen.passes.lower import THREADGROUP_MEMORY  # the limit the compiler enforces
 from ..dsl.jit import DTYPES, cdiv, empty, jit
@@ -28,10 +28,10 @@ def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
     inputs' dtype, rows padded by 16 bytes: Q (BLOCK_M x D), K and V (BLOCK_N x D each), P
     (BLOCK_M x BLOCK_N), the last three twice with `num_stages=2`. The row max and sum of the
     scores are reduced in the score fragments' registers, with one fp32 partial per row and
-    simdgroup along the columns for each (the simdgroup grid depends on the target's fragment),
-    and two BLOCK_M row vectors (alpha and the final sum) go through memory to reach the output's
-    fragments. The bytes depend on D and the dtype, which only the arguments know, hence a prune
-    rather than a Space constraint."""
+    simdgroup along the columns for each (the simdgroup grid depends on the target's fragment);
+    where the output accumulator's simdgroups hold other rows than the scores', two BLOCK_M row
+    vectors (alpha and the final sum) go through memory to reach it. The bytes depend on D and the
+    dtype, which only the arguments know, hence a prune rather than a Space constraint."""
     bm, bn, d = meta["BLOCK_M"], meta["BLOCK_N"], named["D"]
     elem, stages = named["q_ptr"].dtype.size, min(meta.get("num_stages", 1), 2)  # K, V, P: per KV block
     operands = (staged_operand_bytes(bm, d, elem) + 2 * staged_operand_bytes(bn, d, elem, stages)
@@ -40,9 +40,11 @@ def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
         target = resolve_backend().language
     except BackendUnavailableError:
         target = "msl"
-    fragment = fragment_for(target, DTYPES[named["q_ptr"].dtype], (bm, bn, d))
-    partials = mma_layout((bm, bn), meta["num_warps"], fragment, meta.get("warps_m")).warps[1]
-    rows = (2 * partials * bm if partials > 1 else 0) + 2 * bm
+    element, warps, warps_m = DTYPES[named["q_ptr"].dtype], meta["num_warps"], meta.get("warps_m")
+    scores = mma_layout((bm, bn), warps, fragment_for(target, element, (bm, bn, d)), warps_m)
+    out = mma_layout((bm, d), warps, fragment_for(target, element, (bm, d, bn)), warps_m)
+    partials = 2 * scores.warps[1] * bm if scores.warps[1] > 1 else 0
+    rows = partials + (0 if Slice(scores, 1).reads_onto(out) else 2 * bm)
     return operands + rows * 4 <= THREADGROUP_MEMORY
 
 

@@ -97,7 +97,7 @@ def lower_broadcast(lw: Lowering, op: Operation) -> None:
     src = lw.env[x.id]
     if isinstance(layout, Remat):
         lw.env[r.id] = RematRepr(op)
-    elif isinstance(src, RegsRepr) and isinstance(src.layout, Expand) and src.layout.slice.parent == layout:
+    elif isinstance(src, RegsRepr) and isinstance(src.layout, Expand):  # converted only for a consumer that needs it
         lw.env[r.id] = BroadcastRepr(src.name, src.layout)
     else:
         shape = shape_of(x.type)

@@ -60,14 +60,16 @@ class RegsRepr(Repr):
 
 @dataclass
 class BroadcastRepr(Repr):
-    """An Expand tile broadcast over its parent layout: slot k reads the slice's slot."""
+    """An Expand tile broadcast along its size-1 dimension: a consumer in a layout the slice reads
+    onto (its parent, see Slice.reads_onto) reads slot k from the slice's slot for k's line; any
+    other consumer converts it through threadgroup memory."""
 
     name: str
     expand: Expand
 
     def at(self, lw, layout, k, coords):
-        if layout == self.expand.slice.parent and k is not None:
-            return Index(Sym(self.name), self.expand.slice.slot_of_parent(k))
+        if k is not None and self.expand.slice.reads_onto(layout):
+            return Index(Sym(self.name), self.expand.slice.slot_of_parent(k, layout))
         return None
 
 

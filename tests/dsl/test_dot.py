@@ -419,3 +419,31 @@ def test_dot_result_reduced_in_its_registers(rng, num_warps, warps_m):
     layouts = dot_then_reduce.asm["layouts"]
     assert re.search(r"%m: f32\[32\] -> Slice\(parent=MMA", layouts), layouts
     assert not re.search(r"threadgroup float \w+\[512\]", generated(dot_then_reduce))  # s never staged whole
+
+
+@mf.jit
+def row_max_onto_another_dot(a_ptr, b_ptr, v_ptr, o_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                             D: tl.constexpr):
+    rm, rn, rk, rd = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K), tl.arange(0, D)
+    s = tl.dot(tl.load(a_ptr + rm[:, None] * K + rk[None, :]), tl.load(b_ptr + rk[:, None] * N + rn[None, :]))
+    m = tl.max(s, axis=1)
+    o = tl.dot(s, tl.load(v_ptr + rn[:, None] * D + rd[None, :]))  # [M, D]: the same simdgroup grid as s
+    tl.store(o_ptr + rm[:, None] * D + rd[None, :], o / m[:, None])
+
+
+def test_row_statistics_of_one_dot_apply_to_another_in_registers(rng):
+    """A row vector reduced from one dot result, broadcast onto another whose simdgroups hold the
+    same rows (flash attention's alpha and row sum on its output), is read from the thread's own
+    registers: no threadgroup copy of the vector."""
+    metal_only()
+    M, N, K, D = 32, 32, 8, 64
+    a, a64 = inputs(rng, mx.float32, M, K)
+    b, b64 = inputs(rng, mx.float32, K, N)
+    v, v64 = inputs(rng, mx.float32, N, D)
+    out = row_max_onto_another_dot[(1,)](a, b, v, mf.full((M, D), float("nan")), M=M, N=N, K=K, D=D,
+                                          num_warps=4)
+    s = a64 @ b64
+    check(out, (s @ v64) / s.max(1, keepdims=True), 2e-5)
+    layouts = row_max_onto_another_dot.asm["layouts"]
+    assert "warps=(2, 2)" in layouts and "shape=(32, 64), warps=(2, 2)" in layouts, layouts
+    assert not re.search(r"threadgroup float \w+\[32\]", generated(row_max_onto_another_dot))
