@@ -334,11 +334,17 @@ class MMA:
         return self.warps[d]
 
 
-def mma_layout(shape: tuple[int, ...], num_warps: int, fragment: Fragment, warps_m: int | None = None) -> MMA:
+def mma_layout(shape: tuple[int, ...], num_warps: int, fragment: Fragment, warps_m: int | None = None,
+               rows_first: bool = False) -> MMA:
     """Spread the simdgroups over a dot result's fragments: `warps_m` along the rows and the rest
     along the columns when given (a tuned choice; simdgroups beyond the fragments hold replicas),
-    else splitting the longer side first."""
+    else, with `rows_first` (a kernel that reduces dot results along their rows, as attention's
+    softmax does), as many along the rows as there are fragment rows, so each simdgroup holds whole
+    rows and no partial crosses simdgroups (Triton's attention layout), else splitting the longer
+    side first."""
     fm, fn = shape[0] // fragment.rows, shape[1] // fragment.cols
+    if warps_m is None and rows_first:
+        warps_m = 1 << (min(num_warps, fm).bit_length() - 1)
     if warps_m is not None:
         wm = min(warps_m, fm)
         return MMA((shape[0], shape[1]), (wm, min(num_warps // warps_m, fn)), num_warps, fragment)

@@ -41,8 +41,8 @@ def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
     except BackendUnavailableError:
         target = "msl"
     element, warps, warps_m = DTYPES[named["q_ptr"].dtype], meta["num_warps"], meta.get("warps_m")
-    scores = mma_layout((bm, bn), warps, fragment_for(target, element, (bm, bn, d)), warps_m)
-    out = mma_layout((bm, d), warps, fragment_for(target, element, (bm, d, bn)), warps_m)
+    scores = mma_layout((bm, bn), warps, fragment_for(target, element, (bm, bn, d)), warps_m, rows_first=True)
+    out = mma_layout((bm, d), warps, fragment_for(target, element, (bm, d, bn)), warps_m, rows_first=True)
     partials = 2 * scores.warps[1] * bm if scores.warps[1] > 1 else 0
     rows = partials + (0 if Slice(scores, 1).reads_onto(out) else 2 * bm)
     return operands + rows * 4 <= THREADGROUP_MEMORY

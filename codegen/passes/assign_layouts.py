@@ -114,6 +114,10 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
     plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages, matmul2d=matmul2d)
     users: dict[int, list[Operation]] = {}
     evaluates: set[int] = set()  # rematerialised values whose expression evaluates a FUNCTIONS op
+    # a kernel that reduces 2-D tiles along their rows (attention's softmax) lays dot results out rows first
+    rows_reduced = any(op.opcode in REDUCTIONS and op.operands and isinstance(op.operands[0].type, BlockType)
+                       and len(op.operands[0].type.shape) == 2 and op.attrs.get("axis") in (1, -1)
+                       for op in fn.walk())
     for op in fn.walk():
         for v in op.operands:
             users.setdefault(v.id, []).append(op)
@@ -267,7 +271,7 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
             a = op.operands[0]
             m, k = a.type.shape
             return mma_layout(r.type.shape, num_warps, fragment_for(target, a.type.element, (m, r.type.shape[1], k)),
-                              warps_m)
+                              warps_m, rows_reduced)
         if code == "load" and dot_stages == 0 and only_dot_operand(r) and \
                 all(isinstance(l, (Remat, Scalar)) for _, l in tiles):
             return Remat()  # loaded where the dot reads it, straight into matrix fragments

@@ -538,3 +538,13 @@ def test_reduction_of_a_dot_result_covers_each_line_once(fragment, shape, warps,
                     assert c[1 - dim] == line
                     seen.append(c[dim])
             assert sorted(seen) == list(range(shape[dim])), (warp, lane, slot, sorted(seen))
+
+
+@pytest.mark.parametrize("fragment,shape,warps,warps_m,expected", [
+    (SIMDGROUP_MATRIX, (32, 32), 4, None, (4, 1)), (SIMDGROUP_MATRIX, (16, 32), 4, None, (2, 2)),
+    (TENSOR_CORE, (32, 32), 4, None, (2, 2)), (TENSOR_CORE, (64, 64), 4, None, (4, 1)),
+    (SIMDGROUP_MATRIX, (32, 32), 4, 1, (1, 4))])
+def test_rows_first_mma_layout_puts_simdgroups_along_the_rows(fragment, shape, warps, warps_m, expected):
+    """For kernels that reduce dot results along their rows: as many simdgroups along the rows as
+    there are fragment rows (a power of two), the rest along the columns; warps_m still decides."""
+    assert mma_layout(shape, warps, fragment, warps_m, rows_first=True).warps == expected
