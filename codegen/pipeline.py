@@ -20,7 +20,7 @@ from .passes.lower import lower
 from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 
-CODEGEN_VERSION = "13"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "14"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
 RENDERERS = {"msl": MSLRenderer, "cuda": CUDARenderer}

@@ -114,10 +114,16 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
     plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages, matmul2d=matmul2d)
     users: dict[int, list[Operation]] = {}
     evaluates: set[int] = set()  # rematerialised values whose expression evaluates a FUNCTIONS op
-    # a kernel that reduces 2-D tiles along their rows (attention's softmax) lays dot results out rows first
-    rows_reduced = any(op.opcode in REDUCTIONS and op.operands and isinstance(op.operands[0].type, BlockType)
-                       and len(op.operands[0].type.shape) == 2 and op.attrs.get("axis") in (1, -1)
-                       for op in fn.walk())
+    # a kernel that reduces dot results (or element-wise functions of them) along their rows, as
+    # attention's softmax does, lays its dot results out rows first
+    from_dot: set[int] = set()
+    rows_reduced = False
+    for op in fn.walk():
+        if op.opcode == "dot" or op.opcode in ELEMENTWISE and any(o.id in from_dot for o in op.operands):
+            from_dot.update(r.id for r in op.results)
+        elif op.opcode in REDUCTIONS and op.operands and op.operands[0].id in from_dot \
+                and len(op.operands[0].type.shape) == 2 and op.attrs.get("axis") in (1, -1):
+            rows_reduced = True
     for op in fn.walk():
         for v in op.operands:
             users.setdefault(v.id, []).append(op)

@@ -23,14 +23,15 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
     if isinstance(r, BroadcastRepr):  # `mean[:, None]` broadcast: store the reduced values only
         sl = r.expand.slice
         layout, source, stored, pad = sl, RegsRepr(r.name, sl), sl.shape, 0
-        index = lambda coords: flat_index(coords[:sl.dim] + coords[sl.dim + 1:], stored)  # noqa: E731
+        index = lambda coords: flat_index(coords[:sl.dim] + coords[sl.dim + 1:], stored)  # noqa: E731 (readers)
+        written = lambda coords: flat_index(coords, stored)  # noqa: E731 (the slice's own coordinates)
     else:
         assert isinstance(r, RegsRepr), f"no registers to convert for {v}"
         layout, source, stored = r.layout, r, shape
         pad = lw.plan.shared_pad.get(v.id, 0) if len(shape) == 2 else 0
         if isinstance(layout, Blocked) and element_of(v.type) in VECTOR_TYPES:
             width = layout.spt[-1]  # a run's slots are consecutive, its elements neighbours in a row
-        index = lambda coords: padded_index(coords, shape, pad)  # noqa: E731
+        index = written = lambda coords: padded_index(coords, shape, pad)  # noqa: E731
     element = element_of(v.type)
     count = prod(stored[:-1]) * (stored[-1] + pad) if stored else 1
     loop = _rotating_loop(lw, v)
@@ -43,11 +44,12 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
     view = SharedRepr(name, shape, index, base)
 
     def write(k, coords):
+        position = written(coords) if base is None else add(base, written(coords))
         if width > 1:
             values = [source.at(lw, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
-            stmt = lir.VectorStore(Bin("+", Sym(name), view.position(coords)), values, element, space="threadgroup")
+            stmt = lir.VectorStore(Bin("+", Sym(name), position), values, element, space="threadgroup")
         else:
-            stmt = lir.Assign(Index(Sym(name), view.position(coords)), source.at(lw, layout, k, coords))
+            stmt = lir.Assign(Index(Sym(name), position), source.at(lw, layout, k, coords))
         owner = layout.owner(k) if k is not None else None
         lw.emit(lir.If(owner, [stmt]) if owner is not None else stmt)
     lw.slot_loop(layout, write, step=width)

@@ -112,6 +112,8 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
         cells = [lw.alloc_shared(f"{a}_smem", t, warps * count) for a, t in zip(accs, types)]
         lw.emit(lir.Barrier())
         writer = Bin("&&", Bin("==", P.lane_coord(pdim), lit(0)), Bin("<", P.warp_coord(pdim), lit(warps)))
+        if isinstance(P, MMA) and P.owner(lit(0)) is not None:  # replica simdgroups write nothing
+            writer = Bin("&&", writer, P.owner(lit(0)))
         warp = P.warp_coord(pdim)
 
         def publish(k, coords):

@@ -548,3 +548,41 @@ def test_rows_first_mma_layout_puts_simdgroups_along_the_rows(fragment, shape, w
     """For kernels that reduce dot results along their rows: as many simdgroups along the rows as
     there are fragment rows (a power of two), the rest along the columns; warps_m still decides."""
     assert mma_layout(shape, warps, fragment, warps_m, rows_first=True).warps == expected
+
+
+@mf.jit
+def column_max_onto_taller_tile(X, Y, O, M: tl.constexpr, N: tl.constexpr):
+    rm, rm2, rn = tl.arange(0, M), tl.arange(0, 2 * M), tl.arange(0, N)
+    x = tl.load(X + rm[:, None] * N + rn[None, :])
+    y = tl.load(Y + rm2[:, None] * N + rn[None, :])  # another shape: another layout
+    tl.store(O + rm2[:, None] * N + rn[None, :], y - tl.max(x, axis=0)[None, :])
+
+
+def test_a_column_vector_broadcast_onto_another_layout_goes_through_memory_whole(rng):
+    """A reduced column vector read by a tile of another layout is copied to threadgroup memory at
+    its own coordinates (every element, not all at 0), then read at the consumer's."""
+    M, N = 8, 64
+    x, y = rng.standard_normal((M, N)).astype(np.float32), rng.standard_normal((2 * M, N)).astype(np.float32)
+    out = column_max_onto_taller_tile[(1,)](mx.array(x.reshape(-1)), mx.array(y.reshape(-1)),
+                                            mf.empty((2 * M * N,), mx.float32), M=M, N=N, num_warps=4)
+    np.testing.assert_array_equal(np.array(out).reshape(2 * M, N), y - x.max(0)[None, :])
+
+
+@mf.jit
+def dot_and_row_sums(A, B, C, S, D_ROWS: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm, rn, rk = tl.arange(0, BM), tl.arange(0, BN), tl.arange(0, BK)
+    a = tl.load(A + rm[:, None] * BK + rk[None, :])
+    c = tl.dot(a, tl.load(B + rk[:, None] * BN + rn[None, :]))
+    tl.store(S + rm, tl.sum(a, axis=1))  # a row reduction of an input tile: the dot keeps its grid
+    if D_ROWS:
+        tl.store(S + rm, tl.max(c * 2.0, axis=1))  # of a function of the dot result: rows first
+    tl.store(C + rm[:, None] * BN + rn[None, :], c)
+
+
+@pytest.mark.parametrize("reduces_the_dot", [False, True])
+def test_rows_first_only_when_a_dot_result_is_reduced_along_rows(reduces_the_dot):
+    types = {"A": ir.ptr(ir.float32), "B": ir.ptr(ir.float32), "C": ir.ptr(ir.float32), "S": ir.ptr(ir.float32)}
+    fn = build(dot_and_row_sums, types, {"D_ROWS": reduces_the_dot, "BM": 64, "BN": 64, "BK": 16})
+    plan = assign_layouts(fn, 4)
+    (layout,) = {plan.values[op.result.id] for op in fn.walk() if op.opcode == "dot"}
+    assert layout.warps == ((4, 1) if reduces_the_dot else (2, 2))
