@@ -41,10 +41,10 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
         base = mul_(_stage(lw, loop), lit(stage_elements(element, count)))
     else:
         lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
-    view = SharedRepr(name, shape, index, base)
+    view, stores = SharedRepr(name, shape, index, base), SharedRepr(name, stored, written, base)
 
     def write(k, coords):
-        position = written(coords) if base is None else add(base, written(coords))
+        position = stores.position(coords)
         if width > 1:
             values = [source.at(lw, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
             stmt = lir.VectorStore(Bin("+", Sym(name), position), values, element, space="threadgroup")

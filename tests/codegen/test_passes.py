@@ -586,3 +586,15 @@ def test_rows_first_only_when_a_dot_result_is_reduced_along_rows(reduces_the_dot
     plan = assign_layouts(fn, 4)
     (layout,) = {plan.values[op.result.id] for op in fn.walk() if op.opcode == "dot"}
     assert layout.warps == ((4, 1) if reduces_the_dot else (2, 2))
+
+
+def test_compile_ir_refuses_matmul2d_without_staged_operands():
+    """matmul2d multiplies tensors in memory: a direct compile_ir call with unstaged dot operands is
+    refused (launches normalise num_stages first: dot_stages_for)."""
+    from metalforge.codegen.pipeline import compile_ir, dot_stages_for
+    fn = build(dot_and_row_sums, {"A": ir.ptr(ir.float16), "B": ir.ptr(ir.float16), "C": ir.ptr(ir.float32),
+                                  "S": ir.ptr(ir.float32)}, {"D_ROWS": False, "BM": 16, "BN": 16, "BK": 16})
+    with pytest.raises(ValueError, match="matmul2d multiplies staged tiles"):
+        compile_ir(fn, {"C", "S"}, 4, "msl", dot_stages=0, matmul2d=True)
+    assert [dot_stages_for(s, m) for s, m in ((None, False), (0, False), (3, False), (0, True), (None, True))] == \
+        [1, 0, 2, 1, 1]
