@@ -250,17 +250,28 @@ class Autotuner:
             return optuna.samplers.RandomSampler(seed=seed)
         raise ValueError(f"sampler must be 'auto', 'tpe', 'grid' or 'random', not {sampler!r}")
 
-    def create_study(self, sampler, start: Optional[Config] = None, **storage: Any):
-        """A minimising Optuna study (continued when `storage` holds it) whose first trial, when it is
-        new, is `start` (the launch's default config, see `default_config`): the hand-picked start is
-        never worse than a random one."""
+    def create_study(self, sampler, starts: Sequence[Config] = (), **storage: Any):
+        """A minimising Optuna study (continued when `storage` holds it) whose first trials, when it is
+        new, are `starts` in order (those in the space, each once; see `starting_configs`): informed
+        starts are never worse than random ones."""
         import optuna
 
         study = optuna.create_study(sampler=sampler, direction="minimize", load_if_exists=bool(storage), **storage)
-        point = None if start is None else self.space.point_of(start)
-        if not study.trials and point is not None and not isinstance(sampler, optuna.samplers.GridSampler):
-            study.enqueue_trial(point)
+        if not study.trials and not isinstance(sampler, optuna.samplers.GridSampler):
+            enqueued: list[dict] = []
+            for point in (self.space.point_of(config) for config in starts):
+                if point is not None and point not in enqueued:
+                    enqueued.append(point)
+                    study.enqueue_trial(point)
         return study
+
+    def starting_configs(self, args: Sequence[Any], store: TuningDB) -> list[Config]:
+        """The first configs a search for `args` measures: the winner the run-time lookup finds for its
+        key (the nearest tuned shape on this chip, else on this GPU family), since winners carry over
+        between nearby shapes on one GPU (docs/autotune.md measures how well), then `default_config`."""
+        found = store.lookup(self.tuning_key(args))
+        tuned = [self._config(json.loads(found.winner["config"]))] if found.winner is not None else []
+        return tuned + [self.default_config(args)]
 
     def evaluate(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list]) -> TrialResult:
         """Compile, check against the reference, and time one config; failures become statuses."""
@@ -335,7 +346,7 @@ class Autotuner:
         """Search configs for a launch with `args` and store every trial and the winner.
 
         One Optuna study per (kernel, key) in the database file, continued when it exists, started
-        from `default_config(args)`. `trials`: how many configs to measure (suggestions that a
+        from `starting_configs(args)` (a neighbouring shape's winner, then the default config). `trials`: how many configs to measure (suggestions that a
         constraint or prune rejects, or that repeat a point, cost no device time and do not count;
         see `search`). sampler: "auto" (grid when the space has at most `trials` points, else TPE),
         "tpe", "grid" or "random". `timeout` bounds the whole search in seconds, `patience` stops it
@@ -363,7 +374,7 @@ class Autotuner:
 
         try:
             with _quiet_optuna():
-                study = self.create_study(self.make_sampler(sampler, seed, trials), self.default_config(args),
+                study = self.create_study(self.make_sampler(sampler, seed, trials), self.starting_configs(args, store),
                                           study_name=key.study_name, storage=store.optuna_storage())
                 results = self.search(study, lambda config: self.evaluate(grid, config, copies, expected), trials,
                                       timeout=timeout, patience=patience, record=record, callbacks=[report])

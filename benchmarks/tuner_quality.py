@@ -12,16 +12,22 @@ Reports, per case and sampler: the share of seeds whose best config is within 5%
 after the budget, the median number of configs measured until then, and the mean best-so-far curve.
 
     python benchmarks/tuner_quality.py [--seeds 20] [--cases softmax_kernel:4096x32000:float16 ...]
+                                       [--fix NAME=VALUE ...]
                                        [--landscapes-out FILE.json | --landscapes-in FILE.json]
 
 --landscapes-out writes every measured table (kernel, shape, dtype, back end, device, config -> time
 or why it is invalid) so that a table measured on one machine (a GPU) can be replayed on another
 with --landscapes-in, which measures nothing. Timings come from the active back end (the emulator's
-are CPU times, which shape the landscape differently from a GPU's). Progress goes to stderr.
+are CPU times, which shape the landscape differently from a GPU's). --fix NAME=VALUE measures the
+part of each space where those parameters take those values (its own space: budget and optimum are
+that part's), with the search's start moved into it; a landscape records what was fixed, and its
+replay searches that part. A whole GPU matmul space is too many compiles for a session's device
+time (MLX compiles each custom kernel with NVRTC, ~2 s, in every process). Progress goes to stderr.
 """
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import datetime
 import importlib.util
@@ -39,11 +45,11 @@ if importlib.util.find_spec("metalforge") is None:  # run from an unpacked copy:
 import mlx.core as mx  # noqa: E402
 import optuna  # noqa: E402
 
-from metalforge.autotune import Autotuner, Config, TrialResult  # noqa: E402
+from metalforge.autotune import Autotuner, Config, Space, TrialResult  # noqa: E402
 from metalforge.autotune.bench import as_outputs, rotating_copies  # noqa: E402
 from metalforge.kernels import registered  # noqa: E402
 from metalforge.runtime import backends  # noqa: E402
-from metalforge.tuning_db import identify  # noqa: E402
+from metalforge.tuning_db import identify, shape_distance  # noqa: E402
 
 DEFAULT_CASES = ("softmax_kernel:8x4000:float16", "softmax_kernel:8x32000:float16", "qmv_kernel:256x1024:float16",
                  "matmul_kernel:64x96x80:float16")
@@ -88,8 +94,52 @@ def parse_case(text: str, library: dict[str, Autotuner]) -> Case:
     return Case(name, shape, dtype)
 
 
-def measure(tuner: Autotuner, case: Case) -> dict[str, Any]:
-    """The landscape of one case: every point of the space measured as `tune` measures a trial."""
+def parse_fixed(texts: Sequence[str]) -> dict[str, Any]:
+    """NAME=VALUE strings as a dict of parameter -> value text (checked against a space by `restrict`).
+    Raises ValueError saying what is wrong."""
+    fixed = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name or not value:
+            raise ValueError(f"--fix {text!r}: expected NAME=VALUE, e.g. num_stages=2")
+        fixed[name] = value
+    return fixed
+
+
+def restrict(tuner: Autotuner, fixed: dict[str, Any]) -> Autotuner:
+    """The tuner searching only the part of its space where the `fixed` parameters take the given
+    values (texts or values); the tuner itself when nothing is fixed. Raises ValueError for a name
+    that is not a parameter of the space or a value that is not one of its choices."""
+    if not fixed:
+        return tuner
+    params = tuner.space.params
+    unknown = sorted(set(fixed) - set(params))
+    if unknown or type(tuner.space) is not Space:
+        raise ValueError(f"--fix {', '.join(unknown or fixed)}: not a parameter of {tuner.name}'s space "
+                         f"(parameters: {', '.join(params)})")
+    narrowed = dict(params)
+    for name, value in fixed.items():
+        chosen = [v for v in params[name] if str(v) == str(value)]
+        if not chosen:
+            raise ValueError(f"--fix {name}={value}: not one of {tuner.name}'s choices for {name} "
+                             f"({', '.join(map(str, params[name]))})")
+        narrowed[name] = chosen
+    part = copy.copy(tuner)
+    part.space = Space(narrowed, tuner.space.constraints)
+    return part
+
+
+def start_in(tuner: Autotuner, start: Config) -> Config:
+    """`start` with the parameters that `tuner`'s space fixes to one value set to it."""
+    point = start.all_kwargs()
+    point.update({name: values[0] for name, values in tuner.space.params.items() if len(values) == 1})
+    return Config.from_point(point)
+
+
+def measure(tuner: Autotuner, case: Case, fixed: dict[str, Any]) -> dict[str, Any]:
+    """The landscape of one case: every point of the space (the part where `fixed` holds) measured
+    as `tune` measures a trial."""
+    tuner = restrict(tuner, fixed)
     grid, args = tuner.tune_case(case.shape, DTYPES[case.dtype])
     copies, expected = rotating_copies(args), as_outputs(tuner.reference(*args))
     points, entries, started = list(tuner.space.points()), [], time.perf_counter()
@@ -108,7 +158,8 @@ def measure(tuner: Autotuner, case: Case) -> dict[str, Any]:
     return {"kernel": case.kernel, "shape": list(case.shape), "dtype": case.dtype, "backend": device.backend,
             "device": dataclasses.asdict(device), "source_hash": tuner.fn.source_hash,
             "measured": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "start": tuner.default_config(args).to_json(), "configs": entries}
+            "fixed": {name: values[0] for name, values in tuner.space.params.items() if name in fixed},
+            "start": start_in(tuner, tuner.default_config(args)).to_json(), "configs": entries}
 
 
 def dumps(landscapes: list[dict[str, Any]]) -> str:
@@ -136,11 +187,11 @@ def table_of(tuner: Autotuner, landscape: dict[str, Any]) -> dict[Config, TrialR
     return table
 
 
-def replay(tuner: Autotuner, table: dict[Config, TrialResult], start: Config, sampler: Any,
+def replay(tuner: Autotuner, table: dict[Config, TrialResult], starts: Sequence[Config], sampler: Any,
            budget: int) -> list[float]:
-    """Best-so-far time after each measured config of one search of `budget` configs, run by the
-    tuner's search loop on the measured table instead of the device (a search that ends early keeps
-    its best for the rest of the budget)."""
+    """Best-so-far time after each measured config of one search of `budget` configs that starts from
+    `starts`, run by the tuner's search loop on the measured table instead of the device (a search
+    that ends early keeps its best for the rest of the budget)."""
     curve: list[float] = []
 
     def track(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
@@ -148,12 +199,28 @@ def replay(tuner: Autotuner, table: dict[Config, TrialResult], start: Config, sa
             value = trial.value if trial.value is not None else math.inf
             curve.append(min(curve[-1], value) if curve else value)
 
-    tuner.search(tuner.create_study(sampler, start), table.__getitem__, budget, callbacks=[track])
+    tuner.search(tuner.create_study(sampler, starts), table.__getitem__, budget, callbacks=[track])
     return curve + [curve[-1] if curve else math.inf] * (budget - len(curve))
 
 
-def report(tuner: Autotuner, landscape: dict[str, Any], seeds: int) -> None:
-    """Print the optimum and each sampler's result over `seeds` replayed searches."""
+def nearest_winner(landscape: dict[str, Any], others: Sequence[dict[str, Any]]) -> Optional[tuple[str, Config]]:
+    """The shape and best config of the landscape among `others` that `tune` would start from for this
+    one: same kernel, space part, dtype, back end and chip, the nearest other shape. None if none."""
+    same = [o for o in others if o["shape"] != landscape["shape"] and all(
+        o.get(k) == landscape.get(k) for k in ("kernel", "fixed", "dtype", "backend"))
+        and o["device"]["chip"] == landscape["device"]["chip"]]
+    if not same:
+        return None
+    near = min(same, key=lambda o: shape_distance(o["shape"], landscape["shape"]))
+    best = min((e for e in near["configs"] if e["status"] == "ok"), key=lambda e: e["time_ms"])
+    return "x".join(map(str, near["shape"])), Config.from_json(best["config"])
+
+
+def report(tuner: Autotuner, landscape: dict[str, Any], seeds: int, others: Sequence[dict[str, Any]] = ()) -> None:
+    """Print the optimum and each sampler's result over `seeds` replayed searches; with a landscape of
+    a neighbouring shape among `others`, also TPE started from that shape's best config, as `tune`
+    starts from a neighbour's winner."""
+    tuner = restrict(tuner, landscape.get("fixed", {}))
     table = table_of(tuner, landscape)
     times = {c: r.time_ms for c, r in table.items() if r.status == "ok"}
     start = Config.from_json(landscape["start"])
@@ -164,15 +231,22 @@ def report(tuner: Autotuner, landscape: dict[str, Any], seeds: int) -> None:
     near = sum(t <= WITHIN * optimum for t in times.values())
     print(f"\n{landscape['kernel']} {'x'.join(map(str, landscape['shape']))} {landscape['dtype']} on "
           f"{landscape['backend']} ({landscape['device']['chip']}): {len(table)} points, {measured} measured "
-          f"(the rest rejected by constraints or prunes), {near} within 5% of the optimum")
+          f"(the rest rejected by constraints or prunes), {near} within 5% of the optimum"
+          + "".join(f"; {name}={value} fixed" for name, value in landscape.get("fixed", {}).items()))
     at_start = f"{times[start] / optimum:.2f}x the optimum" if start in times else \
         table[start].status if start in table else "outside the space"
     print(f"  optimum {optimum:.4g} ms at {best}; the search starts from {start} ({at_start})")
     print(f"  budget {budget} measured configs ({BUDGET_SHARE:.0%} of {measured})")
-    samplers = {"tpe": lambda s: tuner.make_sampler("tpe", s, budget),
-                "random": lambda s: optuna.samplers.RandomSampler(seed=s)}
-    for label, factory in samplers.items():
-        curves = [replay(tuner, table, start, factory(seed), budget) for seed in range(seeds)]
+    tpe = lambda s: tuner.make_sampler("tpe", s, budget)  # noqa: E731
+    searches = [("tpe", tpe, [start]), ("random", lambda s: optuna.samplers.RandomSampler(seed=s), [start])]
+    neighbour = nearest_winner(landscape, others)
+    if neighbour is not None:
+        shape, winner = neighbour
+        here = f"{times[winner] / optimum:.2f}x the optimum" if winner in times else table[winner].status
+        print(f"  tpe+: TPE started from {shape}'s best config, {winner} ({here} here), then the default")
+        searches.append(("tpe+", tpe, [winner, start]))
+    for label, factory, starts in searches:
+        curves = [replay(tuner, table, starts, factory(seed), budget) for seed in range(seeds)]
         within = sum(c[-1] <= WITHIN * optimum for c in curves) / len(curves)
         reached = statistics.median_low(next((i for i, t in enumerate(c, 1) if t <= WITHIN * optimum), math.inf)
                                         for c in curves)
@@ -185,6 +259,8 @@ def report(tuner: Autotuner, landscape: dict[str, Any], seeds: int) -> None:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=30, help="replayed searches per sampler (default 30)")
+    ap.add_argument("--fix", nargs="+", default=[], metavar="NAME=VALUE",
+                    help="measure only the part of each case's space where these parameters take these values")
     ap.add_argument("--cases", nargs="+", metavar="NAME:SHAPE[:DTYPE]",
                     help=f"kernels and shapes to measure (default: {' '.join(DEFAULT_CASES)}); with "
                          f"--landscapes-in, which of the file's landscapes to replay")
@@ -198,6 +274,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     library = registered()
     try:
         cases = [parse_case(text, library) for text in (args.cases or ([] if args.landscapes_in else DEFAULT_CASES))]
+        fixed = parse_fixed(args.fix)
+        if fixed and args.landscapes_in:
+            raise ValueError("--fix measures part of a space; a landscape file records what it fixed")
+        for case in cases:
+            restrict(library[case.kernel], fixed)
     except ValueError as e:
         ap.error(str(e))
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -209,7 +290,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             ap.error(f"--landscapes-in {args.landscapes_in}: {e}")
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             ap.error(f"--landscapes-in {args.landscapes_in}: not a {FORMAT} file")
-        landscapes = data["landscapes"]
+        landscapes = everything = data["landscapes"]
         if cases:
             found = {str(Case(ls["kernel"], tuple(ls["shape"]), ls["dtype"])): ls for ls in landscapes}
             missing = [str(c) for c in cases if str(c) not in found]
@@ -221,15 +302,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if unknown:
             ap.error(f"--landscapes-in {args.landscapes_in}: no library kernel {', '.join(unknown)}")
     else:
-        landscapes = []
+        landscapes = everything = []
         for case in cases:
             print(f"measuring {case} on {backends.resolve().name}", file=sys.stderr, flush=True)
-            landscapes.append(measure(library[case.kernel], case))
+            landscapes.append(measure(library[case.kernel], case, fixed))
             if args.landscapes_out:  # written after every case, so a later failure keeps what was measured
                 Path(args.landscapes_out).write_text(dumps(landscapes))
     try:
         for landscape in landscapes:
-            report(library[landscape["kernel"]], landscape, args.seeds)
+            report(library[landscape["kernel"]], landscape, args.seeds, everything)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -108,7 +108,8 @@ class MergeReport:
     conflicts: list[dict] = field(default_factory=list)  # same key, different config: which one won
 
 
-def _log2_distance(a: Sequence[int], b: Sequence[int]) -> float:
+def shape_distance(a: Sequence[int], b: Sequence[int]) -> float:
+    """How far apart two shapes (or buckets) are for borrowing tuned configs: summed log2 ratios."""
     return sum(abs(math.log2(max(x, 1)) - math.log2(max(y, 1))) for x, y in zip(a, b))
 
 
@@ -236,7 +237,7 @@ class TuningDB:
             if near:
                 # nearest bucket; then a winner from the same OS and MLX; then the newest
                 near.sort(key=lambda r: r["tuned_at"], reverse=True)
-                near.sort(key=lambda r: (_log2_distance(json.loads(r["bucket"]), target),
+                near.sort(key=lambda r: (shape_distance(json.loads(r["bucket"]), target),
                                          (r["os"], r["mlx_version"]) != (cols["os"], cols["mlx_version"])))
                 return Lookup(source, near[0])
         stale = any(r["chip"] == cols["chip"] for r in rows if r not in fresh)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 import mlx.core as mx
+import optuna
 import pytest
 
 from metalforge.autotune import Config, Space, autotune, pow2, tuning_report
@@ -80,6 +81,30 @@ def test_trials_count_measured_configs_and_the_search_starts_from_the_default_fo
     assert sum(t["status"] == "ok" for t in trials) == len(fn.compiled) == 4
     assert any(t["status"] == "invalid" for t in trials)  # this seed draws rejected points, which did not count
     assert len({t["config"] for t in trials}) < len(trials)  # and repeats
+
+
+def test_a_new_search_starts_from_the_nearest_tuned_shapes_winner_then_the_default(emu, db_path):
+    """Winners carry over between nearby shapes on one chip, so a search for a new shape measures the
+    run-time lookup's pick first (here the default is a wrong variant: it can never be that winner)."""
+    configs = [Config({"BLOCK": 64, "VARIANT": "good"}, num_warps=1), Config({"BLOCK": 128, "VARIANT": "good"}, num_warps=2),
+               CONFIGS[2]]
+    tuned = autotune(configs=configs, key=["n"], reference=reference, warmup=1, rep=3, default=CONFIGS[2])(
+        Launchable("warm", emu))
+    first = tuned.tune(standin.grid, *standin.args(n=1000), trials=3, sampler="grid")
+    assert first in configs[:2]
+    def grid(meta: dict) -> tuple:
+        return (-(-3000 // meta["BLOCK"]),)
+
+    tuned.tune(grid, *standin.args(n=3000), trials=2, sampler="random", seed=0)
+    later = sorted((t for t in TuningDB(db_path).trials("warm") if json.loads(t["shape_key"]) == [3000]),
+                   key=lambda t: t["trial_number"])
+    assert [json.loads(t["config"]) for t in later[:2]] == [first.to_json(), CONFIGS[2].to_json()]
+    assert later[1]["status"] == "wrong"
+    # a study that already has trials goes on where it stopped: nothing is enqueued again
+    tuned.tune(grid, *standin.args(n=3000), trials=1, sampler="random", seed=1)
+    study = optuna.load_study(study_name=later[0]["study"], storage=TuningDB(db_path).optuna_storage())
+    assert len(study.trials) > len(later)
+    assert [t.number for t in study.trials if "fixed_params" in t.system_attrs] == [0, 1]  # the enqueued
 
 
 def test_a_search_with_nothing_new_to_measure_ends(emu, db_path):

@@ -118,7 +118,53 @@ def test_bad_landscape_files_are_refused(measured, tmp_path, capsys):
         (["--landscapes-in", str(measured[0]), "--cases", "softmax_kernel:8x4000"],
          "has no landscape for softmax_kernel:8x4000:float16 (it has softmax_kernel:2x100:float32)"),
         (["--landscapes-in", str(junk), "--landscapes-out", str(junk)], "not allowed with argument"),
+        (["--landscapes-in", str(measured[0]), "--fix", "num_warps=1"], "a landscape file records what it fixed"),
     ]:
         with pytest.raises(SystemExit) as exit_:
             tq.main(argv)
         assert exit_.value.code == 2 and message in capsys.readouterr().err, argv
+
+
+def test_a_neighbouring_shapes_landscape_adds_tpe_started_from_its_best(measured, tmp_path, capsys):
+    """With a landscape of another shape of the same kernel, dtype and chip in the file, TPE is also
+    replayed from that shape's best config (then the default), as `tune` starts from a neighbour's winner."""
+    data = json.loads(measured[0].read_text())
+    twin = json.loads(json.dumps(data["landscapes"][0]))
+    twin["shape"] = [2, 120]  # the same times: its best is this landscape's optimum
+    other_chip = json.loads(json.dumps(twin))
+    other_chip["shape"], other_chip["device"]["chip"] = [2, 101], "another chip"  # nearer, but never borrowed from
+    data["landscapes"] += [twin, other_chip]
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(data))
+    assert tq.main(["--landscapes-in", str(path), "--cases", CASE, "--seeds", "3"]) == 0
+    out = capsys.readouterr().out
+    best = min((e for e in twin["configs"] if e["time_ms"]), key=lambda e: e["time_ms"])["config"]
+    assert f"tpe+: TPE started from 2x120's best config, Config({{BLOCK: {best['kwargs']['BLOCK']}, " in out
+    assert "(1.00x the optimum here), then the default" in out
+    assert "tpe+   within 5% of the optimum: 100%   median configs to get there: 1 " in out
+
+
+def test_fix_measures_part_of_the_space_and_its_replay_searches_that_part(emu, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("METALFORGE_BACKEND", "emulator")
+    path = tmp_path / "part.json"
+    assert tq.main(["--cases", CASE, "--fix", "num_warps=2", "--seeds", "2", "--landscapes-out", str(path)]) == 0
+    measured = capsys.readouterr().out
+    (landscape,) = json.loads(path.read_text())["landscapes"]
+    assert landscape["fixed"] == {"num_warps": 2} and len(landscape["configs"]) == 10
+    assert {e["config"]["num_warps"] for e in landscape["configs"]} == {2}
+    assert landscape["start"] == {"kwargs": {"BLOCK": 128}, "num_warps": 2, "num_stages": 1}  # moved into the part
+    assert "10 points, 2 measured" in measured and "num_warps=2 fixed" in measured  # BLOCK 64 and 128
+    assert tq.main(["--landscapes-in", str(path), "--seeds", "2"]) == 0
+    assert capsys.readouterr().out == measured
+
+
+@pytest.mark.parametrize("fix,message", [
+    ("num_warps", "--fix 'num_warps': expected NAME=VALUE"),
+    ("BLOK=64", "--fix BLOK: not a parameter of softmax_kernel's space (parameters: BLOCK, num_warps)"),
+    ("num_warps=3", "--fix num_warps=3: not one of softmax_kernel's choices for num_warps (1, 2, 4, 8, 16)"),
+])
+def test_bad_fixes_are_refused_before_measuring(fix, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        tq.main(["--cases", CASE, "--fix", fix])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and message in err and "measuring" not in err
