@@ -249,7 +249,8 @@ class Autotuner:
         if sampler == "grid":
             return optuna.samplers.GridSampler(self.space.grid(), seed=seed)
         if sampler == "tpe":
-            return optuna.samplers.TPESampler(seed=seed, n_startup_trials=max(2, min(10, trials // 4)), multivariate=True)
+            return optuna.samplers.TPESampler(seed=seed, n_startup_trials=max(2, min(10, trials // 4)),
+                                              multivariate=True)
         if sampler == "random":
             return optuna.samplers.RandomSampler(seed=seed)
         raise ValueError(f"sampler must be 'auto', 'tpe', 'grid' or 'random', not {sampler!r}")
@@ -350,12 +351,12 @@ class Autotuner:
         """Search configs for a launch with `args` and store every trial and the winner.
 
         One Optuna study per (kernel, key) in the database file, continued when it exists, started
-        from `starting_configs(args)` (a neighbouring shape's winner, then the default config). `trials`: how many configs to measure (suggestions that a
-        constraint or prune rejects, or that repeat a point, cost no device time and do not count;
-        see `search`). sampler: "auto" (grid when the space has at most `trials` points, else TPE),
-        "tpe", "grid" or "random". `timeout` bounds the whole search in seconds, `patience` stops it
-        once the best has not improved for that many trials. Raises TuningError when no config is
-        valid.
+        from `starting_configs(args)` (a neighbouring shape's winner, then the default config).
+        `trials`: how many configs to measure (suggestions that a constraint or prune rejects, or
+        that repeat a point, cost no device time and do not count; see `search`). sampler: "auto"
+        (grid when the space has at most `trials` points, else TPE), "tpe", "grid" or "random".
+        `timeout` bounds the whole search in seconds, `patience` stops it once the best has not
+        improved for that many trials. Raises TuningError when no config is valid.
         """
         import optuna
 
@@ -378,8 +379,9 @@ class Autotuner:
 
         try:
             with _quiet_optuna():
-                study = self.create_study(self.make_sampler(sampler, seed, trials), self.starting_configs(args, store),
-                                          study_name=key.study_name, storage=store.optuna_storage())
+                study = self.create_study(self.make_sampler(sampler, seed, trials),
+                                          self.starting_configs(args, store), study_name=key.study_name,
+                                          storage=store.optuna_storage())
                 results = self.search(study, lambda config: self.evaluate(grid, config, copies, expected), trials,
                                       timeout=timeout, patience=patience, record=record, callbacks=[report])
         finally:

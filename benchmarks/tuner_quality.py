@@ -206,9 +206,9 @@ def replay(tuner: Autotuner, table: dict[Config, TrialResult], starts: Sequence[
 def nearest_winner(landscape: dict[str, Any], others: Sequence[dict[str, Any]]) -> Optional[tuple[str, Config]]:
     """The shape and best config of the landscape among `others` that `tune` would start from for this
     one: same kernel, space part, dtype, back end and chip, the nearest other shape. None if none."""
-    same = [o for o in others if o["shape"] != landscape["shape"] and all(
-        o.get(k) == landscape.get(k) for k in ("kernel", "fixed", "dtype", "backend"))
-        and o["device"]["chip"] == landscape["device"]["chip"]]
+    same = [o for o in others if o["shape"] != landscape["shape"] and o.get("fixed", {}) == landscape.get("fixed", {})
+            and all(o[k] == landscape[k] for k in ("kernel", "dtype", "backend"))
+            and o["device"]["chip"] == landscape["device"]["chip"]]
     if not same:
         return None
     near = min(same, key=lambda o: shape_distance(o["shape"], landscape["shape"]))

@@ -86,8 +86,8 @@ def test_trials_count_measured_configs_and_the_search_starts_from_the_default_fo
 def test_a_new_search_starts_from_the_nearest_tuned_shapes_winner_then_the_default(emu, db_path):
     """Winners carry over between nearby shapes on one chip, so a search for a new shape measures the
     run-time lookup's pick first (here the default is a wrong variant: it can never be that winner)."""
-    configs = [Config({"BLOCK": 64, "VARIANT": "good"}, num_warps=1), Config({"BLOCK": 128, "VARIANT": "good"}, num_warps=2),
-               CONFIGS[2]]
+    configs = [Config({"BLOCK": 64, "VARIANT": "good"}, num_warps=1),
+               Config({"BLOCK": 128, "VARIANT": "good"}, num_warps=2), CONFIGS[2]]
     tuned = autotune(configs=configs, key=["n"], reference=reference, warmup=1, rep=3, default=CONFIGS[2])(
         Launchable("warm", emu))
     first = tuned.tune(standin.grid, *standin.args(n=1000), trials=3, sampler="grid")
