@@ -278,8 +278,11 @@ class Autotuner:
         tuned = [self._config(json.loads(found.winner["config"]))] if found.winner is not None else []
         return tuned + [self.default_config(args)]
 
-    def evaluate(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list]) -> TrialResult:
-        """Compile, check against the reference, and time one config; failures become statuses."""
+    def evaluate(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list], *,
+                 timing_lock: Optional[contextlib.AbstractContextManager] = None) -> TrialResult:
+        """Compile, check against the reference, and time one config; failures become statuses.
+        `timing_lock` is held while timing only, so that several processes measuring configs at once
+        compile them in parallel and time them one at a time (benchmarks/tuner_quality.py --jobs)."""
         def launch(a: tuple) -> Any:
             return self._launch(grid, a, config)
 
@@ -297,7 +300,9 @@ class Autotuner:
                 err, wrong = max_error(outputs, expected, self.rtol, self.atol)
                 if wrong:
                     return TrialResult("wrong", wrong, max_error=err)
-            ms = median_time_ms(launch, copies, warmup_ms=self.warmup, rep_ms=self.rep, timeout_s=self.trial_timeout)
+            with timing_lock or contextlib.nullcontext():
+                ms = median_time_ms(launch, copies, warmup_ms=self.warmup, rep_ms=self.rep,
+                                    timeout_s=self.trial_timeout)
             return TrialResult("ok", "", ms, err)
         except TrialTimeout as e:
             return TrialResult("timeout", str(e))

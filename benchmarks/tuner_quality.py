@@ -12,7 +12,7 @@ Reports, per case and sampler: the share of seeds whose best config is within 5%
 after the budget, the median number of configs measured until then, and the mean best-so-far curve.
 
     python benchmarks/tuner_quality.py [--seeds 20] [--cases softmax_kernel:4096x32000:float16 ...]
-                                       [--fix NAME=VALUE ...]
+                                       [--fix NAME=VALUE ...] [--jobs N]
                                        [--landscapes-out FILE.json | --landscapes-in FILE.json]
 
 --landscapes-out writes every measured table (kernel, shape, dtype, back end, device, config -> time
@@ -21,18 +21,23 @@ with --landscapes-in, which measures nothing. Timings come from the active back 
 are CPU times, which shape the landscape differently from a GPU's). --fix NAME=VALUE measures the
 part of each space where those parameters take those values (its own space: budget and optimum are
 that part's), with the search's start moved into it; a landscape records what was fixed, and its
-replay searches that part. A whole GPU matmul space is too many compiles for a session's device
-time (MLX compiles each custom kernel with NVRTC, ~2 s, in every process). Progress goes to stderr.
+replay searches that part. --jobs N measures with N processes: compiling is the slow part of a GPU
+landscape (MLX compiles each custom kernel with NVRTC, ~2 s, in every process, with no disk cache),
+so they compile in parallel and take turns to time, one config at a time. While measuring, each
+entry is also appended to FILE.json.partial, and a run cut off resumes from it when started again
+with the same arguments. Progress goes to stderr.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import dataclasses
 import datetime
 import importlib.util
 import json
 import math
+import multiprocessing
 import statistics
 import sys
 import time
@@ -136,24 +141,74 @@ def start_in(tuner: Autotuner, start: Config) -> Config:
     return Config.from_point(point)
 
 
-def measure(tuner: Autotuner, case: Case, fixed: dict[str, Any]) -> dict[str, Any]:
-    """The landscape of one case: every point of the space (the part where `fixed` holds) measured
-    as `tune` measures a trial."""
-    tuner = restrict(tuner, fixed)
+_MEASURING: dict[str, Any] = {}  # what this process measures points with (`_prepare`)
+
+
+def _prepare(case: Case, fixed: dict[str, Any], timing_lock: Any) -> None:
+    """Set this process up to measure points of `case`'s space (the part where `fixed` holds): its
+    own inputs, rotating copies and reference outputs. A worker's initializer under --jobs."""
+    tuner = restrict(registered()[case.kernel], fixed)
     grid, args = tuner.tune_case(case.shape, DTYPES[case.dtype])
-    copies, expected = rotating_copies(args), as_outputs(tuner.reference(*args))
-    points, entries, started = list(tuner.space.points()), [], time.perf_counter()
-    for i, point in enumerate(points, 1):
-        config = Config.from_point(point)
-        violated = tuner.space.violated(point)
-        r = tuner.evaluate(grid, config, copies, expected) if violated is None else None
-        entry = {"config": config.to_json(), "status": r.status if r else "invalid",
-                 "time_ms": r.time_ms if r else None, "reason": r.reason if r else violated}
-        entries.append(entry)
-        shown = f"{entry['time_ms']:.4g} ms" if entry["status"] == "ok" else \
-            f"{entry['status']}: {entry['reason'][:70]}"
-        print(f"  [{i}/{len(points)} {time.perf_counter() - started:.0f} s] {case} {config}: {shown}",
+    _MEASURING.update(tuner=tuner, grid=grid, args=args, copies=rotating_copies(args),
+                      expected=as_outputs(tuner.reference(*args)), timing_lock=timing_lock)
+
+
+def _measure_point(numbered: tuple[int, dict[str, Any]]) -> tuple[int, dict[str, Any]]:
+    """The landscape entry of one (numbered) point, measured as `tune` measures a trial."""
+    i, point = numbered
+    m = _MEASURING
+    config, violated = Config.from_point(point), m["tuner"].space.violated(point)
+    r = None if violated is not None else \
+        m["tuner"].evaluate(m["grid"], config, m["copies"], m["expected"], timing_lock=m["timing_lock"])
+    return i, {"config": config.to_json(), "status": r.status if r else "invalid",
+               "time_ms": r.time_ms if r else None, "reason": r.reason if r else violated}
+
+
+def _entry_key(config_json: dict[str, Any]) -> str:
+    return json.dumps(config_json, sort_keys=True)
+
+
+def measure(case: Case, fixed: dict[str, Any], jobs: int = 1, partial: Optional[Path] = None) -> dict[str, Any]:
+    """The landscape of one case: every point of the space (the part where `fixed` holds) measured
+    as `tune` measures a trial. With `jobs` > 1, that many worker processes measure points at once:
+    they compile in parallel (the slow part on the GPU: NVRTC in every process) and take turns to
+    time, so no two configs are timed at once. Each entry is appended to `partial` (JSON lines) as
+    it is measured, and the entries already there for this case are not measured again: a run cut
+    off resumes where it stopped."""
+    _prepare(case, fixed, None)
+    tuner, args = _MEASURING["tuner"], _MEASURING["args"]
+    points = list(tuner.space.points())
+    tag = {"case": str(case), "fixed": {k: str(v) for k, v in sorted(fixed.items())}}
+    done: dict[str, dict[str, Any]] = {}
+    if partial is not None and partial.exists():
+        for line in partial.read_text().splitlines():
+            record = json.loads(line)
+            if all(record.get(k) == v for k, v in tag.items()):
+                done[_entry_key(record["entry"]["config"])] = record["entry"]
+    entries: list[Optional[dict[str, Any]]] = [done.get(_entry_key(Config.from_point(p).to_json())) for p in points]
+    todo = [(i, p) for i, p in enumerate(points) if entries[i] is None]
+    if len(todo) < len(points):
+        print(f"  resuming: {len(points) - len(todo)} of {len(points)} configs measured before, from {partial}",
               file=sys.stderr, flush=True)
+    started, count = time.perf_counter(), len(points) - len(todo)
+    with contextlib.ExitStack() as stack:
+        if jobs > 1 and len(todo) > 1:
+            ctx = multiprocessing.get_context("spawn")  # a fresh process per worker: its own device context
+            pool = stack.enter_context(ctx.Pool(min(jobs, len(todo)), initializer=_prepare,
+                                                initargs=(case, fixed, ctx.Lock())))
+            results = pool.imap_unordered(_measure_point, todo)
+        else:
+            results = map(_measure_point, todo)
+        log = stack.enter_context(partial.open("a")) if partial is not None else None
+        for i, entry in results:
+            entries[i], count = entry, count + 1
+            if log is not None:
+                log.write(json.dumps({**tag, "entry": entry}) + "\n")
+                log.flush()
+            shown = f"{entry['time_ms']:.4g} ms" if entry["status"] == "ok" else \
+                f"{entry['status']}: {entry['reason'][:70]}"
+            print(f"  [{count}/{len(points)} {time.perf_counter() - started:.0f} s] {case} "
+                  f"{Config.from_json(entry['config'])}: {shown}", file=sys.stderr, flush=True)
     device = identify()
     return {"kernel": case.kernel, "shape": list(case.shape), "dtype": case.dtype, "backend": device.backend,
             "device": dataclasses.asdict(device), "source_hash": tuner.fn.source_hash,
@@ -264,6 +319,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--cases", nargs="+", metavar="NAME:SHAPE[:DTYPE]",
                     help=f"kernels and shapes to measure (default: {' '.join(DEFAULT_CASES)}); with "
                          f"--landscapes-in, which of the file's landscapes to replay")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="processes measuring configs at once: they compile in parallel and take turns to time "
+                         "(default 1)")
     io = ap.add_mutually_exclusive_group()
     io.add_argument("--landscapes-out", metavar="FILE.json", help="also write the measured landscapes to this file")
     io.add_argument("--landscapes-in", metavar="FILE.json",
@@ -271,6 +329,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = ap.parse_args(argv)
     if args.seeds < 1:
         ap.error("--seeds must be at least 1")
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
     library = registered()
     try:
         cases = [parse_case(text, library) for text in (args.cases or ([] if args.landscapes_in else DEFAULT_CASES))]
@@ -303,11 +363,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             ap.error(f"--landscapes-in {args.landscapes_in}: no library kernel {', '.join(unknown)}")
     else:
         landscapes = everything = []
+        partial = Path(args.landscapes_out + ".partial") if args.landscapes_out else None
         for case in cases:
             print(f"measuring {case} on {backends.resolve().name}", file=sys.stderr, flush=True)
-            landscapes.append(measure(library[case.kernel], case, fixed))
+            landscapes.append(measure(case, fixed, args.jobs, partial))
             if args.landscapes_out:  # written after every case, so a later failure keeps what was measured
                 Path(args.landscapes_out).write_text(dumps(landscapes))
+        if partial is not None:
+            partial.unlink(missing_ok=True)
     try:
         for landscape in landscapes:
             report(library[landscape["kernel"]], landscape, args.seeds, everything)

@@ -8,6 +8,7 @@ import optuna
 import pytest
 
 from metalforge.autotune import Config, Space, autotune, pow2, tuning_report
+from metalforge.autotune.bench import as_outputs, rotating_copies
 from metalforge.tuning_db import TuningDB
 
 from . import standin
@@ -105,6 +106,31 @@ def test_a_new_search_starts_from_the_nearest_tuned_shapes_winner_then_the_defau
     study = optuna.load_study(study_name=later[0]["study"], storage=TuningDB(db_path).optuna_storage())
     assert len(study.trials) > len(later)
     assert [t.number for t in study.trials if "fixed_params" in t.system_attrs] == [0, 1]  # the enqueued
+
+
+class _RecordingLock:
+    """A stand-in for a lock shared between processes: records how many configs `fn` had compiled
+    each time it is taken."""
+
+    def __init__(self, fn: Launchable) -> None:
+        self.fn, self.taken = fn, []
+
+    def __enter__(self) -> None:
+        self.taken.append(len(self.fn.compiled))
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def test_a_timing_lock_is_taken_after_compiling_and_checking_and_only_for_a_right_config(emu):
+    fn = Launchable("locked", emu)
+    tuned = autotune(configs=CONFIGS, key=["n"], reference=reference, warmup=1, rep=3)(fn)
+    lock, args = _RecordingLock(fn), standin.args()
+    copies, expected = rotating_copies(args), as_outputs(reference(*args))
+    statuses = [tuned.evaluate(standin.grid, config, copies, expected, timing_lock=lock).status
+                for config in (CONFIGS[2], CONFIGS[3], CONFIGS[0])]
+    assert statuses == ["wrong", "compile_error", "ok"]
+    assert lock.taken == [3]  # once, for the right config, after its compile (the broken one was tried too)
 
 
 def test_a_search_with_nothing_new_to_measure_ends(emu, db_path):

@@ -25,10 +25,11 @@ CASE = "softmax_kernel:2x100:float32"  # blocks above 128 columns are pruned: 6 
 
 @pytest.fixture(scope="module")
 def measured(emu, tmp_path_factory) -> tuple[Path, str, str]:
-    """A landscape file of CASE measured on the emulator by the script run as a program, and the run's
-    stdout (the report) and stderr (progress)."""
+    """A landscape file of CASE measured on the emulator by the script run as a program with two
+    measuring processes, and the run's stdout (the report) and stderr (progress)."""
     path = tmp_path_factory.mktemp("landscapes") / "landscapes.json"
-    run = subprocess.run([sys.executable, str(_SCRIPT), "--cases", CASE, "--seeds", "3", "--landscapes-out", str(path)],
+    run = subprocess.run([sys.executable, str(_SCRIPT), "--cases", CASE, "--seeds", "3", "--jobs", "2",
+                          "--landscapes-out", str(path)],
                          capture_output=True, text=True, timeout=300,
                          env={**os.environ, "METALFORGE_BACKEND": "emulator"})
     assert run.returncode == 0, run.stderr
@@ -156,6 +157,33 @@ def test_fix_measures_part_of_the_space_and_its_replay_searches_that_part(emu, t
     assert "10 points, 2 measured" in measured and "num_warps=2 fixed" in measured  # BLOCK 64 and 128
     assert tq.main(["--landscapes-in", str(path), "--seeds", "2"]) == 0
     assert capsys.readouterr().out == measured
+
+
+def test_a_cut_off_measurement_resumes_from_its_partial_file(emu, tmp_path, capsys, monkeypatch):
+    """Entries of this case already in FILE.json.partial are kept, not measured again; another case's
+    are ignored; the partial file goes once the landscapes are written."""
+    monkeypatch.setenv("METALFORGE_BACKEND", "emulator")
+    path, partial = tmp_path / "landscapes.json", tmp_path / "landscapes.json.partial"
+    earlier = {"config": {"kwargs": {"BLOCK": 64}, "num_warps": 1, "num_stages": 1}, "status": "ok",
+               "time_ms": 123.0, "reason": ""}
+    partial.write_text(json.dumps({"case": CASE, "fixed": {}, "entry": earlier}) + "\n"
+                       + json.dumps({"case": "softmax_kernel:2x120:float32", "fixed": {},
+                                     "entry": {**earlier, "time_ms": 7.0}}) + "\n")
+    assert tq.main(["--cases", CASE, "--seeds", "1", "--landscapes-out", str(path)]) == 0
+    progress = capsys.readouterr().err
+    assert "resuming: 1 of 50 configs measured before" in progress
+    assert "[2/50 " in progress and "[50/50 " in progress and "[1/50 " not in progress
+    (landscape,) = json.loads(path.read_text())["landscapes"]
+    entries = {json.dumps(e["config"], sort_keys=True): e for e in landscape["configs"]}
+    assert len(entries) == 50 and entries[json.dumps(earlier["config"], sort_keys=True)] == earlier
+    assert sum(e["status"] == "ok" and e["time_ms"] < 100 for e in entries.values()) == 5  # the others, measured
+    assert not partial.exists()
+
+
+def test_jobs_must_be_positive(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        tq.main(["--cases", CASE, "--jobs", "0"])
+    assert exit_.value.code == 2 and "--jobs must be at least 1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("fix,message", [
