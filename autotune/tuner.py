@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
 import mlx.core as mx
 
 from .. import __version__, errors
+from ..runtime import backends
 from ..tuning_db import Lookup, TuningDB, TuningKey, default_path, identify
 from .bench import TrialTimeout, as_outputs, max_error, median_time_ms, rotating_copies, timed
 from .progress import Progress
@@ -300,9 +301,10 @@ class Autotuner:
                 err, wrong = max_error(outputs, expected, self.rtol, self.atol)
                 if wrong:
                     return TrialResult("wrong", wrong, max_error=err)
+            batched = getattr(backends.resolve(getattr(self.fn, "backend", None)), "batch_timing", False)
             with timing_lock or contextlib.nullcontext():
                 ms = median_time_ms(launch, copies, warmup_ms=self.warmup, rep_ms=self.rep,
-                                    timeout_s=self.trial_timeout)
+                                    timeout_s=self.trial_timeout, batched=batched)
             return TrialResult("ok", "", ms, err)
         except TrialTimeout as e:
             return TrialResult("timeout", str(e))

@@ -11,6 +11,10 @@ from ..errors import BackendUnavailableError
 class Backend(Protocol):
     name: str
     language: str  # the kernel source it runs: "msl" or "cuda"
+    # launches are lazy and run one after another, so the tuner may build several and time one
+    # evaluation of them (autotune.bench.median_time_ms): CUDA. Metal runs kernels that share no
+    # buffer concurrently; the emulator runs a kernel when it is launched.
+    batch_timing: bool
 
     @staticmethod
     def available() -> bool: ...

@@ -16,6 +16,7 @@ import mlx.core as mx
 class CudaBackend:
     name: str = "cuda"
     language = "cuda"
+    batch_timing = True
     _kernels: dict = field(default_factory=dict, repr=False)
 
     @staticmethod

@@ -14,6 +14,7 @@ import mlx.core as mx
 class MetalBackend:
     name: str = "metal"
     language = "msl"
+    batch_timing = False
     _kernels: dict = field(default_factory=dict, repr=False)
 
     @staticmethod

@@ -62,6 +62,7 @@ class EmulatorBackend:
     workers: int = field(default_factory=lambda: int(os.environ.get("METALFORGE_EMULATOR_WORKERS", "0")))
     name: str = "emulator"
     language = "msl"
+    batch_timing = False
 
     def __post_init__(self) -> None:
         if self.schedule not in ("forward", "reverse"):

@@ -8,6 +8,7 @@ import mlx.core as mx
 import numpy as np
 import pytest
 
+from metalforge.autotune import bench
 from metalforge.autotune.bench import max_error
 
 
@@ -45,3 +46,23 @@ def test_shape_and_count_mismatches():
         (math.inf, "output 0 has shape (2, 3), the reference (6,)")
     assert max_error([mx.zeros(2)], [], None, None)[0] == math.inf
     assert max_error([mx.zeros((0, 3))], [np.zeros((0, 3))], None, None) == (0.0, None)
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_batched_timing_builds_several_launches_to_a_wait(monkeypatch, batched):
+    """Where launches are lazy and run in order (CUDA), a sample builds a batch and evaluates it once
+    (a wait costs as much as a small kernel); elsewhere every launch is waited for."""
+    x = mx.arange(1000, dtype=mx.float32)
+    launches, waits, real_eval = [], [], mx.eval
+    monkeypatch.setattr(mx, "eval", lambda *arrays: (waits.append(1), real_eval(*arrays))[1])
+
+    def launch(args: tuple) -> mx.array:
+        launches.append(1)
+        return args[0] + 1
+
+    ms = bench.median_time_ms(launch, [(x,), (x + 1,)], warmup_ms=1, rep_ms=5, timeout_s=10, batched=batched)
+    assert 0 < ms < 5
+    if batched:
+        assert len(launches) > 5 * len(waits) and len(waits) >= 1 + 1 + bench.MIN_REPS  # estimate, warm-up, samples
+    else:
+        assert len(launches) == len(waits) > bench.MIN_REPS
