@@ -13,7 +13,7 @@ import numpy as np
 ROTATION_BYTES = 64 << 20  # input copies cycled per candidate: enough bytes to push inputs out of caches
 MAX_COPIES = 8
 MIN_REPS, MAX_REPS = 5, 1000
-BATCH_MS, MAX_BATCH = 2.0, 64  # device time and launches per batched sample
+BATCH_MS, MAX_BATCH = 2.0, 64  # a batched sample: launches that one waited-for launch says take 2 ms
 
 # (rtol, atol) by output dtype when the user gives none; integers and bools must match exactly.
 TOLERANCES = {"float32": (1e-5, 1e-5), "float16": (1e-3, 1e-3), "bfloat16": (1.6e-2, 1e-2)}
@@ -55,22 +55,28 @@ def timed(launch: Callable[[tuple], Any], args: tuple, timeout_s: float) -> tupl
     return elapsed, outputs
 
 
+def batch_size(estimate_s: float) -> int:
+    """Launches in a batched sample: as many as take BATCH_MS by one waited-for launch's time (which
+    includes the wait, so the batch's device time is somewhat less), at most MAX_BATCH."""
+    return max(1, min(MAX_BATCH, round(BATCH_MS / 1e3 / estimate_s)))
+
+
 def median_time_ms(launch: Callable[[tuple], Any], copies: list[tuple], *, warmup_ms: float, rep_ms: float,
                    timeout_s: float, batched: bool = False) -> float:
     """Median time per launch in ms: launches for `warmup_ms`, then `rep_ms` worth of timed ones (at
     least MIN_REPS samples), cycling through the input copies, within `timeout_s` overall.
 
     A sample is one launch, built and waited for, unless `batched` (a back end whose launches are
-    lazy and run in order: CUDA): then a sample builds up to BATCH_MS of launches first and times one
-    evaluation of them all, per launch. Building a launch and waiting for the device after it add
-    about 0.15 ms to a 0.17 ms matmul on the H200 and vary with the host's load; between runs, the
-    single-launch median of one config moved by up to 29%, the batched one by at most 8%
+    lazy and run in order: CUDA): then a sample builds a batch of launches (`batch_size`) first and
+    times one evaluation of them all, per launch. Building a launch and waiting for the device after
+    it added 0.10-0.15 ms to a 0.17 ms matmul on the H200, as much as the host's load makes it: between
+    runs, the single-launch median of one config moved by up to 29%, the batched one by at most 8%
     (docs/autotune.md)."""
     deadline = time.perf_counter() + timeout_s
     estimate, _ = timed(launch, copies[0], timeout_s)
-    batch = max(1, min(MAX_BATCH, round(BATCH_MS / 1e3 / estimate))) if batched else 1
+    batch = batch_size(estimate) if batched else 1
     n_warmup = math.ceil(max(1, min(MAX_REPS, int(warmup_ms / 1e3 / estimate))) / batch)
-    n_rep = max(MIN_REPS, math.ceil(max(MIN_REPS, min(MAX_REPS, int(rep_ms / 1e3 / estimate))) / batch))
+    n_rep = max(MIN_REPS, math.ceil(min(MAX_REPS, int(rep_ms / 1e3 / estimate)) / batch))
     times: list[float] = []
     launched = 0
     for i in range(n_warmup + n_rep):

@@ -283,7 +283,9 @@ class Autotuner:
                  timing_lock: Optional[contextlib.AbstractContextManager] = None) -> TrialResult:
         """Compile, check against the reference, and time one config; failures become statuses.
         `timing_lock` is held while timing only, so that several processes measuring configs at once
-        compile them in parallel and time them one at a time (benchmarks/tuner_quality.py --jobs)."""
+        compile them in parallel and time them one at a time (benchmarks/tuner_quality.py --jobs); the
+        first launch, which compiles, and the check stay outside it. Where the back end batches
+        (`batch_timing`), samples are batches of launches (`median_time_ms`)."""
         def launch(a: tuple) -> Any:
             return self._launch(grid, a, config)
 

@@ -24,6 +24,7 @@ class NullBackend:
 
     name = "null"
     language = "msl"
+    batch_timing = False
 
     def __init__(self, outputs):
         self.outputs = outputs

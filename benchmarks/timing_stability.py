@@ -1,13 +1,14 @@
 """How much a config's measured time moves between runs, by timing method.
 
 The autotuner scores a config by `autotune.bench.median_time_ms`. This times a few configs of one
-library kernel several rounds over, each round after 2 s of idle device (as while the tuner compiles
-the next config), by three methods:
+library kernel several rounds over, each round starting after 2 s of idle device (as while the tuner
+compiles the next config) and timing every config by every method in turn, in the order below:
 - single: samples of one launch, built and waited for (the tuner's on Metal and the emulator);
-- batched: up to 2 ms of launches built first, one timed evaluation, their mean (the tuner's on
-  CUDA; on the emulator, whose launches run when they are built, it times next to nothing);
-- pipelined: up to 2 ms of launches, each submitted as it is built (`mx.async_eval`), one wait,
-  their mean (docs/landscapes/h200-in-order-2026-12-03.json was measured so).
+- batched: a batch of launches (`bench.batch_size`: about 2 ms of them) built first, one timed
+  evaluation, their mean (the tuner's on CUDA; on the emulator, whose launches run when they are
+  built, it times next to nothing);
+- pipelined: a batch of launches, each submitted as it is built (`mx.async_eval`), one wait, their
+  mean (docs/landscapes/h200-in-order-2026-12-03.json was measured so).
 It prints each method's median per round and the spread (slowest round over fastest). Outputs are
 checked against the kernel's reference before timing.
 
@@ -34,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mlx.core as mx  # noqa: E402
 
 from metalforge.autotune import Config  # noqa: E402
-from metalforge.autotune.bench import (BATCH_MS, MAX_BATCH, as_outputs, max_error, median_time_ms,  # noqa: E402
+from metalforge.autotune.bench import (as_outputs, batch_size, max_error, median_time_ms,  # noqa: E402
                                       rotating_copies, timed)
 from metalforge.kernels import registered  # noqa: E402
 from metalforge.runtime import backends  # noqa: E402
@@ -44,9 +45,9 @@ WARMUP_MS, REP_MS, IDLE_S = 25.0, 100.0, 2.0
 
 
 def pipelined_ms(launch: Callable[[tuple], object], copies: list[tuple]) -> float:
-    """Median over samples of (up to) BATCH_MS of launches, each submitted as it is built, one wait."""
+    """Median over samples of a batch of launches (`batch_size`), each submitted as it is built, one wait."""
     estimate, _ = timed(launch, copies[0], 60)
-    batch = max(1, min(MAX_BATCH, round(BATCH_MS / 1e3 / estimate)))
+    batch = batch_size(estimate)
     times: list[float] = []
     built = 0
     deadline = time.perf_counter() + (WARMUP_MS + REP_MS) / 1e3
@@ -103,7 +104,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 rows.setdefault((method, config), []).append(timing(launch))
     print(f"{case} on {backends.resolve().name}: median ms per launch in each round, spread = slowest / fastest")
     for (method, config), times in rows.items():
-        rounds = " ".join(f"{t:8.4f}" for t in times)
+        rounds = " ".join(f"{t:8.4g}" for t in times)
         print(f"  {method:10s} {rounds}   spread {max(times) / min(times):.3f}   {config}")
     return 0
 

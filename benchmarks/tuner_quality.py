@@ -30,6 +30,7 @@ with the same arguments. Progress goes to stderr.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
 import copy
 import dataclasses
@@ -144,11 +145,16 @@ def start_in(tuner: Autotuner, start: Config) -> Config:
 _MEASURING: dict[str, Any] = {}  # what this process measures points with (`_prepare`)
 
 
-def _prepare(case: Case, fixed: dict[str, Any], timing_lock: Any) -> None:
-    """Set this process up to measure points of `case`'s space (the part where `fixed` holds): its
-    own inputs, rotating copies and reference outputs. A worker's initializer under --jobs."""
+def _setup(case: Case, fixed: dict[str, Any]) -> tuple[Autotuner, Any, tuple]:
+    """The tuner of `case`'s space (the part where `fixed` holds), its grid and launch arguments."""
     tuner = restrict(registered()[case.kernel], fixed)
-    grid, args = tuner.tune_case(case.shape, DTYPES[case.dtype])
+    return (tuner, *tuner.tune_case(case.shape, DTYPES[case.dtype]))
+
+
+def _prepare(case: Case, fixed: dict[str, Any], timing_lock: Any) -> None:
+    """Set this process up to measure points of `case`'s space: its own inputs, rotating copies and
+    reference outputs. A worker's initializer under --jobs."""
+    tuner, grid, args = _setup(case, fixed)
     _MEASURING.update(tuner=tuner, grid=grid, args=args, copies=rotating_copies(args),
                       expected=as_outputs(tuner.reference(*args)), timing_lock=timing_lock)
 
@@ -168,23 +174,41 @@ def _entry_key(config_json: dict[str, Any]) -> str:
     return json.dumps(config_json, sort_keys=True)
 
 
+def _resumed(partial: Optional[Path], tag: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The entries in `partial` measured under `tag` (case, part, back end, chip, kernel source), by
+    config; a line cut off by a killed run is skipped."""
+    done: dict[str, dict[str, Any]] = {}
+    if partial is None or not partial.exists():
+        return done
+    for line in partial.read_text().splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if all(record.get(k) == v for k, v in tag.items()):
+            done[_entry_key(record["entry"]["config"])] = record["entry"]
+    return done
+
+
 def measure(case: Case, fixed: dict[str, Any], jobs: int = 1, partial: Optional[Path] = None) -> dict[str, Any]:
     """The landscape of one case: every point of the space (the part where `fixed` holds) measured
     as `tune` measures a trial. With `jobs` > 1, that many worker processes measure points at once:
     they compile in parallel (the slow part on the GPU: NVRTC in every process) and take turns to
-    time, so no two configs are timed at once. Each entry is appended to `partial` (JSON lines) as
-    it is measured, and the entries already there for this case are not measured again: a run cut
-    off resumes where it stopped."""
-    _prepare(case, fixed, None)
-    tuner, args = _MEASURING["tuner"], _MEASURING["args"]
+    time, so no two configs are timed at once (a config's first launch, which compiles it, and its
+    check against the reference run outside the turn: they may share the device with another's
+    timing). Each entry is appended to `partial` (JSON lines) as it is measured, and the entries
+    already there for this case, part, back end, chip and kernel source are not measured again: a
+    run cut off resumes where it stopped."""
+    if jobs > 1:
+        tuner, _, args = _setup(case, fixed)
+    else:
+        _prepare(case, fixed, None)
+        tuner, args = _MEASURING["tuner"], _MEASURING["args"]
+    device = identify()
     points = list(tuner.space.points())
-    tag = {"case": str(case), "fixed": {k: str(v) for k, v in sorted(fixed.items())}}
-    done: dict[str, dict[str, Any]] = {}
-    if partial is not None and partial.exists():
-        for line in partial.read_text().splitlines():
-            record = json.loads(line)
-            if all(record.get(k) == v for k, v in tag.items()):
-                done[_entry_key(record["entry"]["config"])] = record["entry"]
+    tag = {"case": str(case), "fixed": {k: str(v) for k, v in sorted(fixed.items())}, "backend": device.backend,
+           "chip": device.chip, "source_hash": tuner.fn.source_hash}
+    done = _resumed(partial, tag)
     entries: list[Optional[dict[str, Any]]] = [done.get(_entry_key(Config.from_point(p).to_json())) for p in points]
     todo = [(i, p) for i, p in enumerate(points) if entries[i] is None]
     if len(todo) < len(points):
@@ -192,11 +216,13 @@ def measure(case: Case, fixed: dict[str, Any], jobs: int = 1, partial: Optional[
               file=sys.stderr, flush=True)
     started, count = time.perf_counter(), len(points) - len(todo)
     with contextlib.ExitStack() as stack:
-        if jobs > 1 and len(todo) > 1:
+        if jobs > 1:
             ctx = multiprocessing.get_context("spawn")  # a fresh process per worker: its own device context
-            pool = stack.enter_context(ctx.Pool(min(jobs, len(todo)), initializer=_prepare,
-                                                initargs=(case, fixed, ctx.Lock())))
-            results = pool.imap_unordered(_measure_point, todo)
+            # a worker that fails to start or dies breaks the pool (BrokenProcessPool), never hangs it
+            pool = stack.enter_context(concurrent.futures.ProcessPoolExecutor(
+                min(jobs, len(todo) or 1), mp_context=ctx, initializer=_prepare, initargs=(case, fixed, ctx.Lock())))
+            futures = [pool.submit(_measure_point, numbered) for numbered in todo]
+            results = (f.result() for f in concurrent.futures.as_completed(futures))
         else:
             results = map(_measure_point, todo)
         log = stack.enter_context(partial.open("a")) if partial is not None else None
@@ -209,7 +235,6 @@ def measure(case: Case, fixed: dict[str, Any], jobs: int = 1, partial: Optional[
                 f"{entry['status']}: {entry['reason'][:70]}"
             print(f"  [{count}/{len(points)} {time.perf_counter() - started:.0f} s] {case} "
                   f"{Config.from_json(entry['config'])}: {shown}", file=sys.stderr, flush=True)
-    device = identify()
     return {"kernel": case.kernel, "shape": list(case.shape), "dtype": case.dtype, "backend": device.backend,
             "device": dataclasses.asdict(device), "source_hash": tuner.fn.source_hash,
             "measured": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

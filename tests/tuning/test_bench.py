@@ -53,6 +53,7 @@ def test_batched_timing_builds_several_launches_to_a_wait(monkeypatch, batched):
     """Where launches are lazy and run in order (CUDA), a sample builds a batch and evaluates it once
     (a wait costs as much as a small kernel); elsewhere every launch is waited for."""
     x = mx.arange(1000, dtype=mx.float32)
+    monkeypatch.setattr(bench, "BATCH_MS", 1e6)  # a batch of MAX_BATCH however slow the host is
     launches, waits, real_eval = [], [], mx.eval
     monkeypatch.setattr(mx, "eval", lambda *arrays: (waits.append(1), real_eval(*arrays))[1])
 
@@ -63,6 +64,7 @@ def test_batched_timing_builds_several_launches_to_a_wait(monkeypatch, batched):
     ms = bench.median_time_ms(launch, [(x,), (x + 1,)], warmup_ms=1, rep_ms=5, timeout_s=10, batched=batched)
     assert 0 < ms < 5
     if batched:
-        assert len(launches) > 5 * len(waits) and len(waits) >= 1 + 1 + bench.MIN_REPS  # estimate, warm-up, samples
+        assert len(launches) == 1 + bench.MAX_BATCH * (len(waits) - 1)  # the estimate, then full batches
+        assert len(waits) >= 1 + 1 + bench.MIN_REPS  # the estimate, warm-up, samples
     else:
         assert len(launches) == len(waits) > bench.MIN_REPS

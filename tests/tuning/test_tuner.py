@@ -8,7 +8,9 @@ import optuna
 import pytest
 
 from metalforge.autotune import Config, Space, autotune, pow2, tuning_report
+from metalforge.autotune import tuner as tuner_module
 from metalforge.autotune.bench import as_outputs, rotating_copies
+from metalforge.runtime.emulator import EmulatorBackend
 from metalforge.tuning_db import TuningDB
 
 from . import standin
@@ -131,6 +133,19 @@ def test_a_timing_lock_is_taken_after_compiling_and_checking_and_only_for_a_righ
                 for config in (CONFIGS[2], CONFIGS[3], CONFIGS[0])]
     assert statuses == ["wrong", "compile_error", "ok"]
     assert lock.taken == [3]  # once, for the right config, after its compile (the broken one was tried too)
+
+
+@pytest.mark.parametrize("batch_timing", [False, True])
+def test_a_back_end_that_batches_gets_batched_samples(emu, monkeypatch, batch_timing):
+    """`evaluate` times in batches exactly where the kernel's back end says its launches allow it."""
+    backend = EmulatorBackend(workers=0)
+    monkeypatch.setattr(backend, "batch_timing", batch_timing, raising=False)
+    asked = []
+    monkeypatch.setattr(tuner_module, "median_time_ms", lambda *a, **kw: asked.append(kw["batched"]) or 1.0)
+    tuned = autotune(configs=CONFIGS[:1], key=["n"], reference=reference)(Launchable("batching", backend))
+    args = standin.args()
+    r = tuned.evaluate(standin.grid, CONFIGS[0], rotating_copies(args), as_outputs(reference(*args)))
+    assert (r.status, r.time_ms, asked) == ("ok", 1.0, [batch_timing])
 
 
 def test_a_search_with_nothing_new_to_measure_ends(emu, db_path):

@@ -160,15 +160,20 @@ def test_fix_measures_part_of_the_space_and_its_replay_searches_that_part(emu, t
 
 
 def test_a_cut_off_measurement_resumes_from_its_partial_file(emu, tmp_path, capsys, monkeypatch):
-    """Entries of this case already in FILE.json.partial are kept, not measured again; another case's
-    are ignored; the partial file goes once the landscapes are written."""
+    """Entries already in FILE.json.partial for this case, part, back end, chip and kernel source are
+    kept, not measured again; others (another case, another source) and a line cut off are ignored;
+    the partial file goes once the landscapes are written."""
     monkeypatch.setenv("METALFORGE_BACKEND", "emulator")
     path, partial = tmp_path / "landscapes.json", tmp_path / "landscapes.json.partial"
+    tag = {"case": CASE, "fixed": {}, "backend": "emulator", "chip": identify("emulator").chip,
+           "source_hash": softmax_kernel.fn.source_hash}
     earlier = {"config": {"kwargs": {"BLOCK": 64}, "num_warps": 1, "num_stages": 1}, "status": "ok",
                "time_ms": 123.0, "reason": ""}
-    partial.write_text(json.dumps({"case": CASE, "fixed": {}, "entry": earlier}) + "\n"
-                       + json.dumps({"case": "softmax_kernel:2x120:float32", "fixed": {},
-                                     "entry": {**earlier, "time_ms": 7.0}}) + "\n")
+    other = {**earlier, "config": {"kwargs": {"BLOCK": 128}, "num_warps": 1, "num_stages": 1}, "time_ms": 456.0}
+    partial.write_text(json.dumps({**tag, "entry": earlier}) + "\n"
+                       + json.dumps({**tag, "case": "softmax_kernel:2x120:float32", "entry": other}) + "\n"
+                       + json.dumps({**tag, "source_hash": "an older source", "entry": other}) + "\n"
+                       + json.dumps({**tag, "entry": other})[:40])  # the line a killed run was writing
     assert tq.main(["--cases", CASE, "--seeds", "1", "--landscapes-out", str(path)]) == 0
     progress = capsys.readouterr().err
     assert "resuming: 1 of 50 configs measured before" in progress
