@@ -69,8 +69,8 @@ def median_time_ms(launch: Callable[[tuple], Any], copies: list[tuple], *, warmu
     A sample is one launch, built and waited for, unless `batched` (a back end whose launches are
     lazy and run in order: CUDA): then a sample builds a batch of launches (`batch_size`) first and
     times one evaluation of them all, per launch. Building a launch and waiting for the device after
-    it added 0.10-0.15 ms to a 0.17 ms matmul on the H200, as much as the host's load makes it: between
-    runs, the single-launch median of one config moved by up to 29%, the batched one by at most 8%
+    it added 0.10-0.15 ms to a 0.17 ms matmul on the H200 and varied: between runs, the
+    single-launch median of one config moved by up to 29%, the batched one by at most 8%
     (docs/autotune.md)."""
     deadline = time.perf_counter() + timeout_s
     estimate, _ = timed(launch, copies[0], timeout_s)

@@ -73,9 +73,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     library = registered()
     try:
         case = parse_case(args.case, library)
-        configs = [Config.from_json(json.loads(text)) for text in args.config]
-    except (ValueError, KeyError, TypeError) as e:
+    except ValueError as e:
         ap.error(str(e))
+    configs = []
+    for text in args.config:
+        try:
+            configs.append(Config.from_json(json.loads(text)))
+        except (ValueError, KeyError, TypeError) as e:
+            ap.error(f"--config {text!r}: {type(e).__name__}: {e}; expected JSON such as "
+                     f'\'{{"kwargs": {{"BLOCK": 1024}}, "num_warps": 4}}\'')
     if args.rounds < 2:
         ap.error("--rounds must be at least 2 (the spread is between rounds)")
     tuner = library[case.kernel]

@@ -3,6 +3,7 @@ compared in float32 where they are, integers exactly on the host."""
 from __future__ import annotations
 
 import math
+import time
 
 import mlx.core as mx
 import numpy as np
@@ -68,3 +69,16 @@ def test_batched_timing_builds_several_launches_to_a_wait(monkeypatch, batched):
         assert len(waits) >= 1 + 1 + bench.MIN_REPS  # the estimate, warm-up, samples
     else:
         assert len(launches) == len(waits) > bench.MIN_REPS
+
+
+def test_a_batched_sample_times_the_evaluation_not_the_building():
+    """Building a launch (Python, here a 5 ms sleep) counts in a sample of one and not in a batch."""
+    x = mx.arange(1000, dtype=mx.float32)
+
+    def slow_to_build(args: tuple) -> mx.array:
+        time.sleep(0.005)
+        return args[0] * 2
+
+    single = bench.median_time_ms(slow_to_build, [(x,)], warmup_ms=1, rep_ms=1, timeout_s=10)
+    batched = bench.median_time_ms(slow_to_build, [(x,)], warmup_ms=1, rep_ms=1, timeout_s=10, batched=True)
+    assert single >= 5 > 1 > batched

@@ -6,6 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import mlx.core as mx
 import pytest
 
 _DIR = Path(__file__).resolve().parents[2] / "benchmarks"
@@ -32,9 +33,21 @@ def test_every_method_and_config_gets_a_row_with_a_time_per_round(emu, capsys, m
 @pytest.mark.parametrize("argv,message", [
     (["--rounds", "1"], "--rounds must be at least 2"),
     (["--case", "softmax_kernel:4000"], "takes a 2-D shape"),
-    (["--config", "{not json"], "Expecting property name"),
+    (["--config", "{not json"], "--config '{not json': JSONDecodeError: Expecting property name"),
+    (["--config", '{"num_warps": 4}'], "--config '{\"num_warps\": 4}': KeyError: 'kwargs'; expected JSON such as"),
 ])
 def test_bad_arguments_are_refused(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_:
         ts.main(argv)
     assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_config_that_disagrees_with_the_reference_is_not_timed(emu, capsys, monkeypatch):
+    monkeypatch.setenv("METALFORGE_BACKEND", "emulator")
+    monkeypatch.setattr(ts, "IDLE_S", 0.0)
+    kernel = ts.registered()["softmax_kernel"]
+    monkeypatch.setattr(kernel, "reference", lambda *args: [mx.full((3, 100), 7.0)])  # poisoned reference
+    assert ts.main(["--case", "softmax_kernel:3x100:float32", "--rounds", "2"]) == 1
+    captured = capsys.readouterr()
+    assert "gives a wrong result: output 0: 300 of 300 elements differ" in captured.err
+    assert captured.out == ""  # no table
