@@ -7,7 +7,7 @@ spell them (MSL, CUDA); they make no decisions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any, Iterator, Union
+from typing import Any, Callable, Iterator, Union
 
 from ..dsl.ir import PointerType, ScalarType
 
@@ -182,6 +182,7 @@ class VectorLoad(Stmt):
     targets: list[Expr]
     ptr: Expr
     type: ScalarType
+    aligned: bool = False  # known aligned to the vector's size (passes/aligned_vectors.py)
 
 
 @dataclass
@@ -192,6 +193,7 @@ class VectorStore(Stmt):
     values: list[Expr]
     type: ScalarType
     space: str = "device"
+    aligned: bool = False
 
 
 @dataclass
@@ -303,6 +305,25 @@ def _fields(cls: type) -> tuple[str, ...]:
     if names is None:
         names = _FIELDS[cls] = tuple(f.name for f in fields(cls)) if is_dataclass(cls) else ()
     return names
+
+
+def rewrite(stmts: list[Stmt], replace: Callable[[Stmt], list[Stmt] | None]) -> list[Stmt]:
+    """`stmts` with each statement for which `replace` returns a list swapped for that list; the
+    others are kept, with their nested blocks rewritten the same way (in place)."""
+    out: list[Stmt] = []
+    for s in stmts:
+        replacement = replace(s)
+        if replacement is not None:
+            out.extend(replacement)
+            continue
+        if isinstance(s, If):
+            s.then, s.orelse = rewrite(s.then, replace), rewrite(s.orelse, replace)
+        elif isinstance(s, For):
+            s.body = rewrite(s.body, replace)
+        elif isinstance(s, Loop):
+            s.head, s.body = rewrite(s.head, replace), rewrite(s.body, replace)
+        out.append(s)
+    return out
 
 
 def walk(stmts: list[Stmt]) -> Iterator[Stmt]:

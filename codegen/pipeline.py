@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..dsl.ir import Function, ScalarType
 from . import lir
+from .passes.aligned_vectors import version_vector_accesses
 from .passes.assign_layouts import LayoutPlan, assign_layouts
 from .passes.barriers import merge_barriers
 from .passes.prefetch import prefetch_dot_operands
@@ -20,7 +21,7 @@ from .passes.lower import lower
 from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 
-CODEGEN_VERSION = "14"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "15"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
 RENDERERS = {"msl": MSLRenderer, "cuda": CUDARenderer}
@@ -80,7 +81,10 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     asm["layouts"] = describe_layouts(fn, plan)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
     kernel.body = drop_unused_scalars(merge_barriers(kernel.body))
-    header, body = RENDERERS[target]().render(kernel)
+    renderer = RENDERERS[target]()
+    if renderer.vectors_need_alignment:
+        version_vector_accesses(kernel)
+    header, body = renderer.render(kernel)
     asm[target] = (header + "\n" if header.strip() else "") + body
     digest = hashlib.sha256((CODEGEN_VERSION + header + body).encode()).hexdigest()[:10]
     return CompiledKernel(f"{fn.name}_{digest}", header, body, kernel.inputs, kernel.outputs, kernel.threads,

@@ -23,7 +23,7 @@ from .assign_layouts import ELEMENTWISE, PASS_THROUGH, LayoutPlan, stage_element
 THREADGROUP_MEMORY = 32 * 1024
 
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
-_BINARY = {"add": "+", "sub": "-", "mul": "*", "fdiv": "/", "sdiv": "/", "udiv": "/", "srem": "%", "urem": "%",
+_BINARY = {"add": "+", "sub": "-", "mul": "*", "sdiv": "/", "udiv": "/", "srem": "%", "urem": "%",
            "and": "&", "or": "|", "xor": "^", "shl": "<<", "ashr": ">>", "lshr": ">>"}
 _MATH = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs",
          "fma", "clamp"}
@@ -362,8 +362,8 @@ class Lowering:
             return Bin(_BINARY[code], *args)
         if code == "cmp":
             return Bin(_CMP[op.attrs["pred"]], *args)
-        if code == "fmod":
-            return Call("fmod", tuple(args), rt)
+        if code in ("fmod", "fdiv"):  # float division: the target spells Triton's precision (2 ulp on CUDA)
+            return Call(code, tuple(args), rt)
         if code == "neg":
             return Un("-", args[0])
         if code == "not":

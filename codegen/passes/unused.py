@@ -32,15 +32,4 @@ def _has_atomic(e: object) -> bool:
 
 
 def _without(stmts: list[lir.Stmt], names: set[str]) -> list[lir.Stmt]:
-    out = []
-    for s in stmts:
-        if isinstance(s, lir.Decl) and s.name in names and _droppable(s):
-            continue
-        if isinstance(s, lir.If):
-            s.then, s.orelse = _without(s.then, names), _without(s.orelse, names)
-        elif isinstance(s, lir.For):
-            s.body = _without(s.body, names)
-        elif isinstance(s, lir.Loop):
-            s.head, s.body = _without(s.head, names), _without(s.body, names)
-        out.append(s)
-    return out
+    return lir.rewrite(stmts, lambda s: [] if isinstance(s, lir.Decl) and s.name in names and _droppable(s) else None)

@@ -20,6 +20,9 @@ class Renderer:
     types: dict[ScalarType, str]
     specials: dict[str, str]
     functions: dict[str, str]
+    # wide accesses need addresses aligned to their size (else the kernel is versioned on the
+    # arguments' alignment: passes/aligned_vectors.py); Metal's packed vectors take any element
+    vectors_need_alignment: bool = False
 
     def __init__(self) -> None:
         self.macros = _ENV.get_template(self.template).module
@@ -113,10 +116,10 @@ class Renderer:
             return m.loop(self.indented(s.head), self.expr(s.cond), self.indented(s.body))
         if isinstance(s, lir.VectorLoad):
             return m.vector_load([self.expr(t) for t in s.targets], self.expr(s.ptr),
-                                 self.vector_type(s.type, len(s.targets)))
+                                 self.vector_type(s.type, len(s.targets)), s.aligned)
         if isinstance(s, lir.VectorStore):
             return m.vector_store(self.expr(s.ptr), [self.expr(v) for v in s.values],
-                                  self.vector_type(s.type, len(s.values)), s.space)
+                                  self.vector_type(s.type, len(s.values)), s.space, s.aligned)
         if isinstance(s, lir.MatrixLoad):
             return m.matrix_load(self.expr(s.fragment), self.expr(s.address), s.count, s.transpose)
         if isinstance(s, lir.Barrier):

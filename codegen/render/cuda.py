@@ -19,7 +19,10 @@ from .. import lir
 from .base import Renderer
 
 _HALF = {ir.float16: ("__float2half", "__half"), ir.bfloat16: ("__float2bfloat16", "__nv_bfloat16")}
-_FLOAT_FUNCTIONS = {"exp": "expf", "exp2": "exp2f", "log": "logf", "log2": "log2f", "sqrt": "sqrtf",
+# Triton's precision where it trades accuracy for speed (its PTX for fp32): exp and exp2 through
+# ex2.approx, sqrt.approx, div.full (2 ulp); the rest as CUDA's math library computes them.
+_FLOAT_FUNCTIONS = {"exp": "mf_exp", "exp2": "mf_exp2", "fdiv": "mf_fdiv", "log": "logf", "log2": "log2f",
+                    "sqrt": "mf_sqrt",
                     "rsqrt": "rsqrtf", "sin": "sinf", "cos": "cosf", "floor": "floorf", "ceil": "ceilf",
                     "abs": "fabsf", "fma": "fmaf", "min": "fminf", "max": "fmaxf", "fmod": "fmodf", "erf": "erff",
                     "sigmoid": "mf_sigmoid", "philox_rand": "mf_rand", "philox_randn": "mf_randn"}
@@ -43,12 +46,16 @@ class CUDARenderer(Renderer):
                 **{f"pid{i}": f"int(blockIdx.{c})" for i, c in enumerate("xyz")},
                 **{f"nprog{i}": f"int(gridDim.{c})" for i, c in enumerate("xyz")}}
     functions = _FLOAT_FUNCTIONS
-    helper_names = ("mf_cast", "mf_bitcast", "mf_sigmoid", "mf_rand", "mf_randn", "mf_min", "mf_max", "mf_abs",
+    vectors_need_alignment = True
+    helper_names = ("mf_exp", "mf_exp2", "mf_fdiv", "mf_sqrt", "mf_cast", "mf_bitcast", "mf_sigmoid", "mf_rand", "mf_randn", "mf_min", "mf_max", "mf_abs",
                     "mf_clamp", "mf_atomic_load", "mf_atomic_cas", "mf_atomic_add", "mf_atomic_max",
                     "mf_atomic_min", "mf_atomic_xchg", "mf_atomic_and", "mf_atomic_or", "mf_atomic_xor",
-                    "mf_mma8", "mf_mma_m16n8k16", "mf_ldmatrix", "mf_load_vec", "mf_store_vec")
+                    "mf_mma8", "mf_mma_m16n8k16", "mf_ldmatrix", "mf_load_vec", "mf_store_vec", "mf_vec",
+                    "mf_is_aligned")
     # helpers the header must define before a helper (the template emits them in dependency order)
-    helper_needs = {"mf_load_vec": ("mf_store_vec",), "mf_atomic_load": ("mf_bitcast",),
+    helper_needs = {"mf_exp": ("mf_exp2",), "mf_sigmoid": ("mf_exp", "mf_exp2", "mf_fdiv"),
+                    "mf_load_vec": ("mf_store_vec", "mf_vec"), "mf_store_vec": ("mf_vec",), "mf_is_aligned": ("mf_vec",),
+                    "mf_atomic_load": ("mf_bitcast",),
                     "mf_atomic_cas": ("mf_bitcast",),
                     **{f"mf_atomic_{k}": ("mf_atomic_cas", "mf_bitcast")
                        for k in ("add", "max", "min", "xchg", "and", "or", "xor")}}
@@ -137,6 +144,8 @@ class CUDARenderer(Renderer):
         t = e.type or ir.float32
         if e.fn == "atomic_load":
             return f"mf_atomic_load({args[0]})"
+        if e.fn == "is_aligned":
+            return f"mf_is_aligned({', '.join(args)})"
         if e.fn.startswith("rtz_"):  # float -> half/bfloat16 rounding toward zero
             return f"{'__float2half_rz' if t == ir.float16 else '__float2bfloat16_rz'}({args[0]})"
         if e.fn.startswith("philox_"):

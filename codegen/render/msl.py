@@ -35,6 +35,8 @@ class MSLRenderer(Renderer):
 
     def target_expr(self, e: lir.Expr) -> str:
         if isinstance(e, lir.Call):
+            if e.fn == "fdiv":
+                return f"({self.expr(e.args[0])} / {self.expr(e.args[1])})"
             return self.call(e)
         if isinstance(e, lir.Bitcast):
             return f"as_type<{self.type_name(e.type)}>({self.expr(e.a)})"

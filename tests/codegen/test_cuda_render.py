@@ -23,10 +23,14 @@ import pytest
 
 import metalforge as mf
 import metalforge.language as tl
+from metalforge.codegen import lir
+from metalforge.codegen.layouts import lit
+from metalforge.codegen.passes.aligned_vectors import version_vector_accesses
 from metalforge.codegen.pipeline import CompiledKernel, compile_ir
 from metalforge.dsl import ir
 from metalforge.dsl.jit import MX_DTYPES
 from metalforge.kernels import attention
+from metalforge.kernels import softmax as library_softmax
 from metalforge.runtime.cuda import CudaBackend
 
 from ..dsl.test_dot import flash_attention, matmul, matmul_nt
@@ -337,7 +341,7 @@ def test_spellings():
     c = render("softmax_f16")
     assert "__shfl_xor_sync(0xffffffffu, " in c.body and "__syncthreads();" in c.body
     assert "__shared__ __align__(16) float " in c.body and "int(blockIdx.x)" in c.body and "n_cols[0]" in c.body
-    assert "decltype(x_ptr)" in c.body and "mf_cast<__half>(" in c.body and "expf(" in c.body
+    assert "decltype(x_ptr)" in c.body and "mf_cast<__half>(" in c.body and "mf_exp(" in c.body
     c = render("atomics_f32")
     assert "atomicAdd(" in c.body and "atomicExch(" in c.body and "mf_atomic_max(" in c.body
     assert "template <typename T> __device__ __forceinline__ T mf_atomic_max(" in c.header
@@ -501,5 +505,76 @@ def test_vector_accesses_are_16_bytes_on_cuda_and_4_elements_on_metal(dtype, cud
     args = (x, x, mf.empty((4096,), dtype), 4096)
     cuda = add.compile(*args, BLOCK=4096, target="cuda").body  # 32 elements per thread: room for a run
     msl = add.compile(*args, BLOCK=4096, target="msl").body
-    assert f"mf_load_vec<{cuda_width}>(" in cuda and f"mf_store_vec<{cuda_width}>(" in cuda
+    vec = f"mf_vec<{cuda_width}, "
+    assert f"*reinterpret_cast<const {vec}" in cuda and f"*reinterpret_cast<{vec}" in cuda
     assert re.search(r"packed_\w+4\b", msl) and not re.search(r"packed_\w+(8|16)\b", msl)
+
+
+def _branches(body: str) -> tuple[str, str, str]:
+    """(before, aligned copy, element-wise copy) of a body versioned on its arguments' alignment."""
+    head, condition, rest = re.split(r"^(if \(+mf_is_aligned\(.*)$", body, maxsplit=1, flags=re.M)
+    then, _, orelse = rest.partition("\n} else {\n")  # the top level's: nested blocks are indented
+    return head, condition + then, orelse
+
+
+def test_cuda_kernel_is_versioned_on_argument_alignment():
+    """MLX views may start at any element and MLX arrays are lazy (no address at launch): one test of
+    the vector-accessed arguments' addresses at the start picks an aligned copy of the body (plain
+    16-byte accesses) or an element-wise one; no access tests its own address."""
+    x = mx.zeros((4096,), mx.float16)
+    body = add.compile(x, x, mf.empty((4096,), mx.float16), 4096, BLOCK=4096, target="cuda").body
+    head, then, orelse = _branches(body)
+    assert then and orelse, body
+    condition = then.split("\n")[0]
+    assert all(f"mf_is_aligned({p}, 16)" in condition for p in ("x_ptr", "y_ptr", "out_ptr")), condition
+    assert then.count("*reinterpret_cast<const mf_vec<8, __half>*>") == 2  # x and y (in unrolled loops)
+    assert then.count("*reinterpret_cast<mf_vec<8, __half>*>") == 1
+    assert "mf_vec" not in orelse and "mf_load_vec" not in body and "mf_store_vec" not in body
+    assert orelse.count("] = ") > then.count("] = ")  # element by element
+
+
+def test_versioned_kernel_declares_threadgroup_arrays_once():
+    x = mx.zeros((16,), mx.float16)
+    c = library_softmax.softmax_kernel.fn.compile(x, mf.empty((8, 4096), mx.float16), 4096, 4096, BLOCK=1024, target="cuda")
+    head, then, orelse = _branches(c.body)
+    shared = re.findall(r"__shared__ __align__\(16\) \w+ (\w+)\[", c.body)
+    assert shared and len(shared) == len(set(shared)), shared
+    assert all(f" {name}[" in head for name in shared) and "__shared__" not in then + orelse
+    assert all(name in then and name in orelse for name in shared)
+
+
+def test_unvectorised_kernel_is_not_versioned():
+    """n not known to be a multiple of 16: every access is element-wise, one copy of the body."""
+    x = mx.zeros((4096,), mx.float16)
+    body = add.compile(x, x, mf.empty((4096,), mx.float16), 4095, BLOCK=4096, target="cuda").body
+    assert "mf_is_aligned" not in body and "mf_vec" not in body
+
+
+def test_alignment_follows_pointer_copies_and_the_widest_access():
+    """The pass finds the argument behind a pointer variable and asks for its widest access's bytes."""
+    p = ir.ptr(ir.float32)
+    body = [lir.Decl("shared", ir.float32, size=8, space="threadgroup"),
+            lir.Decl("q", p, init=lir.Bin("+", lir.Sym("a"), lit(4)), like="a"),
+            lir.For("k", lit(0), lir.Bin("<", lir.Sym("k"), lit(2)), lit(1), [
+                lir.VectorLoad([lir.Index(lir.Sym("r"), lit(i)) for i in range(4)], lir.Sym("q"), ir.float32),
+                lir.VectorLoad([lir.Index(lir.Sym("r"), lit(i)) for i in range(2)], lir.Sym("b"), ir.float32)]),
+            lir.VectorStore(lir.Sym("out"), [lir.Lit(0.0, ir.float32)] * 2, ir.float32)]
+    kernel = lir.Kernel("k", [("a", p), ("b", p), ("n", ir.int32)], [("out", ir.float32)], body, 32)
+    version_vector_accesses(kernel)
+    shared, versioned = kernel.body
+    assert isinstance(shared, lir.Decl) and shared.space == "threadgroup" and isinstance(versioned, lir.If)
+    tests = {c.args[0].name: c.args[1].value for c in _calls(versioned.cond)}
+    assert tests == {"a": 16, "b": 8, "out": 8}
+    fast = [s for s in lir.walk(versioned.then) if isinstance(s, (lir.VectorLoad, lir.VectorStore))]
+    assert len(fast) == 3 and all(s.aligned for s in fast)
+    slow = list(lir.walk(versioned.orelse))
+    assert not any(isinstance(s, (lir.VectorLoad, lir.VectorStore)) for s in slow)
+    assert sum(isinstance(s, lir.Assign) for s in slow) == 4 + 2 + 2
+
+
+def _calls(e: lir.Expr) -> list[lir.Call]:
+    if isinstance(e, lir.Call):
+        return [e]
+    if isinstance(e, lir.Bin):
+        return _calls(e.a) + _calls(e.b)
+    return []
