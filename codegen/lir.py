@@ -177,12 +177,16 @@ class Store(Stmt):
 
 @dataclass
 class VectorLoad(Stmt):
-    """`targets[i] = ptr[i]`: neighbouring elements of device memory in one access."""
+    """`targets[i] = ptr[i]`: neighbouring elements of device memory in one access; with a `mask`,
+    `targets[i] = mask ? ptr[i] : others[i]` (the whole vector is either read or not, so the merge
+    happens on whole registers, as a predicated load does, not element by element)."""
 
     targets: list[Expr]
     ptr: Expr
     type: ScalarType
     aligned: bool = False  # known aligned to the vector's size (passes/aligned_vectors.py)
+    mask: Expr | None = None
+    others: list[Expr] | None = None
 
 
 @dataclass
@@ -224,6 +228,7 @@ class For(Stmt):
     step: Expr
     body: list[Stmt] = field(default_factory=list)
     unroll: bool = False  # per-thread slot loops: constant trip count, unrolled
+    rolled: bool = False  # never unrolled: the register arrays it indexes live in thread memory
     type: ScalarType | None = None
 
 

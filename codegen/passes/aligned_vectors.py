@@ -74,10 +74,15 @@ def _rewritten(stmts: list[lir.Stmt], aligned: bool) -> list[lir.Stmt]:
         if isinstance(s, lir.VectorLoad):
             if aligned:
                 return [dataclasses.replace(s, aligned=True)]
-            return [lir.Assign(t, lir.Index(s.ptr, lit(i))) for i, t in enumerate(s.targets)]
+            loads = [lir.Assign(t, lir.Index(s.ptr, lit(i))) for i, t in enumerate(s.targets)]
+            if s.mask is None:
+                return loads
+            return [lir.If(s.mask, loads, [lir.Assign(t, o) for t, o in zip(s.targets, s.others)])]
         if isinstance(s, lir.VectorStore) and s.space == "device":
             if aligned:
                 return [dataclasses.replace(s, aligned=True)]
             return [lir.Assign(lir.Index(s.ptr, lit(i)), v) for i, v in enumerate(s.values)]
+        if isinstance(s, lir.For) and s.unroll and not aligned:
+            s.unroll, s.rolled = False, True
         return None
     return lir.rewrite(copy.deepcopy(stmts), replace)

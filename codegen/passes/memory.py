@@ -52,12 +52,11 @@ def lower_load(lw: Lowering, op: Operation) -> None:
         def vector_body(k, coords):
             targets = [Index(Sym(name), add(k, lit(u))) for u in range(width)]
             stmt = lir.VectorLoad(targets, lw.read(ptr, layout, k, coords), element)
-            if mask is None:
-                lw.emit(stmt)
-                return
-            fallback = [lir.Assign(t, lw.read(other, layout, add(k, lit(u)), layout.coords(add(k, lit(u))))
-                                   if other is not None else Lit(0, element)) for u, t in enumerate(targets)]
-            lw.emit(lir.If(lw.read(mask, layout, k, coords), [stmt], fallback))
+            if mask is not None:
+                stmt.mask = lw.read(mask, layout, k, coords)
+                stmt.others = [lw.read(other, layout, add(k, lit(u)), layout.coords(add(k, lit(u))))
+                               if other is not None else Lit(0, element) for u in range(width)]
+            lw.emit(stmt)
         lw.slot_loop(layout, vector_body, step=width)
         lw.env[r.id] = RegsRepr(name, layout)
         return

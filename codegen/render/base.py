@@ -111,12 +111,14 @@ class Renderer:
             return m.if_(self.expr(s.cond), self.indented(s.then), self.indented(s.orelse) if s.orelse else "")
         if isinstance(s, lir.For):
             return m.for_(self.type_name(s.type or ir.int32), s.var, self.expr(s.start), self.expr(s.cond),
-                          self.expr(s.step), self.indented(s.body), s.unroll)
+                          self.expr(s.step), self.indented(s.body), s.unroll, s.rolled)
         if isinstance(s, lir.Loop):
             return m.loop(self.indented(s.head), self.expr(s.cond), self.indented(s.body))
         if isinstance(s, lir.VectorLoad):
             return m.vector_load([self.expr(t) for t in s.targets], self.expr(s.ptr),
-                                 self.vector_type(s.type, len(s.targets)), s.aligned)
+                                 self.vector_type(s.type, len(s.targets)), s.aligned,
+                                 None if s.mask is None else self.expr(s.mask),
+                                 [self.expr(o) for o in s.others or ()])
         if isinstance(s, lir.VectorStore):
             return m.vector_store(self.expr(s.ptr), [self.expr(v) for v in s.values],
                                   self.vector_type(s.type, len(s.values)), s.space, s.aligned)

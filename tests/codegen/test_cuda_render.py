@@ -506,7 +506,8 @@ def test_vector_accesses_are_16_bytes_on_cuda_and_4_elements_on_metal(dtype, cud
     cuda = add.compile(*args, BLOCK=4096, target="cuda").body  # 32 elements per thread: room for a run
     msl = add.compile(*args, BLOCK=4096, target="msl").body
     vec = f"mf_vec<{cuda_width}, "
-    assert f"*reinterpret_cast<const {vec}" in cuda and f"*reinterpret_cast<{vec}" in cuda
+    assert re.search(rf"{vec}\w+> mf_v\{{", cuda) and "mf_load_masked(mf_v, " in cuda  # masked: predicated
+    assert f"*reinterpret_cast<{vec}" in cuda
     assert re.search(r"packed_\w+4\b", msl) and not re.search(r"packed_\w+(8|16)\b", msl)
 
 
@@ -527,10 +528,11 @@ def test_cuda_kernel_is_versioned_on_argument_alignment():
     assert then and orelse, body
     condition = then.split("\n")[0]
     assert all(f"mf_is_aligned({p}, 16)" in condition for p in ("x_ptr", "y_ptr", "out_ptr")), condition
-    assert then.count("*reinterpret_cast<const mf_vec<8, __half>*>") == 2  # x and y (in unrolled loops)
+    assert then.count("mf_vec<8, __half> mf_v{{") == then.count("mf_load_masked(") == 2  # x, y (unrolled loops)
     assert then.count("*reinterpret_cast<mf_vec<8, __half>*>") == 1
-    assert "mf_vec" not in orelse and "mf_load_vec" not in body and "mf_store_vec" not in body
+    assert "mf_vec" not in orelse and "mf_store_vec" not in body
     assert orelse.count("] = ") > then.count("] = ")  # element by element
+    assert orelse.count("#pragma unroll 1\n") == orelse.count("for (") > 0  # arrays in thread memory
 
 
 def test_versioned_kernel_declares_threadgroup_arrays_once():
