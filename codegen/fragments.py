@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..dsl import ir
 from .lir import Expr, Special
 from .layouts import add, div, lit, mod, mul_
+from .target import Target
 
 
 @dataclass(frozen=True)
@@ -119,12 +120,12 @@ SIMDGROUP_MATRIX = SimdgroupMatrix()
 TENSOR_CORE = TensorCoreM16N8K16()
 
 
-def fragment_for(target: str, element: ir.ScalarType, shape: tuple[int, int, int]) -> Fragment:
+def fragment_for(target: Target, element: ir.ScalarType, shape: tuple[int, int, int]) -> Fragment:
     """The instruction a `tl.dot` of `element` operands and [M, K] @ [K, N] = `shape` (M, N, K) uses:
     tensor cores on CUDA for fp16/bf16 tiles they divide, Metal's 8x8 simdgroup matrices otherwise
     (on CUDA spelled with warp shuffles and exact fp32 FMAs)."""
     m, n, k = shape
-    if (target == "cuda" and element in (ir.float16, ir.bfloat16)
+    if (element in target.tensor_core_elements
             and m % TENSOR_CORE.rows == 0 and n % TENSOR_CORE.cols == 0 and k % TENSOR_CORE.depth == 0):
         return TENSOR_CORE
     return SIMDGROUP_MATRIX

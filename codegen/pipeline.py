@@ -20,6 +20,7 @@ from .passes.fold import fold_constants
 from .passes.lower import lower
 from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
+from .target import target_named
 
 CODEGEN_VERSION = "15"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
@@ -60,14 +61,13 @@ def dot_stages_for(num_stages: int | None, matmul2d: bool) -> int:
 def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "msl",
                divisible_by_16: frozenset[str] = frozenset(), dot_stages: int = 1,
                warps_m: int | None = None, matmul2d: bool = False) -> CompiledKernel:
-    """Run the passes on `fn` (a freshly built specialisation) and render it for `target` (a RENDERERS key);
+    """Run the passes on `fn` (a freshly built specialisation) and render it for `target` (codegen.target.TARGETS);
     `divisible_by_16` names the integer arguments this specialisation knows to be multiples of 16;
     `dot_stages` is where `tl.dot` operands live: 0 read straight from device memory (those loaded
     only for it), 1 staged in threadgroup memory, 2 staged in two buffers alternating per iteration;
     `warps_m` simdgroups go along the rows of `tl.dot` results (None: the longer side first);
     `matmul2d` multiplies `tl.dot` tiles with Metal 4's cooperative matmul (MSL only, operands staged)."""
-    if target not in RENDERERS:
-        raise ValueError(f"unknown code generation target {target!r}; choose one of: {', '.join(RENDERERS)}")
+    tgt = target_named(target)
     if matmul2d and dot_stages < 1:
         raise ValueError("matmul2d multiplies staged tiles: dot_stages must be 1 or 2 (see dot_stages_for)")
     asm = {"ir": str(fn)}
@@ -77,14 +77,13 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     if dot_stages >= 2:  # dot operands loaded one iteration ahead (their old loads become dead code)
         fn = eliminate_dead_code(prefetch_dot_operands(fn))
         asm["prefetch"] = str(fn)
-    plan = assign_layouts(fn, num_warps, target, divisible_by_16, dot_stages, warps_m, matmul2d)
+    plan = assign_layouts(fn, num_warps, tgt, divisible_by_16, dot_stages, warps_m, matmul2d)
     asm["layouts"] = describe_layouts(fn, plan)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
     kernel.body = drop_unused_scalars(merge_barriers(kernel.body))
-    renderer = RENDERERS[target]()
-    if renderer.vectors_need_alignment:
+    if tgt.vectors_need_alignment:
         version_vector_accesses(kernel)
-    header, body = renderer.render(kernel)
+    header, body = RENDERERS[target]().render(kernel)
     asm[target] = (header + "\n" if header.strip() else "") + body
     digest = hashlib.sha256((CODEGEN_VERSION + header + body).encode()).hexdigest()[:10]
     return CompiledKernel(f"{fn.name}_{digest}", header, body, kernel.inputs, kernel.outputs, kernel.threads,

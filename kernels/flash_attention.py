@@ -15,11 +15,8 @@ from ..autotune import Space, autotune
 from ..codegen.fragments import fragment_for  # how the compiler lays out the score tile
 from ..codegen.layouts import Slice, mma_layout
 from ..codegen.passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
-from ..codegen.passes.lower import THREADGROUP_MEMORY  # the limit the compiler enforces
 from ..dsl.jit import DTYPES, cdiv, empty, jit
-from ..errors import BackendUnavailableError
-from ..runtime import resolve_backend
-from . import register
+from . import active_target, register
 
 
 def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
@@ -36,16 +33,13 @@ def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
     elem, stages = named["q_ptr"].dtype.size, min(meta.get("num_stages", 1), 2)  # K, V, P: per KV block
     operands = (staged_operand_bytes(bm, d, elem) + 2 * staged_operand_bytes(bn, d, elem, stages)
                 + staged_operand_bytes(bm, bn, elem, stages))
-    try:
-        target = resolve_backend().language
-    except BackendUnavailableError:
-        target = "msl"
+    target = active_target()
     element, warps, warps_m = DTYPES[named["q_ptr"].dtype], meta["num_warps"], meta.get("warps_m")
     scores = mma_layout((bm, bn), warps, fragment_for(target, element, (bm, bn, d)), warps_m, rows_first=True)
     out = mma_layout((bm, d), warps, fragment_for(target, element, (bm, d, bn)), warps_m, rows_first=True)
     partials = 2 * scores.warps[1] * bm if scores.warps[1] > 1 else 0
     rows = partials + (0 if Slice(scores, 1).reads_onto(out) else 2 * bm)
-    return operands + rows * 4 <= THREADGROUP_MEMORY
+    return operands + rows * 4 <= target.threadgroup_memory
 
 
 def launch_grid(heads: int, length: int) -> Callable[[dict], tuple]:

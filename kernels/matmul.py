@@ -11,18 +11,17 @@ import mlx.core as mx
 from .. import language as tl
 from ..autotune import Config, Space, autotune
 from ..codegen.passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
-from ..codegen.passes.lower import THREADGROUP_MEMORY  # the limit the compiler enforces
 from ..dsl.jit import cdiv, empty, jit
-from . import register
+from . import active_target, register
 
 
 def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
     """Prune configs whose A and B tiles, staged for tl.dot, overflow threadgroup memory (with
-    `num_stages=0` nothing is staged). A prune, not a Space constraint: the bytes depend on the
-    operands' dtype, which only the arguments know."""
+    `num_stages=0` nothing is staged) on the active back end's target. A prune, not a Space
+    constraint: the bytes depend on the operands' dtype, which only the arguments know."""
     elem, stages = named["a_ptr"].dtype.size, min(meta.get("num_stages", 1), 2)
     return stages == 0 or (staged_operand_bytes(meta["BLOCK_M"], meta["BLOCK_K"], elem, stages)
-                           + staged_operand_bytes(meta["BLOCK_K"], meta["BLOCK_N"], elem, stages)) <= THREADGROUP_MEMORY
+                           + staged_operand_bytes(meta["BLOCK_K"], meta["BLOCK_N"], elem, stages)) <= active_target().threadgroup_memory
 
 
 def launch_grid(m: int, n: int) -> Callable[[dict], tuple]:

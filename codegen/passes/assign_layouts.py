@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ...dsl.ir import BlockType, Function, Operation, Value, shape_of
 from ...dsl import ir
 from ..fragments import fragment_for
+from ..target import METAL, Target
 from .axis_info import access_width, analyse
 from ..layouts import (MMA, Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, default_blocked,
                        mma_layout)
@@ -29,8 +30,6 @@ ELEMENTWISE = frozenset({
 # read twice, were four evaluations per element on top of four of the angle's exp).
 FUNCTIONS = frozenset({"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "sigmoid", "rand",
                        "randn", "fdiv", "fmod"})
-# Element types loaded and stored as vectors (Metal has packed vectors of these).
-VECTOR_TYPES = frozenset({ir.float32, ir.float16, ir.int32, ir.uint32, ir.int16, ir.uint16, ir.int8, ir.uint8})
 # Ops that only re-index their operand.
 VIEWS = frozenset({"broadcast", "expand_dims", "reshape", "permute"})
 PASS_THROUGH = frozenset({"multiple_of", "max_contiguous"})
@@ -49,6 +48,7 @@ class LayoutPlan:
     shared_pad: dict[int, int] = field(default_factory=dict)  # value id -> elements added to each stored row
     dot_stages: int = 1  # buffers of a dot operand staged inside a loop (0: read from device memory)
     matmul2d: bool = False  # dots on Metal 4's cooperative matmul (codegen/passes/dot.py)
+    target: Target = METAL
 
     def of(self, v: Value) -> Layout:
         return self.values[v.id]
@@ -61,14 +61,6 @@ class LayoutPlan:
         """A register layout to hold `v` (its own when it has one)."""
         layout = self.values.get(v.id)
         return layout if isinstance(layout, Registers) else self.default(v)
-
-
-def vector_limit(target: str, element: ir.ScalarType) -> int:
-    """The most neighbouring elements one access moves: Metal's packed vectors have at most 4;
-    CUDA moves up to 16 bytes (one 128-bit access, what Triton emits)."""
-    if element not in VECTOR_TYPES:
-        return 1
-    return 4 if target == "msl" else 16 // max(1, element.bits // 8)
 
 
 def staged_operand_bytes(rows: int, cols: int, element_bytes: int, stages: int = 1) -> int:
@@ -108,10 +100,10 @@ def pad_dot_operands(fn: Function, plan: LayoutPlan) -> None:
             plan.shared_pad[v.id] = dot_operand_pad(v.type.element.bits // 8)
 
 
-def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
+def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
                    divisible_by_16: frozenset[str] = frozenset(), dot_stages: int = 1,
                    warps_m: int | None = None, matmul2d: bool = False) -> LayoutPlan:
-    plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages, matmul2d=matmul2d)
+    plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages, matmul2d=matmul2d, target=target)
     users: dict[int, list[Operation]] = {}
     evaluates: set[int] = set()  # rematerialised values whose expression evaluates a FUNCTIONS op
     # a kernel that reduces dot results (or element-wise functions of them) along their rows, as
@@ -134,7 +126,7 @@ def assign_layouts(fn: Function, num_warps: int, target: str = "msl",
     for op in fn.walk():
         if op.opcode in ("load", "store") and isinstance(op.operands[0].type, BlockType):
             element = op.operands[0].type.element.element
-            limit = vector_limit(target, element)
+            limit = target.vector_limit(element)
             width = plan.access_width[id(op)] = access_width(op, info, limit)
             shape = shape_of(op.operands[0].type)
             plan.vector[shape] = min(plan.vector.get(shape, width), width)

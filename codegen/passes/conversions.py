@@ -7,7 +7,7 @@ from .. import lir
 from ...dsl import ir
 from ..layouts import Blocked, Expand, Remat, Slice, add, div, flat_index, lit, mod, mul_, unravel, prod
 from ..lir import Bin, Expr, Index, Lit, Sym
-from .assign_layouts import VECTOR_TYPES, stage_elements
+from .assign_layouts import stage_elements
 from .lower import BroadcastRepr, LoopFrame, Lowering, RegsRepr, RematRepr, SharedRepr
 
 
@@ -29,7 +29,7 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
         assert isinstance(r, RegsRepr), f"no registers to convert for {v}"
         layout, source, stored = r.layout, r, shape
         pad = lw.plan.shared_pad.get(v.id, 0) if len(shape) == 2 else 0
-        if isinstance(layout, Blocked) and element_of(v.type) in VECTOR_TYPES:
+        if isinstance(layout, Blocked) and element_of(v.type) in lw.plan.target.vector_types:
             width = layout.spt[-1]  # a run's slots are consecutive, its elements neighbours in a row
         index = written = lambda coords: padded_index(coords, shape, pad)  # noqa: E731
     element = element_of(v.type)

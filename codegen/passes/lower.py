@@ -20,8 +20,6 @@ from ..layouts import (Expand, Layout, Remat, Scalar, add, flat_index, lit, slot
 from ..lir import Bin, Call, Cast, Expr, Index, Lit, Select, Special, Sym, Un
 from .assign_layouts import ELEMENTWISE, PASS_THROUGH, LayoutPlan, stage_elements
 
-THREADGROUP_MEMORY = 32 * 1024
-
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "sdiv": "/", "udiv": "/", "srem": "%", "urem": "%",
            "and": "&", "or": "|", "xor": "^", "shl": "<<", "ashr": ">>", "lshr": ">>"}
@@ -248,9 +246,11 @@ class Lowering:
             count = stage_elements(element, count) * stages
         size = max(1, element.bits // 8) * count
         self.shared_bytes += size
-        if self.shared_bytes > THREADGROUP_MEMORY:
+        target = self.plan.target
+        if self.shared_bytes > target.threadgroup_memory:
             raise self.error(f"the kernel needs {self.shared_bytes} bytes of threadgroup memory, more than the "
-                             f"{THREADGROUP_MEMORY} a Metal threadgroup has", "use smaller tiles (BLOCK sizes)")
+                             f"{target.threadgroup_memory} a {target.gpu} threadgroup has",
+                             "use smaller tiles (BLOCK sizes)")
         self.emit(lir.Decl(name, element, size=count, space="threadgroup", stages=stages))
         return name
 

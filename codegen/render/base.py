@@ -20,9 +20,6 @@ class Renderer:
     types: dict[ScalarType, str]
     specials: dict[str, str]
     functions: dict[str, str]
-    # wide accesses need addresses aligned to their size (else the kernel is versioned on the
-    # arguments' alignment: passes/aligned_vectors.py); Metal's packed vectors take any element
-    vectors_need_alignment: bool = False
 
     def __init__(self) -> None:
         self.macros = _ENV.get_template(self.template).module

@@ -46,7 +46,6 @@ class CUDARenderer(Renderer):
                 **{f"pid{i}": f"int(blockIdx.{c})" for i, c in enumerate("xyz")},
                 **{f"nprog{i}": f"int(gridDim.{c})" for i, c in enumerate("xyz")}}
     functions = _FLOAT_FUNCTIONS
-    vectors_need_alignment = True
     helper_names = ("mf_exp", "mf_exp2", "mf_fdiv", "mf_sqrt", "mf_cast", "mf_bitcast", "mf_sigmoid", "mf_rand", "mf_randn", "mf_min", "mf_max", "mf_abs",
                     "mf_clamp", "mf_atomic_load", "mf_atomic_cas", "mf_atomic_add", "mf_atomic_max",
                     "mf_atomic_min", "mf_atomic_xchg", "mf_atomic_and", "mf_atomic_or", "mf_atomic_xor",

@@ -12,6 +12,7 @@ import metalforge as mf
 import metalforge.language as tl
 from metalforge.codegen import lir
 from metalforge.codegen.fragments import SIMDGROUP_MATRIX, TENSOR_CORE, fragment_for
+from metalforge.codegen.target import CUDA, METAL
 from metalforge.codegen.layouts import MMA, Expand, Remat, Scalar, Shared, Slice, default_blocked, mma_layout
 from metalforge.codegen.passes.assign_layouts import assign_layouts
 from metalforge.codegen.passes.dce import eliminate_dead_code
@@ -122,12 +123,12 @@ def test_tensor_core_matrix_loads_give_each_lane_its_fragment_elements(role, con
 
 
 def test_fragment_choice():
-    assert fragment_for("msl", ir.float16, (64, 64, 32)) is SIMDGROUP_MATRIX
-    assert fragment_for("cuda", ir.float16, (64, 64, 32)) is TENSOR_CORE
-    assert fragment_for("cuda", ir.bfloat16, (16, 8, 16)) is TENSOR_CORE
-    assert fragment_for("cuda", ir.float32, (64, 64, 32)) is SIMDGROUP_MATRIX  # exact fp32: no tf32 by default
-    assert fragment_for("cuda", ir.float16, (8, 64, 32)) is SIMDGROUP_MATRIX  # M below the tensor-core tile
-    assert fragment_for("cuda", ir.float16, (64, 64, 8)) is SIMDGROUP_MATRIX
+    assert fragment_for(METAL, ir.float16, (64, 64, 32)) is SIMDGROUP_MATRIX
+    assert fragment_for(CUDA, ir.float16, (64, 64, 32)) is TENSOR_CORE
+    assert fragment_for(CUDA, ir.bfloat16, (16, 8, 16)) is TENSOR_CORE
+    assert fragment_for(CUDA, ir.float32, (64, 64, 32)) is SIMDGROUP_MATRIX  # exact fp32: no tf32 by default
+    assert fragment_for(CUDA, ir.float16, (8, 64, 32)) is SIMDGROUP_MATRIX  # M below the tensor-core tile
+    assert fragment_for(CUDA, ir.float16, (64, 64, 8)) is SIMDGROUP_MATRIX
 
 
 @pytest.mark.parametrize("shape,dim", [((4, 64), 1), ((4, 64), 0), ((16, 32), 1), ((32, 8), 0)])

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import metalforge as mf
+from metalforge.codegen.target import target_named
 from metalforge.errors import KernelDefinitionError
 from metalforge.kernels import attention, flash_attention, matmul, norms, quantized, registered, rope, softmax
 
@@ -209,7 +210,8 @@ def test_threadgroup_memory_prunes_match_the_compiler(dtype, target, monkeypatch
     """A config passes the prune exactly when it compiles (else the tuner wastes trials on compile
     errors, or never tries configs that fit), for either target: the prunes follow the active back
     end's (CUDA's fp16 scores are on m16n8k16 fragments, reduced through threadgroup memory)."""
-    monkeypatch.setattr(flash_attention, "resolve_backend", lambda: type("Active", (), {"language": target}))
+    for module in (flash_attention, matmul):
+        monkeypatch.setattr(module, "active_target", lambda: target_named(target))
     a, b = mx.zeros((40, 24), dtype), mx.zeros((24, 40), dtype)
     mm_args = (a, b, mf.empty((40, 40), dtype), 40, 40, 24)
     q = mx.zeros((2, 40, 64), dtype)

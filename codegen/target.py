@@ -1,0 +1,49 @@
+"""What code generation needs to know of each back end's GPU, one record per target (tinygrad's
+renderer idea): layout assignment, lowering, the LIR passes and the pipeline read these facts
+instead of testing the target's name; renderers only spell."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..dsl import ir
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str                     # the source language a back end runs: "msl" or "cuda"
+    gpu: str                      # how errors name it
+    simd_width: int               # threads of a simdgroup / warp
+    max_threads: int              # threads of a threadgroup / block
+    threadgroup_memory: int       # bytes of threadgroup (shared) memory a kernel may declare
+    vector_bytes: int             # the widest single access of neighbouring elements
+    vector_elements: int          # ... and at most this many elements (Metal's packed vectors stop at 4)
+    vectors_need_alignment: bool  # wide accesses need addresses aligned to their size
+    vector_types: frozenset[ir.ScalarType]  # element types moved as vectors
+    tensor_core_elements: frozenset[ir.ScalarType]  # operand types with m16n8k16 tensor-core fragments
+    cooperative_matmul: bool      # Metal 4's matmul2d (MetalPerformancePrimitives)
+
+    def vector_limit(self, element: ir.ScalarType) -> int:
+        """The most neighbouring `element`s one access moves."""
+        if element not in self.vector_types:
+            return 1
+        return min(self.vector_elements, self.vector_bytes // max(1, element.bits // 8))
+
+
+_PACKED = frozenset({ir.float32, ir.float16, ir.int32, ir.uint32, ir.int16, ir.uint16, ir.int8, ir.uint8})
+# Apple GPUs: packed vectors (of the types above, no bfloat) take any element alignment; 32 KiB of
+# threadgroup memory.
+METAL = Target("msl", "Metal", simd_width=32, max_threads=1024, threadgroup_memory=32 * 1024, vector_bytes=16,
+               vector_elements=4, vectors_need_alignment=False, vector_types=_PACKED,
+               tensor_core_elements=frozenset(), cooperative_matmul=True)
+# CUDA through MLX's cuda_kernel: static __shared__ arrays (48 KiB; more needs dynamic shared memory,
+# which MLX grants only through the kernel's constructor), 128-bit accesses that fault unaligned.
+CUDA = Target("cuda", "CUDA", simd_width=32, max_threads=1024, threadgroup_memory=48 * 1024, vector_bytes=16,
+              vector_elements=16, vectors_need_alignment=True, vector_types=_PACKED | {ir.bfloat16},
+              tensor_core_elements=frozenset({ir.float16, ir.bfloat16}), cooperative_matmul=False)
+TARGETS = {t.name: t for t in (METAL, CUDA)}
+
+
+def target_named(name: str) -> Target:
+    if name not in TARGETS:
+        raise ValueError(f"unknown code generation target {name!r}; choose one of: {', '.join(TARGETS)}")
+    return TARGETS[name]
