@@ -1,8 +1,9 @@
 """Compiling emulator translation units with clang, cached on disk.
 
 Each kernel is compiled in two steps: the front end emits unoptimised LLVM IR, which is checked
-for recursion (Metal has no call stack for it), then the optimiser and code generator turn the IR
-into a shared library. Results are cached under a key that hashes everything that affects them:
+for recursion (Metal has no call stack for it) and instrumented (instrument.py: safe integer
+division; in checked mode, a check before every device access), then the optimiser and code
+generator turn the IR into a shared library. Results are cached under a key that hashes everything that affects them:
 the translation unit, the shim headers, the compiler and its flags.
 """
 from __future__ import annotations
@@ -18,10 +19,12 @@ import tempfile
 from pathlib import Path
 
 from ...errors import BackendUnavailableError, KernelCompileError
+from . import instrument
 
 HERE = Path(__file__).resolve().parent
 SHIM_DIR = HERE / "shim"
 RUNTIME_SOURCE = HERE / "native" / "runtime.cpp"
+INSTRUMENT_SOURCE = HERE / "instrument.py"
 
 # Metal rounds every half/bfloat operation to the type; C++ would keep float precision.
 BASE_FLAGS = ["-std=c++17", "-O2", "-fPIC", "-fno-exceptions", "-fno-rtti", "-pthread",
@@ -32,6 +35,8 @@ MATH_MODE_FLAGS = {
     "relaxed": ["-ffp-contract=fast", "-fno-math-errno"],
     "fast": ["-ffast-math"],
 }
+# Checked mode: the shim's checks, and line tables so every check knows its source line.
+CHECKED_FLAGS = ["-DMFEMU_CHECKED=1", "-gline-tables-only"]
 INSTALL_HINT = "install clang 19 with `apt-get install clang-19 libclang-rt-19-dev` (or set METALFORGE_CXX)"
 
 
@@ -69,11 +74,16 @@ def builtins_library() -> str:
     return path
 
 
+def shim_files() -> list[str]:
+    """The shim's files relative to SHIM_DIR, in a fixed order (checked-mode reports number them)."""
+    return [str(p.relative_to(SHIM_DIR)) for p in sorted(SHIM_DIR.rglob("*")) if p.is_file()]
+
+
 @functools.lru_cache(maxsize=None)
 def toolchain_fingerprint() -> str:
-    """Hash of the compiler version and of every shim file: part of every cache key."""
+    """Hash of the compiler version, every shim file and the IR instrumentation: part of every cache key."""
     h = hashlib.sha256(subprocess.run([compiler(), "--version"], capture_output=True, text=True).stdout.encode())
-    for path in sorted(SHIM_DIR.rglob("*")) + [RUNTIME_SOURCE]:
+    for path in sorted(SHIM_DIR.rglob("*")) + [RUNTIME_SOURCE, INSTRUMENT_SOURCE]:
         if path.is_file():
             h.update(str(path.relative_to(HERE)).encode())
             h.update(path.read_bytes())
@@ -180,14 +190,16 @@ def format_compile_error(label: str, text: str, stderr: str, describe_line) -> s
     return "\n".join(parts)
 
 
-def compile_kernel(text: str, label: str, math_mode: str, describe_line, display_text: str) -> Path:
+def compile_kernel(text: str, label: str, math_mode: str, describe_line, display_text: str,
+                   checked: bool = False) -> Path:
     """The shared library for translation unit `text`, compiled unless cached.
 
+    `checked` compiles checked mode's bounds and division checks in.
     `label` names the user's kernel in errors; `describe_line(n)` says where line n of `text`
     comes from (generated signature, the user's source line, ...); errors quote `display_text`,
     the source as the user would see it, which has the same line numbering as `text`.
     """
-    flags = BASE_FLAGS + MATH_MODE_FLAGS[math_mode]
+    flags = BASE_FLAGS + MATH_MODE_FLAGS[math_mode] + (CHECKED_FLAGS if checked else [])
     key = hashlib.sha256("\0".join([toolchain_fingerprint(), " ".join(flags), text]).encode()).hexdigest()[:24]
     final = cache_dir() / f"kernel-{key}.so"
     if final.exists():
@@ -199,11 +211,13 @@ def compile_kernel(text: str, label: str, math_mode: str, describe_line, display
                       "-o", str(ir), str(src)])
         if front.returncode:
             raise KernelCompileError(format_compile_error(label, display_text, front.stderr, describe_line))
-        cycle = find_recursion(ir.read_text())
+        llvm_ir = ir.read_text()
+        cycle = find_recursion(llvm_ir)
         if cycle:
             names = " -> ".join(demangle(cycle))
             raise KernelCompileError(f"{label}: recursion is not allowed in Metal ({names}); "
                                      "rewrite the recursive function as a loop")
+        ir.write_text(instrument.instrument(llvm_ir, checked, str(src), shim_files()))
         back = _run([compiler(), *flags, "-shared", "-Wno-override-module", "-o", str(lib), str(ir),
                      builtins_library()])
         if back.returncode:
