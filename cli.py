@@ -47,7 +47,10 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 def _config_text(config_json: str) -> str:
     from .autotune import Config
+    from .tuning_db.rows import config_problem
 
+    if config_problem(config_json):
+        return "(malformed: see `metalforge db check`)"
     return " ".join(f"{k}={v}" for k, v in Config.from_json(json.loads(config_json)).all_kwargs().items())
 
 
@@ -179,6 +182,36 @@ def _db_prune(args: argparse.Namespace) -> int:
     return 0
 
 
+def _damaged_db(args: argparse.Namespace):
+    from .tuning_db import TuningDB, default_path
+
+    return TuningDB.open_damaged(Path(args.db) if args.db else default_path())
+
+
+def _db_check(args: argparse.Namespace) -> int:
+    db = _damaged_db(args)
+    report = db.check()
+    for message in report.integrity:
+        print(f"integrity: {message}")
+    for table, rowid, problem in report.bad_rows:
+        print(f"{table} row {rowid}: {problem}")
+    print(f"{db.path}: " + ("ok" if report.ok else f"{len(report.integrity)} integrity errors, "
+                            f"{len(report.bad_rows)} malformed rows: run `metalforge db repair`") +
+          (f"; {report.stale} stale winners (`metalforge db prune --stale` deletes them)" if report.stale else ""))
+    return 0 if report.ok else 1
+
+
+def _db_repair(args: argparse.Namespace) -> int:
+    db = _damaged_db(args)
+    removed, rebuilt = db.repair()
+    if rebuilt:
+        print(f"{db.path}: rebuilt from its readable rows ({removed} rows lost or malformed; the damaged file is "
+              "kept next to it as *.damaged-<time>, Optuna's study history is not carried over)")
+    else:
+        print(f"{db.path}: deleted {removed} malformed rows")
+    return 0
+
+
 def _demo(args: argparse.Namespace) -> int:
     from .kernels.demo import run_demo
 
@@ -245,6 +278,11 @@ def build_parser() -> argparse.ArgumentParser:
     q = dbsub.add_parser("prune", parents=[db], help="delete winners tuned for an older kernel source")
     q.add_argument("--stale", action="store_true", help="delete stale winners")
     q.set_defaults(run=_db_prune)
+    q = dbsub.add_parser("check", parents=[db], help="integrity, malformed rows and stale winners (exit 1 on damage)")
+    q.set_defaults(run=_db_check)
+    q = dbsub.add_parser("repair", parents=[db], help="delete malformed rows; rebuild a damaged file from what "
+                                                      "can be read")
+    q.set_defaults(run=_db_repair)
     q = dbsub.add_parser("path", parents=[db], help="print the database file in use")
     q.set_defaults(run=_db_path)
     return parser
