@@ -92,10 +92,9 @@ class EmulatorBackend:
         if hit:
             return hit
         unit = translation_unit.build(generated, body, header, output_dtypes, atomic_outputs)
-        path = compiler.compile_kernel(unit.text, label, math_mode, unit.describe_line, unit.display_text,
-                                       self.checked)
         compiler.runtime_library()  # loaded globally first: kernel libraries link against it
-        lib = ctypes.CDLL(str(path))
+        lib = compiler.load_library(lambda: compiler.compile_kernel(unit.text, label, math_mode, unit.describe_line,
+                                                                    unit.display_text, self.checked))
         compiled = _Compiled(unit, lib, ctypes.cast(lib.mfemu_thread, ctypes.c_void_p).value,
                              ctypes.cast(lib.mfemu_group, ctypes.c_void_p).value)
         with self._lock:

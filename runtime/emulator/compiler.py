@@ -14,9 +14,12 @@ import hashlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
+import warnings
 from pathlib import Path
+from typing import Callable
 
 from ...errors import BackendUnavailableError, KernelCompileError
 from . import instrument
@@ -41,12 +44,48 @@ INSTALL_HINT = "install clang 19 with `apt-get install clang-19 libclang-rt-19-d
 
 
 def cache_dir() -> Path:
-    """Where compiled kernels live: $METALFORGE_CACHE_DIR, else the user's cache directory."""
+    """Where compiled kernels live: $METALFORGE_CACHE_DIR, else the user's cache directory (a
+    temporary directory, with one warning, when that cannot be written)."""
     root = os.environ.get("METALFORGE_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "metalforge")
+    return _usable_cache_dir(root)
+
+
+@functools.lru_cache(maxsize=None)
+def _usable_cache_dir(root: str) -> Path:
     path = Path(root) / "emulator"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=path, prefix=".probe-")
+        probe.close()
+    except OSError as e:
+        fallback = Path(tempfile.gettempdir()) / f"metalforge-{os.getuid()}" / "emulator"
+        fallback.mkdir(parents=True, exist_ok=True)
+        warnings.warn(f"the kernel cache directory {path} cannot be written ({e.strerror or e}); compiled kernels go "
+                      f"to {fallback} for this process. Set METALFORGE_CACHE_DIR to a writable directory.",
+                      stacklevel=3)
+        path = fallback
+    _remove_orphan_builds(path)
     return path
+
+
+_BUILD_PREFIX = "build-"  # build-<pid>-<random>: a compile's temporary directory
+
+
+def _remove_orphan_builds(directory: Path) -> None:
+    """Delete the temporary directories of compiles whose process is gone (killed mid-compile)."""
+    for build in directory.glob(f"{_BUILD_PREFIX}*"):
+        try:
+            pid = int(build.name.split("-")[1])
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(build, ignore_errors=True)
+        except (ValueError, IndexError, PermissionError):
+            continue
+
+
+def _build_dir() -> tempfile.TemporaryDirectory:
+    return tempfile.TemporaryDirectory(dir=cache_dir(), prefix=f"{_BUILD_PREFIX}{os.getpid()}-")
 
 
 @functools.lru_cache(maxsize=None)
@@ -91,26 +130,85 @@ def toolchain_fingerprint() -> str:
     return h.hexdigest()
 
 
+_libc = ctypes.CDLL(None, use_errno=True)
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:  # runs in the child before exec: a killed Python leaves no clang behind
+    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def _run(cmd: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, capture_output=True, text=True)
+    return subprocess.run(cmd, capture_output=True, text=True, preexec_fn=_die_with_parent)
 
 
-def _publish(tmp: Path, final: Path) -> None:
-    os.replace(tmp, final)  # atomic: concurrent compilers of the same key never see a partial file
+def _publish(tmp: Path, final: Path, key: str) -> None:
+    """Install a built library as the cache entry for `key`, with a stamp naming the key and the
+    library's checksum (`_verified` reads it back); each file is replaced atomically."""
+    digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
+    stamp = tmp.with_suffix(".stamp")
+    stamp.write_text(f"{key} {digest}\n")
+    os.replace(stamp, _stamp_of(final))
+    os.replace(tmp, final)
+
+
+def _stamp_of(library: Path) -> Path:
+    return library.with_suffix(".stamp")
+
+
+def _verified(library: Path, key: str) -> bool:
+    """Whether the cache entry is whole and is the library built for `key` (not another's, not cut short)."""
+    try:
+        recorded_key, digest = _stamp_of(library).read_text().split()
+        return recorded_key == key and hashlib.sha256(library.read_bytes()).hexdigest() == digest
+    except (OSError, ValueError):
+        return False
+
+
+def discard(library: Path, why: str) -> None:
+    """Delete a damaged cache entry (it is rebuilt by the next compile), with a warning."""
+    warnings.warn(f"compiled kernel {library} is damaged ({why}); deleting it and compiling again", stacklevel=3)
+    for path in (library, _stamp_of(library)):
+        path.unlink(missing_ok=True)
+
+
+def cached_library(library: Path, key: str) -> bool:
+    """Whether a verified cache entry exists; a damaged one is discarded."""
+    if not library.exists():
+        return False
+    if _verified(library, key):
+        return True
+    discard(library, "its checksum or key does not match its stamp")
+    return False
+
+
+def load_library(build: Callable[[], Path], mode: int = ctypes.DEFAULT_MODE) -> ctypes.CDLL:
+    """Load the library `build()` returns; one that fails to load is discarded and built once more."""
+    path = build()
+    try:
+        return ctypes.CDLL(str(path), mode=mode)
+    except OSError as e:
+        discard(path, str(e))
+        return ctypes.CDLL(str(build()), mode=mode)
+
+
+def _build_runtime() -> Path:
+    key = toolchain_fingerprint()
+    path = cache_dir() / f"libmfemu-{key[:16]}.so"
+    if not cached_library(path, key):
+        with _build_dir() as tmp:
+            out = Path(tmp) / path.name
+            r = _run([compiler(), *BASE_FLAGS, "-shared", "-o", str(out), str(RUNTIME_SOURCE)])
+            if r.returncode:
+                raise BackendUnavailableError(f"building the emulator runtime failed:\n{r.stderr}")
+            _publish(out, path, key)
+    return path
 
 
 @functools.lru_cache(maxsize=None)
 def runtime_library() -> ctypes.CDLL:
     """libmfemu, built once per toolchain and loaded globally so kernel libraries link to it."""
-    path = cache_dir() / f"libmfemu-{toolchain_fingerprint()[:16]}.so"
-    if not path.exists():
-        with tempfile.TemporaryDirectory(dir=cache_dir()) as tmp:
-            out = Path(tmp) / path.name
-            r = _run([compiler(), *BASE_FLAGS, "-shared", "-o", str(out), str(RUNTIME_SOURCE)])
-            if r.returncode:
-                raise BackendUnavailableError(f"building the emulator runtime failed:\n{r.stderr}")
-            _publish(out, path)
-    lib = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
+    lib = load_library(_build_runtime, mode=ctypes.RTLD_GLOBAL)
     lib.mfemu_launch.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
     lib.mfemu_launch.restype = ctypes.c_int32
     return lib
@@ -202,9 +300,9 @@ def compile_kernel(text: str, label: str, math_mode: str, describe_line, display
     flags = BASE_FLAGS + MATH_MODE_FLAGS[math_mode] + (CHECKED_FLAGS if checked else [])
     key = hashlib.sha256("\0".join([toolchain_fingerprint(), " ".join(flags), text]).encode()).hexdigest()[:24]
     final = cache_dir() / f"kernel-{key}.so"
-    if final.exists():
+    if cached_library(final, key):
         return final
-    with tempfile.TemporaryDirectory(dir=cache_dir()) as tmp:
+    with _build_dir() as tmp:
         src, ir, lib = Path(tmp) / "kernel.cpp", Path(tmp) / "kernel.ll", Path(tmp) / "kernel.so"
         src.write_text(text)
         front = _run([compiler(), *flags, "-I", str(SHIM_DIR), "-S", "-emit-llvm", "-Xclang", "-disable-llvm-passes",
@@ -222,6 +320,6 @@ def compile_kernel(text: str, label: str, math_mode: str, describe_line, display
                      builtins_library()])
         if back.returncode:
             raise KernelCompileError(f"{label}: code generation failed:\n{back.stderr}")
-        _publish(lib, final)
+        _publish(lib, final, key)
         (cache_dir() / f"kernel-{key}.cpp").write_text(text)  # for inspection next to the library
     return final
