@@ -28,6 +28,27 @@ def _shape(text: str) -> tuple[int, ...]:
     return dims
 
 
+def _at_least(minimum: float, kind: type = int):
+    """An argparse type: a number of `kind` no smaller than `minimum`."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum or (kind is float and value != value):
+            what = "an integer" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what} >= {minimum:g}")
+        return value
+    return parse
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (the usage is one `--help` away)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def _dtype(text: str):
     import mlx.core as mx
 
@@ -226,7 +247,7 @@ def _db_path(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="metalforge", description=__doc__)
+    parser = _Parser(prog="metalforge", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("selftest", help="run reference Metal kernels on every available back end and compare")
     p.add_argument("--backend", action="append", choices=["metal", "emulator"],
@@ -242,14 +263,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("targets", nargs="*", metavar="TARGET")
     p.add_argument("--shapes", nargs="+", type=_shape, help="shapes such as 4096 or 512x1024 (default: the kernel's)")
     p.add_argument("--dtype", nargs="+", type=_dtype, help="dtypes (default: the kernel's, else float32)")
-    p.add_argument("--trials", type=int, default=50,
+    p.add_argument("--trials", type=_at_least(1), default=50,
                    help="configs to measure per kernel, shape and dtype (default 50; suggested configs that a "
                    "constraint or prune rejects, or that were already measured, do not count)")
-    p.add_argument("--timeout", type=float, default=None, help="seconds per kernel, shape and dtype")
+    p.add_argument("--timeout", type=_at_least(1e-3, float), default=None, help="seconds per kernel, shape and dtype")
     p.add_argument("--sampler", choices=["auto", "tpe", "grid", "random"], default="auto",
                    help="auto: grid when the space fits in --trials, else TPE")
     p.add_argument("--seed", type=int, default=None, help="sampler seed")
-    p.add_argument("--patience", type=int, default=None, help="stop when the best has not improved for N trials")
+    p.add_argument("--patience", type=_at_least(1), default=None, help="stop when the best has not improved for N trials")
     p.add_argument("--backend", choices=backend_names(), help="back end to tune on (default: the active one)")
     p.add_argument("--plot", nargs="?", const="tuning-plots", metavar="DIR",
                    help="write a PNG per study into DIR (default ./tuning-plots; needs matplotlib)")
@@ -257,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_autotune)
 
     p = sub.add_parser("demo", parents=[db], help="tune the kernel library, run it with the tuned configs and check it")
-    p.add_argument("--trials", type=int, default=6, help="configs to measure per kernel (default 6)")
+    p.add_argument("--trials", type=_at_least(1), default=6, help="configs to measure per kernel (default 6)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(run=_demo)
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
 
 import mlx.core as mx
 
-from .. import __version__, errors
+from .. import __version__, env, errors
 from ..runtime import backends
 from ..tuning_db import Lookup, TuningDB, TuningKey, default_path, identify
 from .bench import TrialTimeout, as_outputs, max_error, median_time_ms, rotating_copies, timed
@@ -219,7 +219,7 @@ class Autotuner:
     def _miss(self, grid: Grid, args: Sequence[Any]) -> tuple[Config, Optional[tuple]]:
         key = self.tuning_key(args)
         found = self._lookup(key)
-        if found.source != "exact" and os.environ.get(TUNE_ON_MISS_ENV, "0") == "1":
+        if found.source != "exact" and env.flag(TUNE_ON_MISS_ENV, False):
             self.tune(grid, *args)  # stores the winner and fills the cache
             return self._cache[self._signature(args)]
         if found.source == "stale":

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import mlx.core as mx
 import numpy as np
 
-from ... import errors
+from ... import env, errors
 from ..signature import GeneratedKernel
 from . import compiler, translation_unit
 from .buffers import (CheckedBuffers, SlotTable, aligned_empty, aligned_host_view, byte_span, checked_buffers, host_view, numpy_dtype,
@@ -45,11 +45,6 @@ class _Compiled:
     group_fn: int
 
 
-def _env_flag(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    return default if value is None else value.strip().lower() not in ("0", "false", "no", "off", "")
-
-
 @dataclass
 class EmulatorBackend:
     """Runs Metal kernels on the CPU.
@@ -62,9 +57,9 @@ class EmulatorBackend:
     workers: worker threads (default: all cores).
     """
 
-    checked: bool = field(default_factory=lambda: _env_flag("METALFORGE_EMULATOR_CHECKED", True))
+    checked: bool = field(default_factory=lambda: env.flag("METALFORGE_EMULATOR_CHECKED", True))
     schedule: str = field(default_factory=lambda: os.environ.get("METALFORGE_EMULATOR_SCHEDULE", "forward"))
-    workers: int = field(default_factory=lambda: int(os.environ.get("METALFORGE_EMULATOR_WORKERS", "0")))
+    workers: int = field(default_factory=lambda: env.integer("METALFORGE_EMULATOR_WORKERS", 0))
     name: str = "emulator"
     language = "msl"
     batch_timing = False
