@@ -216,3 +216,13 @@ def test_a_valid_newer_import_does_replace_our_winner(tmp_path):
     (tmp_path / "good.json").write_text(json.dumps(export))
     assert db.merge(tmp_path / "good.json").winners_updated == 1
     assert json.loads(db.winners()[0]["config"])["kwargs"] == {"BLOCK": 1024}
+
+
+def test_cli_check_and_repair(tuned, capsys):
+    from metalforge import cli
+
+    corrupt_pages(tuned.db_path)
+    assert cli.main(["db", "check", "--db", str(tuned.db_path)]) == 1
+    assert cli.main(["db", "repair", "--db", str(tuned.db_path)]) == 0
+    assert cli.main(["db", "check", "--db", str(tuned.db_path)]) == 0
+    assert "rebuilt" in capsys.readouterr().out
