@@ -8,6 +8,7 @@ import json
 import pytest
 
 from metalforge import cli
+from metalforge.runtime import backends
 
 STANDIN = "metalforge.tests.tuning.cli_kernels"
 
@@ -33,6 +34,8 @@ def test_bad_input_is_one_line_and_a_nonzero_exit(argv, environment, says, tmp_p
     monkeypatch.setenv("METALFORGE_DB", str(tmp_path / "none.sqlite"))
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
+    if environment:  # back ends read the environment when the process first makes them
+        backends._shared.cache_clear()
     bad_json = tmp_path / "bad.json"
     bad_json.write_text(json.dumps({"format": "metalforge-tuning", "winners": [{"kernel": "k"}], "trials": []}))
     argv = [a.format(missing=tmp_path / "missing.json", bad_json=bad_json) for a in argv]
