@@ -28,6 +28,27 @@ def _shape(text: str) -> tuple[int, ...]:
     return dims
 
 
+def _at_least(minimum: float, kind: type = int):
+    """An argparse type: a number of `kind` no smaller than `minimum`."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum or (kind is float and value != value):
+            what = "an integer" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what} >= {minimum:g}")
+        return value
+    return parse
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (the usage is one `--help` away)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def _dtype(text: str):
     import mlx.core as mx
 
@@ -47,7 +68,10 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 def _config_text(config_json: str) -> str:
     from .autotune import Config
+    from .tuning_db.rows import config_problem
 
+    if config_problem(config_json):
+        return "(malformed: see `metalforge db check`)"
     return " ".join(f"{k}={v}" for k, v in Config.from_json(json.loads(config_json)).all_kwargs().items())
 
 
@@ -179,6 +203,36 @@ def _db_prune(args: argparse.Namespace) -> int:
     return 0
 
 
+def _damaged_db(args: argparse.Namespace):
+    from .tuning_db import TuningDB, default_path
+
+    return TuningDB.open_damaged(Path(args.db) if args.db else default_path())
+
+
+def _db_check(args: argparse.Namespace) -> int:
+    db = _damaged_db(args)
+    report = db.check()
+    for message in report.integrity:
+        print(f"integrity: {message}")
+    for table, rowid, problem in report.bad_rows:
+        print(f"{table} row {rowid}: {problem}")
+    print(f"{db.path}: " + ("ok" if report.ok else f"{len(report.integrity)} integrity errors, "
+                            f"{len(report.bad_rows)} malformed rows: run `metalforge db repair`") +
+          (f"; {report.stale} stale winners (`metalforge db prune --stale` deletes them)" if report.stale else ""))
+    return 0 if report.ok else 1
+
+
+def _db_repair(args: argparse.Namespace) -> int:
+    db = _damaged_db(args)
+    removed, rebuilt = db.repair()
+    if rebuilt:
+        print(f"{db.path}: rebuilt from its readable rows ({removed} rows lost or malformed; the damaged file is "
+              "kept next to it as *.damaged-<time>, Optuna's study history is not carried over)")
+    else:
+        print(f"{db.path}: deleted {removed} malformed rows")
+    return 0
+
+
 def _demo(args: argparse.Namespace) -> int:
     from .kernels.demo import run_demo
 
@@ -193,7 +247,7 @@ def _db_path(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="metalforge", description=__doc__)
+    parser = _Parser(prog="metalforge", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("selftest", help="run reference Metal kernels on every available back end and compare")
     p.add_argument("--backend", action="append", choices=["metal", "emulator"],
@@ -209,14 +263,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("targets", nargs="*", metavar="TARGET")
     p.add_argument("--shapes", nargs="+", type=_shape, help="shapes such as 4096 or 512x1024 (default: the kernel's)")
     p.add_argument("--dtype", nargs="+", type=_dtype, help="dtypes (default: the kernel's, else float32)")
-    p.add_argument("--trials", type=int, default=50,
+    p.add_argument("--trials", type=_at_least(1), default=50,
                    help="configs to measure per kernel, shape and dtype (default 50; suggested configs that a "
                    "constraint or prune rejects, or that were already measured, do not count)")
-    p.add_argument("--timeout", type=float, default=None, help="seconds per kernel, shape and dtype")
+    p.add_argument("--timeout", type=_at_least(1e-3, float), default=None, help="seconds per kernel, shape and dtype")
     p.add_argument("--sampler", choices=["auto", "tpe", "grid", "random"], default="auto",
                    help="auto: grid when the space fits in --trials, else TPE")
     p.add_argument("--seed", type=int, default=None, help="sampler seed")
-    p.add_argument("--patience", type=int, default=None, help="stop when the best has not improved for N trials")
+    p.add_argument("--patience", type=_at_least(1), default=None, help="stop when the best has not improved for N trials")
     p.add_argument("--backend", choices=backend_names(), help="back end to tune on (default: the active one)")
     p.add_argument("--plot", nargs="?", const="tuning-plots", metavar="DIR",
                    help="write a PNG per study into DIR (default ./tuning-plots; needs matplotlib)")
@@ -224,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_autotune)
 
     p = sub.add_parser("demo", parents=[db], help="tune the kernel library, run it with the tuned configs and check it")
-    p.add_argument("--trials", type=int, default=6, help="configs to measure per kernel (default 6)")
+    p.add_argument("--trials", type=_at_least(1), default=6, help="configs to measure per kernel (default 6)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(run=_demo)
 
@@ -245,6 +299,11 @@ def build_parser() -> argparse.ArgumentParser:
     q = dbsub.add_parser("prune", parents=[db], help="delete winners tuned for an older kernel source")
     q.add_argument("--stale", action="store_true", help="delete stale winners")
     q.set_defaults(run=_db_prune)
+    q = dbsub.add_parser("check", parents=[db], help="integrity, malformed rows and stale winners (exit 1 on damage)")
+    q.set_defaults(run=_db_check)
+    q = dbsub.add_parser("repair", parents=[db], help="delete malformed rows; rebuild a damaged file from what "
+                                                      "can be read")
+    q.set_defaults(run=_db_repair)
     q = dbsub.add_parser("path", parents=[db], help="print the database file in use")
     q.set_defaults(run=_db_path)
     return parser

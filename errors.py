@@ -18,6 +18,11 @@ class KernelLaunchError(MetalforgeError):
     """The kernel failed while running."""
 
 
+class KernelRuntimeError(KernelLaunchError):
+    """The kernel did something undefined while running (integer division by zero, an access out of
+    bounds, ...): checked mode stops it and says where, instead of computing garbage or crashing."""
+
+
 class LaunchConfigError(KernelLaunchError, ValueError):
     """Grid or threadgroup sizes that Metal would refuse."""
 
@@ -30,8 +35,8 @@ class SimdDivergenceError(KernelLaunchError):
     """A simd function was called from diverged lanes of a simdgroup."""
 
 
-class OutOfBoundsError(KernelLaunchError):
-    """A thread read or wrote outside a buffer (or wrote to an input)."""
+class OutOfBoundsError(KernelRuntimeError):
+    """A thread read or wrote outside a buffer, wrote to an input, or made a misaligned access."""
 
 
 class ThreadgroupMemoryError(KernelLaunchError):

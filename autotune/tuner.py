@@ -15,6 +15,7 @@ import functools
 import json
 import math
 import os
+import sqlite3
 import warnings
 import weakref
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
 
 import mlx.core as mx
 
-from .. import __version__, errors
+from .. import __version__, env, errors
 from ..runtime import backends
 from ..tuning_db import Lookup, TuningDB, TuningKey, default_path, identify
 from .bench import TrialTimeout, as_outputs, max_error, median_time_ms, rotating_copies, timed
@@ -37,6 +38,7 @@ TuneArgs = Callable[[tuple, mx.Dtype], tuple[Grid, tuple]]
 Default = Union[Config, Callable[[dict], Config]]
 
 _TUNERS: "weakref.WeakSet[Autotuner]" = weakref.WeakSet()
+_UNUSABLE_DATABASES: set[Path] = set()  # tuning databases already warned about in this process
 
 
 @dataclass
@@ -206,14 +208,18 @@ class Autotuner:
             return Lookup("default")
         try:
             return TuningDB(path, create=False).lookup(key)
-        except errors.TuningDatabaseError as e:
-            warnings.warn(f"kernel `{self.name}` runs with its default config: {e}", stacklevel=4)
+        except (errors.TuningDatabaseError, sqlite3.DatabaseError, OSError) as e:
+            if path not in _UNUSABLE_DATABASES:  # one warning per file: every kernel would repeat it
+                _UNUSABLE_DATABASES.add(path)
+                warnings.warn(f"the tuning database {path} cannot be read ({e}); kernels run with their default "
+                              f"configs. Check it with `metalforge db check --db {path}` and fix it with "
+                              "`metalforge db repair`", stacklevel=4)
             return Lookup("default")
 
     def _miss(self, grid: Grid, args: Sequence[Any]) -> tuple[Config, Optional[tuple]]:
         key = self.tuning_key(args)
         found = self._lookup(key)
-        if found.source != "exact" and os.environ.get(TUNE_ON_MISS_ENV, "0") == "1":
+        if found.source != "exact" and env.flag(TUNE_ON_MISS_ENV, False):
             self.tune(grid, *args)  # stores the winner and fills the cache
             return self._cache[self._signature(args)]
         if found.source == "stale":

@@ -28,6 +28,9 @@ BARRIER_HEAVY = f"""
     acc += t[(l + 1) % n]; threadgroup_barrier(mem_flags::mem_threadgroup);
   }}
   out[i] = acc;"""
+# 64 device reads per thread: what checked mode's per-access checks cost, beyond its copies.
+ACCESS_HEAVY = ("uint i = thread_position_in_grid.x, n = threads_per_grid.x; float a = 0.0f;\n"
+                "for (uint k = 0; k < 64; k++) a += inp[(i + 37 * k) & (n - 1)];\nout[i] = a;")
 SIMD_HEAVY = "uint i = thread_position_in_grid.x; float a = inp[i]; for (int r = 0; r < 16; r++) a = simd_sum(a) * 0.03125f; out[i] = a;"
 
 
@@ -69,6 +72,10 @@ def main() -> None:
         for checked in (True, False):
             t = timed(launcher(ELEMENTWISE, "bench_elementwise", n, EmulatorBackend(checked=checked)))
             rows.append((f"elementwise, {n} threads, checked={checked}", f"{n / t / 1e6:.0f} M threads/s"))
+        for checked in (True, False):
+            t = timed(launcher(ACCESS_HEAVY, "bench_accesses", n, EmulatorBackend(checked=checked)))
+            rows.append((f"64 reads per thread, {n} threads, checked={checked}",
+                         f"{t / (n * 64) * 1e9:.2f} ns per read"))
         n = 1 << 20
         for schedule in ("forward", "reverse"):
             t = timed(launcher(BARRIER_HEAVY, "bench_barrier", n, EmulatorBackend(checked=False, schedule=schedule)), 3)

@@ -126,6 +126,29 @@ class JITFunction:
             self._source = _Source(inspect.getsourcefile(self.fn) or "<unknown>", first, lines, tree)
         return self._source
 
+    def dependency_text(self) -> str:
+        """The text a kernel's tuning depends on: its source, the source of every @jit function it
+        calls (transitively) and the value of every global constant it reads, so that changing a
+        helper or a constant makes configs tuned for the old code stale."""
+        parts: list[str] = []
+        seen: set[int] = set()
+
+        def visit(fn: JITFunction) -> None:
+            if id(fn) in seen:
+                return
+            seen.add(id(fn))
+            parts.append("".join(fn.source.lines))
+            free = dict(zip(fn.fn.__code__.co_freevars, (c.cell_contents for c in fn.fn.__closure__ or ())))
+            for node in ast.walk(fn.source.tree):
+                value = _referenced(node, free, fn.fn.__globals__)
+                if isinstance(value, JITFunction):
+                    visit(value)
+                elif isinstance(value, tl.constexpr) or isinstance(value, (bool, int, float, str, tuple)):
+                    parts.append(f"{ast.unparse(node)} = {value!r}")
+
+        visit(self)
+        return "\0".join(parts)
+
     def build_ir(self, arg_types: Mapping[str, Type], constexprs: Mapping[str, Any] | None = None) -> Function:
         """The kernel's IR for runtime arguments of `arg_types` (pointer or scalar types) and the
         given constexpr values (defaults fill in the rest)."""
@@ -133,6 +156,23 @@ class JITFunction:
 
     def __repr__(self) -> str:
         return f"<metalforge.jit {self.__name__}>"
+
+
+_UNRESOLVED = object()
+
+
+def _referenced(node: ast.AST, free: Mapping[str, Any], module_globals: Mapping[str, Any]) -> Any:
+    """What a name (`helper`) or a module attribute (`mod.helper`) in a kernel's source refers to,
+    looked up as the front end does (closure, then globals); _UNRESOLVED for anything else."""
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        for space in (free, module_globals):
+            if node.id in space:
+                return space[node.id]
+    elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        base = _referenced(node.value, free, module_globals)
+        if inspect.ismodule(base):
+            return getattr(base, node.attr, _UNRESOLVED)
+    return _UNRESOLVED
 
 
 def jit(fn: Callable[..., Any]) -> JITFunction:

@@ -96,8 +96,9 @@ class JITFunction(_FrontendFunction):
 
     @property
     def source_hash(self) -> str:
-        """Changes when the kernel's source or metalforge's code generation changes (tuning goes stale)."""
-        text = "".join(self.source.lines)
+        """Changes when the kernel's source, a @jit helper it calls, a global constant it reads or
+        metalforge's code generation changes (tuning goes stale)."""
+        text = self.dependency_text()
         return hashlib.sha256(f"{CODEGEN_VERSION}\0{text}".encode()).hexdigest()[:16]
 
     def __getitem__(self, grid) -> Callable[..., Any]:

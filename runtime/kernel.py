@@ -6,9 +6,57 @@ from typing import Any, Optional, Sequence, Union
 
 import mlx.core as mx
 
+from ..errors import LaunchConfigError
 from . import backends, signature
 
 MATH_MODES = ("safe", "relaxed", "fast")
+
+
+@dataclass(frozen=True)
+class LaunchLimits:
+    """The largest launch a back end's GPU takes; a bigger one must fail, not wrap around.
+
+    `grid` counts threads per dimension (MLX's convention on both back ends): Metal's
+    thread_position_in_grid is a 32-bit uint per dimension, and so is the grid size MLX hands
+    to CUDA. `groups` bounds the threadgroups (CUDA blocks) per dimension.
+    """
+
+    gpu: str
+    grid: tuple[int, int, int]
+    groups: tuple[int, int, int]
+    threadgroup: tuple[int, int, int]
+    threadgroup_threads: int
+
+
+_U32_MAX = 2**32 - 1
+LAUNCH_LIMITS = {
+    "msl": LaunchLimits("Metal", (_U32_MAX,) * 3, (_U32_MAX,) * 3, (1024,) * 3, 1024),
+    "cuda": LaunchLimits("CUDA", (_U32_MAX,) * 3, (2**31 - 1, 65535, 65535), (1024, 1024, 64), 1024),
+}
+
+
+def check_launch_limits(label: str, grid: tuple[int, int, int], threadgroup: tuple[int, int, int],
+                        language: str) -> None:
+    """Raise LaunchConfigError, naming the kernel and the limit, for a launch the GPU would refuse."""
+    limits = LAUNCH_LIMITS[language]
+    axes = "xyz"
+    for d in range(3):
+        if grid[d] > limits.grid[d]:
+            raise LaunchConfigError(f"{label}: grid {grid} has {grid[d]} threads along {axes[d]}; {limits.gpu} allows "
+                                    f"at most {limits.grid[d]} (2^32 - 1) per dimension: spread the work over "
+                                    "another grid dimension or launch several times")
+        if threadgroup[d] > limits.threadgroup[d]:
+            raise LaunchConfigError(f"{label}: threadgroup {threadgroup} has {threadgroup[d]} threads along "
+                                    f"{axes[d]}; {limits.gpu} allows at most {limits.threadgroup[d]}")
+        groups = -(-grid[d] // min(threadgroup[d], grid[d])) if grid[d] and threadgroup[d] else 0
+        if groups > limits.groups[d]:
+            raise LaunchConfigError(f"{label}: grid {grid} with threadgroup {threadgroup} makes {groups} threadgroups "
+                                    f"along {axes[d]}; {limits.gpu} allows at most {limits.groups[d]}: use larger "
+                                    "threadgroups or another grid dimension")
+    threads = threadgroup[0] * threadgroup[1] * threadgroup[2]
+    if threads > limits.threadgroup_threads:  # MLX checks the size as requested, before clamping it to the grid
+        raise LaunchConfigError(f"{label}: threadgroup of {threads} threads: {limits.gpu} allows at most "
+                                f"{limits.threadgroup_threads}")
 
 
 def _triple(value, what: str) -> tuple[int, int, int]:
@@ -66,7 +114,9 @@ class MetalKernel:
         call = dict(inputs=inputs, output_shapes=output_shapes, output_dtypes=output_dtypes, grid=grid,
                     threadgroup=threadgroup, template=template, init_value=init_value, verbose=verbose,
                     stream=stream)
-        return backends.resolve(self.backend, language="msl").launch(self, call)
+        backend = backends.resolve(self.backend, language="msl")
+        check_launch_limits(self.label, _triple(grid, "grid"), _triple(threadgroup, "threadgroup"), backend.language)
+        return backend.launch(self, call)
 
     def prepare(self, inputs, output_shapes, output_dtypes, grid, threadgroup, template=None, init_value=None,
                 verbose=False, stream=None) -> "PreparedCall":

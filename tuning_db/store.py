@@ -30,6 +30,7 @@ import sqlite_utils
 from ..errors import TuningDatabaseError
 from ..runtime.emulator import compiler
 from .device import DeviceIdentity
+from .rows import config_problem, row_problem
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 60.0  # concurrent tuners wait this long for the write lock instead of failing
@@ -108,6 +109,20 @@ class MergeReport:
     conflicts: list[dict] = field(default_factory=list)  # same key, different config: which one won
 
 
+@dataclass
+class CheckReport:
+    """What `TuningDB.check` found: `problems` make the file unusable or rows unreadable (`db
+    repair` fixes them); stale winners are only reported (`db prune --stale` deletes them)."""
+
+    integrity: list[str] = field(default_factory=list)  # SQLite's integrity_check messages
+    bad_rows: list[tuple[str, int, str]] = field(default_factory=list)  # (table, rowid, why)
+    stale: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.integrity and not self.bad_rows
+
+
 def shape_distance(a: Sequence[int], b: Sequence[int]) -> float:
     """How far apart two shapes (or buckets) are for borrowing tuned configs: summed log2 ratios."""
     return sum(abs(math.log2(max(x, 1)) - math.log2(max(y, 1))) for x, y in zip(a, b))
@@ -135,6 +150,16 @@ class TuningDB:
         except sqlite3.DatabaseError as e:
             raise TuningDatabaseError(f"cannot read tuning database {self.path}: {e} (is it a metalforge "
                                       f"tuning database? use another file with --db or $METALFORGE_DB)") from e
+
+    @classmethod
+    def open_damaged(cls, path: os.PathLike | str) -> "TuningDB":
+        """Open a file that may be damaged, reading nothing yet: for `check` and `repair`."""
+        self = cls.__new__(cls)
+        self.path, self._storage = Path(path), None
+        if not self.path.exists():
+            raise TuningDatabaseError(f"tuning database {self.path} does not exist")
+        self.db = sqlite_utils.Database(sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S))
+        return self
 
     @contextlib.contextmanager
     def _file_lock(self) -> Iterator[None]:
@@ -164,13 +189,17 @@ class TuningDB:
         """Create or upgrade the tables in place (sqlite-utils' transform adds and retypes columns)."""
         self._check_version()
         self.db.enable_wal()
-        self.db["mf_meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
-        self.db["mf_trials"].create(TRIAL_COLUMNS, pk="uid", transform=True)
-        self.db["mf_winners"].create(WINNER_COLUMNS, pk=WINNER_PK, transform=True)
-        self.db["mf_trials"].create_index(["kernel", "source_hash"], if_not_exists=True)
-        self.db["mf_winners"].create_index(["kernel", "backend", "dtypes"], if_not_exists=True)
-        self.db["mf_meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+        self._create_tables(self.db)
         self.optuna_storage()  # Optuna creates its tables on first use: do it under the lock too
+
+    @staticmethod
+    def _create_tables(db: sqlite_utils.Database) -> None:
+        db["mf_meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
+        db["mf_trials"].create(TRIAL_COLUMNS, pk="uid", transform=True)
+        db["mf_winners"].create(WINNER_COLUMNS, pk=WINNER_PK, transform=True)
+        db["mf_trials"].create_index(["kernel", "source_hash"], if_not_exists=True)
+        db["mf_winners"].create_index(["kernel", "backend", "dtypes"], if_not_exists=True)
+        db["mf_meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
     @property
     def url(self) -> str:
@@ -224,8 +253,9 @@ class TuningDB:
         """The exact key, else the nearest shape bucket on the same chip, else the nearest on the same
         GPU family; winners of another source hash or codegen version are stale and never used."""
         cols = key.columns()
-        rows = self._rows("mf_winners", "kernel = ? and backend = ? and dtypes = ?",
-                          [cols["kernel"], cols["backend"], cols["dtypes"]])
+        rows = [r for r in self._rows("mf_winners", "kernel = ? and backend = ? and dtypes = ?",
+                                      [cols["kernel"], cols["backend"], cols["dtypes"]])
+                if config_problem(r["config"]) is None]  # a row `db repair` would delete is never used
         fresh = [r for r in rows if (r["source_hash"], r["codegen_version"]) ==
                  (cols["source_hash"], cols["codegen_version"])]
         for r in fresh:
@@ -282,7 +312,11 @@ class TuningDB:
             raise TuningDatabaseError(f"cannot read {path}: {e.strerror}") from e
         if is_sqlite:
             other = TuningDB(path, create=False)
-            return other.winners(), other.trials()
+            try:
+                return other.winners(), other.trials()
+            except sqlite3.DatabaseError as e:
+                raise TuningDatabaseError(f"{path}: cannot read its rows ({e}); run `metalforge db repair --db {path}` "
+                                          "on it first; nothing was imported") from e
         try:
             data = json.loads(path.read_text())
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -292,32 +326,56 @@ class TuningDB:
         if data.get("schema_version", 0) > SCHEMA_VERSION:
             raise TuningDatabaseError(f"{path} was exported by a newer metalforge (schema {data['schema_version']}; "
                                       f"this one reads up to {SCHEMA_VERSION}): upgrade metalforge")
-        return data.get("winners", []), data.get("trials", [])
+        winners, trials = data.get("winners", []), data.get("trials", [])
+        if not isinstance(winners, list) or not isinstance(trials, list):
+            raise TuningDatabaseError(f"{path}: \"winners\" and \"trials\" must be lists; nothing was imported")
+        return winners, trials
+
+    @staticmethod
+    def _validate_foreign(path: Path, winners: list, trials: list) -> None:
+        """Refuse the whole file, in one line, at its first malformed row: nothing is written."""
+        for what, rows, columns, time_column in (("winner", winners, WINNER_COLUMNS, "tuned_at"),
+                                                 ("trial", trials, TRIAL_COLUMNS, "created_at")):
+            for i, row in enumerate(rows):
+                problem = row_problem(row, columns, time_column)
+                if problem is None and what == "trial" and row["status"] not in STATUSES:
+                    problem = f"status={row['status']!r} is not one of {', '.join(STATUSES)}"
+                if problem:
+                    kernel = row.get("kernel") if isinstance(row, dict) else None
+                    raise TuningDatabaseError(f"{path}: {what} {i + 1} of {len(rows)}"
+                                              f"{f' (kernel {kernel!r})' if kernel else ''}: {problem}; "
+                                              "nothing was imported")
 
     def merge(self, path: os.PathLike | str) -> MergeReport:
         """Merge another tuning database or JSON export: every trial is kept once; for a key in both,
-        the newest winner wins and a different config is reported as a conflict."""
+        the newest winner wins and a different config is reported as a conflict. Every row is
+        validated first (`rows.row_problem`): one malformed row refuses the whole file. A winner of
+        ours that is itself malformed is replaced by theirs."""
         winners, trials = self._read_foreign(Path(path))
+        self._validate_foreign(Path(path), winners, trials)
+        winners = [{c: w[c] for c in WINNER_COLUMNS} for w in winners]  # known columns only
+        trials = [{c: t[c] for c in TRIAL_COLUMNS} for t in trials]
         report = MergeReport()
         table = self.db["mf_winners"]
         self.db.execute("BEGIN IMMEDIATE")  # read-compare-write of winners: no other writer in between
         try:
             before = self.db["mf_trials"].count
-            self.db["mf_trials"].insert_all(trials, pk="uid", ignore=True, alter=True)
+            self.db["mf_trials"].insert_all(trials, pk="uid", ignore=True)
             report.trials_added = self.db["mf_trials"].count - before
             for theirs in winners:
                 try:
                     ours = table.get([theirs[c] for c in WINNER_PK])
                 except sqlite_utils.db.NotFoundError:
-                    table.insert(theirs, alter=True)
+                    table.insert(theirs)
                     report.winners_added += 1
                     continue
-                newer = theirs["tuned_at"] > ours["tuned_at"]
+                ours_broken = row_problem(ours, WINNER_COLUMNS, "tuned_at") is not None
+                newer = ours_broken or theirs["tuned_at"] > ours["tuned_at"]
                 if ours["config"] != theirs["config"]:
                     report.conflicts.append({**{c: ours[c] for c in WINNER_PK}, "ours": ours["config"],
                                              "theirs": theirs["config"], "kept": "theirs" if newer else "ours"})
                 if newer:
-                    table.upsert(theirs, pk=WINNER_PK, alter=True)
+                    table.upsert(theirs, pk=WINNER_PK)
                     report.winners_updated += 1
                 else:
                     report.winners_kept += 1
@@ -326,3 +384,81 @@ class TuningDB:
             self.db.rollback()
             raise
         return report
+
+    # -- health -----------------------------------------------------------------------------------
+
+    def check(self) -> CheckReport:
+        """SQLite's integrity check, then every row of metalforge's tables validated, then the stale
+        winners counted. Never raises for a damaged file: the damage is the report."""
+        report = CheckReport()
+        try:
+            report.integrity = [r[0] for r in self.db.execute("pragma integrity_check").fetchall() if r[0] != "ok"]
+            for table, columns, time_column in (("mf_winners", WINNER_COLUMNS, "tuned_at"),
+                                                ("mf_trials", TRIAL_COLUMNS, "created_at")):
+                for rowid, row in self._rows_with_ids(table):
+                    problem = row_problem(row, columns, time_column)
+                    if problem:
+                        report.bad_rows.append((table, rowid, problem))
+            report.stale = len(self.stale_winners()) if not report.bad_rows else 0
+        except sqlite3.DatabaseError as e:
+            report.integrity.append(str(e))
+        return report
+
+    def _rows_with_ids(self, table: str) -> list[tuple[int, dict]]:
+        if table not in self.db.table_names():
+            return []
+        return [(row.pop("rowid"), row) for row in self.db.query(f"select rowid, * from [{table}]")]
+
+    def repair(self) -> tuple[int, bool]:
+        """Delete malformed rows; a file that fails SQLite's integrity check is rebuilt from every row
+        that can still be read (a copy of the damaged file is kept next to it, `.damaged-<time>`).
+        Returns (rows deleted or lost, rebuilt)."""
+        report = self.check()
+        if report.integrity:
+            return self._rebuild(), True
+        removed = 0
+        with self.db.atomic():
+            for table, rowid, _ in report.bad_rows:
+                self.db.execute(f"delete from [{table}] where rowid = ?", [rowid])
+                removed += 1
+        return removed, False
+
+    def _rebuild(self) -> int:
+        """Copy the valid rows that can be read into a new file and swap it in; returns rows lost."""
+        fresh_path = self.path.with_name(self.path.name + ".rebuild")
+        fresh_path.unlink(missing_ok=True)
+        fresh = sqlite_utils.Database(sqlite3.connect(fresh_path))  # no WAL: the file moves once written
+        TuningDB._create_tables(fresh)
+        lost = 0
+        for table, columns, time_column in (("mf_winners", WINNER_COLUMNS, "tuned_at"),
+                                            ("mf_trials", TRIAL_COLUMNS, "created_at")):
+            rows, unreadable = self._readable_rows(table)
+            good = [r for r in rows if row_problem(r, columns, time_column) is None]
+            lost += unreadable + len(rows) - len(good)
+            fresh[table].insert_all(good, pk=WINNER_PK if table == "mf_winners" else "uid", ignore=True)
+        fresh.conn.close()
+        self.db.conn.close()
+        damaged = f"{self.path.name}.damaged-{now()[:19].replace(':', '')}"
+        for suffix in ("", "-wal", "-shm"):
+            if Path(f"{self.path}{suffix}").exists():
+                os.replace(f"{self.path}{suffix}", self.path.with_name(damaged + suffix))
+        os.replace(fresh_path, self.path)
+        self.db = sqlite_utils.Database(sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S))
+        self._storage = None
+        return lost
+
+    def _readable_rows(self, table: str) -> tuple[list[dict], int]:
+        """Every row of `table` that SQLite can still read, one at a time, and how many it cannot."""
+        try:
+            ids = [r[0] for r in self.db.execute(f"select rowid from [{table}]").fetchall()]
+        except sqlite3.DatabaseError:
+            return [], 0
+        rows, unreadable = [], 0
+        for rowid in ids:
+            try:
+                cursor = self.db.execute(f"select * from [{table}] where rowid = ?", [rowid])
+                names = [d[0] for d in cursor.description]
+                rows.extend(dict(zip(names, r)) for r in cursor.fetchall())
+            except sqlite3.DatabaseError:
+                unreadable += 1
+        return rows, unreadable

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 import mlx.core as mx
 import numpy as np
 
-from ... import errors
+from ... import env, errors
 from ..signature import GeneratedKernel
 from . import compiler, translation_unit
-from .buffers import GuardedBuffer, byte_span, host_view, numpy_dtype, to_mx
+from .buffers import (CheckedBuffers, SlotTable, aligned_empty, aligned_host_view, byte_span, checked_buffers, host_view, numpy_dtype,
+                      to_mx)
 
 THREADGROUP_MEMORY_LIMIT = 32 * 1024  # bytes, as on Apple GPUs
 POISON_BYTE = 0xFF                    # NaN in every float type, -1 in every integer type
@@ -25,12 +26,14 @@ class _Launch(ctypes.Structure):
     _fields_ = [("grid", ctypes.c_uint32 * 3), ("threadgroup", ctypes.c_uint32 * 3), ("workers", ctypes.c_int32),
                 ("use_fibers", ctypes.c_int32), ("reverse_schedule", ctypes.c_int32),
                 ("threadgroup_memory_limit", ctypes.c_uint32), ("status", ctypes.c_int32),
-                ("fault_address", ctypes.c_uint64), ("message", ctypes.c_char * 1024)]
+                ("fault_address", ctypes.c_uint64), ("message", ctypes.c_char * 1024),
+                ("fault_size", ctypes.c_uint64), ("fault_align", ctypes.c_uint64), ("fault_flags", ctypes.c_uint32)]
 
 
 _STATUS_ERRORS = {
     1: errors.BarrierError, 2: errors.SimdDivergenceError, 3: errors.OutOfBoundsError,
     4: errors.ThreadgroupMemoryError, 5: errors.LaunchConfigError, 6: errors.KernelLaunchError,
+    7: errors.KernelRuntimeError,
 }
 
 
@@ -42,24 +45,21 @@ class _Compiled:
     group_fn: int
 
 
-def _env_flag(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    return default if value is None else value.strip().lower() not in ("0", "false", "no", "off", "")
-
-
 @dataclass
 class EmulatorBackend:
     """Runs Metal kernels on the CPU.
 
-    checked: guard every buffer so out-of-bounds accesses raise (default on; off copies less).
+    checked: check every device access against its buffer's extent and every integer division
+        (default on; off runs uninstrumented code on MLX's memory, copied only where it is not
+        aligned like a Metal buffer: faster, nothing caught).
     schedule: "forward" or "reverse" order of resuming a threadgroup's threads; running a test
         under both exposes missing barriers.
     workers: worker threads (default: all cores).
     """
 
-    checked: bool = field(default_factory=lambda: _env_flag("METALFORGE_EMULATOR_CHECKED", True))
+    checked: bool = field(default_factory=lambda: env.flag("METALFORGE_EMULATOR_CHECKED", True))
     schedule: str = field(default_factory=lambda: os.environ.get("METALFORGE_EMULATOR_SCHEDULE", "forward"))
-    workers: int = field(default_factory=lambda: int(os.environ.get("METALFORGE_EMULATOR_WORKERS", "0")))
+    workers: int = field(default_factory=lambda: env.integer("METALFORGE_EMULATOR_WORKERS", 0))
     name: str = "emulator"
     language = "msl"
     batch_timing = False
@@ -81,15 +81,15 @@ class EmulatorBackend:
 
     def compile(self, generated: GeneratedKernel, body: str, header: str, output_dtypes, atomic_outputs: bool,
                 math_mode: str, label: str) -> _Compiled:
-        key = (generated.source, math_mode)
+        key = (generated.source, math_mode, self.checked)
         with self._lock:
             hit = self._cache.get(key)
         if hit:
             return hit
         unit = translation_unit.build(generated, body, header, output_dtypes, atomic_outputs)
-        path = compiler.compile_kernel(unit.text, label, math_mode, unit.describe_line, unit.display_text)
         compiler.runtime_library()  # loaded globally first: kernel libraries link against it
-        lib = ctypes.CDLL(str(path))
+        lib = compiler.load_library(lambda: compiler.compile_kernel(unit.text, label, math_mode, unit.describe_line,
+                                                                    unit.display_text, self.checked))
         compiled = _Compiled(unit, lib, ctypes.cast(lib.mfemu_thread, ctypes.c_void_p).value,
                              ctypes.cast(lib.mfemu_group, ctypes.c_void_p).value)
         with self._lock:
@@ -98,58 +98,65 @@ class EmulatorBackend:
 
     def launch(self, kernel, call: dict) -> list[mx.array]:
         p = kernel.prepare(**call)
-        generated, inputs, output_dtypes, label = p.generated, p.inputs, p.output_dtypes, kernel.label
-        compiled = self.compile(generated, kernel.source, kernel.header, output_dtypes, kernel.atomic_outputs,
-                                kernel.math_mode, label)
-        keep: list = []          # keeps every buffer alive during the launch
-        guarded: list[tuple[GuardedBuffer, int, int]] = []  # buffer, element-0 address, itemsize
-        pointers: list[int] = []
-        try:
-            for info, a in zip(generated.inputs, inputs):
-                view = host_view(a)
-                if self.checked:
-                    lo, hi = byte_span(view)
-                    buf = GuardedBuffer(info.name, "input", hi - lo)
-                    if hi > lo:
-                        ctypes.memmove(buf.address, view.ctypes.data + lo, hi - lo)
-                    buf.make_read_only()
-                    guarded.append((buf, buf.address - lo, view.itemsize))
-                    pointers.append(buf.address - lo)
-                else:
-                    keep.append(view)
-                    pointers.append(view.ctypes.data)
-                if info.ndim > 0:
-                    extras = ((info.uses_shape, np.array(a.shape, np.int32)),
-                              (info.uses_strides, np.array([s // view.itemsize for s in view.strides], np.int64)),
-                              (info.uses_ndim, np.array([a.ndim], np.int32)))
-                    for used, arr in extras:
-                        if used:
-                            keep.append(arr)
-                            pointers.append(arr.ctypes.data)
-            outputs = []
-            for name, shape, dtype in zip(kernel.output_names, p.output_shapes, output_dtypes):
-                np_dtype = numpy_dtype(dtype)
-                count = int(np.prod(shape, dtype=np.int64))
-                if self.checked:
-                    buf = GuardedBuffer(name, "output", count * np_dtype.itemsize)
-                    guarded.append((buf, buf.address, np_dtype.itemsize))
-                    host = buf.bytes_view().view(np_dtype).reshape(shape)
-                else:
-                    host = np.empty(shape, np_dtype)
-                    keep.append(host)
-                if p.init_value is None:
-                    host.view(np.uint8).fill(POISON_BYTE)  # Metal leaves outputs uninitialised
-                else:
-                    host[...] = host_view(mx.array(p.init_value, dtype=dtype))
-                outputs.append((host, dtype))
-                pointers.append(host.ctypes.data)
-            self._run(compiled, pointers, p.grid, p.threadgroup, guarded, label)
-            return [to_mx(host, dtype) for host, dtype in outputs]  # mx.array copies out of the guarded pages
-        finally:
-            for buf, _, _ in guarded:
-                buf.free()
+        compiled = self.compile(p.generated, kernel.source, kernel.header, p.output_dtypes, kernel.atomic_outputs,
+                                kernel.math_mode, kernel.label)
+        if not self.checked:
+            return self._launch(compiled, kernel, p, None)
+        with checked_buffers(SlotTable.in_dll(compiler.runtime_library(), "mfemu_arena")) as buffers:
+            return self._launch(compiled, kernel, p, buffers)
 
-    def _run(self, compiled: _Compiled, pointers: list[int], grid, threadgroup, guarded, label: str) -> None:
+    def _launch(self, compiled: _Compiled, kernel, p, buffers: CheckedBuffers | None) -> list[mx.array]:
+        """Bind the call's arrays (copied into checked slots when `buffers` is given) and run."""
+        keep: list = []  # keeps every host array alive during the launch
+        pointers: list[int] = []
+
+        def constant_array(arr: np.ndarray, role: str, name: str) -> int:
+            if buffers is None:
+                keep.append(arr)
+                return arr.ctypes.data
+            buf = buffers.add(name, role, arr.nbytes, arr.itemsize, writable=False)
+            buf.bytes_view()[:] = arr.view(np.uint8).reshape(-1)
+            return buf.element0
+
+        for info, a in zip(p.generated.inputs, p.inputs):
+            view = host_view(a) if buffers is not None else aligned_host_view(a)
+            if buffers is None:
+                keep.append(view)
+                pointers.append(view.ctypes.data)
+            else:
+                lo, hi = byte_span(view)
+                buf = buffers.add(info.name, "input", hi - lo, view.itemsize, writable=False, lo=lo)
+                if hi > lo:
+                    ctypes.memmove(buf.address, view.ctypes.data + lo, hi - lo)
+                pointers.append(buf.element0)
+            if info.ndim > 0:
+                extras = ((info.uses_shape, "shape", np.array(a.shape, np.int32)),
+                          (info.uses_strides, "strides", np.array([s // view.itemsize for s in view.strides], np.int64)),
+                          (info.uses_ndim, "ndim", np.array([a.ndim], np.int32)))
+                for used, what, arr in extras:
+                    if used:
+                        pointers.append(constant_array(arr, f"{what} of input", info.name))
+        outputs = []
+        for name, shape, dtype in zip(kernel.output_names, p.output_shapes, p.output_dtypes):
+            np_dtype = numpy_dtype(dtype)
+            count = int(np.prod(shape, dtype=np.int64))
+            if buffers is None:
+                host = aligned_empty(shape, np_dtype)
+                keep.append(host)
+            else:
+                buf = buffers.add(name, "output", count * np_dtype.itemsize, np_dtype.itemsize, writable=True)
+                host = buf.bytes_view().view(np_dtype).reshape(shape)
+            if p.init_value is None:
+                host.view(np.uint8).fill(POISON_BYTE)  # Metal leaves outputs uninitialised
+            else:
+                host[...] = host_view(mx.array(p.init_value, dtype=dtype))
+            outputs.append((host, dtype))
+            pointers.append(host.ctypes.data)
+        self._run(compiled, pointers, p.grid, p.threadgroup, buffers, kernel.label)
+        return [to_mx(host, dtype) for host, dtype in outputs]  # mx.array copies out of checked slots
+
+    def _run(self, compiled: _Compiled, pointers: list[int], grid, threadgroup, buffers: CheckedBuffers | None,
+             label: str) -> None:
         lib = compiler.runtime_library()
         launch = _Launch()
         launch.grid[:] = list(grid)
@@ -163,12 +170,18 @@ class EmulatorBackend:
                                   ctypes.byref(launch))  # ctypes releases the GIL while it runs
         if status == 0:
             return
-        message = launch.message.decode(errors="replace")
-        message = re.sub(r"\[\[line:(\d+)\]\]", lambda m: compiled.unit.describe_line(int(m.group(1))), message)
-        if status == 3:
-            for buf, start, itemsize in guarded:
-                what = buf.describe_fault(launch.fault_address, itemsize, start)
-                if what:
-                    message = f"{what} ({message})"
-                    break
+        message = re.sub(r"\[\[line:(\d+)\]\]", lambda m: compiled.unit.describe_line(int(m.group(1))),
+                         launch.message.decode(errors="replace"))
+        message = re.sub(r"\[\[shim:(\d+):(\d+)\]\]", lambda m: _describe_shim_site(int(m.group(1)), int(m.group(2))),
+                         message)
+        if status == 3 and buffers is not None and launch.fault_size:
+            what = buffers.describe(launch.fault_address, launch.fault_size, launch.fault_align, launch.fault_flags)
+            message = f"{what}: {message}"
         raise _STATUS_ERRORS.get(status, errors.KernelLaunchError)(f"{label}: {message}")
+
+
+def _describe_shim_site(file_index: int, line: int) -> str:
+    """A checked-mode site outside the kernel's source: a Metal library function of the shim."""
+    files = compiler.shim_files()
+    where = f"shim/{files[file_index - 1]}:{line}" if 0 < file_index <= len(files) else "a C++ library header"
+    return f"a Metal library function called by the kernel ({where})"

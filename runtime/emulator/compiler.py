@@ -1,8 +1,9 @@
 """Compiling emulator translation units with clang, cached on disk.
 
 Each kernel is compiled in two steps: the front end emits unoptimised LLVM IR, which is checked
-for recursion (Metal has no call stack for it), then the optimiser and code generator turn the IR
-into a shared library. Results are cached under a key that hashes everything that affects them:
+for recursion (Metal has no call stack for it) and instrumented (instrument.py: safe integer
+division; in checked mode, a check before every device access), then the optimiser and code
+generator turn the IR into a shared library. Results are cached under a key that hashes everything that affects them:
 the translation unit, the shim headers, the compiler and its flags.
 """
 from __future__ import annotations
@@ -13,15 +14,20 @@ import hashlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
+import warnings
 from pathlib import Path
+from typing import Callable
 
 from ...errors import BackendUnavailableError, KernelCompileError
+from . import instrument
 
 HERE = Path(__file__).resolve().parent
 SHIM_DIR = HERE / "shim"
 RUNTIME_SOURCE = HERE / "native" / "runtime.cpp"
+INSTRUMENT_SOURCE = HERE / "instrument.py"
 
 # Metal rounds every half/bfloat operation to the type; C++ would keep float precision.
 BASE_FLAGS = ["-std=c++17", "-O2", "-fPIC", "-fno-exceptions", "-fno-rtti", "-pthread",
@@ -32,16 +38,54 @@ MATH_MODE_FLAGS = {
     "relaxed": ["-ffp-contract=fast", "-fno-math-errno"],
     "fast": ["-ffast-math"],
 }
+# Checked mode: the shim's checks, and line tables so every check knows its source line.
+CHECKED_FLAGS = ["-DMFEMU_CHECKED=1", "-gline-tables-only"]
 INSTALL_HINT = "install clang 19 with `apt-get install clang-19 libclang-rt-19-dev` (or set METALFORGE_CXX)"
 
 
 def cache_dir() -> Path:
-    """Where compiled kernels live: $METALFORGE_CACHE_DIR, else the user's cache directory."""
+    """Where compiled kernels live: $METALFORGE_CACHE_DIR, else the user's cache directory (a
+    temporary directory, with one warning, when that cannot be written)."""
     root = os.environ.get("METALFORGE_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "metalforge")
+    return _usable_cache_dir(root)
+
+
+@functools.lru_cache(maxsize=None)
+def _usable_cache_dir(root: str) -> Path:
     path = Path(root) / "emulator"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=path, prefix=".probe-")
+        probe.close()
+    except OSError as e:
+        fallback = Path(tempfile.gettempdir()) / f"metalforge-{os.getuid()}" / "emulator"
+        fallback.mkdir(parents=True, exist_ok=True)
+        warnings.warn(f"the kernel cache directory {path} cannot be written ({e.strerror or e}); compiled kernels go "
+                      f"to {fallback} for this process. Set METALFORGE_CACHE_DIR to a writable directory.",
+                      stacklevel=3)
+        path = fallback
+    _remove_orphan_builds(path)
     return path
+
+
+_BUILD_PREFIX = "build-"  # build-<pid>-<random>: a compile's temporary directory
+
+
+def _remove_orphan_builds(directory: Path) -> None:
+    """Delete the temporary directories of compiles whose process is gone (killed mid-compile)."""
+    for build in directory.glob(f"{_BUILD_PREFIX}*"):
+        try:
+            pid = int(build.name.split("-")[1])
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(build, ignore_errors=True)
+        except (ValueError, IndexError, PermissionError):
+            continue
+
+
+def _build_dir() -> tempfile.TemporaryDirectory:
+    return tempfile.TemporaryDirectory(dir=cache_dir(), prefix=f"{_BUILD_PREFIX}{os.getpid()}-")
 
 
 @functools.lru_cache(maxsize=None)
@@ -69,11 +113,16 @@ def builtins_library() -> str:
     return path
 
 
+def shim_files() -> list[str]:
+    """The shim's files relative to SHIM_DIR, in a fixed order (checked-mode reports number them)."""
+    return [str(p.relative_to(SHIM_DIR)) for p in sorted(SHIM_DIR.rglob("*")) if p.is_file()]
+
+
 @functools.lru_cache(maxsize=None)
 def toolchain_fingerprint() -> str:
-    """Hash of the compiler version and of every shim file: part of every cache key."""
+    """Hash of the compiler version, every shim file and the IR instrumentation: part of every cache key."""
     h = hashlib.sha256(subprocess.run([compiler(), "--version"], capture_output=True, text=True).stdout.encode())
-    for path in sorted(SHIM_DIR.rglob("*")) + [RUNTIME_SOURCE]:
+    for path in sorted(SHIM_DIR.rglob("*")) + [RUNTIME_SOURCE, INSTRUMENT_SOURCE]:
         if path.is_file():
             h.update(str(path.relative_to(HERE)).encode())
             h.update(path.read_bytes())
@@ -81,26 +130,85 @@ def toolchain_fingerprint() -> str:
     return h.hexdigest()
 
 
+_libc = ctypes.CDLL(None, use_errno=True)
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:  # runs in the child before exec: a killed Python leaves no clang behind
+    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def _run(cmd: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, capture_output=True, text=True)
+    return subprocess.run(cmd, capture_output=True, text=True, preexec_fn=_die_with_parent)
 
 
-def _publish(tmp: Path, final: Path) -> None:
-    os.replace(tmp, final)  # atomic: concurrent compilers of the same key never see a partial file
+def _publish(tmp: Path, final: Path, key: str) -> None:
+    """Install a built library as the cache entry for `key`, with a stamp naming the key and the
+    library's checksum (`_verified` reads it back); each file is replaced atomically."""
+    digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
+    stamp = tmp.with_suffix(".stamp")
+    stamp.write_text(f"{key} {digest}\n")
+    os.replace(stamp, _stamp_of(final))
+    os.replace(tmp, final)
+
+
+def _stamp_of(library: Path) -> Path:
+    return library.with_suffix(".stamp")
+
+
+def _verified(library: Path, key: str) -> bool:
+    """Whether the cache entry is whole and is the library built for `key` (not another's, not cut short)."""
+    try:
+        recorded_key, digest = _stamp_of(library).read_text().split()
+        return recorded_key == key and hashlib.sha256(library.read_bytes()).hexdigest() == digest
+    except (OSError, ValueError):
+        return False
+
+
+def discard(library: Path, why: str) -> None:
+    """Delete a damaged cache entry (it is rebuilt by the next compile), with a warning."""
+    warnings.warn(f"compiled kernel {library} is damaged ({why}); deleting it and compiling again", stacklevel=3)
+    for path in (library, _stamp_of(library)):
+        path.unlink(missing_ok=True)
+
+
+def cached_library(library: Path, key: str) -> bool:
+    """Whether a verified cache entry exists; a damaged one is discarded."""
+    if not library.exists():
+        return False
+    if _verified(library, key):
+        return True
+    discard(library, "its checksum or key does not match its stamp")
+    return False
+
+
+def load_library(build: Callable[[], Path], mode: int = ctypes.DEFAULT_MODE) -> ctypes.CDLL:
+    """Load the library `build()` returns; one that fails to load is discarded and built once more."""
+    path = build()
+    try:
+        return ctypes.CDLL(str(path), mode=mode)
+    except OSError as e:
+        discard(path, str(e))
+        return ctypes.CDLL(str(build()), mode=mode)
+
+
+def _build_runtime() -> Path:
+    key = toolchain_fingerprint()
+    path = cache_dir() / f"libmfemu-{key[:16]}.so"
+    if not cached_library(path, key):
+        with _build_dir() as tmp:
+            out = Path(tmp) / path.name
+            r = _run([compiler(), *BASE_FLAGS, "-shared", "-o", str(out), str(RUNTIME_SOURCE)])
+            if r.returncode:
+                raise BackendUnavailableError(f"building the emulator runtime failed:\n{r.stderr}")
+            _publish(out, path, key)
+    return path
 
 
 @functools.lru_cache(maxsize=None)
 def runtime_library() -> ctypes.CDLL:
     """libmfemu, built once per toolchain and loaded globally so kernel libraries link to it."""
-    path = cache_dir() / f"libmfemu-{toolchain_fingerprint()[:16]}.so"
-    if not path.exists():
-        with tempfile.TemporaryDirectory(dir=cache_dir()) as tmp:
-            out = Path(tmp) / path.name
-            r = _run([compiler(), *BASE_FLAGS, "-shared", "-o", str(out), str(RUNTIME_SOURCE)])
-            if r.returncode:
-                raise BackendUnavailableError(f"building the emulator runtime failed:\n{r.stderr}")
-            _publish(out, path)
-    lib = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
+    lib = load_library(_build_runtime, mode=ctypes.RTLD_GLOBAL)
     lib.mfemu_launch.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
     lib.mfemu_launch.restype = ctypes.c_int32
     return lib
@@ -180,34 +288,38 @@ def format_compile_error(label: str, text: str, stderr: str, describe_line) -> s
     return "\n".join(parts)
 
 
-def compile_kernel(text: str, label: str, math_mode: str, describe_line, display_text: str) -> Path:
+def compile_kernel(text: str, label: str, math_mode: str, describe_line, display_text: str,
+                   checked: bool = False) -> Path:
     """The shared library for translation unit `text`, compiled unless cached.
 
+    `checked` compiles checked mode's bounds and division checks in.
     `label` names the user's kernel in errors; `describe_line(n)` says where line n of `text`
     comes from (generated signature, the user's source line, ...); errors quote `display_text`,
     the source as the user would see it, which has the same line numbering as `text`.
     """
-    flags = BASE_FLAGS + MATH_MODE_FLAGS[math_mode]
+    flags = BASE_FLAGS + MATH_MODE_FLAGS[math_mode] + (CHECKED_FLAGS if checked else [])
     key = hashlib.sha256("\0".join([toolchain_fingerprint(), " ".join(flags), text]).encode()).hexdigest()[:24]
     final = cache_dir() / f"kernel-{key}.so"
-    if final.exists():
+    if cached_library(final, key):
         return final
-    with tempfile.TemporaryDirectory(dir=cache_dir()) as tmp:
+    with _build_dir() as tmp:
         src, ir, lib = Path(tmp) / "kernel.cpp", Path(tmp) / "kernel.ll", Path(tmp) / "kernel.so"
         src.write_text(text)
         front = _run([compiler(), *flags, "-I", str(SHIM_DIR), "-S", "-emit-llvm", "-Xclang", "-disable-llvm-passes",
                       "-o", str(ir), str(src)])
         if front.returncode:
             raise KernelCompileError(format_compile_error(label, display_text, front.stderr, describe_line))
-        cycle = find_recursion(ir.read_text())
+        llvm_ir = ir.read_text()
+        cycle = find_recursion(llvm_ir)
         if cycle:
             names = " -> ".join(demangle(cycle))
             raise KernelCompileError(f"{label}: recursion is not allowed in Metal ({names}); "
                                      "rewrite the recursive function as a loop")
+        ir.write_text(instrument.instrument(llvm_ir, checked, str(src), shim_files()))
         back = _run([compiler(), *flags, "-shared", "-Wno-override-module", "-o", str(lib), str(ir),
                      builtins_library()])
         if back.returncode:
             raise KernelCompileError(f"{label}: code generation failed:\n{back.stderr}")
-        _publish(lib, final)
+        _publish(lib, final, key)
         (cache_dir() / f"kernel-{key}.cpp").write_text(text)  # for inspection next to the library
     return final

@@ -1,8 +1,9 @@
 // metalforge emulator runtime (libmfemu): runs a compiled kernel library's threads with Metal's
 // dispatchThreads semantics. Threadgroups are spread over a pool of worker threads; inside a
 // group that synchronises, each Metal thread is a fiber (cooperative, ~40 ns switch) so barriers
-// and simd exchanges block until every participant has arrived. Invalid memory accesses are
-// caught with a SIGSEGV handler and turned into an error, never a crash.
+// and simd exchanges block until every participant has arrived. Invalid memory accesses and
+// arithmetic traps are caught with signal handlers and turned into an error, never a crash; in
+// checked mode the kernel's own checks (shim/mfemu/checks.h) report before anything faults.
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -59,6 +60,9 @@ struct Worker {
   sigjmp_buf escape;
   volatile bool armed = false;
   void* fault_address = nullptr;
+  uint64_t fault_size = 0, fault_align = 0;
+  uint32_t fault_flags = 0;
+  const Ctx* group_ctx = nullptr;  // the thread a barrier-free group loop is running
   // The threadgroup being run.
   int n = 0, current = 0, done = 0, at_barrier = 0;
   bool in_fibers = false;
@@ -102,6 +106,9 @@ void report(Worker* w, int status, const char* message) {
   if (job->failed.load()) return;  // the first error wins
   job->launch->status = status;
   job->launch->fault_address = (uint64_t)w->fault_address;
+  job->launch->fault_size = w->fault_size;
+  job->launch->fault_align = w->fault_align;
+  job->launch->fault_flags = w->fault_flags;
   snprintf(job->launch->message, sizeof job->launch->message, "%s", message);
   job->failed.store(1);
 }
@@ -112,6 +119,21 @@ std::string group_name(const Worker* w) {
 }
 // Sites are line * 1024 + column of the call in the compiled source; Python maps [[line:N]].
 std::string site_name(int site) { return "[[line:" + std::to_string(site / 1024) + "]]"; }
+// Checked-mode sites are (file << 24) | line: file 0 is the compiled source, others a shim header.
+std::string check_site_name(uint32_t site) {
+  if (site >> 24) return "[[shim:" + std::to_string(site >> 24) + ":" + std::to_string(site & 0xFFFFFF) + "]]";
+  return "[[line:" + std::to_string(site) + "]]";
+}
+// The running Metal thread, for reports.
+std::string thread_name(const Worker* w) {
+  const Ctx* c = w->in_fibers ? &w->ctx[w->current] : w->group_ctx;
+  if (!c) return group_name(w);
+  char b[160];
+  snprintf(b, sizeof b, "thread (%u, %u, %u) of the grid (thread %u of threadgroup (%u, %u, %u))",
+           c->thread_position_in_grid.x, c->thread_position_in_grid.y, c->thread_position_in_grid.z,
+           c->thread_index_in_threadgroup, w->position[0], w->position[1], w->position[2]);
+  return b;
+}
 
 [[noreturn]] void escape(Worker* w, int status) { siglongjmp(w->escape, status); }
 
@@ -287,16 +309,17 @@ void run_group(Worker* w, long index) {
 }
 
 // ---- invalid memory accesses --------------------------------------------------------------------
-struct sigaction previous_segv, previous_bus;
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE};
+struct sigaction previous_handlers[3];
 std::mutex handler_mutex;
 
 void on_fault(int sig, siginfo_t* info, void* uc) {
   Worker* w = W;
   if (w && w->armed) {
     w->fault_address = info->si_addr;
-    escape(w, STATUS_FAULT);
+    escape(w, sig == SIGFPE ? STATUS_TRAP : STATUS_FAULT);
   }
-  struct sigaction& prev = sig == SIGSEGV ? previous_segv : previous_bus;
+  struct sigaction& prev = previous_handlers[sig == SIGSEGV ? 0 : sig == SIGBUS ? 1 : 2];
   if (prev.sa_flags & SA_SIGINFO) {
     prev.sa_sigaction(sig, info, uc);
   } else if (prev.sa_handler == SIG_DFL || prev.sa_handler == SIG_IGN) {
@@ -308,7 +331,8 @@ void on_fault(int sig, siginfo_t* info, void* uc) {
 
 void install_fault_handler() {
   std::lock_guard<std::mutex> lock(handler_mutex);
-  for (int sig : {SIGSEGV, SIGBUS}) {
+  for (int k = 0; k < 3; k++) {
+    int sig = kFaultSignals[k];
     struct sigaction current;
     sigaction(sig, nullptr, &current);
     if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_fault) continue;
@@ -317,7 +341,7 @@ void install_fault_handler() {
     act.sa_sigaction = on_fault;
     act.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&act.sa_mask);
-    sigaction(sig, &act, sig == SIGSEGV ? &previous_segv : &previous_bus);
+    sigaction(sig, &act, &previous_handlers[k]);
   }
 }
 
@@ -337,6 +361,7 @@ std::string describe_fault(Worker* w) {
 void run_job(Job* job) {
   Worker* w = this_worker();
   w->job = job;
+  w->fault_address = nullptr; w->fault_size = w->fault_align = 0; w->fault_flags = 0;
   stack_t alt, old_alt;
   alt.ss_sp = w->altstack; alt.ss_size = 1 << 16; alt.ss_flags = 0;
   sigaltstack(&alt, &old_alt);
@@ -346,9 +371,12 @@ void run_job(Job* job) {
     for (long b; !job->failed.load(std::memory_order_relaxed) && (b = job->next++) < job->total;) run_group(w, b);
   } else if (status == STATUS_FAULT) {
     report(w, STATUS_FAULT, describe_fault(w).c_str());
+  } else if (status == STATUS_TRAP) {  // a division the instrumentation did not see (never expected)
+    report(w, STATUS_TRAP, ("arithmetic trap (integer division by zero or overflow) in " + thread_name(w)).c_str());
   }
   w->armed = false;
   w->in_fibers = false;
+  w->group_ctx = nullptr;
   if (status != 0) { memset(w->arena, kPoison, kArenaBytes); w->arena_dirty = 0; }
   if (!(old_alt.ss_flags & SS_DISABLE)) sigaltstack(&old_alt, nullptr);
   else { stack_t off; memset(&off, 0, sizeof off); off.ss_flags = SS_DISABLE; sigaltstack(&off, nullptr); }
@@ -409,6 +437,29 @@ extern "C" void mfemu_fail(int32_t status, const char* message) {
   if (!w || !w->armed) { fprintf(stderr, "metalforge emulator: %s\n", message); abort(); }
   report(w, status, message);
   escape(w, status);
+}
+
+mfemu::Arena mfemu_arena;
+
+extern "C" void mfemu_enter_group(const Ctx* ctx) { W->group_ctx = ctx; }
+
+extern "C" void mfemu_bad_access(uint64_t addr, uint64_t size, uint64_t align, uint32_t site, uint32_t flags) {
+  Worker* w = W;
+  w->fault_address = (void*)addr;
+  w->fault_size = size;
+  w->fault_align = align;
+  w->fault_flags = flags;
+  std::string m = std::string(flags & ACCESS_WRITE ? "write" : "read") + " of " + std::to_string(size) +
+                  " bytes at " + check_site_name(site) + " by " + thread_name(w);
+  mfemu_fail(STATUS_FAULT, m.c_str());
+}
+
+extern "C" void mfemu_bad_division(uint32_t site, uint32_t by_zero) {
+  std::string m = std::string(by_zero ? "integer division or remainder by zero"
+                                      : "integer overflow: the most negative integer divided by -1") +
+                  " at " + check_site_name(site) + " by " + thread_name(W) +
+                  " (the GPU gives no error and an unspecified value; guard the divisor)";
+  mfemu_fail(STATUS_TRAP, m.c_str());
 }
 
 static Worker* fiber_worker(const char* what) {
@@ -479,7 +530,7 @@ extern "C" int32_t mfemu_launch(ThreadFn thread_fn, GroupFn group_fn, void* cons
     if (launch->grid[d] == 0 || launch->threadgroup[d] == 0) return launch->status = STATUS_OK;  // nothing to run
   Job job;
   job.thread_fn = thread_fn; job.group_fn = group_fn; job.buffers = buffers; job.launch = launch;
-  uint64_t threads = 1;  // as requested: MLX checks the size before clamping it to the grid
+  uint64_t threads = 1;  // users meet runtime/kernel.py's launch limits first; this guards the arrays
   for (int d = 0; d < 3; d++) {
     job.tg[d] = std::min(launch->threadgroup[d], launch->grid[d]);
     job.count[d] = (launch->grid[d] + job.tg[d] - 1) / job.tg[d];

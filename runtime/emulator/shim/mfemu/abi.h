@@ -19,7 +19,7 @@ struct Group {
 typedef void (*ThreadFn)(void* const* buffers, const Ctx& ctx);
 typedef void (*GroupFn)(void* const* buffers, const Group& group);
 
-// Result codes of mfemu_launch (mirrored in runtime/emulator/launcher.py).
+// Result codes of mfemu_launch (mirrored in runtime/emulator/backend.py).
 enum Status : int32_t {
   STATUS_OK = 0,
   STATUS_BARRIER = 1,    // threadgroup_barrier not reached by every thread, or at different sites
@@ -28,7 +28,25 @@ enum Status : int32_t {
   STATUS_TG_MEMORY = 4,  // threadgroup memory over the limit
   STATUS_CONFIG = 5,     // bad launch configuration
   STATUS_NO_FIBERS = 6,  // a synchronising function in a kernel launched without fibers
+  STATUS_TRAP = 7,       // integer division or remainder by zero, or INT_MIN / -1 (checked mode)
 };
+
+// Checked mode: every buffer lives in its own slot of one reserved address range, in the middle of
+// the slot, so an address says which buffer it belongs to however far it strayed (any 32-bit index
+// of a 16-byte element stays inside its slot); every device access is checked against the extent
+// of that buffer (mfemu/checks.h). Python fills the table before each launch (buffers.py mirrors it).
+constexpr int kSlotShift = 37;
+constexpr int kSlots = 64;
+struct Slot {
+  uint64_t begin, end;  // the buffer's bytes [begin, end); begin == end: slot unused
+  uint64_t writable;
+};
+struct Arena {
+  uint64_t base;  // address of slot 0 (0 while no checked launch has run)
+  Slot slots[kSlots];
+};
+// Bits of the `flags` argument of a checked access.
+enum AccessFlags : uint32_t { ACCESS_WRITE = 1, ACCESS_CONSTANT = 2 };
 
 // Launch description, filled in by Python (ctypes mirror) and completed by the runtime.
 struct Launch {
@@ -41,6 +59,9 @@ struct Launch {
   int32_t status;              // out: Status
   uint64_t fault_address;      // out: address of an invalid access
   char message[1024];          // out: what went wrong, for the user
+  uint64_t fault_size;         // out: bytes the invalid access covered (checked mode)
+  uint64_t fault_align;        // out: alignment it needed
+  uint32_t fault_flags;        // out: AccessFlags
 };
 }  // namespace mfemu
 
@@ -55,6 +76,12 @@ uint32_t mfemu_thread_index();
 uint32_t mfemu_threads_per_threadgroup();
 unsigned char* mfemu_threadgroup_slot(uint32_t offset, uint32_t size);
 [[noreturn]] void mfemu_fail(int32_t status, const char* message);
+// Checked mode: the buffer table, what a failed check reports, and the thread a barrier-free group
+// loop is running (so reports can name it).
+extern mfemu::Arena mfemu_arena;
+[[noreturn]] void mfemu_bad_access(uint64_t addr, uint64_t size, uint64_t align, uint32_t site, uint32_t flags);
+[[noreturn]] void mfemu_bad_division(uint32_t site, uint32_t by_zero);
+void mfemu_enter_group(const mfemu::Ctx* ctx);
 // Entry point used by Python.
 int32_t mfemu_launch(mfemu::ThreadFn thread_fn, mfemu::GroupFn group_fn, void* const* buffers, mfemu::Launch* launch);
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include "abi.h"
+#include "checks.h"
 
 #define MFEMU_SITE int mfemu_site = __builtin_LINE() * 1024 + __builtin_COLUMN()
 
@@ -277,24 +278,31 @@ template <class T, class F> inline T atomic_update(T* cell, F f) {
   return old;
 }
 }  // namespace detail
-// The atomic may live in any address space; all of them are plain memory on the CPU.
+// The atomic may live in any address space; all of them are plain memory on the CPU. `line` (the
+// caller's) names the call in checked mode's reports.
 #define MFEMU_CELL(obj) ((std::remove_cv_t<decltype(obj->value)>*)(&obj->value))
-template <class P, class U> inline void atomic_store_explicit(P obj, U v, memory_order) {
+#define MFEMU_LINE int line = __builtin_LINE()
+template <class P, class U> inline void atomic_store_explicit(P obj, U v, memory_order, MFEMU_LINE) {
+  MFEMU_CHECK_ATOMIC(obj, line, mfemu::ACCESS_WRITE);
   auto* cell = MFEMU_CELL(obj); std::remove_pointer_t<decltype(cell)> x = v; __atomic_store(cell, &x, __ATOMIC_RELAXED);
 }
-template <class P> inline auto atomic_load_explicit(P obj, memory_order) {
+template <class P> inline auto atomic_load_explicit(P obj, memory_order, MFEMU_LINE) {
+  MFEMU_CHECK_ATOMIC(obj, line, 0);
   auto* cell = MFEMU_CELL(obj); std::remove_pointer_t<decltype(cell)> x; __atomic_load(cell, &x, __ATOMIC_RELAXED); return x;
 }
-template <class P, class U> inline auto atomic_exchange_explicit(P obj, U v, memory_order) {
+template <class P, class U> inline auto atomic_exchange_explicit(P obj, U v, memory_order, MFEMU_LINE) {
+  MFEMU_CHECK_ATOMIC(obj, line, mfemu::ACCESS_WRITE);
   auto* cell = MFEMU_CELL(obj); std::remove_pointer_t<decltype(cell)> x = v, old; __atomic_exchange(cell, &x, &old, __ATOMIC_RELAXED); return old;
 }
 template <class P, class E, class U>
-inline bool atomic_compare_exchange_weak_explicit(P obj, E expected, U desired, memory_order, memory_order) {
+inline bool atomic_compare_exchange_weak_explicit(P obj, E expected, U desired, memory_order, memory_order, MFEMU_LINE) {
+  MFEMU_CHECK_ATOMIC(obj, line, mfemu::ACCESS_WRITE);
   auto* cell = MFEMU_CELL(obj); std::remove_pointer_t<decltype(cell)> d = desired;
   return __atomic_compare_exchange(cell, (std::remove_pointer_t<decltype(cell)>*)expected, &d, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 #define MFEMU_ATOMIC_RMW(name, expr)                                                             \
-  template <class P, class U> inline auto name(P obj, U v, memory_order) {                       \
+  template <class P, class U> inline auto name(P obj, U v, memory_order, MFEMU_LINE) {           \
+    MFEMU_CHECK_ATOMIC(obj, line, mfemu::ACCESS_WRITE);                                          \
     auto* cell = MFEMU_CELL(obj);                                                                \
     using T = std::remove_pointer_t<decltype(cell)>;                                             \
     T operand = v;                                                                               \
@@ -308,4 +316,5 @@ MFEMU_ATOMIC_RMW(atomic_fetch_and_explicit, old & operand)
 MFEMU_ATOMIC_RMW(atomic_fetch_or_explicit, old | operand)
 MFEMU_ATOMIC_RMW(atomic_fetch_xor_explicit, old ^ operand)
 #undef MFEMU_ATOMIC_RMW
+#undef MFEMU_LINE
 }  // namespace metal
