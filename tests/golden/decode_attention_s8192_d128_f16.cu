@@ -1,0 +1,619 @@
+
+// Neighbouring elements moved in one access; the address must be aligned to the vector's size
+// (global memory: the kernel is versioned on its arguments' alignment).
+template <int N, typename T> struct alignas(sizeof(T) * N) mf_vec { T v[N]; };
+template <typename T> __device__ __forceinline__ bool mf_is_aligned(const T* p, int bytes) {
+  return reinterpret_cast<uintptr_t>(p) % bytes == 0;
+}
+// The vector's bytes as whole registers: a masked load then merges registers (a predicated load),
+// not 16-bit elements one by one (which costs a byte permute per element).
+template <int B> struct mf_words { using type = unsigned char; };
+template <> struct mf_words<2> { using type = unsigned short; };
+template <> struct mf_words<4> { using type = unsigned; };
+template <> struct mf_words<8> { using type = uint2; };
+template <> struct mf_words<16> { using type = uint4; };
+template <int N, typename T> __device__ __forceinline__ void mf_load_masked(mf_vec<N, T>& v, const T* p, bool mask) {
+  using W = typename mf_words<sizeof(mf_vec<N, T>)>::type;
+  W w = *reinterpret_cast<const W*>(&v);
+  if (mask) w = *reinterpret_cast<const W*>(p);
+  v = *reinterpret_cast<const mf_vec<N, T>*>(&w);
+}
+// Triton's fp32 math: the hardware approximations its PTX uses (ex2.approx, sqrt.approx, div.full).
+__device__ __forceinline__ float mf_exp2(float x) { float y; asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+__device__ __forceinline__ float mf_exp(float x) { return mf_exp2(x * 1.4426950408889634f); }
+template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b < a ? b : a; }
+
+const auto mf_S = S[0];
+const auto mf_SPLIT = SPLIT[0];
+const auto mf_scale = scale[0];
+__shared__ __align__(16) float q_1_smem[128];
+__shared__ __align__(16) float acc_3_smem[4];
+__shared__ __align__(16) float acc_4_smem[512];
+__shared__ __align__(16) float acc_6_smem[4];
+if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
+  // 63: head = tl.program_id(0)
+  // 64: split = tl.program_id(1)
+  // 65: part = head * tl.num_programs(1) + split
+  int t = (int(blockIdx.x) * int(gridDim.y));
+  int part = (t + int(blockIdx.y));
+  // 66: kv_head = head // GROUP
+  int kv_head = (int(blockIdx.x) / 4);
+  // 67: d = tl.arange(0, D)
+  // 68: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  int t_1 = (int(blockIdx.x) * 128);
+  decltype(q_ptr) t_2 = (q_ptr + t_1);
+  __half t_3[1];
+  t_3[0] = (t_2 + ((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)))[0];
+  float t_4[1];
+  t_4[0] = static_cast<float>(t_3[0]);
+  float q[1];
+  q[0] = (t_4[0] * mf_scale);
+  // 71: acc = tl.zeros((D,), dtype=tl.float32)
+  // 72: lo = split * SPLIT
+  int lo = (int(blockIdx.y) * mf_SPLIT);
+  // 73: hi = tl.minimum(lo + SPLIT, S)
+  int t_5 = (lo + mf_SPLIT);
+  int hi = mf_min<int>(t_5, mf_S);
+  // 74: for start in range(lo, hi, BLOCK_N):
+  float acc[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    float acc_1 = 0.0f;
+    acc[k] = acc_1;
+  }
+  float l_i;
+  l_i = 0.0f;
+  float m_i;
+  m_i = __uint_as_float(0xff800000u);
+  __syncthreads();
+  q_1_smem[((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u))] = q[0];
+  __syncthreads();
+  for (int start = lo; (start < hi); start += 64) {
+    // 75: n = start + tl.arange(0, BLOCK_N)
+    // 76: valid = n < hi
+    // 77: offs = (kv_head * S + n)[:, None] * D + d[None, :]
+    int t_6 = (kv_head * mf_S);
+    // 78: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    int d = 0;
+    __half t_7[64];
+    #pragma unroll
+    for (int k = 0; (k < 64); k += 8) {
+      int n_1 = (start + (((k / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int d_1 = (((int(threadIdx.x % 32u) % 16) * 8) + (k % 8));
+      int offs_1 = (((t_6 + n_1) * 128) + d_1);
+      bool valid_1 = (n_1 < hi);
+      {
+        mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+        mf_load_masked(mf_v, (k_ptr + offs_1), valid_1);
+        t_7[k] = mf_v.v[0];
+        t_7[(k + 1)] = mf_v.v[1];
+        t_7[(k + 2)] = mf_v.v[2];
+        t_7[(k + 3)] = mf_v.v[3];
+        t_7[(k + 4)] = mf_v.v[4];
+        t_7[(k + 5)] = mf_v.v[5];
+        t_7[(k + 6)] = mf_v.v[6];
+        t_7[(k + 7)] = mf_v.v[7];
+      }
+    }
+    float k_1[64];
+    #pragma unroll
+    for (int k = 0; (k < 64); k += 1) {
+      k_1[k] = static_cast<float>(t_7[k]);
+    }
+    // 79: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    float t_8[64];
+    #pragma unroll
+    for (int k = 0; (k < 64); k += 1) {
+      t_8[k] = (k_1[k] * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + (k % 8))]);
+    }
+    float acc_2[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      acc_2[k] = t_8[((k % 8) * 8)];
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 1)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 2)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 3)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 4)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 5)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 6)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 7)]);
+    }
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      float partner = __shfl_xor_sync(0xffffffffu, acc_2[k], 1);
+      acc_2[k] = (acc_2[k] + partner);
+    }
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      float partner_1 = __shfl_xor_sync(0xffffffffu, acc_2[k], 2);
+      acc_2[k] = (acc_2[k] + partner_1);
+    }
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      float partner_2 = __shfl_xor_sync(0xffffffffu, acc_2[k], 4);
+      acc_2[k] = (acc_2[k] + partner_2);
+    }
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      float partner_3 = __shfl_xor_sync(0xffffffffu, acc_2[k], 8);
+      acc_2[k] = (acc_2[k] + partner_3);
+    }
+    float scores[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      int n_2 = (start + (((((k % 8) * 8) / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      bool valid_2 = (n_2 < hi);
+      scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
+    }
+    // 80: m_new = tl.maximum(m_i, tl.max(scores, axis=0))
+    float acc_3[1];
+    acc_3[0] = scores[0];
+    acc_3[0] = fmaxf(acc_3[0], scores[1]);
+    acc_3[0] = fmaxf(acc_3[0], scores[2]);
+    acc_3[0] = fmaxf(acc_3[0], scores[3]);
+    acc_3[0] = fmaxf(acc_3[0], scores[4]);
+    acc_3[0] = fmaxf(acc_3[0], scores[5]);
+    acc_3[0] = fmaxf(acc_3[0], scores[6]);
+    acc_3[0] = fmaxf(acc_3[0], scores[7]);
+    float partner_4 = __shfl_xor_sync(0xffffffffu, acc_3[0], 16);
+    acc_3[0] = fmaxf(acc_3[0], partner_4);
+    __syncthreads();
+    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+      acc_3_smem[int(threadIdx.x / 32u)] = acc_3[0];
+    }
+    __syncthreads();
+    acc_3[0] = acc_3_smem[0];
+    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[1]);
+    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[2]);
+    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[3]);
+    float t_9 = acc_3[0];
+    float m_new = fmaxf(m_i, t_9);
+    // 81: alpha = tl.exp(m_i - m_new)
+    float t_10 = (m_i - m_new);
+    float alpha = mf_exp(t_10);
+    // 82: p = tl.exp(scores - m_new)
+    float t_11[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_11[k] = (scores[k] - m_new);
+    }
+    float p[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      p[k] = mf_exp(t_11[k]);
+    }
+    // 83: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    __half t_12[64];
+    #pragma unroll
+    for (int k = 0; (k < 64); k += 8) {
+      int n_3 = (start + (((k / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int d_2 = (((int(threadIdx.x % 32u) % 16) * 8) + (k % 8));
+      int offs_2 = (((t_6 + n_3) * 128) + d_2);
+      bool valid_3 = (n_3 < hi);
+      {
+        mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+        mf_load_masked(mf_v, (v_ptr + offs_2), valid_3);
+        t_12[k] = mf_v.v[0];
+        t_12[(k + 1)] = mf_v.v[1];
+        t_12[(k + 2)] = mf_v.v[2];
+        t_12[(k + 3)] = mf_v.v[3];
+        t_12[(k + 4)] = mf_v.v[4];
+        t_12[(k + 5)] = mf_v.v[5];
+        t_12[(k + 6)] = mf_v.v[6];
+        t_12[(k + 7)] = mf_v.v[7];
+      }
+    }
+    float v[64];
+    #pragma unroll
+    for (int k = 0; (k < 64); k += 1) {
+      v[k] = static_cast<float>(t_12[k]);
+    }
+    // 84: acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
+    float t_13[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_13[k] = (acc[k] * alpha);
+    }
+    float t_14[64];
+    #pragma unroll
+    for (int k = 0; (k < 64); k += 1) {
+      t_14[k] = (p[(k / 8)] * v[k]);
+    }
+    float acc_4[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      acc_4[k] = t_14[(k % 8)];
+      acc_4[k] = (acc_4[k] + t_14[(8 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(16 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(24 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(32 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(40 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(48 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(56 + (k % 8))]);
+    }
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      float partner_5 = __shfl_xor_sync(0xffffffffu, acc_4[k], 16);
+      acc_4[k] = (acc_4[k] + partner_5);
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+        acc_4_smem[((int(threadIdx.x / 32u) * 128) + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))] = acc_4[k];
+      }
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      acc_4[k] = acc_4_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8))];
+      acc_4[k] = (acc_4[k] + acc_4_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
+      acc_4[k] = (acc_4[k] + acc_4_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
+      acc_4[k] = (acc_4[k] + acc_4_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
+    }
+    float acc_5[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      acc_5[k] = (t_13[k] + acc_4[k]);
+    }
+    // 85: l_i = l_i * alpha + tl.sum(p, axis=0)
+    float t_15 = (l_i * alpha);
+    float acc_6[1];
+    acc_6[0] = p[0];
+    acc_6[0] = (acc_6[0] + p[1]);
+    acc_6[0] = (acc_6[0] + p[2]);
+    acc_6[0] = (acc_6[0] + p[3]);
+    acc_6[0] = (acc_6[0] + p[4]);
+    acc_6[0] = (acc_6[0] + p[5]);
+    acc_6[0] = (acc_6[0] + p[6]);
+    acc_6[0] = (acc_6[0] + p[7]);
+    float partner_6 = __shfl_xor_sync(0xffffffffu, acc_6[0], 16);
+    acc_6[0] = (acc_6[0] + partner_6);
+    __syncthreads();
+    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+      acc_6_smem[int(threadIdx.x / 32u)] = acc_6[0];
+    }
+    __syncthreads();
+    acc_6[0] = acc_6_smem[0];
+    acc_6[0] = (acc_6[0] + acc_6_smem[1]);
+    acc_6[0] = (acc_6[0] + acc_6_smem[2]);
+    acc_6[0] = (acc_6[0] + acc_6_smem[3]);
+    float t_16 = acc_6[0];
+    float l_i_1 = (t_15 + t_16);
+    float acc_7[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      acc_7[k] = acc_5[k];
+    }
+    float l_i_2;
+    l_i_2 = l_i_1;
+    float m_new_1;
+    m_new_1 = m_new;
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      acc[k] = acc_7[k];
+    }
+    l_i = l_i_2;
+    m_i = m_new_1;
+  }
+  // 87: tl.store(o_ptr + part * D + d, acc)
+  int t_17 = (part * 128);
+  decltype(o_ptr) t_18 = (o_ptr + t_17);
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    int d = (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8));
+    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) == 0))) {
+      *((t_18 + d)) = acc[k];
+    }
+  }
+  // 88: tl.store(m_ptr + part, m_i)
+  decltype(m_ptr) t_19 = (m_ptr + part);
+  if ((int(threadIdx.x) == 0)) {
+    *(t_19) = m_i;
+  }
+  // 89: tl.store(l_ptr + part, l_i)
+  decltype(l_ptr) t_20 = (l_ptr + part);
+  if ((int(threadIdx.x) == 0)) {
+    *(t_20) = l_i;
+  }
+} else {
+  // 63: head = tl.program_id(0)
+  // 64: split = tl.program_id(1)
+  // 65: part = head * tl.num_programs(1) + split
+  int t = (int(blockIdx.x) * int(gridDim.y));
+  int part = (t + int(blockIdx.y));
+  // 66: kv_head = head // GROUP
+  int kv_head = (int(blockIdx.x) / 4);
+  // 67: d = tl.arange(0, D)
+  // 68: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  int t_1 = (int(blockIdx.x) * 128);
+  decltype(q_ptr) t_2 = (q_ptr + t_1);
+  __half t_3[1];
+  t_3[0] = (t_2 + ((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)))[0];
+  float t_4[1];
+  t_4[0] = static_cast<float>(t_3[0]);
+  float q[1];
+  q[0] = (t_4[0] * mf_scale);
+  // 71: acc = tl.zeros((D,), dtype=tl.float32)
+  // 72: lo = split * SPLIT
+  int lo = (int(blockIdx.y) * mf_SPLIT);
+  // 73: hi = tl.minimum(lo + SPLIT, S)
+  int t_5 = (lo + mf_SPLIT);
+  int hi = mf_min<int>(t_5, mf_S);
+  // 74: for start in range(lo, hi, BLOCK_N):
+  float acc[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    float acc_1 = 0.0f;
+    acc[k] = acc_1;
+  }
+  float l_i;
+  l_i = 0.0f;
+  float m_i;
+  m_i = __uint_as_float(0xff800000u);
+  __syncthreads();
+  q_1_smem[((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u))] = q[0];
+  __syncthreads();
+  for (int start = lo; (start < hi); start += 64) {
+    // 75: n = start + tl.arange(0, BLOCK_N)
+    // 76: valid = n < hi
+    // 77: offs = (kv_head * S + n)[:, None] * D + d[None, :]
+    int t_6 = (kv_head * mf_S);
+    // 78: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    int d = 0;
+    __half t_7[64];
+    #pragma unroll 1
+    for (int k = 0; (k < 64); k += 8) {
+      int n_1 = (start + (((k / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int d_1 = (((int(threadIdx.x % 32u) % 16) * 8) + (k % 8));
+      int offs_1 = (((t_6 + n_1) * 128) + d_1);
+      bool valid_1 = (n_1 < hi);
+      if (valid_1) {
+        t_7[k] = (k_ptr + offs_1)[0];
+        t_7[(k + 1)] = (k_ptr + offs_1)[1];
+        t_7[(k + 2)] = (k_ptr + offs_1)[2];
+        t_7[(k + 3)] = (k_ptr + offs_1)[3];
+        t_7[(k + 4)] = (k_ptr + offs_1)[4];
+        t_7[(k + 5)] = (k_ptr + offs_1)[5];
+        t_7[(k + 6)] = (k_ptr + offs_1)[6];
+        t_7[(k + 7)] = (k_ptr + offs_1)[7];
+      } else {
+        t_7[k] = __float2half(0.0f);
+        t_7[(k + 1)] = __float2half(0.0f);
+        t_7[(k + 2)] = __float2half(0.0f);
+        t_7[(k + 3)] = __float2half(0.0f);
+        t_7[(k + 4)] = __float2half(0.0f);
+        t_7[(k + 5)] = __float2half(0.0f);
+        t_7[(k + 6)] = __float2half(0.0f);
+        t_7[(k + 7)] = __float2half(0.0f);
+      }
+    }
+    float k_1[64];
+    #pragma unroll 1
+    for (int k = 0; (k < 64); k += 1) {
+      k_1[k] = static_cast<float>(t_7[k]);
+    }
+    // 79: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    float t_8[64];
+    #pragma unroll 1
+    for (int k = 0; (k < 64); k += 1) {
+      t_8[k] = (k_1[k] * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + (k % 8))]);
+    }
+    float acc_2[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      acc_2[k] = t_8[((k % 8) * 8)];
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 1)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 2)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 3)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 4)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 5)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 6)]);
+      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 7)]);
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      float partner = __shfl_xor_sync(0xffffffffu, acc_2[k], 1);
+      acc_2[k] = (acc_2[k] + partner);
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      float partner_1 = __shfl_xor_sync(0xffffffffu, acc_2[k], 2);
+      acc_2[k] = (acc_2[k] + partner_1);
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      float partner_2 = __shfl_xor_sync(0xffffffffu, acc_2[k], 4);
+      acc_2[k] = (acc_2[k] + partner_2);
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      float partner_3 = __shfl_xor_sync(0xffffffffu, acc_2[k], 8);
+      acc_2[k] = (acc_2[k] + partner_3);
+    }
+    float scores[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      int n_2 = (start + (((((k % 8) * 8) / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      bool valid_2 = (n_2 < hi);
+      scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
+    }
+    // 80: m_new = tl.maximum(m_i, tl.max(scores, axis=0))
+    float acc_3[1];
+    acc_3[0] = scores[0];
+    acc_3[0] = fmaxf(acc_3[0], scores[1]);
+    acc_3[0] = fmaxf(acc_3[0], scores[2]);
+    acc_3[0] = fmaxf(acc_3[0], scores[3]);
+    acc_3[0] = fmaxf(acc_3[0], scores[4]);
+    acc_3[0] = fmaxf(acc_3[0], scores[5]);
+    acc_3[0] = fmaxf(acc_3[0], scores[6]);
+    acc_3[0] = fmaxf(acc_3[0], scores[7]);
+    float partner_4 = __shfl_xor_sync(0xffffffffu, acc_3[0], 16);
+    acc_3[0] = fmaxf(acc_3[0], partner_4);
+    __syncthreads();
+    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+      acc_3_smem[int(threadIdx.x / 32u)] = acc_3[0];
+    }
+    __syncthreads();
+    acc_3[0] = acc_3_smem[0];
+    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[1]);
+    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[2]);
+    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[3]);
+    float t_9 = acc_3[0];
+    float m_new = fmaxf(m_i, t_9);
+    // 81: alpha = tl.exp(m_i - m_new)
+    float t_10 = (m_i - m_new);
+    float alpha = mf_exp(t_10);
+    // 82: p = tl.exp(scores - m_new)
+    float t_11[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_11[k] = (scores[k] - m_new);
+    }
+    float p[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      p[k] = mf_exp(t_11[k]);
+    }
+    // 83: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    __half t_12[64];
+    #pragma unroll 1
+    for (int k = 0; (k < 64); k += 8) {
+      int n_3 = (start + (((k / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int d_2 = (((int(threadIdx.x % 32u) % 16) * 8) + (k % 8));
+      int offs_2 = (((t_6 + n_3) * 128) + d_2);
+      bool valid_3 = (n_3 < hi);
+      if (valid_3) {
+        t_12[k] = (v_ptr + offs_2)[0];
+        t_12[(k + 1)] = (v_ptr + offs_2)[1];
+        t_12[(k + 2)] = (v_ptr + offs_2)[2];
+        t_12[(k + 3)] = (v_ptr + offs_2)[3];
+        t_12[(k + 4)] = (v_ptr + offs_2)[4];
+        t_12[(k + 5)] = (v_ptr + offs_2)[5];
+        t_12[(k + 6)] = (v_ptr + offs_2)[6];
+        t_12[(k + 7)] = (v_ptr + offs_2)[7];
+      } else {
+        t_12[k] = __float2half(0.0f);
+        t_12[(k + 1)] = __float2half(0.0f);
+        t_12[(k + 2)] = __float2half(0.0f);
+        t_12[(k + 3)] = __float2half(0.0f);
+        t_12[(k + 4)] = __float2half(0.0f);
+        t_12[(k + 5)] = __float2half(0.0f);
+        t_12[(k + 6)] = __float2half(0.0f);
+        t_12[(k + 7)] = __float2half(0.0f);
+      }
+    }
+    float v[64];
+    #pragma unroll 1
+    for (int k = 0; (k < 64); k += 1) {
+      v[k] = static_cast<float>(t_12[k]);
+    }
+    // 84: acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
+    float t_13[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_13[k] = (acc[k] * alpha);
+    }
+    float t_14[64];
+    #pragma unroll 1
+    for (int k = 0; (k < 64); k += 1) {
+      t_14[k] = (p[(k / 8)] * v[k]);
+    }
+    float acc_4[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      acc_4[k] = t_14[(k % 8)];
+      acc_4[k] = (acc_4[k] + t_14[(8 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(16 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(24 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(32 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(40 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(48 + (k % 8))]);
+      acc_4[k] = (acc_4[k] + t_14[(56 + (k % 8))]);
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      float partner_5 = __shfl_xor_sync(0xffffffffu, acc_4[k], 16);
+      acc_4[k] = (acc_4[k] + partner_5);
+    }
+    __syncthreads();
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+        acc_4_smem[((int(threadIdx.x / 32u) * 128) + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))] = acc_4[k];
+      }
+    }
+    __syncthreads();
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      acc_4[k] = acc_4_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8))];
+      acc_4[k] = (acc_4[k] + acc_4_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
+      acc_4[k] = (acc_4[k] + acc_4_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
+      acc_4[k] = (acc_4[k] + acc_4_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
+    }
+    float acc_5[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      acc_5[k] = (t_13[k] + acc_4[k]);
+    }
+    // 85: l_i = l_i * alpha + tl.sum(p, axis=0)
+    float t_15 = (l_i * alpha);
+    float acc_6[1];
+    acc_6[0] = p[0];
+    acc_6[0] = (acc_6[0] + p[1]);
+    acc_6[0] = (acc_6[0] + p[2]);
+    acc_6[0] = (acc_6[0] + p[3]);
+    acc_6[0] = (acc_6[0] + p[4]);
+    acc_6[0] = (acc_6[0] + p[5]);
+    acc_6[0] = (acc_6[0] + p[6]);
+    acc_6[0] = (acc_6[0] + p[7]);
+    float partner_6 = __shfl_xor_sync(0xffffffffu, acc_6[0], 16);
+    acc_6[0] = (acc_6[0] + partner_6);
+    __syncthreads();
+    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+      acc_6_smem[int(threadIdx.x / 32u)] = acc_6[0];
+    }
+    __syncthreads();
+    acc_6[0] = acc_6_smem[0];
+    acc_6[0] = (acc_6[0] + acc_6_smem[1]);
+    acc_6[0] = (acc_6[0] + acc_6_smem[2]);
+    acc_6[0] = (acc_6[0] + acc_6_smem[3]);
+    float t_16 = acc_6[0];
+    float l_i_1 = (t_15 + t_16);
+    float acc_7[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      acc_7[k] = acc_5[k];
+    }
+    float l_i_2;
+    l_i_2 = l_i_1;
+    float m_new_1;
+    m_new_1 = m_new;
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      acc[k] = acc_7[k];
+    }
+    l_i = l_i_2;
+    m_i = m_new_1;
+  }
+  // 87: tl.store(o_ptr + part * D + d, acc)
+  int t_17 = (part * 128);
+  decltype(o_ptr) t_18 = (o_ptr + t_17);
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    int d = (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8));
+    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) == 0))) {
+      *((t_18 + d)) = acc[k];
+    }
+  }
+  // 88: tl.store(m_ptr + part, m_i)
+  decltype(m_ptr) t_19 = (m_ptr + part);
+  if ((int(threadIdx.x) == 0)) {
+    *(t_19) = m_i;
+  }
+  // 89: tl.store(l_ptr + part, l_i)
+  decltype(l_ptr) t_20 = (l_ptr + part);
+  if ((int(threadIdx.x) == 0)) {
+    *(t_20) = l_i;
+  }
+}

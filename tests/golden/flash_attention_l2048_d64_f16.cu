@@ -1,0 +1,1124 @@
+
+// Neighbouring elements moved in one access; the address must be aligned to the vector's size
+// (global memory: the kernel is versioned on its arguments' alignment).
+template <int N, typename T> struct alignas(sizeof(T) * N) mf_vec { T v[N]; };
+template <typename T> __device__ __forceinline__ bool mf_is_aligned(const T* p, int bytes) {
+  return reinterpret_cast<uintptr_t>(p) % bytes == 0;
+}
+// The vector's bytes as whole registers: a masked load then merges registers (a predicated load),
+// not 16-bit elements one by one (which costs a byte permute per element).
+template <int B> struct mf_words { using type = unsigned char; };
+template <> struct mf_words<2> { using type = unsigned short; };
+template <> struct mf_words<4> { using type = unsigned; };
+template <> struct mf_words<8> { using type = uint2; };
+template <> struct mf_words<16> { using type = uint4; };
+template <int N, typename T> __device__ __forceinline__ void mf_load_masked(mf_vec<N, T>& v, const T* p, bool mask) {
+  using W = typename mf_words<sizeof(mf_vec<N, T>)>::type;
+  W w = *reinterpret_cast<const W*>(&v);
+  if (mask) w = *reinterpret_cast<const W*>(p);
+  v = *reinterpret_cast<const mf_vec<N, T>*>(&w);
+}
+
+// Threadgroup vector stores whose alignment is not known: in one access when the address is
+// aligned, element by element otherwise.
+template <int N, typename T, typename... V> __device__ __forceinline__ void mf_store_vec(T* p, V... values) {
+  const mf_vec<N, T> x{{values...}};
+  if (reinterpret_cast<uintptr_t>(p) % sizeof(x) == 0) {
+    *reinterpret_cast<mf_vec<N, T>*>(p) = x;
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; i++) p[i] = x.v[i];
+  }
+}
+
+// Tensor cores: D = A @ B + C on a 16x8x16 tile, fp16 or bf16 inputs, fp32 accumulator (PTX mma.sync).
+template <typename T, int N> struct mf_frag { T e[N]; };
+__device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_frag<__half, 8>& a,
+                                                const mf_frag<__half, 4>& b) {
+  const unsigned* pa = reinterpret_cast<const unsigned*>(a.e);
+  const unsigned* pb = reinterpret_cast<const unsigned*>(b.e);
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+               "{%0, %1, %2, %3};\n"
+               : "+f"(c.e[0]), "+f"(c.e[1]), "+f"(c.e[2]), "+f"(c.e[3])
+               : "r"(pa[0]), "r"(pa[1]), "r"(pa[2]), "r"(pa[3]), "r"(pb[0]), "r"(pb[1]));
+}
+__device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_frag<__nv_bfloat16, 8>& a,
+                                                const mf_frag<__nv_bfloat16, 4>& b) {
+  const unsigned* pa = reinterpret_cast<const unsigned*>(a.e);
+  const unsigned* pb = reinterpret_cast<const unsigned*>(b.e);
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+               "{%0, %1, %2, %3};\n"
+               : "+f"(c.e[0]), "+f"(c.e[1]), "+f"(c.e[2]), "+f"(c.e[3])
+               : "r"(pa[0]), "r"(pa[1]), "r"(pa[2]), "r"(pa[3]), "r"(pb[0]), "r"(pb[1]));
+}
+
+// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row.
+template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldmatrix(F& frag, const void* row) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  unsigned* r = reinterpret_cast<unsigned*>(frag.e);
+  if constexpr (N == 4 && !Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
+  } else if constexpr (N == 4) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
+  } else if constexpr (!Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+  }
+}
+// Conversions through float for __half/__nv_bfloat16 (their direct conversions are ambiguous).
+template <typename T> struct mf_convert {
+  template <typename S> static __device__ __forceinline__ T from(S x) { return static_cast<T>(x); }
+  static __device__ __forceinline__ T from(__half x) { return static_cast<T>(__half2float(x)); }
+  static __device__ __forceinline__ T from(__nv_bfloat16 x) { return static_cast<T>(__bfloat162float(x)); }
+};
+template <> struct mf_convert<bool> {
+  template <typename S> static __device__ __forceinline__ bool from(S x) { return static_cast<bool>(x); }
+  static __device__ __forceinline__ bool from(__half x) { return __half2float(x) != 0.0f; }
+  static __device__ __forceinline__ bool from(__nv_bfloat16 x) { return __bfloat162float(x) != 0.0f; }
+};
+template <> struct mf_convert<__half> {
+  template <typename S> static __device__ __forceinline__ __half from(S x) { return __float2half(static_cast<float>(x)); }
+  static __device__ __forceinline__ __half from(__half x) { return x; }
+  static __device__ __forceinline__ __half from(__nv_bfloat16 x) { return __float2half(__bfloat162float(x)); }
+};
+template <> struct mf_convert<__nv_bfloat16> {
+  template <typename S> static __device__ __forceinline__ __nv_bfloat16 from(S x) {
+    return __float2bfloat16(static_cast<float>(x));
+  }
+  static __device__ __forceinline__ __nv_bfloat16 from(__half x) { return __float2bfloat16(__half2float(x)); }
+  static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
+};
+template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
+// Triton's fp32 math: the hardware approximations its PTX uses (ex2.approx, sqrt.approx, div.full).
+__device__ __forceinline__ float mf_exp2(float x) { float y; asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+__device__ __forceinline__ float mf_exp(float x) { return mf_exp2(x * 1.4426950408889634f); }
+__device__ __forceinline__ float mf_fdiv(float a, float b) {
+  float y;
+  asm("div.full.f32 %0, %1, %2;" : "=f"(y) : "f"(a), "f"(b));
+  return y;
+}
+template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b < a ? b : a; }
+
+const auto mf_L = L[0];
+const auto mf_sm_scale = sm_scale[0];
+__shared__ __align__(16) __half q_1_smem[2304];
+__shared__ __align__(16) __half k_3_smem[4608];
+__shared__ __align__(16) float acc_2_smem[64];
+__shared__ __align__(16) float acc_3_smem[64];
+__shared__ __align__(16) __half t_20_smem[2560];
+__shared__ __align__(16) __half v_2_smem[4608];
+if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
+  // 78: start_m = tl.program_id(0)
+  // 79: head = tl.program_id(1)
+  // 80: kv_base = (head // GROUP) * L * D
+  int t = (int(blockIdx.y) / 4);
+  int t_1 = (t * mf_L);
+  int kv_base = (t_1 * 64);
+  // 81: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  int t_2 = (int(blockIdx.x) * 32);
+  // 82: rd = tl.arange(0, D)
+  // 83: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  int t_3 = (int(blockIdx.y) * mf_L);
+  int t_4 = (t_3 * 64);
+  decltype(q_ptr) t_5 = (q_ptr + t_4);
+  __half q[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 8) {
+    int rm = (t_2 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    {
+      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+      mf_load_masked(mf_v, ((t_5 + (rm * 64)) + rd), (rm < mf_L));
+      q[k] = mf_v.v[0];
+      q[(k + 1)] = mf_v.v[1];
+      q[(k + 2)] = mf_v.v[2];
+      q[(k + 3)] = mf_v.v[3];
+      q[(k + 4)] = mf_v.v[4];
+      q[(k + 5)] = mf_v.v[5];
+      q[(k + 6)] = mf_v.v[6];
+      q[(k + 7)] = mf_v.v[7];
+    }
+  }
+  // 84: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 85: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 86: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 89: hi = tl.minimum((start_m + 1) * BLOCK_M, L)
+  int t_6 = (int(blockIdx.x) + 1);
+  int t_7 = (t_6 * 32);
+  int hi = mf_min<int>(t_7, mf_L);
+  // 90: for start_n in range(0, hi, BLOCK_N):
+  // 91: rn = start_n + tl.arange(0, BLOCK_N)
+  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 90: for start_n in range(0, hi, BLOCK_N):
+  bool t_8 = (0 < hi);
+  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  __half k_1[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 8) {
+    int rn = (0 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    int kv = ((kv_base + (rn * 64)) + rd);
+    {
+      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+      mf_load_masked(mf_v, (k_ptr + kv), ((rn < mf_L) & t_8));
+      k_1[k] = mf_v.v[0];
+      k_1[(k + 1)] = mf_v.v[1];
+      k_1[(k + 2)] = mf_v.v[2];
+      k_1[(k + 3)] = mf_v.v[3];
+      k_1[(k + 4)] = mf_v.v[4];
+      k_1[(k + 5)] = mf_v.v[5];
+      k_1[(k + 6)] = mf_v.v[6];
+      k_1[(k + 7)] = mf_v.v[7];
+    }
+  }
+  // 91: rn = start_n + tl.arange(0, BLOCK_N)
+  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 90: for start_n in range(0, hi, BLOCK_N):
+  bool t_9 = (0 < hi);
+  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  __half v[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 8) {
+    int rn_1 = (0 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
+    {
+      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+      mf_load_masked(mf_v, (v_ptr + kv_1), ((rn_1 < mf_L) & t_9));
+      v[k] = mf_v.v[0];
+      v[(k + 1)] = mf_v.v[1];
+      v[(k + 2)] = mf_v.v[2];
+      v[(k + 3)] = mf_v.v[3];
+      v[(k + 4)] = mf_v.v[4];
+      v[(k + 5)] = mf_v.v[5];
+      v[(k + 6)] = mf_v.v[6];
+      v[(k + 7)] = mf_v.v[7];
+    }
+  }
+  // 90: for start_n in range(0, hi, BLOCK_N):
+  float l_i[2];
+  #pragma unroll
+  for (int k = 0; (k < 2); k += 1) {
+    float l_i_1 = 0.0f;
+    l_i[k] = l_i_1;
+  }
+  float acc[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    float acc_1 = 0.0f;
+    acc[k] = acc_1;
+  }
+  float m_i[2];
+  #pragma unroll
+  for (int k = 0; (k < 2); k += 1) {
+    float m_i_1 = __uint_as_float(0xff800000u);
+    m_i[k] = m_i_1;
+  }
+  __half t_10[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_10[k] = k_1[k];
+  }
+  __half t_11[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_11[k] = v[k];
+  }
+  __syncthreads();
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 8) {
+    mf_store_vec<8>((q_1_smem + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8)))), q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)], q[(k + 4)], q[(k + 5)], q[(k + 6)], q[(k + 7)]);
+  }
+  __syncthreads();
+  for (int start_n = 0; (start_n < hi); start_n += 32) {
+    // 91: rn = start_n + tl.arange(0, BLOCK_N)
+    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    int start_n_next = (start_n + 32);
+    // 91: rn = start_n + tl.arange(0, BLOCK_N)
+    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    bool t_12 = (start_n_next < hi);
+    int rd = 0;
+    __half k_2[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      int rn_3 = (start_n_next + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd_1 = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+      int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
+      {
+        mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+        mf_load_masked(mf_v, (k_ptr + kv_3), ((rn_3 < mf_L) & t_12));
+        k_2[k] = mf_v.v[0];
+        k_2[(k + 1)] = mf_v.v[1];
+        k_2[(k + 2)] = mf_v.v[2];
+        k_2[(k + 3)] = mf_v.v[3];
+        k_2[(k + 4)] = mf_v.v[4];
+        k_2[(k + 5)] = mf_v.v[5];
+        k_2[(k + 6)] = mf_v.v[6];
+        k_2[(k + 7)] = mf_v.v[7];
+      }
+    }
+    // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    int stage = ((start_n / 32) % 2);
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      mf_store_vec<8>((k_3_smem + ((stage * 2304) + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8))))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
+    }
+    __syncthreads();
+    float t_13[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_13[k] = 0.0f;
+    }
+    int warp_row = (((int(threadIdx.x / 32u) / 2) % 2) * 16);
+    int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
+    mf_frag<float, 4> frag_c[2];
+    #pragma unroll
+    for (int f = 0; (f < 2); f += 1) {
+      frag_c[f].e[0] = t_13[(f * 4)];
+      frag_c[f].e[1] = t_13[((f * 4) + 1)];
+      frag_c[f].e[2] = t_13[((f * 4) + 2)];
+      frag_c[f].e[3] = t_13[((f * 4) + 3)];
+    }
+    #pragma unroll
+    for (int kk = 0; (kk < 64); kk += 16) {
+      mf_frag<__half, 8> frag_a[1];
+      mf_frag<__half, 4> frag_b[2];
+      #pragma unroll
+      for (int i = 0; (i < 1); i += 1) {
+        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + ((((warp_row + (i * 32)) + (((((int(threadIdx.x % 32u) / 8) % 4) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (kk + ((((int(threadIdx.x % 32u) / 8) % 4) / 2) * 8)))));
+      }
+      #pragma unroll
+      for (int j = 0; (j < 2); j += 1) {
+        mf_ldmatrix<2, false>(frag_b[j], (k_3_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
+      }
+      #pragma unroll
+      for (int i = 0; (i < 1); i += 1) {
+        #pragma unroll
+        for (int j = 0; (j < 2); j += 1) {
+          mf_mma_m16n8k16(frag_c[((i * 2) + j)], frag_a[i], frag_b[j]);
+        }
+      }
+    }
+    #pragma unroll
+    for (int f = 0; (f < 2); f += 1) {
+      t_13[(f * 4)] = frag_c[f].e[0];
+      t_13[((f * 4) + 1)] = frag_c[f].e[1];
+      t_13[((f * 4) + 2)] = frag_c[f].e[2];
+      t_13[((f * 4) + 3)] = frag_c[f].e[3];
+    }
+    float qk[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      qk[k] = (t_13[k] * mf_sm_scale);
+    }
+    // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
+    int rm = (t_2 + 0);
+    float qk_1[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      int rm_1 = (t_2 + ((((((k / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+      int rn_5 = (start_n + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
+    }
+    // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
+    float qk_2[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      int rn_6 = (start_n + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_2[k] = ((rn_6 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
+    }
+    // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    float acc_2[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      acc_2[k] = qk_2[(((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2))];
+      acc_2[k] = fmaxf(acc_2[k], qk_2[((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+      acc_2[k] = fmaxf(acc_2[k], qk_2[((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2))]);
+      acc_2[k] = fmaxf(acc_2[k], qk_2[(((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+    }
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      float partner = __shfl_xor_sync(0xffffffffu, acc_2[k], 1);
+      acc_2[k] = fmaxf(acc_2[k], partner);
+    }
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      float partner_1 = __shfl_xor_sync(0xffffffffu, acc_2[k], 2);
+      acc_2[k] = fmaxf(acc_2[k], partner_1);
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      if (((((int(threadIdx.x % 32u) % 2) + (((int(threadIdx.x % 32u) / 2) % 2) * 2)) == 0) && ((int(threadIdx.x / 32u) % 2) < 2))) {
+        acc_2_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))] = acc_2[k];
+      }
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      acc_2[k] = acc_2_smem[(((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8)))];
+      acc_2[k] = fmaxf(acc_2[k], acc_2_smem[(32 + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))]);
+    }
+    float m_new[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      m_new[k] = fmaxf(m_i[k], acc_2[k]);
+    }
+    // 100: alpha = tl.exp(m_i - m_new)
+    float t_14[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      t_14[k] = (m_i[k] - m_new[k]);
+    }
+    float alpha[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      alpha[k] = mf_exp(t_14[k]);
+    }
+    // 101: p = tl.exp(qk - m_new[:, None])
+    float t_15[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_15[k] = (qk_2[k] - m_new[((((k / 4) / 2) * 2) + ((k % 4) / 2))]);
+    }
+    float p[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      p[k] = mf_exp(t_15[k]);
+    }
+    // 102: l_i = l_i * alpha + tl.sum(p, 1)
+    float t_16[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      t_16[k] = (l_i[k] * alpha[k]);
+    }
+    float acc_3[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      acc_3[k] = p[(((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2))];
+      acc_3[k] = (acc_3[k] + p[((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+      acc_3[k] = (acc_3[k] + p[((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2))]);
+      acc_3[k] = (acc_3[k] + p[(((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+    }
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      float partner_2 = __shfl_xor_sync(0xffffffffu, acc_3[k], 1);
+      acc_3[k] = (acc_3[k] + partner_2);
+    }
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      float partner_3 = __shfl_xor_sync(0xffffffffu, acc_3[k], 2);
+      acc_3[k] = (acc_3[k] + partner_3);
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      if (((((int(threadIdx.x % 32u) % 2) + (((int(threadIdx.x % 32u) / 2) % 2) * 2)) == 0) && ((int(threadIdx.x / 32u) % 2) < 2))) {
+        acc_3_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))] = acc_3[k];
+      }
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      acc_3[k] = acc_3_smem[(((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8)))];
+      acc_3[k] = (acc_3[k] + acc_3_smem[(32 + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))]);
+    }
+    float l_i_2[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      l_i_2[k] = (t_16[k] + acc_3[k]);
+    }
+    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    float t_17[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_17[k] = (acc[k] * alpha[((((k / 4) / 4) * 2) + ((k % 4) / 2))]);
+    }
+    __half t_18[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_18[k] = mf_cast<__half>(p[k]);
+    }
+    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    int start_n_next_1 = (start_n + 32);
+    // 91: rn = start_n + tl.arange(0, BLOCK_N)
+    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    bool t_19 = (start_n_next_1 < hi);
+    __half v_1[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      int rn_8 = (start_n_next_1 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd_2 = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+      int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
+      {
+        mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+        mf_load_masked(mf_v, (v_ptr + kv_5), ((rn_8 < mf_L) & t_19));
+        v_1[k] = mf_v.v[0];
+        v_1[(k + 1)] = mf_v.v[1];
+        v_1[(k + 2)] = mf_v.v[2];
+        v_1[(k + 3)] = mf_v.v[3];
+        v_1[(k + 4)] = mf_v.v[4];
+        v_1[(k + 5)] = mf_v.v[5];
+        v_1[(k + 6)] = mf_v.v[6];
+        v_1[(k + 7)] = mf_v.v[7];
+      }
+    }
+    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_20_smem[((stage * 1280) + ((((((((k / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      mf_store_vec<8>((v_2_smem + ((stage * 2304) + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8))))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
+    }
+    __syncthreads();
+    float t_21[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_21[k] = 0.0f;
+    }
+    int warp_row_1 = (((int(threadIdx.x / 32u) / 2) % 2) * 16);
+    int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
+    mf_frag<float, 4> frag_c_1[4];
+    #pragma unroll
+    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
+      frag_c_1[f_1].e[0] = t_21[(f_1 * 4)];
+      frag_c_1[f_1].e[1] = t_21[((f_1 * 4) + 1)];
+      frag_c_1[f_1].e[2] = t_21[((f_1 * 4) + 2)];
+      frag_c_1[f_1].e[3] = t_21[((f_1 * 4) + 3)];
+    }
+    #pragma unroll
+    for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
+      mf_frag<__half, 8> frag_a_1[1];
+      mf_frag<__half, 4> frag_b_1[4];
+      #pragma unroll
+      for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_20_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + (((((int(threadIdx.x % 32u) / 8) % 4) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + ((((int(threadIdx.x % 32u) / 8) % 4) / 2) * 8))))));
+      }
+      #pragma unroll
+      for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
+        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_2_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
+      }
+      #pragma unroll
+      for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
+        #pragma unroll
+        for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
+          mf_mma_m16n8k16(frag_c_1[((i_1 * 4) + j_1)], frag_a_1[i_1], frag_b_1[j_1]);
+        }
+      }
+    }
+    #pragma unroll
+    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
+      t_21[(f_1 * 4)] = frag_c_1[f_1].e[0];
+      t_21[((f_1 * 4) + 1)] = frag_c_1[f_1].e[1];
+      t_21[((f_1 * 4) + 2)] = frag_c_1[f_1].e[2];
+      t_21[((f_1 * 4) + 3)] = frag_c_1[f_1].e[3];
+    }
+    float acc_4[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      acc_4[k] = (t_17[k] + t_21[k]);
+    }
+    float l_i_3[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      l_i_3[k] = l_i_2[k];
+    }
+    float acc_5[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      acc_5[k] = acc_4[k];
+    }
+    float m_new_1[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      m_new_1[k] = m_new[k];
+    }
+    __half k_4[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      k_4[k] = k_2[k];
+    }
+    __half v_3[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      v_3[k] = v_1[k];
+    }
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      l_i[k] = l_i_3[k];
+    }
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      acc[k] = acc_5[k];
+    }
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      m_i[k] = m_new_1[k];
+    }
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_10[k] = k_4[k];
+    }
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_11[k] = v_3[k];
+    }
+  }
+  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  int t_22 = (int(blockIdx.y) * mf_L);
+  int t_23 = (t_22 * 64);
+  decltype(o_ptr) t_24 = (o_ptr + t_23);
+  float t_25[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_25[k] = mf_fdiv(acc[k], l_i[((((k / 4) / 4) * 2) + ((k % 4) / 2))]);
+  }
+  __half t_26[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_26[k] = mf_cast<__half>(t_25[k]);
+  }
+  // 107: mask=rm[:, None] < L)
+  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    int rm = (t_2 + ((((((k / 4) / 4) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+    int rd = ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
+    if ((rm < mf_L)) {
+      *(((t_24 + (rm * 64)) + rd)) = t_26[k];
+    }
+  }
+} else {
+  // 78: start_m = tl.program_id(0)
+  // 79: head = tl.program_id(1)
+  // 80: kv_base = (head // GROUP) * L * D
+  int t = (int(blockIdx.y) / 4);
+  int t_1 = (t * mf_L);
+  int kv_base = (t_1 * 64);
+  // 81: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  int t_2 = (int(blockIdx.x) * 32);
+  // 82: rd = tl.arange(0, D)
+  // 83: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  int t_3 = (int(blockIdx.y) * mf_L);
+  int t_4 = (t_3 * 64);
+  decltype(q_ptr) t_5 = (q_ptr + t_4);
+  __half q[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 8) {
+    int rm = (t_2 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    if ((rm < mf_L)) {
+      q[k] = ((t_5 + (rm * 64)) + rd)[0];
+      q[(k + 1)] = ((t_5 + (rm * 64)) + rd)[1];
+      q[(k + 2)] = ((t_5 + (rm * 64)) + rd)[2];
+      q[(k + 3)] = ((t_5 + (rm * 64)) + rd)[3];
+      q[(k + 4)] = ((t_5 + (rm * 64)) + rd)[4];
+      q[(k + 5)] = ((t_5 + (rm * 64)) + rd)[5];
+      q[(k + 6)] = ((t_5 + (rm * 64)) + rd)[6];
+      q[(k + 7)] = ((t_5 + (rm * 64)) + rd)[7];
+    } else {
+      q[k] = __float2half(0.0f);
+      q[(k + 1)] = __float2half(0.0f);
+      q[(k + 2)] = __float2half(0.0f);
+      q[(k + 3)] = __float2half(0.0f);
+      q[(k + 4)] = __float2half(0.0f);
+      q[(k + 5)] = __float2half(0.0f);
+      q[(k + 6)] = __float2half(0.0f);
+      q[(k + 7)] = __float2half(0.0f);
+    }
+  }
+  // 84: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 85: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 86: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 89: hi = tl.minimum((start_m + 1) * BLOCK_M, L)
+  int t_6 = (int(blockIdx.x) + 1);
+  int t_7 = (t_6 * 32);
+  int hi = mf_min<int>(t_7, mf_L);
+  // 90: for start_n in range(0, hi, BLOCK_N):
+  // 91: rn = start_n + tl.arange(0, BLOCK_N)
+  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 90: for start_n in range(0, hi, BLOCK_N):
+  bool t_8 = (0 < hi);
+  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  __half k_1[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 8) {
+    int rn = (0 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    int kv = ((kv_base + (rn * 64)) + rd);
+    if (((rn < mf_L) & t_8)) {
+      k_1[k] = (k_ptr + kv)[0];
+      k_1[(k + 1)] = (k_ptr + kv)[1];
+      k_1[(k + 2)] = (k_ptr + kv)[2];
+      k_1[(k + 3)] = (k_ptr + kv)[3];
+      k_1[(k + 4)] = (k_ptr + kv)[4];
+      k_1[(k + 5)] = (k_ptr + kv)[5];
+      k_1[(k + 6)] = (k_ptr + kv)[6];
+      k_1[(k + 7)] = (k_ptr + kv)[7];
+    } else {
+      k_1[k] = __float2half(0.0f);
+      k_1[(k + 1)] = __float2half(0.0f);
+      k_1[(k + 2)] = __float2half(0.0f);
+      k_1[(k + 3)] = __float2half(0.0f);
+      k_1[(k + 4)] = __float2half(0.0f);
+      k_1[(k + 5)] = __float2half(0.0f);
+      k_1[(k + 6)] = __float2half(0.0f);
+      k_1[(k + 7)] = __float2half(0.0f);
+    }
+  }
+  // 91: rn = start_n + tl.arange(0, BLOCK_N)
+  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 90: for start_n in range(0, hi, BLOCK_N):
+  bool t_9 = (0 < hi);
+  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  __half v[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 8) {
+    int rn_1 = (0 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
+    if (((rn_1 < mf_L) & t_9)) {
+      v[k] = (v_ptr + kv_1)[0];
+      v[(k + 1)] = (v_ptr + kv_1)[1];
+      v[(k + 2)] = (v_ptr + kv_1)[2];
+      v[(k + 3)] = (v_ptr + kv_1)[3];
+      v[(k + 4)] = (v_ptr + kv_1)[4];
+      v[(k + 5)] = (v_ptr + kv_1)[5];
+      v[(k + 6)] = (v_ptr + kv_1)[6];
+      v[(k + 7)] = (v_ptr + kv_1)[7];
+    } else {
+      v[k] = __float2half(0.0f);
+      v[(k + 1)] = __float2half(0.0f);
+      v[(k + 2)] = __float2half(0.0f);
+      v[(k + 3)] = __float2half(0.0f);
+      v[(k + 4)] = __float2half(0.0f);
+      v[(k + 5)] = __float2half(0.0f);
+      v[(k + 6)] = __float2half(0.0f);
+      v[(k + 7)] = __float2half(0.0f);
+    }
+  }
+  // 90: for start_n in range(0, hi, BLOCK_N):
+  float l_i[2];
+  #pragma unroll 1
+  for (int k = 0; (k < 2); k += 1) {
+    float l_i_1 = 0.0f;
+    l_i[k] = l_i_1;
+  }
+  float acc[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    float acc_1 = 0.0f;
+    acc[k] = acc_1;
+  }
+  float m_i[2];
+  #pragma unroll 1
+  for (int k = 0; (k < 2); k += 1) {
+    float m_i_1 = __uint_as_float(0xff800000u);
+    m_i[k] = m_i_1;
+  }
+  __half t_10[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    t_10[k] = k_1[k];
+  }
+  __half t_11[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    t_11[k] = v[k];
+  }
+  __syncthreads();
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 8) {
+    mf_store_vec<8>((q_1_smem + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8)))), q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)], q[(k + 4)], q[(k + 5)], q[(k + 6)], q[(k + 7)]);
+  }
+  __syncthreads();
+  for (int start_n = 0; (start_n < hi); start_n += 32) {
+    // 91: rn = start_n + tl.arange(0, BLOCK_N)
+    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    int start_n_next = (start_n + 32);
+    // 91: rn = start_n + tl.arange(0, BLOCK_N)
+    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    bool t_12 = (start_n_next < hi);
+    int rd = 0;
+    __half k_2[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      int rn_3 = (start_n_next + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd_1 = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+      int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
+      if (((rn_3 < mf_L) & t_12)) {
+        k_2[k] = (k_ptr + kv_3)[0];
+        k_2[(k + 1)] = (k_ptr + kv_3)[1];
+        k_2[(k + 2)] = (k_ptr + kv_3)[2];
+        k_2[(k + 3)] = (k_ptr + kv_3)[3];
+        k_2[(k + 4)] = (k_ptr + kv_3)[4];
+        k_2[(k + 5)] = (k_ptr + kv_3)[5];
+        k_2[(k + 6)] = (k_ptr + kv_3)[6];
+        k_2[(k + 7)] = (k_ptr + kv_3)[7];
+      } else {
+        k_2[k] = __float2half(0.0f);
+        k_2[(k + 1)] = __float2half(0.0f);
+        k_2[(k + 2)] = __float2half(0.0f);
+        k_2[(k + 3)] = __float2half(0.0f);
+        k_2[(k + 4)] = __float2half(0.0f);
+        k_2[(k + 5)] = __float2half(0.0f);
+        k_2[(k + 6)] = __float2half(0.0f);
+        k_2[(k + 7)] = __float2half(0.0f);
+      }
+    }
+    // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    int stage = ((start_n / 32) % 2);
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      mf_store_vec<8>((k_3_smem + ((stage * 2304) + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8))))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
+    }
+    __syncthreads();
+    float t_13[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_13[k] = 0.0f;
+    }
+    int warp_row = (((int(threadIdx.x / 32u) / 2) % 2) * 16);
+    int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
+    mf_frag<float, 4> frag_c[2];
+    #pragma unroll 1
+    for (int f = 0; (f < 2); f += 1) {
+      frag_c[f].e[0] = t_13[(f * 4)];
+      frag_c[f].e[1] = t_13[((f * 4) + 1)];
+      frag_c[f].e[2] = t_13[((f * 4) + 2)];
+      frag_c[f].e[3] = t_13[((f * 4) + 3)];
+    }
+    #pragma unroll 1
+    for (int kk = 0; (kk < 64); kk += 16) {
+      mf_frag<__half, 8> frag_a[1];
+      mf_frag<__half, 4> frag_b[2];
+      #pragma unroll 1
+      for (int i = 0; (i < 1); i += 1) {
+        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + ((((warp_row + (i * 32)) + (((((int(threadIdx.x % 32u) / 8) % 4) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (kk + ((((int(threadIdx.x % 32u) / 8) % 4) / 2) * 8)))));
+      }
+      #pragma unroll 1
+      for (int j = 0; (j < 2); j += 1) {
+        mf_ldmatrix<2, false>(frag_b[j], (k_3_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
+      }
+      #pragma unroll 1
+      for (int i = 0; (i < 1); i += 1) {
+        #pragma unroll 1
+        for (int j = 0; (j < 2); j += 1) {
+          mf_mma_m16n8k16(frag_c[((i * 2) + j)], frag_a[i], frag_b[j]);
+        }
+      }
+    }
+    #pragma unroll 1
+    for (int f = 0; (f < 2); f += 1) {
+      t_13[(f * 4)] = frag_c[f].e[0];
+      t_13[((f * 4) + 1)] = frag_c[f].e[1];
+      t_13[((f * 4) + 2)] = frag_c[f].e[2];
+      t_13[((f * 4) + 3)] = frag_c[f].e[3];
+    }
+    float qk[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      qk[k] = (t_13[k] * mf_sm_scale);
+    }
+    // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
+    int rm = (t_2 + 0);
+    float qk_1[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      int rm_1 = (t_2 + ((((((k / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+      int rn_5 = (start_n + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
+    }
+    // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
+    float qk_2[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      int rn_6 = (start_n + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_2[k] = ((rn_6 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
+    }
+    // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    float acc_2[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      acc_2[k] = qk_2[(((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2))];
+      acc_2[k] = fmaxf(acc_2[k], qk_2[((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+      acc_2[k] = fmaxf(acc_2[k], qk_2[((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2))]);
+      acc_2[k] = fmaxf(acc_2[k], qk_2[(((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      float partner = __shfl_xor_sync(0xffffffffu, acc_2[k], 1);
+      acc_2[k] = fmaxf(acc_2[k], partner);
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      float partner_1 = __shfl_xor_sync(0xffffffffu, acc_2[k], 2);
+      acc_2[k] = fmaxf(acc_2[k], partner_1);
+    }
+    __syncthreads();
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      if (((((int(threadIdx.x % 32u) % 2) + (((int(threadIdx.x % 32u) / 2) % 2) * 2)) == 0) && ((int(threadIdx.x / 32u) % 2) < 2))) {
+        acc_2_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))] = acc_2[k];
+      }
+    }
+    __syncthreads();
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      acc_2[k] = acc_2_smem[(((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8)))];
+      acc_2[k] = fmaxf(acc_2[k], acc_2_smem[(32 + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))]);
+    }
+    float m_new[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      m_new[k] = fmaxf(m_i[k], acc_2[k]);
+    }
+    // 100: alpha = tl.exp(m_i - m_new)
+    float t_14[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      t_14[k] = (m_i[k] - m_new[k]);
+    }
+    float alpha[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      alpha[k] = mf_exp(t_14[k]);
+    }
+    // 101: p = tl.exp(qk - m_new[:, None])
+    float t_15[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_15[k] = (qk_2[k] - m_new[((((k / 4) / 2) * 2) + ((k % 4) / 2))]);
+    }
+    float p[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      p[k] = mf_exp(t_15[k]);
+    }
+    // 102: l_i = l_i * alpha + tl.sum(p, 1)
+    float t_16[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      t_16[k] = (l_i[k] * alpha[k]);
+    }
+    float acc_3[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      acc_3[k] = p[(((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2))];
+      acc_3[k] = (acc_3[k] + p[((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+      acc_3[k] = (acc_3[k] + p[((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2))]);
+      acc_3[k] = (acc_3[k] + p[(((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      float partner_2 = __shfl_xor_sync(0xffffffffu, acc_3[k], 1);
+      acc_3[k] = (acc_3[k] + partner_2);
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      float partner_3 = __shfl_xor_sync(0xffffffffu, acc_3[k], 2);
+      acc_3[k] = (acc_3[k] + partner_3);
+    }
+    __syncthreads();
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      if (((((int(threadIdx.x % 32u) % 2) + (((int(threadIdx.x % 32u) / 2) % 2) * 2)) == 0) && ((int(threadIdx.x / 32u) % 2) < 2))) {
+        acc_3_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))] = acc_3[k];
+      }
+    }
+    __syncthreads();
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      acc_3[k] = acc_3_smem[(((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8)))];
+      acc_3[k] = (acc_3[k] + acc_3_smem[(32 + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))]);
+    }
+    float l_i_2[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      l_i_2[k] = (t_16[k] + acc_3[k]);
+    }
+    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    float t_17[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_17[k] = (acc[k] * alpha[((((k / 4) / 4) * 2) + ((k % 4) / 2))]);
+    }
+    __half t_18[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_18[k] = mf_cast<__half>(p[k]);
+    }
+    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    int start_n_next_1 = (start_n + 32);
+    // 91: rn = start_n + tl.arange(0, BLOCK_N)
+    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    bool t_19 = (start_n_next_1 < hi);
+    __half v_1[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      int rn_8 = (start_n_next_1 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd_2 = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+      int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
+      if (((rn_8 < mf_L) & t_19)) {
+        v_1[k] = (v_ptr + kv_5)[0];
+        v_1[(k + 1)] = (v_ptr + kv_5)[1];
+        v_1[(k + 2)] = (v_ptr + kv_5)[2];
+        v_1[(k + 3)] = (v_ptr + kv_5)[3];
+        v_1[(k + 4)] = (v_ptr + kv_5)[4];
+        v_1[(k + 5)] = (v_ptr + kv_5)[5];
+        v_1[(k + 6)] = (v_ptr + kv_5)[6];
+        v_1[(k + 7)] = (v_ptr + kv_5)[7];
+      } else {
+        v_1[k] = __float2half(0.0f);
+        v_1[(k + 1)] = __float2half(0.0f);
+        v_1[(k + 2)] = __float2half(0.0f);
+        v_1[(k + 3)] = __float2half(0.0f);
+        v_1[(k + 4)] = __float2half(0.0f);
+        v_1[(k + 5)] = __float2half(0.0f);
+        v_1[(k + 6)] = __float2half(0.0f);
+        v_1[(k + 7)] = __float2half(0.0f);
+      }
+    }
+    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_20_smem[((stage * 1280) + ((((((((k / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
+    }
+    __syncthreads();
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      mf_store_vec<8>((v_2_smem + ((stage * 2304) + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8))))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
+    }
+    __syncthreads();
+    float t_21[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_21[k] = 0.0f;
+    }
+    int warp_row_1 = (((int(threadIdx.x / 32u) / 2) % 2) * 16);
+    int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
+    mf_frag<float, 4> frag_c_1[4];
+    #pragma unroll 1
+    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
+      frag_c_1[f_1].e[0] = t_21[(f_1 * 4)];
+      frag_c_1[f_1].e[1] = t_21[((f_1 * 4) + 1)];
+      frag_c_1[f_1].e[2] = t_21[((f_1 * 4) + 2)];
+      frag_c_1[f_1].e[3] = t_21[((f_1 * 4) + 3)];
+    }
+    #pragma unroll 1
+    for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
+      mf_frag<__half, 8> frag_a_1[1];
+      mf_frag<__half, 4> frag_b_1[4];
+      #pragma unroll 1
+      for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_20_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + (((((int(threadIdx.x % 32u) / 8) % 4) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + ((((int(threadIdx.x % 32u) / 8) % 4) / 2) * 8))))));
+      }
+      #pragma unroll 1
+      for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
+        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_2_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
+      }
+      #pragma unroll 1
+      for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
+        #pragma unroll 1
+        for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
+          mf_mma_m16n8k16(frag_c_1[((i_1 * 4) + j_1)], frag_a_1[i_1], frag_b_1[j_1]);
+        }
+      }
+    }
+    #pragma unroll 1
+    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
+      t_21[(f_1 * 4)] = frag_c_1[f_1].e[0];
+      t_21[((f_1 * 4) + 1)] = frag_c_1[f_1].e[1];
+      t_21[((f_1 * 4) + 2)] = frag_c_1[f_1].e[2];
+      t_21[((f_1 * 4) + 3)] = frag_c_1[f_1].e[3];
+    }
+    float acc_4[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      acc_4[k] = (t_17[k] + t_21[k]);
+    }
+    float l_i_3[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      l_i_3[k] = l_i_2[k];
+    }
+    float acc_5[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      acc_5[k] = acc_4[k];
+    }
+    float m_new_1[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      m_new_1[k] = m_new[k];
+    }
+    __half k_4[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      k_4[k] = k_2[k];
+    }
+    __half v_3[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      v_3[k] = v_1[k];
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      l_i[k] = l_i_3[k];
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      acc[k] = acc_5[k];
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      m_i[k] = m_new_1[k];
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_10[k] = k_4[k];
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_11[k] = v_3[k];
+    }
+  }
+  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  int t_22 = (int(blockIdx.y) * mf_L);
+  int t_23 = (t_22 * 64);
+  decltype(o_ptr) t_24 = (o_ptr + t_23);
+  float t_25[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    t_25[k] = mf_fdiv(acc[k], l_i[((((k / 4) / 4) * 2) + ((k % 4) / 2))]);
+  }
+  __half t_26[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    t_26[k] = mf_cast<__half>(t_25[k]);
+  }
+  // 107: mask=rm[:, None] < L)
+  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    int rm = (t_2 + ((((((k / 4) / 4) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+    int rd = ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
+    if ((rm < mf_L)) {
+      *(((t_24 + (rm * 64)) + rd)) = t_26[k];
+    }
+  }
+}

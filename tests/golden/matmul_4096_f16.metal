@@ -1,0 +1,225 @@
+// 56: pid = tl.program_id(0)
+// 57: num_pid_m = tl.cdiv(M, BLOCK_M)
+int t = (M + 64);
+int t_1 = (t - 1);
+int num_pid_m = (t_1 / 64);
+// 58: num_pid_n = tl.cdiv(N, BLOCK_N)
+int t_2 = (N + 64);
+int t_3 = (t_2 - 1);
+int num_pid_n = (t_3 / 64);
+// 59: num_pid_in_group = GROUP_M * num_pid_n
+int num_pid_in_group = (8 * num_pid_n);
+// 60: first_pid_m = (pid // num_pid_in_group) * GROUP_M
+int t_4 = (int(threadgroup_position_in_grid.x) / num_pid_in_group);
+int first_pid_m = (t_4 * 8);
+// 61: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
+int t_5 = (num_pid_m - first_pid_m);
+int group_size_m = metal::min(t_5, 8);
+// 62: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+int t_6 = (int(threadgroup_position_in_grid.x) % num_pid_in_group);
+int t_7 = (t_6 % group_size_m);
+int pid_m = (first_pid_m + t_7);
+// 63: pid_n = (pid % num_pid_in_group) // group_size_m
+int t_8 = (int(threadgroup_position_in_grid.x) % num_pid_in_group);
+int pid_n = (t_8 / group_size_m);
+// 64: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+int t_9 = (pid_m * 64);
+// 65: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+int t_10 = (pid_n * 64);
+// 66: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+// 67: for k0 in range(0, K, BLOCK_K):
+// 68: rk = k0 + tl.arange(0, BLOCK_K)
+// 69: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+// 67: for k0 in range(0, K, BLOCK_K):
+bool t_11 = (0 < K);
+// 69: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+half a[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 4) {
+  int rm = (t_9 + (((k / 4) * 16) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))));
+  int rk = (0 + (((int(thread_index_in_simdgroup) % 8) * 4) + (k % 4)));
+  {
+    packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
+    if ((((rm < M) & (rk < K)) & t_11)) mf_v = *((const device packed_half4*)(((a_ptr + (rm * K)) + rk)));
+    a[k] = mf_v[0];
+    a[(k + 1)] = mf_v[1];
+    a[(k + 2)] = mf_v[2];
+    a[(k + 3)] = mf_v[3];
+  }
+}
+// 68: rk = k0 + tl.arange(0, BLOCK_K)
+// 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+// 67: for k0 in range(0, K, BLOCK_K):
+bool t_12 = (0 < K);
+// 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+half b[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 4) {
+  int rk_1 = (0 + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+  int rn = (t_10 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4)));
+  {
+    packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
+    if ((((rk_1 < K) & (rn < N)) & t_12)) mf_v = *((const device packed_half4*)(((b_ptr + (rk_1 * N)) + rn)));
+    b[k] = mf_v[0];
+    b[(k + 1)] = mf_v[1];
+    b[(k + 2)] = mf_v[2];
+    b[(k + 3)] = mf_v[3];
+  }
+}
+// 67: for k0 in range(0, K, BLOCK_K):
+float acc[32];
+#pragma unroll
+for (int k = 0; (k < 32); k += 1) {
+  float acc_1 = 0.0f;
+  acc[k] = acc_1;
+}
+half t_13[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  t_13[k] = a[k];
+}
+half t_14[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  t_14[k] = b[k];
+}
+for (int k0 = 0; (k0 < K); k0 += 32) {
+  // 69: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  int k0_next = (k0 + 32);
+  // 68: rk = k0 + tl.arange(0, BLOCK_K)
+  // 69: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  bool t_15 = (k0_next < K);
+  int rm = (t_9 + 0);
+  half a_1[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 4) {
+    int rm_1 = (t_9 + (((k / 4) * 16) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))));
+    int rk_3 = (k0_next + (((int(thread_index_in_simdgroup) % 8) * 4) + (k % 4)));
+    {
+      packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
+      if ((((rm_1 < M) & (rk_3 < K)) & t_15)) mf_v = *((const device packed_half4*)(((a_ptr + (rm_1 * K)) + rk_3)));
+      a_1[k] = mf_v[0];
+      a_1[(k + 1)] = mf_v[1];
+      a_1[(k + 2)] = mf_v[2];
+      a_1[(k + 3)] = mf_v[3];
+    }
+  }
+  // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  int k0_next_1 = (k0 + 32);
+  // 68: rk = k0 + tl.arange(0, BLOCK_K)
+  // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  bool t_16 = (k0_next_1 < K);
+  int rn = (t_10 + 0);
+  half b_1[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 4) {
+    int rk_5 = (k0_next_1 + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int rn_1 = (t_10 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4)));
+    {
+      packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
+      if ((((rk_5 < K) & (rn_1 < N)) & t_16)) mf_v = *((const device packed_half4*)(((b_ptr + (rk_5 * N)) + rn_1)));
+      b_1[k] = mf_v[0];
+      b_1[(k + 1)] = mf_v[1];
+      b_1[(k + 2)] = mf_v[2];
+      b_1[(k + 3)] = mf_v[3];
+    }
+  }
+  // 71: acc = tl.dot(a, b, acc)
+  threadgroup half a_2_smem[5120];
+  int stage = ((k0 / 32) % 2);
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 4) {
+    *((threadgroup packed_half4*)((a_2_smem + ((stage * 2560) + (((((k / 4) * 16) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))) * 40) + (((int(thread_index_in_simdgroup) % 8) * 4) + (k % 4))))))) = packed_half4(t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)]);
+  }
+  threadgroup half b_2_smem[4608];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 4) {
+    *((threadgroup packed_half4*)((b_2_smem + ((stage * 2304) + (((((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4))))))) = packed_half4(t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)]);
+  }
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  float acc_2[32];
+  #pragma unroll
+  for (int k = 0; (k < 32); k += 1) {
+    acc_2[k] = acc[k];
+  }
+  int frag_row = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
+  int frag_col = ((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2));
+  int warp_row = (((int(simdgroup_index_in_threadgroup) / 2) % 2) * 8);
+  int warp_col = ((int(simdgroup_index_in_threadgroup) % 2) * 8);
+  simdgroup_matrix<float, 8, 8> frag_c[16];
+  #pragma unroll
+  for (int f = 0; (f < 16); f += 1) {
+    frag_c[f].thread_elements()[0] = acc_2[(f * 2)];
+    frag_c[f].thread_elements()[1] = acc_2[((f * 2) + 1)];
+  }
+  #pragma unroll
+  for (int kk = 0; (kk < 32); kk += 8) {
+    simdgroup_matrix<float, 8, 8> frag_a[4];
+    simdgroup_matrix<float, 8, 8> frag_b[4];
+    #pragma unroll
+    for (int i = 0; (i < 4); i += 1) {
+      frag_a[i].thread_elements()[0] = static_cast<float>(a_2_smem[((stage * 2560) + ((((warp_row + (i * 16)) + frag_row) * 40) + (kk + frag_col)))]);
+      frag_a[i].thread_elements()[1] = static_cast<float>(a_2_smem[((stage * 2560) + ((((warp_row + (i * 16)) + frag_row) * 40) + (kk + (frag_col + 1))))]);
+    }
+    #pragma unroll
+    for (int j = 0; (j < 4); j += 1) {
+      frag_b[j].thread_elements()[0] = static_cast<float>(b_2_smem[((stage * 2304) + (((kk + frag_row) * 72) + ((warp_col + (j * 16)) + frag_col)))]);
+      frag_b[j].thread_elements()[1] = static_cast<float>(b_2_smem[((stage * 2304) + (((kk + frag_row) * 72) + ((warp_col + (j * 16)) + (frag_col + 1))))]);
+    }
+    #pragma unroll
+    for (int i = 0; (i < 4); i += 1) {
+      #pragma unroll
+      for (int j = 0; (j < 4); j += 1) {
+        simdgroup_multiply_accumulate(frag_c[((i * 4) + j)], frag_a[i], frag_b[j], frag_c[((i * 4) + j)]);
+      }
+    }
+  }
+  #pragma unroll
+  for (int f = 0; (f < 16); f += 1) {
+    acc_2[(f * 2)] = frag_c[f].thread_elements()[0];
+    acc_2[((f * 2) + 1)] = frag_c[f].thread_elements()[1];
+  }
+  float acc_3[32];
+  #pragma unroll
+  for (int k = 0; (k < 32); k += 1) {
+    acc_3[k] = acc_2[k];
+  }
+  half a_3[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    a_3[k] = a_1[k];
+  }
+  half b_3[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    b_3[k] = b_1[k];
+  }
+  #pragma unroll
+  for (int k = 0; (k < 32); k += 1) {
+    acc[k] = acc_3[k];
+  }
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_13[k] = a_3[k];
+  }
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_14[k] = b_3[k];
+  }
+}
+// 72: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+half t_17[32];
+#pragma unroll
+for (int k = 0; (k < 32); k += 1) {
+  t_17[k] = static_cast<half>(acc[k]);
+}
+// 73: mask=(rm[:, None] < M) & (rn[None, :] < N))
+// 72: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+#pragma unroll
+for (int k = 0; (k < 32); k += 1) {
+  int rm = (t_9 + ((((((k / 2) / 4) * 2) + ((int(simdgroup_index_in_threadgroup) / 2) % 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
+  int rn = (t_10 + ((((((k / 2) % 4) * 2) + (int(simdgroup_index_in_threadgroup) % 2)) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
+  if (((rm < M) & (rn < N))) {
+    *(((c_ptr + (rm * N)) + rn)) = t_17[k];
+  }
+}

@@ -1,0 +1,659 @@
+
+// Neighbouring elements moved in one access; the address must be aligned to the vector's size
+// (global memory: the kernel is versioned on its arguments' alignment).
+template <int N, typename T> struct alignas(sizeof(T) * N) mf_vec { T v[N]; };
+template <typename T> __device__ __forceinline__ bool mf_is_aligned(const T* p, int bytes) {
+  return reinterpret_cast<uintptr_t>(p) % bytes == 0;
+}
+// The vector's bytes as whole registers: a masked load then merges registers (a predicated load),
+// not 16-bit elements one by one (which costs a byte permute per element).
+template <int B> struct mf_words { using type = unsigned char; };
+template <> struct mf_words<2> { using type = unsigned short; };
+template <> struct mf_words<4> { using type = unsigned; };
+template <> struct mf_words<8> { using type = uint2; };
+template <> struct mf_words<16> { using type = uint4; };
+template <int N, typename T> __device__ __forceinline__ void mf_load_masked(mf_vec<N, T>& v, const T* p, bool mask) {
+  using W = typename mf_words<sizeof(mf_vec<N, T>)>::type;
+  W w = *reinterpret_cast<const W*>(&v);
+  if (mask) w = *reinterpret_cast<const W*>(p);
+  v = *reinterpret_cast<const mf_vec<N, T>*>(&w);
+}
+// Conversions through float for __half/__nv_bfloat16 (their direct conversions are ambiguous).
+template <typename T> struct mf_convert {
+  template <typename S> static __device__ __forceinline__ T from(S x) { return static_cast<T>(x); }
+  static __device__ __forceinline__ T from(__half x) { return static_cast<T>(__half2float(x)); }
+  static __device__ __forceinline__ T from(__nv_bfloat16 x) { return static_cast<T>(__bfloat162float(x)); }
+};
+template <> struct mf_convert<bool> {
+  template <typename S> static __device__ __forceinline__ bool from(S x) { return static_cast<bool>(x); }
+  static __device__ __forceinline__ bool from(__half x) { return __half2float(x) != 0.0f; }
+  static __device__ __forceinline__ bool from(__nv_bfloat16 x) { return __bfloat162float(x) != 0.0f; }
+};
+template <> struct mf_convert<__half> {
+  template <typename S> static __device__ __forceinline__ __half from(S x) { return __float2half(static_cast<float>(x)); }
+  static __device__ __forceinline__ __half from(__half x) { return x; }
+  static __device__ __forceinline__ __half from(__nv_bfloat16 x) { return __float2half(__bfloat162float(x)); }
+};
+template <> struct mf_convert<__nv_bfloat16> {
+  template <typename S> static __device__ __forceinline__ __nv_bfloat16 from(S x) {
+    return __float2bfloat16(static_cast<float>(x));
+  }
+  static __device__ __forceinline__ __nv_bfloat16 from(__half x) { return __float2bfloat16(__half2float(x)); }
+  static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
+};
+template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
+// Triton's fp32 math: the hardware approximations its PTX uses (ex2.approx, sqrt.approx, div.full).
+__device__ __forceinline__ float mf_exp2(float x) { float y; asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+__device__ __forceinline__ float mf_exp(float x) { return mf_exp2(x * 1.4426950408889634f); }
+__device__ __forceinline__ float mf_fdiv(float a, float b) {
+  float y;
+  asm("div.full.f32 %0, %1, %2;" : "=f"(y) : "f"(a), "f"(b));
+  return y;
+}
+
+const auto mf_n_cols = n_cols[0];
+const auto mf_row_stride = row_stride[0];
+__shared__ __align__(16) float row_max_smem[8];
+__shared__ __align__(16) float row_sum_smem[8];
+if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
+  // 65: row = tl.program_id(0)
+  // 66: base = row * row_stride
+  int base = (int(blockIdx.x) * mf_row_stride);
+  // 69: m = tl.full((BLOCK,), -float("inf"), tl.float32)
+  // 70: s = tl.zeros((BLOCK,), dtype=tl.float32)
+  // 71: for start in range(0, n_cols, BLOCK):
+  float s[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    float s_1 = 0.0f;
+    s[k] = s_1;
+  }
+  float m[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    float m_1 = __uint_as_float(0xff800000u);
+    m[k] = m_1;
+  }
+  for (int start = 0; (start < mf_n_cols); start += 4096) {
+    // 72: offs = start + tl.arange(0, BLOCK)
+    // 73: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
+    decltype(x_ptr) t = (x_ptr + base);
+    __half t_1[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      int offs_1 = (start + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      {
+        mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
+        mf_load_masked(mf_v, (t + offs_1), (offs_1 < mf_n_cols));
+        t_1[k] = mf_v.v[0];
+        t_1[(k + 1)] = mf_v.v[1];
+        t_1[(k + 2)] = mf_v.v[2];
+        t_1[(k + 3)] = mf_v.v[3];
+        t_1[(k + 4)] = mf_v.v[4];
+        t_1[(k + 5)] = mf_v.v[5];
+        t_1[(k + 6)] = mf_v.v[6];
+        t_1[(k + 7)] = mf_v.v[7];
+      }
+    }
+    float x[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      x[k] = static_cast<float>(t_1[k]);
+    }
+    // 74: m_new = tl.maximum(m, x)
+    float m_new[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      m_new[k] = fmaxf(m[k], x[k]);
+    }
+    // 75: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
+    bool t_2[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_2[k] = (m_new[k] == m[k]);
+    }
+    float t_3[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_3[k] = (m[k] - m_new[k]);
+    }
+    float t_4[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_4[k] = (t_2[k] ? 0.0f : t_3[k]);
+    }
+    float t_5[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_5[k] = mf_exp(t_4[k]);
+    }
+    float t_6[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_6[k] = (s[k] * t_5[k]);
+    }
+    bool t_7[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_7[k] = (x[k] == m_new[k]);
+    }
+    float t_8[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_8[k] = (x[k] - m_new[k]);
+    }
+    float t_9[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_9[k] = (t_7[k] ? 0.0f : t_8[k]);
+    }
+    float t_10[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_10[k] = mf_exp(t_9[k]);
+    }
+    float s_2[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      s_2[k] = (t_6[k] + t_10[k]);
+    }
+    float s_3[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      s_3[k] = s_2[k];
+    }
+    float m_new_1[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      m_new_1[k] = m_new[k];
+    }
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      s[k] = s_3[k];
+    }
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      m[k] = m_new_1[k];
+    }
+  }
+  // 77: row_max = tl.max(m, axis=0)
+  float row_max[1];
+  row_max[0] = m[0];
+  row_max[0] = fmaxf(row_max[0], m[1]);
+  row_max[0] = fmaxf(row_max[0], m[2]);
+  row_max[0] = fmaxf(row_max[0], m[3]);
+  row_max[0] = fmaxf(row_max[0], m[4]);
+  row_max[0] = fmaxf(row_max[0], m[5]);
+  row_max[0] = fmaxf(row_max[0], m[6]);
+  row_max[0] = fmaxf(row_max[0], m[7]);
+  row_max[0] = fmaxf(row_max[0], m[8]);
+  row_max[0] = fmaxf(row_max[0], m[9]);
+  row_max[0] = fmaxf(row_max[0], m[10]);
+  row_max[0] = fmaxf(row_max[0], m[11]);
+  row_max[0] = fmaxf(row_max[0], m[12]);
+  row_max[0] = fmaxf(row_max[0], m[13]);
+  row_max[0] = fmaxf(row_max[0], m[14]);
+  row_max[0] = fmaxf(row_max[0], m[15]);
+  float partner = __shfl_xor_sync(0xffffffffu, row_max[0], 1);
+  row_max[0] = fmaxf(row_max[0], partner);
+  float partner_1 = __shfl_xor_sync(0xffffffffu, row_max[0], 2);
+  row_max[0] = fmaxf(row_max[0], partner_1);
+  float partner_2 = __shfl_xor_sync(0xffffffffu, row_max[0], 4);
+  row_max[0] = fmaxf(row_max[0], partner_2);
+  float partner_3 = __shfl_xor_sync(0xffffffffu, row_max[0], 8);
+  row_max[0] = fmaxf(row_max[0], partner_3);
+  float partner_4 = __shfl_xor_sync(0xffffffffu, row_max[0], 16);
+  row_max[0] = fmaxf(row_max[0], partner_4);
+  __syncthreads();
+  if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
+    row_max_smem[int(threadIdx.x / 32u)] = row_max[0];
+  }
+  __syncthreads();
+  row_max[0] = row_max_smem[0];
+  row_max[0] = fmaxf(row_max[0], row_max_smem[1]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[2]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[3]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[4]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[5]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[6]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[7]);
+  float row_max_1 = row_max[0];
+  // 78: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
+  bool t_11[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_11[k] = (m[k] == row_max_1);
+  }
+  float t_12[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_12[k] = (m[k] - row_max_1);
+  }
+  float t_13[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_13[k] = (t_11[k] ? 0.0f : t_12[k]);
+  }
+  float t_14[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_14[k] = mf_exp(t_13[k]);
+  }
+  float t_15[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_15[k] = (s[k] * t_14[k]);
+  }
+  float row_sum[1];
+  row_sum[0] = t_15[0];
+  row_sum[0] = (row_sum[0] + t_15[1]);
+  row_sum[0] = (row_sum[0] + t_15[2]);
+  row_sum[0] = (row_sum[0] + t_15[3]);
+  row_sum[0] = (row_sum[0] + t_15[4]);
+  row_sum[0] = (row_sum[0] + t_15[5]);
+  row_sum[0] = (row_sum[0] + t_15[6]);
+  row_sum[0] = (row_sum[0] + t_15[7]);
+  row_sum[0] = (row_sum[0] + t_15[8]);
+  row_sum[0] = (row_sum[0] + t_15[9]);
+  row_sum[0] = (row_sum[0] + t_15[10]);
+  row_sum[0] = (row_sum[0] + t_15[11]);
+  row_sum[0] = (row_sum[0] + t_15[12]);
+  row_sum[0] = (row_sum[0] + t_15[13]);
+  row_sum[0] = (row_sum[0] + t_15[14]);
+  row_sum[0] = (row_sum[0] + t_15[15]);
+  float partner_5 = __shfl_xor_sync(0xffffffffu, row_sum[0], 1);
+  row_sum[0] = (row_sum[0] + partner_5);
+  float partner_6 = __shfl_xor_sync(0xffffffffu, row_sum[0], 2);
+  row_sum[0] = (row_sum[0] + partner_6);
+  float partner_7 = __shfl_xor_sync(0xffffffffu, row_sum[0], 4);
+  row_sum[0] = (row_sum[0] + partner_7);
+  float partner_8 = __shfl_xor_sync(0xffffffffu, row_sum[0], 8);
+  row_sum[0] = (row_sum[0] + partner_8);
+  float partner_9 = __shfl_xor_sync(0xffffffffu, row_sum[0], 16);
+  row_sum[0] = (row_sum[0] + partner_9);
+  __syncthreads();
+  if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
+    row_sum_smem[int(threadIdx.x / 32u)] = row_sum[0];
+  }
+  __syncthreads();
+  row_sum[0] = row_sum_smem[0];
+  row_sum[0] = (row_sum[0] + row_sum_smem[1]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[2]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[3]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[4]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[5]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[6]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[7]);
+  float row_sum_1 = row_sum[0];
+  // 79: for start in range(0, n_cols, BLOCK):
+  for (int start_1 = 0; (start_1 < mf_n_cols); start_1 += 4096) {
+    // 80: offs = start + tl.arange(0, BLOCK)
+    // 81: mask = offs < n_cols
+    // 82: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    decltype(x_ptr) t_16 = (x_ptr + base);
+    __half t_17[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      int offs_3 = (start_1 + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      bool mask = (offs_3 < mf_n_cols);
+      {
+        mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
+        mf_load_masked(mf_v, (t_16 + offs_3), mask);
+        t_17[k] = mf_v.v[0];
+        t_17[(k + 1)] = mf_v.v[1];
+        t_17[(k + 2)] = mf_v.v[2];
+        t_17[(k + 3)] = mf_v.v[3];
+        t_17[(k + 4)] = mf_v.v[4];
+        t_17[(k + 5)] = mf_v.v[5];
+        t_17[(k + 6)] = mf_v.v[6];
+        t_17[(k + 7)] = mf_v.v[7];
+      }
+    }
+    float x_1[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      x_1[k] = static_cast<float>(t_17[k]);
+    }
+    // 83: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
+    decltype(out_ptr) t_18 = (out_ptr + base);
+    float t_19[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_19[k] = (x_1[k] - row_max_1);
+    }
+    float t_20[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_20[k] = mf_exp(t_19[k]);
+    }
+    float t_21[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_21[k] = mf_fdiv(t_20[k], row_sum_1);
+    }
+    __half t_22[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_22[k] = mf_cast<__half>(t_21[k]);
+    }
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      int offs_4 = (start_1 + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      bool mask = (offs_4 < mf_n_cols);
+      if (mask) {
+        *reinterpret_cast<mf_vec<8, __half>*>((t_18 + offs_4)) = mf_vec<8, __half>{{t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)], t_22[(k + 4)], t_22[(k + 5)], t_22[(k + 6)], t_22[(k + 7)]}};
+      }
+    }
+  }
+} else {
+  // 65: row = tl.program_id(0)
+  // 66: base = row * row_stride
+  int base = (int(blockIdx.x) * mf_row_stride);
+  // 69: m = tl.full((BLOCK,), -float("inf"), tl.float32)
+  // 70: s = tl.zeros((BLOCK,), dtype=tl.float32)
+  // 71: for start in range(0, n_cols, BLOCK):
+  float s[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    float s_1 = 0.0f;
+    s[k] = s_1;
+  }
+  float m[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    float m_1 = __uint_as_float(0xff800000u);
+    m[k] = m_1;
+  }
+  for (int start = 0; (start < mf_n_cols); start += 4096) {
+    // 72: offs = start + tl.arange(0, BLOCK)
+    // 73: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
+    decltype(x_ptr) t = (x_ptr + base);
+    __half t_1[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      int offs_1 = (start + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      if ((offs_1 < mf_n_cols)) {
+        t_1[k] = (t + offs_1)[0];
+        t_1[(k + 1)] = (t + offs_1)[1];
+        t_1[(k + 2)] = (t + offs_1)[2];
+        t_1[(k + 3)] = (t + offs_1)[3];
+        t_1[(k + 4)] = (t + offs_1)[4];
+        t_1[(k + 5)] = (t + offs_1)[5];
+        t_1[(k + 6)] = (t + offs_1)[6];
+        t_1[(k + 7)] = (t + offs_1)[7];
+      } else {
+        t_1[k] = __float2half(__uint_as_float(0xff800000u));
+        t_1[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
+        t_1[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
+        t_1[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
+        t_1[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
+        t_1[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
+        t_1[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
+        t_1[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
+      }
+    }
+    float x[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      x[k] = static_cast<float>(t_1[k]);
+    }
+    // 74: m_new = tl.maximum(m, x)
+    float m_new[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      m_new[k] = fmaxf(m[k], x[k]);
+    }
+    // 75: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
+    bool t_2[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_2[k] = (m_new[k] == m[k]);
+    }
+    float t_3[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_3[k] = (m[k] - m_new[k]);
+    }
+    float t_4[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_4[k] = (t_2[k] ? 0.0f : t_3[k]);
+    }
+    float t_5[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_5[k] = mf_exp(t_4[k]);
+    }
+    float t_6[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_6[k] = (s[k] * t_5[k]);
+    }
+    bool t_7[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_7[k] = (x[k] == m_new[k]);
+    }
+    float t_8[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_8[k] = (x[k] - m_new[k]);
+    }
+    float t_9[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_9[k] = (t_7[k] ? 0.0f : t_8[k]);
+    }
+    float t_10[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_10[k] = mf_exp(t_9[k]);
+    }
+    float s_2[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      s_2[k] = (t_6[k] + t_10[k]);
+    }
+    float s_3[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      s_3[k] = s_2[k];
+    }
+    float m_new_1[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      m_new_1[k] = m_new[k];
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      s[k] = s_3[k];
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      m[k] = m_new_1[k];
+    }
+  }
+  // 77: row_max = tl.max(m, axis=0)
+  float row_max[1];
+  row_max[0] = m[0];
+  row_max[0] = fmaxf(row_max[0], m[1]);
+  row_max[0] = fmaxf(row_max[0], m[2]);
+  row_max[0] = fmaxf(row_max[0], m[3]);
+  row_max[0] = fmaxf(row_max[0], m[4]);
+  row_max[0] = fmaxf(row_max[0], m[5]);
+  row_max[0] = fmaxf(row_max[0], m[6]);
+  row_max[0] = fmaxf(row_max[0], m[7]);
+  row_max[0] = fmaxf(row_max[0], m[8]);
+  row_max[0] = fmaxf(row_max[0], m[9]);
+  row_max[0] = fmaxf(row_max[0], m[10]);
+  row_max[0] = fmaxf(row_max[0], m[11]);
+  row_max[0] = fmaxf(row_max[0], m[12]);
+  row_max[0] = fmaxf(row_max[0], m[13]);
+  row_max[0] = fmaxf(row_max[0], m[14]);
+  row_max[0] = fmaxf(row_max[0], m[15]);
+  float partner = __shfl_xor_sync(0xffffffffu, row_max[0], 1);
+  row_max[0] = fmaxf(row_max[0], partner);
+  float partner_1 = __shfl_xor_sync(0xffffffffu, row_max[0], 2);
+  row_max[0] = fmaxf(row_max[0], partner_1);
+  float partner_2 = __shfl_xor_sync(0xffffffffu, row_max[0], 4);
+  row_max[0] = fmaxf(row_max[0], partner_2);
+  float partner_3 = __shfl_xor_sync(0xffffffffu, row_max[0], 8);
+  row_max[0] = fmaxf(row_max[0], partner_3);
+  float partner_4 = __shfl_xor_sync(0xffffffffu, row_max[0], 16);
+  row_max[0] = fmaxf(row_max[0], partner_4);
+  __syncthreads();
+  if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
+    row_max_smem[int(threadIdx.x / 32u)] = row_max[0];
+  }
+  __syncthreads();
+  row_max[0] = row_max_smem[0];
+  row_max[0] = fmaxf(row_max[0], row_max_smem[1]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[2]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[3]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[4]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[5]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[6]);
+  row_max[0] = fmaxf(row_max[0], row_max_smem[7]);
+  float row_max_1 = row_max[0];
+  // 78: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
+  bool t_11[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    t_11[k] = (m[k] == row_max_1);
+  }
+  float t_12[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    t_12[k] = (m[k] - row_max_1);
+  }
+  float t_13[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    t_13[k] = (t_11[k] ? 0.0f : t_12[k]);
+  }
+  float t_14[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    t_14[k] = mf_exp(t_13[k]);
+  }
+  float t_15[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    t_15[k] = (s[k] * t_14[k]);
+  }
+  float row_sum[1];
+  row_sum[0] = t_15[0];
+  row_sum[0] = (row_sum[0] + t_15[1]);
+  row_sum[0] = (row_sum[0] + t_15[2]);
+  row_sum[0] = (row_sum[0] + t_15[3]);
+  row_sum[0] = (row_sum[0] + t_15[4]);
+  row_sum[0] = (row_sum[0] + t_15[5]);
+  row_sum[0] = (row_sum[0] + t_15[6]);
+  row_sum[0] = (row_sum[0] + t_15[7]);
+  row_sum[0] = (row_sum[0] + t_15[8]);
+  row_sum[0] = (row_sum[0] + t_15[9]);
+  row_sum[0] = (row_sum[0] + t_15[10]);
+  row_sum[0] = (row_sum[0] + t_15[11]);
+  row_sum[0] = (row_sum[0] + t_15[12]);
+  row_sum[0] = (row_sum[0] + t_15[13]);
+  row_sum[0] = (row_sum[0] + t_15[14]);
+  row_sum[0] = (row_sum[0] + t_15[15]);
+  float partner_5 = __shfl_xor_sync(0xffffffffu, row_sum[0], 1);
+  row_sum[0] = (row_sum[0] + partner_5);
+  float partner_6 = __shfl_xor_sync(0xffffffffu, row_sum[0], 2);
+  row_sum[0] = (row_sum[0] + partner_6);
+  float partner_7 = __shfl_xor_sync(0xffffffffu, row_sum[0], 4);
+  row_sum[0] = (row_sum[0] + partner_7);
+  float partner_8 = __shfl_xor_sync(0xffffffffu, row_sum[0], 8);
+  row_sum[0] = (row_sum[0] + partner_8);
+  float partner_9 = __shfl_xor_sync(0xffffffffu, row_sum[0], 16);
+  row_sum[0] = (row_sum[0] + partner_9);
+  __syncthreads();
+  if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
+    row_sum_smem[int(threadIdx.x / 32u)] = row_sum[0];
+  }
+  __syncthreads();
+  row_sum[0] = row_sum_smem[0];
+  row_sum[0] = (row_sum[0] + row_sum_smem[1]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[2]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[3]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[4]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[5]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[6]);
+  row_sum[0] = (row_sum[0] + row_sum_smem[7]);
+  float row_sum_1 = row_sum[0];
+  // 79: for start in range(0, n_cols, BLOCK):
+  for (int start_1 = 0; (start_1 < mf_n_cols); start_1 += 4096) {
+    // 80: offs = start + tl.arange(0, BLOCK)
+    // 81: mask = offs < n_cols
+    // 82: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    decltype(x_ptr) t_16 = (x_ptr + base);
+    __half t_17[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      int offs_3 = (start_1 + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      bool mask = (offs_3 < mf_n_cols);
+      if (mask) {
+        t_17[k] = (t_16 + offs_3)[0];
+        t_17[(k + 1)] = (t_16 + offs_3)[1];
+        t_17[(k + 2)] = (t_16 + offs_3)[2];
+        t_17[(k + 3)] = (t_16 + offs_3)[3];
+        t_17[(k + 4)] = (t_16 + offs_3)[4];
+        t_17[(k + 5)] = (t_16 + offs_3)[5];
+        t_17[(k + 6)] = (t_16 + offs_3)[6];
+        t_17[(k + 7)] = (t_16 + offs_3)[7];
+      } else {
+        t_17[k] = __float2half(__uint_as_float(0xff800000u));
+        t_17[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
+        t_17[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
+        t_17[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
+        t_17[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
+        t_17[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
+        t_17[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
+        t_17[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
+      }
+    }
+    float x_1[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      x_1[k] = static_cast<float>(t_17[k]);
+    }
+    // 83: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
+    decltype(out_ptr) t_18 = (out_ptr + base);
+    float t_19[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_19[k] = (x_1[k] - row_max_1);
+    }
+    float t_20[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_20[k] = mf_exp(t_19[k]);
+    }
+    float t_21[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_21[k] = mf_fdiv(t_20[k], row_sum_1);
+    }
+    __half t_22[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_22[k] = mf_cast<__half>(t_21[k]);
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      int offs_4 = (start_1 + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      bool mask = (offs_4 < mf_n_cols);
+      if (mask) {
+        (t_18 + offs_4)[0] = t_22[k];
+        (t_18 + offs_4)[1] = t_22[(k + 1)];
+        (t_18 + offs_4)[2] = t_22[(k + 2)];
+        (t_18 + offs_4)[3] = t_22[(k + 3)];
+        (t_18 + offs_4)[4] = t_22[(k + 4)];
+        (t_18 + offs_4)[5] = t_22[(k + 5)];
+        (t_18 + offs_4)[6] = t_22[(k + 6)];
+        (t_18 + offs_4)[7] = t_22[(k + 7)];
+      }
+    }
+  }
+}
