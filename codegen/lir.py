@@ -297,14 +297,14 @@ def symbols(node: object) -> set[str]:
         elif isinstance(n, (list, tuple)):
             stack.extend(n)
         elif isinstance(n, (Expr, Stmt)):
-            stack.extend(getattr(n, name) for name in _fields(type(n)))
+            stack.extend(getattr(n, name) for name in node_fields(type(n)))
     return found
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _fields(cls: type) -> tuple[str, ...]:
+def node_fields(cls: type) -> tuple[str, ...]:
     """The field names of an LIR node class (cached: the walk is hot)."""
     names = _FIELDS.get(cls)
     if names is None:
@@ -329,6 +329,28 @@ def rewrite(stmts: list[Stmt], replace: Callable[[Stmt], list[Stmt] | None]) -> 
             s.head, s.body = rewrite(s.head, replace), rewrite(s.body, replace)
         out.append(s)
     return out
+
+
+def pointer_origins(kernel: Kernel) -> Callable[[Expr], set[str]]:
+    """For an address expression, the kernel's pointer arguments it is computed from (through the
+    variables that hold pointers into them)."""
+    pointers = {name for name, t in kernel.inputs if isinstance(t, PointerType)} | {n for n, _ in kernel.outputs}
+    sources: dict[str, set[str]] = {}  # variable -> the symbols its values are computed from
+    for s in walk(kernel.body):
+        if isinstance(s, Decl) and s.init is not None:
+            sources.setdefault(s.name, set()).update(symbols(s.init))
+        elif isinstance(s, Assign) and isinstance(s.target, Sym):
+            sources.setdefault(s.target.name, set()).update(symbols(s.value))
+
+    def origins(address: Expr) -> set[str]:
+        seen, todo = set(), list(symbols(address))
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(sources.get(name, ()))
+        return seen & pointers
+    return origins
 
 
 def walk(stmts: list[Stmt]) -> Iterator[Stmt]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..dsl.ir import Function, ScalarType
 from . import lir
+from .facts import KernelFacts, kernel_facts
 from .passes.aligned_vectors import version_vector_accesses
 from .passes.assign_layouts import LayoutPlan, assign_layouts
 from .passes.barriers import merge_barriers
@@ -39,6 +40,12 @@ class CompiledKernel:
     atomic_outputs: bool
     asm: dict[str, str] = field(default_factory=dict)
     prints: list[tuple] = field(default_factory=list)  # device_print sites (codegen/passes/debug_print.py)
+    facts: KernelFacts | None = None  # memory instructions, barriers, threadgroup bytes (codegen/facts.py)
+
+    @property
+    def shared_bytes(self) -> int:
+        """Threadgroup (shared) memory the kernel declares, as Triton's `shared` metadata."""
+        return self.facts.shared_bytes if self.facts else 0
 
 
 def describe_layouts(fn: Function, plan: LayoutPlan) -> str:
@@ -87,4 +94,4 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     asm[target] = (header + "\n" if header.strip() else "") + body
     digest = hashlib.sha256((CODEGEN_VERSION + header + body).encode()).hexdigest()[:10]
     return CompiledKernel(f"{fn.name}_{digest}", header, body, kernel.inputs, kernel.outputs, kernel.threads,
-                          kernel.atomic_outputs, asm, kernel.prints)
+                          kernel.atomic_outputs, asm, kernel.prints, kernel_facts(kernel))

@@ -16,7 +16,6 @@ import copy
 import dataclasses
 from functools import reduce
 
-from ...dsl.ir import PointerType
 from .. import lir
 from ..layouts import lit
 
@@ -42,30 +41,14 @@ def _device_accesses(stmts: list[lir.Stmt]) -> list[lir.Stmt]:
 
 def _required_alignment(kernel: lir.Kernel) -> dict[str, int]:
     """Bytes of alignment each pointer argument needs for its widest vector access."""
-    pointers = {name for name, t in kernel.inputs if isinstance(t, PointerType)} | {n for n, _ in kernel.outputs}
-    sources: dict[str, set[str]] = {}  # variable -> the symbols its values are computed from
-    for s in lir.walk(kernel.body):
-        if isinstance(s, lir.Decl) and s.init is not None:
-            sources.setdefault(s.name, set()).update(lir.symbols(s.init))
-        elif isinstance(s, lir.Assign) and isinstance(s.target, lir.Sym):
-            sources.setdefault(s.target.name, set()).update(lir.symbols(s.value))
+    origins = lir.pointer_origins(kernel)
     needed: dict[str, int] = {}
     for s in _device_accesses(kernel.body):
         count = len(s.targets) if isinstance(s, lir.VectorLoad) else len(s.values)
         nbytes = count * s.type.bits // 8
-        for name in _reaching(lir.symbols(s.ptr), sources) & pointers:
+        for name in origins(s.ptr):
             needed[name] = max(needed.get(name, 1), nbytes)
     return needed
-
-
-def _reaching(names: set[str], sources: dict[str, set[str]]) -> set[str]:
-    seen, todo = set(), list(names)
-    while todo:
-        n = todo.pop()
-        if n not in seen:
-            seen.add(n)
-            todo.extend(sources.get(n, ()))
-    return seen
 
 
 def _rewritten(stmts: list[lir.Stmt], aligned: bool) -> list[lir.Stmt]:
