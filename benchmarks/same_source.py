@@ -18,7 +18,9 @@ Prints one table and writes DIR/same_source-<label>.json. Run it once per versio
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import linecache
 import math
 import os
 import sys
@@ -58,6 +60,22 @@ def softmax_one_tile(out_ptr, in_ptr, in_row_stride, out_row_stride, n_cols, BLO
     num = tl.exp(x)
     den = tl.sum(num, axis=0)
     tl.store(out_ptr + row * out_row_stride + offs, (num / den).to(tl.float16), mask=mask)
+
+
+def with_constexpr(kernel: Any, names: tuple[str, ...]) -> Any:
+    """The same kernel body with the scalar parameters `names` made constexpr (a diagnostic: how much
+    of a kernel's time is its scalar arguments, which MLX's cuda_kernel passes through memory while
+    Triton passes them in the launch's constant bank)."""
+    fn = kernel.fn.fn  # the Python function behind the autotuned @jit kernel
+    source = inspect.getsource(fn)
+    for name in names:
+        source = source.replace(f" {name},", f" {name}: tl.constexpr,", 1)
+    source = source[source.index("def "):]
+    filename = f"<{fn.__name__} with constexpr {', '.join(names)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    scope: dict = {}
+    exec(compile(source, filename, "exec"), fn.__globals__, scope)
+    return mf.jit(scope[fn.__name__])
 
 
 @dataclass
@@ -190,6 +208,16 @@ def run(b: Bench, quick: bool) -> None:
                                                       num_warps=warps) and (o1, o2),
                   copies, lambda o, t: (max(_errors(ref_norm, o[0])[0], _errors(h, o[1])[0]),
                                         max(_errors(ref_norm, t[0])[0], _errors(h, t[1])[0])))
+    # diagnostic: the scalars constexpr on both sides (see with_constexpr)
+    rk_c = with_constexpr(norms.add_rms_norm_kernel, ("n_cols", "eps"))
+    trk_c = triton_version(rk_c)
+    b.measure(Row("add + rms_norm, scalars constexpr", f"{rows}x{d} fp16", f"BLOCK {d}, 16 warps", 4 * rows * d * 2,
+                  tol=2e-2),
+              lambda i: rk_c[(rows,)](xs[i], rs[i], ws[0], mf.empty((rows, d), mx.float16),
+                                      mf.empty((rows, d), mx.float16), d, 1e-5, BLOCK=d, num_warps=16),
+              lambda i: trk_c[(rows,)](xt[i], rt[i], wt[0], o1, o2, d, 1e-5, BLOCK=d, num_warps=16) and (o1, o2),
+              copies, lambda o, t: (max(_errors(ref_norm, o[0])[0], _errors(h, o[1])[0]),
+                                    max(_errors(ref_norm, t[0])[0], _errors(h, t[1])[0])))
     del xs, xt, rs, rt
     # ---- layer norm 4096x8192 fp32 (outputs: y, mean, rstd)
     copies = rotations(rows * d * 4)
@@ -234,6 +262,51 @@ def run(b: Bench, quick: bool) -> None:
                       xt[i], out_t, n_rows, t_len, math.log(10000.0), hd // 2, BLOCK_R=block_r,
                       num_warps=warps) and out_t,
                   copies, lambda o, t: tuple(_errors(ref_rope, o, t)))
+    # diagnostic: the same body with its scalars constexpr on both sides (Triton folds them too)
+    pk_c = with_constexpr(rope.rope_kernel, ("n_rows", "T", "log_base"))  # a plain @jit kernel
+    tpk_c = triton_version(pk_c)
+    grid = (mf.cdiv(n_rows, 4),)
+    b.measure(Row("rope, scalars constexpr", f"T={t_len} H={heads} D={hd} fp16", "4 rows, 4 warps", 4 * total,
+                  tol=2e-2),
+              lambda i: pk_c[grid](xs[i], mf.empty((total,), mx.float16), n_rows, t_len, math.log(10000.0),
+                                      hd // 2, BLOCK_R=4, num_warps=4),
+              lambda i: tpk_c[grid](xt[i], out_t, n_rows, t_len, math.log(10000.0), hd // 2, BLOCK_R=4,
+                                    num_warps=4) and out_t,
+              copies, lambda o, t: tuple(_errors(ref_rope, o, t)))
+
+
+def run_misaligned(b: Bench, quick: bool) -> None:
+    """Views that start one element into their buffers: CUDA takes the kernel's element-wise copy
+    (passes/aligned_vectors.py). Checked like every row; timed for ours (Triton specialises on the
+    address itself, so its column is the aligned launch for reference)."""
+    torch = b.torch
+    n = 1 << (24 if quick else 26)
+    xs, xt, x0 = b.inputs((n + 1,), "float32", 2)
+    ys, yt, y0 = b.inputs((n + 1,), "float32", 2)
+    ref = x0[1:].astype(np.float64) + y0[1:]
+    out_t = torch.empty(n, device="cuda")
+    ta = triton_version(vector_add)
+    grid = (mf.cdiv(n, 1024),)
+    b.measure(Row("vector add, views at element 1", f"2^{n.bit_length() - 1} fp32", "BLOCK 1024, 4 warps", 12 * n,
+                  tol=1e-6),
+              lambda i: vector_add[grid](xs[i][1:], ys[i][1:], mf.empty((n,)), n, BLOCK=1024, num_warps=4),
+              lambda i: ta[grid](xt[i][1:], yt[i][1:], out_t, n, BLOCK=1024, num_warps=4) and out_t,
+              2, lambda o, t: tuple(_errors(ref, o, t)))
+    rows, d = (256 if quick else 2048), 8192
+    xs, xt, x0 = b.inputs((rows * d + 1,), "float16", 2)
+    rs, rt, r0 = b.inputs((rows * d,), "float16", 2)
+    ws, wt, w0 = b.inputs((d,), "float16", 1)
+    h = (x0[1:].astype(np.float64) + r0).reshape(rows, d)
+    ref_norm = h / np.sqrt((h * h).mean(axis=-1, keepdims=True) + 1e-5) * w0
+    o1, o2 = (torch.empty(rows, d, device="cuda", dtype=torch.float16) for _ in range(2))
+    rk, trk = norms.add_rms_norm_kernel.fn, triton_version(norms.add_rms_norm_kernel)
+    b.measure(Row("add + rms_norm, x at element 1", f"{rows}x{d} fp16", f"BLOCK {d}, 8 warps", 4 * rows * d * 2,
+                  tol=2e-2),
+              lambda i: rk[(rows,)](xs[i][1:], rs[i], ws[0], mf.empty((rows, d), mx.float16),
+                                    mf.empty((rows, d), mx.float16), d, 1e-5, BLOCK=d, num_warps=8),
+              lambda i: trk[(rows,)](xt[i][1:], rt[i], wt[0], o1, o2, d, 1e-5, BLOCK=d, num_warps=8) and (o1, o2),
+              2, lambda o, t: (max(_errors(ref_norm, o[0])[0], _errors(h, o[1])[0]),
+                               max(_errors(ref_norm, t[0])[0], _errors(h, t[1])[0])))
 
 
 def main() -> int:
@@ -253,6 +326,7 @@ def main() -> int:
     b = Bench(args.launches, args.reps, log)
     bandwidth = copy_bandwidth()
     run(b, args.quick)
+    run_misaligned(b, args.quick)
     meta = {"label": args.label, "date": time.strftime("%Y-%m-%d %H:%M"), "mlx": mx.__version__,
             "metalforge_file": mf.__file__, "codegen": __import__("metalforge.codegen.pipeline",
                                                                  fromlist=["x"]).CODEGEN_VERSION,
