@@ -15,6 +15,7 @@ from .passes.aligned_vectors import version_vector_accesses
 from .passes.assign_layouts import LayoutPlan, assign_layouts
 from .passes.barriers import merge_barriers
 from .passes.prefetch import prefetch_dot_operands
+from .passes.simplify import simplify_indices
 from .passes.unused import drop_unused_scalars
 from .passes.dce import eliminate_dead_code
 from .passes.fold import fold_constants
@@ -87,7 +88,9 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     plan = assign_layouts(fn, num_warps, tgt, divisible_by_16, dot_stages, warps_m, matmul2d)
     asm["layouts"] = describe_layouts(fn, plan)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
-    kernel.body = drop_unused_scalars(merge_barriers(kernel.body))
+    kernel.body = merge_barriers(kernel.body)
+    simplify_indices(kernel, num_warps)
+    kernel.body = drop_unused_scalars(kernel.body)
     if tgt.vectors_need_alignment:
         version_vector_accesses(kernel)
     header, body = RENDERERS[target]().render(kernel)

@@ -62,7 +62,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   __half t_2[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 8) {
-    int offs = ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8));
+    int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
@@ -88,7 +88,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   __half t_6[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 8) {
-    int offs = ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8));
+    int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
@@ -124,7 +124,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   }
   #pragma unroll
   for (int k = 0; (k < 32); k += 8) {
-    int offs = ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8));
+    int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       *reinterpret_cast<mf_vec<8, __half>*>((t_9 + offs)) = mf_vec<8, __half>{{t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]}};
@@ -202,7 +202,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   __half t_17[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 8) {
-    int offs = ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8));
+    int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
@@ -242,7 +242,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   }
   #pragma unroll
   for (int k = 0; (k < 32); k += 8) {
-    int offs = ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8));
+    int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       *reinterpret_cast<mf_vec<8, __half>*>((t_19 + offs)) = mf_vec<8, __half>{{t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)], t_22[(k + 4)], t_22[(k + 5)], t_22[(k + 6)], t_22[(k + 7)]}};
@@ -258,7 +258,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   __half t_2[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
-    int offs = ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8));
+    int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       t_2[k] = (t_1 + offs)[0];
@@ -291,7 +291,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   __half t_6[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
-    int offs = ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8));
+    int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       t_6[k] = (t_5 + offs)[0];
@@ -334,7 +334,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   }
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
-    int offs = ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8));
+    int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       (t_9 + offs)[0] = t_10[k];
@@ -419,7 +419,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   __half t_17[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
-    int offs = ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8));
+    int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       t_17[k] = (w_ptr + offs)[0];
@@ -466,7 +466,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   }
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
-    int offs = ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8));
+    int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       (t_19 + offs)[0] = t_22[k];

@@ -7,7 +7,7 @@ decltype(x_ptr) t_1 = (x_ptr + t);
 half t_2[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
-  int offs = ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4));
+  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
@@ -29,7 +29,7 @@ decltype(res_ptr) t_5 = (res_ptr + t_4);
 half t_6[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
-  int offs = ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4));
+  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
@@ -61,7 +61,7 @@ for (int k = 0; (k < 32); k += 1) {
 }
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
-  int offs = ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4));
+  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
   if (mask) {
     *((device packed_half4*)((t_9 + offs))) = packed_half4(t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)]);
@@ -140,7 +140,7 @@ float rstd = (1.0f / t_16);
 half t_17[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
-  int offs = ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4));
+  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
@@ -176,7 +176,7 @@ for (int k = 0; (k < 32); k += 1) {
 }
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
-  int offs = ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4));
+  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
   if (mask) {
     *((device packed_half4*)((t_19 + offs))) = packed_half4(t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)]);

@@ -43,7 +43,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
-  t_3[0] = (t_2 + ((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)))[0];
+  t_3[0] = (t_2 + int(threadIdx.x))[0];
   float t_4[1];
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
@@ -66,7 +66,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   float m_i;
   m_i = __uint_as_float(0xff800000u);
   __syncthreads();
-  q_1_smem[((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u))] = q[0];
+  q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
     // 75: n = start + tl.arange(0, BLOCK_N)
@@ -78,8 +78,8 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     __half t_7[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 8) {
-      int n_1 = (start + (((k / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
-      int d_1 = (((int(threadIdx.x % 32u) % 16) * 8) + (k % 8));
+      int n_1 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int d_1 = ((int(threadIdx.x % 32u) % 16) * 8);
       int offs_1 = (((t_6 + n_1) * 128) + d_1);
       bool valid_1 = (n_1 < hi);
       {
@@ -109,14 +109,14 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     float acc_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      acc_2[k] = t_8[((k % 8) * 8)];
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 1)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 2)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 3)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 4)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 5)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 6)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 7)]);
+      acc_2[k] = t_8[(k * 8)];
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 1)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 2)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 3)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 4)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 5)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 6)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 7)]);
     }
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -141,7 +141,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     float scores[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      int n_2 = (start + (((((k % 8) * 8) / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int n_2 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
@@ -186,8 +186,8 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     __half t_12[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 8) {
-      int n_3 = (start + (((k / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
-      int d_2 = (((int(threadIdx.x % 32u) % 16) * 8) + (k % 8));
+      int n_3 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int d_2 = ((int(threadIdx.x % 32u) % 16) * 8);
       int offs_2 = (((t_6 + n_3) * 128) + d_2);
       bool valid_3 = (n_3 < hi);
       {
@@ -222,14 +222,14 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     float acc_4[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      acc_4[k] = t_14[(k % 8)];
-      acc_4[k] = (acc_4[k] + t_14[(8 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(16 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(24 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(32 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(40 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(48 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(56 + (k % 8))]);
+      acc_4[k] = t_14[k];
+      acc_4[k] = (acc_4[k] + t_14[(8 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(16 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(24 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(32 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(40 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(48 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(56 + k)]);
     }
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -240,16 +240,16 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
-        acc_4_smem[((int(threadIdx.x / 32u) * 128) + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))] = acc_4[k];
+        acc_4_smem[((int(threadIdx.x / 32u) * 128) + (((int(threadIdx.x % 32u) % 16) * 8) + k))] = acc_4[k];
       }
     }
     __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      acc_4[k] = acc_4_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8))];
-      acc_4[k] = (acc_4[k] + acc_4_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
-      acc_4[k] = (acc_4[k] + acc_4_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
-      acc_4[k] = (acc_4[k] + acc_4_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
+      acc_4[k] = acc_4_smem[(((int(threadIdx.x % 32u) % 16) * 8) + k)];
+      acc_4[k] = (acc_4[k] + acc_4_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
+      acc_4[k] = (acc_4[k] + acc_4_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
+      acc_4[k] = (acc_4[k] + acc_4_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     }
     float acc_5[8];
     #pragma unroll
@@ -301,7 +301,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   decltype(o_ptr) t_18 = (o_ptr + t_17);
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    int d = (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8));
+    int d = (((int(threadIdx.x % 32u) % 16) * 8) + k);
     if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) == 0))) {
       *((t_18 + d)) = acc[k];
     }
@@ -329,7 +329,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
-  t_3[0] = (t_2 + ((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)))[0];
+  t_3[0] = (t_2 + int(threadIdx.x))[0];
   float t_4[1];
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
@@ -352,7 +352,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   float m_i;
   m_i = __uint_as_float(0xff800000u);
   __syncthreads();
-  q_1_smem[((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u))] = q[0];
+  q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
     // 75: n = start + tl.arange(0, BLOCK_N)
@@ -364,8 +364,8 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     __half t_7[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
-      int n_1 = (start + (((k / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
-      int d_1 = (((int(threadIdx.x % 32u) % 16) * 8) + (k % 8));
+      int n_1 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int d_1 = ((int(threadIdx.x % 32u) % 16) * 8);
       int offs_1 = (((t_6 + n_1) * 128) + d_1);
       bool valid_1 = (n_1 < hi);
       if (valid_1) {
@@ -402,14 +402,14 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     float acc_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      acc_2[k] = t_8[((k % 8) * 8)];
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 1)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 2)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 3)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 4)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 5)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 6)]);
-      acc_2[k] = (acc_2[k] + t_8[(((k % 8) * 8) + 7)]);
+      acc_2[k] = t_8[(k * 8)];
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 1)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 2)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 3)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 4)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 5)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 6)]);
+      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 7)]);
     }
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -434,7 +434,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     float scores[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      int n_2 = (start + (((((k % 8) * 8) / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int n_2 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
@@ -479,8 +479,8 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     __half t_12[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
-      int n_3 = (start + (((k / 8) * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
-      int d_2 = (((int(threadIdx.x % 32u) % 16) * 8) + (k % 8));
+      int n_3 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int d_2 = ((int(threadIdx.x % 32u) % 16) * 8);
       int offs_2 = (((t_6 + n_3) * 128) + d_2);
       bool valid_3 = (n_3 < hi);
       if (valid_3) {
@@ -522,14 +522,14 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     float acc_4[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      acc_4[k] = t_14[(k % 8)];
-      acc_4[k] = (acc_4[k] + t_14[(8 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(16 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(24 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(32 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(40 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(48 + (k % 8))]);
-      acc_4[k] = (acc_4[k] + t_14[(56 + (k % 8))]);
+      acc_4[k] = t_14[k];
+      acc_4[k] = (acc_4[k] + t_14[(8 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(16 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(24 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(32 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(40 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(48 + k)]);
+      acc_4[k] = (acc_4[k] + t_14[(56 + k)]);
     }
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -540,16 +540,16 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
-        acc_4_smem[((int(threadIdx.x / 32u) * 128) + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))] = acc_4[k];
+        acc_4_smem[((int(threadIdx.x / 32u) * 128) + (((int(threadIdx.x % 32u) % 16) * 8) + k))] = acc_4[k];
       }
     }
     __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      acc_4[k] = acc_4_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8))];
-      acc_4[k] = (acc_4[k] + acc_4_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
-      acc_4[k] = (acc_4[k] + acc_4_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
-      acc_4[k] = (acc_4[k] + acc_4_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8)))]);
+      acc_4[k] = acc_4_smem[(((int(threadIdx.x % 32u) % 16) * 8) + k)];
+      acc_4[k] = (acc_4[k] + acc_4_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
+      acc_4[k] = (acc_4[k] + acc_4_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
+      acc_4[k] = (acc_4[k] + acc_4_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     }
     float acc_5[8];
     #pragma unroll 1
@@ -601,7 +601,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   decltype(o_ptr) t_18 = (o_ptr + t_17);
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    int d = (((int(threadIdx.x % 32u) % 16) * 8) + ((k % 8) % 8));
+    int d = (((int(threadIdx.x % 32u) % 16) * 8) + k);
     if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) == 0))) {
       *((t_18 + d)) = acc[k];
     }

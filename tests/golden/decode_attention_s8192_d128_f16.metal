@@ -10,7 +10,7 @@ int kv_head = (int(threadgroup_position_in_grid.x) / 4);
 int t_1 = (int(threadgroup_position_in_grid.x) * 128);
 decltype(q_ptr) t_2 = (q_ptr + t_1);
 half t_3[1];
-t_3[0] = (t_2 + ((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)))[0];
+t_3[0] = (t_2 + int(thread_index_in_threadgroup))[0];
 float t_4[1];
 t_4[0] = static_cast<float>(t_3[0]);
 float q[1];
@@ -34,7 +34,7 @@ float m_i;
 m_i = (-INFINITY);
 threadgroup float q_1_smem[128];
 threadgroup_barrier(mem_flags::mem_threadgroup);
-q_1_smem[((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup))] = q[0];
+q_1_smem[int(thread_index_in_threadgroup)] = q[0];
 threadgroup_barrier(mem_flags::mem_threadgroup);
 for (int start = lo; (start < hi); start += 64) {
   // 75: n = start + tl.arange(0, BLOCK_N)
@@ -46,8 +46,8 @@ for (int start = lo; (start < hi); start += 64) {
   half t_7[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 4) {
-    int n_1 = (start + (((k / 4) * 4) + (int(simdgroup_index_in_threadgroup) + (int(thread_index_in_simdgroup) / 32))));
-    int d_1 = ((int(thread_index_in_simdgroup) * 4) + (k % 4));
+    int n_1 = (start + (k + int(simdgroup_index_in_threadgroup)));
+    int d_1 = (int(thread_index_in_simdgroup) * 4);
     int offs_1 = (((t_6 + n_1) * 128) + d_1);
     bool valid_1 = (n_1 < hi);
     {
@@ -73,10 +73,10 @@ for (int start = lo; (start < hi); start += 64) {
   float acc_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    acc_2[k] = t_8[((k % 16) * 4)];
-    acc_2[k] = (acc_2[k] + t_8[(((k % 16) * 4) + 1)]);
-    acc_2[k] = (acc_2[k] + t_8[(((k % 16) * 4) + 2)]);
-    acc_2[k] = (acc_2[k] + t_8[(((k % 16) * 4) + 3)]);
+    acc_2[k] = t_8[(k * 4)];
+    acc_2[k] = (acc_2[k] + t_8[((k * 4) + 1)]);
+    acc_2[k] = (acc_2[k] + t_8[((k * 4) + 2)]);
+    acc_2[k] = (acc_2[k] + t_8[((k * 4) + 3)]);
   }
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -106,7 +106,7 @@ for (int start = lo; (start < hi); start += 64) {
   float scores[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    int n_2 = (start + (((((k % 16) * 4) / 4) * 4) + (int(simdgroup_index_in_threadgroup) + (int(thread_index_in_simdgroup) / 32))));
+    int n_2 = (start + ((k * 4) + int(simdgroup_index_in_threadgroup)));
     bool valid_2 = (n_2 < hi);
     scores[k] = (valid_2 ? acc_2[k] : (-INFINITY));
   }
@@ -130,7 +130,7 @@ for (int start = lo; (start < hi); start += 64) {
   acc_3[0] = metal::max(acc_3[0], scores[15]);
   threadgroup float acc_3_smem[4];
   threadgroup_barrier(mem_flags::mem_threadgroup);
-  if ((((int(thread_index_in_simdgroup) / 32) == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
+  if (((0 == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
     acc_3_smem[int(simdgroup_index_in_threadgroup)] = acc_3[0];
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -158,8 +158,8 @@ for (int start = lo; (start < hi); start += 64) {
   half t_12[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 4) {
-    int n_3 = (start + (((k / 4) * 4) + (int(simdgroup_index_in_threadgroup) + (int(thread_index_in_simdgroup) / 32))));
-    int d_2 = ((int(thread_index_in_simdgroup) * 4) + (k % 4));
+    int n_3 = (start + (k + int(simdgroup_index_in_threadgroup)));
+    int d_2 = (int(thread_index_in_simdgroup) * 4);
     int offs_2 = (((t_6 + n_3) * 128) + d_2);
     bool valid_3 = (n_3 < hi);
     {
@@ -190,38 +190,38 @@ for (int start = lo; (start < hi); start += 64) {
   float acc_4[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
-    acc_4[k] = t_14[(k % 4)];
-    acc_4[k] = (acc_4[k] + t_14[(4 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(8 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(12 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(16 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(20 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(24 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(28 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(32 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(36 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(40 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(44 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(48 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(52 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(56 + (k % 4))]);
-    acc_4[k] = (acc_4[k] + t_14[(60 + (k % 4))]);
+    acc_4[k] = t_14[k];
+    acc_4[k] = (acc_4[k] + t_14[(4 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(8 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(12 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(16 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(20 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(24 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(28 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(32 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(36 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(40 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(44 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(48 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(52 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(56 + k)]);
+    acc_4[k] = (acc_4[k] + t_14[(60 + k)]);
   }
   threadgroup float acc_4_smem[512];
   threadgroup_barrier(mem_flags::mem_threadgroup);
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
-    if ((((int(thread_index_in_simdgroup) / 32) == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
-      acc_4_smem[((int(simdgroup_index_in_threadgroup) * 128) + ((int(thread_index_in_simdgroup) * 4) + ((k % 4) % 4)))] = acc_4[k];
+    if (((0 == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
+      acc_4_smem[((int(simdgroup_index_in_threadgroup) * 128) + ((int(thread_index_in_simdgroup) * 4) + k))] = acc_4[k];
     }
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
-    acc_4[k] = acc_4_smem[((int(thread_index_in_simdgroup) * 4) + ((k % 4) % 4))];
-    acc_4[k] = (acc_4[k] + acc_4_smem[(128 + ((int(thread_index_in_simdgroup) * 4) + ((k % 4) % 4)))]);
-    acc_4[k] = (acc_4[k] + acc_4_smem[(256 + ((int(thread_index_in_simdgroup) * 4) + ((k % 4) % 4)))]);
-    acc_4[k] = (acc_4[k] + acc_4_smem[(384 + ((int(thread_index_in_simdgroup) * 4) + ((k % 4) % 4)))]);
+    acc_4[k] = acc_4_smem[((int(thread_index_in_simdgroup) * 4) + k)];
+    acc_4[k] = (acc_4[k] + acc_4_smem[(128 + ((int(thread_index_in_simdgroup) * 4) + k))]);
+    acc_4[k] = (acc_4[k] + acc_4_smem[(256 + ((int(thread_index_in_simdgroup) * 4) + k))]);
+    acc_4[k] = (acc_4[k] + acc_4_smem[(384 + ((int(thread_index_in_simdgroup) * 4) + k))]);
   }
   float acc_5[4];
   #pragma unroll
@@ -249,7 +249,7 @@ for (int start = lo; (start < hi); start += 64) {
   acc_6[0] = (acc_6[0] + p[15]);
   threadgroup float acc_6_smem[4];
   threadgroup_barrier(mem_flags::mem_threadgroup);
-  if ((((int(thread_index_in_simdgroup) / 32) == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
+  if (((0 == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
     acc_6_smem[int(simdgroup_index_in_threadgroup)] = acc_6[0];
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -280,8 +280,8 @@ int t_17 = (part * 128);
 decltype(o_ptr) t_18 = (o_ptr + t_17);
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
-  int d = ((int(thread_index_in_simdgroup) * 4) + ((k % 4) % 4));
-  if ((((int(thread_index_in_simdgroup) / 32) == 0) && (int(simdgroup_index_in_threadgroup) == 0))) {
+  int d = ((int(thread_index_in_simdgroup) * 4) + k);
+  if (((0 == 0) && (int(simdgroup_index_in_threadgroup) == 0))) {
     *((t_18 + d)) = acc[k];
   }
 }

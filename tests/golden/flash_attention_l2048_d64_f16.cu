@@ -127,8 +127,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __half q[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
-    int rm = (t_2 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    int rm = (t_2 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
       mf_load_masked(mf_v, ((t_5 + (rm * 64)) + rd), (rm < mf_L));
@@ -159,8 +159,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __half k_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
-    int rn = (0 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv = ((kv_base + (rn * 64)) + rd);
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
@@ -184,8 +184,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __half v[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
-    int rn_1 = (0 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
@@ -232,7 +232,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __syncthreads();
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
-    mf_store_vec<8>((q_1_smem + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8)))), q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)], q[(k + 4)], q[(k + 5)], q[(k + 6)], q[(k + 7)]);
+    mf_store_vec<8>((q_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)], q[(k + 4)], q[(k + 5)], q[(k + 6)], q[(k + 7)]);
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
@@ -247,8 +247,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     __half k_2[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rn_3 = (start_n_next + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_1 = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+      int rn_3 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd_1 = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
@@ -267,7 +267,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int stage = ((start_n / 32) % 2);
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((k_3_smem + ((stage * 2304) + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8))))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
+      mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
     }
     __syncthreads();
     float t_13[8];
@@ -275,7 +275,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       t_13[k] = 0.0f;
     }
-    int warp_row = (((int(threadIdx.x / 32u) / 2) % 2) * 16);
+    int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
     #pragma unroll
@@ -291,7 +291,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b[2];
       #pragma unroll
       for (int i = 0; (i < 1); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + ((((warp_row + (i * 32)) + (((((int(threadIdx.x % 32u) / 8) % 4) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (kk + ((((int(threadIdx.x % 32u) / 8) % 4) / 2) * 8)))));
+        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8)))));
       }
       #pragma unroll
       for (int j = 0; (j < 2); j += 1) {
@@ -318,29 +318,29 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       qk[k] = (t_13[k] * mf_sm_scale);
     }
     // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
-    int rm = (t_2 + 0);
+    int rm = t_2;
     float qk_1[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      int rm_1 = (t_2 + ((((((k / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-      int rn_5 = (start_n + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
     }
     // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      int rn_6 = (start_n + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_2[k] = ((rn_6 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
     // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      acc_2[k] = qk_2[(((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2))];
-      acc_2[k] = fmaxf(acc_2[k], qk_2[((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) + 1)]);
-      acc_2[k] = fmaxf(acc_2[k], qk_2[((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2))]);
-      acc_2[k] = fmaxf(acc_2[k], qk_2[(((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+      acc_2[k] = qk_2[(k * 2)];
+      acc_2[k] = fmaxf(acc_2[k], qk_2[((k * 2) + 1)]);
+      acc_2[k] = fmaxf(acc_2[k], qk_2[(4 + (k * 2))]);
+      acc_2[k] = fmaxf(acc_2[k], qk_2[((4 + (k * 2)) + 1)]);
     }
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -356,14 +356,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
       if (((((int(threadIdx.x % 32u) % 2) + (((int(threadIdx.x % 32u) / 2) % 2) * 2)) == 0) && ((int(threadIdx.x / 32u) % 2) < 2))) {
-        acc_2_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))] = acc_2[k];
+        acc_2_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))] = acc_2[k];
       }
     }
     __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      acc_2[k] = acc_2_smem[(((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8)))];
-      acc_2[k] = fmaxf(acc_2[k], acc_2_smem[(32 + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))]);
+      acc_2[k] = acc_2_smem[(((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4)))];
+      acc_2[k] = fmaxf(acc_2[k], acc_2_smem[(32 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))]);
     }
     float m_new[2];
     #pragma unroll
@@ -385,7 +385,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float t_15[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_15[k] = (qk_2[k] - m_new[((((k / 4) / 2) * 2) + ((k % 4) / 2))]);
+      t_15[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll
@@ -401,10 +401,10 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float acc_3[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      acc_3[k] = p[(((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2))];
-      acc_3[k] = (acc_3[k] + p[((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) + 1)]);
-      acc_3[k] = (acc_3[k] + p[((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2))]);
-      acc_3[k] = (acc_3[k] + p[(((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+      acc_3[k] = p[(k * 2)];
+      acc_3[k] = (acc_3[k] + p[((k * 2) + 1)]);
+      acc_3[k] = (acc_3[k] + p[(4 + (k * 2))]);
+      acc_3[k] = (acc_3[k] + p[((4 + (k * 2)) + 1)]);
     }
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -420,14 +420,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
       if (((((int(threadIdx.x % 32u) % 2) + (((int(threadIdx.x % 32u) / 2) % 2) * 2)) == 0) && ((int(threadIdx.x / 32u) % 2) < 2))) {
-        acc_3_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))] = acc_3[k];
+        acc_3_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))] = acc_3[k];
       }
     }
     __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      acc_3[k] = acc_3_smem[(((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8)))];
-      acc_3[k] = (acc_3[k] + acc_3_smem[(32 + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))]);
+      acc_3[k] = acc_3_smem[(((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4)))];
+      acc_3[k] = (acc_3[k] + acc_3_smem[(32 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))]);
     }
     float l_i_2[2];
     #pragma unroll
@@ -438,7 +438,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float t_17[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_17[k] = (acc[k] * alpha[((((k / 4) / 4) * 2) + ((k % 4) / 2))]);
+      t_17[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
     __half t_18[8];
     #pragma unroll
@@ -454,8 +454,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     __half v_1[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rn_8 = (start_n_next_1 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_2 = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+      int rn_8 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
@@ -473,12 +473,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_20_smem[((stage * 1280) + ((((((((k / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
+      t_20_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
     }
     __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((v_2_smem + ((stage * 2304) + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8))))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
+      mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
     }
     __syncthreads();
     float t_21[16];
@@ -486,7 +486,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 16); k += 1) {
       t_21[k] = 0.0f;
     }
-    int warp_row_1 = (((int(threadIdx.x / 32u) / 2) % 2) * 16);
+    int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c_1[4];
     #pragma unroll
@@ -502,7 +502,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_20_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + (((((int(threadIdx.x % 32u) / 8) % 4) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + ((((int(threadIdx.x % 32u) / 8) % 4) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_20_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
@@ -581,7 +581,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   float t_25[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_25[k] = mf_fdiv(acc[k], l_i[((((k / 4) / 4) * 2) + ((k % 4) / 2))]);
+    t_25[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
   __half t_26[16];
   #pragma unroll
@@ -592,8 +592,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    int rm = (t_2 + ((((((k / 4) / 4) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-    int rd = ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
+    int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+    int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
       *(((t_24 + (rm * 64)) + rd)) = t_26[k];
     }
@@ -615,8 +615,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __half q[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
-    int rm = (t_2 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    int rm = (t_2 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     if ((rm < mf_L)) {
       q[k] = ((t_5 + (rm * 64)) + rd)[0];
       q[(k + 1)] = ((t_5 + (rm * 64)) + rd)[1];
@@ -654,8 +654,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __half k_1[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
-    int rn = (0 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv = ((kv_base + (rn * 64)) + rd);
     if (((rn < mf_L) & t_8)) {
       k_1[k] = (k_ptr + kv)[0];
@@ -686,8 +686,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __half v[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
-    int rn_1 = (0 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-    int rd = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+    int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
     if (((rn_1 < mf_L) & t_9)) {
       v[k] = (v_ptr + kv_1)[0];
@@ -741,7 +741,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __syncthreads();
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
-    mf_store_vec<8>((q_1_smem + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8)))), q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)], q[(k + 4)], q[(k + 5)], q[(k + 6)], q[(k + 7)]);
+    mf_store_vec<8>((q_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)], q[(k + 4)], q[(k + 5)], q[(k + 6)], q[(k + 7)]);
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
@@ -756,8 +756,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     __half k_2[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rn_3 = (start_n_next + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_1 = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+      int rn_3 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd_1 = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
       if (((rn_3 < mf_L) & t_12)) {
         k_2[k] = (k_ptr + kv_3)[0];
@@ -783,7 +783,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int stage = ((start_n / 32) % 2);
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((k_3_smem + ((stage * 2304) + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8))))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
+      mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
     }
     __syncthreads();
     float t_13[8];
@@ -791,7 +791,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       t_13[k] = 0.0f;
     }
-    int warp_row = (((int(threadIdx.x / 32u) / 2) % 2) * 16);
+    int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
     #pragma unroll 1
@@ -807,7 +807,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b[2];
       #pragma unroll 1
       for (int i = 0; (i < 1); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + ((((warp_row + (i * 32)) + (((((int(threadIdx.x % 32u) / 8) % 4) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (kk + ((((int(threadIdx.x % 32u) / 8) % 4) / 2) * 8)))));
+        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8)))));
       }
       #pragma unroll 1
       for (int j = 0; (j < 2); j += 1) {
@@ -834,29 +834,29 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       qk[k] = (t_13[k] * mf_sm_scale);
     }
     // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
-    int rm = (t_2 + 0);
+    int rm = t_2;
     float qk_1[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      int rm_1 = (t_2 + ((((((k / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-      int rn_5 = (start_n + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
     }
     // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      int rn_6 = (start_n + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_2[k] = ((rn_6 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
     // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      acc_2[k] = qk_2[(((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2))];
-      acc_2[k] = fmaxf(acc_2[k], qk_2[((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) + 1)]);
-      acc_2[k] = fmaxf(acc_2[k], qk_2[((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2))]);
-      acc_2[k] = fmaxf(acc_2[k], qk_2[(((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+      acc_2[k] = qk_2[(k * 2)];
+      acc_2[k] = fmaxf(acc_2[k], qk_2[((k * 2) + 1)]);
+      acc_2[k] = fmaxf(acc_2[k], qk_2[(4 + (k * 2))]);
+      acc_2[k] = fmaxf(acc_2[k], qk_2[((4 + (k * 2)) + 1)]);
     }
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -872,14 +872,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       if (((((int(threadIdx.x % 32u) % 2) + (((int(threadIdx.x % 32u) / 2) % 2) * 2)) == 0) && ((int(threadIdx.x / 32u) % 2) < 2))) {
-        acc_2_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))] = acc_2[k];
+        acc_2_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))] = acc_2[k];
       }
     }
     __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      acc_2[k] = acc_2_smem[(((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8)))];
-      acc_2[k] = fmaxf(acc_2[k], acc_2_smem[(32 + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))]);
+      acc_2[k] = acc_2_smem[(((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4)))];
+      acc_2[k] = fmaxf(acc_2[k], acc_2_smem[(32 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))]);
     }
     float m_new[2];
     #pragma unroll 1
@@ -901,7 +901,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float t_15[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_15[k] = (qk_2[k] - m_new[((((k / 4) / 2) * 2) + ((k % 4) / 2))]);
+      t_15[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll 1
@@ -917,10 +917,10 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float acc_3[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      acc_3[k] = p[(((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2))];
-      acc_3[k] = (acc_3[k] + p[((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) + 1)]);
-      acc_3[k] = (acc_3[k] + p[((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2))]);
-      acc_3[k] = (acc_3[k] + p[(((((((k % 2) / 2) * 2) + 1) * 4) + (((k % 2) % 2) * 2)) + 1)]);
+      acc_3[k] = p[(k * 2)];
+      acc_3[k] = (acc_3[k] + p[((k * 2) + 1)]);
+      acc_3[k] = (acc_3[k] + p[(4 + (k * 2))]);
+      acc_3[k] = (acc_3[k] + p[((4 + (k * 2)) + 1)]);
     }
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -936,14 +936,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       if (((((int(threadIdx.x % 32u) % 2) + (((int(threadIdx.x % 32u) / 2) % 2) * 2)) == 0) && ((int(threadIdx.x / 32u) % 2) < 2))) {
-        acc_3_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))] = acc_3[k];
+        acc_3_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))] = acc_3[k];
       }
     }
     __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      acc_3[k] = acc_3_smem[(((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8)))];
-      acc_3[k] = (acc_3[k] + acc_3_smem[(32 + (((((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((((((((k % 2) / 2) * 2) * 4) + (((k % 2) % 2) * 2)) % 4) / 2) * 8))))]);
+      acc_3[k] = acc_3_smem[(((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4)))];
+      acc_3[k] = (acc_3[k] + acc_3_smem[(32 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))]);
     }
     float l_i_2[2];
     #pragma unroll 1
@@ -954,7 +954,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float t_17[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_17[k] = (acc[k] * alpha[((((k / 4) / 4) * 2) + ((k % 4) / 2))]);
+      t_17[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
     __half t_18[8];
     #pragma unroll 1
@@ -970,8 +970,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     __half v_1[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rn_8 = (start_n_next_1 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_2 = (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8));
+      int rn_8 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
       if (((rn_8 < mf_L) & t_19)) {
         v_1[k] = (v_ptr + kv_5)[0];
@@ -996,12 +996,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_20_smem[((stage * 1280) + ((((((((k / 4) / 2) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + ((((((k / 4) % 2) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
+      t_20_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
     }
     __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((v_2_smem + ((stage * 2304) + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8))))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
+      mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
     }
     __syncthreads();
     float t_21[16];
@@ -1009,7 +1009,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 16); k += 1) {
       t_21[k] = 0.0f;
     }
-    int warp_row_1 = (((int(threadIdx.x / 32u) / 2) % 2) * 16);
+    int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c_1[4];
     #pragma unroll 1
@@ -1025,7 +1025,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_20_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + (((((int(threadIdx.x % 32u) / 8) % 4) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + ((((int(threadIdx.x % 32u) / 8) % 4) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_20_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll 1
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
@@ -1104,7 +1104,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   float t_25[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_25[k] = mf_fdiv(acc[k], l_i[((((k / 4) / 4) * 2) + ((k % 4) / 2))]);
+    t_25[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
   __half t_26[16];
   #pragma unroll 1
@@ -1115,8 +1115,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    int rm = (t_2 + ((((((k / 4) / 4) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-    int rd = ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
+    int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+    int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
       *(((t_24 + (rm * 64)) + rd)) = t_26[k];
     }

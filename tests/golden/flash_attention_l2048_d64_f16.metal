@@ -14,8 +14,8 @@ decltype(q_ptr) t_5 = (q_ptr + t_4);
 half q[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
-  int rm = (t_2 + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int rd = (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4));
+  int rm = (t_2 + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+  int rd = ((int(thread_index_in_simdgroup) % 16) * 4);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
     if ((rm < L)) mf_v = *((const device packed_half4*)(((t_5 + (rm * 64)) + rd)));
@@ -42,8 +42,8 @@ bool t_8 = (0 < hi);
 half k_1[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
-  int rn = (0 + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int rd = (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4));
+  int rn = ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
+  int rd = ((int(thread_index_in_simdgroup) % 16) * 4);
   int kv = ((kv_base + (rn * 64)) + rd);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
@@ -63,8 +63,8 @@ bool t_9 = (0 < hi);
 half v[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
-  int rn_1 = (0 + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int rd = (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4));
+  int rn_1 = ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
+  int rd = ((int(thread_index_in_simdgroup) % 16) * 4);
   int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
@@ -100,7 +100,7 @@ threadgroup half q_1_smem[2304];
 threadgroup_barrier(mem_flags::mem_threadgroup);
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
-  *((threadgroup packed_half4*)((q_1_smem + (((((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4)))))) = packed_half4(q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)]);
+  *((threadgroup packed_half4*)((q_1_smem + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4))))) = packed_half4(q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)]);
 }
 threadgroup_barrier(mem_flags::mem_threadgroup);
 for (int start_n = 0; (start_n < hi); start_n += 32) {
@@ -115,8 +115,8 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   half k_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int rn_3 = (start_n_next + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-    int rd_1 = (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4));
+    int rn_3 = (start_n_next + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int rd_1 = ((int(thread_index_in_simdgroup) % 16) * 4);
     int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
@@ -132,7 +132,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   int stage = ((start_n / 32) % 2);
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    *((threadgroup packed_half4*)((k_3_smem + ((stage * 2304) + (((((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4))))))) = packed_half4(t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)]);
+    *((threadgroup packed_half4*)((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   float t_13[8];
@@ -142,7 +142,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   }
   int frag_row = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
   int frag_col = ((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2));
-  int warp_row = ((int(simdgroup_index_in_threadgroup) % 4) * 8);
+  int warp_row = (int(simdgroup_index_in_threadgroup) * 8);
   int warp_col = 0;
   simdgroup_matrix<float, 8, 8> frag_c[4];
   #pragma unroll
@@ -183,19 +183,19 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     qk[k] = (t_13[k] * sm_scale);
   }
   // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
-  int rm = (t_2 + 0);
+  int rm = t_2;
   float qk_1[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    int rm_1 = (t_2 + ((((((k / 2) / 4) * 4) + (int(simdgroup_index_in_threadgroup) % 4)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
-    int rn_5 = (start_n + ((((k / 2) % 4) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
+    int rm_1 = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
+    int rn_5 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
     qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : (-INFINITY));
   }
   // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
   float qk_2[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    int rn_6 = (start_n + ((((k / 2) % 4) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
+    int rn_6 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
     qk_2[k] = ((rn_6 < L) ? qk_1[k] : (-INFINITY));
   }
   // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
@@ -223,7 +223,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   float t_15[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_15[k] = (qk_2[k] - m_new[(((k / 2) / 4) + ((k % 2) / 2))]);
+    t_15[k] = (qk_2[k] - m_new[0]);
   }
   float p[8];
   #pragma unroll
@@ -252,7 +252,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   float t_17[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_17[k] = (acc[k] * alpha[(((k / 2) / 8) + ((k % 2) / 2))]);
+    t_17[k] = (acc[k] * alpha[0]);
   }
   half t_18[8];
   #pragma unroll
@@ -268,8 +268,8 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   half v_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int rn_8 = (start_n_next_1 + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-    int rd_2 = (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4));
+    int rn_8 = (start_n_next_1 + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int rd_2 = ((int(thread_index_in_simdgroup) % 16) * 4);
     int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
@@ -284,13 +284,13 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   threadgroup half t_20_smem[2560];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_20_smem[((stage * 1280) + ((((((((k / 2) / 4) * 4) + (int(simdgroup_index_in_threadgroup) % 4)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + ((((k / 2) % 4) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))))] = t_18[k];
+    t_20_smem[((stage * 1280) + ((((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))))] = t_18[k];
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   threadgroup half v_2_smem[4608];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    *((threadgroup packed_half4*)((v_2_smem + ((stage * 2304) + (((((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4))))))) = packed_half4(t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)]);
+    *((threadgroup packed_half4*)((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   float t_21[16];
@@ -300,7 +300,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   }
   int frag_row_1 = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
   int frag_col_1 = ((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2));
-  int warp_row_1 = ((int(simdgroup_index_in_threadgroup) % 4) * 8);
+  int warp_row_1 = (int(simdgroup_index_in_threadgroup) * 8);
   int warp_col_1 = 0;
   simdgroup_matrix<float, 8, 8> frag_c_1[8];
   #pragma unroll
@@ -381,7 +381,7 @@ decltype(o_ptr) t_24 = (o_ptr + t_23);
 float t_25[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_25[k] = (acc[k] / l_i[(((k / 2) / 8) + ((k % 2) / 2))]);
+  t_25[k] = (acc[k] / l_i[0]);
 }
 half t_26[16];
 #pragma unroll
@@ -392,8 +392,8 @@ for (int k = 0; (k < 16); k += 1) {
 // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  int rm = (t_2 + ((((((k / 2) / 8) * 4) + (int(simdgroup_index_in_threadgroup) % 4)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
-  int rd = ((((k / 2) % 8) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)));
+  int rm = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
+  int rd = (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)));
   if ((rm < L)) {
     *(((t_24 + (rm * 64)) + rd)) = t_26[k];
   }

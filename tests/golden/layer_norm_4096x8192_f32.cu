@@ -39,7 +39,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float x[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
-    int offs = ((((k / 4) * 1024) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)) + (k % 4));
+    int offs = ((k * 256) + (int(threadIdx.x) * 4));
     bool mask = (offs < mf_n_cols);
     {
       mf_vec<4, float> mf_v{{0.0f, 0.0f, 0.0f, 0.0f}};
@@ -119,7 +119,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float xc[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    int offs = ((((k / 4) * 1024) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)) + (k % 4));
+    int offs = ((((k / 4) * 1024) + (int(threadIdx.x) * 4)) + (k % 4));
     bool mask = (offs < mf_n_cols);
     xc[k] = (mask ? t_4[k] : 0.0f);
   }
@@ -195,7 +195,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float w[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
-    int offs = ((((k / 4) * 1024) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)) + (k % 4));
+    int offs = ((k * 256) + (int(threadIdx.x) * 4));
     bool mask = (offs < mf_n_cols);
     {
       mf_vec<4, float> mf_v{{0.0f, 0.0f, 0.0f, 0.0f}};
@@ -210,7 +210,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float b[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
-    int offs = ((((k / 4) * 1024) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)) + (k % 4));
+    int offs = ((k * 256) + (int(threadIdx.x) * 4));
     bool mask = (offs < mf_n_cols);
     {
       mf_vec<4, float> mf_v{{0.0f, 0.0f, 0.0f, 0.0f}};
@@ -241,7 +241,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   }
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
-    int offs = ((((k / 4) * 1024) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)) + (k % 4));
+    int offs = ((k * 256) + (int(threadIdx.x) * 4));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       *reinterpret_cast<mf_vec<4, float>*>((t_12 + offs)) = mf_vec<4, float>{{t_15[k], t_15[(k + 1)], t_15[(k + 2)], t_15[(k + 3)]}};
@@ -267,7 +267,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float x[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 4) {
-    int offs = ((((k / 4) * 1024) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)) + (k % 4));
+    int offs = ((k * 256) + (int(threadIdx.x) * 4));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       x[k] = (t_1 + offs)[0];
@@ -350,7 +350,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float xc[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
-    int offs = ((((k / 4) * 1024) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)) + (k % 4));
+    int offs = ((((k / 4) * 1024) + (int(threadIdx.x) * 4)) + (k % 4));
     bool mask = (offs < mf_n_cols);
     xc[k] = (mask ? t_4[k] : 0.0f);
   }
@@ -426,7 +426,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float w[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 4) {
-    int offs = ((((k / 4) * 1024) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)) + (k % 4));
+    int offs = ((k * 256) + (int(threadIdx.x) * 4));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       w[k] = (w_ptr + offs)[0];
@@ -444,7 +444,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float b[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 4) {
-    int offs = ((((k / 4) * 1024) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)) + (k % 4));
+    int offs = ((k * 256) + (int(threadIdx.x) * 4));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       b[k] = (b_ptr + offs)[0];
@@ -478,7 +478,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   }
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 4) {
-    int offs = ((((k / 4) * 1024) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)) + (k % 4));
+    int offs = ((k * 256) + (int(threadIdx.x) * 4));
     bool mask = (offs < mf_n_cols);
     if (mask) {
       (t_12 + offs)[0] = t_15[k];

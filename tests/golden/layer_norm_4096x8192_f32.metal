@@ -7,7 +7,7 @@ decltype(x_ptr) t_1 = (x_ptr + t);
 float x[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
-  int offs = ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4));
+  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
   {
     packed_float4 mf_v = packed_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -88,7 +88,7 @@ for (int k = 0; (k < 32); k += 1) {
 float xc[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
-  int offs = ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4));
+  int offs = ((((k / 4) * 1024) + (int(thread_index_in_threadgroup) * 4)) + (k % 4));
   bool mask = (offs < n_cols);
   xc[k] = (mask ? t_4[k] : 0.0f);
 }
@@ -165,7 +165,7 @@ float rstd = (1.0f / t_10);
 float w[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
-  int offs = ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4));
+  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
   {
     packed_float4 mf_v = packed_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -180,7 +180,7 @@ for (int k = 0; (k < 32); k += 4) {
 float b[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
-  int offs = ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4));
+  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
   {
     packed_float4 mf_v = packed_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -211,7 +211,7 @@ for (int k = 0; (k < 32); k += 1) {
 }
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
-  int offs = ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4));
+  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
   if (mask) {
     *((device packed_float4*)((t_12 + offs))) = packed_float4(t_15[k], t_15[(k + 1)], t_15[(k + 2)], t_15[(k + 3)]);

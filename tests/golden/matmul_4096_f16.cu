@@ -138,8 +138,8 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   __half a[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
-    int rm = (t_9 + (((k / 8) * 32) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
-    int rk = (0 + (((int(threadIdx.x % 32u) % 4) * 8) + (k % 8)));
+    int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
+    int rk = ((int(threadIdx.x % 32u) % 4) * 8);
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
       mf_load_masked(mf_v, ((a_ptr + (rm * mf_K)) + rk), (((rm < mf_M) & (rk < mf_K)) & t_11));
@@ -161,8 +161,8 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   __half b[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
-    int rk_1 = (0 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-    int rn = (t_10 + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8)));
+    int rk_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
       mf_load_masked(mf_v, ((b_ptr + (rk_1 * mf_N)) + rn), (((rk_1 < mf_K) & (rn < mf_N)) & t_12));
@@ -199,12 +199,12 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     // 68: rk = k0 + tl.arange(0, BLOCK_K)
     // 69: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     bool t_15 = (k0_next < mf_K);
-    int rm = (t_9 + 0);
+    int rm = t_9;
     __half a_1[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rm_1 = (t_9 + (((k / 8) * 32) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
-      int rk_3 = (k0_next + (((int(threadIdx.x % 32u) % 4) * 8) + (k % 8)));
+      int rm_1 = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
+      int rk_3 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
         mf_load_masked(mf_v, ((a_ptr + (rm_1 * mf_K)) + rk_3), (((rm_1 < mf_M) & (rk_3 < mf_K)) & t_15));
@@ -223,12 +223,12 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     // 68: rk = k0 + tl.arange(0, BLOCK_K)
     // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     bool t_16 = (k0_next_1 < mf_K);
-    int rn = (t_10 + 0);
+    int rn = t_10;
     __half b_1[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rk_5 = (k0_next_1 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rn_1 = (t_10 + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8)));
+      int rk_5 = (k0_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rn_1 = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
         mf_load_masked(mf_v, ((b_ptr + (rk_5 * mf_N)) + rn_1), (((rk_5 < mf_K) & (rn_1 < mf_N)) & t_16));
@@ -246,11 +246,11 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     int stage = ((k0 / 32) % 2);
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((a_2_smem + ((stage * 2560) + (((((k / 8) * 32) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + (((int(threadIdx.x % 32u) % 4) * 8) + (k % 8))))), t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)], t_13[(k + 4)], t_13[(k + 5)], t_13[(k + 6)], t_13[(k + 7)]);
+      mf_store_vec<8>((a_2_smem + ((stage * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))), t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)], t_13[(k + 4)], t_13[(k + 5)], t_13[(k + 6)], t_13[(k + 7)]);
     }
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((b_2_smem + ((stage * 2304) + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8))))), t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)], t_14[(k + 4)], t_14[(k + 5)], t_14[(k + 6)], t_14[(k + 7)]);
+      mf_store_vec<8>((b_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)], t_14[(k + 4)], t_14[(k + 5)], t_14[(k + 6)], t_14[(k + 7)]);
     }
     __syncthreads();
     float acc_2[32];
@@ -258,7 +258,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     for (int k = 0; (k < 32); k += 1) {
       acc_2[k] = acc[k];
     }
-    int warp_row = (((int(threadIdx.x / 32u) / 2) % 2) * 16);
+    int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[8];
     #pragma unroll
@@ -274,7 +274,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       mf_frag<__half, 4> frag_b[4];
       #pragma unroll
       for (int i = 0; (i < 2); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (a_2_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + (((((int(threadIdx.x % 32u) / 8) % 4) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + ((((int(threadIdx.x % 32u) / 8) % 4) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a[i], (a_2_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll
       for (int j = 0; (j < 4); j += 1) {
@@ -333,7 +333,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 72: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    int rm = (t_9 + ((((((k / 4) / 4) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+    int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rn = (t_10 + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
     if (((rm < mf_M) & (rn < mf_N))) {
       *(((c_ptr + (rm * mf_N)) + rn)) = t_17[k];
@@ -378,8 +378,8 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   __half a[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
-    int rm = (t_9 + (((k / 8) * 32) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
-    int rk = (0 + (((int(threadIdx.x % 32u) % 4) * 8) + (k % 8)));
+    int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
+    int rk = ((int(threadIdx.x % 32u) % 4) * 8);
     if ((((rm < mf_M) & (rk < mf_K)) & t_11)) {
       a[k] = ((a_ptr + (rm * mf_K)) + rk)[0];
       a[(k + 1)] = ((a_ptr + (rm * mf_K)) + rk)[1];
@@ -408,8 +408,8 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   __half b[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
-    int rk_1 = (0 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-    int rn = (t_10 + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8)));
+    int rk_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
     if ((((rk_1 < mf_K) & (rn < mf_N)) & t_12)) {
       b[k] = ((b_ptr + (rk_1 * mf_N)) + rn)[0];
       b[(k + 1)] = ((b_ptr + (rk_1 * mf_N)) + rn)[1];
@@ -453,12 +453,12 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     // 68: rk = k0 + tl.arange(0, BLOCK_K)
     // 69: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     bool t_15 = (k0_next < mf_K);
-    int rm = (t_9 + 0);
+    int rm = t_9;
     __half a_1[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rm_1 = (t_9 + (((k / 8) * 32) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
-      int rk_3 = (k0_next + (((int(threadIdx.x % 32u) % 4) * 8) + (k % 8)));
+      int rm_1 = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
+      int rk_3 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
       if ((((rm_1 < mf_M) & (rk_3 < mf_K)) & t_15)) {
         a_1[k] = ((a_ptr + (rm_1 * mf_K)) + rk_3)[0];
         a_1[(k + 1)] = ((a_ptr + (rm_1 * mf_K)) + rk_3)[1];
@@ -484,12 +484,12 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     // 68: rk = k0 + tl.arange(0, BLOCK_K)
     // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     bool t_16 = (k0_next_1 < mf_K);
-    int rn = (t_10 + 0);
+    int rn = t_10;
     __half b_1[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rk_5 = (k0_next_1 + (((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rn_1 = (t_10 + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8)));
+      int rk_5 = (k0_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rn_1 = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
       if ((((rk_5 < mf_K) & (rn_1 < mf_N)) & t_16)) {
         b_1[k] = ((b_ptr + (rk_5 * mf_N)) + rn_1)[0];
         b_1[(k + 1)] = ((b_ptr + (rk_5 * mf_N)) + rn_1)[1];
@@ -514,11 +514,11 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     int stage = ((k0 / 32) % 2);
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((a_2_smem + ((stage * 2560) + (((((k / 8) * 32) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + (((int(threadIdx.x % 32u) % 4) * 8) + (k % 8))))), t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)], t_13[(k + 4)], t_13[(k + 5)], t_13[(k + 6)], t_13[(k + 7)]);
+      mf_store_vec<8>((a_2_smem + ((stage * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))), t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)], t_13[(k + 4)], t_13[(k + 5)], t_13[(k + 6)], t_13[(k + 7)]);
     }
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((b_2_smem + ((stage * 2304) + (((((k / 8) * 16) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + (((int(threadIdx.x % 32u) % 8) * 8) + (k % 8))))), t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)], t_14[(k + 4)], t_14[(k + 5)], t_14[(k + 6)], t_14[(k + 7)]);
+      mf_store_vec<8>((b_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)], t_14[(k + 4)], t_14[(k + 5)], t_14[(k + 6)], t_14[(k + 7)]);
     }
     __syncthreads();
     float acc_2[32];
@@ -526,7 +526,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     for (int k = 0; (k < 32); k += 1) {
       acc_2[k] = acc[k];
     }
-    int warp_row = (((int(threadIdx.x / 32u) / 2) % 2) * 16);
+    int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[8];
     #pragma unroll 1
@@ -542,7 +542,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       mf_frag<__half, 4> frag_b[4];
       #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (a_2_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + (((((int(threadIdx.x % 32u) / 8) % 4) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + ((((int(threadIdx.x % 32u) / 8) % 4) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a[i], (a_2_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll 1
       for (int j = 0; (j < 4); j += 1) {
@@ -601,7 +601,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 72: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
-    int rm = (t_9 + ((((((k / 4) / 4) * 2) + ((int(threadIdx.x / 32u) / 2) % 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+    int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rn = (t_10 + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
     if (((rm < mf_M) & (rn < mf_N))) {
       *(((c_ptr + (rm * mf_N)) + rn)) = t_17[k];

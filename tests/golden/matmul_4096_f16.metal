@@ -36,8 +36,8 @@ bool t_11 = (0 < K);
 half a[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
-  int rm = (t_9 + (((k / 4) * 16) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))));
-  int rk = (0 + (((int(thread_index_in_simdgroup) % 8) * 4) + (k % 4)));
+  int rm = (t_9 + ((k * 4) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))));
+  int rk = ((int(thread_index_in_simdgroup) % 8) * 4);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
     if ((((rm < M) & (rk < K)) & t_11)) mf_v = *((const device packed_half4*)(((a_ptr + (rm * K)) + rk)));
@@ -55,8 +55,8 @@ bool t_12 = (0 < K);
 half b[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
-  int rk_1 = (0 + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int rn = (t_10 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4)));
+  int rk_1 = ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
+  int rn = (t_10 + ((int(thread_index_in_simdgroup) % 16) * 4));
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
     if ((((rk_1 < K) & (rn < N)) & t_12)) mf_v = *((const device packed_half4*)(((b_ptr + (rk_1 * N)) + rn)));
@@ -89,12 +89,12 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   // 68: rk = k0 + tl.arange(0, BLOCK_K)
   // 69: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
   bool t_15 = (k0_next < K);
-  int rm = (t_9 + 0);
+  int rm = t_9;
   half a_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int rm_1 = (t_9 + (((k / 4) * 16) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))));
-    int rk_3 = (k0_next + (((int(thread_index_in_simdgroup) % 8) * 4) + (k % 4)));
+    int rm_1 = (t_9 + ((k * 4) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))));
+    int rk_3 = (k0_next + ((int(thread_index_in_simdgroup) % 8) * 4));
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
       if ((((rm_1 < M) & (rk_3 < K)) & t_15)) mf_v = *((const device packed_half4*)(((a_ptr + (rm_1 * K)) + rk_3)));
@@ -109,12 +109,12 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   // 68: rk = k0 + tl.arange(0, BLOCK_K)
   // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   bool t_16 = (k0_next_1 < K);
-  int rn = (t_10 + 0);
+  int rn = t_10;
   half b_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int rk_5 = (k0_next_1 + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-    int rn_1 = (t_10 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4)));
+    int rk_5 = (k0_next_1 + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int rn_1 = (t_10 + ((int(thread_index_in_simdgroup) % 16) * 4));
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
       if ((((rk_5 < K) & (rn_1 < N)) & t_16)) mf_v = *((const device packed_half4*)(((b_ptr + (rk_5 * N)) + rn_1)));
@@ -129,12 +129,12 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   int stage = ((k0 / 32) % 2);
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    *((threadgroup packed_half4*)((a_2_smem + ((stage * 2560) + (((((k / 4) * 16) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))) * 40) + (((int(thread_index_in_simdgroup) % 8) * 4) + (k % 4))))))) = packed_half4(t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)]);
+    *((threadgroup packed_half4*)((a_2_smem + ((stage * 2560) + ((((k * 4) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))) * 40) + ((int(thread_index_in_simdgroup) % 8) * 4)))))) = packed_half4(t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)]);
   }
   threadgroup half b_2_smem[4608];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    *((threadgroup packed_half4*)((b_2_smem + ((stage * 2304) + (((((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4))))))) = packed_half4(t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)]);
+    *((threadgroup packed_half4*)((b_2_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   float acc_2[32];
@@ -144,7 +144,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   }
   int frag_row = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
   int frag_col = ((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2));
-  int warp_row = (((int(simdgroup_index_in_threadgroup) / 2) % 2) * 8);
+  int warp_row = ((int(simdgroup_index_in_threadgroup) / 2) * 8);
   int warp_col = ((int(simdgroup_index_in_threadgroup) % 2) * 8);
   simdgroup_matrix<float, 8, 8> frag_c[16];
   #pragma unroll
@@ -217,7 +217,7 @@ for (int k = 0; (k < 32); k += 1) {
 // 72: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
-  int rm = (t_9 + ((((((k / 2) / 4) * 2) + ((int(simdgroup_index_in_threadgroup) / 2) % 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
+  int rm = (t_9 + ((((((k / 2) / 4) * 2) + (int(simdgroup_index_in_threadgroup) / 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
   int rn = (t_10 + ((((((k / 2) % 4) * 2) + (int(simdgroup_index_in_threadgroup) % 2)) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
   if (((rm < M) & (rn < N))) {
     *(((c_ptr + (rm * N)) + rn)) = t_17[k];

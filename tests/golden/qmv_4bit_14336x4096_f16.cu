@@ -76,12 +76,12 @@ if (mf_is_aligned(x_ptr, 8)) {
     // 40: mask = row_ok[:, None] & k_ok[None, :]
     // 41: words = tl.load(wq_ptr + rows[:, None] * (K // 8) + (ks // 8)[None, :], mask=mask, other=0)
     int t_1 = (mf_K / 8);
-    int rows = (t + 0);
+    int rows = t;
     bool row_ok = (rows < mf_N);
     unsigned words[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
-      int rows_1 = (t + (((k / 8) * 2) + (int(threadIdx.x / 32u) + (int(threadIdx.x % 32u) / 32))));
+      int rows_1 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
       int ks_1 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
       bool row_ok_1 = (rows_1 < mf_N);
       bool k_ok_1 = (ks_1 < mf_K);
@@ -111,7 +111,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     __half t_5[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
-      int rows_2 = (t + (((k / 8) * 2) + (int(threadIdx.x / 32u) + (int(threadIdx.x % 32u) / 32))));
+      int rows_2 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
       int ks_3 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
       int groups_1 = ((rows_2 * t_4) + (ks_3 / 64));
       bool row_ok_2 = (rows_2 < mf_N);
@@ -128,7 +128,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     __half t_6[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
-      int rows_3 = (t + (((k / 8) * 2) + (int(threadIdx.x / 32u) + (int(threadIdx.x % 32u) / 32))));
+      int rows_3 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
       int ks_4 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
       int groups_2 = ((rows_3 * t_4) + (ks_4 / 64));
       bool row_ok_3 = (rows_3 < mf_N);
@@ -143,7 +143,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     }
     // 46: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
     __half t_7[4];
-    int ks_5 = (k0 + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4));
+    int ks_5 = (k0 + (int(threadIdx.x) * 4));
     bool k_ok_4 = (ks_5 < mf_K);
     {
       mf_vec<4, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
@@ -170,7 +170,7 @@ if (mf_is_aligned(x_ptr, 8)) {
       t_9[k] = (t_8[k] + bias[k]);
     }
     __syncthreads();
-    mf_store_vec<4>((x_1_smem + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)), x[0], x[1], x[2], x[3]);
+    mf_store_vec<4>((x_1_smem + (int(threadIdx.x) * 4)), x[0], x[1], x[2], x[3]);
     __syncthreads();
     float t_10[32];
     #pragma unroll
@@ -180,14 +180,14 @@ if (mf_is_aligned(x_ptr, 8)) {
     float acc_2[4];
     #pragma unroll
     for (int k = 0; (k < 4); k += 1) {
-      acc_2[k] = t_10[((k % 4) * 8)];
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 1)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 2)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 3)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 4)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 5)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 6)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 7)]);
+      acc_2[k] = t_10[(k * 8)];
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 1)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 2)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 3)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 4)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 5)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 6)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 7)]);
     }
     #pragma unroll
     for (int k = 0; (k < 4); k += 1) {
@@ -237,7 +237,7 @@ if (mf_is_aligned(x_ptr, 8)) {
   }
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
-    int rows = (t + (((((k % 4) * 8) / 8) * 2) + (int(threadIdx.x / 32u) + (int(threadIdx.x % 32u) / 32))));
+    int rows = (t + ((((k * 8) / 8) * 2) + int(threadIdx.x / 32u)));
     bool row_ok = (rows < mf_N);
     if (((int(threadIdx.x % 32u) == 0) && row_ok)) {
       *((out_ptr + rows)) = t_11[k];
@@ -261,12 +261,12 @@ if (mf_is_aligned(x_ptr, 8)) {
     // 40: mask = row_ok[:, None] & k_ok[None, :]
     // 41: words = tl.load(wq_ptr + rows[:, None] * (K // 8) + (ks // 8)[None, :], mask=mask, other=0)
     int t_1 = (mf_K / 8);
-    int rows = (t + 0);
+    int rows = t;
     bool row_ok = (rows < mf_N);
     unsigned words[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
-      int rows_1 = (t + (((k / 8) * 2) + (int(threadIdx.x / 32u) + (int(threadIdx.x % 32u) / 32))));
+      int rows_1 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
       int ks_1 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
       bool row_ok_1 = (rows_1 < mf_N);
       bool k_ok_1 = (ks_1 < mf_K);
@@ -296,7 +296,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     __half t_5[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
-      int rows_2 = (t + (((k / 8) * 2) + (int(threadIdx.x / 32u) + (int(threadIdx.x % 32u) / 32))));
+      int rows_2 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
       int ks_3 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
       int groups_1 = ((rows_2 * t_4) + (ks_3 / 64));
       bool row_ok_2 = (rows_2 < mf_N);
@@ -313,7 +313,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     __half t_6[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
-      int rows_3 = (t + (((k / 8) * 2) + (int(threadIdx.x / 32u) + (int(threadIdx.x % 32u) / 32))));
+      int rows_3 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
       int ks_4 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
       int groups_2 = ((rows_3 * t_4) + (ks_4 / 64));
       bool row_ok_3 = (rows_3 < mf_N);
@@ -328,7 +328,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     }
     // 46: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
     __half t_7[4];
-    int ks_5 = (k0 + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4));
+    int ks_5 = (k0 + (int(threadIdx.x) * 4));
     bool k_ok_4 = (ks_5 < mf_K);
     if (k_ok_4) {
       t_7[0] = (x_ptr + ks_5)[0];
@@ -358,7 +358,7 @@ if (mf_is_aligned(x_ptr, 8)) {
       t_9[k] = (t_8[k] + bias[k]);
     }
     __syncthreads();
-    mf_store_vec<4>((x_1_smem + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 4)), x[0], x[1], x[2], x[3]);
+    mf_store_vec<4>((x_1_smem + (int(threadIdx.x) * 4)), x[0], x[1], x[2], x[3]);
     __syncthreads();
     float t_10[32];
     #pragma unroll 1
@@ -368,14 +368,14 @@ if (mf_is_aligned(x_ptr, 8)) {
     float acc_2[4];
     #pragma unroll 1
     for (int k = 0; (k < 4); k += 1) {
-      acc_2[k] = t_10[((k % 4) * 8)];
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 1)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 2)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 3)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 4)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 5)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 6)]);
-      acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 7)]);
+      acc_2[k] = t_10[(k * 8)];
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 1)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 2)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 3)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 4)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 5)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 6)]);
+      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 7)]);
     }
     #pragma unroll 1
     for (int k = 0; (k < 4); k += 1) {
@@ -425,7 +425,7 @@ if (mf_is_aligned(x_ptr, 8)) {
   }
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
-    int rows = (t + (((((k % 4) * 8) / 8) * 2) + (int(threadIdx.x / 32u) + (int(threadIdx.x % 32u) / 32))));
+    int rows = (t + ((((k * 8) / 8) * 2) + int(threadIdx.x / 32u)));
     bool row_ok = (rows < mf_N);
     if (((int(threadIdx.x % 32u) == 0) && row_ok)) {
       *((out_ptr + rows)) = t_11[k];

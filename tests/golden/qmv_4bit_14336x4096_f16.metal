@@ -15,12 +15,12 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
   // 40: mask = row_ok[:, None] & k_ok[None, :]
   // 41: words = tl.load(wq_ptr + rows[:, None] * (K // 8) + (ks // 8)[None, :], mask=mask, other=0)
   int t_1 = (K / 8);
-  int rows = (t + 0);
+  int rows = t;
   bool row_ok = (rows < N);
   uint words[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    int rows_1 = (t + (((k / 8) * 2) + (int(simdgroup_index_in_threadgroup) + (int(thread_index_in_simdgroup) / 32))));
+    int rows_1 = (t + (((k / 8) * 2) + int(simdgroup_index_in_threadgroup)));
     int ks_1 = (k0 + (((k % 8) * 32) + int(thread_index_in_simdgroup)));
     bool row_ok_1 = (rows_1 < N);
     bool k_ok_1 = (ks_1 < K);
@@ -50,7 +50,7 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
   half t_5[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    int rows_2 = (t + (((k / 8) * 2) + (int(simdgroup_index_in_threadgroup) + (int(thread_index_in_simdgroup) / 32))));
+    int rows_2 = (t + (((k / 8) * 2) + int(simdgroup_index_in_threadgroup)));
     int ks_3 = (k0 + (((k % 8) * 32) + int(thread_index_in_simdgroup)));
     int groups_1 = ((rows_2 * t_4) + (ks_3 / 64));
     bool row_ok_2 = (rows_2 < N);
@@ -67,7 +67,7 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
   half t_6[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    int rows_3 = (t + (((k / 8) * 2) + (int(simdgroup_index_in_threadgroup) + (int(thread_index_in_simdgroup) / 32))));
+    int rows_3 = (t + (((k / 8) * 2) + int(simdgroup_index_in_threadgroup)));
     int ks_4 = (k0 + (((k % 8) * 32) + int(thread_index_in_simdgroup)));
     int groups_2 = ((rows_3 * t_4) + (ks_4 / 64));
     bool row_ok_3 = (rows_3 < N);
@@ -82,7 +82,7 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
   }
   // 46: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
   half t_7[4];
-  int ks_5 = (k0 + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4));
+  int ks_5 = (k0 + (int(thread_index_in_threadgroup) * 4));
   bool k_ok_4 = (ks_5 < K);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
@@ -110,7 +110,7 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
   }
   threadgroup float x_1_smem[256];
   threadgroup_barrier(mem_flags::mem_threadgroup);
-  *((threadgroup packed_float4*)((x_1_smem + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)))) = packed_float4(x[0], x[1], x[2], x[3]);
+  *((threadgroup packed_float4*)((x_1_smem + (int(thread_index_in_threadgroup) * 4)))) = packed_float4(x[0], x[1], x[2], x[3]);
   threadgroup_barrier(mem_flags::mem_threadgroup);
   float t_10[32];
   #pragma unroll
@@ -120,14 +120,14 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
   float acc_2[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
-    acc_2[k] = t_10[((k % 4) * 8)];
-    acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 1)]);
-    acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 2)]);
-    acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 3)]);
-    acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 4)]);
-    acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 5)]);
-    acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 6)]);
-    acc_2[k] = (acc_2[k] + t_10[(((k % 4) * 8) + 7)]);
+    acc_2[k] = t_10[(k * 8)];
+    acc_2[k] = (acc_2[k] + t_10[((k * 8) + 1)]);
+    acc_2[k] = (acc_2[k] + t_10[((k * 8) + 2)]);
+    acc_2[k] = (acc_2[k] + t_10[((k * 8) + 3)]);
+    acc_2[k] = (acc_2[k] + t_10[((k * 8) + 4)]);
+    acc_2[k] = (acc_2[k] + t_10[((k * 8) + 5)]);
+    acc_2[k] = (acc_2[k] + t_10[((k * 8) + 6)]);
+    acc_2[k] = (acc_2[k] + t_10[((k * 8) + 7)]);
   }
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -177,7 +177,7 @@ for (int k = 0; (k < 4); k += 1) {
 }
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
-  int rows = (t + (((((k % 4) * 8) / 8) * 2) + (int(simdgroup_index_in_threadgroup) + (int(thread_index_in_simdgroup) / 32))));
+  int rows = (t + ((((k * 8) / 8) * 2) + int(simdgroup_index_in_threadgroup)));
   bool row_ok = (rows < N);
   if (((int(thread_index_in_simdgroup) == 0) && row_ok)) {
     *((out_ptr + rows)) = t_11[k];

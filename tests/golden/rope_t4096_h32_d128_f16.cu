@@ -66,7 +66,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   float theta[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    int rows = (t + (((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) + (k / 8)));
+    int rows = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
     float inv_freq = mf_exp((static_cast<float>(i) * t_2));
     theta[k] = (static_cast<float>((rows % mf_T)) * inv_freq);
@@ -182,7 +182,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   float theta[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    int rows = (t + (((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) + (k / 8)));
+    int rows = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
     float inv_freq = mf_exp((static_cast<float>(i) * t_2));
     theta[k] = (static_cast<float>((rows % mf_T)) * inv_freq);

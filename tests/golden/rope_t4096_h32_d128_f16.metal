@@ -31,8 +31,8 @@ for (int k = 0; (k < 8); k += 1) {
 half t_3[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 4) {
-  int rows = (t + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int i = (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4));
+  int rows = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+  int i = ((int(thread_index_in_simdgroup) % 16) * 4);
   int first = ((rows * 128) + i);
   bool ok = (rows < n_rows);
   {
@@ -53,8 +53,8 @@ for (int k = 0; (k < 8); k += 1) {
 half t_4[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 4) {
-  int rows = (t + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int i = (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4));
+  int rows = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+  int i = ((int(thread_index_in_simdgroup) % 16) * 4);
   int first = ((rows * 128) + i);
   bool ok = (rows < n_rows);
   {
@@ -94,8 +94,8 @@ for (int k = 0; (k < 8); k += 1) {
 }
 #pragma unroll
 for (int k = 0; (k < 8); k += 4) {
-  int rows = (t + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int i = (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4));
+  int rows = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+  int i = ((int(thread_index_in_simdgroup) % 16) * 4);
   int first = ((rows * 128) + i);
   bool ok = (rows < n_rows);
   if (ok) {
@@ -125,8 +125,8 @@ for (int k = 0; (k < 8); k += 1) {
 }
 #pragma unroll
 for (int k = 0; (k < 8); k += 4) {
-  int rows = (t + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int i = (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4));
+  int rows = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+  int i = ((int(thread_index_in_simdgroup) % 16) * 4);
   int first = ((rows * 128) + i);
   bool ok = (rows < n_rows);
   if (ok) {

@@ -81,7 +81,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     __half t_1[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int offs_1 = (start + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      int offs_1 = (start + ((k * 256) + (int(threadIdx.x) * 8)));
       {
         mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
         mf_load_masked(mf_v, (t + offs_1), (offs_1 < mf_n_cols));
@@ -294,7 +294,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     __half t_17[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int offs_3 = (start_1 + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      int offs_3 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
       bool mask = (offs_3 < mf_n_cols);
       {
         mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
@@ -338,7 +338,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int offs_4 = (start_1 + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      int offs_4 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
       bool mask = (offs_4 < mf_n_cols);
       if (mask) {
         *reinterpret_cast<mf_vec<8, __half>*>((t_18 + offs_4)) = mf_vec<8, __half>{{t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)], t_22[(k + 4)], t_22[(k + 5)], t_22[(k + 6)], t_22[(k + 7)]}};
@@ -371,7 +371,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     __half t_1[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int offs_1 = (start + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      int offs_1 = (start + ((k * 256) + (int(threadIdx.x) * 8)));
       if ((offs_1 < mf_n_cols)) {
         t_1[k] = (t + offs_1)[0];
         t_1[(k + 1)] = (t + offs_1)[1];
@@ -591,7 +591,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     __half t_17[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int offs_3 = (start_1 + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      int offs_3 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
       bool mask = (offs_3 < mf_n_cols);
       if (mask) {
         t_17[k] = (t_16 + offs_3)[0];
@@ -642,7 +642,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int offs_4 = (start_1 + ((((k / 8) * 2048) + (((int(threadIdx.x / 32u) * 32) + int(threadIdx.x % 32u)) * 8)) + (k % 8)));
+      int offs_4 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
       bool mask = (offs_4 < mf_n_cols);
       if (mask) {
         (t_18 + offs_4)[0] = t_22[k];

@@ -23,7 +23,7 @@ for (int start = 0; (start < n_cols); start += 4096) {
   half t_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int offs_1 = (start + ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4)));
+    int offs_1 = (start + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
     {
       packed_half4 mf_v = packed_half4(half((-INFINITY)), half((-INFINITY)), half((-INFINITY)), half((-INFINITY)));
       if ((offs_1 < n_cols)) mf_v = *((const device packed_half4*)((t + offs_1)));
@@ -234,7 +234,7 @@ for (int start_1 = 0; (start_1 < n_cols); start_1 += 4096) {
   half t_17[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int offs_3 = (start_1 + ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4)));
+    int offs_3 = (start_1 + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
     bool mask = (offs_3 < n_cols);
     {
       packed_half4 mf_v = packed_half4(half((-INFINITY)), half((-INFINITY)), half((-INFINITY)), half((-INFINITY)));
@@ -274,7 +274,7 @@ for (int start_1 = 0; (start_1 < n_cols); start_1 += 4096) {
   }
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int offs_4 = (start_1 + ((((k / 4) * 1024) + (((int(simdgroup_index_in_threadgroup) * 32) + int(thread_index_in_simdgroup)) * 4)) + (k % 4)));
+    int offs_4 = (start_1 + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
     bool mask = (offs_4 < n_cols);
     if (mask) {
       *((device packed_half4*)((t_18 + offs_4))) = packed_half4(t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)]);
