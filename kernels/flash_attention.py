@@ -16,7 +16,7 @@ from ..codegen.fragments import fragment_for  # how the compiler lays out the sc
 from ..codegen.layouts import Slice, mma_layout
 from ..codegen.passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..codegen.passes.lower import THREADGROUP_MEMORY  # the limit the compiler enforces
-from ..dsl.jit import DTYPES, cdiv, empty, jit
+from ..launcher import DTYPES, cdiv, empty, jit
 from ..errors import BackendUnavailableError
 from ..runtime import resolve_backend
 from . import register

@@ -12,7 +12,7 @@ from .. import language as tl
 from ..autotune import Config, Space, autotune
 from ..codegen.passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..codegen.passes.lower import THREADGROUP_MEMORY  # the limit the compiler enforces
-from ..dsl.jit import cdiv, empty, jit
+from ..launcher import cdiv, empty, jit
 from . import register
 
 
