@@ -4,8 +4,11 @@ fills the tuning database.
 A launchable kernel `fn` (what `@mf.jit` makes) provides `fn.name`, `fn.source_hash` (changes with
 its source and metalforge's codegen), `fn.arg_names` and `fn[grid](*args, **meta)`; optionally
 `fn.backend` (where it runs; default the active back end), `fn.codegen_version`, `fn.reference`
-(expected outputs from the launch's arguments) and `fn.warmup(*args, grid=..., **meta)` (compile
-without running, as in Triton, so compile time is not counted as run time).
+(expected outputs from the launch's arguments), `fn.warmup(*args, grid=..., **meta)` (compile
+without running, as in Triton, so compile time is not counted as run time), and
+`fn.dispatcher(miss, args, kwargs, ...)` with `fn.launch_function(args, kwargs)` (a generated launch
+path whose cache, `dispatcher.cache`, also holds the tuned config: see metalforge.launcher; without
+them, each launch looks its config up and calls `fn[grid]`).
 """
 from __future__ import annotations
 
@@ -99,8 +102,11 @@ class Autotuner:
     this machine, dtypes and shape key (looked up once per process, never tuned in the call unless
     $METALFORGE_TUNE_ON_MISS=1); `tune(...)` searches and stores the winner.
 
-    Looked-up configs are cached for the back end in use at the first call of each key; after
-    switching back ends in a running process ($METALFORGE_BACKEND), call `clear_cache()`.
+    Looked-up configs are cached for the back end in use at the first call of each key (a `tune` in
+    the process replaces its key's); after switching back ends in a running process
+    ($METALFORGE_BACKEND), call `clear_cache()`. With a `@jit` kernel, a cached launch is the
+    kernel's generated dispatcher keyed also on the tuning key's shapes: one dict lookup finds the
+    config's compiled launch.
     """
 
     def __init__(self, fn: Any, space: Space, key: Sequence[str], *, prune: Sequence[Predicate] = (),
@@ -122,7 +128,8 @@ class Autotuner:
         self.tune_args, self.shapes, self.dtypes = tune_args, [tuple(s) for s in shapes], list(dtypes)
         self._key_index = [fn.arg_names.index(k) for k in key]
         self._cache: dict[tuple, tuple[Config, Optional[tuple]]] = {}
-        self._untuned: collections.Counter = collections.Counter()
+        self._untuned: dict[tuple, list[int]] = {}  # (shape, dtypes, where the config came from) -> [calls]
+        self._dispatch: Callable[..., Any] = self._first_launch if hasattr(fn, "dispatcher") else self.run
         _TUNERS.add(self)
 
     # -- identity -----------------------------------------------------------------------------------
@@ -140,10 +147,13 @@ class Autotuner:
         return Path(self.db) if self.db is not None else default_path()
 
     def _signature(self, args: Sequence[Any]) -> tuple:
-        """The in-memory cache key: shape key and dtypes, kept cheap (no strings made) since every
-        launch computes it."""
+        """The in-memory cache key: shape key and dtypes, kept cheap (no strings made): launches of
+        kernels without a dispatcher compute it each time."""
         shape: list[int] = []
         for i in self._key_index:
+            if i >= len(args):
+                raise TypeError(f"kernel `{self.name}`: the autotune key argument `{self.fn.arg_names[i]}` was not "
+                                f"given; pass the arguments up to it by position")
             a = args[i]
             if hasattr(a, "shape"):
                 shape.extend(a.shape)
@@ -167,17 +177,42 @@ class Autotuner:
     # -- launching ----------------------------------------------------------------------------------
 
     def __getitem__(self, grid: Grid) -> Callable[..., Any]:
-        return functools.partial(self.run, grid)
+        return functools.partial(self._dispatch, grid)
+
+    def _first_launch(self, grid: Grid, *args: Any, **meta: Any) -> Any:
+        """The first launch makes the dispatcher, for its argument types."""
+        dispatch = self.fn.dispatcher(self._dispatch_miss, args, meta, open_meta=True, shape_of=self.key,
+                                      counted=True)
+        launched = dispatch(grid, *args, **meta)
+        self._dispatch = dispatch  # after the launch: a call that fails (its types unknown) teaches nothing
+        return launched
 
     def run(self, grid: Grid, *args: Any, **meta: Any) -> Any:
         """Launch with the tuned config; `meta` passes constexprs that are not tuned."""
-        hit = self._cache.get(self._signature(args))
-        if hit is None:
-            hit = self._miss(grid, args)
-        config, untuned = hit
+        config, untuned = self._cache.get(self._signature(args)) or self._miss(grid, args)
         if untuned is not None:
-            self._untuned[untuned] += 1
+            self._untuned_calls(untuned)[0] += 1
         return self._launch(grid, args, config, meta)
+
+    def _dispatch_miss(self, grid: Grid, key: tuple, args: tuple, meta: dict[str, Any]) -> tuple[tuple, bool]:
+        """What the dispatcher runs for a key it has not seen: the kernel's launch function with the
+        config (looked up once per shape key and dtypes) and the untuned-call count it adds to; and
+        whether the dispatcher may keep them."""
+        config, untuned = self._cache.get(self._signature(args)) or self._miss(grid, args)
+        calls = None if untuned is None else self._untuned_calls(untuned)
+        if config.pre_hook is not None:  # the hook sees each launch's arguments: this call only
+            return ((lambda *_: self._launch(grid, args, config, meta)), calls), False
+        launch, cacheable = self.fn.launch_function(args, self._launch_kwargs(config, args, meta))
+        return (launch, calls), cacheable
+
+    def _forget_launches(self) -> None:
+        """Empty the dispatcher's cache: its launches hold configs."""
+        cache = getattr(self._dispatch, "cache", None)
+        if cache is not None:
+            cache.clear()
+
+    def _untuned_calls(self, untuned: tuple) -> list[int]:
+        return self._untuned.setdefault(untuned, [0])
 
     def config_for(self, grid: Grid, *args: Any) -> tuple[Config, str]:
         """The config a launch with `args` would use, and where it came from (see `TuningDB.lookup`)."""
@@ -192,12 +227,15 @@ class Autotuner:
             return self.default(dict(zip(self.fn.arg_names, args)))
         return self.default
 
-    def _launch(self, grid: Grid, args: Sequence[Any], config: Config, meta: Optional[Mapping[str, Any]] = None) -> Any:
-        meta = meta or {}
-        clash = set(meta) & set(config.all_kwargs())
+    def _launch_kwargs(self, config: Config, args: Sequence[Any], meta: Mapping[str, Any]) -> dict[str, Any]:
+        """A launch's keyword arguments: the caller's constexprs and options, and the config's."""
+        clash = (set(meta) | set(self.fn.arg_names[:len(args)])) & set(config.all_kwargs())
         if clash:
             raise TypeError(f"kernel `{self.name}`: {', '.join(sorted(clash))} is tuned; do not pass it to the launch")
-        full = {**meta, **config.all_kwargs()}
+        return {**meta, **config.all_kwargs()}
+
+    def _launch(self, grid: Grid, args: Sequence[Any], config: Config, meta: Optional[Mapping[str, Any]] = None) -> Any:
+        full = self._launch_kwargs(config, args, meta or {})
         if config.pre_hook is not None:
             config.pre_hook({**dict(zip(self.fn.arg_names, args)), **full})
         return self.fn[grid](*args, **full)
@@ -232,11 +270,12 @@ class Autotuner:
 
     def untuned_calls(self) -> list[dict]:
         return [{"kernel": self.name, "shape": shape, "dtypes": dtypes, "source": source, "calls": n}
-                for (shape, dtypes, source), n in self._untuned.items()]
+                for (shape, dtypes, source), (n,) in self._untuned.items()]
 
     def clear_cache(self) -> None:
         """Forget looked-up configs (the next call of each key reads the database again)."""
         self._cache.clear()
+        self._forget_launches()
 
     # -- tuning -------------------------------------------------------------------------------------
 
@@ -412,6 +451,7 @@ class Autotuner:
         store.record_winner(key, config=config.to_json(), time_ms=best.value, trials=len(study.trials),
                             study=key.study_name)
         self._cache[self._signature(args)] = (config, None)
+        self._forget_launches()  # launches cached with the config this replaces
         return config
 
     def tune_case(self, shape: tuple, dtype: mx.Dtype) -> tuple[Grid, tuple]:

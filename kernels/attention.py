@@ -11,7 +11,7 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Space, autotune
-from ..dsl.jit import cdiv, empty, jit
+from ..launcher import cdiv, empty, jit
 from . import register
 
 # enough programs to fill the GPUs this targets (H200: 132 SMs; M-series: up to 80 cores); at 256

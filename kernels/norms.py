@@ -6,7 +6,7 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Config, Space, autotune
-from ..dsl.jit import empty, jit
+from ..launcher import empty, jit
 from . import register
 
 WARPS = Space({"num_warps": [1, 2, 4, 8]})

@@ -8,7 +8,7 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Config, Space, autotune
-from ..dsl.jit import cdiv, empty, jit
+from ..launcher import cdiv, empty, jit
 from . import register
 
 

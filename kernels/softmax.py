@@ -5,7 +5,7 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Config, Space, autotune, pow2
-from ..dsl.jit import empty, jit
+from ..launcher import empty, jit
 from . import register
 
 MIN_BLOCK = 32          # one SIMD group's width: the smallest useful block

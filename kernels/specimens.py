@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import mlx.core as mx
 
-from ..dsl.jit import empty
+from ..launcher import empty
 
 
 @dataclass(frozen=True)

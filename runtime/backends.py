@@ -1,11 +1,19 @@
-"""Back-end registry and selection: an argument, else $METALFORGE_BACKEND, else the best available."""
+"""Back-end registry and selection: an argument, else $METALFORGE_BACKEND, else the best available.
+
+This is the one place a back end is chosen: `metal_kernel` calls and DSL launches (metalforge.launcher)
+both resolve through `resolve`.
+"""
 from __future__ import annotations
 
 import functools
 import os
-from typing import Protocol, Union
+from typing import Any, Callable, Protocol, Union
+
+import mlx.core as mx
 
 from ..errors import BackendUnavailableError
+
+BACKEND_ENV = "METALFORGE_BACKEND"
 
 
 class Backend(Protocol):
@@ -18,6 +26,12 @@ class Backend(Protocol):
 
     @staticmethod
     def available() -> bool: ...
+
+    def build(self, kernel: Any) -> Callable[..., list[mx.array]]:
+        """What runs `kernel` (a runtime.MetalKernel): a callable taking the keyword arguments of the
+        function `mx.fast.metal_kernel` returns (inputs, output_shapes, output_dtypes, grid, ...).
+        Launch paths keep it: calling it is all a cached launch does."""
+        ...
 
 
 def _factories() -> dict:
@@ -38,14 +52,38 @@ def backend_names(language: str | None = None) -> list[str]:
     return [n for n, f in _factories().items() if language is None or f.language == language]
 
 
+def _environment_reader(variable: str) -> Callable[[], str | None]:
+    """A reader of one environment variable cheap enough for every launch: `os.environ.get` costs
+    0.8 us when the variable is unset (it raises and catches a KeyError); this reads os.environ's own
+    mapping, which every assignment to os.environ updates (os.environ.get where there is none)."""
+    data = getattr(os.environ, "_data", None)
+    encode, decode = getattr(os.environ, "encodekey", None), getattr(os.environ, "decodevalue", None)
+    if not isinstance(data, dict) or encode is None or decode is None:
+        return functools.partial(os.environ.get, variable)
+    key = encode(variable)
+
+    def read() -> str | None:
+        raw = data.get(key)
+        return None if raw is None else decode(raw)
+    return read
+
+
+environment_choice = _environment_reader(BACKEND_ENV)  # $METALFORGE_BACKEND, or None
+
+
 def resolve(backend: Union[str, Backend, None] = None, language: str | None = None) -> Backend:
     """The back end to run on: an instance as given, a name, $METALFORGE_BACKEND, or automatic.
 
     `language` restricts the automatic choice to back ends running that source ("msl" for
-    hand-written metal_kernel source; DSL kernels render for whichever back end is chosen)."""
+    hand-written metal_kernel source; DSL kernels render for whichever back end is chosen).
+    Names resolve once per process (each launch resolves its back end)."""
     if backend is not None and not isinstance(backend, str):
         return backend
-    name = backend or os.environ.get("METALFORGE_BACKEND") or "auto"
+    return _named(backend or environment_choice() or "auto", language)
+
+
+@functools.lru_cache(maxsize=None)
+def _named(name: str, language: str | None) -> Backend:
     factories = _factories()
     if name == "auto":
         for candidate, factory in factories.items():

@@ -8,8 +8,17 @@ pointers) and no compile options: those are dropped.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import mlx.core as mx
+
+from .kernel import BuiltKernels, MetalKernel
+
+
+def _cuda_kernel(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
+    return mx.fast.cuda_kernel(
+        name=kernel.name, input_names=kernel.input_names, output_names=kernel.output_names, source=kernel.source,
+        header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous)
 
 
 @dataclass
@@ -17,18 +26,13 @@ class CudaBackend:
     name: str = "cuda"
     language = "cuda"
     batch_timing = True
-    _kernels: dict = field(default_factory=dict, repr=False)
+    built: BuiltKernels = field(default_factory=lambda: BuiltKernels(_cuda_kernel), repr=False, compare=False)
 
     @staticmethod
     def available() -> bool:
         cuda = getattr(mx, "cuda", None)  # MLX builds before 0.28 have no mx.cuda
         return bool(cuda is not None and cuda.is_available())
 
-    def launch(self, kernel, call: dict) -> list[mx.array]:
-        fn = self._kernels.get(kernel.build_key)
-        if fn is None:
-            fn = mx.fast.cuda_kernel(
-                name=kernel.name, input_names=kernel.input_names, output_names=kernel.output_names,
-                source=kernel.source, header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous)
-            self._kernels[kernel.build_key] = fn
-        return fn(**call)
+    def build(self, kernel: MetalKernel) -> Callable[..., list[mx.array]]:
+        """The function `mx.fast.cuda_kernel` returns for `kernel` (made once per build key)."""
+        return self.built(kernel)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 import mlx.core as mx
 
@@ -92,10 +92,9 @@ class MetalKernel:
             raise ValueError(f"[metal_kernel] unknown compile option(s): {', '.join(options)}")
         self.math_mode = mode
         self.input_names, self.output_names = list(self.input_names), list(self.output_names)
-        # what MLX builds a kernel from: back ends cache their compiled kernels by it (not by id(self),
-        # which a collected kernel's successor may reuse); computed once, read on every launch
+        # what MLX builds a kernel from: back ends keep what they built by it (BuiltKernels)
         self.build_key = (self.name, tuple(self.input_names), tuple(self.output_names), self.source, self.header,
-                          self.ensure_row_contiguous)
+                          self.ensure_row_contiguous, self.atomic_outputs, self.math_mode)
 
     @property
     def label(self) -> str:
@@ -116,7 +115,7 @@ class MetalKernel:
                     stream=stream)
         backend = backends.resolve(self.backend, language="msl")
         check_launch_limits(self.label, _triple(grid, "grid"), _triple(threadgroup, "threadgroup"), backend.language)
-        return backend.launch(self, call)
+        return backend.build(self)(**call)
 
     def prepare(self, inputs, output_shapes, output_dtypes, grid, threadgroup, template=None, init_value=None,
                 verbose=False, stream=None) -> "PreparedCall":
@@ -135,6 +134,25 @@ class MetalKernel:
         if verbose:
             print(f"Generated source code for `{self.name}`:\n```\n{generated.source}\n```")
         return PreparedCall(generated, arrays, shapes, list(output_dtypes), grid, threadgroup, init_value)
+
+
+class BuiltKernels:
+    """The kernel objects one back end has built with MLX (`mx.fast.metal_kernel`, `cuda_kernel`), one per
+    `MetalKernel.build_key`. Never keyed by `id(kernel)`: a collected kernel's id can be reused by a
+    new kernel, which would then run the old one's code."""
+
+    def __init__(self, construct: Callable[["MetalKernel"], Callable[..., list[mx.array]]]) -> None:
+        self._construct = construct
+        self._built: dict[tuple, Callable[..., list[mx.array]]] = {}
+
+    def __call__(self, kernel: "MetalKernel") -> Callable[..., list[mx.array]]:
+        built = self._built.get(kernel.build_key)
+        if built is None:
+            built = self._built[kernel.build_key] = self._construct(kernel)
+        return built
+
+    def __len__(self) -> int:
+        return len(self._built)
 
 
 @dataclass

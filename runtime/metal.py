@@ -6,8 +6,18 @@ arguments, so what passes on the emulator is what runs on the GPU.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import mlx.core as mx
+
+from .kernel import BuiltKernels, MetalKernel
+
+
+def _metal_kernel(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
+    return mx.fast.metal_kernel(
+        name=kernel.name, input_names=kernel.input_names, output_names=kernel.output_names, source=kernel.source,
+        header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous,
+        atomic_outputs=kernel.atomic_outputs, compile_options=kernel.compile_options)
 
 
 @dataclass
@@ -15,18 +25,12 @@ class MetalBackend:
     name: str = "metal"
     language = "msl"
     batch_timing = False
-    _kernels: dict = field(default_factory=dict, repr=False)
+    built: BuiltKernels = field(default_factory=lambda: BuiltKernels(_metal_kernel), repr=False, compare=False)
 
     @staticmethod
     def available() -> bool:
         return mx.metal.is_available()
 
-    def launch(self, kernel, call: dict) -> list[mx.array]:
-        fn = self._kernels.get(id(kernel))
-        if fn is None:
-            fn = mx.fast.metal_kernel(
-                name=kernel.name, input_names=kernel.input_names, output_names=kernel.output_names,
-                source=kernel.source, header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous,
-                atomic_outputs=kernel.atomic_outputs, compile_options=kernel.compile_options)
-            self._kernels[id(kernel)] = fn
-        return fn(**call)
+    def build(self, kernel: MetalKernel) -> Callable[..., list[mx.array]]:
+        """The function `mx.fast.metal_kernel` returns for `kernel` (made once per build key)."""
+        return self.built(kernel)

@@ -6,6 +6,7 @@ import os
 import re
 import threading
 from dataclasses import dataclass, field
+from typing import Callable
 
 import mlx.core as mx
 import numpy as np
@@ -95,6 +96,11 @@ class EmulatorBackend:
         with self._lock:
             self._cache[key] = compiled
         return compiled
+
+    def build(self, kernel) -> Callable[..., list[mx.array]]:
+        """What runs `kernel` here, called as MLX's kernel objects are (compiled at its first launch
+        with each set of input types, as MLX does)."""
+        return lambda **call: self.launch(kernel, call)
 
     def launch(self, kernel, call: dict) -> list[mx.array]:
         p = kernel.prepare(**call)

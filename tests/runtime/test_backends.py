@@ -1,6 +1,8 @@
-"""Back-end selection, the Metal back end's hand-off to MLX, and the selftest command."""
+"""Back-end selection, the Metal and CUDA back ends' hand-off to MLX and the kernel objects they keep,
+and the selftest command."""
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 
@@ -10,8 +12,11 @@ import pytest
 
 from metalforge import errors
 from metalforge.runtime import backends, metal_kernel
+from metalforge.runtime.cuda import CudaBackend
 from metalforge.runtime.emulator import EmulatorBackend
 from metalforge.runtime.metal import MetalBackend
+
+from .helpers import to_np
 
 SOURCE = """
     uint i = thread_position_in_grid.x;
@@ -58,6 +63,48 @@ def test_metal_backend_passes_mlx_exactly_what_the_emulator_compiles(monkeypatch
     assert generated.name == "custom_kernel_scaled__float_3_float_floats_float"
     out, = emulated(**recorded["call"])
     np.testing.assert_allclose(np.array(out), np.array(x) * 1.5 + 3, rtol=1e-6)
+
+
+class AvailableCuda(CudaBackend):
+    """Stands in for an NVIDIA machine: the CUDA back end, as available."""
+
+    @staticmethod
+    def available() -> bool:
+        return True
+
+
+@pytest.mark.parametrize("backend_class,constructor", [(RecordingMetal, "metal_kernel"),
+                                                       (AvailableCuda, "cuda_kernel")])
+def test_kernels_made_and_dropped_in_a_loop_each_run_their_own_code(monkeypatch, backend_class, constructor):
+    """MLX kernel objects are kept by what they are built from: a kernel made after another was
+    collected (which may take the same id) runs its own source, never the old one's."""
+    built = []
+
+    def fake_constructor(**kernel_args):
+        built.append(kernel_args["source"])
+        return lambda **call: [kernel_args["source"]]
+
+    monkeypatch.setattr(mx.fast, constructor, fake_constructor)
+    backend = backend_class()
+    call = dict(inputs=[mx.zeros(4)], output_shapes=[(4,)], output_dtypes=[mx.float32], grid=(4, 1, 1),
+                threadgroup=(4, 1, 1))
+    for i in range(200):
+        source = f"out[0] = {i % 50};"
+        assert metal_kernel("k", ["x"], ["out"], source, backend=backend)(**call) == [source]
+        gc.collect()  # the kernel object is gone: its id is free for the next one
+    assert built == [f"out[0] = {i};" for i in range(50)]  # each source built once, then reused
+    assert len(backend.built) == 50
+
+
+def test_kernels_made_and_dropped_in_a_loop_each_run_their_own_code_on_the_emulator(emu):
+    x = mx.zeros(8)
+    for i in range(3):
+        k = metal_kernel("dropped", ["x"], ["out"], f"out[thread_position_in_grid.x] = x[thread_position_in_grid.x] + {i};",
+                         backend=emu)
+        out, = k(inputs=[x], output_shapes=[(8,)], output_dtypes=[mx.float32], grid=(8, 1, 1), threadgroup=(8, 1, 1))
+        np.testing.assert_array_equal(to_np(out), np.full(8, i))
+        del k
+        gc.collect()
 
 
 def test_selection_order(monkeypatch):

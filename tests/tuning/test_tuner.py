@@ -210,7 +210,7 @@ def test_simdgroup_arrangement_is_a_config_field_a_space_can_search():
 def test_matmul2d_is_a_config_field_the_tuner_can_choose(emu, db_path):
     """The tuner measures a DSL matmul with and without Metal 4's cooperative matmul (emulated) and
     stores the launch setting with the config."""
-    from metalforge.dsl.jit import empty
+    from metalforge.launcher import empty
     from metalforge.kernels.matmul import launch_grid, matmul_kernel, reference as matmul_reference
 
     space = Space({"BLOCK_M": [32], "BLOCK_N": [32], "BLOCK_K": [16], "GROUP_M": [1], "num_warps": [4],

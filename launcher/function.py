@@ -1,0 +1,251 @@
+"""`@metalforge.jit` kernels and their launch: `kernel[grid](*args, BLOCK=..., num_warps=...)`.
+
+A launch binds the arguments (mx.arrays are read-only inputs, `empty`/`zeros`/`full` placeholders
+are outputs, Python numbers are scalars, constexpr parameters specialise), compiles the
+specialisation once, and runs it on the chosen back end: one Triton program is one Metal
+threadgroup of `num_warps * 32` threads.
+
+A cached launch runs two generated functions (launcher/generated.py): the kernel's dispatcher
+computes the specialisation key and finds the specialisation's launch function in `launches`, which
+calls the MLX kernel object. Everything else (checking the call, choosing the back end, compiling)
+happens once per key, on a miss.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import types
+from typing import Any, Callable, Sequence
+
+import mlx.core as mx
+
+from ..codegen.passes.debug_print import PRINT_CAPACITY, RECORD_WORDS, decode as decode_prints
+from ..codegen.pipeline import CODEGEN_VERSION, CompiledKernel, compile_ir, dot_stages_for
+from ..dsl import ir
+from ..dsl.frontend import JITFunction as _FrontendFunction
+from ..errors import BackendUnavailableError, LaunchConfigError, MetalforgeError
+from ..runtime import backends, metal_kernel
+from . import generated
+from .arguments import MX_DTYPES, Placeholder, check_element, fact, scalar_arrays, scalar_type, zeros
+from .generated import LAUNCH_OPTIONS, UNSET
+
+_PRINT_BUFFER = zeros(((PRINT_CAPACITY + 1) * RECORD_WORDS,), mx.uint32)  # tl.device_print's hidden output
+
+
+class JITFunction(_FrontendFunction):
+    """A kernel: index it with a grid to launch it."""
+
+    codegen_version = CODEGEN_VERSION
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        super().__init__(fn)
+        self.cache: dict[tuple, CompiledKernel] = {}     # compiled specialisations (see `specialize`)
+        self.launches = generated.LaunchCache()  # the dispatcher's: key -> launch function
+        self.last: CompiledKernel | None = None
+        self.name = fn.__name__
+        self.arg_names = list(self.signature.parameters)
+        self.is_constexpr = [n in self.constexpr_params for n in self.arg_names]
+        self.arg_index = {n: i for i, n in enumerate(self.arg_names)}
+        self.defaults = [p.default if p.default is not p.empty else UNSET for p in self.signature.parameters.values()]
+        self.constexpr_at = tuple(i for i, c in enumerate(self.is_constexpr) if c)
+        self.runtime_at = tuple(i for i, c in enumerate(self.is_constexpr) if not c)
+        self._dispatch: Callable[..., Any] = self._first_launch
+
+    @property
+    def source_hash(self) -> str:
+        """Changes when the kernel's source, a @jit helper it calls, a global constant it reads or
+        metalforge's code generation changes (tuning goes stale)."""
+        text = self.dependency_text()
+        return hashlib.sha256(f"{CODEGEN_VERSION}\0{text}".encode()).hexdigest()[:16]
+
+    # -- launching ----------------------------------------------------------------------------------
+
+    def __getitem__(self, grid: Any) -> Callable[..., Any]:
+        return functools.partial(self._dispatch, grid)
+
+    def _first_launch(self, grid: Any, *args: Any, **kwargs: Any) -> Any:
+        """The first launch makes the dispatcher, for its argument types (helpers, which are never
+        launched, never need one)."""
+        dispatch = self.dispatcher(self._miss, args, kwargs, cache=self.launches)
+        launched = dispatch(grid, *args, **kwargs)
+        self._dispatch = dispatch  # after the launch: a call that fails (its types unknown) teaches nothing
+        return launched
+
+    def dispatcher(self, miss: Callable[[Any, tuple, tuple, dict], Any], args: Sequence[Any], kwargs: dict[str, Any],
+                   *, cache: generated.LaunchCache | None = None, open_meta: bool = False,
+                   shape_of: Sequence[str] = (), counted: bool = False) -> Callable[..., Any]:
+        """A dispatcher with this kernel's parameters (see launcher.generated.dispatcher), quickest for
+        calls with the argument types of `kernel[grid](*args, **kwargs)`, over `cache` (a new one unless
+        given; it is the dispatcher's `.cache`): the kernel's own, and an autotuner's, whose cache also
+        holds the tuned config."""
+        given = {**dict(zip(self.arg_names, args)), **kwargs}
+        kinds = [None if c else type(given.get(n, default))
+                 for n, c, default in zip(self.arg_names, self.is_constexpr, self.defaults)]
+        return generated.dispatcher(self.name, self.arg_names, self.is_constexpr, self.defaults, kinds,
+                                    generated.LaunchCache() if cache is None else cache, miss,
+                                    open_meta=open_meta, shape_of=shape_of, counted=counted)
+
+    def _miss(self, grid: Any, key: tuple, args: tuple, kwargs: dict[str, Any]) -> tuple[Callable[..., Any], bool]:
+        return self.launch_function(args, kwargs)
+
+    def launch_function(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[Callable[..., Any], bool]:
+        """The launch function of the specialisation a call `kernel[grid](*args, **kwargs)` runs,
+        compiled first where needed: `launch(grid, *every parameter in order)` (constexprs are ignored:
+        they are compiled in). Also whether it may be cached: not where no back end runs here (then
+        only an empty grid launches)."""
+        kwargs = dict(kwargs)
+        options = {name: kwargs.pop(name, default) for name, default in LAUNCH_OPTIONS.items()}
+        values = self.bind(args, kwargs)
+        try:
+            runner, missing = backends.resolve(options["backend"]), None
+        except BackendUnavailableError as e:
+            runner, missing = None, str(e)
+        compiled = self.specialize(values, options["num_warps"], runner.language if runner else "msl",
+                                   options["num_stages"], options["warps_m"], options["matmul2d"])
+        return self._launch_function(compiled, runner, missing, values, options["num_warps"]), runner is not None
+
+    def _launch_function(self, compiled: CompiledKernel, runner: Any, missing: str | None, values: list[Any],
+                         num_warps: int) -> Callable[..., Any]:
+        index = self.arg_index
+        outputs: list[str | Placeholder] = [n if n in index else _PRINT_BUFFER for n, _ in compiled.outputs]
+        placeholders = [values[index[o]] if isinstance(o, str) else o for o in outputs]
+        inits = {p.init for p in placeholders if p.init is not None}
+        if len(inits) > 1:
+            raise MetalforgeError(f"{self.__name__}: outputs with different initial values {sorted(inits)}; MLX "
+                                  "initialises all outputs of a kernel alike: use one value (or empty)"
+                                  + (" (tl.device_print needs 0)" if compiled.prints else ""))
+        inputs = []
+        for name, t in compiled.inputs:
+            value = values[index[name]]
+            inputs.append((name, None if isinstance(t, ir.PointerType) else scalar_arrays(type(value), MX_DTYPES[t])))
+        if runner is None:
+            run = functools.partial(_unavailable, missing)
+        else:
+            run = runner.build(metal_kernel(compiled.name, [n for n, _ in compiled.inputs],
+                                            [n for n, _ in compiled.outputs], compiled.body, compiled.header,
+                                            atomic_outputs=compiled.atomic_outputs, backend=runner))
+        meta = types.MappingProxyType({**{self.arg_names[i]: values[i] for i in self.constexpr_at},
+                                       "num_warps": num_warps})
+        prints = functools.partial(_decode_prints, compiled.prints) if compiled.prints else None
+        return generated.launch_function(self.name, self.arg_names, inputs, outputs, [p.dtype for p in placeholders],
+                                         compiled.threads, meta, inits.pop() if inits else None, run, prints,
+                                         self, compiled)
+
+    # -- binding and compiling ----------------------------------------------------------------------
+
+    def bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> list[Any]:
+        """Argument values in parameter order (defaults filled in), or the error that says what is wrong."""
+        params = self.arg_names
+        if len(args) > len(params):
+            raise MetalforgeError(f"{self.__name__}: takes {len(params)} arguments, got {len(args)}")
+        values = list(args) + [UNSET] * (len(params) - len(args))
+        for k, v in kwargs.items():
+            i = self.arg_index.get(k)
+            if i is None:
+                raise MetalforgeError(f"{self.__name__}: unexpected argument `{k}`; parameters are "
+                                      f"{', '.join(params)} (plus {', '.join(LAUNCH_OPTIONS)})")
+            if values[i] is not UNSET:
+                raise MetalforgeError(f"{self.__name__}: argument `{k}` given twice")
+            values[i] = v
+        for i, v in enumerate(values):
+            if v is UNSET:
+                if self.defaults[i] is UNSET:
+                    raise MetalforgeError(f"{self.__name__}: missing argument `{params[i]}`")
+                values[i] = self.defaults[i]
+        return values
+
+    def arg_type(self, name: str, value: Any) -> ir.Type:
+        if isinstance(value, mx.array):
+            return ir.ptr(check_element(value.dtype, f"argument `{name}`"))
+        if isinstance(value, Placeholder):
+            return ir.ptr(check_element(value.dtype, f"output `{name}`"))
+        if isinstance(value, (bool, int, float)):
+            return scalar_type(value)
+        raise MetalforgeError(f"{self.__name__}: argument `{name}` is a {type(value).__name__}; pass an mx.array "
+                              "(input), metalforge.empty/zeros/full (output), or a Python number")
+
+    def specialize(self, values: list[Any], num_warps: int, target: str = "msl",
+                   num_stages: int | None = None, warps_m: int | None = None,
+                   matmul2d: bool = False) -> CompiledKernel:
+        """The compiled kernel for these argument values (cached by their facts and constexprs), for `target`;
+        `num_stages=0` loads `tl.dot` operands straight from device memory instead of staging them in
+        threadgroup memory; 1 (the default) stages them in one buffer, 2 or more in two, alternating
+        between loop iterations (double buffering: one barrier per iteration instead of two).
+        `warps_m` simdgroups go along the rows of each `tl.dot` result, the rest along its columns
+        (None: the compiler splits the longer side first). `matmul2d=True` multiplies `tl.dot` tiles
+        with Metal 4's cooperative `matmul2d` (MetalPerformancePrimitives; M5-class GPUs, macOS 26)
+        instead of 8x8 simdgroup matrices; its operands are always staged."""
+        stages = dot_stages_for(num_stages, matmul2d)
+        key = (num_warps, target, stages, warps_m, matmul2d, *[values[i] for i in self.constexpr_at],
+               *[fact(values[i]) for i in self.runtime_at])
+        compiled = self.cache.get(key)
+        if compiled is None:  # launch settings are checked once, before the first compile of a key
+            self.check_launch_settings(num_warps, target, warps_m, matmul2d)
+            arg_types = {n: self.arg_type(n, v) for n, v, c in zip(self.arg_names, values, self.is_constexpr) if not c}
+            constexprs = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
+            outputs = {n for n, v in zip(self.arg_names, values) if isinstance(v, Placeholder)}
+            divisible = frozenset(n for n, v, c in zip(self.arg_names, values, self.is_constexpr)
+                                  if not c and type(v) is int and v % 16 == 0)
+            compiled = compile_ir(self.build_ir(arg_types, constexprs), outputs, num_warps, target, divisible,
+                                  dot_stages=stages, warps_m=warps_m, matmul2d=matmul2d)
+            self.cache[key] = compiled
+        self.last = compiled
+        return compiled
+
+    def check_launch_settings(self, num_warps: int, target: str, warps_m: int | None, matmul2d: bool) -> None:
+        if num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
+            raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
+                                    "(a Metal threadgroup has at most 1024 threads)")
+        if warps_m is not None and (warps_m < 1 or warps_m > num_warps or warps_m & (warps_m - 1)):
+            raise LaunchConfigError(f"{self.__name__}: warps_m={warps_m} with num_warps={num_warps}; use a power "
+                                    "of two from 1 to num_warps (or None to let the compiler choose)")
+        if matmul2d and target != "msl":
+            raise LaunchConfigError(f"{self.__name__}: matmul2d=True is Metal 4's cooperative matmul, which the "
+                                    f"{target} target does not have; drop matmul2d (tl.dot then uses the target's "
+                                    "own matrix instructions)")
+
+    def compile(self, *args: Any, num_warps: int = 4, num_stages: int | None = None, backend: Any = None,
+                target: str | None = None, warps_m: int | None = None, matmul2d: bool = False,
+                **kwargs: Any) -> CompiledKernel:
+        """The compiled specialisation for these arguments, with `.asm` (IR after each pass, MSL or CUDA);
+        `target` ("msl", "cuda") defaults to what `backend` (else the active back end) runs."""
+        return self.specialize(self.bind(args, kwargs), num_warps, target or _target(backend), num_stages, warps_m,
+                               matmul2d)
+
+    def warmup(self, *args: Any, grid: Any = None, num_warps: int = 4, num_stages: int | None = None,
+               backend: Any = None, warps_m: int | None = None, matmul2d: bool = False,
+               **kwargs: Any) -> CompiledKernel:
+        """Compile without running (as Triton's `warmup`), e.g. so autotuning times runs only."""
+        return self.specialize(self.bind(args, kwargs), num_warps, _target(backend), num_stages, warps_m, matmul2d)
+
+    @property
+    def asm(self) -> dict[str, str]:
+        """Stages of the specialisation compiled or launched last."""
+        if self.last is None:
+            raise MetalforgeError(f"{self.__name__} has not been compiled yet: launch it or call .compile(...)")
+        return self.last.asm
+
+
+def _target(backend: Any) -> str:
+    """The renderer for a back end: its source language (MSL when no back end runs here, so that
+    compile() still shows the Metal source)."""
+    try:
+        return backends.resolve(backend).language
+    except BackendUnavailableError:
+        return "msl"
+
+
+def _unavailable(reason: str, **call: Any) -> list[mx.array]:
+    """Runs a launch where no back end runs: only an empty grid launches nothing."""
+    raise BackendUnavailableError(reason)
+
+
+def _decode_prints(prints: list, outputs: list[mx.array]) -> Any:
+    """Print a launch's device_print records (its last output) and return its other outputs."""
+    decode_prints(outputs[-1], prints)
+    return outputs[0] if len(outputs) == 2 else tuple(outputs[:-1])
+
+
+def jit(fn: Callable[..., Any]) -> JITFunction:
+    """Compile a Triton-style kernel function for Metal (launch with `kernel[grid](...)`)."""
+    return JITFunction(fn)

@@ -1,0 +1,288 @@
+"""The launch path (metalforge.launcher): a cached launch runs the specialisation its arguments select,
+never a stale one; bad calls say what is wrong, naming the kernel; the autotuned entry point keeps its
+config per key and notices a tune. Most tests use a back end that records launches instead of
+running them; one runs on the emulator."""
+from __future__ import annotations
+
+import math
+
+import mlx.core as mx
+import numpy as np
+import pytest
+
+import metalforge as mf
+import metalforge.language as tl
+from metalforge import Config, errors
+from metalforge.runtime.emulator import EmulatorBackend
+
+
+class Recording:
+    """Runs nothing: keeps each launch's kernel and call, and returns zero outputs."""
+
+    name = "recording"
+    language = "msl"
+    batch_timing = False
+
+    def __init__(self) -> None:
+        self.launches: list[tuple] = []  # (runtime MetalKernel, MLX call keywords)
+
+    @staticmethod
+    def available() -> bool:
+        return True
+
+    def build(self, kernel):
+        def run(**call):
+            self.launches.append((kernel, call))
+            return [mx.zeros(s, dtype=d) for s, d in zip(call["output_shapes"], call["output_dtypes"])]
+        return run
+
+
+@mf.jit
+def scale(x_ptr, out_ptr, n, factor, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * factor, mask=mask)
+
+
+N = 4096
+BASE = dict(x=mx.ones(N), out=(N,), n=N, factor=2.0, meta=dict(BLOCK=128, num_warps=4))
+VARIANTS = {  # each differs from BASE in one thing that selects the specialisation
+    "input dtype": dict(x=mx.ones(N, dtype=mx.float16)),
+    "not a multiple of 16": dict(n=N - 1),
+    "64-bit int": dict(n=2**31 + 16),
+    "int scalar for a float one": dict(factor=2),
+    "constexpr": dict(meta=dict(BLOCK=256, num_warps=4)),
+    "num_warps": dict(meta=dict(BLOCK=128, num_warps=2)),
+    "num_stages": dict(meta=dict(BLOCK=128, num_warps=4, num_stages=0)),
+    "output dtype": dict(out=((N,), mx.float16)),
+    "output initial value": dict(out=((N,), mx.float32, 0.0)),
+}
+
+
+def _call(case: dict) -> tuple[tuple, dict]:
+    out = case["out"]
+    shape, dtype, init = (out, mx.float32, None) if isinstance(out[0], int) else (*out, None)[:3]
+    placeholder = mf.empty(shape, dtype) if init is None else mf.full(shape, init, dtype)
+    return (case["x"], placeholder, case["n"], case["factor"]), dict(case["meta"])
+
+
+def _expect_ran(kernel, backend: Recording, args: tuple, meta: dict) -> None:
+    """The last launch ran the kernel `compile` makes for these arguments (no launch cache involved)."""
+    ran, call = backend.launches[-1]
+    compiled = kernel.compile(*args, **meta, backend=backend)
+    assert (ran.name, ran.source) == (compiled.name, compiled.body)
+    assert call["threadgroup"] == (compiled.threads, 1, 1)
+    placeholder = args[1]
+    assert call["output_dtypes"] == [placeholder.dtype] and call.get("init_value") == placeholder.init
+    n, factor = call["inputs"][1:]  # scalars, as MLX takes them
+    assert n.item() == args[2] and n.dtype == (mx.int32 if args[2] < 2**31 else mx.int64)
+    assert factor.item() == args[3] and factor.dtype == (mx.float32 if isinstance(args[3], float) else mx.int32)
+
+
+@pytest.mark.parametrize("entry", ["jit", "autotune"])
+def test_every_fact_that_selects_a_specialisation_gives_its_own_kernel(entry):
+    """A changed dtype, multiple of 16, int width, scalar type, constexpr, launch option, output dtype or
+    initial value compiles a specialisation of its own, and every launch (the first and the cached
+    ones) runs the one its arguments select; back to the first arguments, the first kernel runs."""
+    backend = Recording()
+    kernel = mf.jit(scale.fn)  # caches of its own
+    tuned = mf.autotune(configs=[Config({"BLOCK": 128}, num_warps=4)], key=["n"])(kernel)
+    for name, change in [("base", {}), *VARIANTS.items(), ("base again", {})]:
+        args, meta = _call({**BASE, **change})
+        compiled = len(kernel.cache)
+        for _ in range(3):  # the first launch, then cached ones
+            if entry == "autotune" and meta == BASE["meta"]:  # the tuned config is BASE's
+                tuned[(4,)](*args, backend=backend)
+            else:
+                kernel[(4,)](*args, **meta, backend=backend)
+            _expect_ran(kernel, backend, args, meta)
+        assert len(kernel.cache) == compiled + (name != "base again"), name
+
+
+def test_each_back_end_runs_its_own_launches():
+    first, second = Recording(), Recording()
+    args, meta = _call(BASE)
+    for backend in (first, second, first):
+        scale[(4,)](*args, **meta, backend=backend)
+    assert (len(first.launches), len(second.launches)) == (2, 1)
+
+
+def test_the_grid_reaches_mlx_in_threads_and_a_grid_function_gets_the_meta_parameters():
+    backend, seen = Recording(), []
+    args, meta = _call(BASE)
+
+    def grid(m):
+        seen.append(dict(m))
+        return (m["BLOCK"] // 64, 3)
+    scale[grid](*args, **meta, backend=backend)
+    assert seen == [{"BLOCK": 128, "num_warps": 4}]
+    assert backend.launches[-1][1]["grid"] == (2 * 128, 3, 1)
+    scale[(2, 2, 2)](*args, **meta, backend=backend)
+    assert backend.launches[-1][1]["grid"] == (2 * 128, 2, 2)
+    assert scale[(0,)](*args, **meta, backend=backend).shape == (N,)  # an empty grid launches nothing
+    assert len(backend.launches) == 2
+
+
+def test_scalar_arrays_keep_the_sign_of_zero():
+    backend = Recording()
+    args, meta = _call(BASE)
+    for factor in (-0.0, 0.0, -0.0):
+        scale[(4,)](*args[:3], factor, **meta, backend=backend)
+        assert math.copysign(1, backend.launches[-1][1]["inputs"][2].item()) == math.copysign(1, factor)
+
+
+def test_placeholders_are_tuples_that_normalise_their_shape_and_nan():
+    p = mf.Placeholder([4, 2], mx.float16, float("nan"))
+    assert p == ((4, 2), mx.float16, p.init) and p.shape == (4, 2) and math.isnan(p.init)
+    assert mf.full(3, float("nan")).init is mf.full((3,), float("nan")).init  # one NaN: equal launch keys
+    assert mf.empty(5) == mf.Placeholder((5,)) and mf.zeros([2, 3]).shape == (2, 3)
+
+
+# -- errors -------------------------------------------------------------------------------------------------------
+def _bad_calls():
+    x, out = mx.ones(N), mf.empty(N)
+    return {
+        "too many arguments": (lambda k: k[(4,)](x, out, N, 2.0, 128, 7),
+                               errors.MetalforgeError, "scale: takes 5 arguments, got 6"),
+        "missing argument": (lambda k: k[(4,)](x, out, N, BLOCK=128),
+                             errors.MetalforgeError, "scale: missing argument `factor`"),
+        "unknown keyword": (lambda k: k[(4,)](x, out, N, 2.0, 128, BLK=64),
+                            errors.MetalforgeError, r"scale: unexpected argument `BLK`; parameters are x_ptr, out_ptr"),
+        "given twice": (lambda k: k[(4,)](x, out, N, 2.0, BLOCK=128, x_ptr=x),
+                        TypeError, r"scale\(\) got multiple values for argument 'x_ptr'"),
+        "bad argument type": (lambda k: k[(4,)]([1.0], out, N, 2.0, 128),
+                              errors.MetalforgeError, "scale: argument `x_ptr` is a list; pass an mx.array"),
+        "unsupported dtype": (lambda k: k[(4,)](mx.ones(N, dtype=mx.float64), out, N, 2.0, BLOCK=128),
+                              errors.MetalforgeError, "argument `x_ptr` has dtype mlx.core.float64"),
+        "grid not a tuple": (lambda k: k[4](x, out, N, 2.0, BLOCK=128),
+                             errors.MetalforgeError, "scale: grid must be 1 to 3 non-negative ints"),
+        "negative grid": (lambda k: k[(4, -1)](x, out, N, 2.0, 128),
+                          errors.MetalforgeError, r"scale: grid must be 1 to 3 non-negative ints, got \(4, -1\)"),
+        "4-D grid": (lambda k: k[(1, 1, 1, 1)](x, out, N, 2.0, BLOCK=128),
+                     errors.MetalforgeError, "scale: grid must be 1 to 3"),
+        "bad num_warps": (lambda k: k[(4,)](x, out, N, 2.0, BLOCK=128, num_warps=3),
+                          errors.LaunchConfigError, "scale: num_warps=3; use a power of two"),
+    }
+
+
+class OnBackend:
+    """`kernel[grid](...)` launched on `backend`."""
+
+    def __init__(self, kernel, backend) -> None:
+        self.kernel, self.backend = kernel, backend
+
+    def __getitem__(self, grid):
+        launch = self.kernel[grid]
+        return lambda *args, **kwargs: launch(*args, **kwargs, backend=self.backend)
+
+
+@pytest.mark.parametrize("case", list(_bad_calls()))
+@pytest.mark.parametrize("first", [True, False], ids=["first call", "after a launch"])
+def test_bad_calls_say_what_is_wrong_naming_the_kernel(case, first):
+    """Before any launch (the dispatcher is not made yet) and after one (it is), alike; and a bad call
+    leaves the launch path working."""
+    kernel, backend = mf.jit(scale.fn), Recording()
+    args, meta = _call(BASE)
+    if not first:
+        kernel[(4,)](*args, **meta, backend=backend)
+    call, error, message = _bad_calls()[case]
+    with pytest.raises(error, match=message):
+        call(OnBackend(kernel, backend))
+    kernel[(4,)](*args, **meta, backend=backend)
+    assert len(backend.launches) == 1 + (not first)
+    assert "if type(x_ptr) is" in kernel._dispatch.source  # a bad first call leaves the typed keys on
+
+
+def test_bad_calls_through_the_autotuned_entry_name_the_kernel():
+    tuned = mf.autotune(configs=[Config({"BLOCK": 128}, num_warps=4)], key=["n"])(mf.jit(scale.fn))
+    on = OnBackend(tuned, Recording())
+    x, out = mx.ones(N), mf.empty(N)
+    with pytest.raises(TypeError, match="kernel `scale`: BLOCK is tuned; do not pass it"):
+        on[(4,)](x, out, N, 2.0, 128, 7)
+    with pytest.raises(errors.MetalforgeError, match="scale: unexpected argument `BLK`"):
+        on[(4,)](x, out, N, 2.0, BLK=64)
+    with pytest.raises(errors.MetalforgeError, match="scale: argument `x_ptr` is a list"):
+        on[(4,)]([1.0], out, N, 2.0)
+    with pytest.raises(errors.MetalforgeError, match=r"scale: grid must be 1 to 3 non-negative ints, got \(4, -1\)"):
+        on[(4, -1)](x, out, N, 2.0)
+    with pytest.raises(TypeError, match="kernel `scale`: BLOCK is tuned; do not pass it"):
+        on[(4,)](x, out, N, 2.0, BLOCK=64)
+
+
+def test_a_missing_autotune_key_argument_is_named():
+    tuned = mf.autotune(configs=[Config({"BLOCK": 128}, num_warps=4)], key=["n"])(scale)
+    with pytest.raises(TypeError, match="kernel `scale`: the autotune key argument `n` was not given"):
+        tuned[(4,)](mx.ones(N), mf.empty(N), backend=Recording())
+
+
+def test_outputs_with_different_initial_values_are_refused():
+    @mf.jit
+    def two_outputs(x_ptr, a_ptr, b_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(a_ptr + offs, tl.load(x_ptr + offs))
+        tl.store(b_ptr + offs, tl.load(x_ptr + offs))
+
+    with pytest.raises(errors.MetalforgeError, match="two_outputs: outputs with different initial values"):
+        two_outputs[(1,)](mx.ones(32), mf.zeros(32), mf.full(32, 1.0), BLOCK=32, backend=Recording())
+
+
+def test_parameters_named_like_launch_options_are_refused_at_the_first_launch():
+    @mf.jit
+    def clash(x_ptr, num_warps):
+        tl.store(x_ptr, num_warps)
+
+    with pytest.raises(errors.MetalforgeError, match="kernel `clash`: parameter `num_warps` clashes"):
+        clash[(1,)](mf.empty(1, mx.int32), 4, backend=Recording())
+
+
+# -- the autotuned entry point ------------------------------------------------------------------------------------
+def test_the_autotuned_entry_counts_untuned_calls_and_uses_a_tune_of_the_same_process(tmp_path, monkeypatch):
+    if not EmulatorBackend.available():
+        pytest.skip("the emulator needs clang++ >= 17")
+    blocks = []
+    kernel = mf.jit(scale.fn)
+    default, tuned_config = Config({"BLOCK": 32}, num_warps=1), Config({"BLOCK": 64}, num_warps=1)
+    monkeypatch.delenv("METALFORGE_TUNE_ON_MISS", raising=False)
+    tuned = mf.autotune(configs=[default, tuned_config], key=["n"], warmup=1, rep=2, db=tmp_path / "tuning.sqlite",
+                        prune=[lambda meta, named: meta["BLOCK"] != 32])(kernel)  # the search can only pick 64
+    n, x = 300, mx.arange(300, dtype=mx.float32)
+
+    def grid(meta):
+        blocks.append(meta["BLOCK"])
+        return (mf.cdiv(n, meta["BLOCK"]),)
+
+    for _ in range(3):
+        np.testing.assert_array_equal(np.array(tuned[grid](x, mf.empty(n), n, 2.0)), np.arange(n) * 2)
+    report = [r for r in mf.tuning_report() if r["kernel"] == "scale" and r["shape"] == (n,)]
+    assert blocks == [32] * 3 and [r["calls"] for r in report] == [3]
+    assert tuned.tune(grid, x, mf.empty(n), n, 2.0, trials=2, sampler="grid") == tuned_config
+    np.testing.assert_array_equal(np.array(tuned[grid](x, mf.empty(n), n, 2.0)), np.arange(n) * 2)
+    assert blocks[-1] == 64 and [r["calls"] for r in mf.tuning_report()
+                                 if r["kernel"] == "scale" and r["shape"] == (n,)] == [3]
+
+
+def test_alternating_specialisations_on_the_emulator_each_compute_their_own_result(rng):
+    if not EmulatorBackend.available():
+        pytest.skip("the emulator needs clang++ >= 17")
+    kernel = mf.jit(scale.fn)
+    tuned = mf.autotune(configs=[Config({"BLOCK": 64}, num_warps=1)], key=["n"])(kernel)
+    cases = []
+    for n, dtype, factor in [(64, mx.float32, 3.0), (67, mx.float16, 0.5), (64, mx.float32, -2), (67, mx.float32, 2.5)]:
+        x = mx.array(rng.uniform(-4, 4, n).astype(np.float32)).astype(dtype)
+        cases.append((x, n, dtype, factor))
+    for _ in range(2):
+        for x, n, dtype, factor in cases:
+            want = np.array(x.astype(mx.float32)) * factor
+            got = tuned[lambda meta: (mf.cdiv(n, meta["BLOCK"]),)](x, mf.empty(n, dtype), n, factor)
+            assert got.dtype == dtype
+            np.testing.assert_allclose(np.array(got.astype(mx.float32)), want, rtol=1e-3 if dtype == mx.float16 else 1e-6)
+
+
+def test_a_config_pre_hook_sees_every_launch_of_the_autotuned_entry():
+    seen = []
+    config = Config({"BLOCK": 128}, num_warps=4, pre_hook=lambda named: seen.append((named["n"], named["BLOCK"])))
+    tuned = mf.autotune(configs=[config], key=["n"])(mf.jit(scale.fn))
+    backend = Recording()
+    for n in (N, N, N - 1):
+        tuned[(4,)](mx.ones(N), mf.empty(N), n, 2.0, backend=backend)
+    assert seen == [(N, 128), (N, 128), (N - 1, 128)] and len(backend.launches) == 3
