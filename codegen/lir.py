@@ -270,7 +270,9 @@ class TensorMatmul(Stmt):
 
 @dataclass
 class Barrier(Stmt):
-    pass
+    """A threadgroup barrier; `device` also orders device-memory accesses (a store by one thread,
+    then a load of that location by another)."""
+    device: bool = False
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-KERNELS = Path(__file__).with_name("kernels.py")
+KERNELS = [Path(__file__).with_name(name) for name in ("kernels.py", "triton_port_kernels.py")]
 
 NP = {"bool": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
       "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
@@ -54,10 +54,15 @@ def bf16_round(a: np.ndarray) -> np.ndarray:
 
 
 def _exec_kernels(tl: Any, jit: Any, name: str) -> types.SimpleNamespace:
-    code = compile(KERNELS.read_text(), str(KERNELS), "exec")
-    scope: dict[str, Any] = {"__name__": name, "__file__": str(KERNELS), "tl": tl, "jit": jit}
-    exec(code, scope)
-    return types.SimpleNamespace(**{k: v for k, v in scope.items() if k.endswith("_kernel")})
+    kernels: dict[str, Any] = {}
+    for path in KERNELS:
+        scope: dict[str, Any] = {"__name__": name, "__file__": str(path), "tl": tl, "jit": jit}
+        exec(compile(path.read_text(), str(path), "exec"), scope)
+        for k, v in scope.items():
+            if k.endswith("_kernel"):
+                assert k not in kernels, f"kernel {k} is defined twice"
+                kernels[k] = v
+    return types.SimpleNamespace(**kernels)
 
 
 @contextlib.contextmanager
@@ -134,7 +139,11 @@ class MetalforgeSide:
     def _mx_dtype(self, name: str):
         return self.mx.bool_ if name == "bool" else getattr(self.mx, name)
 
-    def run(self, kernel: str, grid, *args: Any, num_warps: int = 4, **consts: Any) -> list[np.ndarray]:
+    def run(self, kernel: str, grid, *args: Any, num_warps: int = 4, schedule: str = "forward",
+            **consts: Any) -> list[np.ndarray]:
+        """`schedule`: the emulator's thread order ("reverse" exposes missing barriers)."""
+        from metalforge.runtime.emulator import EmulatorBackend
+
         mx, mf = self.mx, self.mf
         margs, n_out = [], 0
         for a in args:
@@ -149,7 +158,8 @@ class MetalforgeSide:
                 margs.append(a)
         mconsts = {k: getattr(self.tl, TL_NAME.get(v.name, v.name)) if isinstance(v, DT) else v
                    for k, v in consts.items()}
-        res = getattr(self.k, kernel)[grid](*margs, num_warps=num_warps, **mconsts)
+        res = getattr(self.k, kernel)[grid](*margs, num_warps=num_warps, backend=EmulatorBackend(schedule=schedule),
+                                            **mconsts)
         res = [res] if n_out == 1 else list(res)
         return [np.array(r.astype(mx.float32) if r.dtype == mx.bfloat16 else r) for r in res]
 
