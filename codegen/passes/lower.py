@@ -448,6 +448,8 @@ class Lowering:
                 self.env[op.result.id] = ScalarRepr(Special(f"{prefix}{op.attrs['axis']}"))
             elif code == "barrier":
                 self.emit(lir.Barrier())
+            elif code == "return":
+                self.emit(lir.Return())
             else:
                 raise self.error(f"tl operation `{code}` is not supported by the Metal code generator yet",
                                  "rewrite the kernel without it")

@@ -121,6 +121,8 @@ class Renderer:
                                   self.vector_type(s.type, len(s.values)), s.space, s.aligned)
         if isinstance(s, lir.MatrixLoad):
             return m.matrix_load(self.expr(s.fragment), self.expr(s.address), s.count, s.transpose)
+        if isinstance(s, lir.Return):
+            return m.return_()
         if isinstance(s, lir.Barrier):
             return m.barrier(s.device)
         if isinstance(s, lir.TensorMatmul):

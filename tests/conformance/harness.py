@@ -26,8 +26,10 @@ TL_NAME = {"bool": "int1"}  # tl spells bool `int1`
 
 @dataclass(frozen=True)
 class Out:
+    """An output; `init` fills it first (else it is poisoned), for kernels that may leave it unwritten."""
     shape: tuple[int, ...] | int
     dtype: str
+    init: int | float | None = None
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -105,7 +107,9 @@ class TritonSide:
         for a in args:
             if isinstance(a, Out):
                 t = torch.empty(a.dims, dtype=self._torch_dtype(a.dtype))
-                if t.dtype.is_floating_point:
+                if a.init is not None:
+                    t.fill_(a.init)
+                elif t.dtype.is_floating_point:
                     t.fill_(float("nan"))  # poison: unwritten elements show
                 elif t.dtype != torch.bool:
                     t.fill_(torch.iinfo(t.dtype).max - 1)
@@ -148,7 +152,8 @@ class MetalforgeSide:
         margs, n_out = [], 0
         for a in args:
             if isinstance(a, Out):
-                margs.append(mf.empty(a.dims, self._mx_dtype(a.dtype)))
+                margs.append(mf.empty(a.dims, self._mx_dtype(a.dtype)) if a.init is None
+                             else mf.full(a.dims, a.init, self._mx_dtype(a.dtype)))
                 n_out += 1
             elif isinstance(a, BF16):
                 margs.append(mx.array(np.ascontiguousarray(a.values, np.float32)).astype(mx.bfloat16))

@@ -73,3 +73,60 @@ def test_store_then_load_across_loop_iterations(both, n, steps):
         a = b[::-1].copy()
     both.check("loop_reload_kernel", (1,), (Out(2 * n, "int32"), n), [np.concatenate([a, b])],
                consts={"STEPS": steps, "BLOCK": 64})
+
+
+# --- control flow -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("if_type", ["if", "if_and_dynamic", "if_exp_static", "if_exp_dynamic", "if_exp_dynamic_constexpr",
+                                     "if_exp_dynamic_void", "if_and_static", "if_or_dynamic"])
+def test_if(both, if_type):
+    cond = np.ones(1, np.int32)
+    x_true, x_false = np.array([3.14], np.float32), np.array([1.51], np.float32)
+    both.check("if_kernel", (1,), (cond, x_true, x_false, Out(1, "float32", 0.0)), [x_true],
+               consts={"IfType": if_type, "BoolVar": True, "StaticVaue": 1})
+
+
+@pytest.mark.parametrize("cond1,cond2,cond3", [(a, b, c) for a in (True, False) for b in (True, False)
+                                               for c in (True, False)])
+def test_nested_if_else_return(both, cond1, cond2, cond3):
+    conds = [np.array([c], np.int32) for c in (cond1, cond2, cond3)]
+    vals = [np.array([v], np.int32) for v in (1, 2, 3)]
+    want = -1 if cond1 and not cond2 else (1 if cond1 else (2 if cond3 else 3))
+    both.check("nested_if_else_return_kernel", (1,), (*conds, *vals, Out(1, "int32", -1)),
+               [np.array([want], np.int32)])
+
+
+def test_while(both):
+    init_i, bound, cut_off = (np.full(1, v, np.int32) for v in (1, 10, 5))
+    both.check("while_kernel", (1,), (init_i, bound, cut_off, *[Out(1, "int32", 0)] * 3),
+               [init_i + 1, init_i, bound])
+
+
+def test_nested_while(both):
+    count = np.array([8], np.int32)
+    both.check("nested_while_kernel", (1,), (Out(1, "float32", 0.0), count), [np.array([40.0], np.float32)])
+
+
+@pytest.mark.parametrize("start,end,step", [(0, 10, 3), (1, 8, 2), (10, 0, -3), (3, 3, 1)])
+def test_static_range(both, start, end, step):
+    both.check("static_range_kernel", (1,), (Out(1, "int32", 0),),
+               [np.array([sum(range(start, end, step))], np.int32)], consts={"START": start, "END": end, "STEP": step})
+
+
+@pytest.mark.parametrize("lo,hi,iv", [(2**35, 2**35 + 20, 1), (2**35, 2**35 + 20, 3), (15, -16, -1), (15, -16, -3),
+                                      (-18, -22, -1), (22, 18, -1)])
+def test_for_iv(both, lo, hi, iv):
+    both.check("for_iv_kernel", (1,), (Out(1, "int64"),), [np.array([sum(range(lo, hi, iv))], np.int64)],
+               consts={"LO": lo, "HI": hi, "iv": iv})
+
+
+@pytest.mark.parametrize("n", [1, 63, 157])
+def test_early_return_guard(both, rng, n):
+    """More programs than blocks: the extra ones return first; a returning branch after a reduction."""
+    block = 32
+    x = rng.uniform(-1, 1, n).astype(np.float32)
+    want = np.empty(n, np.float32)
+    for pid in range(-(-n // block)):
+        s = slice(pid * block, (pid + 1) * block)
+        want[s] = -x[s] if x[s].sum() < 0 else x[s] + (1.0 if pid % 2 == 0 else 2.0)
+    both.check("guard_return_kernel", (-(-n // block) + 3,), (x, Out(n, "float32"), n), [want],
+               consts={"BLOCK": block}, rtol=1e-6)

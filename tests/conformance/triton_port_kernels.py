@@ -59,3 +59,112 @@ def loop_reload_kernel(out_ptr, n, STEPS: tl.constexpr, BLOCK: tl.constexpr):
         tl.store(out_ptr + n + offs, v * 2 + 1, mask=mask)
         w = tl.load(out_ptr + n + (n - 1 - offs), mask=mask)
         tl.store(out_ptr + offs, w, mask=mask)
+
+
+# --- control flow: test_if, test_nested_if_else_return, test_while, test_nested_while, test_static_range -----
+@jit
+def if_kernel(Cond, XTrue, XFalse, Ret, IfType: tl.constexpr, BoolVar: tl.constexpr, StaticVaue: tl.constexpr):
+    pid = tl.program_id(0)
+    cond = tl.load(Cond)
+    if IfType == "if":
+        if pid % 2 == 0:  # eq
+            tl.store(Ret, tl.load(XTrue))
+        elif 1 == pid % 2:  # req
+            tl.store(Ret, tl.load(XFalse))
+    elif IfType == "if_exp_dynamic":
+        val = tl.load(XTrue) if pid % 2 == 0 else tl.load(XFalse)
+        tl.store(Ret, val)
+    elif IfType == "if_exp_dynamic_constexpr":
+        val = 3.14 if pid % 2 == 0 else tl.load(XFalse)
+        tl.store(Ret, val)
+    elif IfType == "if_exp_dynamic_void":
+        tl.store(Ret, tl.load(XTrue)) if pid % 2 == 0 else tl.store(Ret, tl.load(XFalse))
+    elif IfType == "if_exp_static":
+        tl.store(Ret, tl.load(XTrue)) if BoolVar else tl.store(Ret, tl.load(XFalse))
+    elif IfType == "if_and_dynamic":
+        if BoolVar and (1 != pid % 2 and pid % 2 != 1):  # rne and ne
+            tl.store(Ret, tl.load(XTrue))
+        else:
+            tl.store(Ret, tl.load(XFalse))
+    elif IfType == "if_and_static":
+        if StaticVaue != 0 and StaticVaue != 0:
+            tl.store(Ret, tl.load(XTrue))
+        else:
+            tl.store(Ret, tl.load(XFalse))
+    elif IfType == "if_or_dynamic":
+        if cond or (1 != pid % 2 and pid % 2 != 1):
+            tl.store(Ret, tl.load(XTrue))
+        else:
+            tl.store(Ret, tl.load(XFalse))
+
+
+@jit
+def nested_if_else_return_kernel(Cond1, Cond2, Cond3, Val1, Val2, Val3, Out):
+    val = 0
+    if tl.load(Cond1):
+        if tl.load(Cond2):
+            val = tl.load(Val1)
+        else:
+            return
+    else:
+        if tl.load(Cond3):
+            val = tl.load(Val2)
+        else:
+            val = tl.load(Val3)
+    tl.store(Out, val)
+
+
+@jit
+def while_kernel(InitI, Bound, CutOff, OutI, OutInitI, OutJ):
+    init_i = tl.load(InitI)
+    curr_i = init_i
+    j = 0
+    # Check that init_i is not updated by the loop
+    while j < tl.load(Bound):
+        curr_i = curr_i + (j == tl.load(CutOff))
+        j += 1
+        tl.store(OutInitI, init_i)
+    tl.store(OutI, curr_i)
+    tl.store(OutJ, j)
+
+
+@jit
+def nested_while_kernel(data, countPtr):
+    for i in range(10):
+        count = tl.load(countPtr)
+        while count > 0:
+            tl.store(data, tl.load(data) + 1.0)
+            count = count - 2
+
+
+@jit
+def static_range_kernel(Z, START: tl.constexpr, END: tl.constexpr, STEP: tl.constexpr):
+    acc = 0
+    for i in tl.static_range(START, END, step=STEP):
+        acc += i
+    tl.store(Z, acc)
+
+
+@jit
+def for_iv_kernel(Out, LO: tl.constexpr, HI: tl.constexpr, iv: tl.constexpr):
+    acc = 0
+    acc = acc.to(tl.int64)
+    for i in range(LO, HI, iv):
+        acc += i
+    tl.store(Out, acc)
+
+
+# --- an early-return guard on odd sizes (metalforge's own) -------------------------------------------------------
+@jit
+def guard_return_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid * BLOCK >= n:
+        return
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    total = tl.sum(x, axis=0)  # a reduction: barriers after the return
+    if total < 0:
+        tl.store(out_ptr + offs, -x, mask=mask)
+        return
+    tl.store(out_ptr + offs, x + (1.0 if pid % 2 == 0 else 2.0), mask=mask)
