@@ -767,7 +767,7 @@ class _Builder:
     def expr_Call(self, node: ast.Call) -> Any:
         if isinstance(node.func, ast.Attribute):
             base = self.expr(node.func.value)
-            if isinstance(base, Number) and node.func.attr == "to":  # Triton's literals are tiles: `acc = 0; acc.to(...)`
+            if isinstance(base, Number) and node.func.attr in ("to", "cast"):  # Triton's literals are tiles: `acc = 0; acc.to(...)`
                 base = self.to_value(base)
             if isinstance(base, Value):  # tensor method: x.to(...), x.sum(0), x.reshape(...)
                 args, kwargs = self.call_args(node)
@@ -801,7 +801,7 @@ class _Builder:
         return args, {k.arg: self.expr(k.value) for k in node.keywords}
 
     def method(self, base: Value, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        if name == "to":
+        if name in ("to", "cast"):
             bound = self.bind(_TO_SIGNATURE, "to", args, kwargs)
             dtype = bound["dtype"]
             if not isinstance(dtype, (ScalarType, PointerType)):
@@ -1001,27 +1001,77 @@ class _Builder:
                 for v in (x, y)]
         return self.emit1("select", [self.broadcast(cond, shape), *vals], make_type(e, shape))
 
-    def min_max(self, kind: str, x: Any, y: Any) -> Value:
+    def min_max(self, kind: str, x: Any, y: Any, propagate_nan: Any) -> Value:
         e, _ = self.common([x, y])
         if e == ir.bfloat16:  # Triton computes bf16 minimum/maximum in fp32 (measured)
             x, y = (self.convert(v, ir.float32) if isinstance(v, Value) else v for v in (x, y))
-        return self.elementwise(kind, [x, y])
+        return self.propagate_nan(self.elementwise(kind, [x, y]), [x, y], propagate_nan)
+
+    def propagate_nan(self, result: Value, operands: list[Any], propagate_nan: Any) -> Value:
+        """Metal's min/max/clamp return the number where a NaN meets one (Triton's PropagateNan.NONE, as
+        on GPUs); with PropagateNan.ALL a NaN operand is the result (the first listed wins, applied last)."""
+        if propagate_nan not in (None, tl.PropagateNan.NONE, tl.PropagateNan.ALL):
+            raise self.error(f"propagate_nan must be a tl.PropagateNan, got {propagate_nan!r}",
+                             "pass tl.PropagateNan.ALL or tl.PropagateNan.NONE")
+        e = element_of(result.type)
+        if propagate_nan is not tl.PropagateNan.ALL or not e.is_float:
+            return result
+        for v in reversed(operands):
+            v = self.convert(self.broadcast(self.to_value(v, e), shape_of(result.type)), e)
+            result = self.b_where(self.binary("ne", operator.ne, v, v), v, result)
+        return result
 
     def b_minimum(self, x: Any, y: Any, propagate_nan: Any) -> Value:
-        return self.min_max("minimum", x, y)
+        return self.min_max("minimum", x, y, propagate_nan)
 
     def b_maximum(self, x: Any, y: Any, propagate_nan: Any) -> Value:
-        return self.min_max("maximum", x, y)
+        return self.min_max("maximum", x, y, propagate_nan)
 
     def b_clamp(self, x: Any, min: Any, max: Any, propagate_nan: Any) -> Value:
-        return self.elementwise("clamp", [x, min, max], floats_only=True)
+        return self.propagate_nan(self.elementwise("clamp", [x, min, max], floats_only=True), [x], propagate_nan)
 
     def b_fma(self, x: Any, y: Any, z: Any) -> Value:
         return self.elementwise("fma", [x, y, z])
 
-    def math(self, name: str, x: Any) -> Value:
+    def math(self, name: str, x: Any, opcode: str | None = None) -> Value:
         v = self.value_arg(x, "x")
-        return self.emit1(name, [v], semantic.unary_math(name, v.type))
+        return self.emit1(opcode or name, [v], semantic.unary_math(name, v.type))
+
+    def b_sqrt_rn(self, x: Any) -> Value:
+        return self.math("sqrt_rn", x, "sqrt")  # Metal's and the emulator's sqrt are correctly rounded
+
+    def float_division(self, name: str, x: Any, y: Any) -> Value:
+        """tl.math.div_rn / fdiv: `/` on float32 operands (Triton checks the type first)."""
+        for v in (x, y):
+            semantic.unary_math(name, self.value_arg(v, "an operand").type)
+        return self.binary("truediv", operator.truediv, x, y)
+
+    def b_div_rn(self, x: Any, y: Any) -> Value:
+        return self.float_division("div_rn", x, y)
+
+    def b_fdiv(self, x: Any, y: Any, ieee_rounding: Any) -> Value:
+        return self.float_division("fdiv", x, y)
+
+    def b_umulhi(self, x: Any, y: Any) -> Value:
+        """The high half of x * y, through the product in 64 bits (signed operands: the signed product,
+        as Triton's interpreter computes it)."""
+        e, shape = self.common([self.value_arg(x, "x"), y])
+        if not e.is_int or e.bits > 32:
+            raise self.error(f"tl.umulhi takes integers of up to 32 bits here, got {e!r}",
+                             "Metal has no 128-bit product: split 64-bit operands into 32-bit halves")
+        wide = ir.int64 if e.signed else ir.uint64
+        x, y = (self.broadcast(self.to_value(v, e), shape) for v in (x, y))
+        product = self.binary("mul", operator.mul, self.convert(self.convert(x, e), wide),
+                              self.convert(self.convert(y, e), wide))
+        return self.convert(self.binary("rshift", operator.rshift, product, e.bits), e)
+
+    def b_cast(self, input: Any, dtype: Any, fp_downcast_rounding: Any, bitcast: Any) -> Value:
+        return self.method(self.value_arg(input, "input"), "to", [dtype],
+                           {"fp_downcast_rounding": fp_downcast_rounding, "bitcast": bitcast})
+
+    def b_zeros_like(self, input: Any) -> Value:
+        x = self.value_arg(input, "input")
+        return self.b_full(shape_of(x.type), 0, element_of(x.type))
 
     def reduction(self, kind: str, input: Any, axis: Any, keep_dims: Any, **attrs: Any) -> Value:
         x = self.value_arg(input, "input")

@@ -178,7 +178,7 @@ def _pointer_binary(op: str, ea: ir.Element, eb: ir.Element, shape: tuple[int, .
 
 # Triton's interpreter accepts only fp32/fp64 for these (measured); Metal has no fp64, so fp32 only.
 FLOAT32_ONLY = frozenset({"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil",
-                          "sigmoid"})
+                          "sigmoid", "sqrt_rn", "div_rn", "fdiv"})
 
 
 def unary_math(name: str, t: Type) -> Type:

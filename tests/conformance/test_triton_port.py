@@ -130,3 +130,60 @@ def test_early_return_guard(both, rng, n):
         want[s] = -x[s] if x[s].sum() < 0 else x[s] + (1.0 if pid % 2 == 0 else 2.0)
     both.check("guard_return_kernel", (-(-n // block) + 3,), (x, Out(n, "float32"), n), [want],
                consts={"BLOCK": block}, rtol=1e-6)
+
+
+# --- math and casts ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype_str", ["int32", "uint32"])
+def test_umulhi(both, rng, dtype_str):
+    x, y = random_ints(rng, dtype_str, 128), random_ints(rng, dtype_str, 128)
+    wide = (x.astype(object) * y.astype(object)) >> 32
+    z = np.array([int(v) & 0xFFFFFFFF for v in wide], np.uint64).astype(np.uint32).view(NP[dtype_str])
+    both.check("umulhi_kernel", (1,), (x, y, Out(128, dtype_str)), [z], consts={"N": 128})
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("propagate_nan", ["NONE", "ALL"])
+@pytest.mark.parametrize("func", ["minimum", "maximum", "clamp"])
+@pytest.mark.parametrize("mode", ["A", "B", "both"])
+def test_propagate_nan(both, rng, dtype, propagate_nan, func, mode):
+    if func == "clamp" and mode == "B":
+        pytest.skip("Triton's test skips it too")
+    a, b = (np.abs(rng.standard_normal(1)).astype(NP[dtype]) for _ in range(2))
+    if mode in ("A", "both"):
+        a[0] = np.nan
+    if mode in ("B", "both"):
+        b[0] = np.nan
+    nan = mode == "both" or propagate_nan == "ALL"  # Triton's test: NaN exactly then
+    consts = {"propagate_nan": propagate_nan, "func": func}
+    if nan:
+        both.check("propagate_nan_kernel", (1,), (a, b, Out(1, dtype)), [np.full(1, np.nan, NP[dtype])],
+                   consts=consts)
+    else:  # Triton's interpreter computes np.minimum (NaN) here; Triton on GPUs, and its test, the number
+        for schedule in ("forward", "reverse"):
+            got, = both.mf.run("propagate_nan_kernel", (1,), a, b, Out(1, dtype), schedule=schedule, **consts)
+            assert not np.isnan(got[0]), got
+
+
+MATH_NAMESPACE = {"abs": np.abs, "ceil": np.ceil, "cos": np.cos, "erf": np.vectorize(__import__("math").erf),
+                  "exp": np.exp, "exp2": np.exp2, "floor": np.floor, "log": np.log, "log2": np.log2,
+                  "rsqrt": lambda x: 1 / np.sqrt(x), "sin": np.sin, "sqrt": np.sqrt, "sqrt_rn": np.sqrt,
+                  "div_rn": None, "fdiv": None, "fma": None}
+
+
+@pytest.mark.parametrize("fn", sorted(MATH_NAMESPACE))
+def test_math_namespace(both, rng, fn):
+    n = 157
+    x = rng.uniform(0.1, 4, n).astype(np.float32)
+    y = rng.uniform(0.5, 3, n).astype(np.float32)
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    want = (x64 * y64 + x64 if fn == "fma" else x64 / y64 if fn in ("div_rn", "fdiv")
+            else MATH_NAMESPACE[fn](x64)).astype(np.float32)
+    both.check("math_namespace_kernel", (3,), (x, y, Out(n, "float32"), n), [want],
+               consts={"FN": fn, "BLOCK": 64}, rtol=2e-6, atol=2e-6)
+
+
+def test_cast_bitcast_zeros_like(both, rng):
+    n = 157
+    x = rng.uniform(-100, 100, n).astype(np.float32)
+    both.check("cast_like_kernel", (3,), (x, Out(n, "int32"), Out(n, "uint32"), Out(n, "float32"), n),
+               [x.astype(np.int32), x.view(np.uint32), np.sqrt(np.abs(x))], consts={"BLOCK": 64})

@@ -168,3 +168,50 @@ def guard_return_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
         tl.store(out_ptr + offs, -x, mask=mask)
         return
     tl.store(out_ptr + offs, x + (1.0 if pid % 2 == 0 else 2.0), mask=mask)
+
+
+# --- math and casts: test_umulhi, test_propagate_nan, the tl.math namespace, tl.cast / .cast / zeros_like -------
+@jit
+def umulhi_kernel(X, Y, Z, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    y = tl.load(Y + offs)
+    z = tl.umulhi(x, y)
+    tl.store(Z + tl.arange(0, N), z)
+
+
+@jit
+def propagate_nan_kernel(A, B, C, propagate_nan: tl.constexpr, func: tl.constexpr):
+    if func == 'clamp':
+        tl.store(
+            C,
+            getattr(tl, func)(tl.load(A), -tl.load(B), tl.load(B),
+                              propagate_nan=getattr(tl.PropagateNan, propagate_nan)))
+    else:
+        tl.store(C,
+                 getattr(tl, func)(tl.load(A), tl.load(B), propagate_nan=getattr(tl.PropagateNan, propagate_nan)))
+
+
+@jit
+def math_namespace_kernel(X, Y, Z, n, FN: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(X + offs, mask=mask, other=1.0)
+    y = tl.load(Y + offs, mask=mask, other=1.0)
+    if FN == "fma":
+        z = tl.math.fma(x, y, x)
+    elif FN in ("div_rn", "fdiv"):
+        z = getattr(tl.math, FN)(x, y)
+    else:
+        z = getattr(tl.math, FN)(x)
+    tl.store(Z + offs, z, mask=mask)
+
+
+@jit
+def cast_like_kernel(X, A, B, C, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(X + offs, mask=mask, other=0.0)
+    tl.store(A + offs, tl.cast(x, tl.int32), mask=mask)
+    tl.store(B + offs, x.cast(tl.uint32, bitcast=True), mask=mask)
+    tl.store(C + offs, tl.zeros_like(x) + tl.math.sqrt_rn(tl.abs(x)), mask=mask)
