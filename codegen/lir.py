@@ -269,8 +269,15 @@ class TensorMatmul(Stmt):
 
 
 @dataclass
+class Return(Stmt):
+    """The thread leaves the kernel (an early `return`; uniform across the threadgroup)."""
+
+
+@dataclass
 class Barrier(Stmt):
-    pass
+    """A threadgroup barrier; `device` also orders device-memory accesses (a store by one thread,
+    then a load of that location by another)."""
+    device: bool = False
 
 
 @dataclass

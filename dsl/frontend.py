@@ -204,6 +204,7 @@ class _Builder:
         self.blocks: list[Block] = []
         self.node: ast.AST = kernel.source.tree
         self._frames: list[_Frame] = []  # callers of the helper being inlined, to reject recursion
+        self.returned = False  # the statements being built ended in a kernel's `return` (the rest is dead)
 
     # --- errors and locations -----------------------------------------------------------------
     def error(self, message: str, hint: str, node: ast.AST | None = None) -> KernelDefinitionError:
@@ -298,12 +299,15 @@ class _Builder:
                         fn.source.file)
 
     def run_body(self, tree: ast.FunctionDef, allow_return_value: bool) -> Any:
-        """Build a function body; `return` is allowed only as its last statement."""
+        """Build a function body. A kernel may `return` anywhere (the program ends there, as in Triton:
+        `if pid >= n: return`); a helper only as its last statement (it is inlined)."""
         stmts = tree.body
         for sub in _walk_statements(stmts):
-            if isinstance(sub, ast.Return) and sub is not stmts[-1]:
-                raise self.error("`return` is only supported as the last statement of a kernel or helper",
-                                 "assign the result to a variable and return it at the end", sub)
+            if isinstance(sub, ast.Return) and sub is not stmts[-1] and (allow_return_value or sub.value):
+                what = "a @jit helper" if allow_return_value else "a kernel (which returns nothing)"
+                raise self.error(f"`return` with a value is only supported as the last statement of {what}",
+                                 "assign the result to a variable (e.g. with tl.where) and return it at the end",
+                                 sub)
         last = stmts[-1] if isinstance(stmts[-1], ast.Return) else None
         for stmt in stmts[:-1] if last else stmts:
             self.stmt(stmt)
@@ -332,6 +336,8 @@ class _Builder:
     def stmts(self, body: list[ast.stmt]) -> None:
         for s in body:
             self.stmt(s)
+            if self.returned:
+                return  # the rest is unreachable
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         self.expr(node.value)
@@ -339,8 +345,10 @@ class _Builder:
     def stmt_Pass(self, node: ast.Pass) -> None:
         pass
 
-    def stmt_Return(self, node: ast.Return) -> None:  # only reachable for a bare trailing return
-        raise self.error("`return` is only supported as the last statement", "move it to the end")
+    def stmt_Return(self, node: ast.Return) -> None:
+        """A kernel's early `return` (run_body rejects every other non-final return)."""
+        self.emit("return", [])
+        self.returned = True
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         value = self.expr(node.value)
@@ -384,7 +392,18 @@ class _Builder:
         cond = self.scalar_condition(cond, "if")
         before = self.frame.scope
         then_scope, then_block = self.region(node.body, dict(before), Block())
+        then_returned = self.returned
         else_scope, else_block = self.region(node.orelse, dict(before), Block())
+        else_returned, self.returned = self.returned, then_returned and self.returned
+        self.node = node
+        if then_returned != else_returned:  # after the if, variables are the other branch's
+            live, dead_block = (else_scope, then_block) if then_returned else (then_scope, else_block)
+            stand_ins = {n: self.in_block(dead_block, lambda v=v, n=n: self.unreachable_value(n, v, before.get(n)))
+                         for n, v in live.items() if isinstance(v, Value) and v is not before.get(n)}
+            if then_returned:
+                then_scope = {**live, **stand_ins}
+            else:
+                else_scope = {**live, **stand_ins}
         names = [n for n in dict.fromkeys([*then_scope, *else_scope])
                  if n in then_scope and n in else_scope
                  and not (then_scope[n] is before.get(n) and else_scope[n] is before.get(n))]
@@ -403,6 +422,17 @@ class _Builder:
         for (n, _, _), r in zip(merged, op.results):
             r.name = n
             before[n] = r
+
+    def unreachable_value(self, name: str, live: Value, before: Any) -> Value:
+        """What a branch that returned yields for a variable the other branch set (never read)."""
+        if isinstance(before, Value) and before.type == live.type:
+            return before
+        e = element_of(live.type)
+        if isinstance(e, PointerType):
+            raise self.error(f"pointer `{name}` is set in only one branch of an if whose other branch returns",
+                             f"assign `{name}` before the if")
+        return self.emit1("full" if shape_of(live.type) else "constant", [], live.type,
+                          value=0.0 if e.is_float else 0)
 
     def unify(self, name: str, a: Any, a_block: Block, b: Any, b_block: Block, a_what: str, b_what: str
               ) -> tuple[Value, Value]:
@@ -424,9 +454,11 @@ class _Builder:
             self.blocks.pop()
 
     def region(self, body: list[ast.stmt], scope: dict[str, Any], block: Block) -> tuple[dict[str, Any], Block]:
-        """Build statements into `block` with their own copy of the variables."""
+        """Build statements into `block` with their own copy of the variables; afterwards
+        `self.returned` says whether every path through them returned."""
         outer = self.frame.scope
         self.frame.scope = scope
+        self.returned = False
         self.blocks.append(block)
         try:
             self.stmts(body)
@@ -469,19 +501,27 @@ class _Builder:
         if fn not in (builtins.range, tl.range, tl.static_range):
             raise self.error("kernels can only loop over range(...), tl.range(...) or tl.static_range(...)",
                              "rewrite the loop over an index range")
-        args = [self.expr(a) for a in it.args]
-        kwargs = {k.arg: self.expr(k.value) for k in it.keywords}
-        if fn is tl.static_range:
-            if any(isinstance(a, Value) for a in [*args, *kwargs.values()]):
-                raise self.error("tl.static_range bounds must be constexpr", "use tl.range for runtime bounds")
-            for i in builtins.range(*args, **kwargs):
-                self.frame.scope[node.target.id] = i
-                self.stmts(node.body)
-            return
+        args, kwargs = self.call_args(it)
         if fn is builtins.range and kwargs or not 1 <= len(args) <= 3:
             raise self.error("range takes 1 to 3 positional bounds", "write range(stop) or range(start, stop, step)")
+        if fn is builtins.range:
+            lo, hi, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3 else 1)
+        else:  # tl.range / tl.static_range(arg1, arg2=None, step=None, <tl.range's hints>)
+            bound = self.bind(fn.signature, f"tl.{fn.name}", args, kwargs)
+            arg1, arg2, step = bound.pop("arg1"), bound.pop("arg2"), bound.pop("step")
+            lo, hi = (0, arg1) if arg2 is None else (arg1, arg2)
+            step = 1 if step is None else step
+            kwargs = {k: v for k, v in bound.items() if v != fn.signature.parameters[k].default}
+        if fn is tl.static_range:
+            if any(isinstance(a, Value) for a in (lo, hi, step)):
+                raise self.error("tl.static_range bounds must be constexpr", "use tl.range for runtime bounds")
+            for i in builtins.range(lo, hi, step):
+                self.frame.scope[node.target.id] = i
+                self.stmts(node.body)
+                if self.returned:
+                    break
+            return
         self.node = node
-        lo, hi, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3 else 1)
         if step == 0:
             raise self.error("range step must not be zero", "use a non-zero step")
         bounds = [self.to_value(b) for b in (lo, hi, step)]
@@ -497,6 +537,7 @@ class _Builder:
         body = Block([Value(iv_type, node.target.id)] + [Value(v.type, n) for v, n in zip(inits, names)])
         scope = {**self.frame.scope, node.target.id: body.args[0], **dict(zip(names, body.args[1:]))}
         self.region(node.body, scope, body)
+        self.returned = False  # the loop may run no iteration
         self.node = node
         self.close_loop(scope, body, body.args[1:], names)
         op = self.emit("for", [*bounds, *inits], [v.type for v in inits], attrs=kwargs, regions=[body])
@@ -526,6 +567,7 @@ class _Builder:
             self.blocks.pop()
             self.frame.scope = outer
         scope, _ = self.region(node.body, {**outer, **dict(zip(names, after.args))}, after)
+        self.returned = False  # the loop may run no iteration
         self.node = node
         self.close_loop(scope, after, after.args, names)
         op = self.emit("while", inits, [v.type for v in inits], regions=[before, after])
@@ -699,15 +741,34 @@ class _Builder:
         return self.binary(name, operator.and_, a, b)
 
     def expr_IfExp(self, node: ast.IfExp) -> Any:
+        """`a if cond else b`: on a constexpr, only the chosen side exists; on a runtime scalar, an `if`
+        whose branches compute one side each (a side may load what only its condition makes valid)."""
         cond = self.expr(node.test)
-        if isinstance(cond, Value):
-            raise self.error("a conditional expression needs a constexpr condition",
-                             "use tl.where(cond, a, b) for runtime conditions")
-        return self.expr(node.body if cond else node.orelse)
+        if not isinstance(cond, Value):
+            return self.expr(node.body if cond else node.orelse)
+        cond = self.scalar_condition(cond, "a conditional expression")
+        then_block, else_block = Block(), Block()
+        a = self.in_block(then_block, lambda: self.expr(node.body))
+        b = self.in_block(else_block, lambda: self.expr(node.orelse))
+        if a is None and b is None:  # `tl.store(...) if c else tl.store(...)`: a statement
+            for block in (then_block, else_block):
+                block.ops.append(Operation("yield", [], [], {}, self.loc()))
+            self.emit("if", [cond], [], regions=[then_block, else_block])
+            return None
+        for what, x in (("if", a), ("else", b)):
+            if not isinstance(x, (Value, *Number)):
+                raise self.error(f"the {what} side of a conditional expression with a runtime condition is {x!r}",
+                                 "give both sides a number or a tile")
+        av, bv = self.unify("the conditional expression", a, then_block, b, else_block, "if-side", "else-side")
+        then_block.ops.append(Operation("yield", [av], [], {}, self.loc()))
+        else_block.ops.append(Operation("yield", [bv], [], {}, self.loc()))
+        return self.emit("if", [cond], [av.type], regions=[then_block, else_block]).result
 
     def expr_Call(self, node: ast.Call) -> Any:
         if isinstance(node.func, ast.Attribute):
             base = self.expr(node.func.value)
+            if isinstance(base, Number) and node.func.attr in ("to", "cast"):  # Triton's literals are tiles: `acc = 0; acc.to(...)`
+                base = self.to_value(base)
             if isinstance(base, Value):  # tensor method: x.to(...), x.sum(0), x.reshape(...)
                 args, kwargs = self.call_args(node)
                 return self.method(base, node.func.attr, args, kwargs)
@@ -740,7 +801,7 @@ class _Builder:
         return args, {k.arg: self.expr(k.value) for k in node.keywords}
 
     def method(self, base: Value, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        if name == "to":
+        if name in ("to", "cast"):
             bound = self.bind(_TO_SIGNATURE, "to", args, kwargs)
             dtype = bound["dtype"]
             if not isinstance(dtype, (ScalarType, PointerType)):
@@ -940,27 +1001,77 @@ class _Builder:
                 for v in (x, y)]
         return self.emit1("select", [self.broadcast(cond, shape), *vals], make_type(e, shape))
 
-    def min_max(self, kind: str, x: Any, y: Any) -> Value:
+    def min_max(self, kind: str, x: Any, y: Any, propagate_nan: Any) -> Value:
         e, _ = self.common([x, y])
         if e == ir.bfloat16:  # Triton computes bf16 minimum/maximum in fp32 (measured)
             x, y = (self.convert(v, ir.float32) if isinstance(v, Value) else v for v in (x, y))
-        return self.elementwise(kind, [x, y])
+        return self.propagate_nan(self.elementwise(kind, [x, y]), [x, y], propagate_nan)
+
+    def propagate_nan(self, result: Value, operands: list[Any], propagate_nan: Any) -> Value:
+        """Metal's min/max/clamp return the number where a NaN meets one (Triton's PropagateNan.NONE, as
+        on GPUs); with PropagateNan.ALL a NaN operand is the result (the first listed wins, applied last)."""
+        if propagate_nan not in (None, tl.PropagateNan.NONE, tl.PropagateNan.ALL):
+            raise self.error(f"propagate_nan must be a tl.PropagateNan, got {propagate_nan!r}",
+                             "pass tl.PropagateNan.ALL or tl.PropagateNan.NONE")
+        e = element_of(result.type)
+        if propagate_nan is not tl.PropagateNan.ALL or not e.is_float:
+            return result
+        for v in reversed(operands):
+            v = self.convert(self.broadcast(self.to_value(v, e), shape_of(result.type)), e)
+            result = self.b_where(self.binary("ne", operator.ne, v, v), v, result)
+        return result
 
     def b_minimum(self, x: Any, y: Any, propagate_nan: Any) -> Value:
-        return self.min_max("minimum", x, y)
+        return self.min_max("minimum", x, y, propagate_nan)
 
     def b_maximum(self, x: Any, y: Any, propagate_nan: Any) -> Value:
-        return self.min_max("maximum", x, y)
+        return self.min_max("maximum", x, y, propagate_nan)
 
     def b_clamp(self, x: Any, min: Any, max: Any, propagate_nan: Any) -> Value:
-        return self.elementwise("clamp", [x, min, max], floats_only=True)
+        return self.propagate_nan(self.elementwise("clamp", [x, min, max], floats_only=True), [x], propagate_nan)
 
     def b_fma(self, x: Any, y: Any, z: Any) -> Value:
         return self.elementwise("fma", [x, y, z])
 
-    def math(self, name: str, x: Any) -> Value:
+    def math(self, name: str, x: Any, opcode: str | None = None) -> Value:
         v = self.value_arg(x, "x")
-        return self.emit1(name, [v], semantic.unary_math(name, v.type))
+        return self.emit1(opcode or name, [v], semantic.unary_math(name, v.type))
+
+    def b_sqrt_rn(self, x: Any) -> Value:
+        return self.math("sqrt_rn", x, "sqrt")  # Metal's and the emulator's sqrt are correctly rounded
+
+    def float_division(self, name: str, x: Any, y: Any) -> Value:
+        """tl.math.div_rn / fdiv: `/` on float32 operands (Triton checks the type first)."""
+        for v in (x, y):
+            semantic.unary_math(name, self.value_arg(v, "an operand").type)
+        return self.binary("truediv", operator.truediv, x, y)
+
+    def b_div_rn(self, x: Any, y: Any) -> Value:
+        return self.float_division("div_rn", x, y)
+
+    def b_fdiv(self, x: Any, y: Any, ieee_rounding: Any) -> Value:
+        return self.float_division("fdiv", x, y)
+
+    def b_umulhi(self, x: Any, y: Any) -> Value:
+        """The high half of x * y, through the product in 64 bits (signed operands: the signed product,
+        as Triton's interpreter computes it)."""
+        e, shape = self.common([self.value_arg(x, "x"), y])
+        if not e.is_int or e.bits > 32:
+            raise self.error(f"tl.umulhi takes integers of up to 32 bits here, got {e!r}",
+                             "Metal has no 128-bit product: split 64-bit operands into 32-bit halves")
+        wide = ir.int64 if e.signed else ir.uint64
+        x, y = (self.broadcast(self.to_value(v, e), shape) for v in (x, y))
+        product = self.binary("mul", operator.mul, self.convert(self.convert(x, e), wide),
+                              self.convert(self.convert(y, e), wide))
+        return self.convert(self.binary("rshift", operator.rshift, product, e.bits), e)
+
+    def b_cast(self, input: Any, dtype: Any, fp_downcast_rounding: Any, bitcast: Any) -> Value:
+        return self.method(self.value_arg(input, "input"), "to", [dtype],
+                           {"fp_downcast_rounding": fp_downcast_rounding, "bitcast": bitcast})
+
+    def b_zeros_like(self, input: Any) -> Value:
+        x = self.value_arg(input, "input")
+        return self.b_full(shape_of(x.type), 0, element_of(x.type))
 
     def reduction(self, kind: str, input: Any, axis: Any, keep_dims: Any, **attrs: Any) -> Value:
         x = self.value_arg(input, "input")

@@ -6,7 +6,9 @@ from the stub's signature; calling one directly from Python is a mistake and say
 """
 from __future__ import annotations
 
+import enum
 import inspect
+import types
 from typing import Any, Callable, Generic, TypeVar
 
 from ..errors import MetalforgeError
@@ -125,6 +127,18 @@ def ceil(x): """Round up (float32 only)."""
 def sigmoid(x): """1 / (1 + exp(-x)) (float32 only)."""
 @builtin
 def abs(x): """Absolute value."""
+@builtin
+def umulhi(x, y): """High half of the product of two integers of up to 32 bits (signed or not, as x and y)."""
+@builtin
+def div_rn(x, y): """x / y rounded to nearest (float32 only)."""
+@builtin
+def fdiv(x, y, ieee_rounding=False): """x / y (float32 only)."""
+@builtin
+def sqrt_rn(x): """Square root rounded to nearest (float32 only)."""
+@builtin
+def cast(input, dtype, fp_downcast_rounding=None, bitcast=False): """input.to(dtype, ...)."""
+@builtin
+def zeros_like(input): """Zeros of input's shape and type."""
 # --- reductions and scans --------------------------------------------------------------------
 @builtin
 def sum(input, axis=None, keep_dims=False, dtype=None): """Sum along axis (all axes when None)."""
@@ -171,6 +185,18 @@ def randn(seed, offset, n_rounds=10): """Standard normal float32 from Philox(see
 
 BUILTINS: dict[str, Builtin] = {name: obj for name, obj in globals().items() if isinstance(obj, Builtin)}
 
+
+class PropagateNan(enum.Enum):
+    """`propagate_nan=` of minimum/maximum/clamp: ALL returns NaN when an operand is NaN, NONE the other operand."""
+    NONE = 0
+    ALL = 0xFFFF
+
+
+# `tl.math`: Triton 3.6's math namespace (the same builtins as their `tl` names)
+math = types.SimpleNamespace(**{name: BUILTINS[name] for name in (
+    "abs", "ceil", "cos", "div_rn", "erf", "exp", "exp2", "fdiv", "floor", "fma", "log", "log2", "rsqrt", "sin",
+    "sqrt", "sqrt_rn", "umulhi")})
+
 __all__ = ["Builtin", "BUILTINS", "block_type", "constexpr", "dtype", "pointer_type", "bfloat16", "float16",
            "float32", "float64", "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-           *BUILTINS]
+           "PropagateNan", "math", *BUILTINS]

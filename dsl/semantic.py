@@ -156,7 +156,10 @@ def binary(op: str, a: Type, b: Type, a_const: bool | int | float | None = None,
             raise TypeRuleError(f"bitwise and shift operators need integer operands, got {ea!r} and {eb!r}",
                                 "bitcast floats with x.to(tl.int32, bitcast=True) first")
         ct = integer_promote(ea, eb) if not (a_py or b_py) else ct
-        code = _BITWISE.get(op) or ("ashr" if ct.signed else "lshr")
+        # Triton picks ashr/lshr from the shifted tile's own type, before promotion: int32 >> uint32
+        # is an arithmetic shift with a uint32 result (`1 >> x` takes x's signedness: x is that tile).
+        shifted = eb if a_py and not b_py else ea
+        code = _BITWISE.get(op) or ("ashr" if shifted.signed else "lshr")
         return BinaryRule(code, ct, make_type(ct, shape))
     if op in ("add", "sub", "mul"):
         return BinaryRule(op, ct, make_type(ct, shape))
@@ -175,7 +178,7 @@ def _pointer_binary(op: str, ea: ir.Element, eb: ir.Element, shape: tuple[int, .
 
 # Triton's interpreter accepts only fp32/fp64 for these (measured); Metal has no fp64, so fp32 only.
 FLOAT32_ONLY = frozenset({"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil",
-                          "sigmoid"})
+                          "sigmoid", "sqrt_rn", "div_rn", "fdiv"})
 
 
 def unary_math(name: str, t: Type) -> Type:

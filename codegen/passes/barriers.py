@@ -7,6 +7,8 @@
   none (staging a dot's A tile, then its B tile) orders nothing: the barrier before the first stretch
   already waits for earlier readers of both arrays (or, for a double-buffered array, the previous
   iteration's last barrier did), and the one after the second fences both for the readers that follow.
+
+Barriers that order device memory (`device=True`, a store read back by other threads) are kept.
 """
 from __future__ import annotations
 
@@ -71,8 +73,10 @@ def merge_barriers(stmts: list[lir.Stmt], shared: set[str] | None = None,
             s.head, s.body = merge_barriers(s.head, shared, rotating), merge_barriers(s.body, shared, rotating)
     # split the block at its barriers: stretches[i] runs from barrier i-1 (or the block's start) to barrier i
     stretches: list[list[lir.Stmt]] = [[]]
+    barriers: list[lir.Barrier] = []
     for s in stmts:
         if isinstance(s, lir.Barrier):
+            barriers.append(s)
             stretches.append([])
         else:
             stretches[-1].append(s)
@@ -84,13 +88,16 @@ def merge_barriers(stmts: list[lir.Stmt], shared: set[str] | None = None,
         for s in stretch:
             here.add(s, shared)
         closed = i + 1 < len(stretches)  # a barrier of this block ends this stretch
-        if fenced and all(_inert(s) for s in since):
+        if barriers[i - 1].device:
+            out.append(barriers[i - 1])  # orders device memory, which the rules above do not track
+            kept, fenced, since = Stretch(), True, []
+        elif fenced and all(_inert(s) for s in since):
             pass  # nothing since the previous barrier: this one adds nothing
         elif (fenced or here.writes and here.writes <= rotating) and closed and kept.write_only and here.write_only \
                 and not kept.writes & here.writes:
             pass  # two write-only stretches to different arrays: one barrier each side fences both
         else:
-            out.append(lir.Barrier())
+            out.append(barriers[i - 1])
             kept, fenced, since = Stretch(), True, []
         for s in stretch:
             kept.add(s, shared)

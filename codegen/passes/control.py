@@ -86,14 +86,21 @@ def lower_if(lw: Lowering, op: Operation) -> None:
     for r, var in zip(op.results, results):
         lw.env[r.id] = var
     cond = lw.read(op.operands[0], Scalar(), None, [])
+    before = lw.device_writes_unfenced, lw.output_reads_unfenced  # each branch starts from here
+    after: list[tuple[bool, bool]] = []
 
     def branch(region) -> list[lir.Stmt]:
+        lw.device_writes_unfenced, lw.output_reads_unfenced = before
+
         def fill() -> None:
             lw.lower_block(region.ops[:-1] if region.ops and region.ops[-1].opcode == "yield" else region.ops)
             if region.ops and region.ops[-1].opcode == "yield":
                 _yield_into(lw, results, region.ops[-1].operands)
-        return lw.nested(fill)
+        stmts = lw.nested(fill)
+        after.append((lw.device_writes_unfenced, lw.output_reads_unfenced))
+        return stmts
     lw.emit(lir.If(cond, branch(op.regions[0]), branch(op.regions[1])))
+    lw.device_writes_unfenced, lw.output_reads_unfenced = (any(a) for a in zip(*after))
 
 
 HANDLERS = {"for": lower_for, "while": lower_while, "if": lower_if}

@@ -127,6 +127,8 @@ class Lowering:
         self.alias: dict[int, Value] = {}  # loop-carried block argument -> its initial value
         self.current: Operation | None = None
         self.line: int | None = None
+        # since the last device-memory barrier: a store or atomic; a load from an output (memory.py)
+        self.device_writes_unfenced = self.output_reads_unfenced = False
         for a in fn.args:
             self.taken.add(a.name)
             self.env[a.id] = ScalarRepr(Sym(a.name))
@@ -358,6 +360,11 @@ class Lowering:
     def elementwise_expr(self, op: Operation, args: list[Expr], coords: list[Expr]) -> Expr:
         code = op.opcode
         rt = element_of(op.result.type)
+        if code in ("ashr", "lshr") and rt.signed != (code == "ashr"):
+            # Triton's shift kind follows the shifted tile's type before promotion (int32 >> uint32 is
+            # arithmetic): shift in the same-width type of the other signedness and convert back
+            other = ir.SCALAR_TYPES[f"{'' if code == 'ashr' else 'u'}int{rt.bits}"]
+            return Cast(rt, Bin(">>", Cast(other, args[0]), args[1]))
         if code in _BINARY:
             return Bin(_BINARY[code], *args)
         if code == "cmp":
@@ -427,6 +434,9 @@ class Lowering:
                 self.line = op.loc.line
                 self.emit(lir.Comment(f"{op.loc.line}: {op.loc.source}"))
             code = op.opcode
+            # a loop's body may store after a load it repeats; a region may have stored or not
+            region_writes = bool(op.regions) and memory.writes_device(op)
+            self.device_writes_unfenced |= region_writes and code in ("for", "while")
             if code in handlers:
                 handlers[code](self, op)
             elif code in ELEMENTWISE or code in ("arange", "splat", "full", "constant"):
@@ -438,9 +448,12 @@ class Lowering:
                 self.env[op.result.id] = ScalarRepr(Special(f"{prefix}{op.attrs['axis']}"))
             elif code == "barrier":
                 self.emit(lir.Barrier())
+            elif code == "return":
+                self.emit(lir.Return())
             else:
                 raise self.error(f"tl operation `{code}` is not supported by the Metal code generator yet",
                                  "rewrite the kernel without it")
+            self.device_writes_unfenced |= region_writes
 
     def run(self) -> list[lir.Stmt]:
         self.lower_block(self.fn.body.ops)

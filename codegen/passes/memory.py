@@ -1,5 +1,12 @@
 """Loads, stores and atomics: each thread touches the elements of its slots, masked, and only the
-owner of a replicated element writes it (replicas would repeat atomics)."""
+owner of a replicated element writes it (replicas would repeat atomics).
+
+A program may store to an output and load it back (Triton's programs run their statements in
+order): the element may have been written by another thread (the owner, or thread 0 for a scalar),
+so a load from an output after a store or atomic since the last fence waits at a barrier that
+orders device memory, and so does a store after a load from an output (another thread may still
+have to read the old value). Loads and stores in different iterations of a loop count for the
+first case only."""
 from __future__ import annotations
 
 from functools import reduce
@@ -27,8 +34,29 @@ def _guard(stmts: list[lir.Stmt], cond: Expr | None) -> list[lir.Stmt]:
     return [lir.If(cond, stmts)] if cond is not None else stmts
 
 
+def writes_device(op: Operation) -> bool:
+    """Whether `op` (or an op in its regions) stores to device memory."""
+    return (op.opcode == "store" or op.opcode.startswith("atomic_")
+            or any(writes_device(inner) for region in op.regions for inner in region.ops))
+
+
+def _fence_device_memory(lw: Lowering, ptr: Value | None) -> None:
+    """Before a load through `ptr` (None: before a store or atomic): a barrier that orders device
+    memory if this access may see or overwrite another thread's since the last one."""
+    if ptr is not None and lw.base_argument(ptr) not in (None, *lw.outputs):
+        return  # an input: read-only
+    if lw.device_writes_unfenced if ptr is not None else lw.output_reads_unfenced:
+        lw.emit(lir.Barrier(device=True))
+        lw.device_writes_unfenced = lw.output_reads_unfenced = False
+    if ptr is None:
+        lw.device_writes_unfenced = True
+    else:
+        lw.output_reads_unfenced = True
+
+
 def lower_load(lw: Lowering, op: Operation) -> None:
     ptr, rest = op.operands[0], op.operands[1:]
+    _fence_device_memory(lw, ptr)
     mask = rest[0] if op.attrs.get("masked") else None
     other = rest[1] if op.attrs.get("has_other") else None
     r = op.result
@@ -99,6 +127,7 @@ def lower_store(lw: Lowering, op: Operation) -> None:
     ptr, value = op.operands[:2]
     mask = op.operands[2] if op.attrs.get("masked") else None
     _check_output(lw, ptr, "tl.store")
+    _fence_device_memory(lw, None)
     atomic = lw.atomic_outputs
     if not isinstance(ptr.type, BlockType):
         stmt = lir.Store(lw.read(ptr, Scalar(), None, []), lw.read(value, Scalar(), None, []), atomic)
@@ -134,6 +163,7 @@ def lower_atomic(lw: Lowering, op: Operation) -> None:
     vals = op.operands[1:1 + n_vals]
     mask = op.operands[1 + n_vals] if op.attrs.get("masked") else None
     _check_output(lw, ptr, f"tl.atomic_{kind}")
+    _fence_device_memory(lw, None)
     r = op.result
     element = element_of(r.type)
 

@@ -121,8 +121,10 @@ class Renderer:
                                   self.vector_type(s.type, len(s.values)), s.space, s.aligned)
         if isinstance(s, lir.MatrixLoad):
             return m.matrix_load(self.expr(s.fragment), self.expr(s.address), s.count, s.transpose)
+        if isinstance(s, lir.Return):
+            return m.return_()
         if isinstance(s, lir.Barrier):
-            return m.barrier()
+            return m.barrier(s.device)
         if isinstance(s, lir.TensorMatmul):
             return m.tensor_matmul(self.expr(s.dest), self.expr(s.a), self.expr(s.b), s.m, s.n, s.k,
                                    s.transpose_a, s.transpose_b, s.simdgroups)

@@ -45,10 +45,11 @@ class Both:
         for i, (t, w) in enumerate(zip(tri, want)):
             if w is not None:
                 compare(t, w, f"{kernel} output {i}: Triton vs numpy (the test's reference)", rtol, atol)
-        ours = self.mf.run(kernel, grid, *args, num_warps=num_warps, **consts)
-        for i, (m, t, w) in enumerate(zip(ours, tri, want)):
-            if w is not None:
-                compare(m, t, f"{kernel} output {i}: metalforge vs Triton", rtol, atol)
+        for schedule in ("forward", "reverse"):  # threads first-to-last and last-to-first: barriers matter
+            ours = self.mf.run(kernel, grid, *args, num_warps=num_warps, schedule=schedule, **consts)
+            for i, (m, t, w) in enumerate(zip(ours, tri, want)):
+                if w is not None:
+                    compare(m, t, f"{kernel} output {i}: metalforge ({schedule} schedule) vs Triton", rtol, atol)
         return ours
 
     def raises(self, kernel: str, grid, args: tuple, *, consts: dict | None = None) -> tuple[Exception, Exception]:

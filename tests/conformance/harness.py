@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-KERNELS = Path(__file__).with_name("kernels.py")
+KERNELS = [Path(__file__).with_name(name) for name in ("kernels.py", "triton_port_kernels.py")]
 
 NP = {"bool": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
       "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
@@ -26,8 +26,10 @@ TL_NAME = {"bool": "int1"}  # tl spells bool `int1`
 
 @dataclass(frozen=True)
 class Out:
+    """An output; `init` fills it first (else it is poisoned), for kernels that may leave it unwritten."""
     shape: tuple[int, ...] | int
     dtype: str
+    init: int | float | None = None
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -54,10 +56,15 @@ def bf16_round(a: np.ndarray) -> np.ndarray:
 
 
 def _exec_kernels(tl: Any, jit: Any, name: str) -> types.SimpleNamespace:
-    code = compile(KERNELS.read_text(), str(KERNELS), "exec")
-    scope: dict[str, Any] = {"__name__": name, "__file__": str(KERNELS), "tl": tl, "jit": jit}
-    exec(code, scope)
-    return types.SimpleNamespace(**{k: v for k, v in scope.items() if k.endswith("_kernel")})
+    kernels: dict[str, Any] = {}
+    for path in KERNELS:
+        scope: dict[str, Any] = {"__name__": name, "__file__": str(path), "tl": tl, "jit": jit}
+        exec(compile(path.read_text(), str(path), "exec"), scope)
+        for k, v in scope.items():
+            if k.endswith("_kernel"):
+                assert k not in kernels, f"kernel {k} is defined twice"
+                kernels[k] = v
+    return types.SimpleNamespace(**kernels)
 
 
 @contextlib.contextmanager
@@ -100,7 +107,9 @@ class TritonSide:
         for a in args:
             if isinstance(a, Out):
                 t = torch.empty(a.dims, dtype=self._torch_dtype(a.dtype))
-                if t.dtype.is_floating_point:
+                if a.init is not None:
+                    t.fill_(a.init)
+                elif t.dtype.is_floating_point:
                     t.fill_(float("nan"))  # poison: unwritten elements show
                 elif t.dtype != torch.bool:
                     t.fill_(torch.iinfo(t.dtype).max - 1)
@@ -134,12 +143,17 @@ class MetalforgeSide:
     def _mx_dtype(self, name: str):
         return self.mx.bool_ if name == "bool" else getattr(self.mx, name)
 
-    def run(self, kernel: str, grid, *args: Any, num_warps: int = 4, **consts: Any) -> list[np.ndarray]:
+    def run(self, kernel: str, grid, *args: Any, num_warps: int = 4, schedule: str = "forward",
+            **consts: Any) -> list[np.ndarray]:
+        """`schedule`: the emulator's thread order ("reverse" exposes missing barriers)."""
+        from metalforge.runtime.emulator import EmulatorBackend
+
         mx, mf = self.mx, self.mf
         margs, n_out = [], 0
         for a in args:
             if isinstance(a, Out):
-                margs.append(mf.empty(a.dims, self._mx_dtype(a.dtype)))
+                margs.append(mf.empty(a.dims, self._mx_dtype(a.dtype)) if a.init is None
+                             else mf.full(a.dims, a.init, self._mx_dtype(a.dtype)))
                 n_out += 1
             elif isinstance(a, BF16):
                 margs.append(mx.array(np.ascontiguousarray(a.values, np.float32)).astype(mx.bfloat16))
@@ -149,7 +163,8 @@ class MetalforgeSide:
                 margs.append(a)
         mconsts = {k: getattr(self.tl, TL_NAME.get(v.name, v.name)) if isinstance(v, DT) else v
                    for k, v in consts.items()}
-        res = getattr(self.k, kernel)[grid](*margs, num_warps=num_warps, **mconsts)
+        res = getattr(self.k, kernel)[grid](*margs, num_warps=num_warps, backend=EmulatorBackend(schedule=schedule),
+                                            **mconsts)
         res = [res] if n_out == 1 else list(res)
         return [np.array(r.astype(mx.float32) if r.dtype == mx.bfloat16 else r) for r in res]
 

@@ -158,10 +158,27 @@ def k_static_assert(x_ptr, BLOCK: tl.constexpr):
 
 
 @jit
-def k_early_return(x_ptr, flag):
+def k_return_value(x_ptr, flag):
     if flag:
-        return
+        return 1.0
     tl.store(x_ptr, 1.0)
+
+
+@jit
+def h_early_return(x):
+    if x > 0:
+        return x
+    return -x
+
+
+@jit
+def k_helper_early_return(x_ptr):
+    tl.store(x_ptr, h_early_return(tl.load(x_ptr)))
+
+
+@jit
+def k_ternary_types(x_ptr, flag):
+    tl.store(x_ptr, tl.load(x_ptr) if flag else tl.zeros([4], tl.float32))
 
 
 @jit
@@ -221,13 +238,14 @@ def k_bad_kwarg(x_ptr):
     (k_branch_type, {"x_ptr": P, "flag": tl.int32}, {}, "if flag:", "variable `y` is f32 in the if-branch but "
      "f32[4] in the else-branch", "same type"),
     (k_static_assert, {"x_ptr": P}, {"BLOCK": 32}, "tl.static_assert", "BLOCK must be at least 64", "constexpr"),
-    (k_early_return, {"x_ptr": P, "flag": tl.int32}, {}, " return", "only supported as the last statement", ""),
+    (k_return_value, {"x_ptr": P, "flag": tl.int32}, {}, " return 1.0", "last statement of a kernel", "tl.where"),
+    (k_ternary_types, {"x_ptr": P, "flag": tl.int32}, {}, "if flag else", "f32 in the if-side but", "same type"),
     (k_undefined, {"x_ptr": P}, {}, "undefined_name", "`undefined_name` is not defined", "define it"),
     (k_python_fn_on_tile, {"x_ptr": P}, {}, "float(x)", "Python function `float` on tiles", "@metalforge.jit"),
     (k_index_tile, {"x_ptr": P}, {}, "x[0]", "indexed with `:` and `None`", "masks"),
     (k_unsigned_negative, {"x_ptr": ir.ptr(tl.uint32)}, {}, "x + -1", "negative constant -1", "cast"),
     (k_bad_kwarg, {"x_ptr": P}, {}, "msk=None", "bad arguments to tl.load", "tl.load(pointer, mask=None"),
-    (k_early_return, {"x_ptr": P}, {}, "def k_early_return", "no type given for runtime argument `flag`", "flag"),
+    (k_return_value, {"x_ptr": P}, {}, "def k_return_value", "no type given for runtime argument `flag`", "flag"),
     (k_arange_size, {"x_ptr": P}, {}, "def k_arange_size", "constexpr parameter `BLOCK` has no value", "BLOCK="),
     (k_float64, {"x_ptr": ir.ptr(tl.float64)}, {}, "def k_float64", "Metal has no double", "tl.float32"),
 ])
@@ -249,3 +267,12 @@ def test_kernel_without_source_says_so():
     exec("@mf.jit\ndef nosource(x_ptr, BLOCK: tl.constexpr):\n    pass\n", namespace)
     with pytest.raises(mf.errors.MetalforgeError, match="cannot read the source of kernel `nosource`.*py file"):
         namespace["nosource"].compile(mx.zeros(4), BLOCK=4)
+
+
+def test_helper_early_return_names_the_helper():
+    """A kernel may return early; an inlined helper may not (its value would need merging)."""
+    with pytest.raises(KernelDefinitionError) as info:
+        k_helper_early_return.build_ir({"x_ptr": P})
+    message = str(info.value)
+    assert "h_early_return" in message and "last statement of a @jit helper" in message, message
+    assert "return x" in message, message

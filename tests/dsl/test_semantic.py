@@ -63,7 +63,8 @@ def test_python_scalar_promotion(t, const, expected):
     ("truediv", tl.float32, tl.int8, "fdiv", tl.float32),
     ("rshift", tl.int32, tl.int32, "ashr", tl.int32),     # arithmetic on signed
     ("rshift", tl.uint32, tl.uint32, "lshr", tl.uint32),  # logical on unsigned
-    ("rshift", tl.int32, tl.uint32, "lshr", tl.uint32),
+    ("rshift", tl.int32, tl.uint32, "ashr", tl.uint32),   # the shifted operand's own type picks (Triton)
+    ("rshift", tl.uint8, tl.int32, "lshr", tl.int32),
     ("lshift", tl.int8, tl.int16, "shl", tl.int16),
     ("and", tl.int1, tl.int1, "and", tl.int1),
     ("xor", tl.uint8, tl.int32, "xor", tl.int32),

@@ -1,0 +1,217 @@
+"""Kernels ported from Triton's unit tests (python/test/unit/language/test_core.py, Triton 3.6), bodies
+verbatim where Triton writes them inline; Triton's `GENERATE_TEST_HERE` templates are written out once
+per expression. Executed like kernels.py (`tl` and `jit` bound by the harness, once per side), plus a
+few kernels of metalforge's own for what Triton's tests do not reach (odd sizes, read-back).
+"""
+# ruff: noqa: F821  (`tl` and `jit` are bound by the harness)
+
+
+# --- test_shift_op (_test_binary's kernel and kernel_broadcast_rhs, expr `x >> y` / `x << y`) ----------
+@jit
+def shr_kernel(Z, X, Y, SIZE: tl.constexpr):
+    off = tl.arange(0, SIZE)
+    x = tl.load(X + off)
+    y = tl.load(Y + off)
+    z = x >> y
+    tl.store(Z + off, z)
+
+
+@jit
+def shl_kernel(Z, X, Y, SIZE: tl.constexpr):
+    off = tl.arange(0, SIZE)
+    x = tl.load(X + off)
+    y = tl.load(Y + off)
+    z = x << y
+    tl.store(Z + off, z)
+
+
+@jit
+def shr_broadcast_rhs_kernel(Z, X, Y, SIZE: tl.constexpr):
+    off = tl.arange(0, SIZE)
+    x = tl.load(X + off)
+    y = tl.load(Y)
+    z = x >> y
+    tl.store(Z + off, z)
+
+
+# --- a program reads back what it stored (metalforge's own) -----------------------------------------------
+@jit
+def store_reload_kernel(x_ptr, idx_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    tl.store(idx_ptr, tl.max(x, axis=0) % n)  # a scalar: one thread stores it
+    i = tl.load(idx_ptr)  # every thread reads it back
+    tl.store(out_ptr + offs, tl.load(x_ptr + (offs + i) % n, mask=mask), mask=mask)
+    tl.store(out_ptr + n + offs, x, mask=mask)
+    y = tl.load(out_ptr + n + (n - 1 - offs), mask=mask)  # other threads' elements
+    tl.store(out_ptr + 2 * n + offs, y + 1, mask=mask)
+    tl.store(out_ptr + n + offs, y * 2, mask=mask)  # overwrites what other threads just read
+
+
+@jit
+def loop_reload_kernel(out_ptr, n, STEPS: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, offs, mask=mask)
+    for _ in range(STEPS):  # a loop in the generated code (only static_range unrolls)
+        v = tl.load(out_ptr + (n - 1 - offs), mask=mask)  # stored by another thread last iteration
+        tl.store(out_ptr + n + offs, v * 2 + 1, mask=mask)
+        w = tl.load(out_ptr + n + (n - 1 - offs), mask=mask)
+        tl.store(out_ptr + offs, w, mask=mask)
+
+
+# --- control flow: test_if, test_nested_if_else_return, test_while, test_nested_while, test_static_range -----
+@jit
+def if_kernel(Cond, XTrue, XFalse, Ret, IfType: tl.constexpr, BoolVar: tl.constexpr, StaticVaue: tl.constexpr):
+    pid = tl.program_id(0)
+    cond = tl.load(Cond)
+    if IfType == "if":
+        if pid % 2 == 0:  # eq
+            tl.store(Ret, tl.load(XTrue))
+        elif 1 == pid % 2:  # req
+            tl.store(Ret, tl.load(XFalse))
+    elif IfType == "if_exp_dynamic":
+        val = tl.load(XTrue) if pid % 2 == 0 else tl.load(XFalse)
+        tl.store(Ret, val)
+    elif IfType == "if_exp_dynamic_constexpr":
+        val = 3.14 if pid % 2 == 0 else tl.load(XFalse)
+        tl.store(Ret, val)
+    elif IfType == "if_exp_dynamic_void":
+        tl.store(Ret, tl.load(XTrue)) if pid % 2 == 0 else tl.store(Ret, tl.load(XFalse))
+    elif IfType == "if_exp_static":
+        tl.store(Ret, tl.load(XTrue)) if BoolVar else tl.store(Ret, tl.load(XFalse))
+    elif IfType == "if_and_dynamic":
+        if BoolVar and (1 != pid % 2 and pid % 2 != 1):  # rne and ne
+            tl.store(Ret, tl.load(XTrue))
+        else:
+            tl.store(Ret, tl.load(XFalse))
+    elif IfType == "if_and_static":
+        if StaticVaue != 0 and StaticVaue != 0:
+            tl.store(Ret, tl.load(XTrue))
+        else:
+            tl.store(Ret, tl.load(XFalse))
+    elif IfType == "if_or_dynamic":
+        if cond or (1 != pid % 2 and pid % 2 != 1):
+            tl.store(Ret, tl.load(XTrue))
+        else:
+            tl.store(Ret, tl.load(XFalse))
+
+
+@jit
+def nested_if_else_return_kernel(Cond1, Cond2, Cond3, Val1, Val2, Val3, Out):
+    val = 0
+    if tl.load(Cond1):
+        if tl.load(Cond2):
+            val = tl.load(Val1)
+        else:
+            return
+    else:
+        if tl.load(Cond3):
+            val = tl.load(Val2)
+        else:
+            val = tl.load(Val3)
+    tl.store(Out, val)
+
+
+@jit
+def while_kernel(InitI, Bound, CutOff, OutI, OutInitI, OutJ):
+    init_i = tl.load(InitI)
+    curr_i = init_i
+    j = 0
+    # Check that init_i is not updated by the loop
+    while j < tl.load(Bound):
+        curr_i = curr_i + (j == tl.load(CutOff))
+        j += 1
+        tl.store(OutInitI, init_i)
+    tl.store(OutI, curr_i)
+    tl.store(OutJ, j)
+
+
+@jit
+def nested_while_kernel(data, countPtr):
+    for i in range(10):
+        count = tl.load(countPtr)
+        while count > 0:
+            tl.store(data, tl.load(data) + 1.0)
+            count = count - 2
+
+
+@jit
+def static_range_kernel(Z, START: tl.constexpr, END: tl.constexpr, STEP: tl.constexpr):
+    acc = 0
+    for i in tl.static_range(START, END, step=STEP):
+        acc += i
+    tl.store(Z, acc)
+
+
+@jit
+def for_iv_kernel(Out, LO: tl.constexpr, HI: tl.constexpr, iv: tl.constexpr):
+    acc = 0
+    acc = acc.to(tl.int64)
+    for i in range(LO, HI, iv):
+        acc += i
+    tl.store(Out, acc)
+
+
+# --- an early-return guard on odd sizes (metalforge's own) -------------------------------------------------------
+@jit
+def guard_return_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid * BLOCK >= n:
+        return
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    total = tl.sum(x, axis=0)  # a reduction: barriers after the return
+    if total < 0:
+        tl.store(out_ptr + offs, -x, mask=mask)
+        return
+    tl.store(out_ptr + offs, x + (1.0 if pid % 2 == 0 else 2.0), mask=mask)
+
+
+# --- math and casts: test_umulhi, test_propagate_nan, the tl.math namespace, tl.cast / .cast / zeros_like -------
+@jit
+def umulhi_kernel(X, Y, Z, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    y = tl.load(Y + offs)
+    z = tl.umulhi(x, y)
+    tl.store(Z + tl.arange(0, N), z)
+
+
+@jit
+def propagate_nan_kernel(A, B, C, propagate_nan: tl.constexpr, func: tl.constexpr):
+    if func == 'clamp':
+        tl.store(
+            C,
+            getattr(tl, func)(tl.load(A), -tl.load(B), tl.load(B),
+                              propagate_nan=getattr(tl.PropagateNan, propagate_nan)))
+    else:
+        tl.store(C,
+                 getattr(tl, func)(tl.load(A), tl.load(B), propagate_nan=getattr(tl.PropagateNan, propagate_nan)))
+
+
+@jit
+def math_namespace_kernel(X, Y, Z, n, FN: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(X + offs, mask=mask, other=1.0)
+    y = tl.load(Y + offs, mask=mask, other=1.0)
+    if FN == "fma":
+        z = tl.math.fma(x, y, x)
+    elif FN in ("div_rn", "fdiv"):
+        z = getattr(tl.math, FN)(x, y)
+    else:
+        z = getattr(tl.math, FN)(x)
+    tl.store(Z + offs, z, mask=mask)
+
+
+@jit
+def cast_like_kernel(X, A, B, C, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(X + offs, mask=mask, other=0.0)
+    tl.store(A + offs, tl.cast(x, tl.int32), mask=mask)
+    tl.store(B + offs, x.cast(tl.uint32, bitcast=True), mask=mask)
+    tl.store(C + offs, tl.zeros_like(x) + tl.math.sqrt_rn(tl.abs(x)), mask=mask)
