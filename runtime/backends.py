@@ -48,6 +48,12 @@ def _shared(name: str):
     return _factories()[name]()
 
 
+def forget() -> None:
+    """Make the next resolution build its back end anew (they read the environment when made)."""
+    _shared.cache_clear()
+    _named.cache_clear()
+
+
 def backend_names(language: str | None = None) -> list[str]:
     return [n for n, f in _factories().items() if language is None or f.language == language]
 

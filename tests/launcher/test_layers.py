@@ -7,10 +7,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MAY_IMPORT = {  # package: the metalforge packages and modules its code may import
-    "dsl": {"dsl", "errors"},
-    "codegen": {"codegen", "dsl", "errors"},
-    "runtime": {"runtime", "errors"},
-    "launcher": {"launcher", "dsl", "codegen", "runtime", "errors"},
+    "dsl": {"dsl", "errors", "env"},
+    "codegen": {"codegen", "dsl", "errors", "env"},
+    "runtime": {"runtime", "errors", "env"},
+    "launcher": {"launcher", "dsl", "codegen", "runtime", "errors", "env"},
 }
 
 

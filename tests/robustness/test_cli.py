@@ -35,7 +35,7 @@ def test_bad_input_is_one_line_and_a_nonzero_exit(argv, environment, says, tmp_p
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     if environment:  # back ends read the environment when the process first makes them
-        backends._shared.cache_clear()
+        backends.forget()
     bad_json = tmp_path / "bad.json"
     bad_json.write_text(json.dumps({"format": "metalforge-tuning", "winners": [{"kernel": "k"}], "trials": []}))
     argv = [a.format(missing=tmp_path / "missing.json", bad_json=bad_json) for a in argv]
