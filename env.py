@@ -2,6 +2,7 @@
 names the variable and its accepted values, never silently ignored or a raw ValueError."""
 from __future__ import annotations
 
+import math
 import os
 
 from .errors import MetalforgeError
@@ -36,4 +37,18 @@ def integer(name: str, default: int, minimum: int = 0) -> int:
         number = None
     if number is None or number < minimum:
         raise EnvironmentVariableError(f"{name}={value!r}: use an integer >= {minimum}")
+    return number
+
+
+def seconds(name: str, default: float) -> float:
+    """A duration in seconds, 0 for none; unset or empty: `default`."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not number >= 0 or math.isinf(number):
+        raise EnvironmentVariableError(f"{name}={value!r}: use a number of seconds >= 0 (0: no limit)")
     return number

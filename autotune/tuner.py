@@ -26,6 +26,7 @@ import mlx.core as mx
 
 from .. import __version__, env, errors
 from ..runtime import backends
+from ..runtime.kernel import launch_time_limit
 from ..tuning_db import Lookup, TuningDB, TuningKey, default_path, identify
 from .bench import TrialTimeout, as_outputs, max_error, median_time_ms, rotating_copies, timed
 from .progress import Progress
@@ -291,30 +292,19 @@ class Autotuner:
         `timing_lock` is held while timing only, so that several processes measuring configs at once
         compile them in parallel and time them one at a time (benchmarks/tuner_quality.py --jobs); the
         first launch, which compiles, and the check stay outside it. Where the back end batches
-        (`batch_timing`), samples are batches of launches (`median_time_ms`)."""
-        def launch(a: tuple) -> Any:
-            return self._launch(grid, a, config)
-
+        (`batch_timing`), samples are batches of launches (`median_time_ms`). A launch that runs past
+        `trial_timeout` is stopped where the back end can stop a kernel (the emulator) and the config
+        marked `timeout`; one that crashes (an exception, or a fault the emulator catches) is marked
+        `runtime_error`: neither ends the search."""
         named = dict(zip(self.fn.arg_names, copies[0]))
         for predicate in self.prune:
             if not predicate(config.all_kwargs(), named):
                 return TrialResult("invalid", f"pruned by {getattr(predicate, '__name__', 'a predicate')}")
         try:
-            warmup = getattr(self.fn, "warmup", None)
-            if warmup is not None:
-                warmup(*copies[0], grid=grid, **config.all_kwargs())
-            _, outputs = timed(launch, copies[0], self.trial_timeout)
-            err = None
-            if expected is not None:
-                err, wrong = max_error(outputs, expected, self.rtol, self.atol)
-                if wrong:
-                    return TrialResult("wrong", wrong, max_error=err)
-            batched = getattr(backends.resolve(getattr(self.fn, "backend", None)), "batch_timing", False)
-            with timing_lock or contextlib.nullcontext():
-                ms = median_time_ms(launch, copies, warmup_ms=self.warmup, rep_ms=self.rep,
-                                    timeout_s=self.trial_timeout, batched=batched)
-            return TrialResult("ok", "", ms, err)
-        except TrialTimeout as e:
+            with launch_time_limit(self.trial_timeout, "the trial time limit",
+                                   "or raise autotune(trial_timeout=...)"):
+                return self._measure(grid, config, copies, expected, timing_lock)
+        except (TrialTimeout, errors.KernelTimeoutError) as e:
             return TrialResult("timeout", str(e))
         except (errors.LaunchConfigError, errors.ThreadgroupMemoryError) as e:
             return TrialResult("invalid", str(e))
@@ -322,6 +312,27 @@ class Autotuner:
             return TrialResult("compile_error", str(e))
         except Exception as e:  # noqa: BLE001 - a failing candidate is a result, never the end of tuning
             return TrialResult("runtime_error", f"{type(e).__name__}: {e}")
+
+    def _measure(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list],
+                 timing_lock: Optional[contextlib.AbstractContextManager]) -> TrialResult:
+        """`evaluate`'s compile, check and timing; its failures are exceptions."""
+        def launch(a: tuple) -> Any:
+            return self._launch(grid, a, config)
+
+        warmup = getattr(self.fn, "warmup", None)
+        if warmup is not None:
+            warmup(*copies[0], grid=grid, **config.all_kwargs())
+        _, outputs = timed(launch, copies[0], self.trial_timeout)
+        err = None
+        if expected is not None:
+            err, wrong = max_error(outputs, expected, self.rtol, self.atol)
+            if wrong:
+                return TrialResult("wrong", wrong, max_error=err)
+        batched = getattr(backends.resolve(getattr(self.fn, "backend", None)), "batch_timing", False)
+        with timing_lock or contextlib.nullcontext():
+            ms = median_time_ms(launch, copies, warmup_ms=self.warmup, rep_ms=self.rep,
+                                timeout_s=self.trial_timeout, batched=batched)
+        return TrialResult("ok", "", ms, err)
 
     def search(self, study, measure: Callable[[Config], TrialResult], trials: int, *,
                timeout: Optional[float] = None, patience: Optional[int] = None,
