@@ -425,13 +425,28 @@ class Autotuner:
         self._cache[self._signature(args)] = (config, None)
         return config
 
-    def tune_case(self, shape: tuple, dtype: mx.Dtype) -> tuple[Grid, tuple]:
-        """The grid and arguments to tune for a standard shape (from `tune_args`)."""
+    def check_shape(self, shape: tuple) -> None:
+        """Refuse a shape `tune_args` cannot take: one whose rank differs from the standard shapes'."""
         if self.tune_args is None:
             raise errors.TuningTargetError(
                 f"kernel `{self.name}` has no tune_args: pass autotune(..., tune_args=fn) where fn(shape, dtype) "
                 f"returns (grid, args), to tune it from the command line")
-        return self.tune_args(tuple(shape), dtype)
+        ranks = sorted({len(s) for s in self.shapes})
+        if ranks and len(shape) not in ranks:
+            raise errors.TuningTargetError(
+                f"kernel `{self.name}`: shape {'x'.join(map(str, shape))} has {len(shape)} dimension(s), its tune_args "
+                f"takes {' or '.join(map(str, ranks))} (standard shapes: "
+                f"{', '.join('x'.join(map(str, s)) for s in self.shapes)})")
+
+    def tune_case(self, shape: tuple, dtype: mx.Dtype) -> tuple[Grid, tuple]:
+        """The grid and arguments to tune for a shape (from `tune_args`)."""
+        self.check_shape(shape)
+        try:
+            return self.tune_args(tuple(shape), dtype)
+        except (TypeError, ValueError, IndexError) as e:  # a shape tune_args cannot unpack or use
+            raise errors.TuningTargetError(
+                f"kernel `{self.name}`: tune_args cannot build a launch for shape {'x'.join(map(str, shape))} and "
+                f"{_dtype_name(dtype)}: {type(e).__name__}: {e}") from e
 
     def __repr__(self) -> str:
         return f"<metalforge.autotune {self.name} key={self.key}>"
