@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+from typing import Any, Callable
 
 from .errors import MetalforgeError
 
@@ -28,27 +29,22 @@ def flag(name: str, default: bool) -> bool:
 
 def integer(name: str, default: int, minimum: int = 0) -> int:
     """An integer variable of at least `minimum`; unset or empty: `default`."""
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        number = None
-    if number is None or number < minimum:
-        raise EnvironmentVariableError(f"{name}={value!r}: use an integer >= {minimum}")
-    return number
+    return _number(name, default, int, lambda n: n >= minimum, f"an integer >= {minimum}")
 
 
 def seconds(name: str, default: float) -> float:
     """A duration in seconds, 0 for none; unset or empty: `default`."""
+    return _number(name, default, float, lambda n: 0 <= n < math.inf, "a number of seconds >= 0 (0: no limit)")
+
+
+def _number(name: str, default, parse: Callable[[str], Any], valid: Callable[[Any], bool], expected: str):
     value = os.environ.get(name, "").strip()
     if not value:
         return default
     try:
-        number = float(value)
+        number = parse(value)
     except ValueError:
-        number = math.nan
-    if not number >= 0 or math.isinf(number):
-        raise EnvironmentVariableError(f"{name}={value!r}: use a number of seconds >= 0 (0: no limit)")
+        number = None
+    if number is None or not valid(number):
+        raise EnvironmentVariableError(f"{name}={value!r}: use {expected}")
     return number
