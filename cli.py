@@ -87,6 +87,8 @@ def _autotune(args: argparse.Namespace) -> int:
         print("metalforge: error: --plot needs matplotlib, which is not installed (pip install matplotlib)",
               file=sys.stderr)
         return 2
+    if args.plot:
+        plot.check_directory(Path(args.plot))
     if args.backend:
         os.environ["METALFORGE_BACKEND"] = args.backend
     backend = backends.resolve()
@@ -94,14 +96,16 @@ def _autotune(args: argparse.Namespace) -> int:
     if not tuners:
         raise TuningTargetError("no kernels to tune: the kernel library has no registered kernels; "
                                 "name a module or module:kernel")
+    for tuner in tuners:  # every bad input is refused before any tuning time is spent
+        if not (args.shapes or tuner.shapes):
+            raise TuningTargetError(f"kernel `{tuner.name}` declares no standard shapes: pass --shapes")
+        for shape in args.shapes or ():
+            tuner.check_shape(shape)
     rows, failed = [], 0
     for tuner in tuners:
         if args.db:
             tuner.db = args.db
-        shapes = args.shapes or tuner.shapes
-        if not shapes:
-            raise TuningTargetError(f"kernel `{tuner.name}` declares no standard shapes: pass --shapes")
-        for shape in shapes:
+        for shape in args.shapes or tuner.shapes:
             for dtype in args.dtype or tuner.dtypes or [mx.float32]:
                 grid, call = tuner.tune_case(shape, dtype)
                 dtype_name = str(dtype).rsplit(".", 1)[-1]

@@ -2,7 +2,9 @@
 names the variable and its accepted values, never silently ignored or a raw ValueError."""
 from __future__ import annotations
 
+import math
 import os
+from typing import Any, Callable
 
 from .errors import MetalforgeError
 
@@ -27,13 +29,22 @@ def flag(name: str, default: bool) -> bool:
 
 def integer(name: str, default: int, minimum: int = 0) -> int:
     """An integer variable of at least `minimum`; unset or empty: `default`."""
+    return _number(name, default, int, lambda n: n >= minimum, f"an integer >= {minimum}")
+
+
+def seconds(name: str, default: float) -> float:
+    """A duration in seconds, 0 for none; unset or empty: `default`."""
+    return _number(name, default, float, lambda n: 0 <= n < math.inf, "a number of seconds >= 0 (0: no limit)")
+
+
+def _number(name: str, default, parse: Callable[[str], Any], valid: Callable[[Any], bool], expected: str):
     value = os.environ.get(name, "").strip()
     if not value:
         return default
     try:
-        number = int(value)
+        number = parse(value)
     except ValueError:
         number = None
-    if number is None or number < minimum:
-        raise EnvironmentVariableError(f"{name}={value!r}: use an integer >= {minimum}")
+    if number is None or not valid(number):
+        raise EnvironmentVariableError(f"{name}={value!r}: use {expected}")
     return number

@@ -23,6 +23,11 @@ class KernelRuntimeError(KernelLaunchError):
     bounds, ...): checked mode stops it and says where, instead of computing garbage or crashing."""
 
 
+class KernelTimeoutError(KernelLaunchError):
+    """The kernel ran past a time limit (the emulator's watchdog, or the tuner's per-trial limit) and
+    was stopped, as Metal's GPU watchdog stops a command buffer that runs too long."""
+
+
 class LaunchConfigError(KernelLaunchError, ValueError):
     """Grid or threadgroup sizes that Metal would refuse."""
 

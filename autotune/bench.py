@@ -44,8 +44,8 @@ def as_outputs(result: Any) -> list[mx.array]:
 
 
 def timed(launch: Callable[[tuple], Any], args: tuple, timeout_s: float) -> tuple[float, list[mx.array]]:
-    """One launch, waited for; seconds and outputs. Raises TrialTimeout past `timeout_s` (the launch
-    itself cannot be interrupted: a kernel that never ends hangs the tuner)."""
+    """One launch, waited for; seconds and outputs. Raises TrialTimeout past `timeout_s` (a back end
+    that can stop a running kernel stops it at the limit instead: `Autotuner.evaluate`)."""
     start = time.perf_counter()
     outputs = as_outputs(launch(args))
     mx.eval(outputs)

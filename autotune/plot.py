@@ -4,11 +4,24 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import tempfile
 from pathlib import Path
+
+from ..errors import TuningTargetError
 
 
 def available() -> bool:
     return importlib.util.find_spec("matplotlib") is not None
+
+
+def check_directory(directory: Path) -> None:
+    """Create `directory` and make sure a plot can be written there, before any tuning time is spent."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tempfile.NamedTemporaryFile(dir=directory, prefix=".probe-").close()
+    except OSError as e:
+        raise TuningTargetError(f"--plot: cannot write plots into {directory}: {e.strerror}; "
+                                "choose a writable directory") from e
 
 
 def plot_study(study, directory: Path) -> Path:

@@ -26,12 +26,22 @@ def _load_module(spec: str) -> ModuleType:
         module_spec = importlib.util.spec_from_file_location(path.stem, path)
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[path.stem] = module
-        module_spec.loader.exec_module(module)
+        try:
+            module_spec.loader.exec_module(module)
+        except SyntaxError as e:
+            raise TuningTargetError(_syntax_error(e)) from e
         return module
     try:
         return importlib.import_module(spec)
     except ModuleNotFoundError as e:
         raise TuningTargetError(f"cannot import module {spec!r}: {e}") from e
+    except SyntaxError as e:
+        raise TuningTargetError(_syntax_error(e)) from e
+
+
+def _syntax_error(e: SyntaxError) -> str:
+    return f"{e.filename}:{e.lineno}: {e.msg}: the tune target does not parse" + (
+        f" (`{e.text.strip()}`)" if e.text else "")
 
 
 def tuners_of(module: ModuleType) -> dict[str, Autotuner]:

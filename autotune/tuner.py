@@ -29,6 +29,7 @@ import mlx.core as mx
 
 from .. import __version__, env, errors
 from ..runtime import backends
+from ..runtime.kernel import launch_time_limit
 from ..tuning_db import Lookup, TuningDB, TuningKey, default_path, identify
 from .bench import TrialTimeout, as_outputs, max_error, median_time_ms, rotating_copies, timed
 from .progress import Progress
@@ -330,30 +331,19 @@ class Autotuner:
         `timing_lock` is held while timing only, so that several processes measuring configs at once
         compile them in parallel and time them one at a time (benchmarks/tuner_quality.py --jobs); the
         first launch, which compiles, and the check stay outside it. Where the back end batches
-        (`batch_timing`), samples are batches of launches (`median_time_ms`)."""
-        def launch(a: tuple) -> Any:
-            return self._launch(grid, a, config)
-
+        (`batch_timing`), samples are batches of launches (`median_time_ms`). A launch that runs past
+        `trial_timeout` is stopped where the back end can stop a kernel (the emulator) and the config
+        marked `timeout`; one that crashes (an exception, or a fault the emulator catches) is marked
+        `runtime_error`: neither ends the search."""
         named = dict(zip(self.fn.arg_names, copies[0]))
         for predicate in self.prune:
             if not predicate(config.all_kwargs(), named):
                 return TrialResult("invalid", f"pruned by {getattr(predicate, '__name__', 'a predicate')}")
         try:
-            warmup = getattr(self.fn, "warmup", None)
-            if warmup is not None:
-                warmup(*copies[0], grid=grid, **config.all_kwargs())
-            _, outputs = timed(launch, copies[0], self.trial_timeout)
-            err = None
-            if expected is not None:
-                err, wrong = max_error(outputs, expected, self.rtol, self.atol)
-                if wrong:
-                    return TrialResult("wrong", wrong, max_error=err)
-            batched = getattr(backends.resolve(getattr(self.fn, "backend", None)), "batch_timing", False)
-            with timing_lock or contextlib.nullcontext():
-                ms = median_time_ms(launch, copies, warmup_ms=self.warmup, rep_ms=self.rep,
-                                    timeout_s=self.trial_timeout, batched=batched)
-            return TrialResult("ok", "", ms, err)
-        except TrialTimeout as e:
+            with launch_time_limit(self.trial_timeout, "the trial time limit",
+                                   "or raise autotune(trial_timeout=...)"):
+                return self._measure(grid, config, copies, expected, timing_lock)
+        except (TrialTimeout, errors.KernelTimeoutError) as e:
             return TrialResult("timeout", str(e))
         except (errors.LaunchConfigError, errors.ThreadgroupMemoryError) as e:
             return TrialResult("invalid", str(e))
@@ -361,6 +351,27 @@ class Autotuner:
             return TrialResult("compile_error", str(e))
         except Exception as e:  # noqa: BLE001 - a failing candidate is a result, never the end of tuning
             return TrialResult("runtime_error", f"{type(e).__name__}: {e}")
+
+    def _measure(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list],
+                 timing_lock: Optional[contextlib.AbstractContextManager]) -> TrialResult:
+        """`evaluate`'s compile, check and timing; its failures are exceptions."""
+        def launch(a: tuple) -> Any:
+            return self._launch(grid, a, config)
+
+        warmup = getattr(self.fn, "warmup", None)
+        if warmup is not None:
+            warmup(*copies[0], grid=grid, **config.all_kwargs())
+        _, outputs = timed(launch, copies[0], self.trial_timeout)
+        err = None
+        if expected is not None:
+            err, wrong = max_error(outputs, expected, self.rtol, self.atol)
+            if wrong:
+                return TrialResult("wrong", wrong, max_error=err)
+        batched = getattr(backends.resolve(getattr(self.fn, "backend", None)), "batch_timing", False)
+        with timing_lock or contextlib.nullcontext():
+            ms = median_time_ms(launch, copies, warmup_ms=self.warmup, rep_ms=self.rep,
+                                timeout_s=self.trial_timeout, batched=batched)
+        return TrialResult("ok", "", ms, err)
 
     def search(self, study, measure: Callable[[Config], TrialResult], trials: int, *,
                timeout: Optional[float] = None, patience: Optional[int] = None,
@@ -454,13 +465,28 @@ class Autotuner:
         self._forget_launches()  # launches cached with the config this replaces
         return config
 
-    def tune_case(self, shape: tuple, dtype: mx.Dtype) -> tuple[Grid, tuple]:
-        """The grid and arguments to tune for a standard shape (from `tune_args`)."""
+    def check_shape(self, shape: tuple) -> None:
+        """Refuse a shape `tune_args` cannot take: one whose rank differs from the standard shapes'."""
         if self.tune_args is None:
             raise errors.TuningTargetError(
                 f"kernel `{self.name}` has no tune_args: pass autotune(..., tune_args=fn) where fn(shape, dtype) "
                 f"returns (grid, args), to tune it from the command line")
-        return self.tune_args(tuple(shape), dtype)
+        ranks = sorted({len(s) for s in self.shapes})
+        if ranks and len(shape) not in ranks:
+            raise errors.TuningTargetError(
+                f"kernel `{self.name}`: shape {'x'.join(map(str, shape))} has {len(shape)} dimension(s), its tune_args "
+                f"takes {' or '.join(map(str, ranks))} (standard shapes: "
+                f"{', '.join('x'.join(map(str, s)) for s in self.shapes)})")
+
+    def tune_case(self, shape: tuple, dtype: mx.Dtype) -> tuple[Grid, tuple]:
+        """The grid and arguments to tune for a shape (from `tune_args`)."""
+        self.check_shape(shape)
+        try:
+            return self.tune_args(tuple(shape), dtype)
+        except (TypeError, ValueError, IndexError) as e:  # a shape tune_args cannot unpack or use
+            raise errors.TuningTargetError(
+                f"kernel `{self.name}`: tune_args cannot build a launch for shape {'x'.join(map(str, shape))} and "
+                f"{_dtype_name(dtype)}: {type(e).__name__}: {e}") from e
 
     def __repr__(self) -> str:
         return f"<metalforge.autotune {self.name} key={self.key}>"

@@ -159,6 +159,9 @@ class JITFunction:
 
 
 _UNRESOLVED = object()
+# tl.static_range copies its body once per iteration; beyond this many the generated kernel takes
+# minutes to compile (20000 ended in a RecursionError after five), where a loop compiles at once.
+MAX_STATIC_UNROLL = 4096
 
 
 def _referenced(node: ast.AST, free: Mapping[str, Any], module_globals: Mapping[str, Any]) -> Any:
@@ -231,7 +234,7 @@ class _Builder:
         return self.emit(opcode, operands, [result_type], attrs).result
 
     def constant(self, value: bool | int | float, t: ScalarType) -> Value:
-        return self.emit1("constant", [], t, value=float(value) if t.is_float else int(value))
+        return self.emit1("constant", [], t, value=semantic.constant_value(value, t))
 
     def to_value(self, x: Any, like: ScalarType | None = None) -> Value:
         """A runtime value for x: Python numbers become constants (in `like` when their kind allows)."""
@@ -515,7 +518,11 @@ class _Builder:
         if fn is tl.static_range:
             if any(isinstance(a, Value) for a in (lo, hi, step)):
                 raise self.error("tl.static_range bounds must be constexpr", "use tl.range for runtime bounds")
-            for i in builtins.range(lo, hi, step):
+            unrolled = builtins.range(lo, hi, step)
+            if len(unrolled) > MAX_STATIC_UNROLL:
+                raise self.error(f"tl.static_range unrolls {len(unrolled)} iterations, more than {MAX_STATIC_UNROLL} "
+                                 "(the kernel would take minutes to compile)", "use tl.range, which stays a loop")
+            for i in unrolled:
                 self.frame.scope[node.target.id] = i
                 self.stmts(node.body)
                 if self.returned:
@@ -924,7 +931,7 @@ class _Builder:
                 raise self.error("tl.full needs a scalar value", "pass a scalar or use tl.broadcast_to")
             return self.broadcast(self.convert(value, dtype), shape)
         self.const_arg(value, "value", Number)
-        return self.emit1("full", [], make_type(dtype, shape), value=float(value) if dtype.is_float else int(value))
+        return self.emit1("full", [], make_type(dtype, shape), value=semantic.constant_value(value, dtype))
 
     def b_reshape(self, input: Any, shape: tuple[Any, ...], can_reorder: bool) -> Value:
         x, shape = self.value_arg(input, "input"), self.shape_arg(shape)

@@ -9,6 +9,7 @@ do not widen a tile unless they are of a higher kind, fp16/bf16 arithmetic that 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from . import ir
@@ -28,6 +29,24 @@ def check_metal_type(t: ScalarType) -> ScalarType:
     if t == ir.float64:
         raise TypeRuleError("Metal has no double-precision type (float64)", "use tl.float32 instead of tl.float64")
     return t
+
+
+def constant_value(value: bool | int | float, t: ScalarType) -> int | float:
+    """`value` as a constant of `t`, refused where it has no value of `t` (an infinity or NaN in an
+    integer type, an integer beyond 64 bits) instead of a raw OverflowError or ValueError."""
+    if t.is_float:
+        try:
+            return float(value)
+        except OverflowError:
+            raise TypeRuleError(f"constant {value} is too large for {t!r}", "use a smaller constant") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        lo, hi = t.int_range()
+        raise TypeRuleError(f"{value} has no value in the integer type {t!r}",
+                            f"use a finite value such as {lo if value < 0 else hi} (the type's "
+                            f"{'minimum' if value < 0 else 'maximum'}), or a float type")
+    if not -2**63 <= value < 2**64:
+        raise TypeRuleError(f"integer constant {value} does not fit in 64 bits", "use a smaller constant")
+    return int(value)
 
 
 def python_scalar_type(value: bool | int | float) -> ScalarType:

@@ -1,8 +1,10 @@
 """`metal_kernel`: MLX's `mx.fast.metal_kernel`, runnable on Metal or on the CPU emulator."""
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence, Union
 
 import mlx.core as mx
 
@@ -57,6 +59,34 @@ def check_launch_limits(label: str, grid: tuple[int, int, int], threadgroup: tup
     if threads > limits.threadgroup_threads:  # MLX checks the size as requested, before clamping it to the grid
         raise LaunchConfigError(f"{label}: threadgroup of {threads} threads: {limits.gpu} allows at most "
                                 f"{limits.threadgroup_threads}")
+
+
+class TimeLimit(NamedTuple):
+    seconds: float
+    name: str  # whose limit it is, for the KernelTimeoutError
+    fix: str   # how to change it
+
+
+_time_limit: contextvars.ContextVar[Optional[TimeLimit]] = contextvars.ContextVar("metalforge_time_limit",
+                                                                                   default=None)
+
+
+@contextlib.contextmanager
+def launch_time_limit(seconds: float, name: str, fix: str) -> Iterator[None]:
+    """Every launch inside stops with KernelTimeoutError after `seconds` where the back end can stop a
+    running kernel (the emulator; a GPU's driver has its own watchdog): the tuner's per-trial limit,
+    so that a config that never ends costs one trial, not the search. `name` and `fix` say whose
+    limit it is and how to change it."""
+    token = _time_limit.set(TimeLimit(seconds, name, fix))
+    try:
+        yield
+    finally:
+        _time_limit.reset(token)
+
+
+def current_time_limit() -> Optional[TimeLimit]:
+    """The innermost `launch_time_limit` around this launch, if any."""
+    return _time_limit.get()
 
 
 def _triple(value, what: str) -> tuple[int, int, int]:

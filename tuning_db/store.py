@@ -300,7 +300,10 @@ class TuningDB:
         """Winners and trials as JSON (Optuna's studies stay in the database file)."""
         data = {"format": "metalforge-tuning", "schema_version": SCHEMA_VERSION, "exported_at": now(),
                 "winners": self.winners(), "trials": self.trials()}
-        Path(path).write_text(json.dumps(data, indent=1))
+        try:
+            Path(path).write_text(json.dumps(data, indent=1))
+        except OSError as e:
+            raise TuningDatabaseError(f"cannot write {path}: {e.strerror}; nothing was exported") from e
         return data
 
     @staticmethod

@@ -2,16 +2,19 @@
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import re
+import signal
 import threading
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NoReturn, Optional
 
 import mlx.core as mx
 import numpy as np
 
 from ... import env, errors
+from ..kernel import TimeLimit, current_time_limit
 from ..signature import GeneratedKernel
 from . import compiler, translation_unit
 from .buffers import (CheckedBuffers, SlotTable, aligned_empty, aligned_host_view, byte_span, checked_buffers, host_view, numpy_dtype,
@@ -19,6 +22,11 @@ from .buffers import (CheckedBuffers, SlotTable, aligned_empty, aligned_host_vie
 
 THREADGROUP_MEMORY_LIMIT = 32 * 1024  # bytes, as on Apple GPUs
 POISON_BYTE = 0xFF                    # NaN in every float type, -1 in every integer type
+# Metal's GPU watchdog stops a command buffer after a few seconds; the emulator runs kernels a few
+# hundred times slower than a GPU, so the same limit still only stops kernels that would hang one.
+DEFAULT_TIMEOUT_S = 5.0
+TIMEOUT_ENV = "METALFORGE_EMULATOR_TIMEOUT"
+_STATUS_TIMEOUT, _STATUS_INTERRUPT = 8, 9
 
 
 class _Launch(ctypes.Structure):
@@ -28,7 +36,8 @@ class _Launch(ctypes.Structure):
                 ("use_fibers", ctypes.c_int32), ("reverse_schedule", ctypes.c_int32),
                 ("threadgroup_memory_limit", ctypes.c_uint32), ("status", ctypes.c_int32),
                 ("fault_address", ctypes.c_uint64), ("message", ctypes.c_char * 1024),
-                ("fault_size", ctypes.c_uint64), ("fault_align", ctypes.c_uint64), ("fault_flags", ctypes.c_uint32)]
+                ("fault_size", ctypes.c_uint64), ("fault_align", ctypes.c_uint64), ("fault_flags", ctypes.c_uint32),
+                ("timeout_ms", ctypes.c_uint32), ("stop_on_interrupt", ctypes.c_int32)]
 
 
 _STATUS_ERRORS = {
@@ -56,11 +65,14 @@ class EmulatorBackend:
     schedule: "forward" or "reverse" order of resuming a threadgroup's threads; running a test
         under both exposes missing barriers.
     workers: worker threads (default: all cores).
+    timeout: seconds a launch may run before the watchdog stops it with KernelTimeoutError
+        (default $METALFORGE_EMULATOR_TIMEOUT, else 5; 0: no limit). Ctrl-C stops a launch too.
     """
 
     checked: bool = field(default_factory=lambda: env.flag("METALFORGE_EMULATOR_CHECKED", True))
     schedule: str = field(default_factory=lambda: os.environ.get("METALFORGE_EMULATOR_SCHEDULE", "forward"))
     workers: int = field(default_factory=lambda: env.integer("METALFORGE_EMULATOR_WORKERS", 0))
+    timeout: float = field(default_factory=lambda: env.seconds(TIMEOUT_ENV, DEFAULT_TIMEOUT_S))
     name: str = "emulator"
     language = "msl"
     batch_timing = False
@@ -68,6 +80,8 @@ class EmulatorBackend:
     def __post_init__(self) -> None:
         if self.schedule not in ("forward", "reverse"):
             raise ValueError(f"emulator schedule must be 'forward' or 'reverse', not {self.schedule!r}")
+        if not (isinstance(self.timeout, (int, float)) and 0 <= self.timeout < math.inf):
+            raise ValueError(f"emulator timeout must be a number of seconds >= 0 (0: no limit), not {self.timeout!r}")
 
     _cache: dict = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -171,11 +185,17 @@ class EmulatorBackend:
         launch.use_fibers = int(compiled.unit.uses_fibers)
         launch.reverse_schedule = int(self.schedule == "reverse")
         launch.threadgroup_memory_limit = THREADGROUP_MEMORY_LIMIT
+        limit = self._time_limit()
+        launch.timeout_ms = min(math.ceil(limit.seconds * 1000), 2**32 - 1) if limit else 0
+        # Ctrl-C stops the kernel only where Python would raise KeyboardInterrupt for it
+        launch.stop_on_interrupt = int(signal.getsignal(signal.SIGINT) is signal.default_int_handler)
         array = (ctypes.c_void_p * max(1, len(pointers)))(*pointers)
         status = lib.mfemu_launch(ctypes.c_void_p(compiled.thread_fn), ctypes.c_void_p(compiled.group_fn), array,
                                   ctypes.byref(launch))  # ctypes releases the GIL while it runs
         if status == 0:
             return
+        if status == _STATUS_INTERRUPT:
+            _raise_keyboard_interrupt()
         message = re.sub(r"\[\[line:(\d+)\]\]", lambda m: compiled.unit.describe_line(int(m.group(1))),
                          launch.message.decode(errors="replace"))
         message = re.sub(r"\[\[shim:(\d+):(\d+)\]\]", lambda m: _describe_shim_site(int(m.group(1)), int(m.group(2))),
@@ -183,7 +203,24 @@ class EmulatorBackend:
         if status == 3 and buffers is not None and launch.fault_size:
             what = buffers.describe(launch.fault_address, launch.fault_size, launch.fault_align, launch.fault_flags)
             message = f"{what}: {message}"
+        if status == _STATUS_TIMEOUT:
+            raise errors.KernelTimeoutError(f"{label}: ran longer than {limit.name} of {limit.seconds:g} s and was "
+                                            f"stopped {message}; make sure the loop ends, {limit.fix}")
         raise _STATUS_ERRORS.get(status, errors.KernelLaunchError)(f"{label}: {message}")
+
+    def _time_limit(self) -> Optional[TimeLimit]:
+        """The shorter of the watchdog's limit and the caller's (`kernel.launch_time_limit`), if any."""
+        own = TimeLimit(self.timeout, "the emulator's watchdog limit",
+                        f"or raise the limit with {TIMEOUT_ENV}=<seconds> or EmulatorBackend(timeout=...) (0: none)")
+        limits = [limit for limit in (own, current_time_limit()) if limit is not None and limit.seconds > 0]
+        return min(limits, key=lambda limit: limit.seconds, default=None)
+
+
+def _raise_keyboard_interrupt() -> NoReturn:
+    """Ctrl-C stopped the kernel: run Python's pending SIGINT handler now (in the main thread it raises
+    KeyboardInterrupt, consuming the signal so that it is not raised twice); other threads raise it here."""
+    ctypes.pythonapi.PyErr_CheckSignals()
+    raise KeyboardInterrupt
 
 
 def _describe_shim_site(file_index: int, line: int) -> str:

@@ -1,9 +1,10 @@
 """Compiling emulator translation units with clang, cached on disk.
 
-Each kernel is compiled in two steps: the front end emits unoptimised LLVM IR, which is checked
+Each kernel is compiled in three steps: the front end emits unoptimised LLVM IR, which is checked
 for recursion (Metal has no call stack for it) and instrumented (instrument.py: safe integer
-division; in checked mode, a check before every device access), then the optimiser and code
-generator turn the IR into a shared library. Results are cached under a key that hashes everything that affects them:
+division; in checked mode, a check before every device access); the optimiser runs, and every loop
+of the optimised IR gets a stop check for the watchdog (instrument.poll_loops); the code generator
+turns it into a shared library. Results are cached under a key that hashes everything that affects them:
 the translation unit, the shim headers, the compiler and its flags.
 """
 from __future__ import annotations
@@ -21,6 +22,7 @@ import warnings
 from pathlib import Path
 from typing import Callable
 
+from ... import env
 from ...errors import BackendUnavailableError, KernelCompileError
 from . import instrument
 
@@ -40,6 +42,8 @@ MATH_MODE_FLAGS = {
 }
 # Checked mode: the shim's checks, and line tables so every check knows its source line.
 CHECKED_FLAGS = ["-DMFEMU_CHECKED=1", "-gline-tables-only"]
+COMPILE_TIMEOUT_ENV = "METALFORGE_COMPILE_TIMEOUT"
+DEFAULT_COMPILE_TIMEOUT_S = 120.0  # per clang step; the library's largest kernels take a few seconds
 INSTALL_HINT = "install clang 19 with `apt-get install clang-19 libclang-rt-19-dev` (or set METALFORGE_CXX)"
 
 
@@ -138,8 +142,18 @@ def _die_with_parent() -> None:  # runs in the child before exec: a killed Pytho
     _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _run(cmd: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, capture_output=True, text=True, preexec_fn=_die_with_parent)
+def _run(cmd: list[str], label: str, step: str, size: str) -> subprocess.CompletedProcess:
+    """Run clang's `step` of compiling `label` on an input of `size` (both named in the error when it
+    takes longer than $METALFORGE_COMPILE_TIMEOUT; clang is then killed)."""
+    limit = env.seconds(COMPILE_TIMEOUT_ENV, DEFAULT_COMPILE_TIMEOUT_S)
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, preexec_fn=_die_with_parent, timeout=limit or None)
+    except subprocess.TimeoutExpired:
+        raise KernelCompileError(
+            f"{label}: clang's {step} took longer than {limit:g} s on {size}; the usual cause is a loop unrolled "
+            "into a huge body (static_range over many iterations, or many elements per thread: a large BLOCK "
+            f"with few warps): loop instead or use more warps, or raise the limit with {COMPILE_TIMEOUT_ENV}="
+            "<seconds> (0: none)") from None
 
 
 def _publish(tmp: Path, final: Path, key: str) -> None:
@@ -198,7 +212,8 @@ def _build_runtime() -> Path:
     if not cached_library(path, key):
         with _build_dir() as tmp:
             out = Path(tmp) / path.name
-            r = _run([compiler(), *BASE_FLAGS, "-shared", "-o", str(out), str(RUNTIME_SOURCE)])
+            r = _run([compiler(), *BASE_FLAGS, "-shared", "-o", str(out), str(RUNTIME_SOURCE)], "the emulator runtime",
+                     "build", RUNTIME_SOURCE.name)
             if r.returncode:
                 raise BackendUnavailableError(f"building the emulator runtime failed:\n{r.stderr}")
             _publish(out, path, key)
@@ -288,6 +303,10 @@ def format_compile_error(label: str, text: str, stderr: str, describe_line) -> s
     return "\n".join(parts)
 
 
+def _ir_size(path: Path) -> str:
+    return f"{path.stat().st_size // 1024} KiB of LLVM IR"
+
+
 def compile_kernel(text: str, label: str, math_mode: str, describe_line, display_text: str,
                    checked: bool = False) -> Path:
     """The shared library for translation unit `text`, compiled unless cached.
@@ -306,7 +325,7 @@ def compile_kernel(text: str, label: str, math_mode: str, describe_line, display
         src, ir, lib = Path(tmp) / "kernel.cpp", Path(tmp) / "kernel.ll", Path(tmp) / "kernel.so"
         src.write_text(text)
         front = _run([compiler(), *flags, "-I", str(SHIM_DIR), "-S", "-emit-llvm", "-Xclang", "-disable-llvm-passes",
-                      "-o", str(ir), str(src)])
+                      "-o", str(ir), str(src)], label, "front end", f"{text.count(chr(10)) + 1} lines of Metal source")
         if front.returncode:
             raise KernelCompileError(format_compile_error(label, display_text, front.stderr, describe_line))
         llvm_ir = ir.read_text()
@@ -316,8 +335,14 @@ def compile_kernel(text: str, label: str, math_mode: str, describe_line, display
             raise KernelCompileError(f"{label}: recursion is not allowed in Metal ({names}); "
                                      "rewrite the recursive function as a loop")
         ir.write_text(instrument.instrument(llvm_ir, checked, str(src), shim_files()))
-        back = _run([compiler(), *flags, "-shared", "-Wno-override-module", "-o", str(lib), str(ir),
-                     builtins_library()])
+        optimised = Path(tmp) / "kernel.opt.ll"
+        opt = _run([compiler(), *flags, "-Wno-override-module", "-S", "-emit-llvm", "-o", str(optimised), str(ir)],
+                   label, "optimiser", _ir_size(ir))
+        if opt.returncode:
+            raise KernelCompileError(f"{label}: optimisation failed:\n{opt.stderr}")
+        optimised.write_text(instrument.poll_loops(optimised.read_text(), checked, str(src), shim_files()))
+        back = _run([compiler(), *flags, "-shared", "-Wno-override-module", "-Xclang", "-disable-llvm-passes",
+                     "-o", str(lib), str(optimised), builtins_library()], label, "code generator", _ir_size(optimised))
         if back.returncode:
             raise KernelCompileError(f"{label}: code generation failed:\n{back.stderr}")
         _publish(lib, final, key)

@@ -10,6 +10,14 @@ In checked mode every load, store and memcpy/memset through a `device` (address 
 access's size, the alignment the compiler assumed and the source line from the debug locations
 (-gline-tables-only), and every rewritten division first calls `mfemu_check_division`. Both are
 inlined by the optimiser that runs after this pass.
+
+The optimiser may not assume that loops end (C++'s forward-progress rule, `mustprogress`, would let
+it delete a loop that never ends and has no other effect), so that `poll_loops`, which runs on the
+optimised IR, can give every loop a stop check: after every branch back to an earlier block (each
+cycle of the control flow has one), the kernel reads the runtime's `mfemu_stop` and, once the
+watchdog or Ctrl-C has raised it, calls `mfemu_stopped` with the source line, which ends the launch.
+Checking after optimisation keeps loops vectorised (a volatile read in a loop body prevents that; it
+cost 1.8x on a dot-product loop) and costs one read per iteration of the vectorised loop.
 """
 from __future__ import annotations
 
@@ -34,6 +42,10 @@ _LOCATION = re.compile(r"^!(\d+) = (?:distinct )?!DILocation\(line: (\d+), colum
 _SCOPE_FILE = re.compile(r"^!(\d+) = (?:distinct )?!DI(?:Subprogram|LexicalBlock|LexicalBlockFile)\(.*?\bfile: !(\d+)")
 _FILE = re.compile(r'^!(\d+) = !DIFile\(filename: "(?P<name>[^"]*)", directory: "(?P<dir>[^"]*)"')
 _NAMED_TYPE = re.compile(r"^(%[-\w.$]+|%\"[^\"]*\") = type (.*)$")
+_BLOCK_LABEL = re.compile(r"^(?P<label>[-\w.$]+|\"[^\"]*\"):")
+_TARGET = re.compile(r"\blabel %([-\w.$]+|\"[^\"]*\")")
+_TERMINATORS = ("br", "switch", "indirectbr")
+_STOP_FLAG, _STOPPED = "@mfemu_stop", "@mfemu_stopped"  # shim/mfemu/abi.h
 
 
 def split_top(text: str) -> list[str]:
@@ -314,7 +326,8 @@ def _safe_divisor(divisor: str, signed: bool) -> bool:
 
 
 def instrument(ir: str, checked: bool, main_file: str, shim_files: list[str]) -> str:
-    """`ir` with divisions made safe and, if `checked`, every device/constant access checked.
+    """`ir` with divisions made safe, loops not assumed to end and, if `checked`, every device/constant
+    access checked.
 
     `main_file` is the translation unit's path (sites in it are kernel lines); `shim_files` the
     shim headers, relative to the shim directory, in the order the runtime's reports number them.
@@ -327,5 +340,75 @@ def instrument(ir: str, checked: bool, main_file: str, shim_files: list[str]) ->
             in_function, rewriter.last_dbg = True, ""
         elif line.startswith("}"):
             in_function = False
+        elif line.startswith("attributes #"):
+            line = re.sub(r"\bmustprogress ", "", line)
+        elif '!"llvm.loop.mustprogress"' in line:  # an unknown loop property is ignored
+            line = line.replace("llvm.loop.mustprogress", "mfemu.loop.may-run-forever")
         out.extend(rewriter.rewrite_line(line) if in_function and line.startswith(" ") else [line])
     return "\n".join(out)
+
+
+def poll_loops(ir: str, checked: bool, main_file: str, shim_files: list[str]) -> str:
+    """Optimised `ir` with a stop check before every branch back to an earlier block of its function
+    (see the module's docstring); `checked` IR has line tables, so the check names its source line."""
+    sites = _Sites.parse(ir, main_file, shim_files) if checked else _Sites({})
+    out: list[str] = []
+    body: list[str] | None = None  # the lines of the function being read
+    polls = 0
+    for line in ir.split("\n"):
+        if line.startswith("define "):
+            body = []
+            out.append(line)
+        elif line.startswith("}") and body is not None:
+            polled, polls = _poll_function(body, sites, polls)
+            out += polled + [line]
+            body = None
+        elif body is not None:
+            body.append(line)
+        else:
+            out.append(line)
+    if polls and not re.search(f"^{_STOP_FLAG} ", ir, re.M):
+        out.append(f"{_STOP_FLAG} = external global i32, align 4")
+    if polls and not re.search(f"^declare .*{_STOPPED}\\(", ir, re.M):
+        out.append(f"declare void {_STOPPED}(i32) noreturn nounwind")
+    return "\n".join(out)
+
+
+def _poll_function(body: list[str], sites: _Sites, polls: int) -> tuple[list[str], int]:
+    """A function's lines with a stop check before each terminator that branches back to its own or an
+    earlier block, and the number of checks so far. The terminator moves to a new block, so phis that
+    named its block as a predecessor are renamed to the new one."""
+    out: list[str] = []
+    seen: set[str] = set()  # labels of the blocks so far
+    renamed: dict[str, str] = {}
+    block = ""  # the entry block has no label, and no branch can go back to it
+    for i, line in enumerate(body):
+        if m := _BLOCK_LABEL.match(line):
+            block = m.group("label")
+            seen.add(block)
+        m = _INSTRUCTION.match(line)
+        if not (m and m.group("op") in _TERMINATORS and block):
+            out.append(line)
+            continue
+        end = i if m.group("op") == "br" else next(j for j in range(i, len(body)) if body[j].strip().startswith("]"))
+        if not any(target in seen for k in range(i, end + 1) for target in _TARGET.findall(body[k])):
+            out.append(line)
+            continue
+        polls += 1
+        dbg_match = _DBG.search(line)
+        dbg = f", !dbg {dbg_match.group(1)}" if dbg_match else ""
+        site = sites.lines.get(dbg_match.group(1), 0) if dbg_match else 0
+        indent, latch = m.group("indent"), f"mfemu.latch{polls}"
+        out += [f"{indent}%mfemu.stop{polls} = load volatile i32, ptr {_STOP_FLAG}, align 4",
+                f"{indent}%mfemu.stopping{polls} = icmp ne i32 %mfemu.stop{polls}, 0",
+                f"{indent}br i1 %mfemu.stopping{polls}, label %mfemu.stopped{polls}, label %{latch}{dbg}",
+                f"mfemu.stopped{polls}:",
+                f"{indent}call void {_STOPPED}(i32 {site}){dbg}",
+                f"{indent}unreachable",
+                f"{latch}:", line]
+        renamed[block] = latch
+    if renamed:
+        predecessor = re.compile(r",\s*%(" + "|".join(map(re.escape, renamed)) + r")\s*\]")
+        out = [predecessor.sub(lambda p: f", %{renamed[p.group(1)]} ]", line) if " = phi " in line else line
+               for line in out]
+    return out, polls

@@ -1,6 +1,7 @@
 """Every CLI error is one line and a non-zero exit (issue #19: `--trials -1` stored a winner,
-`METALFORGE_EMULATOR_WORKERS=abc` and a bad `db import` ended in tracebacks,
-`METALFORGE_TUNE_ON_MISS=yes` was silently ignored)."""
+`METALFORGE_EMULATOR_WORKERS=abc`, a bad `db import`, `--shapes` of the wrong rank, a target with a
+syntax error, `--plot` into an unwritable directory and `db export` into a missing one ended in
+tracebacks, `METALFORGE_TUNE_ON_MISS=yes` was silently ignored)."""
 from __future__ import annotations
 
 import json
@@ -9,6 +10,7 @@ import pytest
 
 from metalforge import cli
 from metalforge.runtime import backends
+from metalforge.tuning_db import TuningDB
 
 STANDIN = "metalforge.tests.tuning.cli_kernels"
 
@@ -19,6 +21,11 @@ BAD_INPUTS = [
     (["autotune", STANDIN, "--timeout", "-1"], {}, "--timeout: '-1' is not a number >= 0.001"),
     (["autotune", STANDIN, "--patience", "-3"], {}, "--patience: '-3' is not an integer >= 1"),
     (["autotune", STANDIN, "--shapes", "12xq"], {}, "malformed shape '12xq'"),
+    (["autotune", STANDIN, "--shapes", "300", "12x34"], {},
+     "kernel `double_plus_one`: shape 12x34 has 2 dimension(s), its tune_args takes 1 (standard shapes: 300)"),
+    (["autotune", "{syntax_error}"], {}, "broken.py:2: invalid syntax: the tune target does not parse (`def f(:`)"),
+    (["autotune", STANDIN, "--plot", "{bad_json}/plots"], {}, "--plot: cannot write plots into"),
+    (["db", "export", "{missing}/out.json", "--db", "{database}"], {}, "cannot write"),
     (["db", "list"], {}, "no tuning database at"),
     (["db", "import", "{missing}"], {}, "cannot read"),
     (["db", "import", "{bad_json}"], {}, "nothing was imported"),
@@ -38,7 +45,12 @@ def test_bad_input_is_one_line_and_a_nonzero_exit(argv, environment, says, tmp_p
         backends.forget()
     bad_json = tmp_path / "bad.json"
     bad_json.write_text(json.dumps({"format": "metalforge-tuning", "winners": [{"kernel": "k"}], "trials": []}))
-    argv = [a.format(missing=tmp_path / "missing.json", bad_json=bad_json) for a in argv]
+    syntax_error = tmp_path / "broken.py"
+    syntax_error.write_text("import metalforge\ndef f(:\n")
+    database = tmp_path / "tuning.sqlite"
+    TuningDB(database)
+    argv = [a.format(missing=tmp_path / "missing.json", bad_json=bad_json, syntax_error=syntax_error,
+                     database=database) for a in argv]
     try:
         code = cli.main(argv)
     except SystemExit as e:  # argparse's own errors

@@ -2,8 +2,9 @@
 `out = 2 * x + 1` behind the launch contract the autotuner relies on (`name`, `source_hash`,
 `arg_names`, `fn[grid](*args, **meta)`, `warmup`). Each config picks `BLOCK` (elements per
 threadgroup, a template argument), `num_warps` (threadgroup = 32 * num_warps threads) and a
-`VARIANT`: "good", "wrong" (fast, writes one element per group), "broken" (does not compile) or
-"slow" (right, but spins long enough to hit a small trial time limit)."""
+`VARIANT`: "good", "wrong" (fast, writes one element per group), "broken" (does not compile),
+"slow" (right, but spins long enough to hit a small trial time limit), "hang" (never ends) or
+"crash" (stores to address 16: a segmentation fault unless checked mode stops it first)."""
 from __future__ import annotations
 
 import hashlib
@@ -31,6 +32,8 @@ SOURCES = {
         float spin = 0.0f;
         for (int k = 0; k < %d; ++k) { spin = spin * 0.5f + 1.0f; }
     """ % SLOW_SPIN + _LOOP % "x[e] * 2.0f + 1.0f + (spin > 3.0f ? 1.0f : 0.0f)",
+    "hang": "uint k = 1; while (k != 0) { k = k * 2 + 1; }" + _LOOP % "x[e] * 2.0f + 1.0f",
+    "crash": "*(device float*)16 = x[0];" + _LOOP % "x[e] * 2.0f + 1.0f",
 }
 
 

@@ -3,9 +3,11 @@
 // group that synchronises, each Metal thread is a fiber (cooperative, ~40 ns switch) so barriers
 // and simd exchanges block until every participant has arrived. Invalid memory accesses and
 // arithmetic traps are caught with signal handlers and turned into an error, never a crash; in
-// checked mode the kernel's own checks (shim/mfemu/checks.h) report before anything faults.
+// checked mode the kernel's own checks (shim/mfemu/checks.h) report before anything faults. A
+// kernel that runs too long, or is interrupted by Ctrl-C, stops at its next loop back-edge.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <csetjmp>
 #include <csignal>
@@ -357,6 +359,63 @@ std::string describe_fault(Worker* w) {
   return b;
 }
 
+// ---- the watchdog and Ctrl-C ---------------------------------------------------------------------
+// Both only raise mfemu_stop: kernel code reads it at every loop back-edge (instrument.py) and the
+// pool between threadgroups, so a kernel stops where escaping is safe, never inside libc or a lock.
+void request_stop(Status why) { __sync_bool_compare_and_swap(&mfemu_stop, 0, why); }  // the first reason wins
+
+struct Watchdog {
+  std::mutex m;
+  std::condition_variable changed;
+  bool armed = false;
+  std::chrono::steady_clock::time_point deadline;
+
+  Watchdog() { std::thread([this] { watch(); }).detach(); }
+  void watch() {
+    std::unique_lock<std::mutex> lock(m);
+    for (;;) {
+      if (!armed) {
+        changed.wait(lock);
+      } else if (std::chrono::steady_clock::now() >= deadline) {
+        request_stop(STATUS_TIMEOUT);
+        armed = false;
+      } else {
+        changed.wait_until(lock, deadline);
+      }
+    }
+  }
+  void arm(uint32_t ms) {
+    std::lock_guard<std::mutex> lock(m);
+    armed = true;
+    deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    changed.notify_one();
+  }
+  void disarm() {
+    std::lock_guard<std::mutex> lock(m);
+    armed = false;
+    changed.notify_one();
+  }
+};
+Watchdog& watchdog() { static Watchdog* w = new Watchdog(); return *w; }  // never destroyed: its thread outlives exit
+
+struct sigaction interrupt_handler_before;  // Python's, called after raising the stop
+
+void on_interrupt(int sig, siginfo_t* info, void* uc) {
+  request_stop(STATUS_INTERRUPT);
+  const struct sigaction& prev = interrupt_handler_before;
+  if (prev.sa_flags & SA_SIGINFO) prev.sa_sigaction(sig, info, uc);
+  else if (prev.sa_handler != SIG_DFL && prev.sa_handler != SIG_IGN) prev.sa_handler(sig);
+}
+
+void stop_on_interrupt() {
+  struct sigaction act;
+  memset(&act, 0, sizeof act);
+  act.sa_sigaction = on_interrupt;
+  act.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&act.sa_mask);
+  sigaction(SIGINT, &act, &interrupt_handler_before);
+}
+
 // ---- the pool ------------------------------------------------------------------------------------
 void run_job(Job* job) {
   Worker* w = this_worker();
@@ -368,7 +427,15 @@ void run_job(Job* job) {
   int status = sigsetjmp(w->escape, 1);
   if (status == 0) {
     w->armed = true;
-    for (long b; !job->failed.load(std::memory_order_relaxed) && (b = job->next++) < job->total;) run_group(w, b);
+    for (long b; !job->failed.load(std::memory_order_relaxed) && (b = job->next++) < job->total;) {
+      if (mfemu_stop) {  // a kernel without loops: stopped between threadgroups
+        std::string m = "between threadgroups (" + std::to_string(b) + " of " + std::to_string(job->total) +
+                        " started)";
+        report(w, mfemu_stop, m.c_str());
+        break;
+      }
+      run_group(w, b);
+    }
   } else if (status == STATUS_FAULT) {
     report(w, STATUS_FAULT, describe_fault(w).c_str());
   } else if (status == STATUS_TRAP) {  // a division the instrumentation did not see (never expected)
@@ -440,6 +507,12 @@ extern "C" void mfemu_fail(int32_t status, const char* message) {
 }
 
 mfemu::Arena mfemu_arena;
+volatile int32_t mfemu_stop = 0;
+
+extern "C" void mfemu_stopped(uint32_t site) {
+  std::string where = site ? "in the loop at " + check_site_name(site) : std::string("in a loop");
+  mfemu_fail(mfemu_stop, (where + " by " + thread_name(W)).c_str());
+}
 
 extern "C" void mfemu_enter_group(const Ctx* ctx) { W->group_ctx = ctx; }
 
@@ -546,6 +619,11 @@ extern "C" int32_t mfemu_launch(ThreadFn thread_fn, GroupFn group_fn, void* cons
   workers = (int)std::max(1L, std::min<long>(workers, job.total));
   install_fault_handler();
   std::lock_guard<std::mutex> lock(launch_mutex);
+  mfemu_stop = 0;
+  if (launch->stop_on_interrupt) stop_on_interrupt();
+  if (launch->timeout_ms) watchdog().arm(launch->timeout_ms);
   pool().run(&job, workers);
+  if (launch->timeout_ms) watchdog().disarm();
+  if (launch->stop_on_interrupt) sigaction(SIGINT, &interrupt_handler_before, nullptr);
   return launch->status;
 }

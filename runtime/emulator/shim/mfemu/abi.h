@@ -29,6 +29,8 @@ enum Status : int32_t {
   STATUS_CONFIG = 5,     // bad launch configuration
   STATUS_NO_FIBERS = 6,  // a synchronising function in a kernel launched without fibers
   STATUS_TRAP = 7,       // integer division or remainder by zero, or INT_MIN / -1 (checked mode)
+  STATUS_TIMEOUT = 8,    // stopped by the watchdog: ran past Launch::timeout_ms
+  STATUS_INTERRUPT = 9,  // stopped by SIGINT (Ctrl-C)
 };
 
 // Checked mode: every buffer lives in its own slot of one reserved address range, in the middle of
@@ -62,6 +64,8 @@ struct Launch {
   uint64_t fault_size;         // out: bytes the invalid access covered (checked mode)
   uint64_t fault_align;        // out: alignment it needed
   uint32_t fault_flags;        // out: AccessFlags
+  uint32_t timeout_ms;         // the watchdog stops the kernel after this long (0: never)
+  int32_t stop_on_interrupt;   // SIGINT stops the kernel (then passed on to the previous handler)
 };
 }  // namespace mfemu
 
@@ -82,6 +86,10 @@ extern mfemu::Arena mfemu_arena;
 [[noreturn]] void mfemu_bad_access(uint64_t addr, uint64_t size, uint64_t align, uint32_t site, uint32_t flags);
 [[noreturn]] void mfemu_bad_division(uint32_t site, uint32_t by_zero);
 void mfemu_enter_group(const mfemu::Ctx* ctx);
+// Nonzero (a Status) once the running launch must stop: loop back-edges of kernel code read it
+// (instrument.py) and call mfemu_stopped with the loop's site.
+extern volatile int32_t mfemu_stop;
+[[noreturn]] void mfemu_stopped(uint32_t site);
 // Entry point used by Python.
 int32_t mfemu_launch(mfemu::ThreadFn thread_fn, mfemu::GroupFn group_fn, void* const* buffers, mfemu::Launch* launch);
 }
