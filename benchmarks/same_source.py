@@ -277,7 +277,7 @@ def run(b: Bench, quick: bool) -> None:
 
 def run_misaligned(b: Bench, quick: bool) -> None:
     """Views that start one element into their buffers: CUDA takes the kernel's element-wise copy
-    (passes/aligned_vectors.py). Checked like every row; timed for ours (Triton specialises on the
+    (lir_passes/aligned_vectors.py). Checked like every row; timed for ours (Triton specialises on the
     address itself, so its column is the aligned launch for reference)."""
     torch = b.torch
     n = 1 << (24 if quick else 26)

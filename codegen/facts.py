@@ -5,7 +5,7 @@ and the tuner's prunes can read the compiler's own threadgroup bytes instead of 
 
 Counts follow the per-thread program: a loop with a constant trip count multiplies its body; a loop
 whose trip count is only known at run time (a K or column loop) counts its body once, as "per
-iteration". A kernel versioned on its arguments' alignment (passes/aligned_vectors.py) is counted
+iteration". A kernel versioned on its arguments' alignment (lir_passes/aligned_vectors.py) is counted
 on its aligned copy, the one that runs for ordinary arrays.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 (rows x depth), B (depth x cols) and C (rows x cols) fragments each lane of a simdgroup holds.
 
 `tl.dot` results take the `MMA` layout of the chosen fragment (codegen/layouts.py), and the dot
-lowering (codegen/passes/dot.py) fills operand fragments element by element from threadgroup
+lowering (codegen/lowering/dot.py) fills operand fragments element by element from threadgroup
 memory at these coordinates, so the same pass serves every target; only the instruction's spelling
 differs (the renderers' templates).
 """

@@ -385,7 +385,7 @@ Registers = (Blocked, Slice, Expand, MMA)  # layouts held in per-thread register
 def default_blocked(shape: tuple[int, ...], num_warps: int, vec: int = 1) -> Blocked:
     """Triton-style default, lanes filling dimensions from the last, simdgroups from the first,
     leftovers replicating; `vec` neighbouring elements per thread along the last dimension where
-    every load and store of such tiles can move that many at once (passes/axis_info.py), else one,
+    every load and store of such tiles can move that many at once (ir_passes/axis_info.py), else one,
     so that consecutive lanes touch consecutive addresses: coalesced either way."""
     rank = len(shape)
     vec = max(1, min(vec, prod(shape) // (WARP * num_warps)))  # every thread busy before any holds a run

@@ -184,7 +184,7 @@ class VectorLoad(Stmt):
     targets: list[Expr]
     ptr: Expr
     type: ScalarType
-    aligned: bool = False  # known aligned to the vector's size (passes/aligned_vectors.py)
+    aligned: bool = False  # known aligned to the vector's size (lir_passes/aligned_vectors.py)
     mask: Expr | None = None
     others: list[Expr] | None = None
 

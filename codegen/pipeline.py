@@ -11,15 +11,15 @@ from dataclasses import dataclass, field
 from ..dsl.ir import Function, ScalarType
 from . import lir
 from .facts import KernelFacts, kernel_facts
-from .passes.aligned_vectors import version_vector_accesses
-from .passes.assign_layouts import LayoutPlan, assign_layouts
-from .passes.barriers import merge_barriers
-from .passes.prefetch import prefetch_dot_operands
-from .passes.simplify import simplify_indices
-from .passes.unused import drop_unused_scalars
-from .passes.dce import eliminate_dead_code
-from .passes.fold import fold_constants
-from .passes.lower import lower
+from .ir_passes.assign_layouts import LayoutPlan, assign_layouts
+from .ir_passes.dce import eliminate_dead_code
+from .ir_passes.fold import fold_constants
+from .ir_passes.prefetch import prefetch_dot_operands
+from .lir_passes.aligned_vectors import version_vector_accesses
+from .lir_passes.barriers import merge_barriers
+from .lir_passes.simplify import simplify_indices
+from .lir_passes.unused import drop_unused_scalars
+from .lowering.lower import lower
 from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 from .target import target_named
@@ -40,7 +40,7 @@ class CompiledKernel:
     threads: int
     atomic_outputs: bool
     asm: dict[str, str] = field(default_factory=dict)
-    prints: list[tuple] = field(default_factory=list)  # device_print sites (codegen/passes/debug_print.py)
+    prints: list[tuple] = field(default_factory=list)  # device_print sites (codegen/lowering/debug_print.py)
     facts: KernelFacts | None = None  # memory instructions, barriers, threadgroup bytes (codegen/facts.py)
 
     @property

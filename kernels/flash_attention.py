@@ -14,7 +14,7 @@ from .. import language as tl
 from ..autotune import Space, autotune
 from ..codegen.fragments import fragment_for  # how the compiler lays out the score tile
 from ..codegen.layouts import Slice, mma_layout
-from ..codegen.passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
+from ..codegen.ir_passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..launcher import DTYPES, cdiv, empty, jit
 from . import active_target, register
 

@@ -10,7 +10,7 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Config, Space, autotune
-from ..codegen.passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
+from ..codegen.ir_passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..launcher import cdiv, empty, jit
 from . import active_target, register
 

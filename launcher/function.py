@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 
 import mlx.core as mx
 
-from ..codegen.passes.debug_print import PRINT_CAPACITY, RECORD_WORDS, decode as decode_prints
+from ..codegen.lowering.debug_print import PRINT_CAPACITY, RECORD_WORDS, decode as decode_prints
 from ..codegen.pipeline import CODEGEN_VERSION, CompiledKernel, compile_ir, dot_stages_for
 from ..dsl import ir
 from ..dsl.frontend import JITFunction as _FrontendFunction

@@ -105,7 +105,7 @@ class CUDARenderer(Renderer):
         return f"mf_vec<{n}, {self.types[element]}>"
 
     def stmt(self, s: lir.Stmt) -> str:
-        if isinstance(s, lir.VectorLoad) and not s.aligned:  # passes/aligned_vectors.py versions them all
+        if isinstance(s, lir.VectorLoad) and not s.aligned:  # lir_passes/aligned_vectors.py versions them all
             raise ValueError("a device vector load of unknown alignment reached the CUDA renderer")
         return super().stmt(s)
 

@@ -25,7 +25,7 @@ import metalforge as mf
 import metalforge.language as tl
 from metalforge.codegen import lir
 from metalforge.codegen.layouts import lit
-from metalforge.codegen.passes.aligned_vectors import version_vector_accesses
+from metalforge.codegen.lir_passes.aligned_vectors import version_vector_accesses
 from metalforge.codegen.pipeline import CompiledKernel, compile_ir
 from metalforge.dsl import ir
 from metalforge.launcher import MX_DTYPES

@@ -14,9 +14,12 @@ from metalforge.codegen import lir
 from metalforge.codegen.fragments import SIMDGROUP_MATRIX, TENSOR_CORE, fragment_for
 from metalforge.codegen.target import CUDA, METAL
 from metalforge.codegen.layouts import MMA, Expand, Remat, Scalar, Shared, Slice, default_blocked, mma_layout
-from metalforge.codegen.passes.assign_layouts import assign_layouts
-from metalforge.codegen.passes.dce import eliminate_dead_code
-from metalforge.codegen.passes.fold import fold_constants
+from metalforge.codegen.ir_passes.assign_layouts import assign_layouts
+from metalforge.codegen.ir_passes.axis_info import access_width, analyse
+from metalforge.codegen.ir_passes.dce import eliminate_dead_code
+from metalforge.codegen.ir_passes.fold import fold_constants
+from metalforge.codegen.lir_passes.barriers import merge_barriers
+from metalforge.codegen.lir_passes.unused import drop_unused_scalars
 from metalforge.dsl import ir
 from metalforge.errors import KernelDefinitionError, LaunchConfigError
 
@@ -205,7 +208,6 @@ def offsets(X, Y, n, stride, BLOCK: tl.constexpr):
 
 @pytest.mark.parametrize("n_divisible", [True, False])
 def test_axis_info_and_access_widths(n_divisible):
-    from metalforge.codegen.passes.axis_info import access_width, analyse
     fn = build(offsets, {"X": ir.ptr(ir.float32), "Y": ir.ptr(ir.float32), "n": ir.int32, "stride": ir.int32},
                {"BLOCK": 128})
     info = analyse(fn, {"n"} if n_divisible else set())
@@ -234,7 +236,6 @@ def row_window(X, Y, stride, total, BLOCK: tl.constexpr):
 def test_axis_info_products_of_runs_claim_nothing_for_later_elements(stride_divisible):
     """rows * stride is a multiple of 16 only when stride is: rows' own divisibility (8) holds for
     its first element alone, so it must not make `flat < total` look constant over groups."""
-    from metalforge.codegen.passes.axis_info import access_width, analyse
     fn = build(row_window, {"X": ir.ptr(ir.float32), "Y": ir.ptr(ir.float32), "stride": ir.int32,
                             "total": ir.int32}, {"BLOCK": 16})
     info = analyse(fn, {"stride", "total"} if stride_divisible else {"total"})
@@ -278,7 +279,6 @@ def test_lowering_errors_name_the_kernel_and_line():
 
 
 def test_barrier_merging_keeps_one_of_adjacent_barriers():
-    from metalforge.codegen.passes.barriers import merge_barriers
     read = lir.Decl("x", ir.float32, init=lir.Index(lir.Sym("smem"), lir.Lit(0, ir.int32)))
     body = [lir.Barrier(), lir.Comment("c"), lir.Decl("b_smem", ir.float32, size=4, space="threadgroup"),
             lir.Barrier(), read, lir.Barrier(),
@@ -304,7 +304,6 @@ def _read(array: str) -> lir.Stmt:
     ([_write("a"), lir.Barrier(), _write("b"), _read("a")], 3),  # a read after it: kept
 ])
 def test_barrier_between_write_only_stretches_to_different_arrays_goes(between, kept):
-    from metalforge.codegen.passes.barriers import merge_barriers
     decls = [lir.Decl(n, ir.float32, size=32, space="threadgroup") for n in ("a", "b")]
     out = merge_barriers(decls + [lir.Barrier(), *between, lir.Barrier(), _read("a")])
     assert sum(isinstance(s, lir.Barrier) for s in out) == kept
@@ -316,7 +315,6 @@ def test_barrier_between_write_only_stretches_to_different_arrays_goes(between, 
 def test_barrier_before_writes_to_double_buffered_arrays_goes():
     """A loop body staging two double-buffered tiles: their earlier readers finished before the
     previous iteration's last barrier, so only the barrier before the reads stays."""
-    from metalforge.codegen.passes.barriers import merge_barriers
     decls = [lir.Decl(n, ir.float32, size=64, space="threadgroup", stages=2) for n in ("a", "b")]
     body = [_write("a"), lir.Barrier(), _write("b"), lir.Barrier(), _read("a"), _read("b")]
     out = merge_barriers(decls + [lir.For("k", lir.Lit(0, ir.int32), lir.Lit(True, ir.int1), lir.Lit(1, ir.int32),
@@ -379,7 +377,6 @@ def test_prefetched_dot_loop_matches_numpy(rng, pointers, k):
 
 
 def test_unused_scalar_declarations_are_dropped():
-    from metalforge.codegen.passes.unused import drop_unused_scalars
     one, i32 = lir.Lit(1, ir.int32), ir.int32
     body = [lir.Decl("a", i32, init=one),                                  # read by b only: goes with it
             lir.Decl("b", i32, init=lir.Bin("+", lir.Sym("a"), one)),      # never read
@@ -393,7 +390,6 @@ def test_unused_scalar_declarations_are_dropped():
 
 def test_barrier_kept_when_a_call_reads_threadgroup_memory():
     """Reads inside a call's (tuple) arguments count as reads of the array."""
-    from metalforge.codegen.passes.barriers import merge_barriers
     decls = [lir.Decl(n, ir.float32, size=32, space="threadgroup") for n in ("a", "b")]
     read_in_call = lir.Decl("x", ir.float32, init=lir.Call("max", (lir.Index(lir.Sym("a"), lir.Lit(0, ir.int32)),
                                                                    lir.Lit(0.0, ir.float32)), ir.float32))

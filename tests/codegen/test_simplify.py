@@ -1,4 +1,4 @@
-"""The index simplifier (codegen/passes/simplify.py): random integer expressions over hardware
+"""The index simplifier (codegen/lir_lir_passes/simplify.py): random integer expressions over hardware
 indices and unrolled loop variables keep their value for every value the operands can take."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 
 from metalforge.codegen import lir
 from metalforge.codegen.lir import Bin, Lit, Special, Sym
-from metalforge.codegen.passes.simplify import simplify_indices
+from metalforge.codegen.lir_passes.simplify import simplify_indices
 from metalforge.dsl import ir
 
 WARPS, STEP, TRIPS = 4, 4, 4  # a slot loop `for (k = 0; k < 16; k += 4)` in a 128-thread program

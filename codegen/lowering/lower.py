@@ -18,7 +18,7 @@ from ...errors import KernelDefinitionError
 from .. import lir
 from ..layouts import (Expand, Layout, Remat, Scalar, add, flat_index, lit, slot_count, unravel)
 from ..lir import Bin, Call, Cast, Expr, Index, Lit, Select, Special, Sym, Un
-from .assign_layouts import ELEMENTWISE, PASS_THROUGH, LayoutPlan, stage_elements
+from ..ir_passes.assign_layouts import ELEMENTWISE, PASS_THROUGH, LayoutPlan, stage_elements
 
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "sdiv": "/", "udiv": "/", "srem": "%", "urem": "%",

@@ -7,7 +7,7 @@ from .. import lir
 from ...dsl import ir
 from ..layouts import Blocked, Expand, Remat, Slice, add, div, flat_index, lit, mod, mul_, unravel, prod
 from ..lir import Bin, Expr, Index, Lit, Sym
-from .assign_layouts import stage_elements
+from ..ir_passes.assign_layouts import stage_elements
 from .lower import BroadcastRepr, LoopFrame, Lowering, RegsRepr, RematRepr, SharedRepr
 
 

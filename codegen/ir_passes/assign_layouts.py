@@ -47,7 +47,7 @@ class LayoutPlan:
     vector: dict[tuple[int, ...], int] = field(default_factory=dict)  # tile shape -> elements per thread run
     shared_pad: dict[int, int] = field(default_factory=dict)  # value id -> elements added to each stored row
     dot_stages: int = 1  # buffers of a dot operand staged inside a loop (0: read from device memory)
-    matmul2d: bool = False  # dots on Metal 4's cooperative matmul (codegen/passes/dot.py)
+    matmul2d: bool = False  # dots on Metal 4's cooperative matmul (codegen/lowering/dot.py)
     target: Target = METAL
 
     def of(self, v: Value) -> Layout:

@@ -1,0 +1,1 @@
+"""Passes over the per-thread program (LIR), run in order by `codegen.pipeline` after lowering."""

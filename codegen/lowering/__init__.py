@@ -1,0 +1,1 @@
+"""Lowering: tile IR + layout plan -> per-thread statements (LIR), one module per kind of op."""
