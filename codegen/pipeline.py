@@ -19,7 +19,7 @@ from .lir_passes.aligned_vectors import version_vector_accesses
 from .lir_passes.barriers import merge_barriers
 from .lir_passes.simplify import simplify_indices
 from .lir_passes.unused import drop_unused_scalars
-from .lowering.lower import lower
+from .lowering.driver import lower
 from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 from .target import target_named

@@ -12,7 +12,7 @@ The load's address and mask computations (pure ops of the loop body, on the indu
 values from outside the loop) are cloned for the prologue and for the next iteration; both clones
 also mask off the elements past the loop's end, so nothing outside the kernel's ranges is read. The
 original load becomes dead (dce removes it). With the operand arriving as a loop-carried register
-tile, the dot stages it in two alternating threadgroup buffers (conversions.store_to_shared), so an
+tile, the dot stages it in two alternating threadgroup buffers (lowering/core.py, store_to_shared), so an
 iteration needs one barrier and its global loads overlap the previous tile's matrix products.
 """
 from __future__ import annotations

@@ -6,7 +6,7 @@ from ...dsl.ir import Operation, Value
 from .. import lir
 from ..layouts import Scalar, lit
 from ..lir import Bin, Lit, Select, Sym
-from .lower import LoopFrame, Lowering, Repr, ScalarRepr
+from .core import LoopFrame, Lowering, Repr, ScalarRepr
 
 
 def _yield_into(lw: Lowering, targets: list[Repr], values: list[Value]) -> None:

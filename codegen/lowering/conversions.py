@@ -1,84 +1,11 @@
-"""Layout conversions through threadgroup memory, and the view ops (broadcast, expand_dims,
-reshape, permute) that need them when their operand is stored data rather than index arithmetic."""
+"""The view ops (broadcast, expand_dims, reshape, permute): nothing for index arithmetic or a slice
+seen with its axis back, else a re-indexed view of the operand converted to threadgroup memory
+(`Lowering.to_shared`)."""
 from __future__ import annotations
 
-from ...dsl.ir import Operation, Value, element_of, shape_of
-from .. import lir
-from ...dsl import ir
-from ..layouts import Blocked, Expand, Remat, Slice, add, div, flat_index, lit, mod, mul_, unravel, prod
-from ..lir import Bin, Expr, Index, Lit, Sym
-from ..ir_passes.assign_layouts import stage_elements
-from .lower import BroadcastRepr, LoopFrame, Lowering, RegsRepr, RematRepr, SharedRepr
-
-
-def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
-    """Every element of register tile `v`, written once, row-major, between two barriers; rows of a
-    2-D tile padded as the layout plan says (`pad_dot_operands`). A thread's run of neighbouring
-    elements is written in one vector access."""
-    r = lw.env[v.id]
-    if isinstance(r, SharedRepr):
-        return r
-    shape = shape_of(v.type)
-    width = 1
-    if isinstance(r, BroadcastRepr):  # `mean[:, None]` broadcast: store the reduced values only
-        sl = r.expand.slice
-        layout, source, stored, pad = sl, RegsRepr(r.name, sl), sl.shape, 0
-        index = lambda coords: flat_index(coords[:sl.dim] + coords[sl.dim + 1:], stored)  # noqa: E731 (readers)
-        written = lambda coords: flat_index(coords, stored)  # noqa: E731 (the slice's own coordinates)
-    else:
-        assert isinstance(r, RegsRepr), f"no registers to convert for {v}"
-        layout, source, stored = r.layout, r, shape
-        pad = lw.plan.shared_pad.get(v.id, 0) if len(shape) == 2 else 0
-        if isinstance(layout, Blocked) and element_of(v.type) in lw.plan.target.vector_types:
-            width = layout.spt[-1]  # a run's slots are consecutive, its elements neighbours in a row
-        index = written = lambda coords: padded_index(coords, shape, pad)  # noqa: E731
-    element = element_of(v.type)
-    count = prod(stored[:-1]) * (stored[-1] + pad) if stored else 1
-    loop = _rotating_loop(lw, v)
-    name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element, count, stages=2 if loop else 1)
-    base = None
-    if loop is not None:  # this iteration's buffer: the other one may still be read by the last iteration
-        base = mul_(_stage(lw, loop), lit(stage_elements(element, count)))
-    else:
-        lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
-    view, stores = SharedRepr(name, shape, index, base), SharedRepr(name, stored, written, base)
-
-    def write(k, coords):
-        position = stores.position(coords)
-        if width > 1:
-            values = [source.at(lw, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
-            stmt = lir.VectorStore(Bin("+", Sym(name), position), values, element, space="threadgroup")
-        else:
-            stmt = lir.Assign(Index(Sym(name), position), source.at(lw, layout, k, coords))
-        owner = layout.owner(k) if k is not None else None
-        lw.emit(lir.If(owner, [stmt]) if owner is not None else stmt)
-    lw.slot_loop(layout, write, step=width)
-    lw.emit(lir.Barrier())
-    return view
-
-
-def _rotating_loop(lw: Lowering, v: Value) -> LoopFrame | None:
-    """The loop whose iterations alternate between two buffers for `v`: a `tl.dot` operand computed
-    in that loop's body, when the kernel asks for two stages (`num_stages >= 2`)."""
-    if lw.plan.dot_stages < 2 or v.id not in lw.plan.shared_pad or not lw.loops:
-        return None
-    loop = lw.loops[-1]
-    return loop if lw.depth.get(v.id) == loop.block else None
-
-
-def _stage(lw: Lowering, loop: LoopFrame) -> Sym:
-    """The loop's iteration count mod 2, declared in its body the first time a buffer needs it."""
-    if loop.stage is None:
-        iteration = loop.iv if isinstance(loop.start, Lit) and loop.start.value == 0 else Bin("-", loop.iv, loop.start)
-        iteration = div(iteration, loop.step.value) if isinstance(loop.step, Lit) else Bin("/", iteration, loop.step)
-        loop.stage = Sym(lw.name(None, "stage"))
-        lw.emit(lir.Decl(loop.stage.name, ir.int32, init=mod(iteration, 2)))
-    return loop.stage
-
-
-def padded_index(coords: list[Expr], shape: tuple[int, ...], pad: int) -> Expr:
-    """Row-major position of `coords` when each row of the last dimension holds `pad` more slots."""
-    return flat_index(coords, shape[:-1] + (shape[-1] + pad,)) if pad else flat_index(coords, shape)
+from ...dsl.ir import Operation, shape_of
+from ..layouts import Expand, Remat, Slice, flat_index, lit, unravel
+from .core import BroadcastRepr, Lowering, RegsRepr, RematRepr, SharedRepr
 
 
 def _view(lw: Lowering, op: Operation, source_coords) -> None:

@@ -3,12 +3,14 @@ output buffer (records of program id, element index, value bits) that the launch
 prints after the kernel ran, in Triton's format."""
 from __future__ import annotations
 
+import numpy as np
+
 from ...dsl import ir
 from ...dsl.ir import BlockType, Operation, element_of, shape_of
 from .. import lir
 from ..layouts import Scalar, add, flat_index, lit, mul_
 from ..lir import Atomic, Bin, Bitcast, Cast, Special, Sym
-from .lower import Lowering
+from .core import Lowering
 
 PRINT_BUFFER = "mf_print_buffer"
 RECORD_WORDS = 6        # pid x, pid y, pid z, (print site << 8 | argument), element index, value bits
@@ -46,8 +48,6 @@ HANDLERS = {"print": lower_print}
 
 def decode(words, prints, emit=print) -> None:
     """Print the records of one launch as Triton's device_print does."""
-    import numpy as np
-
     words = np.asarray(words, dtype=np.uint32)
     count = int(words[0])
     for r in range(min(count, PRINT_CAPACITY)):

@@ -19,8 +19,7 @@ from .. import lir
 from ..fragments import Fragment, LaneAddress
 from ..layouts import MMA, Remat, add, lit, mul_
 from ..lir import Bin, Cast, Expr, FragmentElement, Index, Lit, Sym
-from .conversions import store_to_shared
-from .lower import Lowering, RegsRepr, RematRepr, SharedRepr
+from .core import Lowering, RegsRepr, RematRepr, SharedRepr, store_to_shared
 
 DOT_TYPES = (ir.float32, ir.float16, ir.bfloat16)
 

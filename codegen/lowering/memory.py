@@ -16,7 +16,7 @@ from ...dsl.ir import BlockType, Operation, Value, element_of
 from .. import lir
 from ..layouts import Blocked, Registers, Remat, Scalar, add, lit
 from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym
-from .lower import Lowering, RegsRepr, RematRepr, ScalarRepr
+from .core import Lowering, RegsRepr, RematRepr, ScalarRepr
 
 
 def _deref(lw: Lowering, ptr: Expr, pointer: Value) -> Expr:

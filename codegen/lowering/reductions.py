@@ -11,7 +11,7 @@ from ...dsl.ir import Operation, ScalarType, element_of, shape_of
 from .. import lir
 from ..layouts import MMA, Blocked, Scalar, Slice, add, flat_index, lit, mul_, prod, unravel
 from ..lir import Bin, Call, Expr, Index, Select, Shuffle, Special, Sym
-from .lower import Lowering, RegsRepr, ScalarRepr, SharedRepr
+from .core import Lowering, RegsRepr, ScalarRepr, SharedRepr
 
 Combine = Callable[[list[Expr], list[Expr]], list[Expr]]
 

@@ -13,13 +13,14 @@ import metalforge.language as tl
 from metalforge.codegen import lir
 from metalforge.codegen.fragments import SIMDGROUP_MATRIX, TENSOR_CORE, fragment_for
 from metalforge.codegen.target import CUDA, METAL
-from metalforge.codegen.layouts import MMA, Expand, Remat, Scalar, Shared, Slice, default_blocked, mma_layout
+from metalforge.codegen.layouts import Expand, Remat, Scalar, Shared, Slice, default_blocked, mma_layout
 from metalforge.codegen.ir_passes.assign_layouts import assign_layouts
 from metalforge.codegen.ir_passes.axis_info import access_width, analyse
 from metalforge.codegen.ir_passes.dce import eliminate_dead_code
 from metalforge.codegen.ir_passes.fold import fold_constants
 from metalforge.codegen.lir_passes.barriers import merge_barriers
 from metalforge.codegen.lir_passes.unused import drop_unused_scalars
+from metalforge.codegen.pipeline import compile_ir, dot_stages_for
 from metalforge.dsl import ir
 from metalforge.errors import KernelDefinitionError, LaunchConfigError
 
@@ -509,7 +510,6 @@ def test_reduction_of_a_dot_result_covers_each_line_once(fragment, shape, warps,
     """The three steps of a reduction of an MMA tile along `dim` (reductions.py): a thread's slots
     of one Slice slot, then the lanes reached by lane_xors, then the simdgroups along dim, cover
     exactly the elements of the line (row or column) the Slice slot's coordinates name, each once."""
-    from metalforge.codegen.layouts import Slice
     layout = mma_layout(shape, warps, fragment, warps_m)
     sl = Slice(layout, dim)
     k = lir.Sym("k")
@@ -588,7 +588,6 @@ def test_rows_first_only_when_a_dot_result_is_reduced_along_rows(reduces_the_dot
 def test_compile_ir_refuses_matmul2d_without_staged_operands():
     """matmul2d multiplies tensors in memory: a direct compile_ir call with unstaged dot operands is
     refused (launches normalise num_stages first: dot_stages_for)."""
-    from metalforge.codegen.pipeline import compile_ir, dot_stages_for
     fn = build(dot_and_row_sums, {"A": ir.ptr(ir.float16), "B": ir.ptr(ir.float16), "C": ir.ptr(ir.float32),
                                   "S": ir.ptr(ir.float32)}, {"D_ROWS": False, "BM": 16, "BN": 16, "BK": 16})
     with pytest.raises(ValueError, match="matmul2d multiplies staged tiles"):

@@ -1,14 +1,19 @@
-"""Lowering: tile IR + layout plan -> per-thread statements (LIR).
+"""The lowering core: tile IR + layout plan -> per-thread statements (LIR), as the state every handler
+module works on.
 
 Each tile value becomes either nothing (rematerialised index arithmetic, computed where read), a
 per-thread register array in its layout (filled by a loop over the thread's slots), a scalar, or a
-threadgroup array. `read` is the one place that turns "value v at these coordinates, for a consumer
-in layout L at slot k" into an expression, converting through threadgroup memory when the layouts
-differ. Reductions, scans and memory operations live in their own modules.
+threadgroup array (the `Repr` classes). `read` is the one place that turns "value v at these
+coordinates, for a consumer in layout L at slot k" into an expression, converting through threadgroup
+memory (`store_to_shared`) when the layouts differ; element-wise ops are lowered here because
+rematerialised values are computed where read. Memory operations, reductions and scans, views,
+control flow, `tl.dot` and `device_print` live in their own modules, which import this one; the walk
+that sends each op to its module is `driver.py`, on top of them.
 """
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Callable
 
@@ -16,9 +21,10 @@ from ...dsl.ir import BlockType, Function, Operation, PointerType, ScalarType, V
 from ...dsl import ir
 from ...errors import KernelDefinitionError
 from .. import lir
-from ..layouts import (Expand, Layout, Remat, Scalar, add, flat_index, lit, slot_count, unravel)
-from ..lir import Bin, Call, Cast, Expr, Index, Lit, Select, Special, Sym, Un
-from ..ir_passes.assign_layouts import ELEMENTWISE, PASS_THROUGH, LayoutPlan, stage_elements
+from ..layouts import (Blocked, Expand, Layout, Remat, Scalar, add, div, flat_index, lit, mod, mul_, prod,
+                       slot_count, unravel)
+from ..lir import Bin, Call, Cast, Expr, Index, Lit, Select, Sym, Un
+from ..ir_passes.assign_layouts import PASS_THROUGH, LayoutPlan, stage_elements
 
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "sdiv": "/", "udiv": "/", "srem": "%", "urem": "%",
@@ -105,8 +111,9 @@ class RematRepr(Repr):
         return lw.remat(self.op, coords)
 
 
-class Lowering:
-    """Walks the tile IR once, emitting LIR into the innermost open block."""
+class Lowering(ABC):
+    """One kernel's lowering: walks the tile IR once, emitting LIR into the innermost open block
+    (the walk is the driver's: see `lower_block`)."""
 
     def __init__(self, fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int) -> None:
         self.fn, self.plan, self.outputs, self.num_warps = fn, plan, outputs, num_warps
@@ -227,7 +234,6 @@ class Lowering:
 
         The conversion is placed in the block that defines `v`, so a tile loaded before a loop is
         converted once, not on every iteration (the loop statement is emitted after its body)."""
-        from .conversions import store_to_shared
         for cache in reversed(self.shared_cache):
             if v.id in cache:
                 return cache[v.id]
@@ -418,55 +424,83 @@ class Lowering:
         self.env[r.id] = RegsRepr(name, layout)
 
     # ---- the walk -----------------------------------------------------------------------------------
+    @abstractmethod
     def lower_block(self, ops: list[Operation]) -> None:
-        from . import control, conversions, debug_print, dot, memory, reductions
-        handlers = {**control.HANDLERS, **memory.HANDLERS, **reductions.HANDLERS, **conversions.HANDLERS,
-                    **debug_print.HANDLERS, **dot.HANDLERS}
-        for op in ops:
-            self.current = op
-            for r in op.results:
-                self.producer[r.id] = op
-                self.depth[r.id] = len(self.blocks) - 1
-            for region in op.regions:
-                for a in region.args:
-                    self.depth[a.id] = len(self.blocks)
-            if op.loc is not None and op.loc.line != self.line and op.opcode not in ("yield", "condition"):
-                self.line = op.loc.line
-                self.emit(lir.Comment(f"{op.loc.line}: {op.loc.source}"))
-            code = op.opcode
-            # a loop's body may store after a load it repeats; a region may have stored or not
-            region_writes = bool(op.regions) and memory.writes_device(op)
-            self.device_writes_unfenced |= region_writes and code in ("for", "while")
-            if code in handlers:
-                handlers[code](self, op)
-            elif code in ELEMENTWISE or code in ("arange", "splat", "full", "constant"):
-                self.lower_elementwise(op)
-            elif code in PASS_THROUGH:
-                self.env[op.result.id] = self.env[op.operands[0].id]
-            elif code in ("program_id", "num_programs"):
-                prefix = "pid" if code == "program_id" else "nprog"
-                self.env[op.result.id] = ScalarRepr(Special(f"{prefix}{op.attrs['axis']}"))
-            elif code == "barrier":
-                self.emit(lir.Barrier())
-            elif code == "return":
-                self.emit(lir.Return())
-            else:
-                raise self.error(f"tl operation `{code}` is not supported by the Metal code generator yet",
-                                 "rewrite the kernel without it")
-            self.device_writes_unfenced |= region_writes
+        """Lower `ops` into the current block. Handlers of ops with regions (loops, branches, combine
+        functions) call it; the walk itself knows every op's handler, so it is the driver's
+        (`driver.LoweringDriver`), which the handler modules do not import."""
 
     def run(self) -> list[lir.Stmt]:
         self.lower_block(self.fn.body.ops)
         return self.blocks[0]
 
 
-def lower(fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int) -> lir.Kernel:
-    """The per-thread program for `fn`; `outputs` names the pointer arguments that are outputs."""
-    lw = Lowering(fn, plan, outputs, num_warps)
-    body = lw.run()
-    inputs = [(a.name, a.type) for a in fn.args if a.name not in outputs]
-    outs = [(a.name, a.type.element) for a in fn.args if a.name in outputs]
-    if lw.prints:
-        from .debug_print import PRINT_BUFFER
-        outs.append((PRINT_BUFFER, ir.uint32))
-    return lir.Kernel(fn.name, inputs, outs, body, lw.threads, lw.atomic_outputs, prints=lw.prints)
+# ---- layout conversions through threadgroup memory ----------------------------------------------
+def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
+    """Every element of register tile `v`, written once, row-major, between two barriers; rows of a
+    2-D tile padded as the layout plan says (`pad_dot_operands`). A thread's run of neighbouring
+    elements is written in one vector access."""
+    r = lw.env[v.id]
+    if isinstance(r, SharedRepr):
+        return r
+    shape = shape_of(v.type)
+    width = 1
+    if isinstance(r, BroadcastRepr):  # `mean[:, None]` broadcast: store the reduced values only
+        sl = r.expand.slice
+        layout, source, stored, pad = sl, RegsRepr(r.name, sl), sl.shape, 0
+        index = lambda coords: flat_index(coords[:sl.dim] + coords[sl.dim + 1:], stored)  # noqa: E731 (readers)
+        written = lambda coords: flat_index(coords, stored)  # noqa: E731 (the slice's own coordinates)
+    else:
+        assert isinstance(r, RegsRepr), f"no registers to convert for {v}"
+        layout, source, stored = r.layout, r, shape
+        pad = lw.plan.shared_pad.get(v.id, 0) if len(shape) == 2 else 0
+        if isinstance(layout, Blocked) and element_of(v.type) in lw.plan.target.vector_types:
+            width = layout.spt[-1]  # a run's slots are consecutive, its elements neighbours in a row
+        index = written = lambda coords: padded_index(coords, shape, pad)  # noqa: E731
+    element = element_of(v.type)
+    count = prod(stored[:-1]) * (stored[-1] + pad) if stored else 1
+    loop = _rotating_loop(lw, v)
+    name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element, count, stages=2 if loop else 1)
+    base = None
+    if loop is not None:  # this iteration's buffer: the other one may still be read by the last iteration
+        base = mul_(_stage(lw, loop), lit(stage_elements(element, count)))
+    else:
+        lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
+    view, stores = SharedRepr(name, shape, index, base), SharedRepr(name, stored, written, base)
+
+    def write(k, coords):
+        position = stores.position(coords)
+        if width > 1:
+            values = [source.at(lw, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
+            stmt = lir.VectorStore(Bin("+", Sym(name), position), values, element, space="threadgroup")
+        else:
+            stmt = lir.Assign(Index(Sym(name), position), source.at(lw, layout, k, coords))
+        owner = layout.owner(k) if k is not None else None
+        lw.emit(lir.If(owner, [stmt]) if owner is not None else stmt)
+    lw.slot_loop(layout, write, step=width)
+    lw.emit(lir.Barrier())
+    return view
+
+
+def _rotating_loop(lw: Lowering, v: Value) -> LoopFrame | None:
+    """The loop whose iterations alternate between two buffers for `v`: a `tl.dot` operand computed
+    in that loop's body, when the kernel asks for two stages (`num_stages >= 2`)."""
+    if lw.plan.dot_stages < 2 or v.id not in lw.plan.shared_pad or not lw.loops:
+        return None
+    loop = lw.loops[-1]
+    return loop if lw.depth.get(v.id) == loop.block else None
+
+
+def _stage(lw: Lowering, loop: LoopFrame) -> Sym:
+    """The loop's iteration count mod 2, declared in its body the first time a buffer needs it."""
+    if loop.stage is None:
+        iteration = loop.iv if isinstance(loop.start, Lit) and loop.start.value == 0 else Bin("-", loop.iv, loop.start)
+        iteration = div(iteration, loop.step.value) if isinstance(loop.step, Lit) else Bin("/", iteration, loop.step)
+        loop.stage = Sym(lw.name(None, "stage"))
+        lw.emit(lir.Decl(loop.stage.name, ir.int32, init=mod(iteration, 2)))
+    return loop.stage
+
+
+def padded_index(coords: list[Expr], shape: tuple[int, ...], pad: int) -> Expr:
+    """Row-major position of `coords` when each row of the last dimension holds `pad` more slots."""
+    return flat_index(coords, shape[:-1] + (shape[-1] + pad,)) if pad else flat_index(coords, shape)
