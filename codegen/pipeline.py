@@ -1,4 +1,5 @@
-"""The compiler pipeline: tile IR -> passes -> layouts -> per-thread LIR -> target source.
+"""The compiler pipeline, one folder per stage: tile IR -> IR passes and layout assignment (`ir_passes/`)
+-> per-thread LIR (`lowering/`) -> LIR passes (`lir_passes/`) -> target source (`render/`).
 
 Every stage's text is kept (`CompiledKernel.asm`) so users can see what each pass did, as with
 Triton's `kernel.asm`.
