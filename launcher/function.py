@@ -123,13 +123,24 @@ class JITFunction(_FrontendFunction):
         else:
             run = runner.build(metal_kernel(compiled.name, [n for n, _ in compiled.inputs],
                                             [n for n, _ in compiled.outputs], compiled.body, compiled.header,
-                                            atomic_outputs=compiled.atomic_outputs, backend=runner))
+                                            atomic_outputs=compiled.atomic_outputs, backend=runner,
+                                            origin=functools.partial(self.python_origin, compiled)))
         meta = types.MappingProxyType({**{self.arg_names[i]: values[i] for i in self.constexpr_at},
                                        "num_warps": num_warps})
         prints = functools.partial(_decode_prints, compiled.prints) if compiled.prints else None
         return generated.launch_function(self.name, self.arg_names, inputs, outputs, [p.dtype for p in placeholders],
                                          compiled.threads, meta, inits.pop() if inits else None, run, prints,
                                          self, compiled)
+
+    def python_origin(self, compiled: CompiledKernel, body_line: int) -> str | None:
+        """`file:line (`code`)` of this kernel's Python behind line `body_line` of `compiled.body`
+        (a line of an inlined @jit helper keeps its number and text, without a file)."""
+        found = compiled.python_line(body_line)
+        if found is None:
+            return None
+        line, code = found
+        own = self.source.line(line) == code.strip()
+        return f"{self.source.file + ':' if own else 'line '}{line} (`{code}`)"
 
     # -- binding and compiling ----------------------------------------------------------------------
 
@@ -193,10 +204,10 @@ class JITFunction(_FrontendFunction):
         return compiled
 
     def check_launch_settings(self, num_warps: int, target: str, warps_m: int | None, matmul2d: bool) -> None:
-        if num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
-            raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
+        if type(num_warps) is not int or num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
+            raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps!r}; use a power of two from 1 to 32 "
                                     "(a Metal threadgroup has at most 1024 threads)")
-        if warps_m is not None and (warps_m < 1 or warps_m > num_warps or warps_m & (warps_m - 1)):
+        if warps_m is not None and (type(warps_m) is not int or warps_m < 1 or warps_m > num_warps or warps_m & (warps_m - 1)):
             raise LaunchConfigError(f"{self.__name__}: warps_m={warps_m} with num_warps={num_warps}; use a power "
                                     "of two from 1 to num_warps (or None to let the compiler choose)")
         if matmul2d and target != "msl":
