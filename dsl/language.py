@@ -12,8 +12,8 @@ import types
 from typing import Any, Callable, Generic, TypeVar
 
 from ..errors import MetalforgeError
-from .ir import (BlockType as block_type, PointerType as pointer_type, ScalarType as dtype, bfloat16, float16,
-                 float32, float64, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
+from .ir import (BlockType as block_type, PointerType as pointer_type, ScalarType as dtype, Value as tensor,
+                 bfloat16, float16, float32, float64, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
 
 T = TypeVar("T")
 
@@ -73,6 +73,18 @@ def permute(input, *dims): """Permute axes."""
 def expand_dims(input, axis): """Insert a size-1 axis."""
 @builtin
 def broadcast_to(input, *shape): """Broadcast to a shape."""
+@builtin
+def broadcast(input, other): """Both operands broadcast to their common shape (a pair)."""
+@builtin
+def view(input, *shape): """reshape(input, shape, can_reorder=True) (deprecated in Triton)."""
+@builtin
+def join(a, b): """Stack a and b (broadcast together) along a new minor axis of size 2."""
+@builtin
+def split(a): """The two halves of a's last axis, which must have size 2 (join's inverse)."""
+@builtin
+def interleave(a, b): """a and b interleaved along their last axis: join(a, b) with its last two axes merged."""
+@builtin
+def cat(input, other, can_reorder=False): """Concatenate two 1-D tiles (Triton requires can_reorder=True)."""
 # --- memory ----------------------------------------------------------------------------------
 @builtin
 def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", cache_modifier="",
@@ -197,6 +209,6 @@ math = types.SimpleNamespace(**{name: BUILTINS[name] for name in (
     "abs", "ceil", "cos", "div_rn", "erf", "exp", "exp2", "fdiv", "floor", "fma", "log", "log2", "rsqrt", "sin",
     "sqrt", "sqrt_rn", "umulhi")})
 
-__all__ = ["Builtin", "BUILTINS", "block_type", "constexpr", "dtype", "pointer_type", "bfloat16", "float16",
+__all__ = ["Builtin", "BUILTINS", "block_type", "constexpr", "dtype", "pointer_type", "tensor", "bfloat16", "float16",
            "float32", "float64", "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "PropagateNan", "math", *BUILTINS]
