@@ -23,6 +23,9 @@ from .ir import Block, Function, Loc, Operation, PointerType, ScalarType, Type, 
 from .semantic import TypeRuleError
 
 Number = (bool, int, float)
+# Triton makes a Python literal assigned in a kernel a tile (`acc = 0; acc.to(tl.int64)`, `acc.dtype`):
+# these attributes of a number read it as one
+_LITERAL_TILE_ATTRIBUTES = frozenset({"to", "cast", "dtype"})
 
 _PY_BINOPS: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
     ast.Add: ("add", operator.add), ast.Sub: ("sub", operator.sub), ast.Mult: ("mul", operator.mul),
@@ -675,6 +678,8 @@ class _Builder:
 
     def expr_Attribute(self, node: ast.Attribute) -> Any:
         base = self.expr(node.value)
+        if isinstance(base, Number) and node.attr in _LITERAL_TILE_ATTRIBUTES:
+            base = self.to_value(base)
         if not isinstance(base, Value):
             return self.fold(getattr, base, node.attr)
         if node.attr == "T":  # Triton's compiler: permute (1, 0), 2-D tiles only
@@ -798,7 +803,7 @@ class _Builder:
     def expr_Call(self, node: ast.Call) -> Any:
         if isinstance(node.func, ast.Attribute):
             base = self.expr(node.func.value)
-            if isinstance(base, Number) and node.func.attr in ("to", "cast"):  # Triton's literals are tiles: `acc = 0; acc.to(...)`
+            if isinstance(base, Number) and node.func.attr in _LITERAL_TILE_ATTRIBUTES:
                 base = self.to_value(base)
             if isinstance(base, Value):  # tensor method: x.to(...), x.sum(0), x.reshape(...)
                 args, kwargs = self.call_args(node)

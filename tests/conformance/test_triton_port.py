@@ -312,3 +312,45 @@ def test_join_of_two_types_is_refused(both):
     with pytest.raises(KernelDefinitionError, match="tl.join needs operands of one type") as e:
         both.mf.run("join_types_kernel", (1,), np.zeros(4, np.float32), Out(8, "float32"), N=4)
     assert "join_types_kernel" in str(e.value) and "triton_port_kernels.py" in str(e.value)
+
+
+# --- Triton's value rules -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype_x", INT + UINT + ["float16", "float32"])
+def test_empty_kernel(both, rng, dtype_x):
+    """A kernel with no outputs launches (and returns nothing)."""
+    x = (random_ints(rng, dtype_x, 128) if dtype_x in INT + UINT else rng.standard_normal(128)).astype(NP[dtype_x])
+    both.check("empty_kernel", (1,), (x,), [], consts={"SIZE": 128})
+    assert both.mf.k.empty_kernel[(1,)](both.mf.mx.array(x), SIZE=128) is None
+
+
+def test_interleave_debug(both):
+    want = np.stack([np.arange(0, 128), np.arange(128, 256)], axis=-1).reshape(256).astype(np.int32)
+    both.check("interleave_debug_kernel", (1,), (Out(256, "int32"),), [want], consts={"N": 128})
+
+
+@pytest.mark.parametrize("n", [1, 45])
+def test_literals_and_jit_arguments(both, rng, n):
+    """Literals are tiles (`acc = 0; acc.dtype`), shapes equal lists, `@jit(...)` takes Triton's keyword
+    arguments (noinline, do_not_specialize, repr, launch_metadata), and num_ctas=1 is accepted."""
+    x = random_ints(rng, "int32", n, -1000, 1000)
+    both.check("literal_rules_kernel", (1,), (x, Out(1, "int64"), Out(n, "int32"), n),
+               [np.array([3 * x.sum()], np.int64), (x * 0.5).astype(np.int32)], consts={"BLOCK": 64, "num_ctas": 1})
+
+
+def test_num_ctas_other_than_one_is_refused(both):
+    from metalforge.errors import LaunchConfigError
+    with pytest.raises(LaunchConfigError, match="num_ctas=2.*use num_ctas=1") as e:
+        both.mf.run("zero_d_output_kernel", (1,), np.ones(1, np.float32), Out((), "float32"), num_ctas=2)
+    assert "zero_d_output_kernel" in str(e.value)
+
+
+def test_zero_d_output(both):
+    both.check("zero_d_output_kernel", (1,), (np.array(21.5, np.float32), Out((), "float32")),
+               [np.array(43.0, np.float32)])
+
+
+@pytest.mark.parametrize("n", [1, 77, 300])
+def test_atomics_as_the_only_output(both, rng, n):
+    x = random_ints(rng, "int32", n, 0, 1000)
+    both.check("atomics_only_kernel", (-(-n // 64),), (x, Out(4, "int32", 0), n),
+               [np.bincount(x % 4, minlength=4).astype(np.int32)], consts={"BLOCK": 64})

@@ -410,3 +410,49 @@ def split_odd_axis_kernel(X, Z, N: tl.constexpr):
 def join_types_kernel(X, Z, N: tl.constexpr):
     x = tl.load(X + tl.arange(0, N))
     tl.store(Z + tl.arange(0, 2 * N), tl.interleave(x, x.to(tl.float16)))
+
+
+# --- Triton's value rules: test_empty_kernel, test_interleave's `@triton.jit(debug=debug)`, and metalforge's own:
+# literals as tiles, jit keyword arguments, num_ctas, a 0-d output, atomics as the only output -------------------
+@jit
+def empty_kernel(X, SIZE: tl.constexpr):
+    pass
+
+
+@jit(debug=True)
+def interleave_debug_kernel(Z, N: tl.constexpr):
+    z = tl.interleave(tl.arange(0, N), tl.arange(N, 2 * N))
+    tl.store(Z + tl.arange(0, 2 * N), z)
+
+
+@jit(noinline=True)
+def scaled_helper(x, factor):
+    return x * factor
+
+
+@jit(do_not_specialize=["n"], repr=None, launch_metadata=None)
+def literal_rules_kernel(X, Z, D, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = 0
+    tl.static_assert(acc.dtype == tl.int32)
+    half = 0.5
+    tl.static_assert(half.dtype == tl.float32)
+    x = tl.load(X + offs, mask=offs < n, other=0)
+    tl.static_assert(x.shape == [BLOCK])
+    tl.static_assert(x.shape[:0] + [BLOCK] == (BLOCK,))
+    acc += tl.sum(scaled_helper(x, 3), axis=0)
+    tl.store(Z, acc.to(tl.int64))
+    tl.store(D + offs, (x * half).to(x.dtype), mask=offs < n)
+
+
+@jit
+def zero_d_output_kernel(X, Z):
+    tl.store(Z, tl.load(X) * 2)
+
+
+@jit
+def atomics_only_kernel(X, Counts, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    bucket = tl.load(X + offs, mask=mask, other=0) % 4
+    tl.atomic_add(Counts + bucket, 1, mask=mask)
