@@ -681,7 +681,7 @@ class _Builder:
         if isinstance(base, Number) and node.attr in _LITERAL_TILE_ATTRIBUTES:
             base = self.to_value(base)
         if not isinstance(base, Value):
-            return self.fold(getattr, base, node.attr)
+            return self.constexpr_attribute(base, node.attr)
         if node.attr == "T":  # Triton's compiler: permute (1, 0), 2-D tiles only
             if len(shape_of(base.type)) != 2:
                 raise self.error(f".T transposes 2-D tiles, got {base.type}", "use tl.trans(x) (it swaps the last two "
@@ -695,6 +695,13 @@ class _Builder:
             return base.type.numel if isinstance(base.type, ir.BlockType) else 1
         raise self.error(f"tiles have no attribute `{node.attr}`", "tiles support .to(), .T, .dtype, .shape and "
                          "the tl functions as methods (e.g. x.sum(0))")
+
+    def constexpr_attribute(self, base: Any, name: str) -> Any:
+        """`base.name` of a Python object (a module, `tl`, a constexpr); a `tl` name Triton has and
+        metalforge not yet is refused by name."""
+        if getattr(base, "BUILTINS", None) is tl.BUILTINS and name in tl.NOT_YET_SUPPORTED:
+            raise self.error(f"Triton's tl.{name} is not supported by metalforge yet", tl.NOT_YET_SUPPORTED[name])
+        return self.fold(getattr, base, name)
 
     def expr_Subscript(self, node: ast.Subscript) -> Any:
         base, index = self.expr(node.value), self.expr(node.slice)
@@ -808,7 +815,7 @@ class _Builder:
             if isinstance(base, Value):  # tensor method: x.to(...), x.sum(0), x.reshape(...)
                 args, kwargs = self.call_args(node)
                 return self.method(base, node.func.attr, args, kwargs)
-            fn = self.fold(getattr, base, node.func.attr)
+            fn = self.constexpr_attribute(base, node.func.attr)
         else:
             fn = self.expr(node.func)
         args, kwargs = self.call_args(node)

@@ -204,6 +204,22 @@ class PropagateNan(enum.Enum):
     ALL = 0xFFFF
 
 
+# Triton 3.6's `tl` names that metalforge does not have yet (issue 18): a kernel reaching for one is
+# told so by name, with what to do instead, rather than seeing an AttributeError
+NOT_YET_SUPPORTED: dict[str, str] = {
+    **dict.fromkeys(("sort", "flip", "gather", "histogram", "swizzle2d", "topk"),
+                    "write it with loads, stores and tl.where for now"),
+    **dict.fromkeys(("randint", "randint4x", "uint_to_uniform_float", "pair_uniform_to_normal"),
+                    "use tl.rand or tl.randn (Philox, as Triton's)"),
+    "cumprod": "use tl.associative_scan with a @jit multiply",
+    **dict.fromkeys(("make_block_ptr", "advance", "make_tensor_descriptor", "load_tensor_descriptor",
+                     "store_tensor_descriptor"), "load and store through pointer tiles with masks"),
+    **dict.fromkeys(("atomic_and", "atomic_or", "atomic_xor"), "use tl.atomic_cas in a loop"),
+    **dict.fromkeys(("xor_sum", "reduce_or", "argsort"), "use tl.reduce with a @jit combine function"),
+    **dict.fromkeys(("device_assert", "assume", "inline_asm_elementwise", "dot_scaled", "item", "unsplat",
+                     "extra"), "remove it from the kernel"),
+}
+
 # `tl.math`: Triton 3.6's math namespace (the same builtins as their `tl` names)
 math = types.SimpleNamespace(**{name: BUILTINS[name] for name in (
     "abs", "ceil", "cos", "div_rn", "erf", "exp", "exp2", "fdiv", "floor", "fma", "log", "log2", "rsqrt", "sin",
@@ -211,4 +227,4 @@ math = types.SimpleNamespace(**{name: BUILTINS[name] for name in (
 
 __all__ = ["Builtin", "BUILTINS", "block_type", "constexpr", "dtype", "pointer_type", "tensor", "bfloat16", "float16",
            "float32", "float64", "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-           "PropagateNan", "math", *BUILTINS]
+           "PropagateNan", "NOT_YET_SUPPORTED", "math", *BUILTINS]

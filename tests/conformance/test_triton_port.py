@@ -354,3 +354,16 @@ def test_atomics_as_the_only_output(both, rng, n):
     x = random_ints(rng, "int32", n, 0, 1000)
     both.check("atomics_only_kernel", (-(-n // 64),), (x, Out(4, "int32", 0), n),
                [np.bincount(x % 4, minlength=4).astype(np.int32)], consts={"BLOCK": 64})
+
+
+# --- clear errors for what is not supported ------------------------------------------------------------------------
+@pytest.mark.parametrize("feature", ["sort", "cumprod", "make_block_ptr"])
+def test_unsupported_feature_is_named(both, feature):
+    """Triton runs these; metalforge refuses them at the user's line, naming the tl function and a fix."""
+    from metalforge.errors import KernelDefinitionError
+    with pytest.raises(KernelDefinitionError) as e:
+        both.mf.run("unsupported_kernel", (1,), np.ones(8, np.float32), Out(8, "float32"), FEATURE=feature, N=8)
+    message = str(e.value)
+    assert f"Triton's tl.{feature} is not supported by metalforge yet" in message, message
+    assert "unsupported_kernel" in message and "triton_port_kernels.py" in message and "fix:" in message, message
+    assert "AttributeError" not in message

@@ -456,3 +456,16 @@ def atomics_only_kernel(X, Counts, n, BLOCK: tl.constexpr):
     mask = offs < n
     bucket = tl.load(X + offs, mask=mask, other=0) % 4
     tl.atomic_add(Counts + bucket, 1, mask=mask)
+
+
+# --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
+@jit
+def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    if FEATURE == "sort":
+        x = tl.sort(x)
+    elif FEATURE == "cumprod":
+        x = tl.cumprod(x, 0)
+    elif FEATURE == "make_block_ptr":
+        x = tl.load(tl.make_block_ptr(X, (N,), (1,), (0,), (N,), (0,)))
+    tl.store(Z + tl.arange(0, N), x)
