@@ -27,7 +27,7 @@ from . import arguments
 # Keyword-only launch options and their defaults; `backend` is a name, an instance or None
 # ($METALFORGE_BACKEND, else automatic).
 LAUNCH_OPTIONS: dict[str, Any] = {"num_warps": 4, "num_stages": None, "warps_m": None, "matmul2d": False,
-                                  "backend": None}
+                                  "num_ctas": 1, "backend": None}
 _PREFIX = "_mf_"  # generated code's own names; no kernel parameter may start with it
 _serial = itertools.count()
 
@@ -218,6 +218,8 @@ def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[s
             f"grid=_mf_g, threadgroup=_mf_threadgroup{'' if init is None else ', init_value=_mf_init'})")
     if prints is not None:
         result = f"_mf_prints({call})"
+    elif not any(isinstance(o, str) for o in outputs):  # only the hidden output MLX requires: return nothing
+        result = f"{call} and None"
     elif len(outputs) == 1:
         result = f"{call}[0]"
     else:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from ...dsl.ir import Operation, Value, element_of, shape_of
 from .. import lir
 from ...dsl import ir
-from ..layouts import Blocked, Expand, Remat, Slice, add, div, flat_index, lit, mod, mul_, unravel, prod
+from ..layouts import Blocked, Expand, Remat, Scalar, Slice, add, div, flat_index, lit, mod, mul_, unravel, prod
 from ..lir import Bin, Expr, Index, Lit, Sym
 from .assign_layouts import stage_elements
-from .lower import BroadcastRepr, LoopFrame, Lowering, RegsRepr, RematRepr, SharedRepr
+from .lower import BroadcastRepr, LoopFrame, Lowering, RegsRepr, RematRepr, ScalarRepr, SharedRepr
 
 
 def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
@@ -137,5 +137,18 @@ def lower_permute(lw: Lowering, op: Operation) -> None:
     _view(lw, op, source)
 
 
+def lower_extract(lw: Lowering, op: Operation) -> None:
+    """The elements at `index` along `axis`, which the result drops (tl.split's halves); a scalar
+    result (the halves of a 2-element tile) is read once into a variable."""
+    x, r = op.operands[0], op.result
+    axis, index = op.attrs["axis"], lit(op.attrs["index"])
+    if not shape_of(r.type):
+        name = lw.name(r, "t")
+        lw.emit(lir.Decl(name, element_of(r.type), init=lw.read(x, Scalar(), None, [index])))
+        lw.env[r.id] = ScalarRepr(Sym(name))
+        return
+    _view(lw, op, lambda coords: coords[:axis] + [index] + coords[axis:])
+
+
 HANDLERS = {"broadcast": lower_broadcast, "expand_dims": lower_expand_dims, "reshape": lower_reshape,
-            "permute": lower_permute}
+            "permute": lower_permute, "extract": lower_extract}

@@ -167,7 +167,7 @@ class EmulatorBackend:
                 buf = buffers.add(name, "output", count * np_dtype.itemsize, np_dtype.itemsize, writable=True)
                 host = buf.bytes_view().view(np_dtype).reshape(shape)
             if p.init_value is None:
-                host.view(np.uint8).fill(POISON_BYTE)  # Metal leaves outputs uninitialised
+                host.reshape(-1).view(np.uint8).fill(POISON_BYTE)  # reshape: a 0-d output too  # Metal leaves outputs uninitialised
             else:
                 host[...] = host_view(mx.array(p.init_value, dtype=dtype))
             outputs.append((host, dtype))
