@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 import warnings
 from typing import Any
 
@@ -22,6 +23,7 @@ from .store import WINNER_PK, TuningDB, winner_preference
 HEARTBEAT_S = 30  # seconds between a worker's heartbeats; a trial silent for twice that is retried
 RETRIES = 3       # times one config is queued again after its workers died
 WINNER_ATTR = "mf_winner:"
+SCHEMA_ATTEMPTS = 5  # tries to open a store whose tables other workers are creating at the same moment
 
 
 def _display(url: str) -> str:
@@ -37,14 +39,23 @@ def _display(url: str) -> str:
 def open_storage(url: str, heartbeat_s: int = HEARTBEAT_S):
     """Optuna's RDB storage at `url`, with heartbeats and retries of a dead worker's trial."""
     import optuna
-    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.exc import IntegrityError, ProgrammingError, SQLAlchemyError
 
     try:
-        with warnings.catch_warnings():  # heartbeats are "experimental" in Optuna 5: one warning per worker
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            return optuna.storages.RDBStorage(
-                url, heartbeat_interval=heartbeat_s, grace_period=2 * heartbeat_s,
-                heartbeat_stale_trial_callback=optuna.storages.RetryHeartbeatStaleTrialCallback(max_retry=RETRIES))
+        for attempt in range(1, SCHEMA_ATTEMPTS + 1):
+            try:
+                with warnings.catch_warnings():  # heartbeats are "experimental" in Optuna 5: one warning per worker
+                    warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+                    return optuna.storages.RDBStorage(
+                        url, heartbeat_interval=heartbeat_s, grace_period=2 * heartbeat_s,
+                        heartbeat_stale_trial_callback=optuna.storages.RetryHeartbeatStaleTrialCallback(
+                            max_retry=RETRIES))
+            except (IntegrityError, ProgrammingError):
+                # Workers starting at once on an empty database all create Optuna's tables; PostgreSQL
+                # refuses all but one ("duplicate key ... pg_type"): the others find them made on retry.
+                if attempt == SCHEMA_ATTEMPTS:
+                    raise
+                time.sleep(0.2 * attempt)
     except (SQLAlchemyError, ImportError, ValueError) as e:  # bad URL, driver not installed, server unreachable
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise TuningDatabaseError(f"cannot open the shared tuning store {_display(url)}: {reason}") from e
