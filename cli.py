@@ -82,6 +82,7 @@ def _autotune(args: argparse.Namespace) -> int:
     from .errors import TuningError
     from .runtime import backends
     from .tuning_db import TuningDB
+    from .tuning_db.shared import HEARTBEAT_S
 
     if args.plot and not plot.available():
         print("metalforge: error: --plot needs matplotlib, which is not installed (pip install matplotlib)",
@@ -111,7 +112,8 @@ def _autotune(args: argparse.Namespace) -> int:
                 dtype_name = str(dtype).rsplit(".", 1)[-1]
                 try:
                     tuner.tune(grid, *call, trials=args.trials, timeout=args.timeout, sampler=args.sampler,
-                               seed=args.seed, patience=args.patience, progress=not args.quiet)
+                               seed=args.seed, patience=args.patience, progress=not args.quiet,
+                               storage=args.storage, heartbeat_s=args.heartbeat or HEARTBEAT_S)
                 except TuningError as e:
                     failed += 1
                     print(f"metalforge: {e}", file=sys.stderr)
@@ -125,9 +127,9 @@ def _autotune(args: argparse.Namespace) -> int:
                 if args.plot:
                     import optuna
 
-                    study = optuna.load_study(study_name=key.study_name, storage=store.optuna_storage())
+                    study = optuna.load_study(study_name=key.study_name, storage=args.storage or store.optuna_storage())
                     print(f"plot: {plot.plot_study(study, Path(args.plot))}")
-    print(f"tuned on {backend.name} into {tuners[0].db_path}")
+    print(f"tuned on {backend.name} into {tuners[0].db_path}" + (" and the shared store" if args.storage else ""))
     print(_table(("kernel", "shape", "dtype", "time ms", "best config"), rows))
     return 1 if failed else 0
 
@@ -185,15 +187,57 @@ def _db_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _db_merge(args: argparse.Namespace) -> int:
-    report = _open_db(args, create=True).merge(args.file)
-    print(f"merged {args.file}: {report.winners_added} winners added, {report.winners_updated} replaced by newer, "
-          f"{report.winners_kept} kept (ours newer), {report.trials_added} trials added")
+def _print_merge(source: str, report) -> None:
+    print(f"merged {source}: {report.winners_added} winners added, {report.winners_updated} replaced (theirs "
+          f"preferred), {report.winners_kept} kept (ours preferred), {report.trials_added} trials added")
     if report.conflicts:
-        print(f"{len(report.conflicts)} conflicts (same key, different config; the newest was kept):")
+        print(f"{len(report.conflicts)} conflicts (same key, different config; the faster, else the newest, was kept):")
         print(_table(("kernel", "chip", "dtypes", "shape", "ours", "theirs", "kept"),
                      [(c["kernel"], c["chip"], c["dtypes"], c["shape_key"], _config_text(c["ours"]),
                        _config_text(c["theirs"]), c["kept"]) for c in report.conflicts]))
+
+
+def _db_merge(args: argparse.Namespace) -> int:
+    if args.output:
+        return _db_ship(args)
+    db = _open_db(args, create=True)
+    for file in args.files:
+        _print_merge(file, db.merge(file))
+    return 0
+
+
+def _db_ship(args: argparse.Namespace) -> int:
+    from .tuning_db import TuningDB
+
+    if args.db:
+        raise TuningTargetError("db merge -o writes a new file from the FILEs: --db does not apply")
+    report = TuningDB.merge_for_shipping(args.files, args.output)
+    print(f"wrote {args.output}: {len(report.merged)} winners merged, {len(report.skipped)} skipped (another "
+          f"winner for their slot preferred), {len(report.stale)} stale (older kernel source) left out")
+    stale = [(r, "stale") for r in report.stale]
+    skipped = [(lost, f"skipped for {_config_text(won['config'])}") for lost, won in report.skipped]
+    if stale or skipped:
+        print(_table(("kernel", "chip", "dtypes", "shape", "source", "codegen", "time ms", "config", "why"),
+                     [(r["kernel"], r["chip"], r["dtypes"], r["shape_key"], r["source_hash"][:12],
+                       r["codegen_version"], f"{r['time_ms']:.4g}", _config_text(r["config"]), why)
+                      for r, why in stale + skipped]))
+    return 0
+
+
+def _db_pull(args: argparse.Namespace) -> int:
+    from .tuning_db import shared
+
+    _print_merge("the shared store", shared.pull(_open_db(args, create=True), args.storage))
+    return 0
+
+
+def _db_push(args: argparse.Namespace) -> int:
+    from .tuning_db import shared
+
+    db = _open_db(args)
+    stored = shared.push(db, args.storage)
+    print(f"pushed {db.path}: {stored} of {len(db.winners())} winners stored (the others: the shared store's "
+          "were preferred)")
     return 0
 
 
@@ -279,6 +323,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", nargs="?", const="tuning-plots", metavar="DIR",
                    help="write a PNG per study into DIR (default ./tuning-plots; needs matplotlib)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--storage", metavar="URL", help="a shared store (an SQLAlchemy URL Optuna accepts, e.g. "
+                   "postgresql://user@host/db) in which workers on several machines tune each study together; "
+                   "--trials is then the budget of the whole study")
+    p.add_argument("--heartbeat", type=_at_least(1), default=None, metavar="S",
+                   help="with --storage: seconds between a worker's heartbeats; the trial of a worker silent "
+                   "for twice that is retried by another (default 30)")
     p.set_defaults(run=_autotune)
 
     p = sub.add_parser("demo", parents=[db], help="tune the kernel library, run it with the tuned configs and check it")
@@ -297,9 +347,16 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("file")
     q.set_defaults(run=_db_export)
     for name in ("import", "merge"):
-        q = dbsub.add_parser(name, parents=[db], help="merge a JSON export or another database (newest winner wins)")
-        q.add_argument("file")
+        q = dbsub.add_parser(name, parents=[db], help="merge JSON exports or other databases into --db; with -o, "
+                             "into a new database to ship (one winner per slot, stale ones left out)")
+        q.add_argument("files", nargs="+", metavar="FILE")
+        q.add_argument("-o", "--output", metavar="PATH", help="write a new database from the FILEs only")
         q.set_defaults(run=_db_merge)
+    for name, run, what in (("pull", _db_pull, "merge the shared store's winners into --db"),
+                            ("push", _db_push, "store --db's winners in the shared store")):
+        q = dbsub.add_parser(name, parents=[db], help=what)
+        q.add_argument("--storage", metavar="URL", required=True, help="the shared store (an SQLAlchemy URL)")
+        q.set_defaults(run=run)
     q = dbsub.add_parser("prune", parents=[db], help="delete winners tuned for an older kernel source")
     q.add_argument("--stale", action="store_true", help="delete stale winners")
     q.set_defaults(run=_db_prune)

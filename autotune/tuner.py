@@ -31,6 +31,7 @@ from .. import __version__, env, errors
 from ..runtime import backends
 from ..runtime.kernel import launch_time_limit
 from ..tuning_db import Lookup, TuningDB, TuningKey, default_path, identify
+from ..tuning_db.shared import HEARTBEAT_S, open_storage, publish_winner
 from .bench import TrialTimeout, as_outputs, max_error, median_time_ms, rotating_copies, timed
 from .progress import Progress
 from .space import Config, ConfigList, Space
@@ -55,13 +56,21 @@ class TrialResult:
 
 class _Budget:
     """Optuna callback: stop once `trials` trials have measured a config (a trial whose point a
-    constraint rejects, or that repeats a point, costs no device time and does not count)."""
+    constraint rejects, or that repeats a point, costs no device time and does not count). With
+    `whole_study`, the trials of every worker of a shared study count: a farm splits the budget."""
 
-    def __init__(self, trials: int) -> None:
-        self.trials, self.measured = trials, 0
+    def __init__(self, trials: int, whole_study: bool = False) -> None:
+        self.trials, self.measured, self.whole_study = trials, 0, whole_study
 
     def __call__(self, study, trial) -> None:
-        self.measured += bool(trial.user_attrs.get("measured"))
+        import optuna
+
+        if self.whole_study:
+            finished = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,
+                                                                 optuna.trial.TrialState.PRUNED))
+            self.measured = sum(bool(t.user_attrs.get("measured")) for t in finished)
+        else:
+            self.measured += bool(trial.user_attrs.get("measured"))
         if self.measured >= self.trials:
             study.stop()
 
@@ -376,7 +385,7 @@ class Autotuner:
     def search(self, study, measure: Callable[[Config], TrialResult], trials: int, *,
                timeout: Optional[float] = None, patience: Optional[int] = None,
                record: Optional[Callable[[Any, Config, TrialResult], None]] = None,
-               callbacks: Sequence[Callable] = ()) -> dict[Config, TrialResult]:
+               callbacks: Sequence[Callable] = (), shared: bool = False) -> dict[Config, TrialResult]:
         """Run `study` until `trials` configs have been measured and return every result by config.
         Each trial suggests a point of the space: one that violates a constraint is `invalid`
         unmeasured, a repeated one reuses its result, any other is `measure`d (a prune may still
@@ -384,7 +393,8 @@ class Autotuner:
         others cost no device time. A sampler that keeps suggesting such points has nothing new to
         try, so a search makes at most `trials` + the space's size trials in all. Only `ok` results
         are values; the rest end as pruned trials, which never become best. `record(trial, config,
-        result)` sees every trial; `patience` counts every trial.
+        result)` sees every trial; `patience` counts every trial. `shared`: other processes tune
+        `study` too (a farm): `trials` counts theirs as well.
 
         `tune` measures on the device; benchmarks/tuner_quality.py replays measured tables through
         this same loop, so its search-quality numbers are the tuner's."""
@@ -408,11 +418,12 @@ class Autotuner:
             return r.time_ms
 
         study.optimize(objective, n_trials=trials + self.space.size, timeout=timeout,
-                       callbacks=[*callbacks, _Budget(trials), _Patience(patience)])
+                       callbacks=[*callbacks, _Budget(trials, shared), _Patience(patience)])
         return results
 
     def tune(self, grid: Grid, *args: Any, trials: int = 50, timeout: Optional[float] = None, sampler: str = "auto",
-             seed: Optional[int] = None, patience: Optional[int] = None, progress: bool = False) -> Config:
+             seed: Optional[int] = None, patience: Optional[int] = None, progress: bool = False,
+             storage: Optional[str] = None, heartbeat_s: int = HEARTBEAT_S) -> Config:
         """Search configs for a launch with `args` and store every trial and the winner.
 
         One Optuna study per (kernel, key) in the database file, continued when it exists, started
@@ -422,6 +433,13 @@ class Autotuner:
         (grid when the space has at most `trials` points, else TPE), "tpe", "grid" or "random".
         `timeout` bounds the whole search in seconds, `patience` stops it once the best has not
         improved for that many trials. Raises TuningError when no config is valid.
+
+        `storage`: the URL of a shared store (`tuning_db.shared`, e.g. PostgreSQL) that holds the
+        study instead of the database file, so that workers on several machines tune it together:
+        `trials` is then the budget of the whole study, split between them; a worker silent for
+        2 x `heartbeat_s` seconds has its trial retried by another. Trials and the winner (the
+        study's best, whoever measured it) are still recorded in the database file, and the winner
+        in the shared store too.
         """
         import optuna
 
@@ -442,13 +460,15 @@ class Autotuner:
             if trial.user_attrs.get("measured", True):  # the bar counts measured configs, as `trials` does
                 bar.update(trial.user_attrs.get("status", trial.state.name.lower()), best_ms[0])
 
+        shared = open_storage(storage, heartbeat_s) if storage else None
         try:
             with _quiet_optuna():
                 study = self.create_study(self.make_sampler(sampler, seed, trials),
                                           self.starting_configs(args, store), study_name=key.study_name,
-                                          storage=store.optuna_storage())
+                                          storage=shared or store.optuna_storage())
                 results = self.search(study, lambda config: self.evaluate(grid, config, copies, expected), trials,
-                                      timeout=timeout, patience=patience, record=record, callbacks=[report])
+                                      timeout=timeout, patience=patience, record=record, callbacks=[report],
+                                      shared=shared is not None)
         finally:
             bar.close()
         done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
@@ -459,8 +479,10 @@ class Autotuner:
                 + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + "); see `metalforge db show " + self.name + "`")
         best = study.best_trial
         config = self._config(best.user_attrs["config"])
-        store.record_winner(key, config=config.to_json(), time_ms=best.value, trials=len(study.trials),
-                            study=key.study_name)
+        winner = store.record_winner(key, config=config.to_json(), time_ms=best.value, trials=len(study.trials),
+                                     study=key.study_name)
+        if shared is not None:
+            publish_winner(shared, winner)
         self._cache[self._signature(args)] = (config, None)
         self._forget_launches()  # launches cached with the config this replaces
         return config

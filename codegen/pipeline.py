@@ -7,10 +7,13 @@ Triton's `kernel.asm`.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 
 from ..dsl.ir import Function, ScalarType
+from ..errors import LaunchConfigError
 from . import lir
+from .layouts import Blocked, prod
 from .facts import KernelFacts, kernel_facts
 from .ir_passes.assign_layouts import LayoutPlan, assign_layouts
 from .ir_passes.dce import eliminate_dead_code
@@ -27,6 +30,7 @@ from .target import target_named
 
 CODEGEN_VERSION = "15"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
+_SOURCE_COMMENT = re.compile(r"^\s*// (\d+): (.*)$")  # lowering's comment naming each op's Python line
 PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
 RENDERERS = {"msl": MSLRenderer, "cuda": CUDARenderer}
 
@@ -44,6 +48,15 @@ class CompiledKernel:
     prints: list[tuple] = field(default_factory=list)  # device_print sites (codegen/lowering/debug_print.py)
     facts: KernelFacts | None = None  # memory instructions, barriers, threadgroup bytes (codegen/facts.py)
 
+    def python_line(self, body_line: int) -> tuple[int, str] | None:
+        """The kernel-source line (number, text) that line `body_line` (1-based) of `body` was generated
+        from: the nearest `// N: text` comment lowering put above it (None before the first)."""
+        for line in reversed(self.body.split("\n")[:body_line]):
+            m = _SOURCE_COMMENT.match(line)
+            if m:
+                return int(m.group(1)), m.group(2)
+        return None
+
     @property
     def shared_bytes(self) -> int:
         """Threadgroup (shared) memory the kernel declares, as Triton's `shared` metadata."""
@@ -58,6 +71,20 @@ def describe_layouts(fn: Function, plan: LayoutPlan) -> str:
             if layout is not None and type(layout).__name__ != "Scalar":
                 lines.append(f"%{r.name or r.id}: {r.type} -> {layout}")
     return "\n".join(lines)
+
+
+MAX_SLOTS = 4096  # elements of one tile a thread holds: each is unrolled code, and registers long before
+
+
+def check_slots(fn: Function, plan: LayoutPlan, num_warps: int) -> None:
+    """Refuse a tile that would give each thread more than MAX_SLOTS elements (a 2^22-element
+    reduction on one warp unrolled into minutes of compilation) with the fix in the message."""
+    for value, layout in plan.values.items():
+        if isinstance(layout, Blocked) and layout.slots > MAX_SLOTS:
+            raise LaunchConfigError(
+                f"{fn.name}: a tile of {prod(layout.shape)} elements over {num_warps * 32} threads gives each thread "
+                f"{layout.slots} elements, more than {MAX_SLOTS} (unrolled, it would compile for minutes and spill "
+                f"registers); use more warps (num_warps) or a smaller block size, looping over the rest")
 
 
 def dot_stages_for(num_stages: int | None, matmul2d: bool) -> int:
@@ -88,6 +115,7 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
         asm["prefetch"] = str(fn)
     plan = assign_layouts(fn, num_warps, tgt, divisible_by_16, dot_stages, warps_m, matmul2d)
     asm["layouts"] = describe_layouts(fn, plan)
+    check_slots(fn, plan, num_warps)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
     kernel.body = merge_barriers(kernel.body)
     simplify_indices(kernel, num_warps)

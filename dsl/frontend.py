@@ -23,6 +23,9 @@ from .ir import Block, Function, Loc, Operation, PointerType, ScalarType, Type, 
 from .semantic import TypeRuleError
 
 Number = (bool, int, float)
+# Triton makes a Python literal assigned in a kernel a tile (`acc = 0; acc.to(tl.int64)`, `acc.dtype`):
+# these attributes of a number read it as one
+_LITERAL_TILE_ATTRIBUTES = frozenset({"to", "cast", "dtype"})
 
 _PY_BINOPS: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
     ast.Add: ("add", operator.add), ast.Sub: ("sub", operator.sub), ast.Mult: ("mul", operator.mul),
@@ -181,6 +184,29 @@ def _referenced(node: ast.AST, free: Mapping[str, Any], module_globals: Mapping[
 def jit(fn: Callable[..., Any]) -> JITFunction:
     """Mark a Python function as a metalforge kernel (or a helper inlined into kernels)."""
     return JITFunction(fn)
+
+
+class Shape(tuple):
+    """A tile's `.shape`, as Triton's (a `tl.tuple`): equal to a list or tuple of the same sizes
+    (`tl.static_assert(z.shape == [2])`), and extended by either (`x.shape[:-1] + [2 * n]`)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (tuple, list)) and tuple(self) == tuple(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+    def __add__(self, other: Sequence[int]) -> Shape:  # type: ignore[override]
+        return Shape(tuple(self) + tuple(other))
+
+    def __radd__(self, other: Sequence[int]) -> Shape:
+        return Shape(tuple(other) + tuple(self))
+
+    def __getitem__(self, index: Any) -> Any:
+        item = tuple.__getitem__(self, index)
+        return Shape(item) if isinstance(index, slice) else item
 
 
 def _to_stub(dtype, fp_downcast_rounding=None, bitcast=False): """Signature of tensor.to."""
@@ -652,18 +678,30 @@ class _Builder:
 
     def expr_Attribute(self, node: ast.Attribute) -> Any:
         base = self.expr(node.value)
+        if isinstance(base, Number) and node.attr in _LITERAL_TILE_ATTRIBUTES:
+            base = self.to_value(base)
         if not isinstance(base, Value):
-            return self.fold(getattr, base, node.attr)
-        if node.attr == "T":
-            return self.permute(base, ())
+            return self.constexpr_attribute(base, node.attr)
+        if node.attr == "T":  # Triton's compiler: permute (1, 0), 2-D tiles only
+            if len(shape_of(base.type)) != 2:
+                raise self.error(f".T transposes 2-D tiles, got {base.type}", "use tl.trans(x) (it swaps the last two "
+                                 "axes) or tl.permute(x, dims)")
+            return self.permute(base, (1, 0))
         if node.attr == "dtype":
             return element_of(base.type)
         if node.attr == "shape":
-            return shape_of(base.type)
+            return Shape(shape_of(base.type))
         if node.attr == "numel":
             return base.type.numel if isinstance(base.type, ir.BlockType) else 1
         raise self.error(f"tiles have no attribute `{node.attr}`", "tiles support .to(), .T, .dtype, .shape and "
                          "the tl functions as methods (e.g. x.sum(0))")
+
+    def constexpr_attribute(self, base: Any, name: str) -> Any:
+        """`base.name` of a Python object (a module, `tl`, a constexpr); a `tl` name Triton has and
+        metalforge not yet is refused by name."""
+        if getattr(base, "BUILTINS", None) is tl.BUILTINS and name in tl.NOT_YET_SUPPORTED:
+            raise self.error(f"Triton's tl.{name} is not supported by metalforge yet", tl.NOT_YET_SUPPORTED[name])
+        return self.fold(getattr, base, name)
 
     def expr_Subscript(self, node: ast.Subscript) -> Any:
         base, index = self.expr(node.value), self.expr(node.slice)
@@ -673,9 +711,7 @@ class _Builder:
         if any(not (i is None or i == slice(None)) for i in items):
             raise self.error("tiles can only be indexed with `:` and `None` (to add axes)",
                              "select elements with masks and tl.where, or load them through pointers")
-        if sum(i is not None for i in items) > len(shape_of(base.type)):
-            raise self.error(f"too many `:` for a tile of rank {len(shape_of(base.type))}", "use one `:` per axis")
-        for axis, i in enumerate(items):
+        for axis, i in enumerate(items):  # as Triton: `None` adds an axis there, `:` keeps one (or nothing)
             if i is None:
                 base = self.expand_dims(base, axis)
         return base
@@ -774,12 +810,12 @@ class _Builder:
     def expr_Call(self, node: ast.Call) -> Any:
         if isinstance(node.func, ast.Attribute):
             base = self.expr(node.func.value)
-            if isinstance(base, Number) and node.func.attr in ("to", "cast"):  # Triton's literals are tiles: `acc = 0; acc.to(...)`
+            if isinstance(base, Number) and node.func.attr in _LITERAL_TILE_ATTRIBUTES:
                 base = self.to_value(base)
             if isinstance(base, Value):  # tensor method: x.to(...), x.sum(0), x.reshape(...)
                 args, kwargs = self.call_args(node)
                 return self.method(base, node.func.attr, args, kwargs)
-            fn = self.fold(getattr, base, node.func.attr)
+            fn = self.constexpr_attribute(base, node.func.attr)
         else:
             fn = self.expr(node.func)
         args, kwargs = self.call_args(node)
@@ -790,7 +826,7 @@ class _Builder:
             return self.inline(fn, args, kwargs)
         if fn in (builtins.min, builtins.max) and any(isinstance(a, Value) for a in args):
             return self.call_builtin(tl.minimum if fn is builtins.min else tl.maximum, args, kwargs)
-        if any(isinstance(a, Value) for a in [*args, *kwargs.values()]):
+        if any(isinstance(a, Value) for a in [*args, *kwargs.values()]) and fn is not builtins.isinstance:
             hint = ("use tl.device_print" if fn is builtins.print else
                     "decorate it with @metalforge.jit so it is inlined, or use the tl function")
             raise self.error(f"cannot call the Python function `{getattr(fn, '__name__', fn)}` on tiles", hint)
@@ -934,6 +970,8 @@ class _Builder:
         return self.emit1("full", [], make_type(dtype, shape), value=semantic.constant_value(value, dtype))
 
     def b_reshape(self, input: Any, shape: tuple[Any, ...], can_reorder: bool) -> Value:
+        """Row-major order is kept also with `can_reorder=True`, which only allows reordering (Triton's
+        interpreter keeps it too)."""
         x, shape = self.value_arg(input, "input"), self.shape_arg(shape)
         if ir.BlockType(element_of(x.type), shape).numel != (x.type.numel if shape_of(x.type) else 1):
             raise self.error(f"cannot reshape {x.type} to {list(shape)}: the element count differs",
@@ -944,10 +982,6 @@ class _Builder:
         shape = shape_of(x.type)
         if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
             dims = tuple(dims[0])
-        if not dims:
-            if len(shape) != 2:
-                raise self.error(f"trans without dims needs a 2-D tile, got {x.type}", "pass the permutation")
-            dims = (1, 0)
         if sorted(dims) != list(builtins.range(len(shape))):
             raise self.error(f"{list(dims)} is not a permutation of the axes of {x.type}",
                              f"list each axis 0..{len(shape) - 1} once")
@@ -955,13 +989,24 @@ class _Builder:
                           dims=tuple(dims))
 
     def b_trans(self, input: Any, dims: tuple[int, ...]) -> Value:
-        return self.permute(self.value_arg(input, "input"), dims)
+        """Without dims, Triton's (batched) transpose: the last two axes swap."""
+        x = self.value_arg(input, "input")
+        rank = len(shape_of(x.type))
+        if not dims:
+            if rank < 2:
+                raise self.error(f"tl.trans without dims needs a tile of rank 2 or more, got {x.type}",
+                                 "pass the permutation, or add an axis with x[None, :]")
+            dims = (*builtins.range(rank - 2), rank - 1, rank - 2)
+        return self.permute(x, dims)
 
     def b_permute(self, input: Any, dims: tuple[int, ...]) -> Value:
         return self.permute(self.value_arg(input, "input"), dims)
 
     def expand_dims(self, x: Value, axis: int) -> Value:
         shape = shape_of(x.type)
+        if not shape:  # a scalar becomes a 1-element tile (Triton splats it)
+            semantic.normalize_axis(axis, 1)
+            return self.broadcast(x, (1,))
         axis = semantic.normalize_axis(axis, len(shape) + 1)
         return self.emit1("expand_dims", [x], make_type(element_of(x.type), shape[:axis] + (1,) + shape[axis:]),
                           axis=axis)
@@ -976,6 +1021,56 @@ class _Builder:
 
     def b_broadcast_to(self, input: Any, shape: tuple[Any, ...]) -> Value:
         return self.broadcast(self.value_arg(input, "input"), self.shape_arg(shape))
+
+    def b_broadcast(self, input: Any, other: Any) -> tuple[Value, Value]:
+        x, y = self.value_arg(input, "input"), self.value_arg(other, "other")
+        shape = semantic.broadcast_shapes(shape_of(x.type), shape_of(y.type))
+        return self.broadcast(x, shape), self.broadcast(y, shape)
+
+    def b_view(self, input: Any, shape: tuple[Any, ...]) -> Value:
+        return self.b_reshape(input, shape, can_reorder=True)
+
+    def b_join(self, a: Any, b: Any) -> Value:
+        """np.stack([a, b], axis=-1): both broadcast along a new minor axis of size 2, and the
+        element at minor index 0 taken from a, at 1 from b (index arithmetic and a select)."""
+        like = next((element_of(v.type) for v in (a, b) if isinstance(v, Value)), None)
+        a, b = self.b_broadcast(*(self.to_value(v, like) if isinstance(v, Number) else v for v in (a, b)))
+        if element_of(a.type) != element_of(b.type):
+            raise self.error(f"tl.join needs operands of one type, got {element_of(a.type)!r} and "
+                             f"{element_of(b.type)!r}", "convert one with .to(...) first")
+        shape = shape_of(a.type) + (2,)
+        first = self.binary("eq", operator.eq, self.broadcast(self.b_arange(0, 2), shape), 0)
+        halves = [self.broadcast(self.expand_dims(v, len(shape) - 1), shape) for v in (a, b)]
+        return self.emit1("select", [first, *halves], make_type(element_of(a.type), shape))
+
+    def b_split(self, a: Any) -> tuple[Value, Value]:
+        x = self.value_arg(a, "a")
+        shape = shape_of(x.type)
+        if not shape or shape[-1] != 2:
+            raise self.error(f"tl.split needs a tile whose last axis has size 2, got {x.type}",
+                             "reshape it to (..., 2) first, e.g. tl.reshape(x, (N // 2, 2))")
+        t = make_type(element_of(x.type), shape[:-1])
+        return self.emit1("extract", [x], t, axis=len(shape) - 1, index=0), \
+            self.emit1("extract", [x], t, axis=len(shape) - 1, index=1)
+
+    def b_interleave(self, a: Any, b: Any) -> Value:
+        pairs = self.b_join(a, b)
+        shape = shape_of(pairs.type)
+        if len(shape) == 1:  # two scalars
+            return pairs
+        return self.emit1("reshape", [pairs], make_type(element_of(pairs.type), shape[:-2] + (2 * shape[-2],)))
+
+    def b_cat(self, input: Any, other: Any, can_reorder: Any) -> Value:
+        """The concatenation in order (as Triton's interpreter; Triton's compiler may reorder)."""
+        if not can_reorder:
+            raise self.error("tl.cat without can_reorder=True is not supported (Triton refuses it too: its cat "
+                             "may reorder elements)", "pass can_reorder=True; metalforge keeps the order")
+        x, y = self.value_arg(input, "input"), self.value_arg(other, "other")
+        if len(shape_of(x.type)) != 1 or x.type != y.type:
+            raise self.error(f"tl.cat concatenates two 1-D tiles of one shape and type, got {x.type} and {y.type}",
+                             "pass 1-D tiles of the same size and type (the result's size must be a power of two)")
+        rows = self.permute(self.b_join(x, y), (1, 0))  # [2, n]: x's elements, then y's
+        return self.emit1("reshape", [rows], make_type(element_of(x.type), (2 * shape_of(x.type)[0],)))
 
     def common(self, xs: list[Any]) -> tuple[ScalarType, tuple[int, ...]]:
         """Element type and shape that elementwise operands meet at (Triton's pairwise promotion)."""

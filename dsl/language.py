@@ -12,8 +12,8 @@ import types
 from typing import Any, Callable, Generic, TypeVar
 
 from ..errors import MetalforgeError
-from .ir import (BlockType as block_type, PointerType as pointer_type, ScalarType as dtype, bfloat16, float16,
-                 float32, float64, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
+from .ir import (BlockType as block_type, PointerType as pointer_type, ScalarType as dtype, Value as tensor,
+                 bfloat16, float16, float32, float64, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
 
 T = TypeVar("T")
 
@@ -73,6 +73,18 @@ def permute(input, *dims): """Permute axes."""
 def expand_dims(input, axis): """Insert a size-1 axis."""
 @builtin
 def broadcast_to(input, *shape): """Broadcast to a shape."""
+@builtin
+def broadcast(input, other): """Both operands broadcast to their common shape (a pair)."""
+@builtin
+def view(input, *shape): """reshape(input, shape, can_reorder=True) (deprecated in Triton)."""
+@builtin
+def join(a, b): """Stack a and b (broadcast together) along a new minor axis of size 2."""
+@builtin
+def split(a): """The two halves of a's last axis, which must have size 2 (join's inverse)."""
+@builtin
+def interleave(a, b): """a and b interleaved along their last axis: join(a, b) with its last two axes merged."""
+@builtin
+def cat(input, other, can_reorder=False): """Concatenate two 1-D tiles (Triton requires can_reorder=True)."""
 # --- memory ----------------------------------------------------------------------------------
 @builtin
 def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", cache_modifier="",
@@ -192,11 +204,27 @@ class PropagateNan(enum.Enum):
     ALL = 0xFFFF
 
 
+# Triton 3.6's `tl` names that metalforge does not have yet (issue 18): a kernel reaching for one is
+# told so by name, with what to do instead, rather than seeing an AttributeError
+NOT_YET_SUPPORTED: dict[str, str] = {
+    **dict.fromkeys(("sort", "flip", "gather", "histogram", "swizzle2d", "topk"),
+                    "write it with loads, stores and tl.where for now"),
+    **dict.fromkeys(("randint", "randint4x", "uint_to_uniform_float", "pair_uniform_to_normal"),
+                    "use tl.rand or tl.randn (Philox, as Triton's)"),
+    "cumprod": "use tl.associative_scan with a @jit multiply",
+    **dict.fromkeys(("make_block_ptr", "advance", "make_tensor_descriptor", "load_tensor_descriptor",
+                     "store_tensor_descriptor"), "load and store through pointer tiles with masks"),
+    **dict.fromkeys(("atomic_and", "atomic_or", "atomic_xor"), "use tl.atomic_cas in a loop"),
+    **dict.fromkeys(("xor_sum", "reduce_or", "argsort"), "use tl.reduce with a @jit combine function"),
+    **dict.fromkeys(("device_assert", "assume", "inline_asm_elementwise", "dot_scaled", "item", "unsplat",
+                     "extra"), "remove it from the kernel"),
+}
+
 # `tl.math`: Triton 3.6's math namespace (the same builtins as their `tl` names)
 math = types.SimpleNamespace(**{name: BUILTINS[name] for name in (
     "abs", "ceil", "cos", "div_rn", "erf", "exp", "exp2", "fdiv", "floor", "fma", "log", "log2", "rsqrt", "sin",
     "sqrt", "sqrt_rn", "umulhi")})
 
-__all__ = ["Builtin", "BUILTINS", "block_type", "constexpr", "dtype", "pointer_type", "bfloat16", "float16",
+__all__ = ["Builtin", "BUILTINS", "block_type", "constexpr", "dtype", "pointer_type", "tensor", "bfloat16", "float16",
            "float32", "float64", "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-           "PropagateNan", "math", *BUILTINS]
+           "PropagateNan", "NOT_YET_SUPPORTED", "math", *BUILTINS]

@@ -56,7 +56,12 @@ def cdiv(x: int, div: int) -> int:
 
 
 def _shape(shape: Union[int, Sequence[int]]) -> tuple[int, ...]:
-    return (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    """A shape given as an int or a sequence, checked (a tuple is trusted when made, and checked if
+    MLX refuses the launch: launcher/generated.py)."""
+    sizes = (shape,) if isinstance(shape, int) else tuple(shape)
+    if not all(isinstance(n, int) and n >= 0 for n in sizes):
+        raise MetalforgeError(f"an output's shape must be non-negative ints, got {shape!r}")
+    return tuple(int(n) for n in sizes)
 
 
 def _initial(value: float) -> float:

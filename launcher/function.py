@@ -30,6 +30,8 @@ from .arguments import MX_DTYPES, Placeholder, check_element, fact, scalar_array
 from .generated import LAUNCH_OPTIONS, UNSET
 
 _PRINT_BUFFER = zeros(((PRINT_CAPACITY + 1) * RECORD_WORDS,), mx.uint32)  # tl.device_print's hidden output
+# MLX kernels need an output: a kernel that writes none (Triton's `pass` kernel) gets this one, unused
+_NO_OUTPUT = ("_mf_no_output", zeros((1,), mx.uint8))
 
 
 class JITFunction(_FrontendFunction):
@@ -95,6 +97,9 @@ class JITFunction(_FrontendFunction):
         only an empty grid launches)."""
         kwargs = dict(kwargs)
         options = {name: kwargs.pop(name, default) for name, default in LAUNCH_OPTIONS.items()}
+        if options["num_ctas"] != 1:
+            raise LaunchConfigError(f"{self.__name__}: num_ctas={options['num_ctas']!r}; a Triton program is one Metal "
+                                    "threadgroup and Metal has no thread block clusters: use num_ctas=1 (the default)")
         values = self.bind(args, kwargs)
         try:
             runner, missing = backends.resolve(options["backend"]), None
@@ -108,6 +113,9 @@ class JITFunction(_FrontendFunction):
                          num_warps: int) -> Callable[..., Any]:
         index = self.arg_index
         outputs: list[str | Placeholder] = [n if n in index else _PRINT_BUFFER for n, _ in compiled.outputs]
+        output_names = [n for n, _ in compiled.outputs]
+        if not outputs:
+            output_names, outputs = [_NO_OUTPUT[0]], [_NO_OUTPUT[1]]
         placeholders = [values[index[o]] if isinstance(o, str) else o for o in outputs]
         inits = {p.init for p in placeholders if p.init is not None}
         if len(inits) > 1:
@@ -122,14 +130,25 @@ class JITFunction(_FrontendFunction):
             run = functools.partial(_unavailable, missing)
         else:
             run = runner.build(metal_kernel(compiled.name, [n for n, _ in compiled.inputs],
-                                            [n for n, _ in compiled.outputs], compiled.body, compiled.header,
-                                            atomic_outputs=compiled.atomic_outputs, backend=runner))
+                                            output_names, compiled.body, compiled.header,
+                                            atomic_outputs=compiled.atomic_outputs, backend=runner,
+                                            origin=functools.partial(self.python_origin, compiled)))
         meta = types.MappingProxyType({**{self.arg_names[i]: values[i] for i in self.constexpr_at},
                                        "num_warps": num_warps})
         prints = functools.partial(_decode_prints, compiled.prints) if compiled.prints else None
         return generated.launch_function(self.name, self.arg_names, inputs, outputs, [p.dtype for p in placeholders],
                                          compiled.threads, meta, inits.pop() if inits else None, run, prints,
                                          self, compiled)
+
+    def python_origin(self, compiled: CompiledKernel, body_line: int) -> str | None:
+        """`file:line (`code`)` of this kernel's Python behind line `body_line` of `compiled.body`
+        (a line of an inlined @jit helper keeps its number and text, without a file)."""
+        found = compiled.python_line(body_line)
+        if found is None:
+            return None
+        line, code = found
+        own = self.source.line(line) == code.strip()
+        return f"{self.source.file + ':' if own else 'line '}{line} (`{code}`)"
 
     # -- binding and compiling ----------------------------------------------------------------------
 
@@ -193,10 +212,10 @@ class JITFunction(_FrontendFunction):
         return compiled
 
     def check_launch_settings(self, num_warps: int, target: str, warps_m: int | None, matmul2d: bool) -> None:
-        if num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
-            raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps}; use a power of two from 1 to 32 "
+        if type(num_warps) is not int or num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
+            raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps!r}; use a power of two from 1 to 32 "
                                     "(a Metal threadgroup has at most 1024 threads)")
-        if warps_m is not None and (warps_m < 1 or warps_m > num_warps or warps_m & (warps_m - 1)):
+        if warps_m is not None and (type(warps_m) is not int or warps_m < 1 or warps_m > num_warps or warps_m & (warps_m - 1)):
             raise LaunchConfigError(f"{self.__name__}: warps_m={warps_m} with num_warps={num_warps}; use a power "
                                     "of two from 1 to num_warps (or None to let the compiler choose)")
         if matmul2d and target != "msl":
@@ -246,6 +265,15 @@ def _decode_prints(prints: list, outputs: list[mx.array]) -> Any:
     return outputs[0] if len(outputs) == 2 else tuple(outputs[:-1])
 
 
-def jit(fn: Callable[..., Any]) -> JITFunction:
-    """Compile a Triton-style kernel function for Metal (launch with `kernel[grid](...)`)."""
+def jit(fn: Callable[..., Any] | None = None, *, version: Any = None, repr: Any = None, launch_metadata: Any = None,
+        do_not_specialize: Any = None, do_not_specialize_on_alignment: Any = None, debug: bool | None = None,
+        noinline: bool | None = None) -> Any:
+    """Compile a Triton-style kernel function for Metal (launch with `kernel[grid](...)`).
+
+    `@jit` and `@jit(...)` with `triton.jit`'s keyword arguments both work, so Triton sources need no
+    edit; the arguments steer Triton's own compiler and change nothing here (helpers are always
+    inlined, whatever `noinline` says; specialisation follows the argument types; `debug`'s device
+    asserts do not exist)."""
+    if fn is None:
+        return JITFunction
     return JITFunction(fn)

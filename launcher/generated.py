@@ -20,14 +20,14 @@ from typing import Any, Callable, Mapping, Sequence
 
 import mlx.core as mx
 
-from ..errors import MetalforgeError
+from ..errors import LaunchConfigError, MetalforgeError
 from ..runtime.backends import environment_choice
 from . import arguments
 
 # Keyword-only launch options and their defaults; `backend` is a name, an instance or None
 # ($METALFORGE_BACKEND, else automatic).
 LAUNCH_OPTIONS: dict[str, Any] = {"num_warps": 4, "num_stages": None, "warps_m": None, "matmul2d": False,
-                                  "backend": None}
+                                  "num_ctas": 1, "backend": None}
 _PREFIX = "_mf_"  # generated code's own names; no kernel parameter may start with it
 _serial = itertools.count()
 
@@ -218,6 +218,8 @@ def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[s
             f"grid=_mf_g, threadgroup=_mf_threadgroup{'' if init is None else ', init_value=_mf_init'})")
     if prints is not None:
         result = f"_mf_prints({call})"
+    elif not any(isinstance(o, str) for o in outputs):  # only the hidden output MLX requires: return nothing
+        result = f"{call} and None"
     elif len(outputs) == 1:
         result = f"{call}[0]"
     else:
@@ -232,9 +234,24 @@ def _mf_function({", ".join(["_mf_grid", *params])}):
         _mf_g = _mf_grid_of(_mf_p, {threads}, _mf_kernel)
         if _mf_g is None:
             return _mf_empty({", ".join(o for o in outputs if isinstance(o, str))})
-    return {result}
+    try:
+        return {result}
+    except (TypeError, ValueError):  # MLX refuses the call: say which output's shape, if that is why
+        _mf_check_shapes(_mf_kernel, _mf_output_names, [{", ".join(shapes)}])
+        raise
 """
+    namespace["_mf_check_shapes"] = check_output_shapes
+    namespace["_mf_output_names"] = [o if isinstance(o, str) else "device_print's buffer" for o in outputs]
     return _compile(source, namespace, kernel, "launch")
+
+
+def check_output_shapes(kernel: str, names: Sequence[str], shapes: Sequence[Any]) -> None:
+    """Raise a LaunchConfigError naming the first output whose shape is not a tuple of sizes (the
+    placeholders trust a tuple when made, to stay cheap: a launch MLX refuses checks them here)."""
+    for name, shape in zip(names, shapes):
+        if not all(type(n) is int and n >= 0 for n in shape):
+            raise LaunchConfigError(f"{kernel}: output `{name}` has shape {tuple(shape)!r}; give mf.empty/zeros/full "
+                                    "a shape of non-negative ints")
 
 
 def mlx_grid(programs: Any, threads: int, kernel: str) -> tuple[int, int, int] | None:

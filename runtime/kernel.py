@@ -110,6 +110,9 @@ class MetalKernel:
     atomic_outputs: bool = False
     compile_options: Optional[dict] = None
     backend: Any = None
+    # for generated kernels: where line n (1-based) of `source` comes from in the user's Python, for
+    # messages (None: hand-written source)
+    origin: Optional[Callable[[int], Optional[str]]] = None
 
     def __post_init__(self) -> None:
         if not self.output_names:
@@ -198,11 +201,13 @@ class PreparedCall:
 
 def metal_kernel(name: str, input_names: Sequence[str], output_names: Sequence[str], source: str, header: str = "",
                  ensure_row_contiguous: bool = True, atomic_outputs: bool = False,
-                 compile_options: Optional[dict] = None, *, backend: Any = None) -> MetalKernel:
+                 compile_options: Optional[dict] = None, *, backend: Any = None,
+                 origin: Optional[Callable[[int], Optional[str]]] = None) -> MetalKernel:
     """A custom Metal kernel with `mx.fast.metal_kernel`'s signature and call convention.
 
     `backend` ("metal", "emulator", a back-end instance, or None for $METALFORGE_BACKEND / automatic)
-    chooses where it runs; the emulator compiles exactly the source MLX would generate.
+    chooses where it runs; the emulator compiles exactly the source MLX would generate. `origin`
+    (generated kernels) names the user's Python line behind a line of `source` in error messages.
     """
     return MetalKernel(name, input_names, output_names, source, header, ensure_row_contiguous, atomic_outputs,
-                       compile_options, backend)
+                       compile_options, backend, origin)

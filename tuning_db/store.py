@@ -19,6 +19,7 @@ import fcntl
 import json
 import math
 import os
+import re
 import sqlite3
 import uuid
 from dataclasses import dataclass, field
@@ -110,6 +111,16 @@ class MergeReport:
 
 
 @dataclass
+class ShipReport:
+    """What `merge_for_shipping` did: `merged` winners written, `skipped` winners that lost their slot
+    to another (each with the one that won), `stale` winners for an older source of their kernel."""
+
+    merged: list[dict] = field(default_factory=list)
+    skipped: list[tuple[dict, dict]] = field(default_factory=list)  # (lost, won)
+    stale: list[dict] = field(default_factory=list)
+
+
+@dataclass
 class CheckReport:
     """What `TuningDB.check` found: `problems` make the file unusable or rows unreadable (`db
     repair` fixes them); stale winners are only reported (`db prune --stale` deletes them)."""
@@ -123,6 +134,27 @@ class CheckReport:
         return not self.integrity and not self.bad_rows
 
 
+def _version_key(version: str) -> tuple:
+    """A code-generator version as a sortable tuple: numeric parts as numbers ("10" after "9")."""
+    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.split(r"[.+-]", version))
+
+
+def winner_preference(row: dict) -> tuple:
+    """How two winners for one key (or one shipping slot) rank, the larger winning: the newest
+    code-generator version, then the best time, then the newest tuning, then the config text, so
+    that every order of the inputs makes the same choice (merges are deterministic)."""
+    return (_version_key(row["codegen_version"]), -row["time_ms"], row["tuned_at"], row["config"])
+
+
+def current_sources(winners: Sequence[dict]) -> dict[str, tuple[str, str]]:
+    """Each kernel's current (source_hash, codegen_version): that of its most recently tuned winner."""
+    newest: dict[str, tuple] = {}
+    for r in winners:
+        rank = (r["tuned_at"], r["source_hash"], r["codegen_version"])
+        newest[r["kernel"]] = max(newest.get(r["kernel"], rank), rank)
+    return {kernel: (source, codegen) for kernel, (_, source, codegen) in newest.items()}
+
+
 def shape_distance(a: Sequence[int], b: Sequence[int]) -> float:
     """How far apart two shapes (or buckets) are for borrowing tuned configs: summed log2 ratios."""
     return sum(abs(math.log2(max(x, 1)) - math.log2(max(y, 1))) for x, y in zip(a, b))
@@ -130,7 +162,9 @@ def shape_distance(a: Sequence[int], b: Sequence[int]) -> float:
 
 class TuningDB:
     """One tuning database file. `create=False` opens for lookups only: nothing is written and a
-    file without metalforge tables reads as empty."""
+    file without metalforge tables reads as empty; a file this process may not write (a database
+    shipped with an application, installed read-only) is opened read-only (SQLite's `mode=ro`),
+    so lookups work without the write access SQLite would otherwise ask for."""
 
     def __init__(self, path: os.PathLike | str | None = None, *, create: bool = True) -> None:
         self.path = Path(path) if path is not None else default_path()
@@ -139,8 +173,12 @@ class TuningDB:
         elif not self.path.exists():
             raise TuningDatabaseError(f"tuning database {self.path} does not exist")
         self._storage = None
+        self.read_only = not create and not os.access(self.path, os.W_OK)
         try:
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
+            if self.read_only:
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+            else:
+                conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
             self.db = sqlite_utils.Database(conn)
             if create:
                 with self._file_lock():
@@ -277,12 +315,7 @@ class TuningDB:
         """Winners tuned for another version of their kernel. `current` maps kernel name to its
         (source_hash, codegen_version); kernels not in it count the most recently tuned version as
         current."""
-        newest: dict[str, tuple[str, tuple[str, str]]] = {}
-        for r in self.winners():
-            version = (r["source_hash"], r["codegen_version"])
-            if r["kernel"] not in newest or r["tuned_at"] > newest[r["kernel"]][0]:
-                newest[r["kernel"]] = (r["tuned_at"], version)
-        live = {k: v for k, (_, v) in newest.items()}
+        live = current_sources(self.winners())
         live.update(current or {})
         return [r for r in self.winners() if (r["source_hash"], r["codegen_version"]) != live[r["kernel"]]]
 
@@ -335,7 +368,7 @@ class TuningDB:
         return winners, trials
 
     @staticmethod
-    def _validate_foreign(path: Path, winners: list, trials: list) -> None:
+    def validate_rows(source: str, winners: list, trials: list) -> None:
         """Refuse the whole file, in one line, at its first malformed row: nothing is written."""
         for what, rows, columns, time_column in (("winner", winners, WINNER_COLUMNS, "tuned_at"),
                                                  ("trial", trials, TRIAL_COLUMNS, "created_at")):
@@ -345,17 +378,21 @@ class TuningDB:
                     problem = f"status={row['status']!r} is not one of {', '.join(STATUSES)}"
                 if problem:
                     kernel = row.get("kernel") if isinstance(row, dict) else None
-                    raise TuningDatabaseError(f"{path}: {what} {i + 1} of {len(rows)}"
+                    raise TuningDatabaseError(f"{source}: {what} {i + 1} of {len(rows)}"
                                               f"{f' (kernel {kernel!r})' if kernel else ''}: {problem}; "
                                               "nothing was imported")
 
     def merge(self, path: os.PathLike | str) -> MergeReport:
-        """Merge another tuning database or JSON export: every trial is kept once; for a key in both,
-        the newest winner wins and a different config is reported as a conflict. Every row is
-        validated first (`rows.row_problem`): one malformed row refuses the whole file. A winner of
-        ours that is itself malformed is replaced by theirs."""
+        """Merge another tuning database or JSON export (see `merge_rows`). Every row is validated
+        first (`rows.row_problem`): one malformed row refuses the whole file."""
         winners, trials = self._read_foreign(Path(path))
-        self._validate_foreign(Path(path), winners, trials)
+        self.validate_rows(str(path), winners, trials)
+        return self.merge_rows(winners, trials)
+
+    def merge_rows(self, winners: list[dict], trials: list[dict]) -> MergeReport:
+        """Merge validated rows: every trial is kept once (by uid); for a key in both, the winner
+        `winner_preference` ranks higher is kept (best time, then newest) and a different config is
+        reported as a conflict. A winner of ours that is itself malformed is replaced by theirs."""
         winners = [{c: w[c] for c in WINNER_COLUMNS} for w in winners]  # known columns only
         trials = [{c: t[c] for c in TRIAL_COLUMNS} for t in trials]
         report = MergeReport()
@@ -373,7 +410,7 @@ class TuningDB:
                     report.winners_added += 1
                     continue
                 ours_broken = row_problem(ours, WINNER_COLUMNS, "tuned_at") is not None
-                newer = ours_broken or theirs["tuned_at"] > ours["tuned_at"]
+                newer = ours_broken or winner_preference(theirs) > winner_preference(ours)
                 if ours["config"] != theirs["config"]:
                     report.conflicts.append({**{c: ours[c] for c in WINNER_PK}, "ours": ours["config"],
                                              "theirs": theirs["config"], "kept": "theirs" if newer else "ours"})
@@ -386,6 +423,53 @@ class TuningDB:
         except BaseException:
             self.db.rollback()
             raise
+        return report
+
+    @staticmethod
+    def merge_for_shipping(inputs: Sequence[os.PathLike | str], output: os.PathLike | str) -> ShipReport:
+        """Union the winners of several tuning databases (one per chip, say) into a new file `output`
+        to ship with an application: one winner per slot (kernel, back end, chip, OS, MLX version,
+        dtypes, shape), chosen by the kernel's current source hash first (that of its most recently
+        tuned winner in any input), then `winner_preference` (newest code-generator version, best
+        time). Winners for another source hash are stale and left out, as are trials (they stay in
+        the inputs). The choice depends on the rows only, never on the order of `inputs`, and the
+        file is written sorted, in rollback-journal mode (readable from a read-only directory),
+        and moved into place at once: merging the same inputs twice gives the same database, and
+        merging `output` again changes nothing."""
+        rows: dict[tuple, dict] = {}
+        for path in inputs:
+            winners, _ = TuningDB._read_foreign(Path(path))
+            TuningDB.validate_rows(str(path), winners, [])
+            for w in winners:
+                row = {c: w[c] for c in WINNER_COLUMNS}
+                rows[tuple(row[c] for c in WINNER_COLUMNS)] = row  # identical rows count once
+        winners = sorted(rows.values(), key=lambda r: tuple(str(r[c]) for c in WINNER_COLUMNS))
+        current = current_sources(winners)
+        report = ShipReport()
+        slots: dict[tuple, list[dict]] = {}
+        for w in winners:
+            if w["source_hash"] != current[w["kernel"]][0]:
+                report.stale.append(w)
+            else:
+                slots.setdefault(tuple(w[c] for c in WINNER_PK if c not in ("source_hash", "codegen_version")),
+                                 []).append(w)
+        for candidates in slots.values():
+            candidates.sort(key=winner_preference, reverse=True)
+            report.merged.append(candidates[0])
+            report.skipped.extend((lost, candidates[0]) for lost in candidates[1:])
+        report.merged.sort(key=lambda r: [r[c] for c in WINNER_PK])
+        output = Path(output)
+        building = output.with_name(output.name + ".building")
+        building.unlink(missing_ok=True)
+        shipped = sqlite_utils.Database(sqlite3.connect(building))  # no WAL: one file, readable read-only
+        try:
+            TuningDB._create_tables(shipped)
+            shipped["mf_winners"].insert_all(report.merged, pk=WINNER_PK)
+            shipped.conn.commit()
+            shipped.execute("vacuum")
+        finally:
+            shipped.conn.close()
+        os.replace(building, output)
         return report
 
     # -- health -----------------------------------------------------------------------------------

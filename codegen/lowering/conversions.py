@@ -1,11 +1,13 @@
-"""The view ops (broadcast, expand_dims, reshape, permute): nothing for index arithmetic or a slice
+"""The view ops (broadcast, expand_dims, reshape, permute, extract): nothing for index arithmetic or a slice
 seen with its axis back, else a re-indexed view of the operand converted to threadgroup memory
 (`Lowering.to_shared`)."""
 from __future__ import annotations
 
-from ...dsl.ir import Operation, shape_of
-from ..layouts import Expand, Remat, Slice, flat_index, lit, unravel
-from .core import BroadcastRepr, Lowering, RegsRepr, RematRepr, SharedRepr
+from ...dsl.ir import Operation, element_of, shape_of
+from .. import lir
+from ..layouts import Expand, Remat, Scalar, Slice, flat_index, lit, unravel
+from ..lir import Sym
+from .core import BroadcastRepr, Lowering, RegsRepr, RematRepr, ScalarRepr, SharedRepr
 
 
 def _view(lw: Lowering, op: Operation, source_coords) -> None:
@@ -64,5 +66,18 @@ def lower_permute(lw: Lowering, op: Operation) -> None:
     _view(lw, op, source)
 
 
+def lower_extract(lw: Lowering, op: Operation) -> None:
+    """The elements at `index` along `axis`, which the result drops (tl.split's halves); a scalar
+    result (the halves of a 2-element tile) is read once into a variable."""
+    x, r = op.operands[0], op.result
+    axis, index = op.attrs["axis"], lit(op.attrs["index"])
+    if not shape_of(r.type):
+        name = lw.name(r, "t")
+        lw.emit(lir.Decl(name, element_of(r.type), init=lw.read(x, Scalar(), None, [index])))
+        lw.env[r.id] = ScalarRepr(Sym(name))
+        return
+    _view(lw, op, lambda coords: coords[:axis] + [index] + coords[axis:])
+
+
 HANDLERS = {"broadcast": lower_broadcast, "expand_dims": lower_expand_dims, "reshape": lower_reshape,
-            "permute": lower_permute}
+            "permute": lower_permute, "extract": lower_extract}

@@ -351,6 +351,9 @@ class Lowering(ABC):
             return self.read(x, Remat(), None, coords[:a] + coords[a + 1:])
         if code == "reshape":
             return self.read(x, Remat(), None, unravel(flat_index(coords, shape_of(op.result.type)), shape_of(x.type)))
+        if code == "extract":
+            a = op.attrs["axis"]
+            return self.read(x, Remat(), None, coords[:a] + [lit(op.attrs["index"])] + coords[a:])
         if code == "permute":
             src = [lit(0)] * len(coords)
             for i, d in enumerate(op.attrs["dims"]):

@@ -167,16 +167,16 @@ class EmulatorBackend:
                 buf = buffers.add(name, "output", count * np_dtype.itemsize, np_dtype.itemsize, writable=True)
                 host = buf.bytes_view().view(np_dtype).reshape(shape)
             if p.init_value is None:
-                host.view(np.uint8).fill(POISON_BYTE)  # Metal leaves outputs uninitialised
+                host.reshape(-1).view(np.uint8).fill(POISON_BYTE)  # reshape: a 0-d output too  # Metal leaves outputs uninitialised
             else:
                 host[...] = host_view(mx.array(p.init_value, dtype=dtype))
             outputs.append((host, dtype))
             pointers.append(host.ctypes.data)
-        self._run(compiled, pointers, p.grid, p.threadgroup, buffers, kernel.label)
+        self._run(compiled, pointers, p.grid, p.threadgroup, buffers, kernel.label, kernel.origin)
         return [to_mx(host, dtype) for host, dtype in outputs]  # mx.array copies out of checked slots
 
     def _run(self, compiled: _Compiled, pointers: list[int], grid, threadgroup, buffers: CheckedBuffers | None,
-             label: str) -> None:
+             label: str, origin=None) -> None:
         lib = compiler.runtime_library()
         launch = _Launch()
         launch.grid[:] = list(grid)
@@ -196,7 +196,7 @@ class EmulatorBackend:
             return
         if status == _STATUS_INTERRUPT:
             _raise_keyboard_interrupt()
-        message = re.sub(r"\[\[line:(\d+)\]\]", lambda m: compiled.unit.describe_line(int(m.group(1))),
+        message = re.sub(r"\[\[line:(\d+)\]\]", lambda m: compiled.unit.describe_line(int(m.group(1)), origin),
                          launch.message.decode(errors="replace"))
         message = re.sub(r"\[\[shim:(\d+):(\d+)\]\]", lambda m: _describe_shim_site(int(m.group(1)), int(m.group(2))),
                          message)

@@ -9,6 +9,7 @@ template is appended: it binds buffers and thread attributes to the kernel's par
 from __future__ import annotations
 
 import re
+from typing import Callable, Optional
 from dataclasses import dataclass
 
 import jinja2
@@ -75,12 +76,15 @@ class TranslationUnit:
     body_line_count: int
     uses_fibers: bool
 
-    def describe_line(self, n: int) -> str:
-        """Where line n of `text` comes from, for messages."""
+    def describe_line(self, n: int, origin: Optional[Callable[[int], Optional[str]]] = None) -> str:
+        """Where line n of `text` comes from, for messages (`origin`: the Python line behind a line of
+        a generated kernel's source)."""
         lines = self.display_text.split("\n")
         code = lines[n - 1].strip() if 0 < n <= len(lines) else ""
         if self.body_first_line <= n < self.body_first_line + self.body_line_count:
-            return f"line {n - self.body_first_line + 1} of the kernel source (`{code}`)"
+            line = n - self.body_first_line + 1
+            where = origin(line) if origin else None
+            return f"line {line} of the kernel source (`{code}`)" + (f", generated from {where}" if where else "")
         return f"line {n - PRELUDE.count(chr(10))} of the generated source (`{code}`)"
 
 

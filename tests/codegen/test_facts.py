@@ -8,12 +8,7 @@ import pytest
 import metalforge as mf
 import metalforge.language as tl
 
-
-@mf.jit
-def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+from .test_cuda_render import add
 
 
 @mf.jit

@@ -165,7 +165,7 @@ class MetalforgeSide:
                    for k, v in consts.items()}
         res = getattr(self.k, kernel)[grid](*margs, num_warps=num_warps, backend=EmulatorBackend(schedule=schedule),
                                             **mconsts)
-        res = [res] if n_out == 1 else list(res)
+        res = [] if n_out == 0 else [res] if n_out == 1 else list(res)
         return [np.array(r.astype(mx.float32) if r.dtype == mx.bfloat16 else r) for r in res]
 
 

@@ -187,3 +187,183 @@ def test_cast_bitcast_zeros_like(both, rng):
     x = rng.uniform(-100, 100, n).astype(np.float32)
     both.check("cast_like_kernel", (3,), (x, Out(n, "int32"), Out(n, "uint32"), Out(n, "float32"), n),
                [x.astype(np.int32), x.view(np.uint32), np.sqrt(np.abs(x))], consts={"BLOCK": 64})
+
+
+# --- shape ops -----------------------------------------------------------------------------------------------------
+def test_join(both):
+    x, y = np.arange(0, 128, dtype=np.int32), np.arange(-128, 0, dtype=np.int32)
+    both.check("join_kernel", (1,), (x, y, Out((128, 2), "int32")), [np.stack([x, y], axis=-1)], consts={"N": 128})
+
+
+def test_join_scalars(both):
+    x, y = np.full(1, 42, np.int32), np.full(1, 100, np.int32)
+    both.check("join_scalars_kernel", (1,), (x, y, Out(2, "float32")), [np.array([42, 100], np.float32)])
+
+
+def test_join_with_mma(both):
+    x = np.arange(0, 32 * 16, dtype=np.float32).reshape((32, 16))
+    r = np.stack([x, 2 * x], axis=-1).reshape((32, 32)).astype(np.float64)
+    both.check("join_with_mma_kernel", (1,), (x, Out((32, 32), "float32")), [(r @ r).astype(np.float32)], rtol=1e-5)
+
+
+def test_interleave(both):
+    want = np.stack([np.arange(0, 128), np.arange(128, 256)], axis=-1).reshape(256).astype(np.int32)
+    both.check("interleave_kernel", (1,), (Out(256, "int32"),), [want], consts={"N": 128})
+
+
+def test_interleave_scalars(both):
+    both.check("interleave_scalars_kernel", (1,), (10, 20, Out(2, "float32")), [np.array([10, 20], np.float32)])
+
+
+def test_split(both):
+    x = np.arange(0, 256, dtype=np.int32).reshape((128, 2))
+    both.check("split_kernel", (1,), (x, Out(128, "int32"), Out(128, "int32")), [x[:, 0], x[:, 1]], consts={"N": 256})
+
+
+def test_split_to_scalar(both):
+    x = np.arange(0, 2, dtype=np.int64).reshape(1, 2)
+    both.check("split_to_scalar_kernel", (1,), (x, Out(1, "int64"), Out(1, "int64")), [x[:, 0], x[:, 1]])
+
+
+@pytest.mark.parametrize("dtype_str", INT + ["float16", "float32"])
+@pytest.mark.parametrize("num_warps", [4, 8])
+def test_cat(both, dtype_str, num_warps):
+    """Triton's test checks only the sum and that no value repeats (cat may reorder); metalforge, like
+    Triton's interpreter, concatenates in order, which is checked exactly."""
+    x, y = np.arange(0, 128).astype(NP[dtype_str]), np.arange(-128, 0).astype(NP[dtype_str])
+    z, = both.check("cat_kernel", (1,), (x, y, Out(256, dtype_str)), [np.concatenate([x, y])], consts={"N": 128},
+                    num_warps=num_warps)
+    assert len(np.unique(z)) == z.size
+
+
+@pytest.mark.parametrize("dtype", INT + UINT + ["float16", "float32"])
+def test_broadcast(both, rng, dtype):
+    m, n = 32, 64
+    x = (random_ints(rng, dtype, m * n) if dtype in INT + UINT else rng.standard_normal(m * n)).astype(NP[dtype])
+    y = (random_ints(rng, dtype, n) if dtype in INT + UINT else rng.standard_normal(n)).astype(NP[dtype])
+    x = x.reshape(m, n)
+    both.check("broadcast_pair_kernel", (1,), (x, y, Out((m, n), dtype)), [np.broadcast_arrays(x, y)[1]],
+               consts={"M": m, "N": n})
+
+
+RESHAPES = [((64, ), (8, 8)), ((2, 32), (16, 4)), ((512, ), (2, 2, 2, 2, 2, 2, 2, 2, 2)), ((64, 32), (16, 8, 16))]
+
+
+@pytest.mark.parametrize("i", range(len(RESHAPES)))
+def test_reshape(both, rng, i):
+    in_format, out_format = RESHAPES[i]
+    x = random_ints(rng, "int32", int(np.prod(in_format))).reshape(in_format)
+    both.check(f"reshape_{i}_kernel", (1,), (Out(out_format, "int32"), x), [x.reshape(out_format)],
+               consts={"out_tuple": out_format})
+
+
+KEEP_DIMS = ([(op, (32, 32), axis) for op in ["min", "max", "sum", "argmin", "argmax"] for axis in [0, 1]]
+             + [(op, (32, 32), None) for op in ["min", "max", "sum"]]
+             + [(op, (32, 2, 16), axis) for op in ["min", "max", "sum", "argmin", "argmax"] for axis in [0, 1, 2]]
+             + [(op, (32, 2, 16), None) for op in ["min", "max", "sum"]])
+
+
+@pytest.mark.parametrize("op,shape,axis", KEEP_DIMS)
+def test_reduce_keep_dims(both, rng, op, shape, axis):
+    """test_reduce's keep_dims configs: the output pointers get their axes from `Z[None, None, :]` (of a
+    scalar pointer) or tl.expand_dims."""
+    x = rng.standard_normal(shape).astype(np.float32)
+    fn = {"min": np.min, "max": np.max, "sum": np.sum, "argmin": np.argmin, "argmax": np.argmax}[op]
+    want = fn(x.astype(np.float64) if op == "sum" else x, axis=axis, keepdims=True)
+    want = want.astype(np.int32 if op.startswith("arg") else np.float32)
+    consts = {"BLOCK_M": shape[0], "BLOCK_N": shape[1], "BLOCK_K": shape[2] if len(shape) == 3 else 1,
+              "IS_3D": len(shape) == 3, "AXIS": axis, "KEEP_DIMS": True, "USE_I1": False, "OP": op}
+    both.check("reduce_kernel", (1,), (x, Out(want.shape, want.dtype.name)), [want], consts=consts,
+               rtol=1e-5 if op == "sum" else 0, atol=1e-5 if op == "sum" else 0)
+
+
+@pytest.mark.parametrize("a,b,c", [(2, 4, 8), (4, 2, 16)])
+def test_permute_3d(both, rng, a, b, c):
+    x = random_ints(rng, "int32", a * b * c, -1000, 1000).reshape(a, b, c)
+    both.check("permute3d_kernel", (1,), (x, Out((c, a, b), "int32"), Out((a, c, b), "int32")),
+               [x.transpose(2, 0, 1), x.transpose(0, 2, 1) + 1], consts={"A": a, "B": b, "C": c})
+
+
+@pytest.mark.parametrize("n", [1, 37, 100])
+def test_shape_ops_odd_sizes(both, rng, n):
+    """split of loaded pairs, interleave, cat + view, with masks and several programs."""
+    block = 32
+    x, y = (random_ints(rng, "int32", n, -1000, 1000) for _ in range(2))
+    p = random_ints(rng, "int32", 2 * n, -1000, 1000).reshape(n, 2)
+    both.check("shape_ops_odd_kernel", (-(-n // block),),
+               (x, y, p, Out(n, "int32"), Out(n, "int32"), Out(2 * n, "int32"), Out((2, n), "int32"), n),
+               [p[:, 0] * 3, p[:, 1] - p[:, 0], np.stack([x, y + 1], -1).reshape(-1), np.stack([x, y])],
+               consts={"BLOCK": block})
+
+
+def test_cat_without_can_reorder_is_refused(both):
+    _, ours = both.raises("cat_no_reorder_kernel", (1,), (np.zeros(8, np.int32), Out(16, "int32")), consts={"N": 8})
+    assert "can_reorder=True" in str(ours)
+
+
+def test_split_needs_a_last_axis_of_two(both):
+    _, ours = both.raises("split_odd_axis_kernel", (1,), (np.zeros(4, np.int32), Out(1, "int32")), consts={"N": 4})
+    assert "last axis has size 2" in str(ours) and "tl.reshape" in str(ours)
+
+
+def test_join_of_two_types_is_refused(both):
+    """Triton's compiler rejects it (its interpreter promotes, with numpy): metalforge names the types."""
+    from metalforge.errors import KernelDefinitionError
+    with pytest.raises(KernelDefinitionError, match="tl.join needs operands of one type") as e:
+        both.mf.run("join_types_kernel", (1,), np.zeros(4, np.float32), Out(8, "float32"), N=4)
+    assert "join_types_kernel" in str(e.value) and "triton_port_kernels.py" in str(e.value)
+
+
+# --- Triton's value rules -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype_x", INT + UINT + ["float16", "float32"])
+def test_empty_kernel(both, rng, dtype_x):
+    """A kernel with no outputs launches (and returns nothing)."""
+    x = (random_ints(rng, dtype_x, 128) if dtype_x in INT + UINT else rng.standard_normal(128)).astype(NP[dtype_x])
+    both.check("empty_kernel", (1,), (x,), [], consts={"SIZE": 128})
+    assert both.mf.k.empty_kernel[(1,)](both.mf.mx.array(x), SIZE=128) is None
+
+
+def test_interleave_debug(both):
+    want = np.stack([np.arange(0, 128), np.arange(128, 256)], axis=-1).reshape(256).astype(np.int32)
+    both.check("interleave_debug_kernel", (1,), (Out(256, "int32"),), [want], consts={"N": 128})
+
+
+@pytest.mark.parametrize("n", [1, 45])
+def test_literals_and_jit_arguments(both, rng, n):
+    """Literals are tiles (`acc = 0; acc.dtype`), shapes equal lists, `@jit(...)` takes Triton's keyword
+    arguments (noinline, do_not_specialize, repr, launch_metadata), and num_ctas=1 is accepted."""
+    x = random_ints(rng, "int32", n, -1000, 1000)
+    both.check("literal_rules_kernel", (1,), (x, Out(1, "int64"), Out(n, "int32"), n),
+               [np.array([3 * x.sum()], np.int64), (x * 0.5).astype(np.int32)], consts={"BLOCK": 64, "num_ctas": 1})
+
+
+def test_num_ctas_other_than_one_is_refused(both):
+    from metalforge.errors import LaunchConfigError
+    with pytest.raises(LaunchConfigError, match="num_ctas=2.*use num_ctas=1") as e:
+        both.mf.run("zero_d_output_kernel", (1,), np.ones(1, np.float32), Out((), "float32"), num_ctas=2)
+    assert "zero_d_output_kernel" in str(e.value)
+
+
+def test_zero_d_output(both):
+    both.check("zero_d_output_kernel", (1,), (np.array(21.5, np.float32), Out((), "float32")),
+               [np.array(43.0, np.float32)])
+
+
+@pytest.mark.parametrize("n", [1, 77, 300])
+def test_atomics_as_the_only_output(both, rng, n):
+    x = random_ints(rng, "int32", n, 0, 1000)
+    both.check("atomics_only_kernel", (-(-n // 64),), (x, Out(4, "int32", 0), n),
+               [np.bincount(x % 4, minlength=4).astype(np.int32)], consts={"BLOCK": 64})
+
+
+# --- clear errors for what is not supported ------------------------------------------------------------------------
+@pytest.mark.parametrize("feature", ["sort", "cumprod", "make_block_ptr"])
+def test_unsupported_feature_is_named(both, feature):
+    """Triton runs these; metalforge refuses them at the user's line, naming the tl function and a fix."""
+    from metalforge.errors import KernelDefinitionError
+    with pytest.raises(KernelDefinitionError) as e:
+        both.mf.run("unsupported_kernel", (1,), np.ones(8, np.float32), Out(8, "float32"), FEATURE=feature, N=8)
+    message = str(e.value)
+    assert f"Triton's tl.{feature} is not supported by metalforge yet" in message, message
+    assert "unsupported_kernel" in message and "triton_port_kernels.py" in message and "fix:" in message, message
+    assert "AttributeError" not in message

@@ -215,3 +215,257 @@ def cast_like_kernel(X, A, B, C, n, BLOCK: tl.constexpr):
     tl.store(A + offs, tl.cast(x, tl.int32), mask=mask)
     tl.store(B + offs, x.cast(tl.uint32, bitcast=True), mask=mask)
     tl.store(C + offs, tl.zeros_like(x) + tl.math.sqrt_rn(tl.abs(x)), mask=mask)
+
+
+# --- shape ops: test_join, test_join_scalars, test_join_with_mma, test_interleave(_scalars), test_split(_to_scalar),
+# test_cat, test_broadcast, test_reshape (make_ptr_str's pointer expressions written out), test_reduce's keep_dims
+# configs (`z_ptr[None, None, :]`), and metalforge's own: 3-D permute/trans, odd sizes, errors ------------------
+@jit
+def join_kernel(X, Y, Z, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    y = tl.load(Y + offs)
+    z = tl.join(x, y)
+    tl.store(Z + tl.arange(0, N)[:, None] * 2 + tl.arange(0, 2)[None, :], z)
+
+
+@jit
+def join_scalars_kernel(X, Y, Z):
+    x = tl.load(X)
+    y = tl.load(Y)
+    z = tl.join(x, y)
+    tl.static_assert(z.shape == [2])
+    tl.store(Z + tl.arange(0, 2), z)
+
+
+@jit
+def join_with_mma_kernel(X, Z):
+    x = tl.load(X + 16 * tl.arange(0, 32)[:, None] + tl.arange(0, 16)[None, :])  # (32,16)
+    x2 = tl.join(x, 2 * x)  # (32,16,2)
+    x3 = tl.reshape(x2, (32, 32))
+    z = tl.dot(x3, x3)  # (32,32)
+    tl.store(Z + 32 * tl.arange(0, 32)[:, None] + tl.arange(0, 32)[None, :], z)
+
+
+@jit
+def interleave_kernel(Z, N: tl.constexpr):
+    z = tl.interleave(tl.arange(0, N), tl.arange(N, 2 * N))
+    tl.store(Z + tl.arange(0, 2 * N), z)
+
+
+@jit
+def interleave_scalars_kernel(X, Y, Z):
+    z = tl.interleave(X, Y)
+    tl.static_assert(z.shape == [tl.constexpr(2)])
+    tl.store(Z + tl.arange(0, 2), z)
+
+
+@jit
+def split_kernel(X, Z1, Z2, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    x1 = tl.reshape(x, (N // 2, 2))
+    z1, z2 = tl.split(x1)
+    tl.store(Z1 + tl.arange(0, N // 2), z1)
+    tl.store(Z2 + tl.arange(0, N // 2), z2)
+
+
+@jit
+def split_to_scalar_kernel(X, Z1, Z2):
+    offs = tl.arange(0, 2)
+    x = tl.load(X + offs)
+    z1, z2 = tl.split(x)
+    tl.static_assert(isinstance(z1, tl.tensor))
+    tl.static_assert(isinstance(z2, tl.tensor))
+    tl.static_assert(z1.shape == [])
+    tl.static_assert(z2.shape == [])
+    tl.store(Z1, z1)
+    tl.store(Z2, z2)
+
+
+@jit
+def cat_kernel(X, Y, Z, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    y = tl.load(Y + offs)
+    z = tl.cat(x, y, can_reorder=True)
+    tl.store(Z + tl.arange(0, 2 * N), z)
+
+
+@jit
+def broadcast_pair_kernel(x_ptr, y_ptr, y_broadcasted_ptr, M: tl.constexpr, N: tl.constexpr):
+    offset1 = tl.arange(0, M)
+    offset2 = tl.arange(0, N)
+    x = tl.load(x_ptr + N * offset1[:, None] + offset2[None, :])
+    y = tl.load(y_ptr + offset2)
+    _, y_broadcasted = tl.broadcast(x, y)
+    tl.store(y_broadcasted_ptr + N * offset1[:, None] + offset2[None, :], y_broadcasted)
+
+
+@jit
+def reshape_0_kernel(Z, X, out_tuple: tl.constexpr):  # (64,) -> (8, 8)
+    x = tl.load(X + tl.arange(0, 64)[:]*1)
+    z = tl.reshape(x, out_tuple)
+    tl.store(Z + tl.arange(0, 8)[None, :]*1 + tl.arange(0, 8)[:, None]*8, z)
+
+
+@jit
+def reshape_1_kernel(Z, X, out_tuple: tl.constexpr):  # (2, 32) -> (16, 4)
+    x = tl.load(X + tl.arange(0, 32)[None, :]*1 + tl.arange(0, 2)[:, None]*32)
+    z = tl.reshape(x, out_tuple)
+    tl.store(Z + tl.arange(0, 4)[None, :]*1 + tl.arange(0, 16)[:, None]*4, z)
+
+
+@jit
+def reshape_2_kernel(Z, X, out_tuple: tl.constexpr):  # (512,) -> (2, 2, 2, 2, 2, 2, 2, 2, 2)
+    x = tl.load(X + tl.arange(0, 512)[:]*1)
+    z = tl.reshape(x, out_tuple)
+    tl.store(Z + tl.arange(0, 2)[None, None, None, None, None, None, None, None, :]*1 + tl.arange(0, 2)[None, None, None, None, None, None, None, :, None]*2 + tl.arange(0, 2)[None, None, None, None, None, None, :, None, None]*4 + tl.arange(0, 2)[None, None, None, None, None, :, None, None, None]*8 + tl.arange(0, 2)[None, None, None, None, :, None, None, None, None]*16 + tl.arange(0, 2)[None, None, None, :, None, None, None, None, None]*32 + tl.arange(0, 2)[None, None, :, None, None, None, None, None, None]*64 + tl.arange(0, 2)[None, :, None, None, None, None, None, None, None]*128 + tl.arange(0, 2)[:, None, None, None, None, None, None, None, None]*256, z)
+
+
+@jit
+def reshape_3_kernel(Z, X, out_tuple: tl.constexpr):  # (64, 32) -> (16, 8, 16)
+    x = tl.load(X + tl.arange(0, 32)[None, :]*1 + tl.arange(0, 64)[:, None]*32)
+    z = tl.reshape(x, out_tuple)
+    tl.store(Z + tl.arange(0, 16)[None, None, :]*1 + tl.arange(0, 8)[None, :, None]*16 + tl.arange(0, 16)[:, None, None]*128, z)
+
+
+@jit
+def reduce_kernel(X, Z, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, IS_3D: tl.constexpr,
+                  AXIS: tl.constexpr, KEEP_DIMS: tl.constexpr, USE_I1: tl.constexpr, OP: tl.constexpr):
+    range_m = tl.arange(0, BLOCK_M)
+    range_n = tl.arange(0, BLOCK_N)
+    range_k = tl.arange(0, BLOCK_K)
+    if IS_3D:
+        x = tl.load(X + range_m[:, None, None] * BLOCK_N * BLOCK_K + range_n[None, :, None] * BLOCK_K +
+                    range_k[None, None, :])
+    else:
+        x = tl.load(X + range_m[:, None] * BLOCK_N + range_n[None, :])
+    if USE_I1:
+        x = tl.cast(x, tl.int1)
+    z = getattr(tl, OP)(x, axis=AXIS, keep_dims=KEEP_DIMS)
+    z_ptr = Z
+    if KEEP_DIMS and AXIS is None:
+        if IS_3D:
+            z_ptr = z_ptr[None, None, None, :]
+        else:
+            z_ptr = z_ptr[None, None, :]
+    if IS_3D:
+        if AXIS == 0:
+            z_ptr = Z + range_n[:, None] * BLOCK_K + range_k[None, :]
+        elif AXIS == 1 or AXIS == -2:
+            z_ptr = Z + range_m[:, None] * BLOCK_K + range_k[None, :]
+        elif AXIS == 2 or AXIS == -1:
+            z_ptr = Z + range_m[:, None] * BLOCK_N + range_n[None, :]
+    else:
+        if AXIS == 0:
+            z_ptr = Z + range_n
+        elif AXIS == 1 or AXIS == -1:
+            z_ptr = Z + range_m
+    if KEEP_DIMS and AXIS is not None:
+        z_ptr = tl.expand_dims(z_ptr, axis=AXIS)
+    tl.store(z_ptr, z)
+
+
+@jit
+def permute3d_kernel(X, P, T, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    a, b, c = tl.arange(0, A), tl.arange(0, B), tl.arange(0, C)
+    x = tl.load(X + a[:, None, None] * B * C + b[None, :, None] * C + c[None, None, :])
+    p = tl.permute(x, (2, 0, 1))  # (C, A, B)
+    tl.store(P + c[:, None, None] * A * B + a[None, :, None] * B + b[None, None, :], p)
+    t = tl.trans(x)  # (A, C, B): without dims, the last two axes swap
+    tl.store(T + a[:, None, None] * C * B + c[None, :, None] * B + b[None, None, :], t + 1)
+
+
+@jit
+def shape_ops_odd_kernel(X, Y, P, S0, S1, I, C, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(X + offs, mask=mask, other=0)
+    y = tl.load(Y + offs, mask=mask, other=0)
+    pairs = tl.load(P + offs[:, None] * 2 + tl.arange(0, 2)[None, :], mask=mask[:, None], other=-1)
+    even, odd = pairs.split()
+    tl.store(S0 + offs, even * 3, mask=mask)
+    tl.store(S1 + offs, odd - even, mask=mask)
+    both = tl.interleave(x, y + 1)
+    io = 2 * tl.program_id(0) * BLOCK + tl.arange(0, 2 * BLOCK)
+    tl.store(I + io, both, mask=io < 2 * n)
+    z = tl.cat(x, y, can_reorder=True).view(2, BLOCK)
+    tl.store(C + tl.arange(0, 2)[:, None] * n + offs[None, :], z, mask=mask[None, :])
+
+
+@jit
+def cat_no_reorder_kernel(X, Z, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    tl.store(Z + tl.arange(0, 2 * N), tl.cat(x, x))
+
+
+@jit
+def split_odd_axis_kernel(X, Z, N: tl.constexpr):
+    a, b = tl.split(tl.load(X + tl.arange(0, N)))
+    tl.store(Z, a + b)
+
+
+@jit
+def join_types_kernel(X, Z, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    tl.store(Z + tl.arange(0, 2 * N), tl.interleave(x, x.to(tl.float16)))
+
+
+# --- Triton's value rules: test_empty_kernel, test_interleave's `@triton.jit(debug=debug)`, and metalforge's own:
+# literals as tiles, jit keyword arguments, num_ctas, a 0-d output, atomics as the only output -------------------
+@jit
+def empty_kernel(X, SIZE: tl.constexpr):
+    pass
+
+
+@jit(debug=True)
+def interleave_debug_kernel(Z, N: tl.constexpr):
+    z = tl.interleave(tl.arange(0, N), tl.arange(N, 2 * N))
+    tl.store(Z + tl.arange(0, 2 * N), z)
+
+
+@jit(noinline=True)
+def scaled_helper(x, factor):
+    return x * factor
+
+
+@jit(do_not_specialize=["n"], repr=None, launch_metadata=None)
+def literal_rules_kernel(X, Z, D, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = 0
+    tl.static_assert(acc.dtype == tl.int32)
+    half = 0.5
+    tl.static_assert(half.dtype == tl.float32)
+    x = tl.load(X + offs, mask=offs < n, other=0)
+    tl.static_assert(x.shape == [BLOCK])
+    tl.static_assert(x.shape[:0] + [BLOCK] == (BLOCK,))
+    acc += tl.sum(scaled_helper(x, 3), axis=0)
+    tl.store(Z, acc.to(tl.int64))
+    tl.store(D + offs, (x * half).to(x.dtype), mask=offs < n)
+
+
+@jit
+def zero_d_output_kernel(X, Z):
+    tl.store(Z, tl.load(X) * 2)
+
+
+@jit
+def atomics_only_kernel(X, Counts, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    bucket = tl.load(X + offs, mask=mask, other=0) % 4
+    tl.atomic_add(Counts + bucket, 1, mask=mask)
+
+
+# --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
+@jit
+def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    if FEATURE == "sort":
+        x = tl.sort(x)
+    elif FEATURE == "cumprod":
+        x = tl.cumprod(x, 0)
+    elif FEATURE == "make_block_ptr":
+        x = tl.load(tl.make_block_ptr(X, (N,), (1,), (0,), (N,), (0,)))
+    tl.store(Z + tl.arange(0, N), x)
