@@ -1208,27 +1208,49 @@ class _Builder:
     def b_argmin(self, input: Any, axis: Any, tie_break_left: Any, keep_dims: Any) -> Value:
         return self.reduction("argmin", input, axis, keep_dims, tie_break_left=bool(tie_break_left))
 
-    def combine_region(self, combine_fn: Any, element: ir.Element) -> Block:
-        """A region (a, b) -> combine_fn(a, b) over scalars, for tl.reduce and tl.associative_scan."""
+    def combine_region(self, combine_fn: Any, elements: list[ir.Element], what: str) -> Block:
+        """A region (a_0.., b_0..) -> combine_fn(a_0.., b_0..) over scalars, one per combined tile, for
+        tl.reduce and tl.associative_scan (Triton passes the left operands, then the right ones)."""
         if not isinstance(combine_fn, JITFunction):
             raise self.error(f"combine_fn must be a @metalforge.jit function, got {combine_fn!r}",
                              "decorate the combine function with @metalforge.jit")
-        block = Block([Value(element, "a"), Value(element, "b")])
-        out = self.in_block(block, lambda: self.to_value(self.inline(combine_fn, list(block.args), {}), element))
-        if out.type != element:
-            raise self.error(f"combine_fn returns {out.type} but combines {element}",
-                             "return a scalar of the input's type from combine_fn")
-        block.ops.append(Operation("yield", [out], [], {}, self.loc()))
+        block = Block([Value(e, "a") for e in elements] + [Value(e, "b") for e in elements])
+        out = self.in_block(block, lambda: self.inline(combine_fn, list(block.args), {}))
+        outs = list(out) if isinstance(out, (tuple, list)) else [out]
+        if len(outs) != len(elements):
+            raise self.error(f"combine_fn `{combine_fn.__name__}` of {what} returns {len(outs)} value(s) for "
+                             f"{len(elements)} tile(s)", "return one value per combined tile, in the input's order")
+        values = [self.in_block(block, lambda o=o, e=e: self.to_value(o, e)) for o, e in zip(outs, elements)]
+        for v, e in zip(values, elements):
+            if v.type != e:
+                raise self.error(f"combine_fn returns {v.type} but combines {e}",
+                                 "return a scalar of the input's type from combine_fn")
+        block.ops.append(Operation("yield", values, [], {}, self.loc()))
         return block
 
-    def b_reduce(self, input: Any, axis: Any, combine_fn: Any, keep_dims: Any) -> Value:
-        x = self.value_arg(input, "input")
-        if not shape_of(x.type):
+    def combined_tiles(self, input: Any, what: str) -> tuple[list[Value], bool]:
+        """The tiles of tl.reduce's or tl.associative_scan's input (a tile or a tuple of tiles of one
+        shape), and whether it was a tuple (the result is then a tuple too, as in Triton)."""
+        as_tuple = isinstance(input, (tuple, list))
+        tiles = [self.value_arg(x, "input") for x in (input if as_tuple else [input])]
+        if not tiles:
+            raise self.error(f"{what} needs at least one tile", "pass a tile or a tuple of tiles")
+        shapes = {shape_of(x.type) for x in tiles}
+        if len(shapes) > 1:
+            raise self.error(f"{what} combines tiles of one shape, got {sorted(shapes)}",
+                             "tl.broadcast_to the tiles to one shape first")
+        return tiles, as_tuple
+
+    def b_reduce(self, input: Any, axis: Any, combine_fn: Any, keep_dims: Any) -> Any:
+        tiles, as_tuple = self.combined_tiles(input, "tl.reduce")
+        shape = shape_of(tiles[0].type)
+        if not shape:
             raise self.error("tl.reduce needs a tile", "reduce a tile, not a scalar")
-        ax = self.axis_arg(axis, len(shape_of(x.type)))
-        region = self.combine_region(combine_fn, element_of(x.type))
-        t = make_type(element_of(x.type), semantic.reduced_shape(shape_of(x.type), ax, bool(keep_dims)))
-        return self.emit("reduce", [x], [t], {"axis": ax, "keep_dims": bool(keep_dims)}, [region]).result
+        ax = self.axis_arg(axis, len(shape))
+        region = self.combine_region(combine_fn, [element_of(x.type) for x in tiles], "tl.reduce")
+        types = [make_type(element_of(x.type), semantic.reduced_shape(shape, ax, bool(keep_dims))) for x in tiles]
+        results = self.emit("reduce", tiles, types, {"axis": ax, "keep_dims": bool(keep_dims)}, [region]).results
+        return tuple(results) if as_tuple else results[0]
 
     def b_cumsum(self, input: Any, axis: Any, reverse: Any, dtype: Any) -> Value:
         x = self.value_arg(input, "input")
@@ -1240,11 +1262,25 @@ class _Builder:
         ax = self.axis_arg(axis, len(shape_of(x.type)), allow_none=False)
         return self.emit1("cumsum", [x], x.type, axis=ax, reverse=bool(reverse))
 
-    def b_associative_scan(self, input: Any, axis: Any, combine_fn: Any, reverse: Any) -> Value:
+    def b_cumprod(self, input: Any, axis: Any, reverse: Any) -> Value:
+        """Triton's cumprod: a scan with a multiply, in the input's type (bf16 in fp32, as Triton)."""
         x = self.value_arg(input, "input")
+        if element_of(x.type) == ir.bfloat16:
+            x = self.convert(x, ir.float32)
         ax = self.axis_arg(axis, len(shape_of(x.type)), allow_none=False)
-        region = self.combine_region(combine_fn, element_of(x.type))
-        return self.emit("scan", [x], [x.type], {"axis": ax, "reverse": bool(reverse)}, [region]).result
+        element = element_of(x.type)
+        block = Block([Value(element, "a"), Value(element, "b")])
+        product = self.in_block(block, lambda: self.binary("mul", operator.mul, *block.args))
+        block.ops.append(Operation("yield", [product], [], {}, self.loc()))
+        return self.emit("scan", [x], [x.type], {"axis": ax, "reverse": bool(reverse)}, [block]).result
+
+    def b_associative_scan(self, input: Any, axis: Any, combine_fn: Any, reverse: Any) -> Any:
+        tiles, as_tuple = self.combined_tiles(input, "tl.associative_scan")
+        ax = self.axis_arg(axis, len(shape_of(tiles[0].type)), allow_none=False)
+        region = self.combine_region(combine_fn, [element_of(x.type) for x in tiles], "tl.associative_scan")
+        results = self.emit("scan", tiles, [x.type for x in tiles], {"axis": ax, "reverse": bool(reverse)},
+                            [region]).results
+        return tuple(results) if as_tuple else results[0]
 
     def pointer_arg(self, pointer: Any, what: str) -> tuple[Value, ScalarType]:
         if not isinstance(pointer, Value) or not isinstance(element_of(pointer.type), PointerType):

@@ -178,7 +178,8 @@ class Operation:
       while:  operands [*inits]; region 0 (before) args [*carried] ends in `condition` [cond, *carried];
               region 1 (after) args [*carried] ends in `yield`.
       if:     operands [cond]; regions then/else each end in `yield` with one value per result.
-      reduce/scan: operands [input]; region 0 args [a, b] (scalars) ends in `yield` [combined].
+      reduce/scan: operands [*inputs] (one shape); region 0 args [*a, *b] (scalars, one per input each)
+              ends in `yield` [*combined]; one result per input.
     """
 
     opcode: str

@@ -165,11 +165,15 @@ def argmax(input, axis, tie_break_left=True, keep_dims=False): """int32 index of
 @builtin
 def argmin(input, axis, tie_break_left=True, keep_dims=False): """int32 index of the minimum, first on ties."""
 @builtin
-def reduce(input, axis, combine_fn, keep_dims=False): """Reduce with a @jit combine function."""
+def reduce(input, axis, combine_fn, keep_dims=False):
+    """Reduce a tile, or a tuple of tiles of one shape, with a @jit combine function."""
 @builtin
 def cumsum(input, axis=0, reverse=False, dtype=None): """Inclusive prefix sum."""
 @builtin
-def associative_scan(input, axis, combine_fn, reverse=False): """Inclusive scan with a @jit combine function."""
+def cumprod(input, axis=0, reverse=False): """Inclusive prefix product."""
+@builtin
+def associative_scan(input, axis, combine_fn, reverse=False):
+    """Inclusive scan of a tile, or a tuple of tiles of one shape, with a @jit combine function."""
 @builtin
 def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
         out_dtype=float32): """Matrix product of 2-D tiles on simdgroup matrices, accumulated in float32."""
@@ -211,7 +215,6 @@ NOT_YET_SUPPORTED: dict[str, str] = {
                     "write it with loads, stores and tl.where for now"),
     **dict.fromkeys(("randint", "randint4x", "uint_to_uniform_float", "pair_uniform_to_normal"),
                     "use tl.rand or tl.randn (Philox, as Triton's)"),
-    "cumprod": "use tl.associative_scan with a @jit multiply",
     **dict.fromkeys(("make_block_ptr", "advance", "make_tensor_descriptor", "load_tensor_descriptor",
                      "store_tensor_descriptor"), "load and store through pointer tiles with masks"),
     **dict.fromkeys(("atomic_and", "atomic_or", "atomic_xor"), "use tl.atomic_cas in a loop"),

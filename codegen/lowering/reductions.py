@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...dsl import ir
-from ...dsl.ir import Operation, ScalarType, element_of, shape_of
+from ...dsl.ir import Operation, ScalarType, Value, element_of, shape_of
 from .. import lir
 from ..layouts import MMA, Blocked, Scalar, Slice, add, flat_index, lit, mul_, prod, unravel
 from ..lir import Bin, Call, Expr, Index, Select, Shuffle, Special, Sym
@@ -34,15 +34,25 @@ def _combine_for(lw: Lowering, op: Operation, element: ScalarType) -> Combine:
     region = op.regions[0]
 
     def user(a, b):
-        x, y = region.args
-        lw.env[x.id], lw.env[y.id] = ScalarRepr(a[0]), ScalarRepr(b[0])
+        for arg, e in zip(region.args, [*a, *b]):
+            lw.env[arg.id] = ScalarRepr(e)
         lw.lower_block(region.ops[:-1])
-        return [lw.read(region.ops[-1].operands[0], Scalar(), None, [])]
+        combined = [lw.read(v, Scalar(), None, []) for v in region.ops[-1].operands]
+        if len(combined) == 1:
+            return combined
+        # the callers assign the accumulators one after another: name every combined value first,
+        # so that none reads an accumulator already overwritten
+        names = [lw.name(None, "combined") for _ in combined]
+        for name, e, v in zip(names, combined, region.ops[-1].operands):
+            lw.emit(lir.Decl(name, v.type, init=e))
+        return [Sym(name) for name in names]
     return user
 
 
 def lower_reduction(lw: Lowering, op: Operation) -> None:
-    x, r = op.operands[0], op.result
+    """Reduce the operands (one tile, or several of one shape for tl.reduce over a tuple) along an
+    axis; the accumulators of all operands travel together through every step."""
+    x = op.operands[0]
     parent: Blocked | MMA | Slice = lw.plan.reduce_parent[id(op)]
     flatten = op.attrs.get("axis") is None and len(shape_of(x.type)) > 1
     axis = op.attrs.get("axis") or 0
@@ -51,15 +61,17 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
     with_index = op.opcode in ("argmax", "argmin")
     combine = _combine_for(lw, op, value_type)
 
-    # The operand in registers, and the layout P and dimension along which the reduction runs.
-    if flatten:  # read the tile as 1-D
-        lw.ready([x], parent)
-        xs = lw.name(x, "flat")
-        lw.emit(lir.Decl(xs, value_type, size=parent.slots))
+    # The operands in registers, and the layout P and dimension along which the reduction runs.
+    def in_registers(v: Value) -> str:
+        if not flatten:
+            return lw.materialize(v, parent)
+        lw.ready([v], parent)  # read the tile as 1-D
+        flat = lw.name(v, "flat")
+        lw.emit(lir.Decl(flat, element_of(v.type), size=parent.slots))
         lw.slot_loop(parent, lambda k, c: lw.emit(lir.Assign(
-            Index(Sym(xs), k), lw.read(x, parent, None, unravel(c[0], x_shape)))))
-    else:
-        xs = lw.materialize(x, parent)
+            Index(Sym(flat), k), lw.read(v, parent, None, unravel(c[0], x_shape)))))
+        return flat
+    xss = [in_registers(v) for v in op.operands]
     if isinstance(parent, Slice):
         # A 1-D slice of a 2-D tile (e.g. attention scores): reduce along the parent's other
         # dimension, in registers; threads along the sliced dimension hold copies and agree.
@@ -74,8 +86,9 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
         def items(k) -> list[tuple[Expr, Expr]]:
             slots = [loop.parent_slot(k, lit(j)) for j in range(parent.local[axis])]
             return [(ps, parent.coords(ps)[axis]) for ps in slots]
-    types = [value_type] + ([ir.int32] if with_index else [])
-    accs = [lw.name(r, "acc") if i == 0 else lw.name(None, "acc_index") for i in range(len(types))]
+    types = [element_of(v.type) for v in op.operands] + ([ir.int32] if with_index else [])
+    accs = [lw.name(r, "acc") for r in op.results[:len(op.operands)]] + ([lw.name(None, "acc_index")] if with_index
+                                                                         else [])
     for name, t in zip(accs, types):
         lw.emit(lir.Decl(name, t, size=prod(result_shape) if isinstance(loop, Scalar) else loop.slots))
 
@@ -89,7 +102,7 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
     # 1. this thread's slots along the dimension
     def own(k, coords):
         for j, (slot, coord) in enumerate(items(k)):
-            item = [Index(Sym(xs), slot)] + ([coord] if with_index else [])
+            item = [Index(Sym(xs), slot) for xs in xss] + ([coord] if with_index else [])
             set_acc(k, item if j == 0 else combine(acc_at(k), item))
     lw.slot_loop(loop, own)
 
@@ -129,53 +142,60 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
                 set_acc(k, combine(acc_at(k), [Index(Sym(c), add(lit(w * count), f)) for c in cells]))
         lw.slot_loop(loop, gather)
 
-    result = accs[1] if with_index else accs[0]
-    layout = lw.plan.of(r)
-    if isinstance(layout, Scalar):
-        name = lw.name(r)
-        lw.emit(lir.Decl(name, element_of(r.type), init=Index(Sym(result), lit(0))))
-        lw.env[r.id] = ScalarRepr(Sym(name))
-    else:
-        lw.env[r.id] = RegsRepr(result, layout)
+    for r, result in zip(op.results, accs[1:] if with_index else accs):
+        layout = lw.plan.of(r)
+        if isinstance(layout, Scalar):
+            name = lw.name(r)
+            lw.emit(lir.Decl(name, element_of(r.type), init=Index(Sym(result), lit(0))))
+            lw.env[r.id] = ScalarRepr(Sym(name))
+        else:
+            lw.env[r.id] = RegsRepr(result, layout)
 
 
 def lower_scan(lw: Lowering, op: Operation) -> None:
-    """Inclusive scan along `axis`: stage the tile in threadgroup memory, one thread per row."""
-    x, r = op.operands[0], op.result
-    shape, axis, reverse = shape_of(x.type), op.attrs["axis"], op.attrs.get("reverse", False)
-    element = element_of(x.type)
-    combine = _combine_for(lw, op, element)
-    layout = lw.plan.storage(x)
-    lw.ready([x], layout)
-    out = lw.alloc_shared(f"{lw.name(r, 'scan')}_smem", element, prod(shape))
+    """Inclusive scan along `axis` of one tile, or of several of one shape (tl.associative_scan over a
+    tuple): stage the tiles in threadgroup memory, one thread per row sweeps all of them together."""
+    shape, axis, reverse = shape_of(op.operands[0].type), op.attrs["axis"], op.attrs.get("reverse", False)
+    combine = _combine_for(lw, op, element_of(op.operands[0].type))
+    layouts = [lw.plan.storage(x) for x in op.operands]
+    for x, layout in zip(op.operands, layouts):
+        lw.ready([x], layout)
+    outs = [lw.alloc_shared(f"{lw.name(r, 'scan')}_smem", element_of(r.type), prod(shape)) for r in op.results]
     lw.emit(lir.Barrier())
-
-    def fill(k, coords):
-        stmt = lir.Assign(Index(Sym(out), flat_index(coords, shape)), lw.read(x, layout, k, coords))
-        owner = layout.owner(k)
-        lw.emit(lir.If(owner, [stmt]) if owner is not None else stmt)
-    lw.slot_loop(layout, fill)
+    for x, layout, out in zip(op.operands, layouts, outs):
+        def fill(k, coords, x=x, layout=layout, out=out):
+            stmt = lir.Assign(Index(Sym(out), flat_index(coords, shape)), lw.read(x, layout, k, coords))
+            owner = layout.owner(k)
+            lw.emit(lir.If(owner, [stmt]) if owner is not None else stmt)
+        lw.slot_loop(layout, fill)
     lw.emit(lir.Barrier())
     n = shape[axis]
     rest = shape[:axis] + shape[axis + 1:]
-    row, i, acc = lw.name(None, "row"), lw.name(None, "i"), lw.name(None, "running")
+    row, i = lw.name(None, "row"), lw.name(None, "i")
+    accs = [lw.name(None, "running") for _ in outs]
 
-    def at(position: Expr) -> Expr:
+    def at(out: str, position: Expr) -> Expr:
         coords = unravel(Sym(row), rest) if rest else []
         return Index(Sym(out), flat_index(coords[:axis] + [position] + coords[axis:], shape))
     first = lit(n - 1) if reverse else lit(0)
     position = Bin("-", lit(n - 1), Sym(i)) if reverse else Sym(i)
 
+    def step() -> None:
+        combined = combine([Sym(a) for a in accs], [at(out, position) for out in outs])
+        for acc, out, value in zip(accs, outs, combined):
+            lw.emit(lir.Assign(Sym(acc), value))
+            lw.emit(lir.Assign(at(out, position), Sym(acc)))
+
     def sweep() -> None:
-        lw.emit(lir.Decl(acc, element, init=at(first)))
-        step = lw.nested(lambda: (lw.emit(lir.Assign(Sym(acc), combine([Sym(acc)], [at(position)])[0])),
-                                  lw.emit(lir.Assign(at(position), Sym(acc)))))
-        lw.emit(lir.For(i, lit(1), Bin("<", Sym(i), lit(n)), lit(1), step, type=ir.int32))
+        for acc, out, r in zip(accs, outs, op.results):
+            lw.emit(lir.Decl(acc, element_of(r.type), init=at(out, first)))
+        lw.emit(lir.For(i, lit(1), Bin("<", Sym(i), lit(n)), lit(1), lw.nested(step), type=ir.int32))
     rows = lw.nested(sweep)
     lw.emit(lir.For(row, Special("tid"), Bin("<", Sym(row), lit(max(1, prod(rest)))), lit(lw.threads), rows,
                     type=ir.int32))
     lw.emit(lir.Barrier())
-    lw.env[r.id] = SharedRepr(out, shape, lambda coords: flat_index(coords, shape))
+    for r, out in zip(op.results, outs):
+        lw.env[r.id] = SharedRepr(out, shape, lambda coords: flat_index(coords, shape))
 
 
 HANDLERS = {**{k: lower_reduction for k in ("sum", "max", "min", "argmax", "argmin", "reduce")},

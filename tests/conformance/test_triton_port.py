@@ -6,6 +6,8 @@ repeated here, so that Triton's interpreter is checked against it too.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -356,8 +358,133 @@ def test_atomics_as_the_only_output(both, rng, n):
                [np.bincount(x % 4, minlength=4).astype(np.int32)], consts={"BLOCK": 64})
 
 
+# --- tl.reduce and tl.associative_scan over tuples, tl.cumprod, reverse= ---------------------------------------------
+SCAN2D_SHAPES = [(8, 32), (16, 32), (32, 16), (2, 1024), (1024, 2), (32, 32), (1, 1024)]
+SCAN_CONFIGS = [(op, dtype, shape, axis, reverse, num_warps)
+                for num_warps in [4]  # Triton's 16 too; the scan sweeps rows in threadgroup memory either way
+                for dtype in ["int32", "float32"]
+                for axis in [1, 0]
+                for reverse in [True, False]
+                for shape in SCAN2D_SHAPES
+                for op in ["cumsum", "cumprod", "get_first_element", "linear_recurrence", "cummax", "roll"]]
+
+
+def scan2d_reference(op: str, x: np.ndarray, y: np.ndarray, axis: int, reverse: bool) -> np.ndarray:
+    """test_scan2d's numpy reference, for one op (Triton writes it inline)."""
+    x_in = np.flip(x, axis) if reverse else x
+    if op in ("cumsum", "cumprod"):
+        with np.errstate(over="ignore"):
+            z = (np.cumsum if op == "cumsum" else np.cumprod)(x_in, axis=axis).astype(x.dtype)
+        return np.flip(z, axis) if reverse else z
+    if op == "cummax":
+        n = x.shape[axis]
+        arange = np.arange(n).reshape((-1, 1) if axis == 0 else (1, -1))
+        running = np.maximum.accumulate(x_in, axis=axis)
+        # torch.cummax's index: the last position holding the running maximum so far
+        hit = np.where(x_in == running, np.broadcast_to(arange, x.shape), -1)
+        z = np.maximum.accumulate(hit, axis=axis).astype(np.int64)
+        return n - np.flip(z, axis) - 1 if reverse else z
+    if op == "roll":
+        z = np.roll(x_in.copy(), 1, axis=axis)
+        if axis == 0:
+            z[:1] = 0
+        else:
+            z[:, :1] = 0
+        return np.flip(z, axis) if reverse else z
+    if op == "linear_recurrence":
+        x_ref, y_ref = (x.T, y.T) if axis == 0 else (x, y)
+        if reverse:
+            x_ref, y_ref = np.flip(x_ref, 1), np.flip(y_ref, 1)
+        acc, rows = np.zeros(x_ref.shape[0], x.dtype), []
+        for xi, yi in zip(x_ref.T, y_ref.T):
+            acc = xi * acc + yi
+            rows.append(acc)
+        z = np.stack(rows, 1)
+        z = np.flip(z, 1) if reverse else z
+        return np.ascontiguousarray(z.T if axis == 0 else z)
+    z = x.copy()  # get_first_element
+    if axis == 0:
+        if reverse:
+            z[:-1] = x[-1]
+        else:
+            z[1:] = x[0]
+    elif reverse:
+        z[:, :-1] = x[:, -1:]
+    else:
+        z[:, 1:] = x[:, 0:1]
+    return z
+
+
+@pytest.mark.parametrize("op,dtype_str,shape,axis,reverse,num_warps",
+                         SCAN_CONFIGS + [("linear_recurrence", "float32", (32, 16), 1, True, 16)])
+def test_scan2d(both, rng, op, dtype_str, shape, axis, reverse, num_warps):
+    """Triton's test_scan2d (bfloat16 left out: Triton's interpreter skips it)."""
+    if op == "linear_recurrence" and dtype_str == "int32":
+        x, y = (rng.integers(-1, 2, shape).astype(np.int32) for _ in range(2))
+    elif dtype_str == "int32":
+        x, y = (rng.integers(-10, 10, shape).astype(np.int32) for _ in range(2))
+    else:
+        x, y = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+    if op == "cumprod" and dtype_str == "float32":
+        x = (np.sign(x) * (0.9 + 0.2 * np.abs(x) / (1 + np.abs(x)))).astype(np.float32)  # keeps products finite
+    want = scan2d_reference(op, x, y, axis, reverse)
+    tol = {} if dtype_str == "int32" else {"rtol": 1e-2, "atol": 1e-3 if op == "cumprod" else 0}
+    both.check("scan2d_kernel", (1,), (x, y, Out(shape, want.dtype.name)), [want],
+               consts={"BLOCK_M": shape[0], "BLOCK_N": shape[1], "AXIS": axis, "OP": op, "REVERSE": reverse,
+}, num_warps=num_warps, **tol)
+
+
+def test_generic_reduction(both, rng):
+    """Triton's test_generic_reduction: Welford's mean and M2 through tl.reduce over a 3-tuple, and a sum
+    over a 1-tuple (a 1-tuple back) and over a single tile."""
+    x = rng.random(512).astype(np.float32)
+    x64 = x.astype(np.float64)
+    want = [np.array(v, np.float32) for v in (x64.mean(), x64.var(), x64.sum(), x64.sum())]
+    both.check("var_mean_kernel", (1,), (x, *(Out((), "float32") for _ in range(4))), want,
+               consts={"BLOCK": 512}, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("n_rows,n_cols", [(1, 1), (5, 37), (19, 100)])
+def test_tuple_reduce_and_scan_odd_sizes(both, rng, n_rows, n_cols):
+    """Argmax with its index and Welford over masked tiles of odd sizes, several programs; a reversed
+    tuple cummax (ties to the later index, as Triton's cummax combine does)."""
+    x = rng.integers(-5, 5, (n_rows, n_cols)).astype(np.float32)  # small integers: ties happen
+    arg = np.argmax(x, axis=1).astype(np.int32)
+    rev = np.flip(x, 1)
+    running = np.maximum.accumulate(rev, axis=1)
+    cols = np.arange(n_cols)[::-1]
+    # the reversed scan's combine keeps the right-hand (earlier) index unless the left value is greater
+    at = np.empty_like(x, dtype=np.int32)
+    for r in range(n_rows):
+        best, idx = rev[r, 0], cols[0]
+        for j in range(n_cols):
+            if j and not (best > rev[r, j]):
+                best, idx = rev[r, j], cols[j]
+            at[r, j] = idx
+    x64 = x.astype(np.float64)
+    want = [x.max(1), arg, x64.mean(1).astype(np.float32), (x64.var(1) * n_cols).astype(np.float32),
+            np.flip(running, 1).copy(), np.flip(at, 1).copy()]
+    block_m = 4
+    both.check("tuple_odd_kernel", (-(-n_rows // block_m),),
+               (x, Out(n_rows, "float32"), Out(n_rows, "int32"), Out(n_rows, "float32"), Out(n_rows, "float32"),
+                Out((n_rows, n_cols), "float32"), Out((n_rows, n_cols), "int32"), n_rows, n_cols),
+               want, consts={"BLOCK_M": block_m, "BLOCK_N": 128}, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("which,message", [
+    ("count", "returns 1 value(s) for 2 tile(s)"),
+    ("shape", "combines tiles of one shape"),
+])
+def test_tuple_combine_errors_name_the_kernel(both, which, message):
+    from metalforge.errors import KernelDefinitionError
+    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
+        both.mf.run("tuple_combine_error_kernel", (1,), np.ones(8, np.float32), Out(1, "float32"), N=8, WHICH=which)
+    text = str(e.value)
+    assert "tuple_combine_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
+
+
 # --- clear errors for what is not supported ------------------------------------------------------------------------
-@pytest.mark.parametrize("feature", ["sort", "cumprod", "make_block_ptr"])
+@pytest.mark.parametrize("feature", ["sort", "gather", "make_block_ptr"])
 def test_unsupported_feature_is_named(both, feature):
     """Triton runs these; metalforge refuses them at the user's line, naming the tl function and a fix."""
     from metalforge.errors import KernelDefinitionError

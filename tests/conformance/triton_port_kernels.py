@@ -458,14 +458,149 @@ def atomics_only_kernel(X, Counts, n, BLOCK: tl.constexpr):
     tl.atomic_add(Counts + bucket, 1, mask=mask)
 
 
+# --- test_scan2d (Triton's combine functions and kernel; GENERATE_TEST_HERE written out per op) ---------------
+@jit
+def get_first_element(a, b):
+    return a
+
+
+@jit
+def linear_recurrence(a1, b1, a2, b2):
+    return a1 * a2, b1 * a2 + b2
+
+
+@jit
+def cummax(v0, i0, v1, i1):
+    gt = v0 > v1
+    return tl.where(gt, v0, v1), tl.where(gt, i0, i1)
+
+
+@jit
+def roll(a1, b1_last, b1_cur, a2, b2_last, b2_cur):
+    return a1 + a2, tl.where(a2 == 1, b1_cur, 0) + b2_last, b2_cur
+
+
+@jit
+def scan2d_kernel(X, Y, Z, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, AXIS: tl.constexpr, OP: tl.constexpr,
+                  REVERSE: tl.constexpr):
+    range_m = tl.arange(0, BLOCK_M)
+    range_n = tl.arange(0, BLOCK_N)
+    x = tl.load(X + range_m[:, None] * BLOCK_N + range_n[None, :])
+    y = tl.load(Y + range_m[:, None] * BLOCK_N + range_n[None, :])
+    if OP == "cumsum":
+        z = tl.cumsum(x, axis=AXIS, reverse=REVERSE)
+    elif OP == "cumprod":
+        z = tl.cumprod(x, axis=AXIS, reverse=REVERSE)
+    elif OP == "get_first_element":
+        z = tl.associative_scan(x, axis=AXIS, combine_fn=get_first_element, reverse=REVERSE)
+    elif OP == "cummax":
+        if AXIS == 0:
+            rg = tl.broadcast_to(range_m[:, None].to(tl.int64), [BLOCK_M, BLOCK_N])
+        else:
+            rg = tl.broadcast_to(range_n[None, :].to(tl.int64), [BLOCK_M, BLOCK_N])
+        _, z = tl.associative_scan((x, rg), axis=AXIS, combine_fn=cummax, reverse=REVERSE)
+    elif OP == "roll":
+        _, z, _ = tl.associative_scan((1 + 0 * x, 0 * x, x), axis=AXIS, combine_fn=roll, reverse=REVERSE)
+    else:
+        _, z = tl.associative_scan((x, y), axis=AXIS, combine_fn=linear_recurrence, reverse=REVERSE)
+    tl.store(Z + range_m[:, None] * BLOCK_N + range_n[None, :], z)
+
+
+# --- test_generic_reduction (Welford's mean and M2 over a tuple, a 1-tuple and a single tile) ---------------------
+@jit
+def _welford_combine(mean_1, m2_1, weight_1, mean_2, m2_2, weight_2):
+    delta = mean_2 - mean_1
+    new_weight = weight_1 + weight_2
+    w2_over_w = weight_2 / new_weight
+    return (
+        mean_1 + delta * w2_over_w,
+        m2_1 + m2_2 + delta * delta * weight_1 * w2_over_w,
+        new_weight,
+    )
+
+
+@jit
+def _sum_combine(a, b):
+    return a + b
+
+
+@jit
+def var_mean_kernel(X, out_mean, out_var, out_sum0, out_sum1, BLOCK: tl.constexpr):
+    xindex = tl.arange(0, BLOCK)
+    x = tl.load(X + xindex)
+    mean = x
+    m2 = tl.zeros_like(x)
+    weight = tl.full(x.shape, 1, x.dtype)
+    # Test return a tuple and a single value
+    sum0, = tl.reduce((x, ), 0, _sum_combine)
+    sum1 = tl.reduce(x, 0, _sum_combine)
+    # Test multiple values in a tuple
+    (mean, m2, weight) = tl.reduce((mean, m2, weight), 0, _welford_combine)
+    tl.store(out_mean, mean)
+    tl.store(out_var, m2 / weight)
+    tl.store(out_sum0, sum0)
+    tl.store(out_sum1, sum1)
+
+
+# --- tuple reductions and scans on odd sizes, masked, several programs (metalforge's own) ----------------------
+@jit
+def _argmax_combine(v0, i0, v1, i1):
+    take = (v1 > v0) | ((v1 == v0) & (i1 < i0))
+    return tl.where(take, v1, v0), tl.where(take, i1, i0)
+
+
+@jit
+def tuple_odd_kernel(X, RowMax, RowArg, Mean, M2, CumMax, CumArg, n_rows, n_cols, BLOCK_M: tl.constexpr,
+                     BLOCK_N: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offs = rows[:, None] * n_cols + cols[None, :]
+    x = tl.load(X + offs, mask=mask, other=float("-inf"))
+    idx = tl.broadcast_to(cols[None, :], [BLOCK_M, BLOCK_N])
+    best, arg = tl.reduce((x, idx), 1, _argmax_combine)
+    tl.store(RowMax + rows, best, mask=rows < n_rows)
+    tl.store(RowArg + rows, arg, mask=rows < n_rows)
+    present = mask.to(tl.float32)
+    mean, m2, weight = tl.reduce((tl.where(mask, x, 0.0), tl.zeros_like(present), present), 1, _welford_safe)
+    tl.store(Mean + rows, mean, mask=rows < n_rows)
+    tl.store(M2 + rows, m2, mask=rows < n_rows)
+    run, at = tl.associative_scan((x, idx), 1, cummax, reverse=True)
+    tl.store(CumMax + offs, run, mask=mask)
+    tl.store(CumArg + offs, at, mask=mask)
+
+
+@jit
+def _welford_safe(mean_1, m2_1, weight_1, mean_2, m2_2, weight_2):
+    delta = mean_2 - mean_1
+    new_weight = weight_1 + weight_2
+    w2_over_w = tl.where(new_weight == 0, 0.0, weight_2 / new_weight)
+    return mean_1 + delta * w2_over_w, m2_1 + m2_2 + delta * delta * weight_1 * w2_over_w, new_weight
+
+
+@jit
+def _one_of_two(a0, a1, b0, b1):
+    return a0 + b0
+
+
+@jit
+def tuple_combine_error_kernel(X, Z, N: tl.constexpr, WHICH: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    if WHICH == "count":
+        s, t = tl.reduce((x, x), 0, _one_of_two)
+    else:
+        s, t = tl.associative_scan((x, tl.arange(0, N // 2)), 0, _sum_combine)
+    tl.store(Z, s)
+
+
 # --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
 @jit
 def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
     x = tl.load(X + tl.arange(0, N))
     if FEATURE == "sort":
         x = tl.sort(x)
-    elif FEATURE == "cumprod":
-        x = tl.cumprod(x, 0)
+    elif FEATURE == "gather":
+        x = tl.gather(x, tl.arange(0, N), 0)
     elif FEATURE == "make_block_ptr":
         x = tl.load(tl.make_block_ptr(X, (N,), (1,), (0,), (N,), (0,)))
     tl.store(Z + tl.arange(0, N), x)
