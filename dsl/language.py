@@ -211,7 +211,7 @@ class PropagateNan(enum.Enum):
 # Triton 3.6's `tl` names that metalforge does not have yet (issue 18): a kernel reaching for one is
 # told so by name, with what to do instead, rather than seeing an AttributeError
 NOT_YET_SUPPORTED: dict[str, str] = {
-    **dict.fromkeys(("sort", "flip", "gather", "histogram", "swizzle2d", "topk"),
+    **dict.fromkeys(("sort", "flip", "gather", "histogram", "topk"),
                     "write it with loads, stores and tl.where for now"),
     **dict.fromkeys(("randint", "randint4x", "uint_to_uniform_float", "pair_uniform_to_normal"),
                     "use tl.rand or tl.randn (Philox, as Triton's)"),

@@ -483,6 +483,23 @@ def test_tuple_combine_errors_name_the_kernel(both, which, message):
     assert "tuple_combine_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
 
 
+# --- tl.swizzle2d ---------------------------------------------------------------------------------------------------
+def swizzled_order(size_i: int, size_j: int, size_g: int) -> np.ndarray:
+    """Where each row-major index lands: column-major within groups of size_g rows (numpy's own)."""
+    out = np.empty((size_i, size_j), np.int32)
+    for start in range(0, size_i, size_g):
+        rows = min(size_g, size_i - start)
+        order = np.arange(start * size_j, (start + rows) * size_j).reshape(size_j, rows).T
+        out[start:start + rows] = order
+    return out
+
+
+@pytest.mark.parametrize("size_i,size_j,size_g", [(1, 1, 1), (5, 7, 3), (9, 13, 4), (16, 8, 16)])
+def test_swizzle2d_tiles_odd_sizes(both, size_i, size_j, size_g):
+    both.check("swizzle2d_tile_kernel", (1,), (Out((size_i, size_j), "int32", -1), size_i, size_j, size_g),
+               [swizzled_order(size_i, size_j, size_g)], consts={"BLOCK": 128})
+
+
 # --- clear errors for what is not supported ------------------------------------------------------------------------
 @pytest.mark.parametrize("feature", ["sort", "gather", "make_block_ptr"])
 def test_unsupported_feature_is_named(both, feature):

@@ -593,6 +593,16 @@ def tuple_combine_error_kernel(X, Z, N: tl.constexpr, WHICH: tl.constexpr):
     tl.store(Z, s)
 
 
+# --- tl.swizzle2d on tiles of odd sizes (metalforge's own) ------------------------------------------------------
+@jit
+def swizzle2d_tile_kernel(output, size_i, size_j, size_g, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    i = offs // size_j
+    j = offs % size_j
+    new_i, new_j = tl.swizzle2d(i, j, size_i, size_j, size_g)
+    tl.store(output + new_i * size_j + new_j, offs, mask=offs < size_i * size_j)
+
+
 # --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
 @jit
 def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
