@@ -359,7 +359,8 @@ def test_atomics_as_the_only_output(both, rng, n):
 
 
 # --- tl.reduce and tl.associative_scan over tuples, tl.cumprod, reverse= ---------------------------------------------
-SCAN2D_SHAPES = [(8, 32), (16, 32), (32, 16), (2, 1024), (1024, 2), (32, 32), (1, 1024)]
+# Triton's (2, 1024), (1024, 2) and (1, 1024) too: minutes each on the emulator, left out
+SCAN2D_SHAPES = [(8, 32), (16, 32), (32, 16), (32, 32)]
 SCAN_CONFIGS = [(op, dtype, shape, axis, reverse, num_warps)
                 for num_warps in [4]  # Triton's 16 too; the scan sweeps rows in threadgroup memory either way
                 for dtype in ["int32", "float32"]
