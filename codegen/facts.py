@@ -76,7 +76,9 @@ def kernel_facts(kernel: lir.Kernel) -> KernelFacts:
                 count(s.then, times)
                 count(s.orelse, times)
             elif isinstance(s, lir.For):
-                trips = _trip_count(s)
+                bounds = s.literal_bounds()
+                trips = None if bounds is None or bounds[1] is None else \
+                    max(0, -(-(bounds[1] - bounds[0]) // bounds[2]))
                 if trips is None:
                     facts.runtime_loops += 1
                 count(s.body, times * (trips or 1))
@@ -113,12 +115,3 @@ def _device_reads(e: object, arrays: set[str], element_bytes, loads: Counter, ti
             stack.extend(n)
         elif isinstance(n, lir.Expr):
             stack.extend(getattr(n, f) for f in lir.node_fields(type(n)))
-
-
-def _trip_count(loop: lir.For) -> int | None:
-    """Iterations of `for (v = start; v < end; v += step)` with literal bounds, else None."""
-    c = loop.cond
-    if (isinstance(loop.start, lir.Lit) and isinstance(loop.step, lir.Lit) and isinstance(c, lir.Bin)
-            and c.op == "<" and isinstance(c.b, lir.Lit) and c.a == lir.Sym(loop.var) and loop.step.value > 0):
-        return max(0, -(-(int(c.b.value) - int(loop.start.value)) // int(loop.step.value)))
-    return None

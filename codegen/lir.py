@@ -231,6 +231,15 @@ class For(Stmt):
     rolled: bool = False  # never unrolled: the register arrays it indexes live in thread memory
     type: ScalarType | None = None
 
+    def literal_bounds(self) -> tuple[int, int | None, int] | None:
+        """(start, end, step) of `for (v = start; v < end; v += step)` with a literal start and a
+        positive literal step (end None where it is known only at run time), else None."""
+        c = self.cond
+        if (isinstance(self.start, Lit) and isinstance(self.step, Lit) and int(self.step.value) > 0
+                and isinstance(c, Bin) and c.op == "<" and c.a == Sym(self.var)):
+            return int(self.start.value), int(c.b.value) if isinstance(c.b, Lit) else None, int(self.step.value)
+        return None
+
 
 @dataclass
 class Loop(Stmt):

@@ -7,6 +7,7 @@ array is made once per value, and an argument of a known type has its facts in o
 from __future__ import annotations
 
 import collections
+import operator
 from typing import Any, Sequence, Union
 
 import mlx.core as mx
@@ -55,13 +56,22 @@ def cdiv(x: int, div: int) -> int:
     return -(-x // div)
 
 
+def sizes(shape: Any) -> tuple[int, ...] | None:
+    """`shape` (an integer or a sequence of them) as a tuple of non-negative ints, or None if it is
+    not one: the one check of output shapes (here when a placeholder is made from a list or an int,
+    in launcher/generated.py when MLX refuses a launch whose tuple was trusted)."""
+    try:
+        found = (operator.index(shape),) if not hasattr(shape, "__iter__") else tuple(map(operator.index, shape))
+    except TypeError:
+        return None
+    return found if all(n >= 0 for n in found) else None
+
+
 def _shape(shape: Union[int, Sequence[int]]) -> tuple[int, ...]:
-    """A shape given as an int or a sequence, checked (a tuple is trusted when made, and checked if
-    MLX refuses the launch: launcher/generated.py)."""
-    sizes = (shape,) if isinstance(shape, int) else tuple(shape)
-    if not all(isinstance(n, int) and n >= 0 for n in sizes):
+    found = sizes(shape)
+    if found is None:
         raise MetalforgeError(f"an output's shape must be non-negative ints, got {shape!r}")
-    return tuple(int(n) for n in sizes)
+    return found
 
 
 def _initial(value: float) -> float:

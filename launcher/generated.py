@@ -249,7 +249,7 @@ def check_output_shapes(kernel: str, names: Sequence[str], shapes: Sequence[Any]
     """Raise a LaunchConfigError naming the first output whose shape is not a tuple of sizes (the
     placeholders trust a tuple when made, to stay cheap: a launch MLX refuses checks them here)."""
     for name, shape in zip(names, shapes):
-        if not all(type(n) is int and n >= 0 for n in shape):
+        if arguments.sizes(shape) is None:
             raise LaunchConfigError(f"{kernel}: output `{name}` has shape {tuple(shape)!r}; give mf.empty/zeros/full "
                                     "a shape of non-negative ints")
 

@@ -178,14 +178,11 @@ def _combine(op: str, a: Range, b: Range) -> Range:
 
 
 def _loop_range(loop: lir.For) -> Range:
-    """`for (v = s; v < e; v += t)` with literal s >= 0, t > 0 and e: v in [s, e - 1], multiples of gcd(s, t)."""
-    c = loop.cond
-    if isinstance(loop.start, Lit) and isinstance(loop.step, Lit) and isinstance(c, Bin) and c.op == "<" \
-            and c.a == Sym(loop.var) and int(loop.start.value) >= 0 and int(loop.step.value) > 0:
-        start, step = int(loop.start.value), int(loop.step.value)
-        hi = None
-        if isinstance(c.b, Lit):
-            hi = start + (int(c.b.value) - 1 - start) // step * step
+    """`for (v = s; v < e; v += t)` with literal s >= 0, t > 0 (and e): v in [s, e - 1], multiples of gcd(s, t)."""
+    bounds = loop.literal_bounds()
+    if bounds is not None and bounds[0] >= 0:
+        start, end, step = bounds
+        hi = None if end is None else start + (end - 1 - start) // step * step
         return Range(start, hi, gcd(start, step) or step)
     if isinstance(loop.start, Lit) and int(loop.start.value) >= 0:
         return Range(int(loop.start.value), None)
