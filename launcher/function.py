@@ -25,6 +25,7 @@ from ..dsl import ir
 from ..dsl.frontend import JITFunction as _FrontendFunction
 from ..errors import BackendUnavailableError, LaunchConfigError, MetalforgeError
 from ..runtime import backends, metal_kernel
+from ..runtime.kernel import ValueTypes
 from . import generated
 from .arguments import MX_DTYPES, Placeholder, check_element, fact, scalar_arrays, scalar_type, zeros
 from .generated import LAUNCH_OPTIONS, UNSET
@@ -122,17 +123,27 @@ class JITFunction(_FrontendFunction):
             raise MetalforgeError(f"{self.__name__}: outputs with different initial values {sorted(inits)}; MLX "
                                   "initialises all outputs of a kernel alike: use one value (or empty)"
                                   + (" (tl.device_print needs 0)" if compiled.prints else ""))
-        inputs = []
+        by_value = runner.scalars_by_value() if hasattr(runner, "scalars_by_value") else {}  # optional
+        inputs: list[tuple[str, Any]] = []
         for name, t in compiled.inputs:
-            value = values[index[name]]
-            inputs.append((name, None if isinstance(t, ir.PointerType) else scalar_arrays(type(value), MX_DTYPES[t])))
+            value, dtype = values[index[name]], MX_DTYPES[getattr(t, "element", t)]
+            if isinstance(t, ir.PointerType):
+                inputs.append((name, None))
+            elif dtype in by_value:
+                inputs.append((name, generated.ByValue(by_value[dtype])))
+            else:
+                inputs.append((name, scalar_arrays(type(value), dtype)))
         if runner is None:
             run = functools.partial(_unavailable, missing)
         else:
+            passed = tuple(n for n, how in inputs if isinstance(how, generated.ByValue))
+            value_types = ValueTypes(tuple(MX_DTYPES[getattr(t, "element", t)] for _, t in compiled.inputs),
+                               tuple(p.dtype for p in placeholders), passed) if passed else None
             run = runner.build(metal_kernel(compiled.name, [n for n, _ in compiled.inputs],
                                             output_names, compiled.body, compiled.header,
                                             atomic_outputs=compiled.atomic_outputs, backend=runner,
-                                            origin=functools.partial(self.python_origin, compiled)))
+                                            origin=functools.partial(self.python_origin, compiled),
+                                            value_types=value_types))
         meta = types.MappingProxyType({**{self.arg_names[i]: values[i] for i in self.constexpr_at},
                                        "num_warps": num_warps})
         prints = functools.partial(_decode_prints, compiled.prints) if compiled.prints else None

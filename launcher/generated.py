@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import linecache
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import mlx.core as mx
 
@@ -184,14 +184,21 @@ def _mf_function(_mf_grid, {", ".join(signature)}, *_mf_extra, {", ".join(option
     return dispatch
 
 
+class ByValue(NamedTuple):
+    """A scalar input the back end takes by value (runtime.cuda), converted by `kind` (int, float,
+    bool: MLX passes each as that C type, so a bool given for an int must become one)."""
+
+    kind: type
+
+
 def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[str, Any]],
                     outputs: Sequence[str | arguments.Placeholder], output_dtypes: Sequence[mx.Dtype], threads: int,
                     meta: Mapping[str, Any], init: float | None, run: Callable[..., list[mx.array]],
                     prints: Callable[[list[mx.array]], Any] | None, owner: Any, compiled: Any) -> Callable[..., Any]:
     """One specialisation's launch function: `launch(grid, *every parameter)`.
 
-    inputs: the kernel's inputs in order, each a parameter name and None (an array) or the
-    ScalarArrays its value is passed through. outputs: the kernel's outputs in order, each the
+    inputs: the kernel's inputs in order, each a parameter name and None (an array), the
+    ScalarArrays its value is passed through, or ByValue (`run` takes it in `scalars=`, in order). outputs: the kernel's outputs in order, each the
     parameter holding its placeholder or a placeholder of its own (device_print's buffer, last:
     `prints` decodes it and returns the rest). `run` is the MLX kernel object; `meta` what a grid
     function receives; `init` the outputs' initial value. Each launch sets `owner.last = compiled`
@@ -200,10 +207,13 @@ def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[s
                                  "_mf_dtypes": list(output_dtypes), "_mf_threadgroup": (threads, 1, 1),
                                  "_mf_init": init, "_mf_empty": empty_outputs, "_mf_prints": prints,
                                  "_mf_owner": owner, "_mf_compiled": compiled}
-    given = []
+    given, values = [], []
     for i, (name, scalars) in enumerate(inputs):
         if scalars is None:
             given.append(f"{name} if {name}.ndim else {name}.reshape(1)")  # a 0-d array, as a 1-element buffer
+        elif isinstance(scalars, ByValue):
+            namespace[f"_mf_value_{i}"] = scalars.kind
+            values.append(f"_mf_value_{i}({name})")
         else:
             namespace[f"_mf_scalars_{i}"] = scalars
             given.append(f"_mf_scalars_{i}[{name}]")
@@ -214,8 +224,9 @@ def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[s
         else:
             namespace[f"_mf_shape_{i}"] = output.shape
             shapes.append(f"_mf_shape_{i}")
+    by_value = f", scalars=[{', '.join(values)}]" if values else ""
     call = (f"_mf_run(inputs=[{', '.join(given)}], output_shapes=[{', '.join(shapes)}], output_dtypes=_mf_dtypes, "
-            f"grid=_mf_g, threadgroup=_mf_threadgroup{'' if init is None else ', init_value=_mf_init'})")
+            f"grid=_mf_g, threadgroup=_mf_threadgroup{'' if init is None else ', init_value=_mf_init'}{by_value})")
     if prints is not None:
         result = f"_mf_prints({call})"
     elif not any(isinstance(o, str) for o in outputs):  # only the hidden output MLX requires: return nothing

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any, Callable, Protocol, Union
+from typing import Any, Callable, Mapping, Protocol, Union
 
 import mlx.core as mx
 
@@ -26,6 +26,12 @@ class Backend(Protocol):
 
     @staticmethod
     def available() -> bool: ...
+
+    def scalars_by_value(self) -> Mapping[mx.Dtype, type]:
+        """The scalar dtypes a generated kernel takes by value (in its launch parameters, not as a
+        0-d array), each with the Python type a launch passes (runtime.cuda); {} where none.
+        Optional: a back end without it gets every scalar as a 0-d array."""
+        ...
 
     def build(self, kernel: Any) -> Callable[..., list[mx.array]]:
         """What runs `kernel` (a runtime.MetalKernel): a callable taking the keyword arguments of the

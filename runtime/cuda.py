@@ -1,24 +1,85 @@
-"""The CUDA back end: hands the kernel to `mx.fast.cuda_kernel` (MLX's CUDA build), unchanged.
+"""The CUDA back end: hands the kernel to MLX's CUDA build.
 
 As thin as the Metal one. The source must be CUDA (DSL kernels render it when this back end is
-active); MLX declares inputs `const T*` (scalars too, as 0-d arrays), outputs `T*`, and counts
-`grid` in threads as metal_kernel does. cuda_kernel has no atomic outputs (atomics act on plain
-pointers) and no compile options: those are dropped.
+active). A hand-written kernel goes to `mx.fast.cuda_kernel` unchanged: MLX declares inputs
+`const T*` (scalars too, as 0-d arrays), outputs `T*`, and counts `grid` in threads as metal_kernel
+does. cuda_kernel has no atomic outputs (atomics act on plain pointers) and no compile options:
+those are dropped.
+
+A generated kernel with scalar arguments (`MetalKernel.value_types`) is compiled here with NVRTC and
+run by `mx.fast.precompiled_cuda_kernel`, which passes scalars by value in the launch's parameters
+as Triton does: through cuda_kernel every program would first wait for a global load of each scalar
+(runtime/nvrtc.py says what that cost). The body is the same; only the signature differs, written
+here in MLX's order (array inputs, outputs, then the scalars).
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 import mlx.core as mx
 
+from . import nvrtc
 from .kernel import BuiltKernels, MetalKernel
+
+CUDA_TYPES = {mx.bool_: "bool", mx.int8: "int8_t", mx.int16: "int16_t", mx.int32: "int32_t", mx.int64: "int64_t",
+              mx.uint8: "uint8_t", mx.uint16: "uint16_t", mx.uint32: "uint32_t", mx.uint64: "uint64_t",
+              mx.float16: "__half", mx.bfloat16: "__nv_bfloat16", mx.float32: "float"}
+# What precompiled_cuda_kernel passes by value (MLX's ScalarArg: bool, 32-bit int, float), and the
+# Python type a launch converts the value to (a bool given for an int must arrive as 4 bytes).
+_BY_VALUE = {mx.int32: int, mx.float32: float, mx.bool_: bool}
+
+# A scalar parameter the body reads as `name[0]`, as it reads cuda_kernel's 0-d arrays.
+_PRELUDE = """\
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cuda/std/cstdint>
+
+template <typename T>
+struct mf_by_value {
+  T value;
+  __device__ T operator[](int) const { return value; }
+};
+
+"""
+
+
+def translation_unit(kernel: MetalKernel, symbol: str) -> str:
+    """The whole CUDA source of a generated kernel whose scalars come by value, entry `symbol`."""
+    types = kernel.value_types
+    by_value = set(types.by_value)
+    arrays = [f"    const {CUDA_TYPES[t]}* {n}" for n, t in zip(kernel.input_names, types.inputs) if n not in by_value]
+    outputs = [f"    {CUDA_TYPES[t]}* {n}" for n, t in zip(kernel.output_names, types.outputs)]
+    scalars = [f"    const mf_by_value<{CUDA_TYPES[t]}> {n}" for n, t in zip(kernel.input_names, types.inputs)
+               if n in by_value]
+    return (f"{_PRELUDE}{kernel.header}\nextern \"C\" __global__ void {symbol}(\n"
+            + ",\n".join(arrays + outputs + scalars) + f") {{\n{kernel.source}\n}}\n")
 
 
 def _cuda_kernel(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
+    if kernel.value_types is not None and kernel.value_types.by_value:
+        return _precompiled(kernel)
     return mx.fast.cuda_kernel(
         name=kernel.name, input_names=kernel.input_names, output_names=kernel.output_names, source=kernel.source,
         header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous)
+
+
+def _precompiled(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
+    """A callable taking cuda_kernel's keywords plus `scalars` (the by-value ones, in input order)."""
+    digest = hashlib.sha256(translation_unit(kernel, "mf_kernel").encode()).hexdigest()[:20]
+    symbol = f"mf_{kernel.name}_{digest}"  # MLX keeps compiled modules by this name
+    source = translation_unit(kernel, symbol)
+    cubin = nvrtc.compile_cubin(source, symbol)
+    contiguous, launch = kernel.ensure_row_contiguous, mx.fast.precompiled_cuda_kernel
+
+    def run(*, inputs, scalars, output_shapes, output_dtypes, grid, threadgroup, init_value=None, stream=None):
+        return launch(name=symbol, compiled_source=cubin, inputs=inputs, output_shapes=output_shapes,
+                      output_dtypes=output_dtypes, scalars=scalars, grid=grid, threadgroup=threadgroup,
+                      init_value=init_value, ensure_row_contiguous=contiguous, stream=stream)
+
+    run.source = source
+    return run
 
 
 @dataclass
@@ -33,6 +94,14 @@ class CudaBackend:
         cuda = getattr(mx, "cuda", None)  # MLX builds before 0.28 have no mx.cuda
         return bool(cuda is not None and cuda.is_available())
 
+    def scalars_by_value(self) -> Mapping[mx.Dtype, type]:
+        """The scalar dtypes generated kernels take by value here (NVRTC found, MLX has
+        precompiled_cuda_kernel), each with the Python type a launch passes; else none."""
+        if nvrtc.available() is None and hasattr(mx.fast, "precompiled_cuda_kernel"):
+            return _BY_VALUE
+        return {}
+
     def build(self, kernel: MetalKernel) -> Callable[..., list[mx.array]]:
-        """The function `mx.fast.cuda_kernel` returns for `kernel` (made once per build key)."""
+        """What runs `kernel`, made once per build key: the function `mx.fast.cuda_kernel` returns,
+        or for scalars by value a call of `mx.fast.precompiled_cuda_kernel` on the compiled cubin."""
         return self.built(kernel)

@@ -97,6 +97,16 @@ def _triple(value, what: str) -> tuple[int, int, int]:
     return tuple(value)
 
 
+class ValueTypes(NamedTuple):
+    """What a back end that passes scalars by value (CUDA, through MLX's precompiled_cuda_kernel) needs
+    to write a generated kernel's signature itself: each input's dtype (an array's element type), each
+    output's, and the scalar inputs passed by value (a launch gives them as `scalars=`, in order)."""
+
+    inputs: tuple[mx.Dtype, ...]
+    outputs: tuple[mx.Dtype, ...]
+    by_value: tuple[str, ...]
+
+
 @dataclass(eq=False)
 class MetalKernel:
     """A custom Metal kernel; call it like the function `mx.fast.metal_kernel` returns."""
@@ -113,6 +123,8 @@ class MetalKernel:
     # for generated kernels: where line n (1-based) of `source` comes from in the user's Python, for
     # messages (None: hand-written source)
     origin: Optional[Callable[[int], Optional[str]]] = None
+    # for generated kernels whose back end takes scalars by value (its `scalars_by_value`)
+    value_types: Optional[ValueTypes] = None
 
     def __post_init__(self) -> None:
         if not self.output_names:
@@ -127,7 +139,7 @@ class MetalKernel:
         self.input_names, self.output_names = list(self.input_names), list(self.output_names)
         # what MLX builds a kernel from: back ends keep what they built by it (BuiltKernels)
         self.build_key = (self.name, tuple(self.input_names), tuple(self.output_names), self.source, self.header,
-                          self.ensure_row_contiguous, self.atomic_outputs, self.math_mode)
+                          self.ensure_row_contiguous, self.atomic_outputs, self.math_mode, self.value_types)
 
     @property
     def label(self) -> str:
@@ -202,12 +214,14 @@ class PreparedCall:
 def metal_kernel(name: str, input_names: Sequence[str], output_names: Sequence[str], source: str, header: str = "",
                  ensure_row_contiguous: bool = True, atomic_outputs: bool = False,
                  compile_options: Optional[dict] = None, *, backend: Any = None,
-                 origin: Optional[Callable[[int], Optional[str]]] = None) -> MetalKernel:
+                 origin: Optional[Callable[[int], Optional[str]]] = None,
+                 value_types: Optional[ValueTypes] = None) -> MetalKernel:
     """A custom Metal kernel with `mx.fast.metal_kernel`'s signature and call convention.
 
     `backend` ("metal", "emulator", a back-end instance, or None for $METALFORGE_BACKEND / automatic)
     chooses where it runs; the emulator compiles exactly the source MLX would generate. `origin`
-    (generated kernels) names the user's Python line behind a line of `source` in error messages.
+    (generated kernels) names the user's Python line behind a line of `source` in error messages;
+    `value_types` (generated kernels) has the scalars passed by value where the back end allows.
     """
     return MetalKernel(name, input_names, output_names, source, header, ensure_row_contiguous, atomic_outputs,
-                       compile_options, backend, origin)
+                       compile_options, backend, origin, value_types)

@@ -6,7 +6,7 @@ arguments, so what passes on the emulator is what runs on the GPU.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 import mlx.core as mx
 
@@ -30,6 +30,10 @@ class MetalBackend:
     @staticmethod
     def available() -> bool:
         return mx.metal.is_available()
+
+    def scalars_by_value(self) -> Mapping[mx.Dtype, type]:
+        """None: Metal binds scalars as `constant T&` buffers, read through the constant cache."""
+        return {}
 
     def build(self, kernel: MetalKernel) -> Callable[..., list[mx.array]]:
         """The function `mx.fast.metal_kernel` returns for `kernel` (made once per build key)."""

@@ -8,7 +8,7 @@ import re
 import signal
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, NoReturn, Optional
+from typing import Callable, Mapping, NoReturn, Optional
 
 import mlx.core as mx
 import numpy as np
@@ -110,6 +110,10 @@ class EmulatorBackend:
         with self._lock:
             self._cache[key] = compiled
         return compiled
+
+    def scalars_by_value(self) -> Mapping[mx.Dtype, type]:
+        """None: Metal binds scalars as `constant T&` buffers, read through the constant cache."""
+        return {}
 
     def build(self, kernel) -> Callable[..., list[mx.array]]:
         """What runs `kernel` here, called as MLX's kernel objects are (compiled at its first launch

@@ -433,11 +433,15 @@ def test_nvcc_compiles_mlx_layout_exactly(tmp_path):
 
 # ---- the cuda back end ----------------------------------------------------------------------------
 class AvailableCuda(CudaBackend):
-    """Stands in for the H200: the cuda back end, as available."""
+    """Stands in for the H200: the cuda back end, as available, where NVRTC is not (every kernel goes
+    to cuda_kernel; tests/runtime/test_cuda_by_value.py has the by-value path)."""
 
     @staticmethod
     def available() -> bool:
         return True
+
+    def scalars_by_value(self):
+        return {}
 
 
 def test_cuda_backend_hands_mlx_the_rendered_source(monkeypatch):

@@ -1,0 +1,150 @@
+"""NVRTC through ctypes: compiles a CUDA translation unit to a cubin for the GPU MLX runs on.
+
+Why: MLX's `cuda_kernel` passes every scalar argument as a pointer to a 0-d array, so each program
+of a generated kernel starts with a global load that its masks and addresses wait for (issue 15:
+RoPE 41 us against Triton's 25 us on the H200, parity once the scalars were constants). MLX's
+`precompiled_cuda_kernel` passes scalars by value, but takes compiled code: this module makes it,
+with the NVRTC library MLX itself JIT-compiles with (already loaded in the process when MLX's CUDA
+build runs), else the CUDA toolkit's or the `nvidia-cuda-nvrtc` wheel's.
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+import glob
+import os
+from pathlib import Path
+from typing import Optional, Sequence
+
+from ..errors import MetalforgeError
+
+
+class NvrtcError(MetalforgeError):
+    """NVRTC is missing or refused a kernel (the message carries its log)."""
+
+
+def _toolkit_roots() -> list[Path]:
+    roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
+    return [Path(r) for r in roots if r and Path(r).is_dir()]
+
+
+def _wheel_dirs() -> list[Path]:
+    """The `nvidia-*` wheels' package folders (nvidia/cuda_nvrtc, nvidia/cuda_runtime, ...)."""
+    try:
+        import nvidia  # optional namespace package of NVIDIA's CUDA wheels
+    except ImportError:
+        return []
+    return [Path(p) for root in nvidia.__path__ for p in sorted(glob.glob(os.path.join(root, "*")))]
+
+
+def _loaded_library(stem: str) -> Optional[str]:
+    """The path of `stem` (e.g. libnvrtc.so) if this process has it mapped already (MLX's own)."""
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                path = line.rsplit(" ", 1)[-1].strip()
+                if os.path.basename(path).startswith(stem):
+                    return path
+    except OSError:
+        pass
+    return None
+
+
+def _library_candidates() -> list[str]:
+    found = [p for p in [_loaded_library("libnvrtc.so")] if p]
+    for root in _toolkit_roots():
+        found += sorted(glob.glob(str(root / "lib64" / "libnvrtc.so*")), reverse=True)
+    for folder in _wheel_dirs():
+        found += sorted(glob.glob(str(folder / "lib" / "libnvrtc.so*")), reverse=True)
+    return [p for p in found if "builtins" not in p and ".alt." not in p] + ["libnvrtc.so"]
+
+
+def include_dirs() -> list[str]:
+    """Folders holding cuda_fp16.h and the headers it includes (CUDA 13 keeps CCCL in include/cccl)."""
+    dirs = []
+    for root in _toolkit_roots():
+        dirs += [root / "include", root / "include" / "cccl"]
+    for folder in _wheel_dirs():
+        dirs.append(folder / "include")
+    return [str(d) for d in dirs if d.is_dir()]
+
+
+class _Nvrtc:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        lib = self.lib = ctypes.CDLL(path)
+        lib.nvrtcGetErrorString.restype = ctypes.c_char_p
+        major, minor = ctypes.c_int(), ctypes.c_int()
+        self.check(lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor)), "nvrtcVersion")
+        self.version = (major.value, minor.value)
+
+    def check(self, result: int, what: str) -> None:
+        if result != 0:
+            raise NvrtcError(f"{what} failed: {self.lib.nvrtcGetErrorString(result).decode()}")
+
+    def compile(self, source: str, name: str, options: Sequence[str]) -> bytes:
+        lib, prog = self.lib, ctypes.c_void_p()
+        self.check(lib.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), f"{name}.cu".encode(), 0, None, None),
+                   "nvrtcCreateProgram")
+        try:
+            opts = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
+            result = lib.nvrtcCompileProgram(prog, len(options), opts)
+            if result != 0:
+                size = ctypes.c_size_t()
+                lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
+                log = ctypes.create_string_buffer(size.value + 1)
+                lib.nvrtcGetProgramLog(prog, log)
+                raise NvrtcError(f"NVRTC could not compile kernel '{name}' ({' '.join(options)}):\n"
+                                 f"{log.value.decode(errors='replace')}")
+            size = ctypes.c_size_t()
+            self.check(lib.nvrtcGetCUBINSize(prog, ctypes.byref(size)), "nvrtcGetCUBINSize")
+            cubin = ctypes.create_string_buffer(size.value)
+            self.check(lib.nvrtcGetCUBIN(prog, cubin), "nvrtcGetCUBIN")
+            return cubin.raw
+        finally:
+            lib.nvrtcDestroyProgram(ctypes.byref(prog))
+
+
+@functools.lru_cache(maxsize=None)
+def _nvrtc() -> _Nvrtc:
+    errors = []
+    for path in _library_candidates():
+        try:
+            return _Nvrtc(path)
+        except OSError as e:
+            errors.append(str(e))
+    raise NvrtcError("NVRTC was not found (looked in this process, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda and the "
+                     "nvidia-cuda-nvrtc wheel): install the CUDA toolkit or `pip install nvidia-cuda-nvrtc-cu12`, "
+                     f"or set CUDA_HOME ({'; '.join(errors[-2:])})")
+
+
+@functools.lru_cache(maxsize=None)
+def device_architecture(device: int = 0) -> str:
+    """`sm_XY` of CUDA device `device`, from the driver (libcuda, which MLX's CUDA build loads)."""
+    try:
+        cuda = ctypes.CDLL(_loaded_library("libcuda.so") or "libcuda.so.1")
+    except OSError as e:
+        raise NvrtcError(f"the CUDA driver (libcuda.so.1) could not be loaded: {e}") from None
+    handle, major, minor = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+    for result, what in ((cuda.cuInit(0), "cuInit"), (cuda.cuDeviceGet(ctypes.byref(handle), device), "cuDeviceGet"),
+                         (cuda.cuDeviceGetAttribute(ctypes.byref(major), 75, handle), "compute capability"),
+                         (cuda.cuDeviceGetAttribute(ctypes.byref(minor), 76, handle), "compute capability")):
+        if result != 0:
+            raise NvrtcError(f"the CUDA driver refused {what} (CUresult {result})")
+    return f"sm_{major.value}{minor.value}"
+
+
+def available() -> Optional[str]:
+    """None where kernels can be compiled here, else why not."""
+    try:
+        _nvrtc()
+    except NvrtcError as e:
+        return str(e)
+    return None
+
+
+def compile_cubin(source: str, name: str, architecture: Optional[str] = None) -> bytes:
+    """The cubin of `source` for `architecture` (default: device 0's), C++17, the includes found."""
+    options = [f"--gpu-architecture={architecture or device_architecture()}", "-std=c++17",
+               *(f"--include-path={d}" for d in include_dirs())]
+    return _nvrtc().compile(source, name, options)

@@ -1,0 +1,103 @@
+"""Generated kernels on the cuda back end take scalars by value: NVRTC compiles the whole translation
+unit here (runtime/nvrtc.py) and MLX's precompiled_cuda_kernel runs it. No GPU here: NVRTC is real
+(the nvidia-cuda-nvrtc wheel of the test extra), compiling for sm_90 (the H200); MLX's launch is
+recorded instead of run, and the H200 benchmark (benchmarks/same_source.py) runs it for real."""
+from __future__ import annotations
+
+import mlx.core as mx
+import pytest
+
+import metalforge as mf
+import metalforge.language as tl
+from metalforge.kernels.specimens import SPECIMENS
+from metalforge.runtime import nvrtc
+from metalforge.runtime.cuda import CudaBackend, translation_unit
+from metalforge.runtime.kernel import ValueTypes, metal_kernel
+
+pytestmark = pytest.mark.skipif(nvrtc.available() is not None, reason=f"{nvrtc.available()} (`bash .ci/install` "
+                                "installs the test extra, which has NVRTC)")
+
+
+class H200(CudaBackend):
+    """The cuda back end as on the H200, with MLX's launch recorded instead of run."""
+
+    @staticmethod
+    def available() -> bool:
+        return True
+
+
+@pytest.fixture
+def launches(monkeypatch):
+    calls = []
+
+    def precompiled_cuda_kernel(**call):
+        calls.append(call)
+        return [mx.zeros(s, dtype=d) for s, d in zip(call["output_shapes"], call["output_dtypes"])]
+
+    monkeypatch.setattr(nvrtc, "device_architecture", lambda device=0: "sm_90")
+    monkeypatch.setattr(mx.fast, "precompiled_cuda_kernel", precompiled_cuda_kernel)
+    monkeypatch.setattr(mx.fast, "cuda_kernel", lambda **kernel: pytest.fail(f"cuda_kernel called for {kernel['name']}"))
+    return calls
+
+
+@mf.jit
+def scale_shift(x_ptr, out_ptr, n, scale, shift, flip, big, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = x * scale + shift + (big % 7).to(tl.float32)
+    tl.store(out_ptr + offs, tl.where(flip, -y, y), mask=mask)
+
+
+def test_scalars_go_by_value_in_mlx_order(launches):
+    n, x, backend = 1000, mx.ones(1000), H200()
+    scale_shift[(mf.cdiv(n, 256),)](x, mf.empty(n), n, 2, 0.5, True, 2**40 + 3, BLOCK=256, backend=backend)
+    call, = launches
+    cubin = call["compiled_source"]
+    assert cubin[:4] == b"\x7fELF"  # a cubin, for sm_90
+    # arrays (the int64 `big` stays a 0-d array: MLX passes 32-bit ints), then the by-value scalars
+    # in input order, each converted to its parameter's type (an int `scale` specialises as int32,
+    # as in Triton); outputs after the arrays, in the signature
+    assert call["inputs"][0] is x and call["inputs"][1].dtype == mx.int64 and call["inputs"][1].item() == 2**40 + 3
+    assert call["scalars"] == [1000, 2, 0.5, True]
+    assert [type(v) for v in call["scalars"]] == [int, int, float, bool]
+    assert call["grid"] == (4 * 128, 1, 1) and call["output_shapes"] == [(n,)]
+    # other values, same specialisation: the same compiled kernel, the new values
+    scale_shift[(1,)](x, mf.empty(n), 999, 3, 1.5, False, 2**40, BLOCK=256, backend=backend)
+    assert launches[-1]["name"] == call["name"] and launches[-1]["compiled_source"] is cubin
+    assert launches[-1]["scalars"] == [999, 3, 1.5, False]
+
+
+def test_translation_unit_declares_mlx_order():
+    backend = H200()
+    x = mx.ones(8)
+    compiled = scale_shift.compile(x, mf.empty(8), 8, 1.0, 0.0, True, 2**40, BLOCK=256, target="cuda")
+    kernel = metal_kernel(compiled.name, [n for n, _ in compiled.inputs], [n for n, _ in compiled.outputs],
+                          compiled.body, compiled.header, backend=backend,
+                          value_types=ValueTypes((mx.float32, mx.int32, mx.float32, mx.float32, mx.bool_, mx.int64),
+                                                 (mx.float32,), ("n", "scale", "shift", "flip")))
+    unit = translation_unit(kernel, "entry")
+    signature = unit[unit.index('extern "C" __global__ void entry('):unit.index(") {")]
+    order = [line.strip().rstrip(",").split()[-1] for line in signature.splitlines()[1:]]
+    assert order == ["x_ptr", "big", "out_ptr", "n", "scale", "shift", "flip"]
+    assert "const mf_by_value<int32_t> n" in signature and "const mf_by_value<bool> flip" in signature
+
+
+@pytest.mark.parametrize("specimen", SPECIMENS, ids=[s.name for s in SPECIMENS])
+def test_library_kernels_compile_with_nvrtc(specimen, launches):
+    """Every library kernel's by-value translation unit compiles (NVRTC, sm_90): the same check MLX's
+    own JIT would make on the H200, here on every commit."""
+    fn = specimen.kernel()
+    launch, _ = fn.launch_function(specimen.args(), {**specimen.meta, "backend": H200()})
+    assert launch is not None
+
+
+def test_nvrtc_errors_name_the_kernel():
+    with pytest.raises(nvrtc.NvrtcError, match=r"(?s)NVRTC could not compile kernel 'broken'.*undefined_name"):
+        nvrtc.compile_cubin('extern "C" __global__ void broken() { undefined_name(); }', "broken", "sm_90")
+
+
+def test_without_nvrtc_scalars_stay_arrays(monkeypatch):
+    """Where NVRTC is missing the back end says so, and kernels go to cuda_kernel as before."""
+    monkeypatch.setattr(nvrtc, "available", lambda: "NVRTC was not found")
+    assert H200().scalars_by_value() == {}
