@@ -185,10 +185,10 @@ def _mf_function(_mf_grid, {", ".join(signature)}, *_mf_extra, {", ".join(option
 
 
 class ByValue(NamedTuple):
-    """A scalar input the back end takes by value (runtime.cuda), converted by `kind` (int, float,
-    bool: MLX passes each as that C type, so a bool given for an int must become one)."""
+    """A scalar input the back end takes by value (runtime.cuda), converted by `kind` for MLX (to the
+    parameter's C type: int, bool, a float that float32 holds exactly)."""
 
-    kind: type
+    kind: Callable[[Any], Any]
 
 
 def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[str, Any]],

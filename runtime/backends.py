@@ -27,9 +27,9 @@ class Backend(Protocol):
     @staticmethod
     def available() -> bool: ...
 
-    def scalars_by_value(self) -> Mapping[mx.Dtype, type]:
+    def scalars_by_value(self) -> Mapping[mx.Dtype, Callable[[Any], Any]]:
         """The scalar dtypes a generated kernel takes by value (in its launch parameters, not as a
-        0-d array), each with the Python type a launch passes (runtime.cuda); {} where none.
+        0-d array), each with what converts a launch's value for MLX (runtime.cuda); {} where none.
         Optional: a back end without it gets every scalar as a 0-d array."""
         ...
 

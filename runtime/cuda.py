@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import mlx.core as mx
+import numpy as np
 
 from . import nvrtc
 from .kernel import BuiltKernels, MetalKernel
@@ -26,9 +27,26 @@ from .kernel import BuiltKernels, MetalKernel
 CUDA_TYPES = {mx.bool_: "bool", mx.int8: "int8_t", mx.int16: "int16_t", mx.int32: "int32_t", mx.int64: "int64_t",
               mx.uint8: "uint8_t", mx.uint16: "uint16_t", mx.uint32: "uint32_t", mx.uint64: "uint64_t",
               mx.float16: "__half", mx.bfloat16: "__nv_bfloat16", mx.float32: "float"}
-# What precompiled_cuda_kernel passes by value (MLX's ScalarArg: bool, 32-bit int, float), and the
-# Python type a launch converts the value to (a bool given for an int must arrive as 4 bytes).
-_BY_VALUE = {mx.int32: int, mx.float32: float, mx.bool_: bool}
+
+
+class Float32Values(dict):
+    """Python floats rounded to float32, made once per value (`cache[value]`): precompiled_cuda_kernel
+    takes a float only if float32 holds it exactly (nanobind's strict check refuses 1e-5), and the
+    kernel's float parameter would round it the same way."""
+
+    LIMIT = 512
+
+    def __missing__(self, value: float) -> float:
+        rounded = float(np.float32(value))
+        if value == 0 or len(self) >= self.LIMIT:  # 0.0 and -0.0 are one key: neither is kept
+            return rounded
+        self[value] = rounded
+        return rounded
+
+
+# What precompiled_cuda_kernel passes by value (MLX's ScalarArg: bool, 32-bit int, float), and how a
+# launch converts a value for it.
+_BY_VALUE = {mx.int32: int, mx.float32: Float32Values().__getitem__, mx.bool_: bool}
 
 # A scalar parameter the body reads as `name[0]`, as it reads cuda_kernel's 0-d arrays.
 _PRELUDE = """\
@@ -94,9 +112,9 @@ class CudaBackend:
         cuda = getattr(mx, "cuda", None)  # MLX builds before 0.28 have no mx.cuda
         return bool(cuda is not None and cuda.is_available())
 
-    def scalars_by_value(self) -> Mapping[mx.Dtype, type]:
+    def scalars_by_value(self) -> Mapping[mx.Dtype, Callable[[Any], Any]]:
         """The scalar dtypes generated kernels take by value here (NVRTC found, MLX has
-        precompiled_cuda_kernel), each with the Python type a launch passes; else none."""
+        precompiled_cuda_kernel), each with what converts a launch's value for MLX; else none."""
         if nvrtc.available() is None and hasattr(mx.fast, "precompiled_cuda_kernel"):
             return _BY_VALUE
         return {}

@@ -6,7 +6,7 @@ arguments, so what passes on the emulator is what runs on the GPU.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import mlx.core as mx
 
@@ -31,7 +31,7 @@ class MetalBackend:
     def available() -> bool:
         return mx.metal.is_available()
 
-    def scalars_by_value(self) -> Mapping[mx.Dtype, type]:
+    def scalars_by_value(self) -> Mapping[mx.Dtype, Callable[[Any], Any]]:
         """None: Metal binds scalars as `constant T&` buffers, read through the constant cache."""
         return {}
 

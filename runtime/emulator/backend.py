@@ -8,7 +8,7 @@ import re
 import signal
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, NoReturn, Optional
+from typing import Any, Callable, Mapping, NoReturn, Optional
 
 import mlx.core as mx
 import numpy as np
@@ -111,7 +111,7 @@ class EmulatorBackend:
             self._cache[key] = compiled
         return compiled
 
-    def scalars_by_value(self) -> Mapping[mx.Dtype, type]:
+    def scalars_by_value(self) -> Mapping[mx.Dtype, Callable[[Any], Any]]:
         """None: Metal binds scalars as `constant T&` buffers, read through the constant cache."""
         return {}
 

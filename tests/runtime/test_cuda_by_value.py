@@ -5,6 +5,7 @@ recorded instead of run, and the H200 benchmark (benchmarks/same_source.py) runs
 from __future__ import annotations
 
 import mlx.core as mx
+import numpy as np
 import pytest
 
 import metalforge as mf
@@ -31,6 +32,9 @@ def launches(monkeypatch):
     calls = []
 
     def precompiled_cuda_kernel(**call):
+        for v in call["scalars"]:  # MLX's binding: nanobind's strict bool / int / float (float32-exact)
+            exact = type(v) in (bool, int) or (type(v) is float and float(np.float32(v)) == v)
+            assert exact, f"[precompiled_cuda_kernel] Invalid scalar argument type: {v!r}"
         calls.append(call)
         return [mx.zeros(s, dtype=d) for s, d in zip(call["output_shapes"], call["output_dtypes"])]
 
@@ -62,10 +66,14 @@ def test_scalars_go_by_value_in_mlx_order(launches):
     assert call["scalars"] == [1000, 2, 0.5, True]
     assert [type(v) for v in call["scalars"]] == [int, int, float, bool]
     assert call["grid"] == (4 * 128, 1, 1) and call["output_shapes"] == [(n,)]
-    # other values, same specialisation: the same compiled kernel, the new values
-    scale_shift[(1,)](x, mf.empty(n), 999, 3, 1.5, False, 2**40, BLOCK=256, backend=backend)
+    # other values, same specialisation: the same compiled kernel, the new values; a float that
+    # float32 does not hold exactly arrives rounded, as the kernel's float parameter would hold it
+    scale_shift[(1,)](x, mf.empty(n), 999, 3, 1e-5, False, 2**40, BLOCK=256, backend=backend)
     assert launches[-1]["name"] == call["name"] and launches[-1]["compiled_source"] is cubin
-    assert launches[-1]["scalars"] == [999, 3, 1.5, False]
+    assert launches[-1]["scalars"] == [999, 3, float(np.float32(1e-5)), False]
+    scale_shift[(1,)](x, mf.empty(n), 999, 3, -0.0, False, 2**40, BLOCK=256, backend=backend)
+    scale_shift[(1,)](x, mf.empty(n), 999, 3, 0.0, False, 2**40, BLOCK=256, backend=backend)
+    assert [str(launches[i]["scalars"][2]) for i in (-2, -1)] == ["-0.0", "0.0"]  # each keeps its sign
 
 
 def test_translation_unit_declares_mlx_order():
