@@ -292,8 +292,9 @@ def project_us(case: Case, device_bytes: float, chip: Chip) -> float:
     return 1e6 * max(device_bytes / chip.bandwidth, case.flops / (chip.fp32 if case.fp32 else chip.fp16))
 
 
-def _fmt(x: float, digits: int = 3) -> str:
-    return "-" if x != x else f"{x:.{digits}g}"
+def _fmt(x: float) -> str:
+    """Three significant digits; whole numbers from 1000 up."""
+    return "-" if x != x else f"{x:.0f}" if abs(x) >= 1000 else f"{x:.3g}"
 
 
 def report(cases: list[Case], be: EmulatorBackend, log: Callable[[str], None]) -> tuple[list[str], dict]:
