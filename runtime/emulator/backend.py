@@ -54,7 +54,6 @@ class _Compiled:
     library: ctypes.CDLL
     thread_fn: int
     group_fn: int
-    take_counts: int = 0  # counting mode: address of the library's mfemu_take_counts
 
 
 @dataclass
@@ -108,9 +107,8 @@ class EmulatorBackend:
         compiler.runtime_library()  # loaded globally first: kernel libraries link against it
         lib = compiler.load_library(lambda: compiler.compile_kernel(unit.text, label, math_mode, unit.describe_line,
                                                                     unit.display_text, self.checked, counting))
-        compiled = _Compiled(unit, lib, *(ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
-                                          for name in ("mfemu_thread", "mfemu_group")),
-                             ctypes.cast(lib.mfemu_take_counts, ctypes.c_void_p).value if counting else 0)
+        compiled = _Compiled(unit, lib, ctypes.cast(lib.mfemu_thread, ctypes.c_void_p).value,
+                             ctypes.cast(lib.mfemu_group, ctypes.c_void_p).value)
         with self._lock:
             self._cache[key] = compiled
         return compiled
@@ -197,10 +195,11 @@ class EmulatorBackend:
         # Ctrl-C stops the kernel only where Python would raise KeyboardInterrupt for it
         launch.stop_on_interrupt = int(signal.getsignal(signal.SIGINT) is signal.default_int_handler)
         counts = None
-        if compiled.take_counts:
+        if hasattr(compiled.library, "mfemu_take_counts"):  # a counting library (compile_kernel's `counting`)
             groups = math.prod(-(-g // min(t, g)) if g and t else 0 for g, t in zip(grid, threadgroup))
             counts = np.zeros((groups, counters.COUNTERS), np.uint64)
-            launch.take_counts, launch.counts = compiled.take_counts, counts.ctypes.data
+            launch.take_counts = ctypes.cast(compiled.library.mfemu_take_counts, ctypes.c_void_p).value
+            launch.counts = counts.ctypes.data
         array = (ctypes.c_void_p * max(1, len(pointers)))(*pointers)
         status = lib.mfemu_launch(ctypes.c_void_p(compiled.thread_fn), ctypes.c_void_p(compiled.group_fn), array,
                                   ctypes.byref(launch))  # ctypes releases the GIL while it runs

@@ -20,11 +20,11 @@ import subprocess
 import tempfile
 import warnings
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Optional
 
 from ... import env
 from ...errors import BackendUnavailableError, KernelCompileError
-from . import instrument
+from . import counters, instrument
 
 HERE = Path(__file__).resolve().parent
 SHIM_DIR = HERE / "shim"
@@ -310,15 +310,17 @@ def _ir_size(path: Path) -> str:
 
 
 def compile_kernel(text: str, label: str, math_mode: str, describe_line, display_text: str,
-                   checked: bool = False, counting: bool = False) -> Path:
+                   checked: bool = False, counting: Optional[bool] = None) -> Path:
     """The shared library for translation unit `text`, compiled unless cached.
 
     `checked` compiles checked mode's bounds and division checks in; `counting` the counters of
-    counting mode (runtime/emulator/counters.py), a separate library under its own key.
+    counting mode (runtime/emulator/counters.py), a separate library under its own key (default:
+    whether launches are counted now, so every caller's launches are counted inside `counting()`).
     `label` names the user's kernel in errors; `describe_line(n)` says where line n of `text`
     comes from (generated signature, the user's source line, ...); errors quote `display_text`,
     the source as the user would see it, which has the same line numbering as `text`.
     """
+    counting = counters.active() if counting is None else counting
     flags = BASE_FLAGS + MATH_MODE_FLAGS[math_mode] + (CHECKED_FLAGS if checked else []) + \
         (COUNTING_FLAGS if counting else [])
     key = hashlib.sha256("\0".join([toolchain_fingerprint(), " ".join(flags), text]).encode()).hexdigest()[:24]

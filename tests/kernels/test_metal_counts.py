@@ -93,3 +93,13 @@ def test_a_wrong_result_fails_its_row(monkeypatch):
     monkeypatch.setattr(metal_counts, "mlx_kernels", None)
     _, figures = metal_counts.report([broken], EmulatorBackend(checked=False), lambda message: None)
     assert figures[case.op]["columns"]["ours (library)"].startswith("FAILED: AssertionError")
+
+
+def test_a_kernel_that_was_not_counted_fails_its_row(monkeypatch):
+    """Outputs computed without an emulator launch give a FAILED row, never a row of zeros."""
+    case = metal_counts.CASES[0]
+    uncounted = metal_counts.Case(case.op, case.shape, case.elements, case.flops, case.ideal_bytes, case.fp32,
+                                  lambda be, rng: ([], [], 0, 0))
+    monkeypatch.setattr(metal_counts, "mlx_kernels", None)
+    _, figures = metal_counts.report([uncounted], EmulatorBackend(checked=False), lambda message: None)
+    assert figures[case.op]["columns"]["ours (library)"].startswith("FAILED: RuntimeError: no launch was counted")

@@ -228,7 +228,7 @@ def test_off_by_default_and_nested_blocks(rng):
                 output_shapes=[(64,)], output_dtypes=[mx.float32])
     k(**call)
     (plain,) = be._cache.values()
-    assert not hasattr(plain.library, "mfemu_take_counts") and plain.take_counts == 0
+    assert not hasattr(plain.library, "mfemu_take_counts")
     with counting() as outer:
         with counting() as inner:
             k(**call)
