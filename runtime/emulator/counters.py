@@ -118,12 +118,14 @@ class LaunchCounts:
         return {k: v / max(1, self.output_elements) for k, v in self.total.as_dict().items()}
 
     def summary(self) -> str:
+        """One line: device and threadgroup traffic, and the events that happened."""
         t = self.total
-        return (f"{self.kernel}: grid {self.grid} threadgroup {self.threadgroup} ({self.threadgroups} groups): device "
-                f"{t.accesses('device', 'load')} loads / {t.bytes('device', 'load')} B, "
-                f"{t.accesses('device', 'store')} stores / {t.bytes('device', 'store')} B; threadgroup "
-                f"{t.accesses('threadgroup')} accesses / {t.bytes('threadgroup')} B; "
-                + ", ".join(f"{name} {t.event(name)}" for name in EVENTS if t.event(name)))
+        parts = [f"device {t.accesses('device', 'load')} loads / {t.bytes('device', 'load')} B, "
+                 f"{t.accesses('device', 'store')} stores / {t.bytes('device', 'store')} B",
+                 f"threadgroup {t.accesses('threadgroup')} accesses / {t.bytes('threadgroup')} B"]
+        parts += [f"{name} {t.event(name)}" for name in EVENTS if t.event(name)]
+        return f"{self.kernel}: grid {self.grid} threadgroup {self.threadgroup} ({self.threadgroups} groups): " + \
+            "; ".join(parts)
 
 
 _collectors: list[list[LaunchCounts]] = []

@@ -77,6 +77,28 @@ def test_scalar_loads_in_a_loop(emu, rng):
     assert c.total.widths("device", "store") == {4: threads}
 
 
+ROWS = """
+    // Threads of grid row y load y + 1 floats each: the count says which threadgroup is which.
+    uint y = thread_position_in_grid.y;
+    float s = 0.0f;
+    for (uint j = 0; j <= y; j++) s += x[j];
+    out[y * threads_per_grid.x + thread_position_in_grid.x] = s;
+"""
+
+
+def test_threadgroups_of_a_2d_grid_in_order(emu, rng):
+    """Rows of counters are in threadgroup order, x fastest: group (gx, gy) is row gx + 2 gy."""
+    x = random_array(rng, (8,), mx.float32)  # 8 elements: a device buffer (MLX passes fewer as constant)
+    k = kernel("rows", ["x"], ["out"], ROWS, emu)
+    (out,), c = run_counted(k, inputs=[x], grid=(64, 3, 1), threadgroup=(32, 1, 1), output_shapes=[(3, 64)],
+                            output_dtypes=[mx.float32])
+    # fp32 prefix sums of at most 3 values in [-1, 1]: within 3 * 2^-24 * 3 of float64
+    assert_close(out, np.repeat(np.cumsum(to_np(x))[:3, None], 64, axis=1), rtol=0, atol=9 * 2.0 ** -24)
+    assert c.threadgroups == 6
+    assert [c.threadgroup_counts(gx + 2 * gy).accesses("device", "load") for gy in range(3) for gx in range(2)] == \
+        [32 * (gy + 1) for gy in range(3) for _ in range(2)]
+
+
 # ---- threadgroup memory and barriers -------------------------------------------------------------
 TREE = """
     threadgroup float buf[N];
