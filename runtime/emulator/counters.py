@@ -45,6 +45,9 @@ COUNTERS = EVENT_BASE + len(EVENTS)             # abi.h kCounters
 
 
 def _block(space: str, direction: str) -> int:
+    if space not in SPACES or direction not in DIRECTIONS:
+        raise ValueError(f"memory counts are kept for spaces {SPACES} and directions {DIRECTIONS}, not "
+                         f"{space!r}/{direction!r}")
     return (SPACES.index(space) * 2 + DIRECTIONS.index(direction)) * ACCESS_BLOCK
 
 
@@ -70,6 +73,8 @@ class Counts:
 
     def event(self, name: str) -> int:
         """A counter of EVENTS (`barriers`, `matrix_mmas`, ...)."""
+        if name not in EVENTS:
+            raise ValueError(f"no event counter {name!r}; the events counted are {', '.join(EVENTS)}")
         return int(self.values[EVENT_BASE + EVENTS.index(name)])
 
     def as_dict(self) -> dict[str, int]:
