@@ -25,9 +25,10 @@ import os
 import re
 from dataclasses import dataclass
 
+from .counters import ACCESS_BLOCK
+
 CHECKED_SPACES = ("1", "2")  # device, constant
-COUNTED_SPACES = ("1", "2", "3")  # device, constant, threadgroup: shim/mfemu/abi.h CounterSpace order
-ACCESS_BLOCK = 66                 # shim/mfemu/abi.h kAccessBlock: counters per (space, direction)
+COUNTED_SPACES = ("1", "2", "3")  # device, constant, threadgroup: counters.SPACES' order
 _CONSTANT_SPACE = "2"
 ACCESS_WRITE, ACCESS_CONSTANT = 1, 2  # shim/mfemu/abi.h AccessFlags
 UNKNOWN_FILE = 0xFF                    # a site in a header outside the kernel and the shim
