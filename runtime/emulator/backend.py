@@ -16,7 +16,7 @@ import numpy as np
 from ... import env, errors
 from ..kernel import TimeLimit, current_time_limit
 from ..signature import GeneratedKernel
-from . import compiler, translation_unit
+from . import compiler, counters, translation_unit
 from .buffers import (CheckedBuffers, SlotTable, aligned_empty, aligned_host_view, byte_span, checked_buffers, host_view, numpy_dtype,
                       to_mx)
 
@@ -37,7 +37,8 @@ class _Launch(ctypes.Structure):
                 ("threadgroup_memory_limit", ctypes.c_uint32), ("status", ctypes.c_int32),
                 ("fault_address", ctypes.c_uint64), ("message", ctypes.c_char * 1024),
                 ("fault_size", ctypes.c_uint64), ("fault_align", ctypes.c_uint64), ("fault_flags", ctypes.c_uint32),
-                ("timeout_ms", ctypes.c_uint32), ("stop_on_interrupt", ctypes.c_int32)]
+                ("timeout_ms", ctypes.c_uint32), ("stop_on_interrupt", ctypes.c_int32),
+                ("take_counts", ctypes.c_void_p), ("counts", ctypes.c_void_p)]
 
 
 _STATUS_ERRORS = {
@@ -96,7 +97,8 @@ class EmulatorBackend:
 
     def compile(self, generated: GeneratedKernel, body: str, header: str, output_dtypes, atomic_outputs: bool,
                 math_mode: str, label: str) -> _Compiled:
-        key = (generated.source, math_mode, self.checked)
+        counting = counters.active()
+        key = (generated.source, math_mode, self.checked, counting)
         with self._lock:
             hit = self._cache.get(key)
         if hit:
@@ -104,7 +106,7 @@ class EmulatorBackend:
         unit = translation_unit.build(generated, body, header, output_dtypes, atomic_outputs)
         compiler.runtime_library()  # loaded globally first: kernel libraries link against it
         lib = compiler.load_library(lambda: compiler.compile_kernel(unit.text, label, math_mode, unit.describe_line,
-                                                                    unit.display_text, self.checked))
+                                                                    unit.display_text, self.checked, counting))
         compiled = _Compiled(unit, lib, ctypes.cast(lib.mfemu_thread, ctypes.c_void_p).value,
                              ctypes.cast(lib.mfemu_group, ctypes.c_void_p).value)
         with self._lock:
@@ -176,11 +178,14 @@ class EmulatorBackend:
                 host[...] = host_view(mx.array(p.init_value, dtype=dtype))
             outputs.append((host, dtype))
             pointers.append(host.ctypes.data)
-        self._run(compiled, pointers, p.grid, p.threadgroup, buffers, kernel.label, kernel.origin)
+        self._run(compiled, pointers, p.grid, p.threadgroup, buffers, kernel.label, kernel.origin,
+                  sum(host.size for host, _ in outputs))
         return [to_mx(host, dtype) for host, dtype in outputs]  # mx.array copies out of checked slots
 
     def _run(self, compiled: _Compiled, pointers: list[int], grid, threadgroup, buffers: CheckedBuffers | None,
-             label: str, origin=None) -> None:
+             label: str, origin=None, output_elements: int = 0) -> None:
+        """Launch a compiled kernel on bound buffers; a counting library's counts are recorded
+        (counters.record) with `output_elements`, the elements of all outputs."""
         lib = compiler.runtime_library()
         launch = _Launch()
         launch.grid[:] = list(grid)
@@ -193,10 +198,18 @@ class EmulatorBackend:
         launch.timeout_ms = min(math.ceil(limit.seconds * 1000), 2**32 - 1) if limit else 0
         # Ctrl-C stops the kernel only where Python would raise KeyboardInterrupt for it
         launch.stop_on_interrupt = int(signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+        counts = None
+        if hasattr(compiled.library, "mfemu_take_counts"):  # a counting library (compile_kernel's `counting`)
+            groups = math.prod(-(-g // min(t, g)) if g and t else 0 for g, t in zip(grid, threadgroup))
+            counts = np.zeros((groups, counters.COUNTERS), np.uint64)
+            launch.take_counts = ctypes.cast(compiled.library.mfemu_take_counts, ctypes.c_void_p).value
+            launch.counts = counts.ctypes.data
         array = (ctypes.c_void_p * max(1, len(pointers)))(*pointers)
         status = lib.mfemu_launch(ctypes.c_void_p(compiled.thread_fn), ctypes.c_void_p(compiled.group_fn), array,
                                   ctypes.byref(launch))  # ctypes releases the GIL while it runs
         if status == 0:
+            if counts is not None:
+                counters.record(counters.LaunchCounts(label, tuple(grid), tuple(threadgroup), output_elements, counts))
             return
         if status == _STATUS_INTERRUPT:
             _raise_keyboard_interrupt()

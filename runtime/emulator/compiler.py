@@ -20,11 +20,11 @@ import subprocess
 import tempfile
 import warnings
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Optional
 
 from ... import env
 from ...errors import BackendUnavailableError, KernelCompileError
-from . import instrument
+from . import counters, instrument
 
 HERE = Path(__file__).resolve().parent
 SHIM_DIR = HERE / "shim"
@@ -42,6 +42,8 @@ MATH_MODE_FLAGS = {
 }
 # Checked mode: the shim's checks, and line tables so every check knows its source line.
 CHECKED_FLAGS = ["-DMFEMU_CHECKED=1", "-gline-tables-only"]
+# Counting mode: the shim's counters and their take function (shim/mfemu/counts.h).
+COUNTING_FLAGS = ["-DMFEMU_COUNTING=1"]
 COMPILE_TIMEOUT_ENV = "METALFORGE_COMPILE_TIMEOUT"
 DEFAULT_COMPILE_TIMEOUT_S = 120.0  # per clang step; the library's largest kernels take a few seconds
 INSTALL_HINT = "install clang 19 with `apt-get install clang-19 libclang-rt-19-dev` (or set METALFORGE_CXX)"
@@ -308,15 +310,19 @@ def _ir_size(path: Path) -> str:
 
 
 def compile_kernel(text: str, label: str, math_mode: str, describe_line, display_text: str,
-                   checked: bool = False) -> Path:
+                   checked: bool = False, counting: Optional[bool] = None) -> Path:
     """The shared library for translation unit `text`, compiled unless cached.
 
-    `checked` compiles checked mode's bounds and division checks in.
+    `checked` compiles checked mode's bounds and division checks in; `counting` the counters of
+    counting mode (runtime/emulator/counters.py), a separate library under its own key (default:
+    whether launches are counted now, so every caller's launches are counted inside `counting()`).
     `label` names the user's kernel in errors; `describe_line(n)` says where line n of `text`
     comes from (generated signature, the user's source line, ...); errors quote `display_text`,
     the source as the user would see it, which has the same line numbering as `text`.
     """
-    flags = BASE_FLAGS + MATH_MODE_FLAGS[math_mode] + (CHECKED_FLAGS if checked else [])
+    counting = counters.active() if counting is None else counting
+    flags = BASE_FLAGS + MATH_MODE_FLAGS[math_mode] + (CHECKED_FLAGS if checked else []) + \
+        (COUNTING_FLAGS if counting else [])
     key = hashlib.sha256("\0".join([toolchain_fingerprint(), " ".join(flags), text]).encode()).hexdigest()[:24]
     final = cache_dir() / f"kernel-{key}.so"
     if cached_library(final, key):
@@ -334,7 +340,7 @@ def compile_kernel(text: str, label: str, math_mode: str, describe_line, display
             names = " -> ".join(demangle(cycle))
             raise KernelCompileError(f"{label}: recursion is not allowed in Metal ({names}); "
                                      "rewrite the recursive function as a loop")
-        ir.write_text(instrument.instrument(llvm_ir, checked, str(src), shim_files()))
+        ir.write_text(instrument.instrument(llvm_ir, checked, str(src), shim_files(), counting))
         optimised = Path(tmp) / "kernel.opt.ll"
         opt = _run([compiler(), *flags, "-Wno-override-module", "-S", "-emit-llvm", "-o", str(optimised), str(ir)],
                    label, "optimiser", _ir_size(ir))

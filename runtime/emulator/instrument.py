@@ -25,7 +25,10 @@ import os
 import re
 from dataclasses import dataclass
 
+from .counters import ACCESS_BLOCK
+
 CHECKED_SPACES = ("1", "2")  # device, constant
+COUNTED_SPACES = ("1", "2", "3")  # device, constant, threadgroup: counters.SPACES' order
 _CONSTANT_SPACE = "2"
 ACCESS_WRITE, ACCESS_CONSTANT = 1, 2  # shim/mfemu/abi.h AccessFlags
 UNKNOWN_FILE = 0xFF                    # a site in a header outside the kernel and the shim
@@ -171,8 +174,8 @@ def _file_index(path: str, main_file: str, shim_files: list[str]) -> int:
 
 
 class _Rewriter:
-    def __init__(self, ir: str, checked: bool, main_file: str, shim_files: list[str]) -> None:
-        self.checked = checked
+    def __init__(self, ir: str, checked: bool, main_file: str, shim_files: list[str], counting: bool = False) -> None:
+        self.checked, self.counting = checked, counting
         self.layout = _Layout({m.group(1): m.group(2) for m in map(_NAMED_TYPE.match, ir.splitlines()) if m})
         self.sites = _Sites.parse(ir, main_file, shim_files) if checked else _Sites({})
         self.counter = 0
@@ -195,14 +198,35 @@ class _Rewriter:
         op = m.group("op").split()[-1]
         if op in _DIVISION_OPS:
             return self.division(m, op) or [line]
-        if not self.checked:
+        if not (self.checked or self.counting):
             return [line]
-        checks = self.memory_checks(op, m.group("rest"), m.group("indent"))
-        return checks + [line]
+        accesses = self.memory_accesses(op, m.group("rest"))
+        out: list[str] = []
+        for pointer, size, align, flags in accesses:
+            p = _POINTER.match(pointer.strip())
+            space = p.group("space") if p else None
+            # atomics are counted by the shim's atomic functions, which see their address space
+            counted = self.counting and space in COUNTED_SPACES and op in ("load", "store", "call")
+            checked = self.checked and space in CHECKED_SPACES
+            if not (counted or checked):
+                continue
+            indent = m.group("indent")
+            size_type, size_value = size.split(None, 1)
+            if size_type != "i64":
+                widened = self.fresh("n")
+                out.append(f"{indent}{widened} = zext {size_type} {size_value} to i64")
+                size_value = widened
+            if counted:
+                block = (COUNTED_SPACES.index(space) * 2 + (flags & ACCESS_WRITE)) * ACCESS_BLOCK
+                out.append(f"{indent}call void @mfemu_count_access(i32 {block}, i64 {size_value}){self.dbg()}")
+            if checked:
+                out += self.memory_check(p, size_value, align, flags, indent)
+        return out + [line]
 
-    # ---- checked mode: memory accesses ----------------------------------------------------------
-    def memory_checks(self, op: str, rest: str, indent: str) -> list[str]:
-        accesses: list[tuple[str, str, str, int]] = []  # (pointer operand, size operand, alignment, flags)
+    # ---- memory accesses: checked mode's checks, counting mode's counts -------------------------
+    def memory_accesses(self, op: str, rest: str) -> list[tuple[str, str, int, int]]:
+        """(pointer operand, size operand, alignment, flags) of each memory access of an instruction."""
+        accesses: list[tuple[str, str, int, int]] = []
         if op == "load":
             parts = split_top(re.sub(r"^\s*(atomic\s+)?(volatile\s+)?", "", rest))
             accesses.append((parts[1], f"i64 {self.layout.size(parts[0])}", _align(parts), 0))
@@ -223,23 +247,16 @@ class _Rewriter:
             accesses.append((args[0], length, _pointer_align(args[0]), ACCESS_WRITE))
             if mem.group("kind") != "memset":
                 accesses.append((args[1], length, _pointer_align(args[1]), 0))
-        out: list[str] = []
-        for pointer, size, align, flags in accesses:
-            p = _POINTER.match(pointer.strip())
-            if not p or p.group("space") not in CHECKED_SPACES:
-                continue
-            if p.group("space") == _CONSTANT_SPACE:
-                flags |= ACCESS_CONSTANT
-            address = self.fresh("a")
-            out.append(f"{indent}{address} = ptrtoint ptr addrspace({p.group('space')}) {p.group('value')} to i64")
-            size_type, size_value = size.split(None, 1)
-            if size_type != "i64":
-                widened = self.fresh("n")
-                out.append(f"{indent}{widened} = zext {size_type} {size_value} to i64")
-                size_value = widened
-            out.append(f"{indent}call void @mfemu_check_access(i64 {address}, i64 {size_value}, i64 {align}, "
-                       f"i32 {self.site_of(self.last_dbg)}, i32 {flags}){self.dbg()}")
-        return out
+        return accesses
+
+    def memory_check(self, p: re.Match, size_value: str, align: int, flags: int, indent: str) -> list[str]:
+        """Checked mode's check of an access of `size_value` bytes through pointer `p` (a _POINTER match)."""
+        if p.group("space") == _CONSTANT_SPACE:
+            flags |= ACCESS_CONSTANT
+        address = self.fresh("a")
+        return [f"{indent}{address} = ptrtoint ptr addrspace({p.group('space')}) {p.group('value')} to i64",
+                f"{indent}call void @mfemu_check_access(i64 {address}, i64 {size_value}, i64 {align}, "
+                f"i32 {self.site_of(self.last_dbg)}, i32 {flags}){self.dbg()}"]
 
     def dbg(self) -> str:
         return f", !dbg {self.last_dbg}" if self.last_dbg else ""
@@ -325,14 +342,15 @@ def _safe_divisor(divisor: str, signed: bool) -> bool:
     return all(int(v) != 0 and not (signed and int(v) == -1) for v in values)
 
 
-def instrument(ir: str, checked: bool, main_file: str, shim_files: list[str]) -> str:
-    """`ir` with divisions made safe, loops not assumed to end and, if `checked`, every device/constant
-    access checked.
+def instrument(ir: str, checked: bool, main_file: str, shim_files: list[str], counting: bool = False) -> str:
+    """`ir` with divisions made safe, loops not assumed to end, if `checked` every device/constant
+    access checked and, if `counting`, every device/constant/threadgroup load, store and
+    memcpy/memset counted (mfemu_count_access, shim/mfemu/counts.h; atomics are counted by the shim).
 
     `main_file` is the translation unit's path (sites in it are kernel lines); `shim_files` the
     shim headers, relative to the shim directory, in the order the runtime's reports number them.
     """
-    rewriter = _Rewriter(ir, checked, main_file, shim_files)
+    rewriter = _Rewriter(ir, checked, main_file, shim_files, counting)
     out: list[str] = []
     in_function = False
     for line in ir.split("\n"):

@@ -306,6 +306,7 @@ void run_group(Worker* w, long index) {
     }
     w->in_fibers = false;
   }
+  if (job.launch->take_counts) job.launch->take_counts(job.launch->counts + index * kCounters);
   memset(w->arena, kPoison, w->arena_dirty);
   w->arena_dirty = 0;
 }
@@ -424,6 +425,10 @@ void run_job(Job* job) {
   stack_t alt, old_alt;
   alt.ss_sp = w->altstack; alt.ss_size = 1 << 16; alt.ss_flags = 0;
   sigaltstack(&alt, &old_alt);
+  if (job->launch->take_counts) {  // drop what a launch of this library that failed mid-group left counted
+    static thread_local uint64_t stale[kCounters];
+    job->launch->take_counts(stale);
+  }
   int status = sigsetjmp(w->escape, 1);
   if (status == 0) {
     w->armed = true;

@@ -50,6 +50,24 @@ struct Arena {
 // Bits of the `flags` argument of a checked access.
 enum AccessFlags : uint32_t { ACCESS_WRITE = 1, ACCESS_CONSTANT = 2 };
 
+// Counting mode (compiled with -DMFEMU_COUNTING=1, shim/mfemu/counts.h): what each threadgroup executed,
+// one row of kCounters per threadgroup (runtime/emulator/counters.py mirrors the layout). Memory
+// accesses (per thread) come in six blocks, one per (space, direction): block (space * 2 + store) *
+// kAccessBlock holds at index w the accesses of w bytes (1..64; 0: any other size) and at index
+// kWidthSlots their bytes. Events follow from kEventBase: barriers and simdgroup operations are
+// counted once per threadgroup / simdgroup that executes them, atomics per thread.
+enum CounterSpace : int { SPACE_DEVICE = 0, SPACE_CONSTANT = 1, SPACE_THREADGROUP = 2 };
+constexpr int kWidthSlots = 65;
+constexpr int kAccessBlock = kWidthSlots + 1;
+enum Event : int {
+  EVENT_BARRIER, EVENT_SIMDGROUP_BARRIER, EVENT_SIMD_SHUFFLE, EVENT_SIMD_REDUCTION, EVENT_MATRIX_LOAD,
+  EVENT_MATRIX_STORE, EVENT_MATRIX_MMA, EVENT_DEVICE_ATOMIC, EVENT_THREADGROUP_ATOMIC, kEvents
+};
+constexpr int kEventBase = 6 * kAccessBlock;
+constexpr int kCounters = kEventBase + kEvents;
+// A counting kernel library's mfemu_take_counts: copies the calling worker's counts into `row` and zeroes them.
+typedef void (*TakeCountsFn)(uint64_t* row);
+
 // Launch description, filled in by Python (ctypes mirror) and completed by the runtime.
 struct Launch {
   uint32_t grid[3];
@@ -66,6 +84,8 @@ struct Launch {
   uint32_t fault_flags;        // out: AccessFlags
   uint32_t timeout_ms;         // the watchdog stops the kernel after this long (0: never)
   int32_t stop_on_interrupt;   // SIGINT stops the kernel (then passed on to the previous handler)
+  TakeCountsFn take_counts;    // counting mode: the kernel library's mfemu_take_counts (else null)
+  uint64_t* counts;            // counting mode: kCounters per threadgroup, in threadgroup order (x fastest)
 };
 }  // namespace mfemu
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include "abi.h"
 #include "checks.h"
+#include "counts.h"
 
 #define MFEMU_SITE int mfemu_site = __builtin_LINE() * 1024 + __builtin_COLUMN()
 
@@ -29,10 +30,12 @@ template <class T> struct Lanes {
   uint32_t active;  // bit l set when lane l took part
   bool has(int l) const { return l >= 0 && l < 32 && (active >> l & 1); }
 };
-template <class T> inline Lanes<T> exchange(const T& x, int site) {
+// `event`: what counting mode counts the exchange as (kEvents: nothing).
+template <class T> inline Lanes<T> exchange(const T& x, int site, Event event = kEvents) {
   static_assert(sizeof(T) <= 64, "simd functions take values of at most 64 bytes");
   Lanes<T> r;
   r.active = mfemu_simd_exchange(&x, sizeof(T), r.v, site);
+  if (event != kEvents) count_simd(event, r.active);
   return r;
 }
 template <class T> inline T vmax(T a, T b) {
@@ -49,14 +52,17 @@ namespace metal {
 enum class mem_flags { mem_none = 0, mem_device = 1, mem_threadgroup = 2, mem_texture = 4, mem_threadgroup_imageblock = 8 };
 constexpr mem_flags operator|(mem_flags a, mem_flags b) { return mem_flags(int(a) | int(b)); }
 
-inline void threadgroup_barrier(mem_flags, MFEMU_SITE) { mfemu_threadgroup_barrier(mfemu_site); }
-inline void simdgroup_barrier(mem_flags, MFEMU_SITE) { mfemu::exchange(0, mfemu_site); }
+inline void threadgroup_barrier(mem_flags, MFEMU_SITE) {
+  mfemu_threadgroup_barrier(mfemu_site);
+  mfemu::count_barrier();
+}
+inline void simdgroup_barrier(mem_flags, MFEMU_SITE) { mfemu::exchange(0, mfemu_site, mfemu::EVENT_SIMDGROUP_BARRIER); }
 
 // Reductions and scans over the active lanes (lanes that returned, or past a partial
 // simdgroup's end, take no part), in lane order.
 #define MFEMU_SIMD_FOLD(name, init, combine)                                        \
   template <class T> inline T name(T x, MFEMU_SITE) {                               \
-    auto L = mfemu::exchange(x, mfemu_site);                                        \
+    auto L = mfemu::exchange(x, mfemu_site, mfemu::EVENT_SIMD_REDUCTION);                                        \
     T r = init;                                                                     \
     for (int l = 0; l < 32; l++) if (L.has(l)) r = combine;                         \
     return r;                                                                       \
@@ -71,7 +77,7 @@ MFEMU_SIMD_FOLD(simd_xor, T(0), r ^ L.v[l])
 #undef MFEMU_SIMD_FOLD
 #define MFEMU_SIMD_SCAN(name, init, op, inclusive)                                  \
   template <class T> inline T name(T x, MFEMU_SITE) {                               \
-    auto L = mfemu::exchange(x, mfemu_site);                                        \
+    auto L = mfemu::exchange(x, mfemu_site, mfemu::EVENT_SIMD_REDUCTION);                                        \
     int me = (int)mfemu_lane();                                                     \
     T r = init;                                                                     \
     for (int l = 0; l < me + (inclusive); l++) if (L.has(l)) r = r op L.v[l];       \
@@ -87,7 +93,7 @@ MFEMU_SIMD_SCAN(simd_prefix_inclusive_product, T(1), *, 1)
 // own value (Metal: "unchanged" for shuffle_up/down edges, undefined for inactive sources).
 #define MFEMU_SIMD_PERMUTE(name, IndexT, source)                                    \
   template <class T> inline T name(T x, IndexT k, MFEMU_SITE) {                     \
-    auto L = mfemu::exchange(x, mfemu_site);                                        \
+    auto L = mfemu::exchange(x, mfemu_site, mfemu::EVENT_SIMD_SHUFFLE);                                        \
     int me = (int)mfemu_lane(); (void)me;                                           \
     int src = (source);                                                             \
     return L.has(src) ? L.v[src] : x;                                               \
@@ -108,25 +114,25 @@ MFEMU_SIMD_PERMUTE(quad_shuffle_up, ushort, (me & 3) - (int)k >= 0 ? me - (int)k
 // Shifts that fill the vacated lanes from `filling` of the lanes at the other end.
 template <class T> inline T simd_shuffle_and_fill_down(T data, T filling, ushort delta, MFEMU_SITE) {
   struct Pair { T data, filling; };
-  auto L = mfemu::exchange(Pair{data, filling}, mfemu_site);
+  auto L = mfemu::exchange(Pair{data, filling}, mfemu_site, mfemu::EVENT_SIMD_SHUFFLE);
   int j = (int)mfemu_lane() + (int)delta;
   int src = j < 32 ? j : j - 32;
   return L.has(src) ? (j < 32 ? L.v[src].data : L.v[src].filling) : data;
 }
 template <class T> inline T simd_shuffle_and_fill_up(T data, T filling, ushort delta, MFEMU_SITE) {
   struct Pair { T data, filling; };
-  auto L = mfemu::exchange(Pair{data, filling}, mfemu_site);
+  auto L = mfemu::exchange(Pair{data, filling}, mfemu_site, mfemu::EVENT_SIMD_SHUFFLE);
   int j = (int)mfemu_lane() - (int)delta;
   int src = j >= 0 ? j : j + 32;
   return L.has(src) ? (j >= 0 ? L.v[src].data : L.v[src].filling) : data;
 }
 template <class T> inline T simd_broadcast_first(T x, MFEMU_SITE) {
-  auto L = mfemu::exchange(x, mfemu_site);
+  auto L = mfemu::exchange(x, mfemu_site, mfemu::EVENT_SIMD_SHUFFLE);
   return L.v[__builtin_ctz(L.active)];
 }
 #define MFEMU_QUAD_FOLD(name, combine)                                             \
   template <class T> inline T name(T x, MFEMU_SITE) {                               \
-    auto L = mfemu::exchange(x, mfemu_site);                                        \
+    auto L = mfemu::exchange(x, mfemu_site, mfemu::EVENT_SIMD_REDUCTION);                                        \
     int base = (int)mfemu_lane() & ~3;                                              \
     T r = x; bool first = true;                                                     \
     for (int l = base; l < base + 4; l++) if (L.has(l)) { r = first ? L.v[l] : combine; first = false; } \
@@ -147,24 +153,24 @@ struct simd_vote {
   constexpr bool any() const { return bits != 0; }
 };
 inline simd_vote simd_ballot(bool pred, MFEMU_SITE) {
-  auto L = mfemu::exchange(pred, mfemu_site);
+  auto L = mfemu::exchange(pred, mfemu_site, mfemu::EVENT_SIMD_REDUCTION);
   uint64_t m = 0;
   for (int l = 0; l < 32; l++) if (L.has(l) && L.v[l]) m |= 1ull << l;
   return simd_vote(m);
 }
-inline simd_vote simd_active_threads_mask(MFEMU_SITE) { return simd_vote(mfemu::exchange(true, mfemu_site).active); }
+inline simd_vote simd_active_threads_mask(MFEMU_SITE) { return simd_vote(mfemu::exchange(true, mfemu_site, mfemu::EVENT_SIMD_REDUCTION).active); }
 inline bool simd_all(bool pred, MFEMU_SITE) {
-  auto L = mfemu::exchange(pred, mfemu_site);
+  auto L = mfemu::exchange(pred, mfemu_site, mfemu::EVENT_SIMD_REDUCTION);
   for (int l = 0; l < 32; l++) if (L.has(l) && !L.v[l]) return false;
   return true;
 }
 inline bool simd_any(bool pred, MFEMU_SITE) {
-  auto L = mfemu::exchange(pred, mfemu_site);
+  auto L = mfemu::exchange(pred, mfemu_site, mfemu::EVENT_SIMD_REDUCTION);
   for (int l = 0; l < 32; l++) if (L.has(l) && L.v[l]) return true;
   return false;
 }
 inline bool simd_is_first(MFEMU_SITE) {
-  auto L = mfemu::exchange(true, mfemu_site);
+  auto L = mfemu::exchange(true, mfemu_site, mfemu::EVENT_SIMD_REDUCTION);
   return (int)mfemu_lane() == __builtin_ctz(L.active);
 }
 
@@ -212,7 +218,7 @@ template <class T, int R, int C> inline simdgroup_matrix<T, R, C> make_filled_si
 template <class T, int R, int C, class P>
 inline void simdgroup_load(simdgroup_matrix<T, R, C>& d, P src, ulong elements_per_row = C,
                            vec<ulong, 2> matrix_origin = 0, bool transpose = false, MFEMU_SITE) {
-  detail::require_full_simdgroup(mfemu::exchange(0, mfemu_site).active, "simdgroup_load");
+  detail::require_full_simdgroup(mfemu::exchange(0, mfemu_site, mfemu::EVENT_MATRIX_LOAD).active, "simdgroup_load");
   int r, c; detail::fragment_coord((int)mfemu_lane(), r, c);
   for (int j = 0; j < 2; j++) {
     ulong row = matrix_origin.y + (transpose ? c + j : r), col = matrix_origin.x + (transpose ? r : c + j);
@@ -222,7 +228,7 @@ inline void simdgroup_load(simdgroup_matrix<T, R, C>& d, P src, ulong elements_p
 template <class T, int R, int C, class P>
 inline void simdgroup_store(const simdgroup_matrix<T, R, C>& a, P dst, ulong elements_per_row = C,
                             vec<ulong, 2> matrix_origin = 0, bool transpose = false, MFEMU_SITE) {
-  detail::require_full_simdgroup(mfemu::exchange(0, mfemu_site).active, "simdgroup_store");
+  detail::require_full_simdgroup(mfemu::exchange(0, mfemu_site, mfemu::EVENT_MATRIX_STORE).active, "simdgroup_store");
   int r, c; detail::fragment_coord((int)mfemu_lane(), r, c);
   for (int j = 0; j < 2; j++) {
     ulong row = matrix_origin.y + (transpose ? c + j : r), col = matrix_origin.x + (transpose ? r : c + j);
@@ -235,7 +241,7 @@ inline void simdgroup_multiply_accumulate(simdgroup_matrix<TD, 8, 8>& d, const s
                                           const simdgroup_matrix<TB, 8, 8>& b, const simdgroup_matrix<TC, 8, 8>& c,
                                           MFEMU_SITE) {
   struct Pair { vec<TA, 2> a; vec<TB, 2> b; };
-  auto L = mfemu::exchange(Pair{a.elements, b.elements}, mfemu_site);
+  auto L = mfemu::exchange(Pair{a.elements, b.elements}, mfemu_site, mfemu::EVENT_MATRIX_MMA);
   detail::require_full_simdgroup(L.active, "simdgroup_multiply_accumulate");
   float A[8][8], B[8][8];
   for (int l = 0; l < 32; l++) {
@@ -283,26 +289,27 @@ template <class T, class F> inline T atomic_update(T* cell, F f) {
 #define MFEMU_CELL(obj) ((std::remove_cv_t<decltype(obj->value)>*)(&obj->value))
 #define MFEMU_LINE int line = __builtin_LINE()
 template <class P, class U> inline void atomic_store_explicit(P obj, U v, memory_order, MFEMU_LINE) {
-  MFEMU_CHECK_ATOMIC(obj, line, mfemu::ACCESS_WRITE);
+  MFEMU_CHECK_ATOMIC(obj, line, mfemu::ACCESS_WRITE); MFEMU_COUNT_ATOMIC(obj);
   auto* cell = MFEMU_CELL(obj); std::remove_pointer_t<decltype(cell)> x = v; __atomic_store(cell, &x, __ATOMIC_RELAXED);
 }
 template <class P> inline auto atomic_load_explicit(P obj, memory_order, MFEMU_LINE) {
-  MFEMU_CHECK_ATOMIC(obj, line, 0);
+  MFEMU_CHECK_ATOMIC(obj, line, 0); MFEMU_COUNT_ATOMIC(obj);
   auto* cell = MFEMU_CELL(obj); std::remove_pointer_t<decltype(cell)> x; __atomic_load(cell, &x, __ATOMIC_RELAXED); return x;
 }
 template <class P, class U> inline auto atomic_exchange_explicit(P obj, U v, memory_order, MFEMU_LINE) {
-  MFEMU_CHECK_ATOMIC(obj, line, mfemu::ACCESS_WRITE);
+  MFEMU_CHECK_ATOMIC(obj, line, mfemu::ACCESS_WRITE); MFEMU_COUNT_ATOMIC(obj);
   auto* cell = MFEMU_CELL(obj); std::remove_pointer_t<decltype(cell)> x = v, old; __atomic_exchange(cell, &x, &old, __ATOMIC_RELAXED); return old;
 }
 template <class P, class E, class U>
 inline bool atomic_compare_exchange_weak_explicit(P obj, E expected, U desired, memory_order, memory_order, MFEMU_LINE) {
-  MFEMU_CHECK_ATOMIC(obj, line, mfemu::ACCESS_WRITE);
+  MFEMU_CHECK_ATOMIC(obj, line, mfemu::ACCESS_WRITE); MFEMU_COUNT_ATOMIC(obj);
   auto* cell = MFEMU_CELL(obj); std::remove_pointer_t<decltype(cell)> d = desired;
   return __atomic_compare_exchange(cell, (std::remove_pointer_t<decltype(cell)>*)expected, &d, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 #define MFEMU_ATOMIC_RMW(name, expr)                                                             \
   template <class P, class U> inline auto name(P obj, U v, memory_order, MFEMU_LINE) {           \
     MFEMU_CHECK_ATOMIC(obj, line, mfemu::ACCESS_WRITE);                                          \
+    MFEMU_COUNT_ATOMIC(obj);                                                                     \
     auto* cell = MFEMU_CELL(obj);                                                                \
     using T = std::remove_pointer_t<decltype(cell)>;                                             \
     T operand = v;                                                                               \
