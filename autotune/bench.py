@@ -11,12 +11,14 @@ from typing import Any, Callable, Optional, Sequence
 import mlx.core as mx
 import numpy as np
 
+from ..runtime.contention import ContentionLoad
 from ..runtime.meters import Meter
 
 ROTATION_BYTES = 64 << 20  # input copies cycled per candidate: enough bytes to push inputs out of caches
 MAX_COPIES = 8
 MIN_REPS, MAX_REPS = 5, 1000
 ENERGY_REPEATS = 5  # energy windows per config: the spread is over these
+SLOWDOWN_WINDOW_S = 0.25  # how long the contention load's copy rate is read, alone and beside a kernel
 BATCH_MS, MAX_BATCH = 2.0, 64  # a batched sample: launches that one waited-for launch says take 2 ms
 
 # (rtol, atol) by output dtype when the user gives none; integers and bools must match exactly.
@@ -153,6 +155,31 @@ def energy_per_call(launch: Callable[[tuple], Any], copies: list[tuple], meter: 
     median = statistics.median(per_call)
     spread = (max(per_call) - min(per_call)) / abs(median) if median else math.inf
     return EnergyResult(median, spread, idle.watts, statistics.fmean(busy), calls, per_call)
+
+
+@dataclass
+class ContendedResult:
+    """A config beside a contention load: its median time per launch while the load runs, and the
+    slowdown it inflicts on the load (the load's copy rate alone over its rate beside the launches;
+    None when the load did not copy in a window)."""
+
+    time_ms: float
+    slowdown: Optional[float]
+
+
+def contended_time(launch: Callable[[tuple], Any], copies: list[tuple], load: ContentionLoad, *, warmup_ms: float,
+                   rep_ms: float, timeout_s: float, estimate_s: float, batched: bool = False) -> ContendedResult:
+    """Time a config with `load` running (as `median_time_ms` does alone), and read the load's copy
+    rate for SLOWDOWN_WINDOW_S alone and then beside launches of the config, side by side."""
+    with load.active():
+        before = load.counters()
+        time.sleep(SLOWDOWN_WINDOW_S)
+        alone = load.copy_rate(before, load.counters())
+        ms = median_time_ms(launch, copies, warmup_ms=warmup_ms, rep_ms=rep_ms, timeout_s=timeout_s, batched=batched)
+        before = load.counters()
+        launch_for(launch, copies, SLOWDOWN_WINDOW_S, batch_size(estimate_s) if batched else 1)
+        beside = load.copy_rate(before, load.counters())
+    return ContendedResult(ms, alone / beside if alone and beside else None)
 
 
 def _host(a: Any) -> np.ndarray:
