@@ -55,10 +55,10 @@ OBJECTIVES = ("time", "energy", "contended")
 
 
 class Log:
-    """Lines to DIR/energy.log (and stderr), flushed as they come: a run cut short keeps them."""
+    """Lines to a log file in DIR (and stderr), flushed as they come: a run cut short keeps them."""
 
-    def __init__(self, out: Path) -> None:
-        self.file = open(out / "energy.log", "a")
+    def __init__(self, path: Path) -> None:
+        self.file = open(path, "a")
 
     def __call__(self, message: str) -> None:
         line = f"{time.strftime('%H:%M:%S')} {message}"
@@ -209,7 +209,7 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     os.environ["METALFORGE_DB"] = args.db or str(out / "tuning.sqlite")
-    log, failures = Log(out), []
+    log, failures = Log(out / "energy.log"), []
     backend = backends.resolve()
     meter = meters.meter_for(backend.name)
     started = time.perf_counter()
