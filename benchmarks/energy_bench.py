@@ -1,7 +1,8 @@
 """Energy per call, Pareto fronts and contention (issue 23), for the lead's GPU run.
 
     python benchmarks/energy_bench.py --out DIR [--repeats 5] [--front-trials qmv_kernel=18 matmul_kernel=16]
-                                      [--kernels softmax_kernel ...] [--share 0.5] [--quick] [--record-trace FILE]
+                                      [--kernels softmax_kernel ...] [--share 0.5] [--budget 210] [--quick | --smoke]
+                                      [--record-trace FILE]
 
 1. **Joules per call** of every library kernel at its benchmark shape (benchmarks/gpu_bench.py's
    `benchmark_shapes`), with the config the tuning database gives it (or its default): checked against
@@ -136,15 +137,16 @@ def joules_per_call(name: str, shape: tuple, meter: meters.Meter, repeats: int, 
     return row
 
 
-def front_study(name: str, shape: tuple, trials: int, share: float, log: Log, out: Path) -> dict:
-    """A multi-objective tuning of one kernel: its front, the energy saved within 10% of the fastest,
-    and the time-tuned against the contention-tuned config beside the load."""
+def front_study(name: str, shape: tuple, trials: int, timeout: float, share: float, log: Log, out: Path) -> dict:
+    """A multi-objective tuning of one kernel (at most `trials` configs in `timeout` seconds): its
+    front, the energy saved within 10% of the fastest, and the time-tuned against the
+    contention-tuned config beside the load."""
     tuner = registered()[name]
     dtype = tuner.dtypes[0]
     grid, args = tuner.tune_case(shape, dtype)
     tuner.contention_share = share
     t0 = time.perf_counter()
-    tuner.tune(grid, *args, trials=trials, objective=OBJECTIVES)
+    tuner.tune(grid, *args, trials=trials, objective=OBJECTIVES, timeout=timeout)
     db = TuningDB(tuner.db_path)
     winner = db.lookup(tuner.tuning_key(args)).winner
     ok = [t for t in db.trials(name) if t["study"] == winner["study"] and t["status"] == "ok"
@@ -201,6 +203,8 @@ def main() -> int:
     ap.add_argument("--front-trials", nargs="*", default=[f"{k}={v}" for k, v in FRONT_TRIALS.items()],
                     metavar="KERNEL=N", help="kernels whose Pareto front is measured, with their trial budgets")
     ap.add_argument("--share", type=float, default=0.5, help="the contention load's busy share (default 0.5)")
+    ap.add_argument("--budget", type=float, default=210.0,
+                    help="seconds for the whole run: the fronts' tunings share what the joules-per-call table leaves")
     ap.add_argument("--quick", action="store_true", help="gpu_bench's --quick shapes (smaller)")
     ap.add_argument("--smoke", action="store_true", help="each kernel's small standard shape: checks the script runs")
     ap.add_argument("--db", help="tuning database (default DIR/tuning.sqlite)")
@@ -226,13 +230,14 @@ def main() -> int:
                 if (r := soft(log, f"{name} {shape}", failures,
                               lambda: joules_per_call(name, shape, meter, args.repeats, log))) is not None]
     fronts = []
-    for spec in args.front_trials:
-        name, _, trials = spec.partition("=")
-        for shape in shapes.get(name, []):
-            f = soft(log, f"front {name} {shape}", failures,
-                     lambda: front_study(name, shape, int(trials or 16), args.share, log, out))
-            if f is not None:
-                fronts.append(f)
+    studies = [(name, int(trials or 16), shape) for spec in args.front_trials
+               for name, _, trials in [spec.partition("=")] for shape in shapes.get(name, [])]
+    for i, (name, trials, shape) in enumerate(studies):
+        timeout = max(5.0, (args.budget - (time.perf_counter() - started)) / (len(studies) - i))
+        f = soft(log, f"front {name} {shape}", failures,
+                 lambda: front_study(name, shape, trials, timeout, args.share, log, out))
+        if f is not None:
+            fronts.append(f)
     meter.close()
     report = {"device": device_name(), "backend": backend.name, "meter": meter.name, "date": time.strftime("%Y-%m-%d"),
               "mlx": mx.__version__, "metalforge": mf.__version__, "python": platform.python_version(),
