@@ -141,7 +141,8 @@ def _autotune(args: argparse.Namespace) -> int:
                 if args.plot:
                     import optuna
 
-                    study = optuna.load_study(study_name=winner["study"], storage=args.storage or store.optuna_storage())
+                    study = optuna.load_study(study_name=winner["study"],
+                                              storage=args.storage or store.optuna_storage())
                     print(f"plot: {plot.plot_study(study, Path(args.plot))}")
                     for path in _plot_fronts(store, [winner], Path(args.plot)):
                         print(f"plot: {path}")

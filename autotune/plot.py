@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -70,8 +71,10 @@ def plot_study(study, directory: Path) -> Path:
     values.set(xlabel="trial", ylabel=UNITS[objectives_of(study.study_name)[0]], title=study.study_name)
     values.legend()
     try:
-        scores = optuna.importance.get_param_importances(
-            study, target=(lambda t: t.values[0]) if len(study.directions) > 1 else None)
+        with warnings.catch_warnings():  # Optuna warns that a given target is minimised: ours is
+            warnings.filterwarnings("ignore", "PedAnovaImportanceEvaluator computes")
+            scores = optuna.importance.get_param_importances(
+                study, target=(lambda t: t.values[0]) if len(study.directions) > 1 else None)
     except (RuntimeError, ValueError):  # too few completed trials, or a single-valued space
         scores = {}
     importance.barh(list(scores), list(scores.values()))
@@ -89,7 +92,8 @@ def plot_front(title: str, points: Sequence[Mapping], front: Sequence[Mapping], 
     ax.scatter([p["time_ms"] for p in measured], [p["energy_j"] for p in measured], s=14, color="0.6",
                label=f"configs ({len(measured)})")
     on = sorted((p for p in front if p.get("energy_j") is not None), key=lambda p: p["time_ms"])
-    ax.plot([p["time_ms"] for p in on], [p["energy_j"] for p in on], "o-", color="C3", label=f"Pareto front ({len(on)})")
+    ax.plot([p["time_ms"] for p in on], [p["energy_j"] for p in on], "o-", color="C3",
+            label=f"Pareto front ({len(on)})")
     ax.set(xlabel="median time per call (ms)", ylabel="joules per call (idle subtracted)", title=title)
     ax.legend()
     fig.tight_layout()

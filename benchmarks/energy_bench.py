@@ -45,7 +45,7 @@ from gpu_bench import benchmark_shapes  # noqa: E402
 
 import metalforge as mf  # noqa: E402
 from metalforge.autotune import plot  # noqa: E402
-from metalforge.autotune.bench import as_outputs, launch_for, rotating_copies  # noqa: E402
+from metalforge.autotune.bench import as_outputs, rotating_copies  # noqa: E402
 from metalforge.kernels import registered  # noqa: E402
 from metalforge.runtime import backends, meters  # noqa: E402
 from metalforge.tuning_db import TuningDB  # noqa: E402
@@ -114,6 +114,19 @@ def record_trace(meter: meters.Meter, path: Path, log: Log) -> None:
     log(f"trace: {len(rows)} rows into {path}")
 
 
+def start(out_dir: str, db: str | None, name: str) -> tuple[Path, Log, Any, meters.Meter]:
+    """A benchmark's output directory, its log `<name>.log` there, the back end and its meter; the
+    tuning database is `db`, else DIR/tuning.sqlite (energy_bench.py and sustained.py share it)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ["METALFORGE_DB"] = db or str(out / "tuning.sqlite")
+    log = Log(out / f"{name}.log")
+    backend = backends.resolve()
+    meter = meters.meter_for(backend.name)
+    log(f"{name} on {backend.name} ({device_name()}), meter {meter.name}: {meter.reason or 'available'}")
+    return out, log, backend, meter
+
+
 def device_name() -> str:
     info = mx.device_info() if backends.resolve().name != "emulator" else {}
     return str(info.get("device_name", platform.processor() or platform.machine()))
@@ -174,7 +187,8 @@ def config_text(text: str) -> str:
 
 
 def table(per_call: list[dict], fronts: list[dict], probe: dict, share: float) -> list[str]:
-    lines = ["| kernel | shape | ms | mJ/call | spread | busy W | idle W | config from |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| kernel | shape | ms | mJ/call | spread | busy W | idle W | config from |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in per_call:
         lines.append(f"| {r['kernel']} | {r['shape']} {r['dtype']} | {r['time_ms']:.4g} | {r['energy_j'] * 1e3:.4g} | "
                      f"{r['energy_spread']:.1%} | {r['power_w']:.0f} | {r['idle_w']:.0f} | {r['config_from']} |")
@@ -185,7 +199,8 @@ def table(per_call: list[dict], fronts: list[dict], probe: dict, share: float) -
                   f"most efficient within 10% of fastest saves {saved:.1%} "
                   f"({fast['energy_j'] * 1e3:.4g} -> {thrifty['energy_j'] * 1e3:.4g} mJ, "
                   f"{fast['time_ms']:.4g} -> {thrifty['time_ms']:.4g} ms)",
-                  f"  under {share:.0%} load: time-tuned [{config_text(fast['config'])}] {fast['time_ms']:.4g} ms alone, "
+                  f"  under {share:.0%} load: time-tuned [{config_text(fast['config'])}] "
+                  f"{fast['time_ms']:.4g} ms alone, "
                   f"{fast['contended_ms']:.4g} beside, inflicts x{fast['inflicted_slowdown'] or float('nan'):.3g}",
                   f"  contention-tuned [{config_text(robust['config'])}] {robust['time_ms']:.4g} ms alone, "
                   f"{robust['contended_ms']:.4g} beside, inflicts x{robust['inflicted_slowdown'] or float('nan'):.3g}"]
@@ -204,20 +219,14 @@ def main() -> int:
                     metavar="KERNEL=N", help="kernels whose Pareto front is measured, with their trial budgets")
     ap.add_argument("--share", type=float, default=0.5, help="the contention load's busy share (default 0.5)")
     ap.add_argument("--budget", type=float, default=210.0,
-                    help="seconds for the whole run: the fronts' tunings share what the joules-per-call table leaves")
+                    help="seconds for the whole run: the fronts' tunings share what the first table leaves")
     ap.add_argument("--quick", action="store_true", help="gpu_bench's --quick shapes (smaller)")
     ap.add_argument("--smoke", action="store_true", help="each kernel's small standard shape: checks the script runs")
     ap.add_argument("--db", help="tuning database (default DIR/tuning.sqlite)")
     ap.add_argument("--record-trace", metavar="FILE", help="also record an NVML trace for tests/energy")
     args = ap.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    os.environ["METALFORGE_DB"] = args.db or str(out / "tuning.sqlite")
-    log, failures = Log(out / "energy.log"), []
-    backend = backends.resolve()
-    meter = meters.meter_for(backend.name)
-    started = time.perf_counter()
-    log(f"energy_bench on {backend.name} ({device_name()}), meter {meter.name}: {meter.reason or 'available'}")
+    started, failures = time.perf_counter(), []
+    out, log, backend, meter = start(args.out, args.db, "energy")
     if not meter.available:
         print(f"FAILED: no power meter on {backend.name}: {meter.reason}")
         return 1

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import sys
 import threading
@@ -35,12 +34,12 @@ from typing import Any
 import mlx.core as mx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from energy_bench import Log, device_name, soft  # noqa: E402
+from energy_bench import Log, device_name, soft, start  # noqa: E402
 
 import metalforge as mf  # noqa: E402
 from metalforge.autotune.bench import as_outputs, rotating_copies  # noqa: E402
 from metalforge.kernels import registered  # noqa: E402
-from metalforge.runtime import backends, meters  # noqa: E402
+from metalforge.runtime import meters  # noqa: E402
 from metalforge.runtime.contention import ContentionLoad  # noqa: E402
 from metalforge.tuning_db import TuningDB  # noqa: E402
 from metalforge.tuning_db.front import front_of  # noqa: E402
@@ -180,7 +179,8 @@ def plot_trace(rows: list[dict], path: Path) -> None:
 
     t0 = rows[0]["t"]
     fig, axes = plt.subplots(3, 1, figsize=(10, 7), sharex=True)
-    for ax, key, label in zip(axes, ("power_w", "sm_mhz", "temp_c"), ("power (W)", "SM clock (MHz)", "temperature (C)")):
+    for ax, key, label in zip(axes, ("power_w", "sm_mhz", "temp_c"),
+                              ("power (W)", "SM clock (MHz)", "temperature (C)")):
         ax.plot([r["t"] - t0 for r in rows], [r[key] if r[key] is not None else float("nan") for r in rows], lw=1)
         ax.set_ylabel(label)
     spans: list[list] = []
@@ -211,14 +211,8 @@ def main() -> int:
     ap.add_argument("--db", help="tuning database (default DIR/tuning.sqlite, shared with energy_bench.py)")
     ap.add_argument("--smoke", action="store_true", help="tiny shapes: checks the script runs")
     args = ap.parse_args()
-    started = time.perf_counter()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    os.environ["METALFORGE_DB"] = args.db or str(out / "tuning.sqlite")
-    log, failures = Log(out / "sustained.log"), []
-    backend = backends.resolve()
-    meter = meters.meter_for(backend.name)
-    log(f"sustained on {backend.name} ({device_name()}), meter {meter.name}: {meter.reason or 'available'}")
+    started, failures = time.perf_counter(), []
+    out, log, backend, meter = start(args.out, args.db, "sustained")
     if not meter.available:
         print(f"FAILED: no power meter on {backend.name}: {meter.reason}")
         return 1
@@ -250,17 +244,20 @@ def main() -> int:
         if trace.rows:
             soft(log, "plot", failures, lambda: plot_trace(trace.rows, out / "sustained.png"))
     meter.close()
-    report = {"device": device_name(), "backend": backend.name, "meter": meter.name, "date": time.strftime("%Y-%m-%d"),
+    report = {"device": device_name(), "backend": backend.name, "meter": meter.name,
+              "date": time.strftime("%Y-%m-%d"),
               "mlx": mx.__version__, "python": platform.python_version(), "share": args.share,
               "mix": [list(m) for m in mix_spec], "rows": rows, "failures": failures,
               "seconds": time.perf_counter() - started}
     (out / "sustained.json").write_text(json.dumps(report, indent=1, default=str))
     print(f"sustained: {report['device']}, {backend.name}, meter {meter.name}, MLX {mx.__version__}, "
           f"{report['date']}, load {args.share:.0%}, {report['seconds']:.0f} s")
-    print("| policy | condition | tok/s | avg W | idle W | J/token | J/token above idle | load slowdown | SM MHz | max C |")
+    print("| policy | condition | tok/s | avg W | idle W | J/token | J/token above idle | load slowdown | SM MHz "
+          "| max C |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['policy']} | {r['condition']} | {r['tokens_per_s']:.1f} | {r['power_w']:.0f} | {r['idle_w']:.0f} | "
+        print(f"| {r['policy']} | {r['condition']} | {r['tokens_per_s']:.1f} | {r['power_w']:.0f} | "
+              f"{r['idle_w']:.0f} | "
               f"{r['j_per_token']:.4g} | {r['j_per_token_above_idle']:.4g} | "
               f"{'-' if r['load_slowdown'] is None else format(r['load_slowdown'], '.3g')} | "
               f"{'-' if r['sm_mhz'] is None else format(r['sm_mhz'], '.0f')} | {r['temp_c_max'] or '-'} |")

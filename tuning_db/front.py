@@ -50,7 +50,8 @@ def parse_policy(text: str) -> Policy:
             percent = -1.0
         if 0 <= percent < math.inf:
             return Policy("within", percent)
-    raise ValueError(f"unknown tuning policy {text!r}: use one of {', '.join(POLICIES)} (X a percentage, e.g. within:10)")
+    raise ValueError(f"unknown tuning policy {text!r}: use one of {', '.join(POLICIES)} "
+                     "(X a percentage, e.g. within:10)")
 
 
 def dominates(a: Mapping[str, Any], b: Mapping[str, Any], keys: Sequence[str]) -> bool:

@@ -145,7 +145,8 @@ def test_contended_objective_times_beside_the_load(emu, db_path):
     assert winner["config"] == best["config"]  # the objective's best, not the fastest alone
 
 
-SCHEMA_1_TRIALS = ("uid text primary key, kernel text, source_hash text, codegen_version text, backend text, chip text, "
+SCHEMA_1_TRIALS = ("uid text primary key, kernel text, source_hash text, codegen_version text, backend text, "
+                   "chip text, "
                    "gpu_family text, os text, mlx_version text, dtypes text, shape_key text, bucket text, study text, "
                    "trial_number integer, config text, status text, reason text, time_ms float, max_error float, "
                    "created_at text")
@@ -206,8 +207,11 @@ def test_cli_objective_and_db_show_end_to_end(emu, tmp_path, monkeypatch, capsys
                      "energy", "time", "--plot", str(tmp_path / "plots")])
     out = capsys.readouterr().out
     assert code == 0, out
-    # energy first: the winner is the fewest joules (BLOCK=128 num_warps=2, 1 mJ per call)
-    assert "J/call" in out and "0.001 " in out and "BLOCK=128 num_warps=2" in out
+    # several objectives: the winner is the fastest of the front, shown with its joules per call
+    (winner,) = TuningDB(db).winners("double_plus_one")
+    fastest = min(json.loads(winner["front"]), key=lambda p: p["time_ms"])
+    block, warps = fastest["config"]["kwargs"]["BLOCK"], fastest["config"]["num_warps"]
+    assert "J/call" in out and f"{JOULES[block, warps]:.4g}   BLOCK={block} num_warps={warps}" in out
     assert len(list((tmp_path / "plots").glob("*-front.png"))) == 1
     code = cli.main(["db", "show", "double_plus_one", "--db", db, "--plot", str(tmp_path / "shown")])
     out = capsys.readouterr().out
