@@ -1,7 +1,7 @@
 """Energy per call, Pareto fronts and contention (issue 23), for the lead's GPU run.
 
     python benchmarks/energy_bench.py --out DIR [--repeats 5] [--front-trials qmv_kernel=18 matmul_kernel=16]
-                                      [--kernels softmax_kernel ...] [--share 0.5] [--budget 210] [--quick | --smoke]
+                                      [--kernels softmax_kernel ...] [--share 0.5] [--budget 200] [--quick | --smoke]
                                       [--record-trace FILE]
 
 1. **Joules per call** of every library kernel at its benchmark shape (benchmarks/gpu_bench.py's
@@ -218,7 +218,7 @@ def main() -> int:
     ap.add_argument("--front-trials", nargs="*", default=[f"{k}={v}" for k, v in FRONT_TRIALS.items()],
                     metavar="KERNEL=N", help="kernels whose Pareto front is measured, with their trial budgets")
     ap.add_argument("--share", type=float, default=0.5, help="the contention load's busy share (default 0.5)")
-    ap.add_argument("--budget", type=float, default=210.0,
+    ap.add_argument("--budget", type=float, default=200.0,
                     help="seconds for the whole run: the fronts' tunings share what the first table leaves")
     ap.add_argument("--quick", action="store_true", help="gpu_bench's --quick shapes (smaller)")
     ap.add_argument("--smoke", action="store_true", help="each kernel's small standard shape: checks the script runs")

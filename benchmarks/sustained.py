@@ -2,7 +2,7 @@
 lead's GPU run.
 
     python benchmarks/sustained.py --out DIR --seconds N [--policies fastest efficient robust] [--share 0.5]
-                                   [--trials 6] [--budget 190] [--smoke]
+                                   [--trials 6] [--budget 180] [--smoke]
 
 A token-equivalent is one decoder layer of a Llama-3-8B-sized model at batch 1: two 4-bit matvecs
 14336x4096 (gate, up), one 4096x14336 (down), decode attention over 8192 cached positions (32 query
@@ -207,7 +207,7 @@ def main() -> int:
     ap.add_argument("--policies", nargs="+", default=["fastest", "efficient", "robust"])
     ap.add_argument("--share", type=float, default=0.5, help="the contention load's busy share (default 0.5)")
     ap.add_argument("--trials", type=int, default=6, help="trials per kernel of the mix lacking a front")
-    ap.add_argument("--budget", type=float, default=190.0, help="seconds for the whole run (tuning included)")
+    ap.add_argument("--budget", type=float, default=180.0, help="seconds for the whole run (tuning included)")
     ap.add_argument("--db", help="tuning database (default DIR/tuning.sqlite, shared with energy_bench.py)")
     ap.add_argument("--smoke", action="store_true", help="tiny shapes: checks the script runs")
     args = ap.parse_args()
