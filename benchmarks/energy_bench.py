@@ -116,7 +116,8 @@ def record_trace(meter: meters.Meter, path: Path, log: Log) -> None:
 
 def start(out_dir: str, db: str | None, name: str) -> tuple[Path, Log, Any, meters.Meter]:
     """A benchmark's output directory, its log `<name>.log` there, the back end and its meter; the
-    tuning database is `db`, else DIR/tuning.sqlite (energy_bench.py and sustained.py share it)."""
+    tuning database is `db`, else DIR/tuning.sqlite (energy_bench.py and sustained.py share it).
+    Without a meter there is nothing to measure: it says why and exits 1."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     os.environ["METALFORGE_DB"] = db or str(out / "tuning.sqlite")
@@ -124,6 +125,9 @@ def start(out_dir: str, db: str | None, name: str) -> tuple[Path, Log, Any, mete
     backend = backends.resolve()
     meter = meters.meter_for(backend.name)
     log(f"{name} on {backend.name} ({device_name()}), meter {meter.name}: {meter.reason or 'available'}")
+    if not meter.available:
+        print(f"FAILED: no power meter on {backend.name}: {meter.reason}")
+        sys.exit(1)
     return out, log, backend, meter
 
 
@@ -210,26 +214,30 @@ def table(per_call: list[dict], fronts: list[dict], probe: dict, share: float) -
     return lines
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parser(doc: str, budget: float, budget_help: str, smoke_help: str) -> argparse.ArgumentParser:
+    """The options energy_bench.py and sustained.py share: --out, --share, --budget, --db, --smoke."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--out", required=True)
+    ap.add_argument("--share", type=float, default=0.5, help="the contention load's busy share (default 0.5)")
+    ap.add_argument("--budget", type=float, default=budget, help=f"seconds for the whole run: {budget_help}")
+    ap.add_argument("--db", help="tuning database (default DIR/tuning.sqlite, shared by energy_bench.py and "
+                    "sustained.py)")
+    ap.add_argument("--smoke", action="store_true", help=f"{smoke_help}: checks the script runs")
+    return ap
+
+
+def main() -> int:
+    ap = parser(__doc__, 200.0, "the fronts' tunings share what the first table leaves",
+                "each kernel's small standard shape")
     ap.add_argument("--repeats", type=int, default=5, help="energy windows per kernel (the spread is over them)")
     ap.add_argument("--kernels", nargs="*", help="library kernels for the joules-per-call table (default: all)")
     ap.add_argument("--front-trials", nargs="*", default=[f"{k}={v}" for k, v in FRONT_TRIALS.items()],
                     metavar="KERNEL=N", help="kernels whose Pareto front is measured, with their trial budgets")
-    ap.add_argument("--share", type=float, default=0.5, help="the contention load's busy share (default 0.5)")
-    ap.add_argument("--budget", type=float, default=200.0,
-                    help="seconds for the whole run: the fronts' tunings share what the first table leaves")
     ap.add_argument("--quick", action="store_true", help="gpu_bench's --quick shapes (smaller)")
-    ap.add_argument("--smoke", action="store_true", help="each kernel's small standard shape: checks the script runs")
-    ap.add_argument("--db", help="tuning database (default DIR/tuning.sqlite)")
     ap.add_argument("--record-trace", metavar="FILE", help="also record an NVML trace for tests/energy")
     args = ap.parse_args()
     started, failures = time.perf_counter(), []
     out, log, backend, meter = start(args.out, args.db, "energy")
-    if not meter.available:
-        print(f"FAILED: no power meter on {backend.name}: {meter.reason}")
-        return 1
     probe = soft(log, "meter probe", failures, lambda: probe_meter(meter)) or {}
     if args.record_trace:
         soft(log, "trace", failures, lambda: record_trace(meter, Path(args.record_trace), log))

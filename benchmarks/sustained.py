@@ -22,7 +22,6 @@ DIR/sustained.log, DIR/sustained.png; prints a short table last; fails soft (`FA
 """
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import sys
@@ -34,7 +33,7 @@ from typing import Any
 import mlx.core as mx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from energy_bench import Log, device_name, soft, start  # noqa: E402
+from energy_bench import Log, device_name, parser, soft, start  # noqa: E402
 
 import metalforge as mf  # noqa: E402
 from metalforge.autotune.bench import as_outputs, rotating_copies  # noqa: E402
@@ -201,21 +200,13 @@ def plot_trace(rows: list[dict], path: Path) -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", required=True)
+    ap = parser(__doc__, 180.0, "tuning the mix included", "tiny shapes")
     ap.add_argument("--seconds", type=float, default=15.0, help="seconds of the mix per policy and condition")
     ap.add_argument("--policies", nargs="+", default=["fastest", "efficient", "robust"])
-    ap.add_argument("--share", type=float, default=0.5, help="the contention load's busy share (default 0.5)")
     ap.add_argument("--trials", type=int, default=6, help="trials per kernel of the mix lacking a front")
-    ap.add_argument("--budget", type=float, default=180.0, help="seconds for the whole run (tuning included)")
-    ap.add_argument("--db", help="tuning database (default DIR/tuning.sqlite, shared with energy_bench.py)")
-    ap.add_argument("--smoke", action="store_true", help="tiny shapes: checks the script runs")
     args = ap.parse_args()
     started, failures = time.perf_counter(), []
     out, log, backend, meter = start(args.out, args.db, "sustained")
-    if not meter.available:
-        print(f"FAILED: no power meter on {backend.name}: {meter.reason}")
-        return 1
     mix_spec = SMOKE_MIX if args.smoke else MIX
     tune_mix(mix_spec, args.trials, args.budget / 2, log, failures)
     mix = soft(log, "build the mix", failures, lambda: Mix(mix_spec))

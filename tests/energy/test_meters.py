@@ -76,6 +76,18 @@ def test_nvml_meter_without_nvidia_ml_py(monkeypatch):
     assert not meter.available and "pip install 'metalforge[energy]'" in meter.reason
 
 
+def test_nvml_meter_through_the_real_library_says_why_it_cannot_read():
+    """nvidia-ml-py itself (the test extra installs it): on a machine without an NVIDIA driver, as CI,
+    its load failure becomes the meter's reason."""
+    pynvml = pytest.importorskip("pynvml", reason="nvidia-ml-py is in the test extra: pip install -e '.[test]'")
+    meter = meters.nvml_meter()
+    if meter.available:  # a machine with a GPU: the real meter
+        assert isinstance(meter, NvmlMeter) and meter.nvml is pynvml
+        meter.close()
+    else:
+        assert meter.reason.startswith("NVML cannot read GPU 0: ")
+
+
 def _script(path, body: str) -> str:
     path.write_text(f"#!{sys.executable}\n{body}")
     path.chmod(0o755)
