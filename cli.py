@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from .autotune.objectives import OBJECTIVES
 from .errors import MetalforgeError, TuningDatabaseError, TuningTargetError
 from .runtime.backends import backend_names
+from .tuning_db.front import Policy, choose, front_of
 
 
 def _selftest(args: argparse.Namespace) -> int:
@@ -40,6 +42,17 @@ def _at_least(minimum: float, kind: type = int):
             raise argparse.ArgumentTypeError(f"{text!r} is not {what} >= {minimum:g}")
         return value
     return parse
+
+
+def _share(text: str) -> float:
+    """An argparse type: a share of the time, in (0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a share in (0, 1], e.g. 0.5")
+    return value
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,12 +97,8 @@ def _autotune(args: argparse.Namespace) -> int:
     from .tuning_db import TuningDB
     from .tuning_db.shared import HEARTBEAT_S
 
-    if args.plot and not plot.available():
-        print("metalforge: error: --plot needs matplotlib, which is not installed (pip install matplotlib)",
-              file=sys.stderr)
+    if not _plot_ready(args.plot):
         return 2
-    if args.plot:
-        plot.check_directory(Path(args.plot))
     if args.backend:
         os.environ["METALFORGE_BACKEND"] = args.backend
     backend = backends.resolve()
@@ -106,6 +115,8 @@ def _autotune(args: argparse.Namespace) -> int:
     for tuner in tuners:
         if args.db:
             tuner.db = args.db
+        if args.contention_share is not None:
+            tuner.contention_share = args.contention_share
         for shape in args.shapes or tuner.shapes:
             for dtype in args.dtype or tuner.dtypes or [mx.float32]:
                 grid, call = tuner.tune_case(shape, dtype)
@@ -113,25 +124,79 @@ def _autotune(args: argparse.Namespace) -> int:
                 try:
                     tuner.tune(grid, *call, trials=args.trials, timeout=args.timeout, sampler=args.sampler,
                                seed=args.seed, patience=args.patience, progress=not args.quiet,
-                               storage=args.storage, heartbeat_s=args.heartbeat or HEARTBEAT_S)
+                               storage=args.storage, heartbeat_s=args.heartbeat or HEARTBEAT_S,
+                               objective=args.objective)
                 except TuningError as e:
                     failed += 1
                     print(f"metalforge: {e}", file=sys.stderr)
-                    rows.append((tuner.name, "x".join(map(str, shape)), dtype_name, "-", "no valid config"))
+                    rows.append((tuner.name, "x".join(map(str, shape)), dtype_name, "-", "-", "no valid config"))
                     continue
                 key = tuner.tuning_key(call)
                 store = TuningDB(tuner.db_path)
                 winner = store.lookup(key).winner
-                rows.append((tuner.name, "x".join(map(str, shape)), dtype_name, f"{winner['time_ms']:.4g}",
+                mine = [p for p in front_of(winner) if json.dumps(p["config"], sort_keys=True) == winner["config"]]
+                joules = f"{mine[0]['energy_j']:.4g}" if mine and mine[0].get("energy_j") is not None else "-"
+                rows.append((tuner.name, "x".join(map(str, shape)), dtype_name, f"{winner['time_ms']:.4g}", joules,
                              _config_text(winner["config"])))
                 if args.plot:
                     import optuna
 
-                    study = optuna.load_study(study_name=key.study_name, storage=args.storage or store.optuna_storage())
+                    study = optuna.load_study(study_name=winner["study"],
+                                              storage=args.storage or store.optuna_storage())
                     print(f"plot: {plot.plot_study(study, Path(args.plot))}")
+                    for path in _plot_fronts(store, [winner], Path(args.plot)):
+                        print(f"plot: {path}")
     print(f"tuned on {backend.name} into {tuners[0].db_path}" + (" and the shared store" if args.storage else ""))
-    print(_table(("kernel", "shape", "dtype", "time ms", "best config"), rows))
+    print(_table(("kernel", "shape", "dtype", "time ms", "J/call", "best config"), rows))
     return 1 if failed else 0
+
+
+def _plot_ready(directory: str | None) -> bool:
+    """Whether --plot can draw (matplotlib installed, `directory` writable); says why not."""
+    from .autotune import plot
+
+    if directory and not plot.available():
+        print("metalforge: error: --plot needs matplotlib, which is not installed (pip install matplotlib)",
+              file=sys.stderr)
+        return False
+    if directory:
+        plot.check_directory(Path(directory))
+    return True
+
+
+def _front_title(winner: dict) -> str:
+    return (f"{winner['kernel']} {'x'.join(map(str, json.loads(winner['shape_key'])))} "
+            f"{','.join(json.loads(winner['dtypes']))} {winner['chip']}")
+
+
+def _plot_fronts(db, winners: list[dict], directory: Path) -> list[Path]:
+    """A front plot (time against joules per call) per winner whose front has energy figures, with
+    every trial of its study that measured them."""
+    from .autotune import plot
+
+    paths = []
+    for w in winners:
+        if not any(p.get("energy_j") is not None for p in front_of(w)):
+            continue
+        trials = [t for t in db.trials(w["kernel"]) if t["study"] == w["study"] and t["status"] == "ok"]
+        paths.append(plot.plot_front(_front_title(w), trials, front_of(w), directory))
+    return paths
+
+
+def _front_rows(winner: dict) -> list[tuple]:
+    """The front of a winner as table rows, each with the policies that pick it."""
+    picks: dict[str, list[str]] = {}
+    for policy in (Policy("tuned"), Policy("fastest"), Policy("efficient"), Policy("within", 10), Policy("robust")):
+        text, applied = choose(winner, policy)
+        if applied:
+            picks.setdefault(text, []).append(str(policy))
+
+    def cell(value, digits: str = ".4g") -> str:
+        return "-" if value is None else format(value, digits)
+    return [(cell(p.get("time_ms")), cell(p.get("energy_j")), cell(p.get("energy_spread"), ".1%"),
+             cell(p.get("contended_ms")), cell(p.get("inflicted_slowdown"), ".3g"),
+             _config_text(json.dumps(p["config"], sort_keys=True)),
+             ", ".join(picks.get(json.dumps(p["config"], sort_keys=True), []))) for p in front_of(winner)]
 
 
 def _open_db(args: argparse.Namespace, create: bool = False):
@@ -178,6 +243,14 @@ def _db_show(args: argparse.Namespace) -> int:
                 for t in trials if t["status"] != "ok"]
     if failures:
         print(_table(("status", "config", "reason"), failures))
+    for w in winners:
+        if front_of(w):
+            print(f"\nPareto front of {_front_title(w)} ({w['study'].rsplit('|', 1)[-1]}):")
+            print(_table(("time ms", "J/call", "spread", "contended ms", "slowdown", "config", "chosen by"),
+                         _front_rows(w)))
+    if _plot_ready(args.plot) and args.plot:
+        for path in _plot_fronts(db, winners, Path(args.plot)):
+            print(f"plot: {path}")
     return 0
 
 
@@ -323,6 +396,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", nargs="?", const="tuning-plots", metavar="DIR",
                    help="write a PNG per study into DIR (default ./tuning-plots; needs matplotlib)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--objective", nargs="+", choices=OBJECTIVES, default=None,
+                   help="what to minimise: time (default), energy (joules per call), edp (energy x delay), contended "
+                   "(time beside a memory-streaming load); several: a multi-objective search storing the Pareto front")
+    p.add_argument("--contention-share", type=_share, default=None, metavar="F",
+                   help="with --objective contended: the load copies memory this share of the time (default 0.5)")
     p.add_argument("--storage", metavar="URL", help="a shared store (an SQLAlchemy URL Optuna accepts, e.g. "
                    "postgresql://user@host/db) in which workers on several machines tune each study together; "
                    "--trials is then the budget of the whole study")
@@ -340,8 +418,10 @@ def build_parser() -> argparse.ArgumentParser:
     dbsub = p.add_subparsers(dest="db_command", required=True)
     q = dbsub.add_parser("list", parents=[db], help="winners of every kernel")
     q.set_defaults(run=_db_list)
-    q = dbsub.add_parser("show", parents=[db], help="winners and trials of one kernel")
+    q = dbsub.add_parser("show", parents=[db], help="winners, trials and Pareto fronts of one kernel")
     q.add_argument("kernel")
+    q.add_argument("--plot", nargs="?", const="tuning-plots", metavar="DIR",
+                   help="draw each front (time against joules per call) into DIR (default ./tuning-plots)")
     q.set_defaults(run=_db_show)
     q = dbsub.add_parser("export", parents=[db], help="write winners and trials as JSON")
     q.add_argument("file")

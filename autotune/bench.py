@@ -1,18 +1,24 @@
 """Timing and checking one candidate config: median of repeated launches over rotating input copies,
-and the largest error against a reference."""
+the largest error against a reference, and joules per launch from a power meter."""
 from __future__ import annotations
 
 import math
 import statistics
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 import mlx.core as mx
 import numpy as np
 
+from ..runtime.contention import ContentionLoad
+from ..runtime.meters import Meter
+
 ROTATION_BYTES = 64 << 20  # input copies cycled per candidate: enough bytes to push inputs out of caches
 MAX_COPIES = 8
 MIN_REPS, MAX_REPS = 5, 1000
+ENERGY_REPEATS = 5  # energy windows per config: the spread is over these
+SLOWDOWN_WINDOW_S = 0.25  # how long the contention load's copy rate is read, alone and beside a kernel
 BATCH_MS, MAX_BATCH = 2.0, 64  # a batched sample: launches that one waited-for launch says take 2 ms
 
 # (rtol, atol) by output dtype when the user gives none; integers and bools must match exactly.
@@ -97,6 +103,83 @@ def median_time_ms(launch: Callable[[tuple], Any], copies: list[tuple], *, warmu
             raise TrialTimeout(f"measuring took longer than the trial limit {timeout_s:.3g} s "
                                f"(median launch so far {statistics.median(times or [elapsed]) * 1e3:.3g} ms)")
     return statistics.median(times) * 1e3
+
+
+@dataclass
+class EnergyResult:
+    """Joules per launch (median over `per_call`, one value per repeated window) with the idle power
+    subtracted, the spread of the repeats ((max - min) / median), the idle power measured just
+    before and the mean power while launching, both in watts."""
+
+    joules: float
+    spread: float
+    idle_w: float
+    busy_w: float
+    calls: int
+    per_call: list[float]
+
+
+def launch_for(launch: Callable[[tuple], Any], copies: list[tuple], seconds: float, batch: int) -> int:
+    """Launch (cycling through the input copies, `batch` launches per evaluation) until `seconds`
+    have passed; returns how many launches ran, all finished."""
+    launched, deadline = 0, time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        outputs: list[mx.array] = []
+        for _ in range(batch):
+            outputs += as_outputs(launch(copies[launched % len(copies)]))
+            launched += 1
+        mx.eval(outputs)
+    return launched
+
+
+def energy_per_call(launch: Callable[[tuple], Any], copies: list[tuple], meter: Meter, *, estimate_s: float,
+                    repeats: int = ENERGY_REPEATS, batched: bool = False) -> EnergyResult:
+    """Joules per launch: the device's idle power over one `meter.window_s` window with nothing
+    launched, then `repeats` windows each running launches for at least `meter.window_s` (so the
+    meter resolves the energy: its counter or samples change many times), each giving (joules -
+    idle watts x seconds) / launches. Launches are evaluated in batches as `median_time_ms` times
+    them (`estimate_s`, one launch's time, sizes the batch), so the energy is that of the launches
+    as the tuner timed them, host gaps included."""
+    mx.synchronize()  # nothing of ours still running while the idle power is measured
+    token = meter.begin()
+    time.sleep(meter.window_s)
+    idle = meter.end(token)
+    batch = batch_size(estimate_s) if batched else 1
+    per_call, busy = [], []
+    for _ in range(repeats):
+        token = meter.begin()
+        calls = launch_for(launch, copies, meter.window_s, batch)
+        window = meter.end(token)
+        per_call.append((window.joules - idle.watts * window.seconds) / calls)
+        busy.append(window.watts)
+    median = statistics.median(per_call)
+    spread = (max(per_call) - min(per_call)) / abs(median) if median else math.inf
+    return EnergyResult(median, spread, idle.watts, statistics.fmean(busy), calls, per_call)
+
+
+@dataclass
+class ContendedResult:
+    """A config beside a contention load: its median time per launch while the load runs, and the
+    slowdown it inflicts on the load (the load's copy rate alone over its rate beside the launches;
+    None when the load did not copy in a window)."""
+
+    time_ms: float
+    slowdown: Optional[float]
+
+
+def contended_time(launch: Callable[[tuple], Any], copies: list[tuple], load: ContentionLoad, *, warmup_ms: float,
+                   rep_ms: float, timeout_s: float, estimate_s: float, batched: bool = False) -> ContendedResult:
+    """Time a config with `load` running (as `median_time_ms` does alone), and read the load's copy
+    rate for SLOWDOWN_WINDOW_S alone and then beside launches of the config, side by side."""
+    with load.active():
+        before = load.counters()
+        time.sleep(SLOWDOWN_WINDOW_S)
+        alone = load.copy_rate(before, load.counters())
+        ms = median_time_ms(launch, copies, warmup_ms=warmup_ms, rep_ms=rep_ms, timeout_s=timeout_s, batched=batched)
+        before = load.counters()
+        launch_for(launch, copies, SLOWDOWN_WINDOW_S, batch_size(estimate_s) if batched else 1)
+        beside = load.copy_rate(before, load.counters())
+    return ContendedResult(ms, alone / beside if alone and beside else None)
 
 
 def _host(a: Any) -> np.ndarray:

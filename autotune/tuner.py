@@ -28,15 +28,21 @@ from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
 import mlx.core as mx
 
 from .. import __version__, env, errors
-from ..runtime import backends
+from ..runtime import backends, meters
+from ..runtime.contention import ContentionLoad
 from ..runtime.kernel import launch_time_limit
 from ..tuning_db import Lookup, TuningDB, TuningKey, default_path, identify
+from ..tuning_db.front import FIGURES, Policy, choose, parse_policy, pareto_front
 from ..tuning_db.shared import HEARTBEAT_S, open_storage, publish_winner
-from .bench import TrialTimeout, as_outputs, max_error, median_time_ms, rotating_copies, timed
+from .bench import (TrialTimeout, as_outputs, contended_time, energy_per_call, max_error, median_time_ms,
+                    rotating_copies, timed)
+from .objectives import (Objective, front_keys, needs_contention, needs_energy, objective_value, parse_objectives,
+                         study_suffix)
 from .progress import Progress
 from .space import Config, ConfigList, Space
 
 TUNE_ON_MISS_ENV = "METALFORGE_TUNE_ON_MISS"
+POLICY_ENV = "METALFORGE_POLICY"
 Grid = Union[tuple, Callable[[dict], tuple]]
 Predicate = Callable[[dict, dict], bool]
 TuneArgs = Callable[[tuple, mx.Dtype], tuple[Grid, tuple]]
@@ -44,6 +50,7 @@ Default = Union[Config, Callable[[dict], Config]]
 
 _TUNERS: "weakref.WeakSet[Autotuner]" = weakref.WeakSet()
 _UNUSABLE_DATABASES: set[Path] = set()  # tuning databases already warned about in this process
+_POLICY: list[Optional[Policy]] = [None]  # this process's run-time policy, once resolved
 
 
 @dataclass
@@ -52,6 +59,45 @@ class TrialResult:
     reason: str = ""
     time_ms: Optional[float] = None
     max_error: Optional[float] = None
+    energy_j: Optional[float] = None            # joules per launch, idle power subtracted
+    energy_spread: Optional[float] = None       # (max - min) / median of energy_j over the repeats
+    power_w: Optional[float] = None             # mean power while launching
+    idle_w: Optional[float] = None              # idle power measured just before
+    contended_ms: Optional[float] = None        # time per launch beside the contention load
+    inflicted_slowdown: Optional[float] = None  # the load's copy rate alone / beside the launches
+
+    @property
+    def figures(self) -> dict[str, float]:
+        """Every figure measured (time and `tuning_db.front.FIGURES`), by name."""
+        return {k: v for k in ("time_ms", *FIGURES) if (v := getattr(self, k)) is not None}
+
+
+def _point(trial) -> dict:
+    """A finished trial's config and figures (a trial of a study from before figures were kept: its time)."""
+    return {"config": trial.user_attrs["config"], **trial.user_attrs.get("figures", {"time_ms": trial.values[0]})}
+
+
+def tuning_policy() -> Policy:
+    """This process's run-time policy (tuning_db/front.py): the one `set_tuning_policy` set, else
+    $METALFORGE_POLICY, else `tuned`. Read when a key is first looked up, never per launch."""
+    if _POLICY[0] is None:
+        text = os.environ.get(POLICY_ENV, "").strip() or "tuned"
+        try:
+            _POLICY[0] = parse_policy(text)
+        except ValueError as e:
+            raise env.EnvironmentVariableError(f"{POLICY_ENV}: {e}") from None
+    return _POLICY[0]
+
+
+def set_tuning_policy(policy: Union[str, Policy, None]) -> Policy:
+    """Choose this process's tuned configs by `policy`: "tuned", "fastest", "efficient", "within:X"
+    (the fastest within X% of the fewest joules per call) or "robust" (fastest beside a contention
+    load); None: back to $METALFORGE_POLICY. Every kernel looks its configs up again at its next
+    launch of each key (its cached launches are dropped); launches after that cost what they did."""
+    _POLICY[0] = None if policy is None else policy if isinstance(policy, Policy) else parse_policy(policy)
+    for tuner in list(_TUNERS):
+        tuner.clear_cache()
+    return tuning_policy()
 
 
 class _Budget:
@@ -82,8 +128,9 @@ class _Patience:
         self.patience, self.best, self.since = patience, math.inf, 0
 
     def __call__(self, study, trial) -> None:
-        if trial.value is not None and trial.value < self.best:
-            self.best, self.since = trial.value, 0
+        value = trial.values[0] if trial.values else None  # a multi-objective search: its first objective
+        if value is not None and value < self.best:
+            self.best, self.since = value, 0
         else:
             self.since += 1
         if self.patience is not None and self.since >= self.patience:
@@ -124,7 +171,8 @@ class Autotuner:
                  atol: Optional[float] = None, warmup: float = 25.0, rep: float = 100.0, trial_timeout: float = 10.0,
                  default: Optional[Default] = None, db: Union[str, os.PathLike, None] = None,
                  tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
-                 dtypes: Sequence[mx.Dtype] = ()) -> None:
+                 dtypes: Sequence[mx.Dtype] = (), objective: Objective = "time", contention_share: float = 0.5,
+                 energy_repeats: int = 3) -> None:
         missing = [k for k in key if k not in fn.arg_names]
         if missing:
             raise ValueError(f"autotune key {missing} names no argument of kernel `{fn.name}` "
@@ -136,6 +184,8 @@ class Autotuner:
         self.default = default or space.default()
         self.db = db
         self.tune_args, self.shapes, self.dtypes = tune_args, [tuple(s) for s in shapes], list(dtypes)
+        self.objective = parse_objectives(objective)
+        self.contention_share, self.energy_repeats = contention_share, energy_repeats
         self._key_index = [fn.arg_names.index(k) for k in key]
         self._cache: dict[tuple, tuple[Config, Optional[tuple]]] = {}
         self._untuned: dict[tuple, list[int]] = {}  # (shape, dtypes, where the config came from) -> [calls]
@@ -273,10 +323,20 @@ class Autotuner:
         if found.source == "stale":
             warnings.warn(f"kernel `{self.name}`: the tuned configs in {self.db_path} are for an older version of "
                           f"its source; using the default config. Re-tune with `metalforge autotune`.", stacklevel=4)
-        config = self._config(json.loads(found.winner["config"])) if found.winner else self.default_config(args)
+        config = self._chosen(found.winner) if found.winner else self.default_config(args)
         entry = (config, None if found.source == "exact" else (key.shape, key.dtypes, found.source))
         self._cache[self._signature(args)] = entry
         return entry
+
+    def _chosen(self, winner: dict) -> Config:
+        """The config this process's policy picks from a winner row (its front, where it has one)."""
+        policy = tuning_policy()
+        text, applied = choose(winner, policy)
+        if not applied:
+            warnings.warn(f"kernel `{self.name}`: policy {policy} needs figures its tuning of "
+                          f"{json.loads(winner['shape_key'])} did not measure; using its tuned config. Tune it with "
+                          "`metalforge autotune --objective time energy contended` for every policy.", stacklevel=5)
+        return self._config(json.loads(text))
 
     def untuned_calls(self) -> list[dict]:
         return [{"kernel": self.name, "shape": shape, "dtypes": dtypes, "source": source, "calls": n}
@@ -311,13 +371,14 @@ class Autotuner:
             return optuna.samplers.RandomSampler(seed=seed)
         raise ValueError(f"sampler must be 'auto', 'tpe', 'grid' or 'random', not {sampler!r}")
 
-    def create_study(self, sampler, starts: Sequence[Config] = (), **storage: Any):
-        """A minimising Optuna study (continued when `storage` holds it) whose first trials, when it is
-        new, are `starts` in order (those in the space, each once; see `starting_configs`): informed
-        starts are never worse than random ones."""
+    def create_study(self, sampler, starts: Sequence[Config] = (), objectives: int = 1, **storage: Any):
+        """A minimising Optuna study of `objectives` values (continued when `storage` holds it) whose
+        first trials, when it is new, are `starts` in order (those in the space, each once; see
+        `starting_configs`): informed starts are never worse than random ones."""
         import optuna
 
-        study = optuna.create_study(sampler=sampler, direction="minimize", load_if_exists=bool(storage), **storage)
+        study = optuna.create_study(sampler=sampler, directions=["minimize"] * objectives,
+                                    load_if_exists=bool(storage), **storage)
         if not study.trials and not isinstance(sampler, optuna.samplers.GridSampler):
             enqueued: list[dict] = []
             for point in (self.space.point_of(config) for config in starts):
@@ -335,7 +396,8 @@ class Autotuner:
         return tuned + [self.default_config(args)]
 
     def evaluate(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list], *,
-                 timing_lock: Optional[contextlib.AbstractContextManager] = None) -> TrialResult:
+                 timing_lock: Optional[contextlib.AbstractContextManager] = None,
+                 meter: Optional[meters.Meter] = None, load: Optional[ContentionLoad] = None) -> TrialResult:
         """Compile, check against the reference, and time one config; failures become statuses.
         `timing_lock` is held while timing only, so that several processes measuring configs at once
         compile them in parallel and time them one at a time (benchmarks/tuner_quality.py --jobs); the
@@ -343,7 +405,9 @@ class Autotuner:
         (`batch_timing`), samples are batches of launches (`median_time_ms`). A launch that runs past
         `trial_timeout` is stopped where the back end can stop a kernel (the emulator) and the config
         marked `timeout`; one that crashes (an exception, or a fault the emulator catches) is marked
-        `runtime_error`: neither ends the search."""
+        `runtime_error`: neither ends the search. With a `meter`, joules per launch are measured
+        after the time (`energy_per_call`); with a contention `load`, the time beside it and the
+        slowdown inflicted on it (`contended_time`)."""
         named = dict(zip(self.fn.arg_names, copies[0]))
         for predicate in self.prune:
             if not predicate(config.all_kwargs(), named):
@@ -351,7 +415,7 @@ class Autotuner:
         try:
             with launch_time_limit(self.trial_timeout, "the trial time limit",
                                    "or raise autotune(trial_timeout=...)"):
-                return self._measure(grid, config, copies, expected, timing_lock)
+                return self._measure(grid, config, copies, expected, timing_lock, meter, load)
         except (TrialTimeout, errors.KernelTimeoutError) as e:
             return TrialResult("timeout", str(e))
         except (errors.LaunchConfigError, errors.ThreadgroupMemoryError) as e:
@@ -362,7 +426,8 @@ class Autotuner:
             return TrialResult("runtime_error", f"{type(e).__name__}: {e}")
 
     def _measure(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list],
-                 timing_lock: Optional[contextlib.AbstractContextManager]) -> TrialResult:
+                 timing_lock: Optional[contextlib.AbstractContextManager], meter: Optional[meters.Meter],
+                 load: Optional[ContentionLoad]) -> TrialResult:
         """`evaluate`'s compile, check and timing; its failures are exceptions."""
         def launch(a: tuple) -> Any:
             return self._launch(grid, a, config)
@@ -377,15 +442,27 @@ class Autotuner:
             if wrong:
                 return TrialResult("wrong", wrong, max_error=err)
         batched = getattr(backends.resolve(getattr(self.fn, "backend", None)), "batch_timing", False)
+        result = TrialResult("ok", "", None, err)
         with timing_lock or contextlib.nullcontext():
-            ms = median_time_ms(launch, copies, warmup_ms=self.warmup, rep_ms=self.rep,
-                                timeout_s=self.trial_timeout, batched=batched)
-        return TrialResult("ok", "", ms, err)
+            result.time_ms = median_time_ms(launch, copies, warmup_ms=self.warmup, rep_ms=self.rep,
+                                            timeout_s=self.trial_timeout, batched=batched)
+            if meter is not None:
+                energy = energy_per_call(launch, copies, meter, estimate_s=result.time_ms / 1e3,
+                                         repeats=self.energy_repeats, batched=batched)
+                result.energy_j, result.energy_spread = energy.joules, energy.spread
+                result.power_w, result.idle_w = energy.busy_w, energy.idle_w
+            if load is not None:
+                contended = contended_time(launch, copies, load, warmup_ms=self.warmup, rep_ms=self.rep,
+                                           timeout_s=self.trial_timeout, estimate_s=result.time_ms / 1e3,
+                                           batched=batched)
+                result.contended_ms, result.inflicted_slowdown = contended.time_ms, contended.slowdown
+        return result
 
     def search(self, study, measure: Callable[[Config], TrialResult], trials: int, *,
                timeout: Optional[float] = None, patience: Optional[int] = None,
                record: Optional[Callable[[Any, Config, TrialResult], None]] = None,
-               callbacks: Sequence[Callable] = (), shared: bool = False) -> dict[Config, TrialResult]:
+               callbacks: Sequence[Callable] = (), shared: bool = False,
+               objectives: Sequence[str] = ("time",)) -> dict[Config, TrialResult]:
         """Run `study` until `trials` configs have been measured and return every result by config.
         Each trial suggests a point of the space: one that violates a constraint is `invalid`
         unmeasured, a repeated one reuses its result, any other is `measure`d (a prune may still
@@ -394,7 +471,9 @@ class Autotuner:
         try, so a search makes at most `trials` + the space's size trials in all. Only `ok` results
         are values; the rest end as pruned trials, which never become best. `record(trial, config,
         result)` sees every trial; `patience` counts every trial. `shared`: other processes tune
-        `study` too (a farm): `trials` counts theirs as well.
+        `study` too (a farm): `trials` counts theirs as well. `objectives`: the values a trial returns
+        (objectives.py; one study value each); every figure measured is the trial's `figures` user
+        attribute, from which `tune` makes the Pareto front (in a farm, of every worker's trials).
 
         `tune` measures on the device; benchmarks/tuner_quality.py replays measured tables through
         this same loop, so its search-quality numbers are the tuner's."""
@@ -402,20 +481,21 @@ class Autotuner:
 
         results: dict[Config, TrialResult] = {}
 
-        def objective(trial: optuna.Trial) -> float:
+        def objective(trial: optuna.Trial) -> Union[float, tuple[float, ...]]:
             config, violated = self.space.suggest(trial)
             new = config not in results  # a repeated point is not run again
             if new:
                 results[config] = TrialResult("invalid", violated) if violated else measure(config)
             r = results[config]
             for name, value in (("config", config.to_json()), ("status", r.status), ("reason", r.reason),
-                                ("measured", new and r.status != "invalid")):
+                                ("measured", new and r.status != "invalid"), ("figures", r.figures)):
                 trial.set_user_attr(name, value)
             if record is not None:
                 record(trial, config, r)
             if r.status != "ok":
                 raise optuna.TrialPruned(f"{r.status}: {r.reason}")  # pruned trials never become best
-            return r.time_ms
+            values = tuple(objective_value(o, r.figures) for o in objectives)
+            return values[0] if len(values) == 1 else values
 
         study.optimize(objective, n_trials=trials + self.space.size, timeout=timeout,
                        callbacks=[*callbacks, _Budget(trials, shared), _Patience(patience)])
@@ -423,16 +503,25 @@ class Autotuner:
 
     def tune(self, grid: Grid, *args: Any, trials: int = 50, timeout: Optional[float] = None, sampler: str = "auto",
              seed: Optional[int] = None, patience: Optional[int] = None, progress: bool = False,
-             storage: Optional[str] = None, heartbeat_s: int = HEARTBEAT_S) -> Config:
+             storage: Optional[str] = None, heartbeat_s: int = HEARTBEAT_S, objective: Optional[Objective] = None,
+             meter: Optional[meters.Meter] = None) -> Config:
         """Search configs for a launch with `args` and store every trial and the winner.
 
-        One Optuna study per (kernel, key) in the database file, continued when it exists, started
-        from `starting_configs(args)` (a neighbouring shape's winner, then the default config).
-        `trials`: how many configs to measure (suggestions that a constraint or prune rejects, or
-        that repeat a point, cost no device time and do not count; see `search`). sampler: "auto"
-        (grid when the space has at most `trials` points, else TPE), "tpe", "grid" or "random".
-        `timeout` bounds the whole search in seconds, `patience` stops it once the best has not
-        improved for that many trials. Raises TuningError when no config is valid.
+        One Optuna study per (kernel, key, objectives) in the database file, continued when it
+        exists, started from `starting_configs(args)` (a neighbouring shape's winner, then the
+        default config). `trials`: how many configs to measure (suggestions that a constraint or
+        prune rejects, or that repeat a point, cost no device time and do not count; see `search`).
+        sampler: "auto" (grid when the space has at most `trials` points, else TPE), "tpe", "grid"
+        or "random" (each also searches several objectives). `timeout` bounds the whole search in
+        seconds, `patience` stops it once the best (of the first objective) has not improved for
+        that many trials. Raises TuningError when no config is valid.
+
+        `objective` (default: the decorator's): "time", "energy", "edp", "contended", or several
+        (objectives.py). Energy needs a power meter (`meter`, default the back end's:
+        runtime/meters.py; none raises MeterUnavailableError before any tuning), `contended` a
+        contention load at `contention_share` (on the GPU for CUDA, else the CPU), started here and
+        stopped at the end. The winner is the best config for a single objective, the fastest of
+        the Pareto front for several; for more than time the front is stored with it.
 
         `storage`: the URL of a shared store (`tuning_db.shared`, e.g. PostgreSQL) that holds the
         study instead of the database file, so that workers on several machines tune it together:
@@ -443,7 +532,17 @@ class Autotuner:
         """
         import optuna
 
+        objectives = parse_objectives(objective) if objective is not None else self.objective
         key = self.tuning_key(args)
+        study_name = key.study_name + study_suffix(objectives)
+        backend = backends.resolve(getattr(self.fn, "backend", None))
+        if needs_energy(objectives):
+            meter = meter or meters.meter_for(backend.name)
+            if not meter.available:
+                raise meters.MeterUnavailableError(f"kernel `{self.name}`: objective {'+'.join(objectives)} measures "
+                                                   f"energy, but there is no power meter: {meter.reason}")
+        else:
+            meter = None
         store = TuningDB(self.db_path)
         expected = as_outputs(self.reference(*args)) if self.reference is not None else None
         copies = rotating_copies(args)
@@ -451,38 +550,44 @@ class Autotuner:
         best_ms: list[Optional[float]] = [None]  # for the progress bar
 
         def record(trial: optuna.Trial, config: Config, r: TrialResult) -> None:
-            store.record_trial(key, study=key.study_name, trial_number=trial.number, config=config.to_json(),
-                               status=r.status, reason=r.reason, time_ms=r.time_ms, max_error=r.max_error)
+            store.record_trial(key, study=study_name, trial_number=trial.number, config=config.to_json(),
+                               status=r.status, reason=r.reason, time_ms=r.time_ms, max_error=r.max_error,
+                               figures={k: v for k, v in r.figures.items() if k != "time_ms"})
 
         def report(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
-            if trial.value is not None and (best_ms[0] is None or trial.value < best_ms[0]):
-                best_ms[0] = trial.value
+            ms = trial.user_attrs.get("figures", {}).get("time_ms")
+            if ms is not None and (best_ms[0] is None or ms < best_ms[0]):
+                best_ms[0] = ms
             if trial.user_attrs.get("measured", True):  # the bar counts measured configs, as `trials` does
                 bar.update(trial.user_attrs.get("status", trial.state.name.lower()), best_ms[0])
 
         shared = open_storage(storage, heartbeat_s) if storage else None
-        try:
-            with _quiet_optuna():
-                study = self.create_study(self.make_sampler(sampler, seed, trials),
-                                          self.starting_configs(args, store), study_name=key.study_name,
-                                          storage=shared or store.optuna_storage())
-                results = self.search(study, lambda config: self.evaluate(grid, config, copies, expected), trials,
-                                      timeout=timeout, patience=patience, record=record, callbacks=[report],
-                                      shared=shared is not None)
-        finally:
-            bar.close()
+        with contextlib.ExitStack() as stack:
+            stack.callback(bar.close)
+            load = None
+            if needs_contention(objectives):
+                load = stack.enter_context(ContentionLoad(self.contention_share,
+                                                          "cuda" if backend.name == "cuda" else "cpu"))
+            stack.enter_context(_quiet_optuna())
+            study = self.create_study(self.make_sampler(sampler, seed, trials), self.starting_configs(args, store),
+                                      len(objectives), study_name=study_name, storage=shared or store.optuna_storage())
+            results = self.search(
+                study, lambda config: self.evaluate(grid, config, copies, expected, meter=meter, load=load), trials,
+                timeout=timeout, patience=patience, record=record, callbacks=[report], shared=shared is not None,
+                objectives=objectives)
         done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
         if not done:
             counts = collections.Counter(r.status for r in results.values())
             raise errors.TuningError(
-                f"kernel `{self.name}`: no valid config for {key.study_name} after {len(study.trials)} trials ("
+                f"kernel `{self.name}`: no valid config for {study_name} after {len(study.trials)} trials ("
                 + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + "); see `metalforge db show " + self.name + "`")
-        best = study.best_trial
-        config = self._config(best.user_attrs["config"])
-        winner = store.record_winner(key, config=config.to_json(), time_ms=best.value, trials=len(study.trials),
-                                     study=key.study_name)
+        front = pareto_front([_point(t) for t in done], front_keys(objectives))
+        point = _point(study.best_trial) if len(objectives) == 1 else front[0]
+        winner = store.record_winner(key, config=point["config"], time_ms=point["time_ms"], trials=len(study.trials),
+                                     study=study_name, front=front if objectives != ("time",) else None)
         if shared is not None:
             publish_winner(shared, winner)
+        config = self._chosen(winner)
         self._cache[self._signature(args)] = (config, None)
         self._forget_launches()  # launches cached with the config this replaces
         return config
@@ -520,7 +625,8 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
              rtol: Optional[float] = None, atol: Optional[float] = None, warmup: float = 25.0, rep: float = 100.0,
              trial_timeout: float = 10.0, default: Optional[Default] = None, db: Union[str, os.PathLike, None] = None,
              tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
-             dtypes: Sequence[mx.Dtype] = ()) -> Callable[[Any], Autotuner]:
+             dtypes: Sequence[mx.Dtype] = (), objective: Objective = "time", contention_share: float = 0.5,
+             energy_repeats: int = 3) -> Callable[[Any], Autotuner]:
     """Decorate a launchable kernel (above `@mf.jit`) with a search space, as Triton's `autotune`.
 
     configs: Triton's list of `Config`s; or space: a `Space` (or a dict of parameter -> choices).
@@ -533,6 +639,10 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
     that depends on the shape (only through the key's arguments: it is cached per key).
     db: tuning database file (default $METALFORGE_DB, else the cache directory).
     tune_args(shape, dtype) -> (grid, args), shapes and dtypes: what `metalforge autotune` tunes.
+    objective: what `tune` minimises: "time", "energy" (joules per launch), "edp" (energy x delay),
+    "contended" (time beside a contention load streaming memory `contention_share` of the time), or a
+    list of them (a multi-objective search storing the Pareto front); energy_repeats: energy windows
+    per config. Which tuned config a launch runs is this process's policy (`set_tuning_policy`).
     """
     if (configs is None) == (space is None):
         raise ValueError("autotune takes either configs=[Config(...), ...] or space=..., exactly one")
@@ -542,7 +652,8 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
     def decorate(fn: Any) -> Autotuner:
         return Autotuner(fn, searched, key, prune=predicates, reference=reference, rtol=rtol, atol=atol,
                          warmup=warmup, rep=rep, trial_timeout=trial_timeout, default=default, db=db,
-                         tune_args=tune_args, shapes=shapes, dtypes=dtypes)
+                         tune_args=tune_args, shapes=shapes, dtypes=dtypes, objective=objective,
+                         contention_share=contention_share, energy_repeats=energy_repeats)
 
     return decorate
 

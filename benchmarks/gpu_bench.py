@@ -314,19 +314,25 @@ ROW_KERNELS = {"softmax": "softmax_kernel", "add + rms_norm": "add_rms_norm_kern
 LARGE_SPACES = {"matmul_kernel": 3, "flash_attention_kernel": 2}
 
 
+def benchmark_shapes(quick: bool) -> dict[str, list[tuple]]:
+    """Each library kernel's benchmark shapes, as its `tune_args` takes them (those of the target
+    table's rows; --quick shrinks them). benchmarks/energy_bench.py measures at the same shapes."""
+    return {"softmax_kernel": [(512 if quick else 4096, 32000)],
+            "add_rms_norm_kernel": [(512 if quick else 4096, 8192)],
+            "layer_norm_kernel": [(512 if quick else 4096, 8192)],
+            "rope_kernel": [(32, 512 if quick else 4096, 128)],
+            "qmv_kernel": [(14336, 4096)],
+            "decode_attention_kernel": [(32, 8, 1024 if quick else 8192, 128)],
+            "matmul_kernel": [(1024,) * 3 if quick else (4096,) * 3],
+            "flash_attention_kernel": [(32, 8, 512 if quick else 2048, 64)]}
+
+
 def tune_library(cases_quick: bool, trials: int, log, only: set[str] | None = None) -> None:
     """Tune each library kernel (those in `only`, when given) for the benchmark shapes on this GPU
     (winners go to the database)."""
     from metalforge.kernels import registered
 
-    shapes = {"softmax_kernel": [(512 if cases_quick else 4096, 32000)],
-              "add_rms_norm_kernel": [(512 if cases_quick else 4096, 8192)],
-              "layer_norm_kernel": [(512 if cases_quick else 4096, 8192)],
-              "rope_kernel": [(32, 512 if cases_quick else 4096, 128)],
-              "qmv_kernel": [(14336, 4096)],
-              "decode_attention_kernel": [(32, 8, 1024 if cases_quick else 8192, 128)],
-              "matmul_kernel": [(1024,) * 3 if cases_quick else (4096,) * 3],
-              "flash_attention_kernel": [(32, 8, 512 if cases_quick else 2048, 64)]}
+    shapes = benchmark_shapes(cases_quick)
     for name, tuner in registered().items():
         if only is not None and name not in only:
             continue

@@ -1,9 +1,11 @@
 """What a valid row of the tuning database is: imports, merges, `db check`/`repair` and lookups
 use these checks so that a malformed row is refused or skipped instead of breaking every launch.
 
-A row is valid when every column of its table is present with its type, its JSON columns parse
-(the config as a `Config` of known launch settings), its status is known and its timestamp parses
-and is not in the future (a winner from the future would win every merge forever).
+A row is valid when every column of its table is present with its type (the optional ones schema 2
+added may be missing or null: rows of older files and exports), its JSON columns parse (the config as
+a `Config` of known launch settings, the front as a list of such configs with their figures), its
+figures are finite and non-negative, its status is known and its timestamp parses and is not in the
+future (a winner from the future would win every merge forever).
 """
 from __future__ import annotations
 
@@ -12,6 +14,9 @@ import json
 import math
 from typing import Any, Mapping, Optional
 
+from .front import FIGURES, front_problem
+
+OPTIONAL_COLUMNS = frozenset((*FIGURES, "front"))  # added by schema 2: absent from older rows
 FUTURE_TOLERANCE = datetime.timedelta(minutes=10)  # clock skew between machines that merge
 
 
@@ -49,13 +54,14 @@ def row_problem(row: Mapping[str, Any], columns: Mapping[str, type], time_column
     """Why `row` is not a valid row of a table with `columns` (None if it is)."""
     if not isinstance(row, Mapping):
         return f"is {type(row).__name__}, not an object"
-    missing = [c for c in columns if c not in row]
+    missing = [c for c in columns if c not in row and c not in OPTIONAL_COLUMNS]
     if missing:
         return f"lacks {', '.join(missing)}"
     for column, kind in columns.items():
-        value = row[column]
-        if value is None and column in ("time_ms", "max_error", "reason") and time_column == "created_at":
-            continue  # a failed trial has no time or error
+        value = row.get(column)
+        if value is None and (column in OPTIONAL_COLUMNS or column in ("time_ms", "max_error", "reason")
+                              and time_column == "created_at"):
+            continue  # a failed trial has no time or error; figures only where they were measured
         if kind is float and not (isinstance(value, (int, float)) and not isinstance(value, bool)):
             return f"{column}={value!r} is not a number"
         if kind is int and not _is_int(value):
@@ -72,9 +78,13 @@ def row_problem(row: Mapping[str, Any], columns: Mapping[str, type], time_column
     problem = config_problem(row["config"])
     if problem:
         return problem
-    if "time_ms" in columns and row["time_ms"] is not None and not (math.isfinite(row["time_ms"])
-                                                                    and row["time_ms"] >= 0):
-        return f"time_ms={row['time_ms']!r} is not a finite non-negative time"
+    for column in ("time_ms", *FIGURES):
+        if column in columns and row.get(column) is not None and not (math.isfinite(row[column]) and row[column] >= 0):
+            return f"{column}={row[column]!r} is not a finite non-negative number"
+    if "front" in columns:
+        problem = front_problem(row.get("front"), config_problem)
+        if problem:
+            return problem
     return _timestamp_problem(row[time_column], time_column)
 
 

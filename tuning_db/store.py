@@ -4,8 +4,14 @@ Tables (prefixed `mf_` because Optuna's own tables, `studies`, `trials`, ..., li
 
 - `mf_meta(key, value)`: `schema_version`; a file from a newer metalforge is refused, not misread.
 - `mf_trials`: one row per trial, primary key a random `uid` so rows from several machines merge
-  without collisions.
-- `mf_winners`: one row per key (see `WINNER_PK`), the newest tuning of that key wins.
+  without collisions; every figure measured (time, and where the objective asked for them joules per
+  call with their spread, power, idle power, time beside a contention load and the slowdown inflicted
+  on it: `front.FIGURES`).
+- `mf_winners`: one row per key (see `WINNER_PK`), the newest tuning of that key wins; `front` holds
+  the Pareto front of a tuning for more than time (`front.py`), from which run-time policies choose.
+
+Schema 2 added the figures and `front` (nullable): opening a schema-1 file to write adds them in place
+(`_migrate`); rows from older files and exports, which lack them, read as null.
 
 A key is the kernel (name, source hash, codegen version), the machine (`DeviceIdentity`), the
 dtypes of the array arguments and the shape key; `bucket` (the next power of two per dimension) is
@@ -31,9 +37,10 @@ import sqlite_utils
 from ..errors import TuningDatabaseError
 from ..runtime.emulator import compiler
 from .device import DeviceIdentity
-from .rows import config_problem, row_problem
+from .front import FIGURES
+from .rows import OPTIONAL_COLUMNS, config_problem, row_problem
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 60.0  # concurrent tuners wait this long for the write lock instead of failing
 
 KEY_COLUMNS = {
@@ -41,8 +48,10 @@ KEY_COLUMNS = {
     "os": str, "mlx_version": str, "dtypes": str, "shape_key": str, "bucket": str,
 }
 TRIAL_COLUMNS = {"uid": str, **KEY_COLUMNS, "study": str, "trial_number": int, "config": str, "status": str,
-                 "reason": str, "time_ms": float, "max_error": float, "created_at": str}
-WINNER_COLUMNS = {**KEY_COLUMNS, "config": str, "time_ms": float, "trials": int, "study": str, "tuned_at": str}
+                 "reason": str, "time_ms": float, "max_error": float, "created_at": str,
+                 **{figure: float for figure in FIGURES}}
+WINNER_COLUMNS = {**KEY_COLUMNS, "config": str, "time_ms": float, "trials": int, "study": str, "tuned_at": str,
+                  "front": str}
 WINNER_PK = ("kernel", "source_hash", "codegen_version", "backend", "chip", "os", "mlx_version", "dtypes",
              "shape_key")
 STATUSES = ("ok", "invalid", "wrong", "compile_error", "timeout", "runtime_error")
@@ -132,6 +141,12 @@ class CheckReport:
     @property
     def ok(self) -> bool:
         return not self.integrity and not self.bad_rows
+
+
+def known_columns(row: dict, columns: dict[str, type]) -> dict:
+    """`row` with the table's columns only: unknown ones dropped, optional ones an older file lacks
+    set to null."""
+    return {c: row.get(c) if c in OPTIONAL_COLUMNS else row[c] for c in columns}
 
 
 def _version_key(version: str) -> tuple:
@@ -224,7 +239,8 @@ class TuningDB:
                 f"reads versions up to {SCHEMA_VERSION}: upgrade metalforge or use another file (--db / $METALFORGE_DB)")
 
     def _migrate(self) -> None:
-        """Create or upgrade the tables in place (sqlite-utils' transform adds and retypes columns)."""
+        """Create or upgrade the tables in place (sqlite-utils' transform adds and retypes columns:
+        schema 1 -> 2 adds the figures and `front`, null in the rows already there)."""
         self._check_version()
         self.db.enable_wal()
         self._create_tables(self.db)
@@ -255,19 +271,27 @@ class TuningDB:
     # -- writing ----------------------------------------------------------------------------------
 
     def record_trial(self, key: TuningKey, *, study: str, trial_number: int, config: dict, status: str,
-                     reason: str = "", time_ms: Optional[float] = None, max_error: Optional[float] = None) -> dict:
+                     reason: str = "", time_ms: Optional[float] = None, max_error: Optional[float] = None,
+                     figures: Optional[dict[str, float]] = None) -> dict:
+        """Store a trial with every figure measured (`figures`: some of `front.FIGURES`)."""
         if status not in STATUSES:
             raise ValueError(f"trial status must be one of {', '.join(STATUSES)}, not {status!r}")
+        unknown = set(figures or {}) - set(FIGURES)
+        if unknown:
+            raise ValueError(f"unknown trial figures {sorted(unknown)} (known: {', '.join(FIGURES)})")
         row = {"uid": uuid.uuid4().hex, **key.columns(), "study": study, "trial_number": trial_number,
                "config": json.dumps(config, sort_keys=True), "status": status, "reason": reason,
-               "time_ms": time_ms, "max_error": max_error, "created_at": now()}
+               "time_ms": time_ms, "max_error": max_error, "created_at": now(),
+               **{figure: (figures or {}).get(figure) for figure in FIGURES}}
         self.db["mf_trials"].insert(row)
         return row
 
     def record_winner(self, key: TuningKey, *, config: dict, time_ms: float, trials: int, study: str,
-                      tuned_at: Optional[str] = None) -> dict:
+                      tuned_at: Optional[str] = None, front: Optional[list[dict]] = None) -> dict:
+        """Store a key's winner; `front`: the Pareto front of a tuning for more than time (see front.py)."""
         row = {**key.columns(), "config": json.dumps(config, sort_keys=True), "time_ms": time_ms,
-               "trials": trials, "study": study, "tuned_at": tuned_at or now()}
+               "trials": trials, "study": study, "tuned_at": tuned_at or now(),
+               "front": json.dumps(front, sort_keys=True) if front else None}
         self.db["mf_winners"].upsert(row, pk=WINNER_PK)
         return row
 
@@ -393,8 +417,8 @@ class TuningDB:
         """Merge validated rows: every trial is kept once (by uid); for a key in both, the winner
         `winner_preference` ranks higher is kept (best time, then newest) and a different config is
         reported as a conflict. A winner of ours that is itself malformed is replaced by theirs."""
-        winners = [{c: w[c] for c in WINNER_COLUMNS} for w in winners]  # known columns only
-        trials = [{c: t[c] for c in TRIAL_COLUMNS} for t in trials]
+        winners = [known_columns(w, WINNER_COLUMNS) for w in winners]
+        trials = [known_columns(t, TRIAL_COLUMNS) for t in trials]
         report = MergeReport()
         table = self.db["mf_winners"]
         self.db.execute("BEGIN IMMEDIATE")  # read-compare-write of winners: no other writer in between
@@ -441,7 +465,7 @@ class TuningDB:
             winners, _ = TuningDB._read_foreign(Path(path))
             TuningDB.validate_rows(str(path), winners, [])
             for w in winners:
-                row = {c: w[c] for c in WINNER_COLUMNS}
+                row = known_columns(w, WINNER_COLUMNS)
                 rows[tuple(row[c] for c in WINNER_COLUMNS)] = row  # identical rows count once
         winners = sorted(rows.values(), key=lambda r: tuple(str(r[c]) for c in WINNER_COLUMNS))
         current = current_sources(winners)
