@@ -8,11 +8,18 @@ function constants MLX's host code sets — and launches it through the same emu
 `metal_kernel` (`EmulatorBackend.run_unit`: checked buffers, fibers, the watchdog), with the grid,
 threadgroup and buffer indices MLX's host code (mlx/backend/metal/*.cpp) uses for a given shape.
 
-Spellings changed on the way in, each keeping the line (errors name MLX's file and line):
+Spellings changed on the way in, each keeping the line (errors name MLX's file and line); comments
+are dropped first:
   * `#include "mlx/..."` is inlined once (`#pragma once` dropped); MLX's complex.h is replaced by
     the shim's mlx_complex.h (MLX's declares constructors per address space, which clang cannot);
   * `threadgroup T x[N];` (with or without an initializer, which Metal ignores) becomes a reference
     into the threadgroup arena, as for `metal_kernel`; the memory stays poisoned;
+  * `[[threadgroup(n)]]` (`threadgroup` is an address-space macro here) is spelled
+    `[[threadgroup_index(n)]]`; the harness binds no such parameter of a kernel (none of MLX's
+    kernels run here has one);
+  * `*((threadgroup V*)(p)) = *((const device V*)(q));` (an object assigned between address
+    spaces, which clang's C++ cannot) becomes `::mfemu::copy_object(...)`: one access of the
+    object's size and alignment (shim/mfemu/object_copy.h);
   * array parameters in an address space (`constant const int64_t strides[3]`) become pointers;
   * `constant T name [[function_constant(i)]];` becomes a compile-time constant with the launch's
     value, or, when the launch sets none, an undefined external (a kernel that reads it fails to
@@ -59,7 +66,7 @@ FETCH_HINT = ("run `bash .ci/install` (it downloads the mlx-metal wheel from PyP
               f"{KERNELS}/ of MLX {MLX_VERSION}")
 MAX_THREADS_PER_THREADGROUP = 1024  # what MLX reads from maxTotalThreadsPerThreadgroup (Apple GPUs: 1024)
 
-_PRELUDE = ('#include <metal_stdlib>\nusing namespace metal;\n#include "mfemu/bind.h"\n'
+_PRELUDE = ('#include <metal_stdlib>\nusing namespace metal;\n#include "mfemu/bind.h"\n#include "mfemu/object_copy.h"\n'
             "// metalforge: every instantiate_kernel of MLX's files is emptied; the harness instantiates one kernel\n")
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"(mlx/[^"]+)"')
 _FUNCTION_CONSTANT = re.compile(
@@ -68,7 +75,13 @@ _FUNCTION_CONSTANT = re.compile(
 _ARRAY_PARAMETER = re.compile(
     r"\b(?P<space>constant|device|threadgroup)\s+(?P<type>(?:const\s+)?[\w:]+(?:<[^<>]*>)?)\s+(?P<name>\w+)\s*\[[^\]]*\](?=\s*[,)])")
 _THREADGROUP_INIT = re.compile(r"(?<![\w:])(threadgroup\s+[\w:]+\s+\w+\s*(?:\[[^\]]*\]\s*)+)=\s*\{[^;{}]*\}\s*;")
-_ATTRIBUTE = re.compile(r"\[\[\s*(?P<name>\w+)\s*(?:\(\s*(?P<arg>\d+)\s*\))?\s*\]\]")
+_OBJECT_ASSIGNMENT = re.compile(
+    r"(?P<lhs>\*\(\((?:threadgroup|device)\s+\w+\s*\*\)\([^;]*?\)\))\s*=(?P<gap>\s*)"
+    r"(?P<rhs>\*\(\((?:const\s+)?(?:device|threadgroup|constant)\s+\w+\s*\*\)\([^;]*?\)\));")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_THREADGROUP_ATTRIBUTE = re.compile(r"\[\[\s*threadgroup\s*\(\s*(\d+)\s*\)\s*\]\]")
+_ATTRIBUTES = re.compile(r"\[\[(?P<list>.*?)\]\]", re.S)
+_ATTRIBUTE = re.compile(r"^\s*(?P<name>\w+)\s*(?:\(\s*(?P<arg>\w+)\s*\))?\s*$")
 
 
 def sources_dir() -> Path:
@@ -132,6 +145,7 @@ class MlxUnit:
     text: str
     origins: tuple  # (file, line) of each line of `text`
     buffer_indices: tuple  # the kernel's [[buffer(n)]] indices, in the harness's binding order
+    absent_buffers: tuple  # indices of parameters whose function_constant condition is false
     uses_fibers: bool = True  # MLX's kernels synchronise (and utils.h names simd functions)
 
     @property
@@ -150,6 +164,7 @@ class _Inliner:
 
     def __init__(self, constants: dict[int, str]) -> None:
         self.constants = constants
+        self.values: dict[str, str] = {}  # function constant name -> the value this launch gives it
         self.seen: set[str] = set()
         self.lines: list[str] = []
         self.origins: list[tuple[str, int]] = []
@@ -182,7 +197,10 @@ class _Inliner:
             self.add("#undef instantiate_kernel\n#define instantiate_kernel(name, func, ...)", "metalforge")
 
     def rewrite(self, text: str) -> str:
+        text = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)  # words in comments are not code
         text = _THREADGROUP_INIT.sub(r"\1;", text)
+        text = _OBJECT_ASSIGNMENT.sub(r"::mfemu::copy_object(\g<lhs>,\g<gap>\g<rhs>);", text)
+        text = _THREADGROUP_ATTRIBUTE.sub(r"[[threadgroup_index(\1)]]", text)
         text, self.sites = translation_unit.rewrite_threadgroup_declarations(text, self.sites)
         text = _ARRAY_PARAMETER.sub(r"\g<space> \g<type>* \g<name>", text)
         return _FUNCTION_CONSTANT.sub(self.function_constant, text)
@@ -190,13 +208,14 @@ class _Inliner:
     def function_constant(self, m: re.Match) -> str:
         index, ty, name = int(m.group("index")), m.group("type"), m.group("name")
         if index in self.constants:
+            self.values[name] = self.constants[index]
             return f"{m.group('indent')}static constexpr {ty} {name} = {self.constants[index]};"
         return f"{m.group('indent')}extern const {ty} {name};  // function constant {index}: not set by this launch"
 
 
 def _parameters(text: str, function: str) -> list[str]:
     """The parameter declarations of the [[kernel]] function template `function` in `text`."""
-    m = re.search(r"\[\[\s*kernel\s*\]\]\s*void\s+" + re.escape(function) + r"\s*\(", text)
+    m = re.search(r"\[\[\s*kernel\b[^\]]*\]\]\s*void\s+" + re.escape(function) + r"\s*\(", text)
     if not m:
         raise KernelCompileError(f"MLX {MLX_VERSION}: no [[kernel]] function {function} in the sources")
     depth, i = 1, m.end()
@@ -206,26 +225,44 @@ def _parameters(text: str, function: str) -> list[str]:
     return [p for p in split_top(text[m.end():i - 1]) if p]
 
 
-def _harness_call(kernel: MlxKernel, parameters: list[str]) -> tuple[str, tuple]:
-    """The harness's call of the kernel and the [[buffer(n)]] index behind each binding slot b[k].
+def _attributes(parameter: str) -> dict[str, Optional[str]]:
+    """The attributes of a parameter declaration: `[[buffer(11), function_constant(bool_mask)]]` ->
+    {"buffer": "11", "function_constant": "bool_mask"}."""
+    found: dict[str, Optional[str]] = {}
+    for group in _ATTRIBUTES.finditer(parameter):
+        for item in split_top(group.group("list")):
+            m = _ATTRIBUTE.match(item)
+            if m:
+                found[m.group("name")] = m.group("arg")
+    return found
+
+
+def _harness_call(kernel: MlxKernel, parameters: list[str], constants: dict[str, str]) -> tuple[str, tuple, tuple]:
+    """The harness's call of the kernel, the [[buffer(n)]] index behind each binding slot b[k], and the
+    indices of buffers that are absent because their `function_constant(...)` condition is false.
 
     A buffer parameter without an index takes the previous one's plus one, as Metal assigns them."""
-    args, indices, previous = [], [], -1
+    args, indices, absent, previous = [], [], [], -1
     for p in parameters:
-        attr = _ATTRIBUTE.search(p)
-        if attr is None or attr.group("name") == "buffer":
-            previous = int(attr.group("arg")) if attr else previous + 1
-            indices.append(previous)
-            args.append(previous)
-        elif attr.group("name") in translation_unit.ATTRIBUTE_VALUES:
-            args.append(f"::mfemu::attribute({translation_unit.ATTRIBUTE_VALUES[attr.group('name')]})")
-        else:
-            raise KernelCompileError(f"{kernel.label}: parameter `{p}` has attribute [[{attr.group(0)}]], which the "
-                                     "emulator's harness does not bind")
+        attrs = _attributes(p)
+        thread = [a for a in attrs if a in translation_unit.ATTRIBUTE_VALUES]
+        if thread:
+            args.append(f"::mfemu::attribute({translation_unit.ATTRIBUTE_VALUES[thread[0]]})")
+            continue
+        unknown = set(attrs) - {"buffer", "function_constant"}
+        if unknown:
+            raise KernelCompileError(f"{kernel.label}: parameter `{p.strip()}` has attribute {sorted(unknown)}, which "
+                                     "the emulator's harness does not bind")
+        previous = int(attrs["buffer"]) if attrs.get("buffer") else previous + 1
+        indices.append(previous)
+        args.append(previous)
+        condition = attrs.get("function_constant")
+        if condition is not None and constants.get(condition) != "true":
+            absent.append(previous)
     order = tuple(sorted(indices))
     args = [f"::mfemu::BufferArgument{{b[{order.index(a)}]}}" if isinstance(a, int) else a for a in args]
     template = f"<{kernel.template_args}>" if kernel.template_args else ""
-    return f"{kernel.function}{template}({', '.join(args)})", order
+    return f"{kernel.function}{template}({', '.join(args)})", order, tuple(absent)
 
 
 def build_unit(kernel: MlxKernel) -> MlxUnit:
@@ -235,10 +272,10 @@ def build_unit(kernel: MlxKernel) -> MlxUnit:
     for header in kernel.includes + (kernel.source,):
         inliner.include(f"{KERNELS}/{header}")
     text = "\n".join(inliner.lines)
-    call, order = _harness_call(kernel, _parameters(text, kernel.function))
+    call, order, absent = _harness_call(kernel, _parameters(text, kernel.function), inliner.values)
     harness = translation_unit.render_harness(call)
     origins = inliner.origins + [("the harness", i + 1) for i in range(harness.count("\n") + 1)]
-    return MlxUnit(text + "\n" + harness, tuple(origins), order)
+    return MlxUnit(text + "\n" + harness, tuple(origins), order, absent)
 
 
 # ---- launches --------------------------------------------------------------------------------------
@@ -261,6 +298,7 @@ class Launch:
     grid: tuple  # threads per dimension (dispatchThreads; dispatchThreadgroups is converted)
     threadgroup: tuple
     rule: str  # the host code the launch follows: "mlx/backend/metal/softmax.cpp, Softmax::eval_gpu"
+    unbound: tuple = ()  # buffer indices the host code leaves unset (the kernel must not read them)
 
 
 def threadgroups(groups: tuple, threadgroup: tuple) -> tuple:
@@ -272,13 +310,16 @@ def run_launch(backend: EmulatorBackend, launch: Launch) -> dict[str, mx.array]:
     """Compile (cached) and run one launch; its outputs by name."""
     unit = build_unit(launch.kernel)
     compiled = backend.compile_unit(unit, launch.kernel.label)
-    missing = [i for i in unit.buffer_indices if i not in launch.buffers]
+    missing = [i for i in unit.buffer_indices
+               if i not in launch.buffers and i not in unit.absent_buffers and i not in launch.unbound]
     if missing:
         raise ValueError(f"{launch.kernel.label}: the launch binds no buffer at index {missing} ({launch.rule})")
     arguments, outputs = [], []
     for index in unit.buffer_indices:
-        buf = launch.buffers[index]
-        if buf.data is None:
+        buf = launch.buffers.get(index)
+        if buf is None:  # absent (function constant false) or unset: any access is out of bounds
+            arguments.append(Argument(f"buffer({index})", "unbound buffer", np.zeros(0, np.uint8)))
+        elif buf.data is None:
             arguments.append(Argument(buf.name, "output", None, buf.shape, buf.dtype))
             outputs.append(buf.name)
         else:
@@ -440,6 +481,179 @@ def _rope_launches(x: dict) -> list:
     return [Launch(kernel, buffers, grid, block_dims(*grid), "mlx/backend/metal/rope.cpp, RoPE::eval_gpu")]
 
 
+def _qmv_inputs(shape: dict, rng: np.random.Generator) -> dict:
+    n, k, dtype = shape["n"], shape["k"], shape["dtype"]
+    w, scales, biases = mx.quantize(_random(rng, (n, k), dtype), group_size=64, bits=4, stream=mx.cpu)
+    return {"x": _random(rng, (1, k), dtype), "w": w, "scales": scales, "biases": biases}
+
+
+def _qmv_launches(x: dict) -> list:
+    # mlx/backend/metal/quantized.cpp, qmv (dispatch_qmv with M = 1, K not 64/128, affine mode): fast when
+    # N % 8 == 0 and K % 512 == 0 (qmv_fast_k_alignment for 4 bits); quantized.metal instantiates
+    # affine_qmv[_fast]<T, group_size, bits, batched>; threadgroup (32, 2, 1), grid of threadgroups
+    # (M, ceil(N / 8), B); buffers w, scales, biases, x, out, K, N, and for B > 1 only the batch
+    # strides 7..14 (unset here: B = 1); dispatch_threadgroups.
+    a, w = x["x"], x["w"]
+    n, k = w.shape[0], a.shape[-1]
+    fast = n % 8 == 0 and k % 512 == 0
+    kernel = MlxKernel("quantized.h", "affine_qmv_fast" if fast else "affine_qmv", f"{type_name(a.dtype)}, 64, 4, false",
+                       includes=("utils.h", "steel/gemm/gemm.h", "quantized_utils.h"))
+    buffers = {0: Buffer("w", w), 1: Buffer("scales", x["scales"]), 2: Buffer("biases", x["biases"]), 3: Buffer("x", a),
+               4: Buffer("out", shape=(1, n), dtype=a.dtype), 5: Buffer("K", _bytes(k, np.int32)),
+               6: Buffer("N", _bytes(n, np.int32))}
+    return [Launch(kernel, buffers, threadgroups((1, -(-n // 8), 1), (32, 2, 1)), (32, 2, 1),
+                   "mlx/backend/metal/quantized.cpp, qmv", unbound=tuple(range(7, 15)))]
+
+
+def _attention_inputs(shape: dict, rng: np.random.Generator) -> dict:
+    b, hq, hkv, lq, lk, d, dtype = (shape[k] for k in ("batch", "q_heads", "kv_heads", "q_len", "kv_len", "dim", "dtype"))
+    return {"q": _random(rng, (b, hq, lq, d), dtype), "k": _random(rng, (b, hkv, lk, d), dtype),
+            "v": _random(rng, (b, hkv, lk, d), dtype), "scale": d ** -0.5}
+
+
+def _sdpa_reference(x: dict) -> mx.array:
+    return mx.fast.scaled_dot_product_attention(x["q"], x["k"], x["v"], scale=x["scale"], stream=mx.cpu)
+
+
+_NO_MASK = ((20, "false"), (21, "false"), (22, "false"), (23, "false"), (24, "false"), (25, "false"))
+
+
+def _kv_strides(k: mx.array) -> tuple:
+    """sdpa_vector's head and sequence strides of a row-contiguous (B, H, L, D) key/value array."""
+    head = k.shape[2] * k.shape[3] if k.shape[1] > 1 else k.shape[1] * k.shape[2] * k.shape[3]
+    return head, k.shape[3]
+
+
+def _sdpa_vector_launches(x: dict) -> list:
+    # mlx/backend/metal/scaled_dot_product_attention.cpp, sdpa_vector: kernel sdpa_vector<T, D, V>
+    # (scaled_dot_product_attention.metal), function constants 20..25 (no mask, query not transposed,
+    # not causal, no sinks); threadgroup 1024 threads, grid of threadgroups (B * Hq, Lq, 1).
+    q, k, v = x["q"], x["k"], x["v"]
+    b, hq, lq, d = q.shape
+    k_head, k_seq = _kv_strides(k)
+    v_head, v_seq = _kv_strides(v)
+    kernel = MlxKernel("sdpa_vector.h", "sdpa_vector", f"{type_name(q.dtype)}, {d}, {v.shape[-1]}", _NO_MASK)
+    buffers = {0: Buffer("q", q), 1: Buffer("k", k), 2: Buffer("v", v),
+               3: Buffer("out", shape=(b, hq, lq, v.shape[-1]), dtype=q.dtype),
+               4: Buffer("gqa_factor", _bytes(hq // k.shape[1], np.int32)), 5: Buffer("N", _bytes(k.shape[2], np.int32)),
+               6: Buffer("k_head_stride", _bytes(k_head, np.uint64)), 7: Buffer("k_seq_stride", _bytes(k_seq, np.uint64)),
+               8: Buffer("v_head_stride", _bytes(v_head, np.uint64)), 9: Buffer("v_seq_stride", _bytes(v_seq, np.uint64)),
+               10: Buffer("scale", _bytes(x["scale"], np.float32))}
+    return [Launch(kernel, buffers, threadgroups((b * hq, lq, 1), (1024, 1, 1)), (1024, 1, 1),
+                   "mlx/backend/metal/scaled_dot_product_attention.cpp, sdpa_vector")]
+
+
+def _sdpa_vector_2pass_launches(x: dict) -> list:
+    # mlx/backend/metal/scaled_dot_product_attention.cpp, sdpa_vector_2pass (not the _gqa variant):
+    # blocks as on an M-series base/Pro GPU (architecture suffix neither 'd' nor 's'): 64 when
+    # gqa_factor * Lq >= 4 simdgroups, else 32. Pass 1: sdpa_vector_2pass_1<T, D, V> (TK default),
+    # constants 20..25 and blocks (26), threadgroup (32, gqa_factor, Lq), grid of threadgroups
+    # (Hkv, B, blocks), partial outputs (B, Hq, Lq, blocks, V) and float sums/maxs (B, Hq, Lq, blocks).
+    # Pass 2: sdpa_vector_2pass_2<T, V>, threadgroup 1024, grid of threadgroups (B * Hq, Lq, 1).
+    q, k, v = x["q"], x["k"], x["v"]
+    b, hq, lq, d = q.shape
+    hkv, vd = k.shape[1], v.shape[-1]
+    gqa = hq // hkv
+    blocks = 64 if gqa * lq >= 4 else 32
+    k_head, k_seq = _kv_strides(k)
+    v_head, v_seq = _kv_strides(v)
+    t = type_name(q.dtype)
+    rule = "mlx/backend/metal/scaled_dot_product_attention.cpp, sdpa_vector_2pass"
+    first = Launch(MlxKernel("sdpa_vector.h", "sdpa_vector_2pass_1", f"{t}, {d}, {vd}", _NO_MASK + ((26, str(blocks)),)),
+                   {0: Buffer("q", q), 1: Buffer("k", k), 2: Buffer("v", v),
+                    3: Buffer("partials", shape=(b, hq, lq, blocks, vd), dtype=q.dtype),
+                    4: Buffer("sums", shape=(b, hq, lq, blocks), dtype=mx.float32),
+                    5: Buffer("maxs", shape=(b, hq, lq, blocks), dtype=mx.float32),
+                    7: Buffer("N", _bytes(k.shape[2], np.int32)), 8: Buffer("k_head_stride", _bytes(k_head, np.uint64)),
+                    9: Buffer("k_seq_stride", _bytes(k_seq, np.uint64)), 10: Buffer("v_head_stride", _bytes(v_head, np.uint64)),
+                    11: Buffer("v_seq_stride", _bytes(v_seq, np.uint64)), 12: Buffer("scale", _bytes(x["scale"], np.float32))},
+                   threadgroups((hkv, b, blocks), (32, gqa, lq)), (32, gqa, lq), rule)
+
+    def second(results: dict) -> Launch:
+        return Launch(MlxKernel("sdpa_vector.h", "sdpa_vector_2pass_2", f"{t}, {vd}", _NO_MASK + ((26, str(blocks)),)),
+                      {0: Buffer("partials", results["partials"]), 1: Buffer("sums", results["sums"]),
+                       2: Buffer("maxs", results["maxs"]), 3: Buffer("out", shape=(b, hq, lq, vd), dtype=q.dtype),
+                       4: Buffer("blocks", _bytes(blocks, np.int32))},
+                      threadgroups((b * hq, lq, 1), (1024, 1, 1)), (1024, 1, 1), rule)
+    return [first, second]
+
+
+_GEMM_PARAMS = np.dtype([(n, np.int32) for n in ("M", "N", "K", "lda", "ldb", "ldd", "tiles_n", "tiles_m")]
+                        + [(n, np.int64) for n in ("batch_stride_a", "batch_stride_b", "batch_stride_d")]
+                        + [(n, np.int32) for n in ("swizzle_log", "gemm_k_iterations_aligned", "batch_ndim")],
+                        align=True)  # steel/gemm/params.h GEMMParams, with its C layout
+_GEMM_ADDMM_PARAMS = np.dtype([("ldc", np.int32), ("fdc", np.int32), ("batch_stride_c", np.int64), ("alpha", np.float32),
+                               ("beta", np.float32)], align=True)  # GEMMAddMMParams
+
+
+def _gemm_inputs(shape: dict, rng: np.random.Generator) -> dict:
+    m, n, k, dtype = shape["m"], shape["n"], shape["k"], shape["dtype"]
+    return {"a": _random(rng, (m, k), dtype), "b": _random(rng, (k, n), dtype)}
+
+
+def _steel_gemm_launches(x: dict) -> list:
+    # mlx/backend/metal/matmul.cpp, steel_matmul_regular_axpby (no batch, no C source): tile from
+    # GEMM_TPARAM_MACRO for a small device ('g'/'p'), half/bfloat nn: bm 64, bn 64, bk 16, wm 1, wn 2;
+    # steel_gemm_fused.metal instantiates gemm<T, bm, bn, bk, wm, wn, transpose_a, transpose_b, float>;
+    # function constants has_batch (10), use_out_source (100), do_axpby (110), align_M/N/K (200..202);
+    # swizzle_log 0; threadgroup (32, wn, wm), grid of threadgroups (tiles_n, tiles_m, batch).
+    a, b = x["a"], x["b"]
+    (m, k), n = a.shape, b.shape[1]
+    bm, bn, bk, wm, wn = 64, 64, 16, 1, 2
+    tiles_n, tiles_m = -(-n // bn), -(-m // bm)
+    flag = {True: "true", False: "false"}
+    kernel = MlxKernel("steel/gemm/kernels/steel_gemm_fused.h", "gemm",
+                       f"{type_name(a.dtype)}, {bm}, {bn}, {bk}, {wm}, {wn}, false, false, float",
+                       ((10, "false"), (100, "false"), (110, "false"), (200, flag[m % bm == 0]),
+                        (201, flag[n % bn == 0]), (202, flag[k % bk == 0])),
+                       includes=("utils.h", "steel/gemm/gemm.h"))
+    params = np.array([(m, n, k, k, n, n, tiles_n, tiles_m, m * k, k * n, m * n, 0, k // bk, 1)], _GEMM_PARAMS)
+    # Buffer 5 (addmm_params) is absent in MLX's launch (use_out_source is false), but gemm() reads
+    # addmm_params->alpha and ->beta unconditionally (steel_gemm_fused.h, the two epilogue ops) and
+    # uses them only when use_out_source: dead reads that Metal's optimizer drops and the emulator,
+    # which checks every read, reports. It is bound here to MLX's values for a plain matmul.
+    addmm = np.array([(n, 1, 0, 1.0, 0.0)], _GEMM_ADDMM_PARAMS)
+    buffers = {0: Buffer("a", a), 1: Buffer("b", b), 3: Buffer("out", shape=(m, n), dtype=a.dtype),
+               4: Buffer("params", params.view(np.uint8)), 5: Buffer("addmm_params", addmm.view(np.uint8))}
+    return [Launch(kernel, buffers, threadgroups((tiles_n, tiles_m, 1), (32, wn, wm)), (32, wn, wm),
+                   "mlx/backend/metal/matmul.cpp, steel_matmul_regular_axpby")]
+
+
+_ATTN_PARAMS = np.dtype([(n, np.int32) for n in ("B", "H", "D", "qL", "kL", "gqa_factor")] + [("scale", np.float32)]
+                        + [(n, np.int32) for n in ("NQ", "NK", "NQ_aligned", "NK_aligned", "qL_rem", "kL_rem", "qL_off")]
+                        + [(n, np.int64, (3,)) for n in ("Q_strides", "K_strides", "V_strides", "O_strides")],
+                        align=True)  # steel/attn/params.h AttnParams, with its C layout
+
+
+def _steel_attention_launches(x: dict) -> list:
+    # mlx/backend/metal/scaled_dot_product_attention.cpp, sdpa_full_self_attention_metal (no NAX, no
+    # mask, not causal, no sinks): wm 4, wn 1, bq 32, bk 32 for D < 128 (else 16), bd = D;
+    # steel_attention.metal instantiates attention<T, bq, bk, bd, bv, wm, wn, MaskType = T, float>;
+    # function constants align_Q (200), align_K (201), has_mask (300), do_causal (301), has_sinks
+    # (302), save_lse (303, false: inference); threadgroup (32, wm, wn), grid of threadgroups (NQ, H, B).
+    q, k, v = x["q"], x["k"], x["v"]
+    b, h, ql, d = q.shape
+    kl, vd = k.shape[2], v.shape[-1]
+    wm, wn, bq, bk = 4, 1, 32, 32 if d < 128 else 16
+    flag = {True: "true", False: "false"}
+    t = type_name(q.dtype)
+    kernel = MlxKernel("steel/attn/kernels/steel_attention.h", "attention", f"{t}, {bq}, {bk}, {d}, {vd}, {wm}, {wn}, {t}, float",
+                       ((200, flag[ql % bq == 0]), (201, flag[kl % bk == 0]), (300, "false"), (301, "false"),
+                        (302, "false"), (303, "false")),
+                       includes=("utils.h", "steel/attn/attn.h"))
+    nq, nk = -(-ql // bq), -(-kl // bk)
+
+    def strides(a_shape) -> tuple:
+        return (a_shape[1] * a_shape[2] * a_shape[3], a_shape[2] * a_shape[3], a_shape[3])
+    params = np.array([(b, h, d, ql, kl, h // k.shape[1], x["scale"], nq, nk, ql // bq, kl // bk, ql - ql // bq * bq,
+                        kl - kl // bk * bk, kl - ql, strides(q.shape), strides(k.shape), strides(v.shape),
+                        strides((b, h, ql, vd)))], _ATTN_PARAMS)
+    buffers = {0: Buffer("q", q), 1: Buffer("k", k), 2: Buffer("v", v), 3: Buffer("out", shape=(b, h, ql, vd), dtype=q.dtype),
+               4: Buffer("params", params.view(np.uint8))}
+    return [Launch(kernel, buffers, threadgroups((nq, h, b), (32, wm, wn)), (32, wm, wn),
+                   "mlx/backend/metal/scaled_dot_product_attention.cpp, sdpa_full_self_attention_metal")]
+
+
 MLX_OPS: dict[str, MlxOp] = {
     "softmax": MlxOp(
         "softmax", lambda s, rng: {"x": _random(rng, (s["rows"], s["axis"]), s["dtype"], 3.0), "precise": s["precise"]},
@@ -459,4 +673,24 @@ MLX_OPS: dict[str, MlxOp] = {
                                scale=x["scale"], offset=x["offset"], stream=mx.cpu), "out",
         ("utils.h", "rope.metal"),
         {"batch": 2, "heads": 5, "seq": 7, "dims": 32, "offset": 3, "dtype": mx.float32, "traditional": False}),
+    "qmv": MlxOp(
+        "qmv", _qmv_inputs, _qmv_launches,
+        lambda x: mx.quantized_matmul(x["x"], x["w"], x["scales"], x["biases"], transpose=True, group_size=64, bits=4,
+                                      stream=mx.cpu), "out",
+        ("utils.h", "steel/gemm/gemm.h", "quantized_utils.h", "quantized.h"), {"n": 24, "k": 512, "dtype": mx.float16}),
+    "sdpa_vector": MlxOp(
+        "sdpa_vector", _attention_inputs, _sdpa_vector_launches, _sdpa_reference, "out", ("utils.h", "sdpa_vector.h"),
+        {"batch": 1, "q_heads": 4, "kv_heads": 2, "q_len": 1, "kv_len": 37, "dim": 64, "dtype": mx.float16}),
+    "sdpa_vector_2pass": MlxOp(
+        "sdpa_vector_2pass", _attention_inputs, _sdpa_vector_2pass_launches, _sdpa_reference, "out",
+        ("utils.h", "sdpa_vector.h"),
+        {"batch": 1, "q_heads": 4, "kv_heads": 2, "q_len": 1, "kv_len": 77, "dim": 64, "dtype": mx.float16}),
+    "steel_gemm": MlxOp(
+        "steel_gemm", _gemm_inputs, _steel_gemm_launches, lambda x: mx.matmul(x["a"], x["b"], stream=mx.cpu), "out",
+        ("utils.h", "steel/gemm/gemm.h", "steel/gemm/kernels/steel_gemm_fused.h"),
+        {"m": 64, "n": 128, "k": 32, "dtype": mx.float16}),
+    "steel_attention": MlxOp(
+        "steel_attention", _attention_inputs, _steel_attention_launches, _sdpa_reference, "out",
+        ("utils.h", "steel/attn/attn.h", "steel/attn/kernels/steel_attention.h"),
+        {"batch": 1, "q_heads": 2, "kv_heads": 1, "q_len": 37, "kv_len": 45, "dim": 64, "dtype": mx.float16}),
 }

@@ -131,7 +131,7 @@ template <class T> constexpr auto lane(T x, int i) {
 // The result's element type is f's result type (bool gives a boolvec).
 template <class R, class F, class... A> inline auto map(F f, A... a) {
   if constexpr (is_vector_v<R>) {
-    vec<decltype(f(lane(a, 0)...)), vec_size_v<R>> r{};
+    vec_or_bool<decltype(f(lane(a, 0)...)), vec_size_v<R>> r{};
     for (int i = 0; i < vec_size_v<R>; i++) r[i] = f(lane(a, i)...);
     return r;
   } else {

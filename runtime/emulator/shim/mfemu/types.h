@@ -36,7 +36,7 @@ using std::enable_if; using std::enable_if_t; using std::conditional; using std:
 using std::is_integral; using std::is_integral_v; using std::is_signed; using std::is_signed_v;
 using std::is_unsigned; using std::is_unsigned_v; using std::is_void; using std::is_void_v;
 using std::is_const; using std::is_const_v; using std::is_pointer; using std::is_pointer_v;
-using std::is_empty; using std::is_empty_v; using std::remove_cv; using std::remove_cv_t;
+using std::remove_cv; using std::remove_cv_t;
 using std::remove_const; using std::remove_const_t; using std::remove_volatile; using std::remove_volatile_t;
 using std::remove_reference; using std::remove_reference_t; using std::remove_pointer; using std::remove_pointer_t;
 using std::decay; using std::decay_t; using std::make_signed; using std::make_signed_t;
@@ -59,12 +59,17 @@ namespace detail {
 template <class T, int N> struct vec_of { typedef T type __attribute__((ext_vector_type(N))); };
 template <int N> struct vec_of<bool, N> { typedef boolvec<N> type; };
 }  // namespace detail
-template <class T, int N> using vec = typename detail::vec_of<T, N>::type;
+// Metal's vec<T, N>: an alias of the vector type itself, so that function templates deduce T and N
+// from it (MLX's Steel fragments, `void f(thread vec<U, 2>& a)`). vec<bool, N> is clang's bool
+// vector, not bool2/bool3/bool4 (those are the class below): write boolN.
+template <class T, int N> using vec = T __attribute__((ext_vector_type(N)));
+// The shim's vector of N T's, with the Metal bool vectors for bool.
+template <class T, int N> using vec_or_bool = typename detail::vec_of<T, N>::type;
 
-#define MFEMU_VEC(T, name)        \
-  typedef vec<T, 2> name##2;      \
-  typedef vec<T, 3> name##3;      \
-  typedef vec<T, 4> name##4;
+#define MFEMU_VEC(T, name)               \
+  typedef vec_or_bool<T, 2> name##2;     \
+  typedef vec_or_bool<T, 3> name##3;     \
+  typedef vec_or_bool<T, 4> name##4;
 MFEMU_VEC(float, float)
 MFEMU_VEC(half, half)
 MFEMU_VEC(bfloat, bfloat)
