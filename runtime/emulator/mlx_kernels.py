@@ -511,8 +511,14 @@ def _attention_inputs(shape: dict, rng: np.random.Generator) -> dict:
             "v": _random(rng, (b, hkv, lk, d), dtype), "scale": d ** -0.5}
 
 
+def _f32(a: mx.array) -> mx.array:
+    """References run mlx.core's CPU ops in float32 on the (rounded) inputs: their own error is then
+    float32's, whatever precision MLX's CPU kernels use for half inputs."""
+    return a.astype(mx.float32)
+
+
 def _sdpa_reference(x: dict) -> mx.array:
-    return mx.fast.scaled_dot_product_attention(x["q"], x["k"], x["v"], scale=x["scale"], stream=mx.cpu)
+    return mx.fast.scaled_dot_product_attention(_f32(x["q"]), _f32(x["k"]), _f32(x["v"]), scale=x["scale"], stream=mx.cpu)
 
 
 _NO_MASK = ((20, "false"), (21, "false"), (22, "false"), (23, "false"), (24, "false"), (25, "false"))
@@ -675,8 +681,8 @@ MLX_OPS: dict[str, MlxOp] = {
         {"batch": 2, "heads": 5, "seq": 7, "dims": 32, "offset": 3, "dtype": mx.float32, "traditional": False}),
     "qmv": MlxOp(
         "qmv", _qmv_inputs, _qmv_launches,
-        lambda x: mx.quantized_matmul(x["x"], x["w"], x["scales"], x["biases"], transpose=True, group_size=64, bits=4,
-                                      stream=mx.cpu), "out",
+        lambda x: mx.quantized_matmul(_f32(x["x"]), x["w"], _f32(x["scales"]), _f32(x["biases"]), transpose=True,
+                                      group_size=64, bits=4, stream=mx.cpu), "out",
         ("utils.h", "steel/gemm/gemm.h", "quantized_utils.h", "quantized.h"), {"n": 24, "k": 512, "dtype": mx.float16}),
     "sdpa_vector": MlxOp(
         "sdpa_vector", _attention_inputs, _sdpa_vector_launches, _sdpa_reference, "out", ("utils.h", "sdpa_vector.h"),
@@ -686,7 +692,7 @@ MLX_OPS: dict[str, MlxOp] = {
         ("utils.h", "sdpa_vector.h"),
         {"batch": 1, "q_heads": 4, "kv_heads": 2, "q_len": 1, "kv_len": 77, "dim": 64, "dtype": mx.float16}),
     "steel_gemm": MlxOp(
-        "steel_gemm", _gemm_inputs, _steel_gemm_launches, lambda x: mx.matmul(x["a"], x["b"], stream=mx.cpu), "out",
+        "steel_gemm", _gemm_inputs, _steel_gemm_launches, lambda x: mx.matmul(_f32(x["a"]), _f32(x["b"]), stream=mx.cpu), "out",
         ("utils.h", "steel/gemm/gemm.h", "steel/gemm/kernels/steel_gemm_fused.h"),
         {"m": 64, "n": 128, "k": 32, "dtype": mx.float16}),
     "steel_attention": MlxOp(
