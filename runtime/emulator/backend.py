@@ -49,7 +49,7 @@ _STATUS_ERRORS = {
 
 @dataclass
 class _Compiled:
-    unit: translation_unit.TranslationUnit
+    unit: translation_unit.CompilableUnit
     library: ctypes.CDLL
     thread_fn: int
     group_fn: int
@@ -116,7 +116,7 @@ class EmulatorBackend:
         unit = translation_unit.build(generated, body, header, output_dtypes, atomic_outputs)
         return self.compile_unit(unit, label, math_mode)
 
-    def compile_unit(self, unit: translation_unit.TranslationUnit, label: str, math_mode: str = "safe") -> _Compiled:
+    def compile_unit(self, unit: translation_unit.CompilableUnit, label: str, math_mode: str = "safe") -> _Compiled:
         """The loaded library of a translation unit (compiled once per text, mode and checking; cached on disk)."""
         key = (unit.text, math_mode, self.checked)
         with self._lock:

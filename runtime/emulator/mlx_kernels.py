@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional, Sequence
@@ -99,8 +100,6 @@ def missing_sources(files: Sequence[str]) -> list[str]:
 def install_sources(wheel: Path, metal_dir: Optional[Path]) -> list[str]:
     """Extract the wheel's kernel headers into `sources_dir()` (the wheel's SHA-256 checked) and copy
     KERNEL_FILES from `metal_dir` (each SHA-256 checked); returns what could not be installed."""
-    import zipfile  # only the installer needs it
-
     digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
     if digest != WHEEL_SHA256:
         raise ValueError(f"{wheel}: SHA-256 {digest}, expected {WHEEL_SHA256} (mlx-metal {MLX_VERSION})")

@@ -9,7 +9,7 @@ template is appended: it binds buffers and thread attributes to the kernel's par
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from typing import Callable, Optional, Protocol
 from dataclasses import dataclass
 
 import jinja2
@@ -66,6 +66,19 @@ ATTRIBUTE_VALUES = {
 # tensor ops need their simdgroup and their place in the threadgroup).
 _SYNCHRONISES = re.compile(r"\b(threadgroup_barrier|simdgroup_barrier|simd_\w+|quad_\w+"
                            r"|simdgroup_(?!index_in_threadgroup\b)\w+|matmul2d|execution_simdgroups?)\b")
+
+
+class CompilableUnit(Protocol):
+    """What the back end needs of a translation unit: a `metal_kernel`'s (TranslationUnit) or one of
+    MLX's own kernels (mlx_kernels.MlxUnit)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def display_text(self) -> str: ...
+    @property
+    def uses_fibers(self) -> bool: ...
+    def describe_line(self, n: int, origin: Optional[Callable[[int], Optional[str]]] = None) -> str: ...
 
 
 @dataclass(frozen=True)
