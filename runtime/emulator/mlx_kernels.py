@@ -55,16 +55,17 @@ WHEEL = f"mlx_metal-{MLX_VERSION}-py3-none-macosx_14_0_arm64.whl"
 WHEEL_SHA256 = "8019b2db622599267d66cc168b2f0dbf5af929790a6c3b3913e00eabc42a7947"
 KERNELS = "mlx/backend/metal/kernels"
 # The kernels that are `.metal` files of MLX's repository, not headers of the wheel: no package
-# registry carries them. Pinned by content; the commit they were taken from is in docs/emulator.md.
+# registry carries them. Pinned by content; taken from MLX_COMMIT.
 KERNEL_FILES = {
     "rms_norm.metal": "b2e04e377fdad1d645581f9beeaf9cbb06d1ad32926161e06cbc15240caf12bf",
     "layer_norm.metal": "2d243f5abea7353929f9bc838ceb5a98e52a452dfc29609ad4d5974447ea689f",
     "rope.metal": "2b35221ebea033ff43100b85eaaddec5c0e34e3cfd52e7c692573764b2b7d0ab",
 }
 SOURCES_ENV = "METALFORGE_MLX_SOURCES"
+MLX_COMMIT = "846d176227a0ac13d2667e58d2bb68b322109ab0"  # ml-explore/mlx, where KERNEL_FILES come from
 FETCH_HINT = ("run `bash .ci/install` (it downloads the mlx-metal wheel from PyPI and copies MLX's .metal kernel "
-              "files from shared/mlx-kernels/ when present), or set METALFORGE_MLX_SOURCES to a directory holding "
-              f"{KERNELS}/ of MLX {MLX_VERSION}")
+              f"files, {', '.join(KERNEL_FILES)} of ml-explore/mlx at commit {MLX_COMMIT[:7]}, from shared/mlx-kernels/ "
+              f"when present), or set METALFORGE_MLX_SOURCES to a directory holding {KERNELS}/")
 MAX_THREADS_PER_THREADGROUP = 1024  # what MLX reads from maxTotalThreadsPerThreadgroup (Apple GPUs: 1024)
 
 _PRELUDE = ('#include <metal_stdlib>\nusing namespace metal;\n#include "mfemu/bind.h"\n#include "mfemu/object_copy.h"\n'
