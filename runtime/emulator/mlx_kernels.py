@@ -22,8 +22,8 @@ are dropped first:
     object's size and alignment (shim/mfemu/object_copy.h);
   * array parameters in an address space (`constant const int64_t strides[3]`) become pointers;
   * `constant T name [[function_constant(i)]];` becomes a compile-time constant with the launch's
-    value, or, when the launch sets none, an undefined external (a kernel that reads it fails to
-    load, naming it);
+    value, or, when the launch sets none, an object whose reading stops the kernel with an error
+    naming it (Metal leaves its value undefined);
   * `instantiate_kernel` (every instantiation in a `.metal` file) is emptied: the harness
     instantiates the one kernel it runs.
 
@@ -210,7 +210,7 @@ class _Inliner:
         if index in self.constants:
             self.values[name] = self.constants[index]
             return f"{m.group('indent')}static constexpr {ty} {name} = {self.constants[index]};"
-        return f"{m.group('indent')}extern const {ty} {name};  // function constant {index}: not set by this launch"
+        return f'{m.group("indent")}static const ::mfemu::UnsetFunctionConstant<{ty}> {name}{{"{name}", {index}}};'
 
 
 def _parameters(text: str, function: str) -> list[str]:

@@ -10,11 +10,13 @@ installs them).
 """
 from __future__ import annotations
 
+import dataclasses
+
 import mlx.core as mx
 import numpy as np
 import pytest
 
-from metalforge.errors import OutOfBoundsError
+from metalforge.errors import LaunchConfigError, OutOfBoundsError
 from metalforge.runtime.emulator import mlx_kernels
 from metalforge.runtime.emulator.mlx_kernels import MLX_OPS, run_mlx_op
 
@@ -161,6 +163,16 @@ def test_absent_buffer_read_is_reported(rng):
     launch = op.launches(op.make_inputs(op.shape, rng))[0]
     del launch.buffers[5]
     with pytest.raises(OutOfBoundsError, match=r"unbound buffer 'buffer\(5\)'.*steel_gemm_fused\.h"):
+        mlx_kernels.run_launch(mlx_kernels.EmulatorBackend(), launch)
+
+
+def test_unset_function_constant_is_named(rng):
+    if mlx_kernels.missing_sources(MLX_OPS["sdpa_vector"].sources):
+        pytest.skip(f"MLX sources not installed: {mlx_kernels.FETCH_HINT}")
+    op = MLX_OPS["sdpa_vector"]
+    launch = op.launches(op.make_inputs(op.shape, rng))[0]
+    launch.kernel = dataclasses.replace(launch.kernel, constants=launch.kernel.constants[:-1])  # has_sinks (25)
+    with pytest.raises(LaunchConfigError, match="function constant has_sinks \\(index 25\\)"):
         mlx_kernels.run_launch(mlx_kernels.EmulatorBackend(), launch)
 
 

@@ -2,7 +2,8 @@
 // types the harness does not spell (templates: `const device T*` with T chosen by the instantiation).
 // Used by the harness of MLX's production kernels (runtime/emulator/mlx_kernels.py).
 #pragma once
-#include "types.h"
+#include <cstdio>
+#include "abi.h"
 
 namespace mfemu {
 // A buffer: converts to the parameter's pointer type (any address space), or to a reference to its
@@ -29,4 +30,19 @@ struct AttributeArgument {
 };
 inline AttributeArgument attribute(metal::uint3 v) { return {v}; }
 inline AttributeArgument attribute(metal::uint v) { return {metal::uint3{v, 0, 0}}; }
+}  // namespace mfemu
+
+namespace mfemu {
+// A function constant the launch does not set (Metal leaves its value undefined): reading it stops
+// the kernel with an error naming it; code that never reads it runs.
+template <class T> struct UnsetFunctionConstant {
+  const char* name;
+  int index;
+  operator T() const {
+    char msg[200];
+    snprintf(msg, sizeof msg, "the kernel read function constant %s (index %d), which the launch does not set",
+             name, index);
+    mfemu_fail(STATUS_CONFIG, msg);
+  }
+};
 }  // namespace mfemu
