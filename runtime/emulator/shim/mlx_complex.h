@@ -1,6 +1,6 @@
 // metalforge emulator: MLX's complex.h (complex_t<T>, complex32_t, complex64_t), our own code with
 // MLX's names and semantics. Used by mlx_utils.h (custom kernels) and in place of MLX's own complex.h
-// when MLX's production kernels are compiled (mlx_overrides/): MLX's declares each constructor once
+// when MLX's production kernels are compiled (mlx_kernels.py): MLX's declares each constructor once
 // per address space (`complex_t() thread`, `... threadgroup`), which clang's C++ cannot express.
 // Written in MSL spelling (included after <metal_stdlib>).
 #pragma once
