@@ -50,10 +50,27 @@ _STATUS_ERRORS = {
 
 @dataclass
 class _Compiled:
-    unit: translation_unit.TranslationUnit
+    unit: translation_unit.CompilableUnit
     library: ctypes.CDLL
     thread_fn: int
     group_fn: int
+
+
+@dataclass
+class Argument:
+    """One buffer of a launch: an input (`data`: an mx.array, or a numpy array of constant bytes) or, when
+    `data` is None, an output of `shape` and `dtype`, filled with `init_value` or else poisoned."""
+
+    name: str
+    role: str  # "input", "output", "shape of input", ... (named in checked mode's reports)
+    data: Optional[object] = None
+    shape: tuple = ()
+    dtype: Optional[mx.Dtype] = None
+    init_value: Optional[float] = None
+
+    @property
+    def output(self) -> bool:
+        return self.data is None
 
 
 @dataclass
@@ -97,13 +114,18 @@ class EmulatorBackend:
 
     def compile(self, generated: GeneratedKernel, body: str, header: str, output_dtypes, atomic_outputs: bool,
                 math_mode: str, label: str) -> _Compiled:
+        unit = translation_unit.build(generated, body, header, output_dtypes, atomic_outputs)
+        return self.compile_unit(unit, label, math_mode)
+
+    def compile_unit(self, unit: translation_unit.CompilableUnit, label: str, math_mode: str = "safe") -> _Compiled:
+        """The loaded library of a translation unit (compiled once per text, mode, checking and counting; cached
+        on disk)."""
         counting = counters.active()
-        key = (generated.source, math_mode, self.checked, counting)
+        key = (unit.text, math_mode, self.checked, counting)
         with self._lock:
             hit = self._cache.get(key)
         if hit:
             return hit
-        unit = translation_unit.build(generated, body, header, output_dtypes, atomic_outputs)
         compiler.runtime_library()  # loaded globally first: kernel libraries link against it
         lib = compiler.load_library(lambda: compiler.compile_kernel(unit.text, label, math_mode, unit.describe_line,
                                                                     unit.display_text, self.checked, counting))
@@ -126,60 +148,66 @@ class EmulatorBackend:
         p = kernel.prepare(**call)
         compiled = self.compile(p.generated, kernel.source, kernel.header, p.output_dtypes, kernel.atomic_outputs,
                                 kernel.math_mode, kernel.label)
-        if not self.checked:
-            return self._launch(compiled, kernel, p, None)
-        with checked_buffers(SlotTable.in_dll(compiler.runtime_library(), "mfemu_arena")) as buffers:
-            return self._launch(compiled, kernel, p, buffers)
+        arguments: list[Argument] = []
+        for info, a in zip(p.generated.inputs, p.inputs):
+            arguments.append(Argument(info.name, "input", a))
+            if info.ndim > 0:
+                extras = ((info.uses_shape, "shape", np.array(a.shape, np.int32)),
+                          (info.uses_strides, "strides", element_strides(host_view(a))),
+                          (info.uses_ndim, "ndim", np.array([a.ndim], np.int32)))
+                arguments += [Argument(info.name, f"{what} of input", arr) for used, what, arr in extras if used]
+        for name, shape, dtype in zip(kernel.output_names, p.output_shapes, p.output_dtypes):
+            arguments.append(Argument(name, "output", None, shape, dtype, p.init_value))
+        return self.run_unit(compiled, arguments, p.grid, p.threadgroup, kernel.label, kernel.origin)
 
-    def _launch(self, compiled: _Compiled, kernel, p, buffers: CheckedBuffers | None) -> list[mx.array]:
-        """Bind the call's arrays (copied into checked slots when `buffers` is given) and run."""
+    def run_unit(self, compiled: _Compiled, arguments: list["Argument"], grid, threadgroup, label: str,
+                 origin=None) -> list[mx.array]:
+        """Run a compiled unit with `arguments` bound to buffers 0, 1, ... in order (copied into checked slots
+        in checked mode) over `grid` threads in groups of `threadgroup`; returns the outputs, in order.
+
+        Every launch goes through here: `metal_kernel` calls and MLX's own kernels (mlx_kernels.py)."""
+        if not self.checked:
+            return self._bind_and_run(compiled, arguments, grid, threadgroup, None, label, origin)
+        with checked_buffers(SlotTable.in_dll(compiler.runtime_library(), "mfemu_arena")) as buffers:
+            return self._bind_and_run(compiled, arguments, grid, threadgroup, buffers, label, origin)
+
+    def _bind_and_run(self, compiled: _Compiled, arguments: list["Argument"], grid, threadgroup,
+                      buffers: CheckedBuffers | None, label: str, origin) -> list[mx.array]:
         keep: list = []  # keeps every host array alive during the launch
         pointers: list[int] = []
-
-        def constant_array(arr: np.ndarray, role: str, name: str) -> int:
-            if buffers is None:
-                keep.append(arr)
-                return arr.ctypes.data
-            buf = buffers.add(name, role, arr.nbytes, arr.itemsize, writable=False)
-            buf.bytes_view()[:] = arr.view(np.uint8).reshape(-1)
-            return buf.element0
-
-        for info, a in zip(p.generated.inputs, p.inputs):
-            view = host_view(a) if buffers is not None else aligned_host_view(a)
+        outputs = []
+        for arg in arguments:
+            if arg.output:
+                np_dtype = numpy_dtype(arg.dtype)
+                count = int(np.prod(arg.shape, dtype=np.int64))
+                if buffers is None:
+                    host = aligned_empty(arg.shape, np_dtype)
+                    keep.append(host)
+                else:
+                    buf = buffers.add(arg.name, arg.role, count * np_dtype.itemsize, np_dtype.itemsize, writable=True)
+                    host = buf.bytes_view().view(np_dtype).reshape(arg.shape)
+                if arg.init_value is None:
+                    host.reshape(-1).view(np.uint8).fill(POISON_BYTE)  # reshape: a 0-d output too  # Metal leaves outputs uninitialised
+                else:
+                    host[...] = host_view(mx.array(arg.init_value, dtype=arg.dtype))
+                outputs.append((host, arg.dtype))
+                pointers.append(host.ctypes.data)
+                continue
+            data = arg.data
+            if isinstance(data, mx.array):
+                view = host_view(data) if buffers is not None else aligned_host_view(data)
+            else:
+                view = data
             if buffers is None:
                 keep.append(view)
                 pointers.append(view.ctypes.data)
             else:
                 lo, hi = byte_span(view)
-                buf = buffers.add(info.name, "input", hi - lo, view.itemsize, writable=False, lo=lo)
+                buf = buffers.add(arg.name, arg.role, hi - lo, view.itemsize, writable=False, lo=lo)
                 if hi > lo:
                     ctypes.memmove(buf.address, view.ctypes.data + lo, hi - lo)
                 pointers.append(buf.element0)
-            if info.ndim > 0:
-                extras = ((info.uses_shape, "shape", np.array(a.shape, np.int32)),
-                          (info.uses_strides, "strides", np.array([s // view.itemsize for s in view.strides], np.int64)),
-                          (info.uses_ndim, "ndim", np.array([a.ndim], np.int32)))
-                for used, what, arr in extras:
-                    if used:
-                        pointers.append(constant_array(arr, f"{what} of input", info.name))
-        outputs = []
-        for name, shape, dtype in zip(kernel.output_names, p.output_shapes, p.output_dtypes):
-            np_dtype = numpy_dtype(dtype)
-            count = int(np.prod(shape, dtype=np.int64))
-            if buffers is None:
-                host = aligned_empty(shape, np_dtype)
-                keep.append(host)
-            else:
-                buf = buffers.add(name, "output", count * np_dtype.itemsize, np_dtype.itemsize, writable=True)
-                host = buf.bytes_view().view(np_dtype).reshape(shape)
-            if p.init_value is None:
-                host.reshape(-1).view(np.uint8).fill(POISON_BYTE)  # reshape: a 0-d output too  # Metal leaves outputs uninitialised
-            else:
-                host[...] = host_view(mx.array(p.init_value, dtype=dtype))
-            outputs.append((host, dtype))
-            pointers.append(host.ctypes.data)
-        self._run(compiled, pointers, p.grid, p.threadgroup, buffers, kernel.label, kernel.origin,
-                  sum(host.size for host, _ in outputs))
+        self._run(compiled, pointers, grid, threadgroup, buffers, label, origin, sum(host.size for host, _ in outputs))
         return [to_mx(host, dtype) for host, dtype in outputs]  # mx.array copies out of checked slots
 
     def _run(self, compiled: _Compiled, pointers: list[int], grid, threadgroup, buffers: CheckedBuffers | None,
@@ -231,6 +259,11 @@ class EmulatorBackend:
                         f"or raise the limit with {TIMEOUT_ENV}=<seconds> or EmulatorBackend(timeout=...) (0: none)")
         limits = [limit for limit in (own, current_time_limit()) if limit is not None and limit.seconds > 0]
         return min(limits, key=lambda limit: limit.seconds, default=None)
+
+
+def element_strides(view: np.ndarray) -> np.ndarray:
+    """MLX's `_strides` array of an input: its strides in elements, as int64."""
+    return np.array([s // view.itemsize for s in view.strides], np.int64)
 
 
 def _raise_keyboard_interrupt() -> NoReturn:

@@ -9,7 +9,7 @@ template is appended: it binds buffers and thread attributes to the kernel's par
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from typing import Callable, Optional, Protocol
 from dataclasses import dataclass
 
 import jinja2
@@ -35,7 +35,7 @@ _DECLARATOR = re.compile(r"(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(?:\[[^\]]*\]\s*)*)
 _INSTANTIATION_ATTRS = re.compile(r'^template \[\[host_name\("[^"]*"\)\]\] \[\[kernel\]\] ', re.M)
 
 # How the harness computes each Metal attribute from the runtime's per-thread context.
-_ATTRIBUTE_VALUES = {
+ATTRIBUTE_VALUES = {
     "dispatch_quadgroups_per_threadgroup": "(c.dispatch_threads_per_threadgroup.x * c.dispatch_threads_per_threadgroup.y"
                                            " * c.dispatch_threads_per_threadgroup.z + 3) / 4",
     "dispatch_simdgroups_per_threadgroup": "(c.dispatch_threads_per_threadgroup.x * c.dispatch_threads_per_threadgroup.y"
@@ -68,6 +68,19 @@ _SYNCHRONISES = re.compile(r"\b(threadgroup_barrier|simdgroup_barrier|simd_\w+|q
                            r"|simdgroup_(?!index_in_threadgroup\b)\w+|matmul2d|execution_simdgroups?)\b")
 
 
+class CompilableUnit(Protocol):
+    """What the back end needs of a translation unit: a `metal_kernel`'s (TranslationUnit) or one of
+    MLX's own kernels (mlx_kernels.MlxUnit)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def display_text(self) -> str: ...
+    @property
+    def uses_fibers(self) -> bool: ...
+    def describe_line(self, n: int, origin: Optional[Callable[[int], Optional[str]]] = None) -> str: ...
+
+
 @dataclass(frozen=True)
 class TranslationUnit:
     text: str
@@ -88,9 +101,11 @@ class TranslationUnit:
         return f"line {n - PRELUDE.count(chr(10))} of the generated source (`{code}`)"
 
 
-def rewrite_threadgroup_declarations(body: str) -> str:
-    """`threadgroup float t[64], u[8];` -> arena references, on the same line."""
-    counter = iter(range(1 << 30))
+def rewrite_threadgroup_declarations(body: str, first_site: int = 0) -> tuple[str, int]:
+    """`threadgroup float t[64], u[8];` -> arena references, on the same line; returns the text and the
+    next free site number (every declaration of one translation unit needs its own)."""
+    counter = iter(range(first_site, 1 << 30))
+    last = [first_site]
 
     def replace(m: re.Match) -> str:
         ty = m.group("type")
@@ -98,11 +113,17 @@ def rewrite_threadgroup_declarations(body: str) -> str:
         for d in _DECLARATOR.finditer(m.group("decls")):
             name, dims = d.group("name"), d.group("dims").strip()
             site = next(counter)
+            last[0] = site + 1
             out.append(f"threadgroup {ty} (&{name}){dims} = "
                        f"*(threadgroup {ty} (*){dims})::mfemu::threadgroup_slot<{ty} {dims}, {site}>();")
         return " ".join(out)
 
-    return _THREADGROUP_DECL.sub(replace, body)
+    return _THREADGROUP_DECL.sub(replace, body), last[0]
+
+
+def render_harness(call: str) -> str:
+    """The functions the runtime calls (one thread, a barrier-free group) around the kernel call `call`."""
+    return _TEMPLATES.get_template("harness.cpp.j2").render(call=call)
 
 
 def buffer_arguments(kernel: GeneratedKernel, output_dtypes, atomic_outputs: bool) -> list[str]:
@@ -129,11 +150,11 @@ def buffer_arguments(kernel: GeneratedKernel, output_dtypes, atomic_outputs: boo
 def build(kernel: GeneratedKernel, body: str, header: str, output_dtypes, atomic_outputs: bool) -> TranslationUnit:
     text = kernel.source
     body_start = text.rindex(body + "\n}\n") if body else text.rindex("\n}\n")
-    text = text[:body_start] + rewrite_threadgroup_declarations(body) + text[body_start + len(body):]
+    text = text[:body_start] + rewrite_threadgroup_declarations(body)[0] + text[body_start + len(body):]
     text = _INSTANTIATION_ATTRS.sub("template ", text)
-    args = buffer_arguments(kernel, output_dtypes, atomic_outputs) + [_ATTRIBUTE_VALUES[a] for a in kernel.attributes]
+    args = buffer_arguments(kernel, output_dtypes, atomic_outputs) + [ATTRIBUTE_VALUES[a] for a in kernel.attributes]
     call = f"{kernel.name}{kernel.template_def}({', '.join(args)})"
-    harness = _TEMPLATES.get_template("harness.cpp.j2").render(call=call)
+    harness = render_harness(call)
     prelude_lines = PRELUDE.count("\n")
     return TranslationUnit(
         text=PRELUDE + text + harness,

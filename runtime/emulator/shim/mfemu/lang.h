@@ -5,13 +5,19 @@
 
 namespace mfemu {
 // static_cast between vector types converts each element in MSL; clang's would reinterpret.
-template <class To, class From> constexpr To static_cast_(From&& x) {
-  using F = std::remove_cv_t<std::remove_reference_t<From>>;
-  constexpr bool half_bfloat = (std::is_same_v<To, metal::half> && std::is_same_v<F, metal::bfloat>) ||
-                               (std::is_same_v<To, metal::bfloat> && std::is_same_v<F, metal::half>);
+// A value cast takes its operand by value (it may be a vector element, `static_cast<float>(v.x)`,
+// which no non-const reference binds to); a cast to a reference type forwards it.
+template <class To, class From, std::enable_if_t<!std::is_reference_v<To>, int> = 0>
+constexpr To static_cast_(From x) {
+  constexpr bool half_bfloat = (std::is_same_v<To, metal::half> && std::is_same_v<From, metal::bfloat>) ||
+                               (std::is_same_v<To, metal::bfloat> && std::is_same_v<From, metal::half>);
   if constexpr (metal::is_vector_v<To> && metal::is_vector_v<From>) return metal::make_vec<To>(x);
   else if constexpr (half_bfloat) return static_cast<To>(static_cast<float>(x));  // clang has no direct cast
-  else return static_cast<To>(std::forward<From>(x));
+  else return static_cast<To>(x);
+}
+template <class To, class From, std::enable_if_t<std::is_reference_v<To>, int> = 0>
+constexpr To static_cast_(From&& x) {
+  return static_cast<To>(std::forward<From>(x));
 }
 }  // namespace mfemu
 
@@ -30,6 +36,8 @@ MFEMU_GLOBAL_VEC(long) MFEMU_GLOBAL_VEC(ulong) MFEMU_GLOBAL_VEC(bool)
 #define threadgroup __attribute__((address_space(3)))
 #define thread
 #define kernel
+// Apple's metal_stdlib spelling of an always-inlined library function.
+#define METAL_FUNC inline __attribute__((__always_inline__))
 #define static_cast ::mfemu::static_cast_
 
 // Vector constructors: `float4(...)` converts and concatenates like MSL; the bare type name

@@ -131,7 +131,7 @@ template <class T> constexpr auto lane(T x, int i) {
 // The result's element type is f's result type (bool gives a boolvec).
 template <class R, class F, class... A> inline auto map(F f, A... a) {
   if constexpr (is_vector_v<R>) {
-    vec<decltype(f(lane(a, 0)...)), vec_size_v<R>> r{};
+    vec_or_bool<decltype(f(lane(a, 0)...)), vec_size_v<R>> r{};
     for (int i = 0; i < vec_size_v<R>; i++) r[i] = f(lane(a, i)...);
     return r;
   } else {
@@ -438,8 +438,29 @@ template <class To, class From> inline To as_type(From x) {
 }
 
 // ---- fast:: and precise:: ---------------------------------------------------------------------
-// The emulator has one implementation of each function, so both namespaces alias metal itself
-// (metal::fast::exp is metal::exp).
-namespace fast = ::metal;
-namespace precise = ::metal;
+// The emulator has one implementation of each function: both namespaces declare metal's float
+// functions (metal::fast::exp is metal::exp). They are namespaces, not aliases, because MLX's
+// bf16_math.h adds bfloat overloads to them; using-declarations keep the float overloads visible.
+#define MFEMU_FLOAT_FUNCTIONS \
+  using ::metal::exp; using ::metal::exp2; using ::metal::exp10; using ::metal::log; using ::metal::log2; \
+  using ::metal::log10; using ::metal::sqrt; using ::metal::rsqrt; using ::metal::sin; using ::metal::cos; \
+  using ::metal::tan; using ::metal::asin; using ::metal::acos; using ::metal::atan; using ::metal::sinh; \
+  using ::metal::cosh; using ::metal::tanh; using ::metal::asinh; using ::metal::acosh; using ::metal::atanh; \
+  using ::metal::sinpi; using ::metal::cospi; using ::metal::tanpi; using ::metal::floor; \
+  using ::metal::ceil; using ::metal::round; using ::metal::rint; using ::metal::trunc; using ::metal::fabs; \
+  using ::metal::sign; using ::metal::saturate; using ::metal::isnan; using ::metal::isinf; \
+  using ::metal::isfinite; using ::metal::isnormal; using ::metal::signbit; using ::metal::atan2; \
+  using ::metal::pow; using ::metal::powr; using ::metal::fmod; using ::metal::copysign; using ::metal::fdim; \
+  using ::metal::fmin; using ::metal::fmax; using ::metal::step; using ::metal::divide; \
+  using ::metal::nextafter; using ::metal::isordered; using ::metal::isunordered; using ::metal::fma; \
+  using ::metal::mad; using ::metal::mix; using ::metal::smoothstep; using ::metal::fmin3; \
+  using ::metal::fmax3; using ::metal::fmedian3; using ::metal::fract; using ::metal::sincos; \
+  using ::metal::modf; using ::metal::ldexp; using ::metal::frexp;
+namespace fast {
+MFEMU_FLOAT_FUNCTIONS
+}  // namespace fast
+namespace precise {
+MFEMU_FLOAT_FUNCTIONS
+}  // namespace precise
+#undef MFEMU_FLOAT_FUNCTIONS
 }  // namespace metal

@@ -111,19 +111,31 @@ MFEMU_SIMD_PERMUTE(quad_shuffle_xor, ushort, (me & ~3) | ((me ^ (int)k) & 3))
 MFEMU_SIMD_PERMUTE(quad_shuffle_down, ushort, (me & 3) + (int)k < 4 ? me + (int)k : -1)
 MFEMU_SIMD_PERMUTE(quad_shuffle_up, ushort, (me & 3) - (int)k >= 0 ? me - (int)k : -1)
 #undef MFEMU_SIMD_PERMUTE
-// Shifts that fill the vacated lanes from `filling` of the lanes at the other end.
-template <class T> inline T simd_shuffle_and_fill_down(T data, T filling, ushort delta, MFEMU_SITE) {
-  struct Pair { T data, filling; };
-  auto L = mfemu::exchange(Pair{data, filling}, mfemu_site, mfemu::EVENT_SIMD_SHUFFLE);
-  int j = (int)mfemu_lane() + (int)delta;
-  int src = j < 32 ? j : j - 32;
-  return L.has(src) ? (j < 32 ? L.v[src].data : L.v[src].filling) : data;
+// Shifts that fill the vacated lanes from `filling` of the lanes at the other end, within segments
+// of `modulo` lanes (Metal: a power of two up to 32; anything else fails).
+namespace detail {
+inline void check_modulo(ushort modulo) {
+  if (modulo == 0 || modulo > 32 || (modulo & (modulo - 1))) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "simd_shuffle_and_fill: modulo %u is not a power of two from 1 to 32", (unsigned)modulo);
+    mfemu_fail(mfemu::STATUS_SIMD, msg);
+  }
 }
-template <class T> inline T simd_shuffle_and_fill_up(T data, T filling, ushort delta, MFEMU_SITE) {
+}  // namespace detail
+template <class T> inline T simd_shuffle_and_fill_down(T data, T filling, ushort delta, ushort modulo = 32, MFEMU_SITE) {
+  detail::check_modulo(modulo);
   struct Pair { T data, filling; };
   auto L = mfemu::exchange(Pair{data, filling}, mfemu_site, mfemu::EVENT_SIMD_SHUFFLE);
-  int j = (int)mfemu_lane() - (int)delta;
-  int src = j >= 0 ? j : j + 32;
+  int me = (int)mfemu_lane(), base = me - me % modulo, j = me % modulo + (int)delta;
+  int src = base + (j < modulo ? j : j - modulo);
+  return L.has(src) ? (j < modulo ? L.v[src].data : L.v[src].filling) : data;
+}
+template <class T> inline T simd_shuffle_and_fill_up(T data, T filling, ushort delta, ushort modulo = 32, MFEMU_SITE) {
+  detail::check_modulo(modulo);
+  struct Pair { T data, filling; };
+  auto L = mfemu::exchange(Pair{data, filling}, mfemu_site, mfemu::EVENT_SIMD_SHUFFLE);
+  int me = (int)mfemu_lane(), base = me - me % modulo, j = me % modulo - (int)delta;
+  int src = base + (j >= 0 ? j : j + modulo);
   return L.has(src) ? (j >= 0 ? L.v[src].data : L.v[src].filling) : data;
 }
 template <class T> inline T simd_broadcast_first(T x, MFEMU_SITE) {

@@ -29,16 +29,47 @@ using std::uint64_t;
 
 template <int N> struct boolvec;
 
+// ---- <metal_type_traits>: std's traits, with half and bfloat as floating-point types --------------
+using std::integral_constant; using std::bool_constant; using std::true_type; using std::false_type;
+using std::is_same; using std::is_same_v; using std::is_convertible; using std::is_convertible_v;
+using std::enable_if; using std::enable_if_t; using std::conditional; using std::conditional_t;
+using std::is_integral; using std::is_integral_v; using std::is_signed; using std::is_signed_v;
+using std::is_unsigned; using std::is_unsigned_v; using std::is_void; using std::is_void_v;
+using std::is_const; using std::is_const_v; using std::is_pointer; using std::is_pointer_v;
+using std::remove_cv; using std::remove_cv_t;
+using std::remove_const; using std::remove_const_t; using std::remove_volatile; using std::remove_volatile_t;
+using std::remove_reference; using std::remove_reference_t; using std::remove_pointer; using std::remove_pointer_t;
+using std::decay; using std::decay_t; using std::make_signed; using std::make_signed_t;
+using std::make_unsigned; using std::make_unsigned_t; using std::add_const; using std::add_const_t;
+template <class T> struct is_floating_point
+    : bool_constant<std::is_floating_point_v<std::remove_cv_t<T>> || std::is_same_v<std::remove_cv_t<T>, _Float16> ||
+                    std::is_same_v<std::remove_cv_t<T>, __bf16>> {};
+template <class T> constexpr bool is_floating_point_v = is_floating_point<T>::value;
+template <class T> struct is_arithmetic : bool_constant<is_integral_v<T> || is_floating_point_v<T>> {};
+template <class T> constexpr bool is_arithmetic_v = is_arithmetic<T>::value;
+// remove_addrspace: a type named through a `device`/`threadgroup`/`constant` lvalue, without the space.
+template <class T> struct remove_addrspace { using type = T; };
+#define MFEMU_REMOVE_ADDRSPACE(n) \
+  template <class T> struct remove_addrspace<__attribute__((address_space(n))) T> { using type = T; };
+MFEMU_REMOVE_ADDRSPACE(1) MFEMU_REMOVE_ADDRSPACE(2) MFEMU_REMOVE_ADDRSPACE(3)
+#undef MFEMU_REMOVE_ADDRSPACE
+template <class T> using remove_addrspace_t = typename remove_addrspace<T>::type;
+
 namespace detail {
 template <class T, int N> struct vec_of { typedef T type __attribute__((ext_vector_type(N))); };
 template <int N> struct vec_of<bool, N> { typedef boolvec<N> type; };
 }  // namespace detail
-template <class T, int N> using vec = typename detail::vec_of<T, N>::type;
+// Metal's vec<T, N>: an alias of the vector type itself, so that function templates deduce T and N
+// from it (MLX's Steel fragments, `void f(thread vec<U, 2>& a)`). vec<bool, N> is clang's bool
+// vector, not bool2/bool3/bool4 (those are the class below): write boolN.
+template <class T, int N> using vec = T __attribute__((ext_vector_type(N)));
+// The shim's vector of N T's, with the Metal bool vectors for bool.
+template <class T, int N> using vec_or_bool = typename detail::vec_of<T, N>::type;
 
-#define MFEMU_VEC(T, name)        \
-  typedef vec<T, 2> name##2;      \
-  typedef vec<T, 3> name##3;      \
-  typedef vec<T, 4> name##4;
+#define MFEMU_VEC(T, name)               \
+  typedef vec_or_bool<T, 2> name##2;     \
+  typedef vec_or_bool<T, 3> name##3;     \
+  typedef vec_or_bool<T, 4> name##4;
 MFEMU_VEC(float, float)
 MFEMU_VEC(half, half)
 MFEMU_VEC(bfloat, bfloat)
