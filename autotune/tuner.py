@@ -33,6 +33,7 @@ from ..runtime.kernel import launch_time_limit
 from ..tuning_db import Lookup, TuningDB, TuningKey, default_path, identify
 from ..tuning_db.shared import HEARTBEAT_S, open_storage, publish_winner
 from .bench import TrialTimeout, as_outputs, max_error, median_time_ms, rotating_copies, timed
+from . import record
 from .progress import Progress
 from .space import Config, ConfigList, Space
 
@@ -40,6 +41,7 @@ TUNE_ON_MISS_ENV = "METALFORGE_TUNE_ON_MISS"
 Grid = Union[tuple, Callable[[dict], tuple]]
 Predicate = Callable[[dict, dict], bool]
 TuneArgs = Callable[[tuple, mx.Dtype], tuple[Grid, tuple]]
+TuneShape = Callable[[dict], tuple]
 Default = Union[Config, Callable[[dict], Config]]
 
 _TUNERS: "weakref.WeakSet[Autotuner]" = weakref.WeakSet()
@@ -124,7 +126,8 @@ class Autotuner:
                  atol: Optional[float] = None, warmup: float = 25.0, rep: float = 100.0, trial_timeout: float = 10.0,
                  default: Optional[Default] = None, db: Union[str, os.PathLike, None] = None,
                  tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
-                 dtypes: Sequence[mx.Dtype] = ()) -> None:
+                 dtypes: Sequence[mx.Dtype] = (), tune_shape: Optional[TuneShape] = None,
+                 shape_ranks: Sequence[int] = ()) -> None:
         missing = [k for k in key if k not in fn.arg_names]
         if missing:
             raise ValueError(f"autotune key {missing} names no argument of kernel `{fn.name}` "
@@ -136,6 +139,8 @@ class Autotuner:
         self.default = default or space.default()
         self.db = db
         self.tune_args, self.shapes, self.dtypes = tune_args, [tuple(s) for s in shapes], list(dtypes)
+        self.tune_shape = tune_shape
+        self.shape_ranks = sorted({len(s) for s in self.shapes} | set(shape_ranks))
         self._key_index = [fn.arg_names.index(k) for k in key]
         self._cache: dict[tuple, tuple[Config, Optional[tuple]]] = {}
         self._untuned: dict[tuple, list[int]] = {}  # (shape, dtypes, where the config came from) -> [calls]
@@ -147,6 +152,12 @@ class Autotuner:
     @property
     def name(self) -> str:
         return self.fn.name
+
+    @property
+    def target(self) -> str:
+        """`module:kernel`, as `metalforge autotune` names it (the module that defines the kernel)."""
+        module = getattr(getattr(self.fn, "fn", None), "__module__", None) or type(self.fn).__module__
+        return f"{module}:{self.name}"
 
     @property
     def codegen_version(self) -> str:
@@ -264,7 +275,16 @@ class Autotuner:
                               "`metalforge db repair`", stacklevel=4)
             return Lookup("default")
 
+    def recorded_case(self, args: Sequence[Any]) -> tuple[Optional[tuple], Optional[mx.Dtype]]:
+        """The (`tune_args` shape, dtype) that tunes a launch with `args`, for METALFORGE_RECORD: the
+        shape from `tune_shape`, the dtype of the first array argument; None where there is none."""
+        dtype = next((a.dtype for a in args if isinstance(a, mx.array)), None)
+        shape = self.tune_shape(dict(zip(self.fn.arg_names, args))) if self.tune_shape is not None else None
+        return shape, dtype
+
     def _miss(self, grid: Grid, args: Sequence[Any]) -> tuple[Config, Optional[tuple]]:
+        if os.environ.get(record.RECORD_ENV):
+            record.note(self.target, *self.recorded_case(args))
         key = self.tuning_key(args)
         found = self._lookup(key)
         if found.source != "exact" and env.flag(TUNE_ON_MISS_ENV, False):
@@ -493,7 +513,7 @@ class Autotuner:
             raise errors.TuningTargetError(
                 f"kernel `{self.name}` has no tune_args: pass autotune(..., tune_args=fn) where fn(shape, dtype) "
                 f"returns (grid, args), to tune it from the command line")
-        ranks = sorted({len(s) for s in self.shapes})
+        ranks = self.shape_ranks
         if ranks and len(shape) not in ranks:
             raise errors.TuningTargetError(
                 f"kernel `{self.name}`: shape {'x'.join(map(str, shape))} has {len(shape)} dimension(s), its tune_args "
@@ -520,7 +540,8 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
              rtol: Optional[float] = None, atol: Optional[float] = None, warmup: float = 25.0, rep: float = 100.0,
              trial_timeout: float = 10.0, default: Optional[Default] = None, db: Union[str, os.PathLike, None] = None,
              tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
-             dtypes: Sequence[mx.Dtype] = ()) -> Callable[[Any], Autotuner]:
+             dtypes: Sequence[mx.Dtype] = (), tune_shape: Optional[TuneShape] = None,
+             shape_ranks: Sequence[int] = ()) -> Callable[[Any], Autotuner]:
     """Decorate a launchable kernel (above `@mf.jit`) with a search space, as Triton's `autotune`.
 
     configs: Triton's list of `Config`s; or space: a `Space` (or a dict of parameter -> choices).
@@ -532,7 +553,10 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
     tuning (else the space's first valid point); a Config, or `default(named_args) -> Config` for one
     that depends on the shape (only through the key's arguments: it is cached per key).
     db: tuning database file (default $METALFORGE_DB, else the cache directory).
-    tune_args(shape, dtype) -> (grid, args), shapes and dtypes: what `metalforge autotune` tunes.
+    tune_args(shape, dtype) -> (grid, args), shapes and dtypes: what `metalforge autotune` tunes;
+    shape_ranks: further shape ranks tune_args takes (besides those of `shapes`).
+    tune_shape(named_args) -> shape: the inverse of tune_args, the shape that tunes a launch, which
+    METALFORGE_RECORD records for `metalforge autotune --recorded` (autotune/record.py).
     """
     if (configs is None) == (space is None):
         raise ValueError("autotune takes either configs=[Config(...), ...] or space=..., exactly one")
@@ -542,7 +566,8 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
     def decorate(fn: Any) -> Autotuner:
         return Autotuner(fn, searched, key, prune=predicates, reference=reference, rtol=rtol, atol=atol,
                          warmup=warmup, rep=rep, trial_timeout=trial_timeout, default=default, db=db,
-                         tune_args=tune_args, shapes=shapes, dtypes=dtypes)
+                         tune_args=tune_args, shapes=shapes, dtypes=dtypes, tune_shape=tune_shape,
+                         shape_ranks=shape_ranks)
 
     return decorate
 

@@ -47,11 +47,12 @@ def launch_grid(heads: int, length: int) -> Callable[[dict], tuple]:
     return lambda meta: (cdiv(length, meta["BLOCK_M"]), heads)
 
 
-def kernel_args(q: mx.array, k: mx.array, v: mx.array, causal: bool) -> tuple:
-    """The kernel's launch arguments (all but the tuned block sizes) for q (H, L, D), k, v (H_kv, L, D)."""
+def kernel_args(q: mx.array, k: mx.array, v: mx.array, causal: bool, scale: float | None = None) -> tuple:
+    """The kernel's launch arguments (all but the tuned block sizes) for q (H, L, D), k, v (H_kv, L, D);
+    scale default 1 / sqrt(D)."""
     heads, length, dim = q.shape
-    return (q, k, v, empty((heads, length, dim), q.dtype), length, 1.0 / math.sqrt(dim), heads // k.shape[0], dim,
-            causal)
+    return (q, k, v, empty((heads, length, dim), q.dtype), length, 1.0 / math.sqrt(dim) if scale is None else scale,
+            heads // k.shape[0], dim, causal)
 
 
 def _tune_args(shape: tuple, dtype: mx.Dtype):
@@ -59,6 +60,12 @@ def _tune_args(shape: tuple, dtype: mx.Dtype):
     q = mx.random.normal((heads, length, dim)).astype(dtype)
     k, v = (mx.random.normal((kv_heads, length, dim)).astype(dtype) for _ in range(2))
     return launch_grid(heads, length), kernel_args(q, k, v, True)
+
+
+def _tune_shape(named: dict) -> tuple:
+    """(heads, kv_heads, L, D), what `_tune_args` takes."""
+    heads, length, dim = named["q_ptr"].shape
+    return heads, named["k_ptr"].shape[0], length, dim
 
 
 def _reference(q, k, v, out, length, scale, group, dim, causal, *meta):
@@ -70,7 +77,7 @@ def _reference(q, k, v, out, length, scale, group, dim, causal, *meta):
                        "num_stages": [1, 2]}),  # 2: K, V and P staged in two buffers, alternating per KV block
           # untuned it runs the space's first point, 16 x 16: the one tile that fits every dtype up to D=128
           key=["q_ptr", "GROUP", "CAUSAL"], prune=fits_threadgroup_memory, reference=_reference,
-          tune_args=_tune_args, shapes=[(4, 2, 40, 64)], dtypes=[mx.float16],
+          tune_args=_tune_args, tune_shape=_tune_shape, shapes=[(4, 2, 40, 64)], dtypes=[mx.float16],
           rtol=5e-3, atol=5e-3)  # P is rounded to fp16 before P @ V
 @jit
 def flash_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, L, sm_scale, GROUP: tl.constexpr, D: tl.constexpr,
@@ -107,14 +114,16 @@ def flash_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, L, sm_scale, GROUP: tl.co
              mask=rm[:, None] < L)
 
 
-def flash_attention(q: mx.array, k: mx.array, v: mx.array, causal: bool = True, backend=None) -> mx.array:
-    """softmax(q k^T / sqrt(D) [+ causal mask]) v for q (H, L, D) and k, v (H_kv, L, D) of one float
-    dtype, H a multiple of H_kv; output (H, L, D) in q's dtype. D must be a power of two (a tile extent)."""
+def flash_attention(q: mx.array, k: mx.array, v: mx.array, causal: bool = True, scale: float | None = None,
+                    backend=None) -> mx.array:
+    """softmax(scale q k^T [+ causal mask]) v for q (H, L, D) and k, v (H_kv, L, D) of one float
+    dtype, H a multiple of H_kv; output (H, L, D) in q's dtype; scale default 1 / sqrt(D). D must be
+    a power of two (a tile extent)."""
     heads, length, dim = q.shape
     if heads % k.shape[0] or k.shape[1:] != (length, dim) or v.shape != k.shape:
         raise ValueError(f"flash_attention: q {q.shape}, k {k.shape}, v {v.shape}; expected q (H, L, D) and "
                          f"k, v (H_kv, L, D) with H a multiple of H_kv")
-    return flash_attention_kernel[launch_grid(heads, length)](*kernel_args(q, k, v, causal), backend=backend)
+    return flash_attention_kernel[launch_grid(heads, length)](*kernel_args(q, k, v, causal, scale), backend=backend)
 
 
 def reference(q: mx.array, k: mx.array, v: mx.array, causal: bool = True) -> mx.array:

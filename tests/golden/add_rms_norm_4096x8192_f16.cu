@@ -53,10 +53,10 @@ const auto mf_n_cols = n_cols[0];
 const auto mf_eps = eps[0];
 __shared__ __align__(16) float acc_smem[8];
 if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_aligned(sum_ptr, 16)) && mf_is_aligned(w_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
-  // 55: row = tl.program_id(0)
-  // 56: offs = tl.arange(0, BLOCK)
-  // 57: mask = offs < n_cols
-  // 58: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 84: row = tl.program_id(0)
+  // 85: offs = tl.arange(0, BLOCK)
+  // 86: mask = offs < n_cols
+  // 87: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t = (int(blockIdx.x) * mf_n_cols);
   decltype(x_ptr) t_1 = (x_ptr + t);
   __half t_2[32];
@@ -82,7 +82,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   for (int k = 0; (k < 32); k += 1) {
     t_3[k] = static_cast<float>(t_2[k]);
   }
-  // 59: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 88: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t_4 = (int(blockIdx.x) * mf_n_cols);
   decltype(res_ptr) t_5 = (res_ptr + t_4);
   __half t_6[32];
@@ -108,13 +108,13 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   for (int k = 0; (k < 32); k += 1) {
     t_7[k] = static_cast<float>(t_6[k]);
   }
-  // 58: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 87: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   float h[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
     h[k] = (t_3[k] + t_7[k]);
   }
-  // 60: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
+  // 89: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
   int t_8 = (int(blockIdx.x) * mf_n_cols);
   decltype(sum_ptr) t_9 = (sum_ptr + t_8);
   __half t_10[32];
@@ -130,7 +130,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
       *reinterpret_cast<mf_vec<8, __half>*>((t_9 + offs)) = mf_vec<8, __half>{{t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]}};
     }
   }
-  // 61: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
+  // 90: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
   float t_11[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
@@ -198,7 +198,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   float t_15 = (t_14 + mf_eps);
   float t_16 = mf_sqrt(t_15);
   float rstd = mf_fdiv(1.0f, t_16);
-  // 62: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+  // 91: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
   __half t_17[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 8) {
@@ -222,7 +222,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   for (int k = 0; (k < 32); k += 1) {
     w[k] = static_cast<float>(t_17[k]);
   }
-  // 63: tl.store(out_ptr + row * n_cols + offs, h * rstd * w, mask=mask)
+  // 92: tl.store(out_ptr + row * n_cols + offs, h * rstd * w, mask=mask)
   int t_18 = (int(blockIdx.x) * mf_n_cols);
   decltype(out_ptr) t_19 = (out_ptr + t_18);
   float t_20[32];
@@ -249,10 +249,10 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
     }
   }
 } else {
-  // 55: row = tl.program_id(0)
-  // 56: offs = tl.arange(0, BLOCK)
-  // 57: mask = offs < n_cols
-  // 58: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 84: row = tl.program_id(0)
+  // 85: offs = tl.arange(0, BLOCK)
+  // 86: mask = offs < n_cols
+  // 87: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t = (int(blockIdx.x) * mf_n_cols);
   decltype(x_ptr) t_1 = (x_ptr + t);
   __half t_2[32];
@@ -285,7 +285,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   for (int k = 0; (k < 32); k += 1) {
     t_3[k] = static_cast<float>(t_2[k]);
   }
-  // 59: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 88: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t_4 = (int(blockIdx.x) * mf_n_cols);
   decltype(res_ptr) t_5 = (res_ptr + t_4);
   __half t_6[32];
@@ -318,13 +318,13 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   for (int k = 0; (k < 32); k += 1) {
     t_7[k] = static_cast<float>(t_6[k]);
   }
-  // 58: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 87: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   float h[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
     h[k] = (t_3[k] + t_7[k]);
   }
-  // 60: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
+  // 89: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
   int t_8 = (int(blockIdx.x) * mf_n_cols);
   decltype(sum_ptr) t_9 = (sum_ptr + t_8);
   __half t_10[32];
@@ -347,7 +347,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
       (t_9 + offs)[7] = t_10[(k + 7)];
     }
   }
-  // 61: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
+  // 90: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
   float t_11[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
@@ -415,7 +415,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   float t_15 = (t_14 + mf_eps);
   float t_16 = mf_sqrt(t_15);
   float rstd = mf_fdiv(1.0f, t_16);
-  // 62: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+  // 91: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
   __half t_17[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
@@ -446,7 +446,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   for (int k = 0; (k < 32); k += 1) {
     w[k] = static_cast<float>(t_17[k]);
   }
-  // 63: tl.store(out_ptr + row * n_cols + offs, h * rstd * w, mask=mask)
+  // 92: tl.store(out_ptr + row * n_cols + offs, h * rstd * w, mask=mask)
   int t_18 = (int(blockIdx.x) * mf_n_cols);
   decltype(out_ptr) t_19 = (out_ptr + t_18);
   float t_20[32];

@@ -111,16 +111,16 @@ __shared__ __align__(16) float acc_3_smem[64];
 __shared__ __align__(16) __half t_20_smem[2560];
 __shared__ __align__(16) __half v_2_smem[4608];
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
-  // 78: start_m = tl.program_id(0)
-  // 79: head = tl.program_id(1)
-  // 80: kv_base = (head // GROUP) * L * D
+  // 85: start_m = tl.program_id(0)
+  // 86: head = tl.program_id(1)
+  // 87: kv_base = (head // GROUP) * L * D
   int t = (int(blockIdx.y) / 4);
   int t_1 = (t * mf_L);
   int kv_base = (t_1 * 64);
-  // 81: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 88: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 82: rd = tl.arange(0, D)
-  // 83: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 89: rd = tl.arange(0, D)
+  // 90: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -142,20 +142,20 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = mf_v.v[7];
     }
   }
-  // 84: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 85: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 86: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 89: hi = tl.minimum((start_m + 1) * BLOCK_M, L)
+  // 91: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 92: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 93: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 96: hi = tl.minimum((start_m + 1) * BLOCK_M, L)
   int t_6 = (int(blockIdx.x) + 1);
   int t_7 = (t_6 * 32);
   int hi = mf_min<int>(t_7, mf_L);
-  // 90: for start_n in range(0, hi, BLOCK_N):
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  // 90: for start_n in range(0, hi, BLOCK_N):
+  // 97: for start_n in range(0, hi, BLOCK_N):
+  // 98: rn = start_n + tl.arange(0, BLOCK_N)
+  // 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 97: for start_n in range(0, hi, BLOCK_N):
   bool t_8 = (0 < hi);
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
   __half k_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
@@ -175,12 +175,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       k_1[(k + 7)] = mf_v.v[7];
     }
   }
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  // 90: for start_n in range(0, hi, BLOCK_N):
+  // 98: rn = start_n + tl.arange(0, BLOCK_N)
+  // 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 97: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
   __half v[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
@@ -200,7 +200,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       v[(k + 7)] = mf_v.v[7];
     }
   }
-  // 90: for start_n in range(0, hi, BLOCK_N):
+  // 97: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -236,12 +236,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 98: rn = start_n + tl.arange(0, BLOCK_N)
+    // 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next = (start_n + 32);
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 98: rn = start_n + tl.arange(0, BLOCK_N)
+    // 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
     bool t_12 = (start_n_next < hi);
     int rd = 0;
     __half k_2[16];
@@ -263,7 +263,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         k_2[(k + 7)] = mf_v.v[7];
       }
     }
-    // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 101: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int stage = ((start_n / 32) % 2);
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
@@ -317,7 +317,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       qk[k] = (t_13[k] * mf_sm_scale);
     }
-    // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
+    // 104: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
     float qk_1[8];
     #pragma unroll
@@ -326,14 +326,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
     }
-    // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
+    // 105: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_2[k] = ((rn_6 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
-    // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 106: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -370,7 +370,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 100: alpha = tl.exp(m_i - m_new)
+    // 107: alpha = tl.exp(m_i - m_new)
     float t_14[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -381,7 +381,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       alpha[k] = mf_exp(t_14[k]);
     }
-    // 101: p = tl.exp(qk - m_new[:, None])
+    // 108: p = tl.exp(qk - m_new[:, None])
     float t_15[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -392,7 +392,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       p[k] = mf_exp(t_15[k]);
     }
-    // 102: l_i = l_i * alpha + tl.sum(p, 1)
+    // 109: l_i = l_i * alpha + tl.sum(p, 1)
     float t_16[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -434,7 +434,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       l_i_2[k] = (t_16[k] + acc_3[k]);
     }
-    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 111: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     float t_17[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -445,11 +445,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       t_18[k] = mf_cast<__half>(p[k]);
     }
-    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 98: rn = start_n + tl.arange(0, BLOCK_N)
+    // 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
     bool t_19 = (start_n_next_1 < hi);
     __half v_1[16];
     #pragma unroll
@@ -470,7 +470,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         v_1[(k + 7)] = mf_v.v[7];
       }
     }
-    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 111: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       t_20_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
@@ -574,7 +574,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       t_11[k] = v_3[k];
     }
   }
-  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 113: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   int t_22 = (int(blockIdx.y) * mf_L);
   int t_23 = (t_22 * 64);
   decltype(o_ptr) t_24 = (o_ptr + t_23);
@@ -588,8 +588,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   for (int k = 0; (k < 16); k += 1) {
     t_26[k] = mf_cast<__half>(t_25[k]);
   }
-  // 107: mask=rm[:, None] < L)
-  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 114: mask=rm[:, None] < L)
+  // 113: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
@@ -599,16 +599,16 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
   }
 } else {
-  // 78: start_m = tl.program_id(0)
-  // 79: head = tl.program_id(1)
-  // 80: kv_base = (head // GROUP) * L * D
+  // 85: start_m = tl.program_id(0)
+  // 86: head = tl.program_id(1)
+  // 87: kv_base = (head // GROUP) * L * D
   int t = (int(blockIdx.y) / 4);
   int t_1 = (t * mf_L);
   int kv_base = (t_1 * 64);
-  // 81: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 88: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 82: rd = tl.arange(0, D)
-  // 83: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 89: rd = tl.arange(0, D)
+  // 90: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -637,20 +637,20 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = __float2half(0.0f);
     }
   }
-  // 84: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 85: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 86: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 89: hi = tl.minimum((start_m + 1) * BLOCK_M, L)
+  // 91: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 92: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 93: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 96: hi = tl.minimum((start_m + 1) * BLOCK_M, L)
   int t_6 = (int(blockIdx.x) + 1);
   int t_7 = (t_6 * 32);
   int hi = mf_min<int>(t_7, mf_L);
-  // 90: for start_n in range(0, hi, BLOCK_N):
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  // 90: for start_n in range(0, hi, BLOCK_N):
+  // 97: for start_n in range(0, hi, BLOCK_N):
+  // 98: rn = start_n + tl.arange(0, BLOCK_N)
+  // 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 97: for start_n in range(0, hi, BLOCK_N):
   bool t_8 = (0 < hi);
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
   __half k_1[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
@@ -677,12 +677,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       k_1[(k + 7)] = __float2half(0.0f);
     }
   }
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  // 90: for start_n in range(0, hi, BLOCK_N):
+  // 98: rn = start_n + tl.arange(0, BLOCK_N)
+  // 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 97: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
   __half v[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
@@ -709,7 +709,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       v[(k + 7)] = __float2half(0.0f);
     }
   }
-  // 90: for start_n in range(0, hi, BLOCK_N):
+  // 97: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -745,12 +745,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 98: rn = start_n + tl.arange(0, BLOCK_N)
+    // 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next = (start_n + 32);
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 98: rn = start_n + tl.arange(0, BLOCK_N)
+    // 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
     bool t_12 = (start_n_next < hi);
     int rd = 0;
     __half k_2[16];
@@ -779,7 +779,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         k_2[(k + 7)] = __float2half(0.0f);
       }
     }
-    // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 101: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int stage = ((start_n / 32) % 2);
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
@@ -833,7 +833,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       qk[k] = (t_13[k] * mf_sm_scale);
     }
-    // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
+    // 104: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
     float qk_1[8];
     #pragma unroll 1
@@ -842,14 +842,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
     }
-    // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
+    // 105: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_2[k] = ((rn_6 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
-    // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 106: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -886,7 +886,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 100: alpha = tl.exp(m_i - m_new)
+    // 107: alpha = tl.exp(m_i - m_new)
     float t_14[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -897,7 +897,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       alpha[k] = mf_exp(t_14[k]);
     }
-    // 101: p = tl.exp(qk - m_new[:, None])
+    // 108: p = tl.exp(qk - m_new[:, None])
     float t_15[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -908,7 +908,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       p[k] = mf_exp(t_15[k]);
     }
-    // 102: l_i = l_i * alpha + tl.sum(p, 1)
+    // 109: l_i = l_i * alpha + tl.sum(p, 1)
     float t_16[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -950,7 +950,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       l_i_2[k] = (t_16[k] + acc_3[k]);
     }
-    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 111: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     float t_17[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -961,11 +961,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       t_18[k] = mf_cast<__half>(p[k]);
     }
-    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 98: rn = start_n + tl.arange(0, BLOCK_N)
+    // 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
     bool t_19 = (start_n_next_1 < hi);
     __half v_1[16];
     #pragma unroll 1
@@ -993,7 +993,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         v_1[(k + 7)] = __float2half(0.0f);
       }
     }
-    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 111: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       t_20_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
@@ -1097,7 +1097,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       t_11[k] = v_3[k];
     }
   }
-  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 113: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   int t_22 = (int(blockIdx.y) * mf_L);
   int t_23 = (t_22 * 64);
   decltype(o_ptr) t_24 = (o_ptr + t_23);
@@ -1111,8 +1111,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   for (int k = 0; (k < 16); k += 1) {
     t_26[k] = mf_cast<__half>(t_25[k]);
   }
-  // 107: mask=rm[:, None] < L)
-  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 114: mask=rm[:, None] < L)
+  // 113: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));

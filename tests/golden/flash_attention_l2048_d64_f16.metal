@@ -1,13 +1,13 @@
-// 78: start_m = tl.program_id(0)
-// 79: head = tl.program_id(1)
-// 80: kv_base = (head // GROUP) * L * D
+// 85: start_m = tl.program_id(0)
+// 86: head = tl.program_id(1)
+// 87: kv_base = (head // GROUP) * L * D
 int t = (int(threadgroup_position_in_grid.y) / 4);
 int t_1 = (t * L);
 int kv_base = (t_1 * 64);
-// 81: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+// 88: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
 int t_2 = (int(threadgroup_position_in_grid.x) * 32);
-// 82: rd = tl.arange(0, D)
-// 83: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+// 89: rd = tl.arange(0, D)
+// 90: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
 int t_3 = (int(threadgroup_position_in_grid.y) * L);
 int t_4 = (t_3 * 64);
 decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -25,20 +25,20 @@ for (int k = 0; (k < 16); k += 4) {
     q[(k + 3)] = mf_v[3];
   }
 }
-// 84: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-// 85: l_i = tl.zeros((BLOCK_M,), tl.float32)
-// 86: acc = tl.zeros((BLOCK_M, D), tl.float32)
-// 89: hi = tl.minimum((start_m + 1) * BLOCK_M, L)
+// 91: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+// 92: l_i = tl.zeros((BLOCK_M,), tl.float32)
+// 93: acc = tl.zeros((BLOCK_M, D), tl.float32)
+// 96: hi = tl.minimum((start_m + 1) * BLOCK_M, L)
 int t_6 = (int(threadgroup_position_in_grid.x) + 1);
 int t_7 = (t_6 * 32);
 int hi = metal::min(t_7, L);
-// 90: for start_n in range(0, hi, BLOCK_N):
-// 91: rn = start_n + tl.arange(0, BLOCK_N)
-// 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-// 90: for start_n in range(0, hi, BLOCK_N):
+// 97: for start_n in range(0, hi, BLOCK_N):
+// 98: rn = start_n + tl.arange(0, BLOCK_N)
+// 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+// 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+// 97: for start_n in range(0, hi, BLOCK_N):
 bool t_8 = (0 < hi);
-// 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+// 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
 half k_1[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -54,12 +54,12 @@ for (int k = 0; (k < 16); k += 4) {
     k_1[(k + 3)] = mf_v[3];
   }
 }
-// 91: rn = start_n + tl.arange(0, BLOCK_N)
-// 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-// 90: for start_n in range(0, hi, BLOCK_N):
+// 98: rn = start_n + tl.arange(0, BLOCK_N)
+// 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+// 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+// 97: for start_n in range(0, hi, BLOCK_N):
 bool t_9 = (0 < hi);
-// 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+// 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
 half v[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -75,7 +75,7 @@ for (int k = 0; (k < 16); k += 4) {
     v[(k + 3)] = mf_v[3];
   }
 }
-// 90: for start_n in range(0, hi, BLOCK_N):
+// 97: for start_n in range(0, hi, BLOCK_N):
 float l_i[1];
 l_i[0] = 0.0f;
 float acc[16];
@@ -104,12 +104,12 @@ for (int k = 0; (k < 16); k += 4) {
 }
 threadgroup_barrier(mem_flags::mem_threadgroup);
 for (int start_n = 0; (start_n < hi); start_n += 32) {
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 98: rn = start_n + tl.arange(0, BLOCK_N)
+  // 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
   int start_n_next = (start_n + 32);
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 98: rn = start_n + tl.arange(0, BLOCK_N)
+  // 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 100: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
   bool t_12 = (start_n_next < hi);
   int rd = 0;
   half k_2[16];
@@ -127,7 +127,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
       k_2[(k + 3)] = mf_v[3];
     }
   }
-  // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
+  // 101: qk = tl.dot(q, tl.trans(k)) * sm_scale
   threadgroup half k_3_smem[4608];
   int stage = ((start_n / 32) % 2);
   #pragma unroll
@@ -182,7 +182,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   for (int k = 0; (k < 8); k += 1) {
     qk[k] = (t_13[k] * sm_scale);
   }
-  // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
+  // 104: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
   int rm = t_2;
   float qk_1[8];
   #pragma unroll
@@ -191,14 +191,14 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     int rn_5 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
     qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : (-INFINITY));
   }
-  // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
+  // 105: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
   float qk_2[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     int rn_6 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
     qk_2[k] = ((rn_6 < L) ? qk_1[k] : (-INFINITY));
   }
-  // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
+  // 106: m_new = tl.maximum(m_i, tl.max(qk, 1))
   float acc_2[1];
   acc_2[0] = qk_2[0];
   acc_2[0] = metal::max(acc_2[0], qk_2[1]);
@@ -214,12 +214,12 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   acc_2[0] = metal::max(acc_2[0], partner_1);
   float m_new[1];
   m_new[0] = metal::max(m_i[0], acc_2[0]);
-  // 100: alpha = tl.exp(m_i - m_new)
+  // 107: alpha = tl.exp(m_i - m_new)
   float t_14[1];
   t_14[0] = (m_i[0] - m_new[0]);
   float alpha[1];
   alpha[0] = metal::exp(t_14[0]);
-  // 101: p = tl.exp(qk - m_new[:, None])
+  // 108: p = tl.exp(qk - m_new[:, None])
   float t_15[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -230,7 +230,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   for (int k = 0; (k < 8); k += 1) {
     p[k] = metal::exp(t_15[k]);
   }
-  // 102: l_i = l_i * alpha + tl.sum(p, 1)
+  // 109: l_i = l_i * alpha + tl.sum(p, 1)
   float t_16[1];
   t_16[0] = (l_i[0] * alpha[0]);
   float acc_3[1];
@@ -248,7 +248,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   acc_3[0] = (acc_3[0] + partner_3);
   float l_i_1[1];
   l_i_1[0] = (t_16[0] + acc_3[0]);
-  // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+  // 111: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
   float t_17[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -259,11 +259,11 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   for (int k = 0; (k < 8); k += 1) {
     t_18[k] = static_cast<half>(p[k]);
   }
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
   int start_n_next_1 = (start_n + 32);
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 98: rn = start_n + tl.arange(0, BLOCK_N)
+  // 99: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 110: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
   bool t_19 = (start_n_next_1 < hi);
   half v_1[16];
   #pragma unroll
@@ -280,7 +280,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
       v_1[(k + 3)] = mf_v[3];
     }
   }
-  // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+  // 111: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
   threadgroup half t_20_smem[2560];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -374,7 +374,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     t_11[k] = v_3[k];
   }
 }
-// 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+// 113: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
 int t_22 = (int(threadgroup_position_in_grid.y) * L);
 int t_23 = (t_22 * 64);
 decltype(o_ptr) t_24 = (o_ptr + t_23);
@@ -388,8 +388,8 @@ half t_26[16];
 for (int k = 0; (k < 16); k += 1) {
   t_26[k] = static_cast<half>(t_25[k]);
 }
-// 107: mask=rm[:, None] < L)
-// 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+// 114: mask=rm[:, None] < L)
+// 113: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   int rm = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
