@@ -50,10 +50,11 @@ def _tune_args(shape: tuple, dtype: mx.Dtype):
 
 
 def _tune_shape(named: dict) -> tuple:
-    """(heads, kv_heads, S, D), what `_tune_args` takes."""
+    """(heads, kv_heads, S, D), what `_tune_args` takes, with S rounded up to a power of two: a decode
+    grows S by one per token, and a winner tuned there serves its whole bucket (the run-time lookup
+    takes the nearest tuned bucket), so a recorded generation tunes a few lengths, not every one."""
     d, s = named["D"], named["S"]
-    heads = named["q_ptr"].size // d
-    return heads, named["k_ptr"].size // (s * d), s, d
+    return named["q_ptr"].size // d, named["k_ptr"].size // (s * d), 1 << (s - 1).bit_length(), d
 
 
 def _reference(q, k, v, o, m, l, s, split, scale, group, d, *meta):

@@ -1,0 +1,155 @@
+"""Drop-in layers: subclasses of their `mlx.nn` counterparts (same constructor arguments, parameter
+names and shapes, call semantics, so weights load unchanged) whose `__call__` runs the tuned
+library kernels. What the kernels do not take (a dtype, a shape, a mask kind, a quantization mode)
+runs the MLX built-in instead, counted in `fallbacks()`. Leading axes are flattened into rows."""
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import mlx.core as mx
+import mlx.nn as nn
+
+from ..kernels import attention, flash_attention, matmul, norms, quantized, rope
+from .fallback import dtype_problem, fall_back, power_of_two
+
+
+def _rows(x: mx.array) -> mx.array:
+    return x.reshape(-1, x.shape[-1])
+
+
+def _shape_problem(what: str, x: mx.array, features: int) -> Optional[str]:
+    if x.ndim == 0 or x.size == 0 or x.shape[-1] != features:
+        return f"{what}: input of shape {x.shape} (expected non-empty (..., {features}))"
+    return None
+
+
+class RMSNorm(nn.RMSNorm):
+    """`mlx.nn.RMSNorm` on `kernels.norms.rms_norm`."""
+
+    def __call__(self, x: mx.array) -> mx.array:
+        weight = self["weight"]
+        problem = _shape_problem("RMSNorm", x, weight.shape[0]) or dtype_problem("RMSNorm", x, weight)
+        if problem:
+            fall_back(problem)
+            return super().__call__(x)
+        return norms.rms_norm(_rows(x), weight, self.eps).reshape(x.shape)
+
+
+class LayerNorm(nn.LayerNorm):
+    """`mlx.nn.LayerNorm` (affine or not, with or without bias) on `kernels.norms.layer_norm`."""
+
+    def __call__(self, x: mx.array) -> mx.array:
+        weight = self["weight"] if "weight" in self else mx.ones((self.dims,), x.dtype)
+        bias = self["bias"] if "bias" in self else mx.zeros((self.dims,), x.dtype)
+        problem = _shape_problem("LayerNorm", x, self.dims) or dtype_problem("LayerNorm", x, weight, bias)
+        if problem:
+            fall_back(problem)
+            return super().__call__(x)
+        return norms.layer_norm(_rows(x), weight, bias, self.eps)[0].reshape(x.shape)
+
+
+class RoPE(nn.RoPE):
+    """`mlx.nn.RoPE` (traditional or not, any base and scale, an integer offset) on
+    `kernels.rope.rope`; positions run along the second-to-last axis."""
+
+    def __call__(self, x: mx.array, offset: int = 0) -> mx.array:
+        problem = None
+        if x.ndim < 2 or x.size == 0 or x.shape[-1] != self.dims:
+            problem = f"RoPE: input of shape {x.shape} with dims={self.dims} (rotating part of each row)"
+        elif not power_of_two(self.dims // 2) or self.dims % 2:
+            problem = f"RoPE: dims={self.dims} (the kernel takes twice a power of two)"
+        elif not isinstance(offset, int):
+            problem = "RoPE: an array offset (per-sequence positions)"
+        problem = problem or dtype_problem("RoPE", x)
+        if problem:
+            fall_back(problem)
+            return super().__call__(x, offset)
+        t = x.shape[-2]
+        return rope.rope(x.reshape(-1, t, self.dims), self.base, offset, self.scale, self.traditional).reshape(x.shape)
+
+
+class Linear(nn.Linear):
+    """`mlx.nn.Linear` on `kernels.matmul.linear` (x @ W^T with the bias added in the kernel)."""
+
+    def __call__(self, x: mx.array) -> mx.array:
+        weight = self["weight"]
+        bias = self["bias"] if "bias" in self else None
+        params = (weight,) if bias is None else (weight, bias)
+        problem = _shape_problem("Linear", x, weight.shape[1]) or dtype_problem("Linear", x, *params)
+        if problem:
+            fall_back(problem)
+            return super().__call__(x)
+        return matmul.linear(_rows(x), weight, bias).reshape(*x.shape[:-1], weight.shape[0])
+
+
+class QuantizedLinear(nn.QuantizedLinear):
+    """`mlx.nn.QuantizedLinear` in MLX's affine format (bits 2, 4, 8; any group size MLX makes): one
+    row of input (a decode step) on the quantized matvec `kernels.quantized.qmv`, more rows (a
+    prefill) on the quantized matmul `kernels.quantized.qmm`."""
+
+    def __call__(self, x: mx.array) -> mx.array:
+        weight, scales, biases = self["weight"], self["scales"], self.get("biases")
+        in_dims = weight.shape[1] * 32 // self.bits
+        problem = None
+        if self.mode != "affine" or biases is None:
+            problem = f"QuantizedLinear: mode {self.mode!r} (the kernels take 'affine')"
+        elif self.bits not in quantized.BITS:
+            problem = f"QuantizedLinear: bits={self.bits} (the kernels take {', '.join(map(str, quantized.BITS))})"
+        problem = problem or _shape_problem("QuantizedLinear", x, in_dims) or dtype_problem(
+            "QuantizedLinear", x, scales)
+        if problem:
+            fall_back(problem)
+            return super().__call__(x)
+        rows = _rows(x)
+        if rows.shape[0] == 1:
+            out = quantized.qmv(rows.reshape(-1), weight, scales, biases, self.group_size, self.bits)
+        else:
+            out = quantized.qmm(rows, weight, scales, biases, self.group_size, self.bits)
+        out = out.reshape(*x.shape[:-1], weight.shape[0])
+        return out + self["bias"] if "bias" in self else out
+
+
+def _attention_problem(q: mx.array, k: mx.array, v: mx.array, mask: Any, sinks: Optional[mx.array]) -> Optional[str]:
+    """Why the attention kernels cannot take this call, or None."""
+    if sinks is not None:
+        return "scaled_dot_product_attention: attention sinks"
+    if q.ndim != 4 or k.ndim != 4 or v.shape != k.shape or q.shape[0] != k.shape[0] or q.shape[3] != k.shape[3]:
+        return f"scaled_dot_product_attention: q {q.shape}, k {k.shape}, v {v.shape} (expected (B, H, L, D))"
+    if q.shape[1] % k.shape[1]:
+        return f"scaled_dot_product_attention: {q.shape[1]} query heads over {k.shape[1]} key heads"
+    if not power_of_two(q.shape[3]):
+        return f"scaled_dot_product_attention: head dimension {q.shape[3]} (the kernels take powers of two)"
+    if mask is not None and not (isinstance(mask, str) and mask == "causal"):
+        return f"scaled_dot_product_attention: a mask of kind {type(mask).__name__} (the kernels take None, 'causal')"
+    if q.shape[2] > 1 and q.shape[2] != k.shape[2]:
+        return ("scaled_dot_product_attention: more than one query after cached keys (the flash kernel takes "
+                "as many queries as keys)")
+    return dtype_problem("scaled_dot_product_attention", q, k, v)
+
+
+def scaled_dot_product_attention(q: mx.array, k: mx.array, v: mx.array, *, scale: float,
+                                 mask: Union[None, str, mx.array] = None,
+                                 sinks: Optional[mx.array] = None) -> mx.array:
+    """`mx.fast.scaled_dot_product_attention` for q (B, H, L, D) and k, v (B, H_kv, S, D), H a multiple
+    of H_kv (grouped-query): one query per head (a decode step, mask None or 'causal') on the split
+    decode attention `kernels.attention`, as many queries as keys (a prefill, mask None or 'causal')
+    on `kernels.flash_attention`. Batches fold into heads."""
+    problem = _attention_problem(q, k, v, mask, sinks)
+    if problem:
+        fall_back(problem)
+        return mx.fast.scaled_dot_product_attention(q, k, v, scale=scale, mask=mask, sinks=sinks)
+    batch, heads, length, dim = q.shape
+    kv_heads, keys = k.shape[1], k.shape[2]
+    if length == 1:  # the one query is the last position: a causal mask hides nothing
+        out = attention.decode_attention(q.reshape(batch * heads, dim), k.reshape(batch * kv_heads, keys, dim),
+                                         v.reshape(batch * kv_heads, keys, dim), scale)
+    else:
+        out = flash_attention.flash_attention(q.reshape(batch * heads, length, dim),
+                                              k.reshape(batch * kv_heads, keys, dim),
+                                              v.reshape(batch * kv_heads, keys, dim), mask == "causal", scale)
+    return out.reshape(q.shape)
+
+
+DROP_INS: dict[type, type] = {nn.RMSNorm: RMSNorm, nn.LayerNorm: LayerNorm, nn.RoPE: RoPE, nn.Linear: Linear,
+                              nn.QuantizedLinear: QuantizedLinear}
+"""Each mlx.nn class with its metalforge.nn drop-in (what `patch` swaps)."""
