@@ -54,7 +54,7 @@ class RoPE(nn.RoPE):
 
     def __call__(self, x: mx.array, offset: int = 0) -> mx.array:
         problem = None
-        if x.ndim < 2 or x.size == 0 or x.shape[-1] != self.dims:
+        if x.ndim < 3 or x.size == 0 or x.shape[-1] != self.dims:  # under 3 axes: MLX's error
             problem = f"RoPE: input of shape {x.shape} with dims={self.dims} (rotating part of each row)"
         elif not power_of_two(self.dims // 2) or self.dims % 2:
             problem = f"RoPE: dims={self.dims} (the kernel takes twice a power of two)"
