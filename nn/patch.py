@@ -56,8 +56,9 @@ def _mlx_lm_attention(original: Callable[..., mx.array]) -> Callable[..., mx.arr
 
 
 def _is_mlx_lm_attention(fn: Any) -> bool:
+    """mlx-lm's own attention function (not metalforge's wrapper, which carries its name too)."""
     return callable(fn) and getattr(fn, "__module__", "").endswith("mlx_lm.models.base") \
-        and getattr(fn, "__name__", "") == ATTENTION
+        and getattr(fn, "__name__", "") == ATTENTION and not hasattr(fn, "metalforge_original")
 
 
 def _python_modules(model: nn.Module) -> list[Any]:
