@@ -36,7 +36,7 @@ import traceback
 import types
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import mlx.core as mx
 import mlx.nn as nn
@@ -59,8 +59,8 @@ MODELS: dict[str, tuple[str, dict]] = {
     "qwen2-1.5b": ("qwen2", dict(model_type="qwen2", hidden_size=1536, num_hidden_layers=28, intermediate_size=8960,
                                  num_attention_heads=12, num_key_value_heads=2, rms_norm_eps=1e-6, vocab_size=151936,
                                  rope_theta=1000000.0, tie_word_embeddings=True)),
-    # tiny: odd vocabularies and MLP widths (multiples of the group size only), grouped-query heads
-    "llama-tiny": ("llama", dict(model_type="llama", hidden_size=64, num_hidden_layers=2, intermediate_size=160,
+    # tiny: odd vocabularies, MLP widths no power of two (multiples of the group size), grouped-query heads
+    "llama-tiny": ("llama", dict(model_type="llama", hidden_size=64, num_hidden_layers=2, intermediate_size=192,
                                  num_attention_heads=4, num_key_value_heads=2, rms_norm_eps=1e-5, vocab_size=301,
                                  tie_word_embeddings=False)),
     "qwen2-tiny": ("qwen2", dict(model_type="qwen2", hidden_size=128, num_hidden_layers=2, intermediate_size=192,
@@ -123,11 +123,12 @@ def build(name: str, dtype: mx.Dtype = mx.float16, bits: Optional[int] = 4, grou
     return model
 
 
-def generate(model: nn.Module, prompt: mx.array, steps: int, tokens: Optional[list[int]] = None) -> dict:
+def generate(model: nn.Module, prompt: mx.array, steps: int, tokens: Optional[list[int]] = None,
+             after_prefill: Callable[[], None] = lambda: None) -> dict:
     """Prefill `prompt` (1-D token ids) through a fresh KV cache, then `steps` decode steps, each fed
     the greedy token of the step before, or `tokens[i]` where given (to follow another run). Returns
     the prefill's last logits, each step's logits, the greedy tokens and the seconds each phase took
-    (every step evaluated before the next, as generation does)."""
+    (every step evaluated before the next, as generation does); `after_prefill` runs between them."""
     from mlx_lm.models.cache import make_prompt_cache
 
     cache = make_prompt_cache(model)
@@ -135,6 +136,7 @@ def generate(model: nn.Module, prompt: mx.array, steps: int, tokens: Optional[li
     logits = model(prompt[None], cache=cache)[:, -1]
     mx.eval(logits)
     prefill_s = time.perf_counter() - start
+    after_prefill()
     greedy, step_logits = [int(mx.argmax(logits, axis=-1).item())], []
     start = time.perf_counter()
     for i in range(steps):
@@ -183,14 +185,13 @@ def kernel_timer(totals: dict[str, float]) -> Iterator[None]:
 
 def kernel_shares(model: nn.Module, prompt: mx.array, steps: int) -> dict[str, dict[str, float]]:
     """Each library function's share of a synchronised patched prefill and of its decode steps."""
-    shares = {}
-    for phase in ("prefill", "decode"):
-        totals: dict[str, float] = defaultdict(float)
-        with kernel_timer(totals):
-            run = generate(model, prompt, steps if phase == "decode" else 0)
-        whole = run[f"{phase}_s"]
-        shares[phase] = {name: t / whole for name, t in sorted(totals.items(), key=lambda kv: -kv[1])}
-    return shares
+    totals: dict[str, float] = defaultdict(float)
+    prefill: dict[str, float] = {}
+    with kernel_timer(totals):
+        run = generate(model, prompt, steps, after_prefill=lambda: prefill.update(totals))
+    decode = {name: t - prefill.get(name, 0.0) for name, t in totals.items()}
+    return {phase: {name: t / run[f"{phase}_s"] for name, t in sorted(spent.items(), key=lambda kv: -kv[1]) if t > 0}
+            for phase, spent in (("prefill", prefill), ("decode", decode))}
 
 
 def tune_recorded(path: Path, tune_seconds: float, trials: int) -> int:
@@ -247,12 +248,13 @@ def bench_model(name: str, args: argparse.Namespace, out: Path, log: Any) -> dic
 
 def table(rows: list[dict]) -> str:
     lines = ["| model | prefill tok/s MLX | patched | decode tok/s MLX | patched | max logit diff (prefill, decode) "
-             "| greedy same | top kernels, decode step |", "|---|---|---|---|---|---|---|---|"]
+             "| greedy same | top kernels: decode step | prefill |", "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r:
-            lines.append(f"| {r['model']} | FAILED: {r['error']} |||||||")
+            lines.append(f"| {r['model']} | FAILED: {r['error']} ||||||||")
             continue
-        top = ", ".join(f"{k} {v:.0%}" for k, v in list(r["kernel_shares"]["decode"].items())[:3])
+        top = " | ".join(", ".join(f"{k} {v:.0%}" for k, v in list(r["kernel_shares"][phase].items())[:3])
+                         for phase in ("decode", "prefill"))
         lines.append(f"| {r['model']} | {r['unpatched_prefill_tok_s']:.0f} | {r['patched_prefill_tok_s']:.0f} | "
                      f"{r['unpatched_decode_tok_s']:.1f} | {r['patched_decode_tok_s']:.1f} | "
                      f"{r['max_logit_diff_prefill']:.3g}, {r['max_logit_diff_decode']:.3g} "
@@ -269,7 +271,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--prompt", type=int, default=512, help="prompt tokens (prefill)")
     ap.add_argument("--decode", type=int, default=128, help="decode steps")
     ap.add_argument("--reps", type=int, default=3, help="timed runs per model and side (median)")
-    ap.add_argument("--tune-seconds", type=float, default=40.0, help="tuning budget per model (0: no tuning)")
+    ap.add_argument("--tune-seconds", type=float, default=30.0, help="tuning budget per model (0: no tuning)")
     ap.add_argument("--trials", type=int, default=8, help="configs measured per recorded case at most")
     args = ap.parse_args(argv)
     if args.tiny:
