@@ -114,6 +114,13 @@ def _fits_linear(meta: dict, named: dict) -> bool:
     return fits_threadgroup_memory(meta, {"a_ptr": named["x_ptr"]})
 
 
+@jit
+def load_tile(ptr, rows, cols, n_rows, n_cols):
+    """The (rows, cols) tile of a row-major (n_rows, n_cols) matrix, zero outside it."""
+    return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+                   other=0.0)
+
+
 @register
 @autotune(space=Space({"BLOCK_M": [16, 32, 64, 128], "BLOCK_N": [16, 32, 64, 128], "BLOCK_K": [16, 32, 64],
                        "num_warps": [2, 4, 8], "num_stages": [1, 2, 0]}),
@@ -129,7 +136,7 @@ def linear_kernel(x_ptr, w_ptr, bias_ptr, out_ptr, M, N, K, HAS_BIAS: tl.constex
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         rk = k0 + tl.arange(0, BLOCK_K)
-        a = tl.load(x_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+        a = load_tile(x_ptr, rm, rk, M, K)
         w = tl.load(w_ptr + rn[None, :] * K + rk[:, None], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
         acc = tl.dot(a, w, acc)
     if HAS_BIAS:

@@ -62,6 +62,13 @@ def _ln_reference(x, w, b, out, mean, rstd, n_cols, eps, *meta):
     return layer_norm_reference(x.reshape(-1, n_cols), w, b, eps)
 
 
+@jit
+def rms_normalised(h, w_ptr, offs, mask, n_cols, eps):
+    """A float32 row tile h (zero past n_cols) divided by its root mean square, times the weights."""
+    rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
+    return h * rstd * tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+
+
 @register
 @autotune(space=WARPS, key=["n_cols"], default=default_warps, reference=_plain_rms_reference, tune_args=_plain_rms_args,
           tune_shape=_rows_cols, shapes=[(8, 2048)], dtypes=[mx.float16])
@@ -71,9 +78,8 @@ def rms_norm_kernel(x_ptr, w_ptr, out_ptr, n_cols, eps, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     mask = offs < n_cols
     x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
-    rstd = 1.0 / tl.sqrt(tl.sum(x * x, axis=0) / n_cols + eps)
-    w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-    tl.store(out_ptr + row * n_cols + offs, x * rstd * w, mask=mask)
+    y = rms_normalised(x, w_ptr, offs, mask, n_cols, eps)
+    tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
 
 
 @register
@@ -87,9 +93,8 @@ def add_rms_norm_kernel(x_ptr, res_ptr, w_ptr, out_ptr, sum_ptr, n_cols, eps, BL
     h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32) \
         + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
     tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
-    rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
-    w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-    tl.store(out_ptr + row * n_cols + offs, h * rstd * w, mask=mask)
+    y = rms_normalised(h, w_ptr, offs, mask, n_cols, eps)
+    tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
 
 
 @register

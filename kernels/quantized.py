@@ -14,6 +14,7 @@ from ..autotune import Config, Space, autotune
 from ..codegen.ir_passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..launcher import cdiv, empty, jit
 from . import active_target, register
+from .matmul import load_tile
 
 BITS = (2, 4, 8)
 
@@ -114,7 +115,7 @@ def qmm_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, M, N, K, GROUP: t
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         rk = k0 + tl.arange(0, BLOCK_K)
-        a = tl.load(x_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+        a = load_tile(x_ptr, rm, rk, M, K)
         w_mask = (rk[:, None] < K) & (rn[None, :] < N)
         words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
         q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
