@@ -45,7 +45,7 @@ import metalforge
 import metalforge.nn as mfnn
 from metalforge import cli
 from metalforge.autotune import record
-from metalforge.kernels import attention, flash_attention, matmul, norms, quantized, rope
+from metalforge.kernels import attention, flash_attention, matmul, norms, quantized, registered, rope
 
 # (mlx-lm architecture, ModelArgs). Real shapes of Llama-3.2-1B, Llama-3-8B and Qwen2-1.5B, without
 # Llama 3's rope_scaling (mlx-lm's own Llama3RoPE class, which patch leaves alone).
@@ -194,12 +194,23 @@ def kernel_shares(model: nn.Module, prompt: mx.array, steps: int) -> dict[str, d
             for phase, spent in (("prefill", prefill), ("decode", decode))}
 
 
+def forget_configs() -> None:
+    """Empty every library kernel's looked-up configs: the next launch of each key looks it up again
+    (and, under METALFORGE_RECORD, notes its case)."""
+    for tuner in registered().values():
+        tuner.clear_cache()
+
+
 def tune_recorded(path: Path, tune_seconds: float, trials: int) -> int:
-    """`metalforge autotune --recorded PATH`, each case's search bounded so that all fit in `tune_seconds`."""
+    """`metalforge autotune --recorded PATH`, each case's search bounded so that all fit in
+    `tune_seconds`; then the launches look their configs up again (keys that were not tuned
+    exactly, such as the decode attention's other key lengths, find the nearest tuned bucket)."""
     cases = record.read(path)
     per_case = max(1.0, tune_seconds / max(1, len(cases)))
-    return cli.main(["autotune", "--recorded", str(path), "--trials", str(trials), "--timeout", f"{per_case:g}",
-                     "--quiet"])
+    status = cli.main(["autotune", "--recorded", str(path), "--trials", str(trials), "--timeout", f"{per_case:g}",
+                       "--quiet"])
+    forget_configs()
+    return status
 
 
 def median_run(model: nn.Module, prompt: mx.array, steps: int, reps: int, tokens: Optional[list[int]]) -> dict:
@@ -221,6 +232,7 @@ def bench_model(name: str, args: argparse.Namespace, out: Path, log: Any) -> dic
     log(f"{name}: patched {report}")
     recorded = out / f"{name}.record.jsonl"
     recorded.unlink(missing_ok=True)
+    forget_configs()
     os.environ[record.RECORD_ENV] = str(recorded)
     try:
         generate(model, prompt, args.decode, base["tokens"])
@@ -244,6 +256,20 @@ def bench_model(name: str, args: argparse.Namespace, out: Path, log: Any) -> dic
             "greedy_tokens_same": f"{same}/{len(base['tokens'])}",
             "max_abs_logit": float(mx.abs(base["prefill_logits"].astype(mx.float32)).max().item()),
             "kernel_shares": shares, "fallbacks": mfnn.fallbacks()}
+
+
+def greedy_check(name: str, prompt_len: int, steps: int) -> dict:
+    """Issue 21's fp32 criterion: greedy decoding of `steps` tokens from a fixed prompt, unpatched
+    and patched (each following its own choices), in float32 with 4-bit g64 weights."""
+    model = build(name, mx.float32, 4, 64)
+    prompt = (mx.arange(prompt_len) * 7919) % MODELS[name][1]["vocab_size"]
+    base = generate(model, prompt, steps)
+    mfnn.patch(model)
+    ours = generate(model, prompt, steps)
+    mfnn.unpatch(model)
+    differ = [i for i, (a, b) in enumerate(zip(base["tokens"], ours["tokens"])) if a != b]
+    return {"model": name, "tokens": len(base["tokens"]), "identical": not differ,
+            "first_difference": differ[0] if differ else None}
 
 
 def table(rows: list[dict]) -> str:
@@ -273,11 +299,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--reps", type=int, default=3, help="timed runs per model and side (median)")
     ap.add_argument("--tune-seconds", type=float, default=30.0, help="tuning budget per model (0: no tuning)")
     ap.add_argument("--trials", type=int, default=8, help="configs measured per recorded case at most")
+    ap.add_argument("--greedy", default="llama-1b", metavar="MODEL",
+                    help="the model of the fp32 greedy-decoding check (32 tokens); '' skips it")
     args = ap.parse_args(argv)
     if args.tiny:
         args.models, args.prompt, args.decode, args.reps = "llama-tiny,qwen2-tiny", 24, 4, 1
+        args.greedy = args.greedy and "llama-tiny"
     names = args.models.split(",")
-    unknown = [n for n in names if n not in MODELS]
+    unknown = [n for n in names + ([args.greedy] if args.greedy else []) if n not in MODELS]
     if unknown:
         ap.error(f"unknown model(s) {', '.join(unknown)}; choose from {', '.join(MODELS)}")
     out = Path(args.out)
@@ -289,6 +318,14 @@ def main(argv: Optional[list[str]] = None) -> int:
         logfile.write(text + "\n")
 
     mlx_lm = import_mlx_lm()
+    greedy: dict = {}
+    if args.greedy:
+        try:
+            greedy = greedy_check(args.greedy, 16, 32)
+        except Exception as e:  # noqa: BLE001 - the check failing must not end the run
+            logfile.write(traceback.format_exc())
+            greedy = {"model": args.greedy, "error": f"{type(e).__name__}: {e}"}
+        log(f"fp32 greedy check: {greedy}")
     rows = []
     for name in names:
         started = time.perf_counter()
@@ -301,8 +338,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     versions = {"device": str(mx.default_device()), "date": datetime.date.today().isoformat(),
                 "metalforge": metalforge.__version__, "mlx": mx.__version__, "mlx_lm": mlx_lm.__version__,
                 "python": platform.python_version(), "machine": platform.machine()}
-    (out / "lm_bench.json").write_text(json.dumps({"versions": versions, "rows": rows}, indent=1))
+    (out / "lm_bench.json").write_text(json.dumps({"versions": versions, "greedy_fp32": greedy, "rows": rows},
+                                                  indent=1))
     text = table(rows)
+    if greedy:
+        text += (f"\n\nfp32 greedy decoding, {greedy['model']}: " + (f"FAILED: {greedy['error']}" if "error" in greedy
+                 else f"{greedy['tokens']} tokens, {'identical' if greedy['identical'] else 'first difference at ' + str(greedy['first_difference'])}"))
     (out / "lm_bench.md").write_text(f"{text}\n\n{json.dumps(versions)}\n")
     print(json.dumps(versions))
     print(text)

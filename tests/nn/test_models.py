@@ -161,3 +161,17 @@ def test_recorded_refuses_targets_and_missing_files(tmp_path, capsys):
     (tmp_path / "r.jsonl").write_text("")
     assert cli.main(["autotune", "metalforge.kernels.rope", "--recorded", str(tmp_path / "r.jsonl")]) == 2
     assert "do not also name TARGETs" in capsys.readouterr().err
+
+
+def test_benchmark_kernel_shares_and_table(rng):
+    """benchmarks/lm_bench.py's per-kernel shares (of one synchronised run: each in (0, 1], together at
+    most 1) name the kernels each phase runs; a failed model is a row that says why."""
+    model = lm_bench.build("llama-tiny", mx.float32, 4, 32)
+    mfnn.patch(model)
+    shares = lm_bench.kernel_shares(model, mx.arange(11), 2)
+    mfnn.unpatch(model)
+    assert {"qmm", "flash_attention", "rms_norm", "rope"} <= set(shares["prefill"])
+    assert {"qmv", "decode_attention", "rms_norm", "rope"} <= set(shares["decode"]) and "qmm" not in shares["decode"]
+    for phase in shares.values():
+        assert all(0 < v <= 1 for v in phase.values()) and sum(phase.values()) <= 1
+    assert "| llama-8b | FAILED: MemoryError: x |" in lm_bench.table([{"model": "llama-8b", "error": "MemoryError: x"}])
