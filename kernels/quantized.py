@@ -93,7 +93,8 @@ def _qmm_tune_shape(named: dict) -> tuple:
 
 
 def _qmm_reference(x, w_q, scales, biases, out, m, n, k, group, bits, *meta):
-    return reference(x, w_q.reshape(n, -1), scales.reshape(n, -1), biases.reshape(n, -1), group, bits, stream=None)
+    return reference(x, w_q.reshape(n, -1), scales.reshape(n, -1), biases.reshape(n, -1), group, bits, stream=None,
+                     weights_in_x_dtype=True)
 
 
 @register
@@ -157,10 +158,15 @@ def qmm(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_si
                                       empty((m, n), x.dtype), m, n, k, group_size, bits, backend=backend)
 
 
-def reference(x, w_q, scales, biases, group_size: int = 64, bits: int = 4, stream=mx.cpu) -> mx.array:
+def reference(x, w_q, scales, biases, group_size: int = 64, bits: int = 4, stream=mx.cpu,
+              weights_in_x_dtype: bool = False) -> mx.array:
     """x (K,) or (M, K) @ W^T in float32, rounded to x's dtype, with MLX's dequantize and matmul on
     the CPU; the tuner's check runs them on the default device (`stream=None`): a model's prefill
-    shapes (512 x 128256 x 4096 for a vocabulary) take seconds on the CPU for each case tuned."""
+    shapes (512 x 128256 x 4096 for a vocabulary) take seconds on the CPU for each case tuned.
+    `weights_in_x_dtype`: the dequantised weights rounded to x's dtype first, as qmm (and MLX) do,
+    so that a tolerance need not grow with K (their rounding moves a K-long sum by ~u sqrt(K))."""
     w = mx.dequantize(w_q, scales.astype(mx.float32), biases.astype(mx.float32), group_size=group_size, bits=bits,
                       stream=stream)
+    if weights_in_x_dtype:
+        w = w.astype(x.dtype, stream=stream).astype(mx.float32, stream=stream)
     return mx.matmul(x.astype(mx.float32), w.T, stream=stream).astype(x.dtype)

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import metalforge.nn as mfnn
+from metalforge.autotune.bench import as_outputs
 from metalforge.kernels import quantized
 
 UNIT_ROUNDOFF = {mx.float32: 2.0 ** -24, mx.float16: 2.0 ** -11, mx.bfloat16: 2.0 ** -8}
@@ -207,3 +208,12 @@ def test_quantized_kernels_refuse_what_they_cannot_take(rng):
         quantized.qmv(x, w_q, scales, biases, 32, 3)
     with pytest.raises(ValueError, match="groups of 64"):
         quantized.qmm(x[None], w_q, scales, biases, 64, 4)
+
+
+def test_quantized_matmul_passes_its_tuning_check():
+    """The tuner's check of qmm at its standard shape (K = 1024, fp16): the reference rounds the
+    dequantised weights to fp16 as the kernel does, so rtol/atol 1e-2 hold at any K."""
+    tuner = quantized.qmm_kernel
+    grid, args = tuner.tune_case(tuner.shapes[0], mx.float16)
+    result = tuner.evaluate(grid, tuner.default_config(args), [args], as_outputs(tuner.reference(*args)))
+    assert result.status == "ok", result.reason
