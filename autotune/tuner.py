@@ -19,6 +19,7 @@ import json
 import math
 import os
 import sqlite3
+import threading
 import warnings
 import weakref
 from dataclasses import dataclass
@@ -143,6 +144,8 @@ class Autotuner:
         self.shape_ranks = sorted({len(s) for s in self.shapes} | set(shape_ranks))
         self._key_index = [fn.arg_names.index(k) for k in key]
         self._cache: dict[tuple, tuple[Config, Optional[tuple]]] = {}
+        self._source_hash: Optional[str] = None
+        self._open_db: Optional[tuple[tuple, TuningDB]] = None  # see _reader
         self._untuned: dict[tuple, list[int]] = {}  # (shape, dtypes, where the config came from) -> [calls]
         self._dispatch: Callable[..., Any] = self._first_launch if hasattr(fn, "dispatcher") else self.run
         _TUNERS.add(self)
@@ -152,6 +155,15 @@ class Autotuner:
     @property
     def name(self) -> str:
         return self.fn.name
+
+    @property
+    def source_hash(self) -> str:
+        """The kernel's source hash, computed once per process like its configs (`clear_cache` computes
+        it again): a @jit kernel's walks its source and helpers, about 1.5 ms, and a decode step
+        meets a new key (the cache's length) at every token."""
+        if self._source_hash is None:
+            self._source_hash = self.fn.source_hash
+        return self._source_hash
 
     @property
     def target(self) -> str:
@@ -185,7 +197,7 @@ class Autotuner:
     def tuning_key(self, args: Sequence[Any]) -> TuningKey:
         """The database key of a launch with `args` on the active back end."""
         shape, dtypes = self._signature(args)
-        return TuningKey(self.name, self.fn.source_hash, self.codegen_version,
+        return TuningKey(self.name, self.source_hash, self.codegen_version,
                          identify(getattr(self.fn, "backend", None)),
                          tuple(_dtype_name(d) for d in dtypes if d is not None), shape)
 
@@ -261,12 +273,22 @@ class Autotuner:
             config.pre_hook({**dict(zip(self.fn.arg_names, args)), **full})
         return self.fn[grid](*args, **full)
 
+    def _reader(self, path: Path) -> TuningDB:
+        """The database opened for lookups, kept while it is the same file (inode and modification
+        time) in the same thread: opening it costs about 1.5 ms, and a decode step meets a new key
+        (the cache's length) at every token."""
+        stat = path.stat()
+        identity = (threading.get_ident(), path, stat.st_ino, stat.st_mtime_ns)
+        if self._open_db is None or self._open_db[0] != identity:
+            self._open_db = (identity, TuningDB(path, create=False))
+        return self._open_db[1]
+
     def _lookup(self, key: TuningKey) -> Lookup:
         path = self.db_path
         if not path.exists():
             return Lookup("default")
         try:
-            return TuningDB(path, create=False).lookup(key)
+            return self._reader(path).lookup(key)
         except (errors.TuningDatabaseError, sqlite3.DatabaseError, OSError) as e:
             if path not in _UNUSABLE_DATABASES:  # one warning per file: every kernel would repeat it
                 _UNUSABLE_DATABASES.add(path)
@@ -303,8 +325,9 @@ class Autotuner:
                 for (shape, dtypes, source), (n,) in self._untuned.items()]
 
     def clear_cache(self) -> None:
-        """Forget looked-up configs (the next call of each key reads the database again)."""
+        """Forget looked-up configs and the source hash (the next call of each key reads the database again)."""
         self._cache.clear()
+        self._source_hash = self._open_db = None
         self._forget_launches()
 
     # -- tuning -------------------------------------------------------------------------------------
