@@ -121,9 +121,8 @@ def _attention_problem(q: mx.array, k: mx.array, v: mx.array, mask: Any, sinks: 
         return f"scaled_dot_product_attention: head dimension {q.shape[3]} (the kernels take powers of two)"
     if mask is not None and not (isinstance(mask, str) and mask == "causal"):
         return f"scaled_dot_product_attention: a mask of kind {type(mask).__name__} (the kernels take None, 'causal')"
-    if q.shape[2] > 1 and q.shape[2] != k.shape[2]:
-        return ("scaled_dot_product_attention: more than one query after cached keys (the flash kernel takes "
-                "as many queries as keys)")
+    if q.shape[2] > k.shape[2]:
+        return f"scaled_dot_product_attention: {q.shape[2]} queries over {k.shape[2]} keys"
     return dtype_problem("scaled_dot_product_attention", q, k, v)
 
 
@@ -132,8 +131,9 @@ def scaled_dot_product_attention(q: mx.array, k: mx.array, v: mx.array, *, scale
                                  sinks: Optional[mx.array] = None) -> mx.array:
     """`mx.fast.scaled_dot_product_attention` for q (B, H, L, D) and k, v (B, H_kv, S, D), H a multiple
     of H_kv (grouped-query): one query per head (a decode step, mask None or 'causal') on the split
-    decode attention `kernels.attention`, as many queries as keys (a prefill, mask None or 'causal')
-    on `kernels.flash_attention`. Batches fold into heads."""
+    decode attention `kernels.attention`, more queries (a prefill, mask None or 'causal', the
+    queries being the last positions of the keys as in MLX) on `kernels.flash_attention`. Batches
+    fold into heads."""
     problem = _attention_problem(q, k, v, mask, sinks)
     if problem:
         fall_back(problem)

@@ -159,6 +159,8 @@ def _sdpa_reference(q, k, v, scale, mask) -> np.ndarray:
     (2, 2, 2, 1, 300, "causal", mx.float32),   # decode, batch folded into heads; split key ranges
     (1, 4, 1, 19, 19, "causal", mx.float16),   # prefill
     (2, 4, 2, 10, 10, None, mx.bfloat16),      # prefill without a mask
+    (1, 4, 2, 7, 20, "causal", mx.float16),    # a prefill after 13 cached tokens (a chunked prompt)
+    (1, 2, 2, 5, 9, None, mx.float32),
 ])
 def test_scaled_dot_product_attention(rng, batch, heads, kv_heads, length, keys, mask, dtype):
     q, k, v = (normal(rng, (batch, h, n, 32), dtype) for h, n in ((heads, length), (kv_heads, keys), (kv_heads, keys)))
@@ -176,7 +178,7 @@ def test_fallbacks_are_counted_and_logged_once(rng, caplog):
     cases = [
         (lambda: mfnn.scaled_dot_product_attention(q, k, k, scale=0.5, mask=mx.ones((5, 9), mx.bool_)),
          "mask of kind array"),
-        (lambda: mfnn.scaled_dot_product_attention(q, k, k, scale=0.5, mask="causal"), "more than one query"),
+        (lambda: mfnn.scaled_dot_product_attention(k, q, q, scale=0.5), "9 queries over 5 keys"),
         (lambda: mfnn.scaled_dot_product_attention(q[..., :24], k[..., :24], k[..., :24], scale=0.5),
          "head dimension 24"),
         (lambda: mfnn.RoPE(8)(normal(rng, (2, 3, 16))), "rotating part"),

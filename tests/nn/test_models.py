@@ -56,6 +56,25 @@ def test_patched_model_matches_unpatched_through_the_kv_cache(tiny):
     assert patched["tokens"] == base["tokens"]
 
 
+def test_a_prompt_prefilled_in_two_chunks(tiny):
+    """mlx-lm prefills a long prompt in steps: the second chunk's queries attend to cached keys too
+    (a causal mask aligned to the end)."""
+    from mlx_lm.models.cache import make_prompt_cache
+
+    model, prompt = tiny
+
+    def chunked() -> mx.array:
+        cache = make_prompt_cache(model)
+        model(prompt[None, :8], cache=cache)
+        return model(prompt[None, 8:], cache=cache)
+
+    base = chunked()
+    mfnn.clear_fallbacks()
+    mfnn.patch(model)
+    assert_logits_match(chunked(), base, float(np.abs(np.array(base)).max()))
+    assert mfnn.fallbacks() == {}
+
+
 def test_patch_replaces_in_place_and_unpatch_restores(tiny):
     model, _ = tiny
     layer = model.model.layers[0]
