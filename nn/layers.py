@@ -18,8 +18,12 @@ def _rows(x: mx.array) -> mx.array:
 
 
 def _shape_problem(what: str, x: mx.array, features: int) -> Optional[str]:
-    if x.ndim == 0 or x.size == 0 or x.shape[-1] != features:
-        return f"{what}: input of shape {x.shape} (expected non-empty (..., {features}))"
+    """Why the kernels cannot take input x of a layer over `features`, or None. Reasons name no
+    sizes that change from call to call (a sequence length), so each is logged once."""
+    if x.ndim == 0 or x.size == 0:
+        return f"{what}: an empty or 0-d input"
+    if x.shape[-1] != features:
+        return f"{what}: input's last axis {x.shape[-1]}, expected {features}"
     return None
 
 
@@ -54,8 +58,10 @@ class RoPE(nn.RoPE):
 
     def __call__(self, x: mx.array, offset: int = 0) -> mx.array:
         problem = None
-        if x.ndim < 3 or x.size == 0 or x.shape[-1] != self.dims:  # under 3 axes: MLX's error
-            problem = f"RoPE: input of shape {x.shape} with dims={self.dims} (rotating part of each row)"
+        if x.ndim < 3 or x.size == 0:  # under 3 axes: MLX's error
+            problem = f"RoPE: an input of {x.ndim} axes or empty"
+        elif x.shape[-1] != self.dims:
+            problem = f"RoPE: dims={self.dims} of rows of {x.shape[-1]} (rotating part of each row)"
         elif not power_of_two(self.dims // 2) or self.dims % 2:
             problem = f"RoPE: dims={self.dims} (the kernel takes twice a power of two)"
         elif not isinstance(offset, int):
@@ -114,7 +120,8 @@ def _attention_problem(q: mx.array, k: mx.array, v: mx.array, mask: Any, sinks: 
     if sinks is not None:
         return "scaled_dot_product_attention: attention sinks"
     if q.ndim != 4 or k.ndim != 4 or v.shape != k.shape or q.shape[0] != k.shape[0] or q.shape[3] != k.shape[3]:
-        return f"scaled_dot_product_attention: q {q.shape}, k {k.shape}, v {v.shape} (expected (B, H, L, D))"
+        return (f"scaled_dot_product_attention: q, k, v of {q.ndim}, {k.ndim}, {v.ndim} axes or unmatched sizes "
+                "(expected (B, H, L, D), (B, H_kv, S, D) twice)")
     if q.shape[1] % k.shape[1]:
         return f"scaled_dot_product_attention: {q.shape[1]} query heads over {k.shape[1]} key heads"
     if not power_of_two(q.shape[3]):
@@ -122,7 +129,7 @@ def _attention_problem(q: mx.array, k: mx.array, v: mx.array, mask: Any, sinks: 
     if mask is not None and not (isinstance(mask, str) and mask == "causal"):
         return f"scaled_dot_product_attention: a mask of kind {type(mask).__name__} (the kernels take None, 'causal')"
     if q.shape[2] > k.shape[2]:
-        return f"scaled_dot_product_attention: {q.shape[2]} queries over {k.shape[2]} keys"
+        return "scaled_dot_product_attention: more queries than keys"
     return dtype_problem("scaled_dot_product_attention", q, k, v)
 
 
