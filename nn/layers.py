@@ -88,31 +88,48 @@ class Linear(nn.Linear):
         return matmul.linear(_rows(x), weight, bias).reshape(*x.shape[:-1], weight.shape[0])
 
 
+def _quantized_product(what: str, layer: nn.Module, x: mx.array) -> Optional[mx.array]:
+    """x @ W^T for a layer holding an MLX-quantized W (`weight`, `scales`, `biases`, `group_size`,
+    `bits`, `mode`): one row of input (a decode step) on the quantized matvec `kernels.quantized.qmv`,
+    more rows (a prefill) on the quantized matmul `kernels.quantized.qmm`; None (the fallback
+    counted) where the kernels cannot take it."""
+    weight, scales, biases = layer["weight"], layer["scales"], layer.get("biases")
+    problem = None
+    if layer.mode != "affine" or biases is None:
+        problem = f"{what}: mode {layer.mode!r} (the kernels take 'affine')"
+    elif layer.bits not in quantized.BITS:
+        problem = f"{what}: bits={layer.bits} (the kernels take {', '.join(map(str, quantized.BITS))})"
+    problem = problem or _shape_problem(what, x, weight.shape[1] * 32 // layer.bits) or dtype_problem(
+        what, x, scales)
+    if problem:
+        fall_back(problem)
+        return None
+    rows = _rows(x)
+    if rows.shape[0] == 1:
+        out = quantized.qmv(rows.reshape(-1), weight, scales, biases, layer.group_size, layer.bits)
+    else:
+        out = quantized.qmm(rows, weight, scales, biases, layer.group_size, layer.bits)
+    return out.reshape(*x.shape[:-1], weight.shape[0])
+
+
 class QuantizedLinear(nn.QuantizedLinear):
-    """`mlx.nn.QuantizedLinear` in MLX's affine format (bits 2, 4, 8; any group size MLX makes): one
-    row of input (a decode step) on the quantized matvec `kernels.quantized.qmv`, more rows (a
-    prefill) on the quantized matmul `kernels.quantized.qmm`."""
+    """`mlx.nn.QuantizedLinear` in MLX's affine format (bits 2, 4, 8; any group size MLX makes) on
+    the quantized matvec (one row) or matmul (more rows); the bias is added after."""
 
     def __call__(self, x: mx.array) -> mx.array:
-        weight, scales, biases = self["weight"], self["scales"], self.get("biases")
-        in_dims = weight.shape[1] * 32 // self.bits
-        problem = None
-        if self.mode != "affine" or biases is None:
-            problem = f"QuantizedLinear: mode {self.mode!r} (the kernels take 'affine')"
-        elif self.bits not in quantized.BITS:
-            problem = f"QuantizedLinear: bits={self.bits} (the kernels take {', '.join(map(str, quantized.BITS))})"
-        problem = problem or _shape_problem("QuantizedLinear", x, in_dims) or dtype_problem(
-            "QuantizedLinear", x, scales)
-        if problem:
-            fall_back(problem)
+        out = _quantized_product("QuantizedLinear", self, x)
+        if out is None:
             return super().__call__(x)
-        rows = _rows(x)
-        if rows.shape[0] == 1:
-            out = quantized.qmv(rows.reshape(-1), weight, scales, biases, self.group_size, self.bits)
-        else:
-            out = quantized.qmm(rows, weight, scales, biases, self.group_size, self.bits)
-        out = out.reshape(*x.shape[:-1], weight.shape[0])
         return out + self["bias"] if "bias" in self else out
+
+
+class QuantizedEmbedding(nn.QuantizedEmbedding):
+    """`mlx.nn.QuantizedEmbedding` whose `as_linear` (the output head of a model with tied
+    embeddings, e.g. Llama-3.2-1B, Qwen2) runs as QuantizedLinear's product; the lookup is MLX's."""
+
+    def as_linear(self, x: mx.array) -> mx.array:
+        out = _quantized_product("QuantizedEmbedding.as_linear", self, x)
+        return super().as_linear(x) if out is None else out
 
 
 def _attention_problem(q: mx.array, k: mx.array, v: mx.array, mask: Any, sinks: Optional[mx.array]) -> Optional[str]:
@@ -158,5 +175,5 @@ def scaled_dot_product_attention(q: mx.array, k: mx.array, v: mx.array, *, scale
 
 
 DROP_INS: dict[type, type] = {nn.RMSNorm: RMSNorm, nn.LayerNorm: LayerNorm, nn.RoPE: RoPE, nn.Linear: Linear,
-                              nn.QuantizedLinear: QuantizedLinear}
+                              nn.QuantizedLinear: QuantizedLinear, nn.QuantizedEmbedding: QuantizedEmbedding}
 """Each mlx.nn class with its metalforge.nn drop-in (what `patch` swaps)."""

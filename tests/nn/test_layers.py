@@ -129,6 +129,24 @@ def test_quantized_linear(rng, bits, group, dtype, rows):
     _expect_kernels()
 
 
+@pytest.mark.parametrize("rows", [1, 3])
+def test_quantized_embedding_as_linear(rng, rows):
+    """A tied output head: `as_linear` on the quantized kernels; the lookup stays MLX's."""
+    layer = mfnn.QuantizedEmbedding(53, 64, group_size=32, bits=4)
+    layer.update(nn.QuantizedEmbedding.from_embedding(nn.Embedding(53, 64), 32, 4).parameters())
+    layer.set_dtype(mx.float16)
+    x = normal(rng, (rows, 64), mx.float16)
+    params = layer.parameters()
+    layer.set_dtype(mx.float32)
+    with mx.stream(mx.cpu):
+        want = f64(nn.QuantizedEmbedding.as_linear(layer, x.astype(mx.float32)))
+    layer.update(params)
+    assert_within(layer.as_linear(x), want, _quantized_bound(x, layer, want))
+    tokens = mx.array([3, 52, 0])
+    assert mx.array_equal(layer(tokens), nn.QuantizedEmbedding.__call__(layer, tokens))
+    _expect_kernels()
+
+
 def test_quantized_linear_has_mlx_parameters():
     """Same parameter names and shapes as mlx.nn.QuantizedLinear: its weights load unchanged."""
     ours, theirs = mfnn.QuantizedLinear(64, 24, group_size=32, bits=8), nn.QuantizedLinear(64, 24, group_size=32, bits=8)
