@@ -74,18 +74,30 @@ class RoPE(nn.RoPE):
         return rope.rope(x.reshape(-1, t, self.dims), self.base, offset, self.scale, self.traditional).reshape(x.shape)
 
 
+def _linear(what: str, x: mx.array, weight: mx.array, bias: Optional[mx.array]) -> Optional[mx.array]:
+    """x @ W^T (+ bias) on `kernels.matmul.linear`; None (the fallback counted) where it cannot run."""
+    params = (weight,) if bias is None else (weight, bias)
+    problem = _shape_problem(what, x, weight.shape[1]) or dtype_problem(what, x, *params)
+    if problem:
+        fall_back(problem)
+        return None
+    return matmul.linear(_rows(x), weight, bias).reshape(*x.shape[:-1], weight.shape[0])
+
+
 class Linear(nn.Linear):
     """`mlx.nn.Linear` on `kernels.matmul.linear` (x @ W^T with the bias added in the kernel)."""
 
     def __call__(self, x: mx.array) -> mx.array:
-        weight = self["weight"]
-        bias = self["bias"] if "bias" in self else None
-        params = (weight,) if bias is None else (weight, bias)
-        problem = _shape_problem("Linear", x, weight.shape[1]) or dtype_problem("Linear", x, *params)
-        if problem:
-            fall_back(problem)
-            return super().__call__(x)
-        return matmul.linear(_rows(x), weight, bias).reshape(*x.shape[:-1], weight.shape[0])
+        out = _linear("Linear", x, self["weight"], self["bias"] if "bias" in self else None)
+        return super().__call__(x) if out is None else out
+
+
+class Embedding(nn.Embedding):
+    """`mlx.nn.Embedding` whose `as_linear` (a tied output head) runs as Linear's product."""
+
+    def as_linear(self, x: mx.array) -> mx.array:
+        out = _linear("Embedding.as_linear", x, self["weight"], None)
+        return super().as_linear(x) if out is None else out
 
 
 def _quantized_product(what: str, layer: nn.Module, x: mx.array) -> Optional[mx.array]:
@@ -175,5 +187,6 @@ def scaled_dot_product_attention(q: mx.array, k: mx.array, v: mx.array, *, scale
 
 
 DROP_INS: dict[type, type] = {nn.RMSNorm: RMSNorm, nn.LayerNorm: LayerNorm, nn.RoPE: RoPE, nn.Linear: Linear,
-                              nn.QuantizedLinear: QuantizedLinear, nn.QuantizedEmbedding: QuantizedEmbedding}
+                              nn.Embedding: Embedding, nn.QuantizedLinear: QuantizedLinear,
+                              nn.QuantizedEmbedding: QuantizedEmbedding}
 """Each mlx.nn class with its metalforge.nn drop-in (what `patch` swaps)."""

@@ -73,8 +73,8 @@ def _check(model: Any, what: str) -> None:
 
 
 def patch(model: nn.Module) -> PatchReport:
-    """Swap the model's RMSNorm, LayerNorm, RoPE, Linear, QuantizedLinear and QuantizedEmbedding
-    modules (exactly those classes: subclasses with their own behaviour, e.g. mlx-lm's scaled RoPEs, stay) for
+    """Swap the model's RMSNorm, LayerNorm, RoPE, Linear, Embedding, QuantizedLinear and
+    QuantizedEmbedding modules (exactly those classes: subclasses with their own behaviour, e.g. mlx-lm's scaled RoPEs, stay) for
     metalforge.nn's, and mlx-lm's attention function in the model's Python modules; returns what
     was replaced. Patching twice replaces nothing more."""
     _check(model, "patch")

@@ -166,6 +166,18 @@ def test_linear(rng, bias, dtype):
     _expect_kernels()
 
 
+def test_embedding_as_linear(rng):
+    """A tied output head of an unquantized model: `as_linear` on the linear kernel."""
+    layer = mfnn.Embedding(45, 24)
+    layer.set_dtype(mx.float16)
+    x = normal(rng, (2, 3, 24), mx.float16)
+    with mx.stream(mx.cpu):
+        want = f64(x.astype(mx.float32) @ layer.weight.astype(mx.float32).T)
+    terms = np.abs(f64(x)) @ np.abs(f64(layer.weight)).T
+    assert_within(layer.as_linear(x), want, 24 * 2.0 ** -24 * terms + UNIT_ROUNDOFF[mx.float16] * np.abs(want))  # as Linear
+    _expect_kernels()
+
+
 def _sdpa_reference(q, k, v, scale, mask) -> np.ndarray:
     with mx.stream(mx.cpu):
         return f64(mx.fast.scaled_dot_product_attention(*(t.astype(mx.float32) for t in (q, k, v)), scale=scale,
