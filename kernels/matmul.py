@@ -115,6 +115,12 @@ def _fits_linear(meta: dict, named: dict) -> bool:
 
 
 @jit
+def output_tile(BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """The rows and columns of the output tile of a program of a (row tiles, column tiles) grid."""
+    return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
+
+
+@jit
 def load_tile(ptr, rows, cols, n_rows, n_cols):
     """The (rows, cols) tile of a row-major (n_rows, n_cols) matrix, zero outside it."""
     return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
@@ -131,8 +137,7 @@ def load_tile(ptr, rows, cols, n_rows, n_cols):
 def linear_kernel(x_ptr, w_ptr, bias_ptr, out_ptr, M, N, K, HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr,
                   BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     """out (M, N) = x (M, K) @ W^T [+ bias]: W's (BLOCK_K, BLOCK_N) block read transposed from its rows."""
-    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rm, rn = output_tile(BLOCK_M, BLOCK_N)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         rk = k0 + tl.arange(0, BLOCK_K)

@@ -14,7 +14,7 @@ from ..autotune import Config, Space, autotune
 from ..codegen.ir_passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..launcher import cdiv, empty, jit
 from . import active_target, register
-from .matmul import load_tile
+from .matmul import load_tile, output_tile
 
 BITS = (2, 4, 8)
 
@@ -111,8 +111,7 @@ def qmm_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, M, N, K, GROUP: t
     """out (M, N) = x (M, K) @ W^T: the weight tile is read as W^T's (BLOCK_K, BLOCK_N) block,
     dequantised in fp32 and rounded to x's dtype (as MLX's kernels do) for the tl.dot."""
     PER_WORD: tl.constexpr = 32 // BITS
-    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rm, rn = output_tile(BLOCK_M, BLOCK_N)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         rk = k0 + tl.arange(0, BLOCK_K)

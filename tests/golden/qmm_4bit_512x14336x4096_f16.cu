@@ -99,12 +99,11 @@ const auto mf_K = K[0];
 __shared__ __align__(16) __half a_1_smem[1280];
 __shared__ __align__(16) __half t_11_smem[2304];
 if (mf_is_aligned(x_ptr, 16)) {
-  // 114: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 120: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
-  // 115: rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t_1 = (int(blockIdx.y) * 64);
-  // 116: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 117: for k0 in range(0, K, BLOCK_K):
+  // 115: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 116: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -112,8 +111,8 @@ if (mf_is_aligned(x_ptr, 16)) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 118: rk = k0 + tl.arange(0, BLOCK_K)
-    // 120: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+    // 117: rk = k0 + tl.arange(0, BLOCK_K)
+    // 126: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
     int rm_1 = (t + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
@@ -130,7 +129,8 @@ if (mf_is_aligned(x_ptr, 16)) {
       a[6] = mf_v.v[6];
       a[7] = mf_v.v[7];
     }
-    // 121: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
+    // 119: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
+    // 120: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
     int t_2 = (mf_K / 8);
     int rn = t_1;
     unsigned words[16];
@@ -141,7 +141,7 @@ if (mf_is_aligned(x_ptr, 16)) {
       bool w_mask = ((rk_2 < mf_K) & (rn_1 < mf_N));
       words[k] = (w_mask ? ((wq_ptr + (rn_1 * t_2)) + (rk_2 / 8))[0] : 0u);
     }
-    // 122: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 121: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_3[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -158,9 +158,9 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_4[k]);
     }
-    // 123: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
+    // 122: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
     int t_5 = (mf_K / 64);
-    // 124: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 123: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_6[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -175,7 +175,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_6[k]);
     }
-    // 125: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 124: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_7[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -190,7 +190,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_7[k]);
     }
-    // 126: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
+    // 125: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
     float t_8[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -265,14 +265,14 @@ if (mf_is_aligned(x_ptr, 16)) {
       acc[k] = acc_3[k];
     }
   }
-  // 127: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_12[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_12[k] = mf_cast<__half>(acc[k]);
   }
-  // 128: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 127: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 127: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
@@ -282,12 +282,11 @@ if (mf_is_aligned(x_ptr, 16)) {
     }
   }
 } else {
-  // 114: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 120: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
-  // 115: rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t_1 = (int(blockIdx.y) * 64);
-  // 116: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 117: for k0 in range(0, K, BLOCK_K):
+  // 115: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 116: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -295,8 +294,8 @@ if (mf_is_aligned(x_ptr, 16)) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 118: rk = k0 + tl.arange(0, BLOCK_K)
-    // 120: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+    // 117: rk = k0 + tl.arange(0, BLOCK_K)
+    // 126: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
     int rm_1 = (t + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
@@ -320,7 +319,8 @@ if (mf_is_aligned(x_ptr, 16)) {
       a[6] = __float2half(0.0f);
       a[7] = __float2half(0.0f);
     }
-    // 121: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
+    // 119: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
+    // 120: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
     int t_2 = (mf_K / 8);
     int rn = t_1;
     unsigned words[16];
@@ -331,7 +331,7 @@ if (mf_is_aligned(x_ptr, 16)) {
       bool w_mask = ((rk_2 < mf_K) & (rn_1 < mf_N));
       words[k] = (w_mask ? ((wq_ptr + (rn_1 * t_2)) + (rk_2 / 8))[0] : 0u);
     }
-    // 122: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 121: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_3[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -348,9 +348,9 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_4[k]);
     }
-    // 123: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
+    // 122: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
     int t_5 = (mf_K / 64);
-    // 124: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 123: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_6[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -365,7 +365,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_6[k]);
     }
-    // 125: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 124: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_7[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -380,7 +380,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_7[k]);
     }
-    // 126: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
+    // 125: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
     float t_8[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -455,14 +455,14 @@ if (mf_is_aligned(x_ptr, 16)) {
       acc[k] = acc_3[k];
     }
   }
-  // 127: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_12[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     t_12[k] = mf_cast<__half>(acc[k]);
   }
-  // 128: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 127: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 127: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
