@@ -13,7 +13,7 @@ each step evaluated as generation does), and each kernel's share of a patched de
 prefill (a separate pass that evaluates around every kernel call, so the shares are of a
 synchronised run).
 
-    python benchmarks/lm_bench.py --out DIR [--models llama-1b,llama-8b,qwen2-1.5b] [--tune-seconds 40]
+    python benchmarks/lm_bench.py --out DIR [--models llama-1b,llama-8b,qwen2-1.5b] [--tune-seconds 20]
     python benchmarks/lm_bench.py --out DIR --tiny      (tiny configs, short prompt: a smoke test)
 
 Writes DIR/lm_bench.json and DIR/lm_bench.md (table, device, date, versions); prints the table last.
@@ -297,7 +297,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--prompt", type=int, default=512, help="prompt tokens (prefill)")
     ap.add_argument("--decode", type=int, default=128, help="decode steps")
     ap.add_argument("--reps", type=int, default=3, help="timed runs per model and side (median)")
-    ap.add_argument("--tune-seconds", type=float, default=30.0, help="tuning budget per model (0: no tuning)")
+    ap.add_argument("--tune-seconds", type=float, default=20.0,
+                    help="search budget per model, split over its recorded cases (each case also pays its set-up: "
+                    "random inputs, the reference, compiling; 0: no tuning)")
     ap.add_argument("--trials", type=int, default=8, help="configs measured per recorded case at most")
     ap.add_argument("--greedy", default="llama-1b", metavar="MODEL",
                     help="the model of the fp32 greedy-decoding check (32 tokens); '' skips it")
