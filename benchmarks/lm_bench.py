@@ -301,6 +301,8 @@ def main(argv: Optional[list[str]] = None) -> int:
                     help="search budget per model, split over its recorded cases (each case also pays its set-up: "
                     "random inputs, the reference, compiling; 0: no tuning)")
     ap.add_argument("--trials", type=int, default=8, help="configs measured per recorded case at most")
+    ap.add_argument("--budget", type=float, default=200.0, metavar="S",
+                    help="start no model after S seconds of the run (its row says so): the run ends near S + one model")
     ap.add_argument("--greedy", default="llama-1b", metavar="MODEL",
                     help="the model of the fp32 greedy-decoding check (32 tokens); '' skips it")
     args = ap.parse_args(argv)
@@ -319,6 +321,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(text, flush=True)
         logfile.write(text + "\n")
 
+    run_start = time.perf_counter()
     mlx_lm = import_mlx_lm()
     greedy: dict = {}
     if args.greedy:
@@ -331,6 +334,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     rows = []
     for name in names:
         started = time.perf_counter()
+        if started - run_start > args.budget:
+            rows.append({"model": name, "error": f"not run: {started - run_start:.0f} s of the --budget "
+                                                 f"{args.budget:g} s spent"})
+            continue
         try:
             rows.append(bench_model(name, args, out, log))
         except Exception as e:  # noqa: BLE001 - one broken row must not end the run
