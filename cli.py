@@ -89,9 +89,7 @@ def _config_text(config_json: str) -> str:
 
 
 def _autotune(args: argparse.Namespace) -> int:
-    import mlx.core as mx
-
-    from .autotune import plot, targets
+    from .autotune import plot
     from .errors import TuningError
     from .runtime import backends
     from .tuning_db import TuningDB
@@ -102,53 +100,83 @@ def _autotune(args: argparse.Namespace) -> int:
     if args.backend:
         os.environ["METALFORGE_BACKEND"] = args.backend
     backend = backends.resolve()
-    tuners = targets.resolve(args.targets)
-    if not tuners:
-        raise TuningTargetError("no kernels to tune: the kernel library has no registered kernels; "
-                                "name a module or module:kernel")
-    for tuner in tuners:  # every bad input is refused before any tuning time is spent
-        if not (args.shapes or tuner.shapes):
-            raise TuningTargetError(f"kernel `{tuner.name}` declares no standard shapes: pass --shapes")
-        for shape in args.shapes or ():
-            tuner.check_shape(shape)
+    cases = _recorded_cases(args) if args.recorded else _target_cases(args)
     rows, failed = [], 0
-    for tuner in tuners:
+    for tuner, shape, dtype in cases:
         if args.db:
             tuner.db = args.db
         if args.contention_share is not None:
             tuner.contention_share = args.contention_share
-        for shape in args.shapes or tuner.shapes:
-            for dtype in args.dtype or tuner.dtypes or [mx.float32]:
-                grid, call = tuner.tune_case(shape, dtype)
-                dtype_name = str(dtype).rsplit(".", 1)[-1]
-                try:
-                    tuner.tune(grid, *call, trials=args.trials, timeout=args.timeout, sampler=args.sampler,
-                               seed=args.seed, patience=args.patience, progress=not args.quiet,
-                               storage=args.storage, heartbeat_s=args.heartbeat or HEARTBEAT_S,
-                               objective=args.objective)
-                except TuningError as e:
-                    failed += 1
-                    print(f"metalforge: {e}", file=sys.stderr)
-                    rows.append((tuner.name, "x".join(map(str, shape)), dtype_name, "-", "-", "no valid config"))
-                    continue
-                key = tuner.tuning_key(call)
-                store = TuningDB(tuner.db_path)
-                winner = store.lookup(key).winner
-                mine = [p for p in front_of(winner) if json.dumps(p["config"], sort_keys=True) == winner["config"]]
-                joules = f"{mine[0]['energy_j']:.4g}" if mine and mine[0].get("energy_j") is not None else "-"
-                rows.append((tuner.name, "x".join(map(str, shape)), dtype_name, f"{winner['time_ms']:.4g}", joules,
-                             _config_text(winner["config"])))
-                if args.plot:
-                    import optuna
+        grid, call = tuner.tune_case(shape, dtype)
+        dtype_name = str(dtype).rsplit(".", 1)[-1]
+        try:
+            tuner.tune(grid, *call, trials=args.trials, timeout=args.timeout, sampler=args.sampler,
+                       seed=args.seed, patience=args.patience, progress=not args.quiet,
+                       storage=args.storage, heartbeat_s=args.heartbeat or HEARTBEAT_S, objective=args.objective)
+        except TuningError as e:
+            failed += 1
+            print(f"metalforge: {e}", file=sys.stderr)
+            rows.append((tuner.name, "x".join(map(str, shape)), dtype_name, "-", "-", "no valid config"))
+            continue
+        key = tuner.tuning_key(call)
+        store = TuningDB(tuner.db_path)
+        winner = store.lookup(key).winner
+        mine = [p for p in front_of(winner) if json.dumps(p["config"], sort_keys=True) == winner["config"]]
+        joules = f"{mine[0]['energy_j']:.4g}" if mine and mine[0].get("energy_j") is not None else "-"
+        rows.append((tuner.name, "x".join(map(str, shape)), dtype_name, f"{winner['time_ms']:.4g}", joules,
+                     _config_text(winner["config"])))
+        if args.plot:
+            import optuna
 
-                    study = optuna.load_study(study_name=winner["study"],
-                                              storage=args.storage or store.optuna_storage())
-                    print(f"plot: {plot.plot_study(study, Path(args.plot))}")
-                    for path in _plot_fronts(store, [winner], Path(args.plot)):
-                        print(f"plot: {path}")
-    print(f"tuned on {backend.name} into {tuners[0].db_path}" + (" and the shared store" if args.storage else ""))
+            study = optuna.load_study(study_name=winner["study"], storage=args.storage or store.optuna_storage())
+            print(f"plot: {plot.plot_study(study, Path(args.plot))}")
+            for path in _plot_fronts(store, [winner], Path(args.plot)):
+                print(f"plot: {path}")
+    print(f"tuned on {backend.name} into {cases[0][0].db_path}" + (" and the shared store" if args.storage else ""))
     print(_table(("kernel", "shape", "dtype", "time ms", "J/call", "best config"), rows))
     return 1 if failed else 0
+
+
+def _target_cases(args: argparse.Namespace) -> list[tuple]:
+    """(tuner, shape, dtype) for every kernel of the TARGETs, shape and dtype asked for (standard
+    ones where none are given); bad input is refused before any tuning time is spent."""
+    import mlx.core as mx
+
+    from .autotune import targets
+
+    tuners = targets.resolve(args.targets)
+    if not tuners:
+        raise TuningTargetError("no kernels to tune: the kernel library has no registered kernels; "
+                                "name a module or module:kernel")
+    for tuner in tuners:
+        if not (args.shapes or tuner.shapes):
+            raise TuningTargetError(f"kernel `{tuner.name}` declares no standard shapes: pass --shapes")
+        for shape in args.shapes or ():
+            tuner.check_shape(shape)
+    return [(tuner, shape, dtype) for tuner in tuners for shape in args.shapes or tuner.shapes
+            for dtype in args.dtype or tuner.dtypes or [mx.float32]]
+
+
+def _recorded_cases(args: argparse.Namespace) -> list[tuple]:
+    """(tuner, shape, dtype) for every case METALFORGE_RECORD wrote into the --recorded file."""
+    from .autotune import record, targets
+
+    if args.targets or args.shapes or args.dtype:
+        raise TuningTargetError("--recorded tunes the recorded cases: do not also name TARGETs, --shapes or --dtype")
+    cases = record.read(args.recorded)
+    if not cases:
+        raise TuningTargetError(f"{args.recorded} records no launches: run the program with "
+                                f"{record.RECORD_ENV}={args.recorded}, through autotuned kernels")
+    found = []
+    for case in cases:
+        tuner, = targets.resolve([case.target])
+        tuner.check_shape(case.shape)
+        try:
+            dtype = _dtype(case.dtype)
+        except argparse.ArgumentTypeError as e:
+            raise TuningTargetError(f"{args.recorded}: {case.target}: {e}") from e
+        found.append((tuner, case.shape, dtype))
+    return found
 
 
 def _plot_ready(directory: str | None) -> bool:
@@ -383,6 +411,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "import path or a .py file; none: the kernel library) for each shape and dtype.")
     p.add_argument("targets", nargs="*", metavar="TARGET")
     p.add_argument("--shapes", nargs="+", type=_shape, help="shapes such as 4096 or 512x1024 (default: the kernel's)")
+    p.add_argument("--recorded", metavar="PATH", help="tune exactly the (kernel, shape, dtype) cases a program "
+                   "launched with METALFORGE_RECORD=PATH (instead of TARGETs, --shapes, --dtype)")
     p.add_argument("--dtype", nargs="+", type=_dtype, help="dtypes (default: the kernel's, else float32)")
     p.add_argument("--trials", type=_at_least(1), default=50,
                    help="configs to measure per kernel, shape and dtype (default 50; suggested configs that a "

@@ -19,6 +19,7 @@ import json
 import math
 import os
 import sqlite3
+import threading
 import warnings
 import weakref
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from ..runtime.kernel import launch_time_limit
 from ..tuning_db import Lookup, TuningDB, TuningKey, default_path, identify
 from ..tuning_db.front import FIGURES, Policy, choose, parse_policy, pareto_front
 from ..tuning_db.shared import HEARTBEAT_S, open_storage, publish_winner
+from . import record
 from .bench import (TrialTimeout, as_outputs, contended_time, energy_per_call, max_error, median_time_ms,
                     rotating_copies, timed)
 from .objectives import (Objective, front_keys, needs_contention, needs_energy, objective_value, parse_objectives,
@@ -46,6 +48,7 @@ POLICY_ENV = "METALFORGE_POLICY"
 Grid = Union[tuple, Callable[[dict], tuple]]
 Predicate = Callable[[dict, dict], bool]
 TuneArgs = Callable[[tuple, mx.Dtype], tuple[Grid, tuple]]
+TuneShape = Callable[[dict], tuple]
 Default = Union[Config, Callable[[dict], Config]]
 
 _TUNERS: "weakref.WeakSet[Autotuner]" = weakref.WeakSet()
@@ -172,7 +175,8 @@ class Autotuner:
                  default: Optional[Default] = None, db: Union[str, os.PathLike, None] = None,
                  tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
                  dtypes: Sequence[mx.Dtype] = (), objective: Objective = "time", contention_share: float = 0.5,
-                 energy_repeats: int = 3) -> None:
+                 energy_repeats: int = 3, tune_shape: Optional[TuneShape] = None,
+                 shape_ranks: Sequence[int] = ()) -> None:
         missing = [k for k in key if k not in fn.arg_names]
         if missing:
             raise ValueError(f"autotune key {missing} names no argument of kernel `{fn.name}` "
@@ -186,8 +190,12 @@ class Autotuner:
         self.tune_args, self.shapes, self.dtypes = tune_args, [tuple(s) for s in shapes], list(dtypes)
         self.objective = parse_objectives(objective)
         self.contention_share, self.energy_repeats = contention_share, energy_repeats
+        self.tune_shape = tune_shape
+        self.shape_ranks = sorted({len(s) for s in self.shapes} | set(shape_ranks))
         self._key_index = [fn.arg_names.index(k) for k in key]
         self._cache: dict[tuple, tuple[Config, Optional[tuple]]] = {}
+        self._source_hash: Optional[str] = None
+        self._open_db: Optional[tuple[tuple, TuningDB]] = None  # see _reader
         self._untuned: dict[tuple, list[int]] = {}  # (shape, dtypes, where the config came from) -> [calls]
         self._dispatch: Callable[..., Any] = self._first_launch if hasattr(fn, "dispatcher") else self.run
         _TUNERS.add(self)
@@ -197,6 +205,21 @@ class Autotuner:
     @property
     def name(self) -> str:
         return self.fn.name
+
+    @property
+    def source_hash(self) -> str:
+        """The kernel's source hash, computed once per process like its configs (`clear_cache` computes
+        it again): a @jit kernel's walks its source and helpers, about 1.5 ms, and a decode step
+        meets a new key (the cache's length) at every token."""
+        if self._source_hash is None:
+            self._source_hash = self.fn.source_hash
+        return self._source_hash
+
+    @property
+    def target(self) -> str:
+        """`module:kernel`, as `metalforge autotune` names it (the module that defines the kernel)."""
+        module = getattr(getattr(self.fn, "fn", None), "__module__", None) or type(self.fn).__module__
+        return f"{module}:{self.name}"
 
     @property
     def codegen_version(self) -> str:
@@ -224,7 +247,7 @@ class Autotuner:
     def tuning_key(self, args: Sequence[Any]) -> TuningKey:
         """The database key of a launch with `args` on the active back end."""
         shape, dtypes = self._signature(args)
-        return TuningKey(self.name, self.fn.source_hash, self.codegen_version,
+        return TuningKey(self.name, self.source_hash, self.codegen_version,
                          identify(getattr(self.fn, "backend", None)),
                          tuple(_dtype_name(d) for d in dtypes if d is not None), shape)
 
@@ -300,12 +323,22 @@ class Autotuner:
             config.pre_hook({**dict(zip(self.fn.arg_names, args)), **full})
         return self.fn[grid](*args, **full)
 
+    def _reader(self, path: Path) -> TuningDB:
+        """The database opened for lookups, kept while it is the same file (inode and modification
+        time) in the same thread: opening it costs about 1.5 ms, and a decode step meets a new key
+        (the cache's length) at every token."""
+        stat = path.stat()
+        identity = (threading.get_ident(), path, stat.st_ino, stat.st_mtime_ns)
+        if self._open_db is None or self._open_db[0] != identity:
+            self._open_db = (identity, TuningDB(path, create=False))
+        return self._open_db[1]
+
     def _lookup(self, key: TuningKey) -> Lookup:
         path = self.db_path
         if not path.exists():
             return Lookup("default")
         try:
-            return TuningDB(path, create=False).lookup(key)
+            return self._reader(path).lookup(key)
         except (errors.TuningDatabaseError, sqlite3.DatabaseError, OSError) as e:
             if path not in _UNUSABLE_DATABASES:  # one warning per file: every kernel would repeat it
                 _UNUSABLE_DATABASES.add(path)
@@ -314,7 +347,16 @@ class Autotuner:
                               "`metalforge db repair`", stacklevel=4)
             return Lookup("default")
 
+    def recorded_case(self, args: Sequence[Any]) -> tuple[Optional[tuple], Optional[mx.Dtype]]:
+        """The (`tune_args` shape, dtype) that tunes a launch with `args`, for METALFORGE_RECORD: the
+        shape from `tune_shape`, the dtype of the first array argument; None where there is none."""
+        dtype = next((a.dtype for a in args if isinstance(a, mx.array)), None)
+        shape = self.tune_shape(dict(zip(self.fn.arg_names, args))) if self.tune_shape is not None else None
+        return shape, dtype
+
     def _miss(self, grid: Grid, args: Sequence[Any]) -> tuple[Config, Optional[tuple]]:
+        if os.environ.get(record.RECORD_ENV):
+            record.note(self.target, *self.recorded_case(args))
         key = self.tuning_key(args)
         found = self._lookup(key)
         if found.source != "exact" and env.flag(TUNE_ON_MISS_ENV, False):
@@ -343,8 +385,9 @@ class Autotuner:
                 for (shape, dtypes, source), (n,) in self._untuned.items()]
 
     def clear_cache(self) -> None:
-        """Forget looked-up configs (the next call of each key reads the database again)."""
+        """Forget looked-up configs and the source hash (the next call of each key reads the database again)."""
         self._cache.clear()
+        self._source_hash = self._open_db = None
         self._forget_launches()
 
     # -- tuning -------------------------------------------------------------------------------------
@@ -598,7 +641,7 @@ class Autotuner:
             raise errors.TuningTargetError(
                 f"kernel `{self.name}` has no tune_args: pass autotune(..., tune_args=fn) where fn(shape, dtype) "
                 f"returns (grid, args), to tune it from the command line")
-        ranks = sorted({len(s) for s in self.shapes})
+        ranks = self.shape_ranks
         if ranks and len(shape) not in ranks:
             raise errors.TuningTargetError(
                 f"kernel `{self.name}`: shape {'x'.join(map(str, shape))} has {len(shape)} dimension(s), its tune_args "
@@ -626,7 +669,8 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
              trial_timeout: float = 10.0, default: Optional[Default] = None, db: Union[str, os.PathLike, None] = None,
              tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
              dtypes: Sequence[mx.Dtype] = (), objective: Objective = "time", contention_share: float = 0.5,
-             energy_repeats: int = 3) -> Callable[[Any], Autotuner]:
+             energy_repeats: int = 3, tune_shape: Optional[TuneShape] = None,
+             shape_ranks: Sequence[int] = ()) -> Callable[[Any], Autotuner]:
     """Decorate a launchable kernel (above `@mf.jit`) with a search space, as Triton's `autotune`.
 
     configs: Triton's list of `Config`s; or space: a `Space` (or a dict of parameter -> choices).
@@ -638,7 +682,10 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
     tuning (else the space's first valid point); a Config, or `default(named_args) -> Config` for one
     that depends on the shape (only through the key's arguments: it is cached per key).
     db: tuning database file (default $METALFORGE_DB, else the cache directory).
-    tune_args(shape, dtype) -> (grid, args), shapes and dtypes: what `metalforge autotune` tunes.
+    tune_args(shape, dtype) -> (grid, args), shapes and dtypes: what `metalforge autotune` tunes;
+    shape_ranks: further shape ranks tune_args takes (besides those of `shapes`).
+    tune_shape(named_args) -> shape: the inverse of tune_args, the shape that tunes a launch, which
+    METALFORGE_RECORD records for `metalforge autotune --recorded` (autotune/record.py).
     objective: what `tune` minimises: "time", "energy" (joules per launch), "edp" (energy x delay),
     "contended" (time beside a contention load streaming memory `contention_share` of the time), or a
     list of them (a multi-objective search storing the Pareto front); energy_repeats: energy windows
@@ -653,7 +700,8 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
         return Autotuner(fn, searched, key, prune=predicates, reference=reference, rtol=rtol, atol=atol,
                          warmup=warmup, rep=rep, trial_timeout=trial_timeout, default=default, db=db,
                          tune_args=tune_args, shapes=shapes, dtypes=dtypes, objective=objective,
-                         contention_share=contention_share, energy_repeats=energy_repeats)
+                         contention_share=contention_share, energy_repeats=energy_repeats,
+                         tune_shape=tune_shape, shape_ranks=shape_ranks)
 
     return decorate
 

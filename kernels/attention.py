@@ -29,15 +29,16 @@ def split_count(heads: int, s: int) -> int:
     return splits
 
 
-def _launch_args(q: mx.array, k: mx.array, v: mx.array) -> tuple[tuple, tuple, int]:
-    """(grid, arguments, splits) of the partial kernel for q (H, D), k and v (H_kv, S, D)."""
+def _launch_args(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None) -> tuple[tuple, tuple, int]:
+    """(grid, arguments, splits) of the partial kernel for q (H, D), k and v (H_kv, S, D); scale
+    default 1 / sqrt(D)."""
     heads, d = q.shape
     kv_heads, s, _ = k.shape
     splits = split_count(heads, s)
     parts = heads * splits
     return (heads, splits), (q.reshape(-1), k.reshape(-1), v.reshape(-1), empty((parts, d), mx.float32),
                              empty((parts,), mx.float32), empty((parts,), mx.float32), s, cdiv(s, splits),
-                             1.0 / math.sqrt(d), heads // kv_heads, d), splits
+                             1.0 / math.sqrt(d) if scale is None else scale, heads // kv_heads, d), splits
 
 
 def _tune_args(shape: tuple, dtype: mx.Dtype):
@@ -48,13 +49,21 @@ def _tune_args(shape: tuple, dtype: mx.Dtype):
     return grid, args
 
 
+def _tune_shape(named: dict) -> tuple:
+    """(heads, kv_heads, S, D), what `_tune_args` takes, with S rounded up to a power of two: a decode
+    grows S by one per token, and a winner tuned there serves its whole bucket (the run-time lookup
+    takes the nearest tuned bucket), so a recorded generation tunes a few lengths, not every one."""
+    d, s = named["D"], named["S"]
+    return named["q_ptr"].size // d, named["k_ptr"].size // (s * d), 1 << (s - 1).bit_length(), d
+
+
 def _reference(q, k, v, o, m, l, s, split, scale, group, d, *meta):
     return partials_reference(q.reshape(-1, d), k.reshape(-1, s, d), v.reshape(-1, s, d), split)
 
 
 @register
 @autotune(space=Space({"BLOCK_N": [16, 32, 64, 128], "num_warps": [2, 4]}), key=["S", "D"], reference=_reference,
-          tune_args=_tune_args, shapes=[(8, 2, 555, 64)], dtypes=[mx.float16], rtol=1e-3, atol=1e-3)
+          tune_args=_tune_args, tune_shape=_tune_shape, shapes=[(8, 2, 555, 64)], dtypes=[mx.float16], rtol=1e-3, atol=1e-3)
 @jit
 def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, scale, GROUP: tl.constexpr,
                             D: tl.constexpr, BLOCK_N: tl.constexpr):
@@ -103,10 +112,11 @@ def decode_attention_combine_kernel(o_ptr, m_ptr, l_ptr, out_ptr, splits, D: tl.
     tl.store(out_ptr + head * D + d, (tl.sum(o * w[:, None], axis=0) / l_sum).to(out_ptr.dtype.element_ty))
 
 
-def decode_attention(q: mx.array, k: mx.array, v: mx.array, backend=None) -> mx.array:
-    """softmax(q k^T / sqrt(D)) v for q (H, D) and k, v (H_kv, S, D); H a multiple of H_kv."""
+def decode_attention(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None, backend=None) -> mx.array:
+    """softmax(scale q k^T) v for q (H, D) and k, v (H_kv, S, D); H a multiple of H_kv; scale default
+    1 / sqrt(D)."""
     heads, dim = q.shape
-    grid, args, splits = _launch_args(q, k, v)
+    grid, args, splits = _launch_args(q, k, v, scale)
     o, m, l = decode_attention_kernel[grid](*args, backend=backend)
     return decode_attention_combine_kernel[(heads,)](o, m, l, empty((heads, dim), q.dtype), splits, dim,
                                                      1 << (splits - 1).bit_length(), backend=backend)

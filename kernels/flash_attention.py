@@ -1,5 +1,6 @@
-"""Flash-attention forward (prefill): softmax(q k^T / sqrt(D)) v for q (H, L, D) and k, v (H_kv, L, D),
-grouped-query heads (H a multiple of H_kv), optionally causal. One program per (query block, head);
+"""Flash-attention forward (prefill): softmax(q k^T / sqrt(D)) v for q (H, L, D) and k, v (H_kv, S, D),
+grouped-query heads (H a multiple of H_kv), optionally causal. S = L + past: the queries are the last
+L positions (a prefill after `past` cached tokens; the causal mask aligns them to the end, as MLX's). One program per (query block, head);
 keys stream through in blocks with an online softmax, so the L x L scores never reach memory. Both
 products are `tl.dot`s; P is rounded to v's dtype before the second, as in Triton's kernel. Any L:
 rows and keys past the end are masked."""
@@ -47,11 +48,12 @@ def launch_grid(heads: int, length: int) -> Callable[[dict], tuple]:
     return lambda meta: (cdiv(length, meta["BLOCK_M"]), heads)
 
 
-def kernel_args(q: mx.array, k: mx.array, v: mx.array, causal: bool) -> tuple:
-    """The kernel's launch arguments (all but the tuned block sizes) for q (H, L, D), k, v (H_kv, L, D)."""
+def kernel_args(q: mx.array, k: mx.array, v: mx.array, causal: bool, scale: float | None = None) -> tuple:
+    """The kernel's launch arguments (all but the tuned block sizes and `past`) for q (H, L, D), k, v
+    (H_kv, S, D); scale default 1 / sqrt(D)."""
     heads, length, dim = q.shape
-    return (q, k, v, empty((heads, length, dim), q.dtype), length, 1.0 / math.sqrt(dim), heads // k.shape[0], dim,
-            causal)
+    return (q, k, v, empty((heads, length, dim), q.dtype), length, 1.0 / math.sqrt(dim) if scale is None else scale,
+            heads // k.shape[0], dim, causal)
 
 
 def _tune_args(shape: tuple, dtype: mx.Dtype):
@@ -59,6 +61,12 @@ def _tune_args(shape: tuple, dtype: mx.Dtype):
     q = mx.random.normal((heads, length, dim)).astype(dtype)
     k, v = (mx.random.normal((kv_heads, length, dim)).astype(dtype) for _ in range(2))
     return launch_grid(heads, length), kernel_args(q, k, v, True)
+
+
+def _tune_shape(named: dict) -> tuple:
+    """(heads, kv_heads, L, D), what `_tune_args` takes."""
+    heads, length, dim = named["q_ptr"].shape
+    return heads, named["k_ptr"].shape[0], length, dim
 
 
 def _reference(q, k, v, out, length, scale, group, dim, causal, *meta):
@@ -70,51 +78,55 @@ def _reference(q, k, v, out, length, scale, group, dim, causal, *meta):
                        "num_stages": [1, 2]}),  # 2: K, V and P staged in two buffers, alternating per KV block
           # untuned it runs the space's first point, 16 x 16: the one tile that fits every dtype up to D=128
           key=["q_ptr", "GROUP", "CAUSAL"], prune=fits_threadgroup_memory, reference=_reference,
-          tune_args=_tune_args, shapes=[(4, 2, 40, 64)], dtypes=[mx.float16],
+          tune_args=_tune_args, tune_shape=_tune_shape, shapes=[(4, 2, 40, 64)], dtypes=[mx.float16],
           rtol=5e-3, atol=5e-3)  # P is rounded to fp16 before P @ V
 @jit
 def flash_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, L, sm_scale, GROUP: tl.constexpr, D: tl.constexpr,
-                           CAUSAL: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+                           CAUSAL: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, past=0):
     start_m = tl.program_id(0)
     head = tl.program_id(1)
-    kv_base = (head // GROUP) * L * D
+    S = L + past
+    kv_base = (head // GROUP) * S * D
     rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rd = tl.arange(0, D)
     q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
     m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
     l_i = tl.zeros((BLOCK_M,), tl.float32)
     acc = tl.zeros((BLOCK_M, D), tl.float32)
-    hi = L
+    hi = S
     if CAUSAL:  # keys after the block's last query contribute nothing
-        hi = tl.minimum((start_m + 1) * BLOCK_M, L)
+        hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
     for start_n in range(0, hi, BLOCK_N):
         rn = start_n + tl.arange(0, BLOCK_N)
         kv = kv_base + rn[:, None] * D + rd[None, :]
-        k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+        k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
         qk = tl.dot(q, tl.trans(k)) * sm_scale
         # Key 0 is always kept, so every row has a finite maximum from the first block on.
         if CAUSAL:
-            qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
-        qk = tl.where(rn[None, :] < L, qk, float("-inf"))
+            qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+        qk = tl.where(rn[None, :] < S, qk, float("-inf"))
         m_new = tl.maximum(m_i, tl.max(qk, 1))
         alpha = tl.exp(m_i - m_new)
         p = tl.exp(qk - m_new[:, None])
         l_i = l_i * alpha + tl.sum(p, 1)
-        v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+        v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
         acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
         m_i = m_new
     tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
              mask=rm[:, None] < L)
 
 
-def flash_attention(q: mx.array, k: mx.array, v: mx.array, causal: bool = True, backend=None) -> mx.array:
-    """softmax(q k^T / sqrt(D) [+ causal mask]) v for q (H, L, D) and k, v (H_kv, L, D) of one float
-    dtype, H a multiple of H_kv; output (H, L, D) in q's dtype. D must be a power of two (a tile extent)."""
+def flash_attention(q: mx.array, k: mx.array, v: mx.array, causal: bool = True, scale: float | None = None,
+                    backend=None) -> mx.array:
+    """softmax(scale q k^T [+ causal mask]) v for q (H, L, D) and k, v (H_kv, S, D) of one float
+    dtype, H a multiple of H_kv, S >= L (the queries are the last L positions); output (H, L, D) in
+    q's dtype; scale default 1 / sqrt(D). D must be a power of two (a tile extent)."""
     heads, length, dim = q.shape
-    if heads % k.shape[0] or k.shape[1:] != (length, dim) or v.shape != k.shape:
+    if heads % k.shape[0] or k.shape[1] < length or k.shape[2] != dim or v.shape != k.shape:
         raise ValueError(f"flash_attention: q {q.shape}, k {k.shape}, v {v.shape}; expected q (H, L, D) and "
-                         f"k, v (H_kv, L, D) with H a multiple of H_kv")
-    return flash_attention_kernel[launch_grid(heads, length)](*kernel_args(q, k, v, causal), backend=backend)
+                         f"k, v (H_kv, S, D) with H a multiple of H_kv and S >= L")
+    return flash_attention_kernel[launch_grid(heads, length)](*kernel_args(q, k, v, causal, scale),
+                                                              past=k.shape[1] - length, backend=backend)
 
 
 def reference(q: mx.array, k: mx.array, v: mx.array, causal: bool = True) -> mx.array:

@@ -1,5 +1,5 @@
-"""Row normalisations: residual add + RMS norm (returns the sum too, as LLM blocks need it) and
-layer norm with mean/rstd outputs. One program per row, the row in one tile (BLOCK >= n_cols)."""
+"""Row normalisations: RMS norm, residual add + RMS norm (returns the sum too, as LLM blocks need it)
+and layer norm with mean/rstd outputs. One program per row, the row in one tile (BLOCK >= n_cols)."""
 from __future__ import annotations
 
 import mlx.core as mx
@@ -35,6 +35,21 @@ def _rms_reference(x, r, w, out, total, n_cols, eps, *meta):
     return add_rms_norm_reference(x.reshape(-1, n_cols), r.reshape(-1, n_cols), w, eps)
 
 
+def _rows_cols(named: dict) -> tuple:
+    """The (rows, cols) shape the tune_args take, of a launch over flat rows of `n_cols`."""
+    return named["x_ptr"].size // named["n_cols"], named["n_cols"]
+
+
+def _plain_rms_args(shape: tuple, dtype: mx.Dtype):
+    rows, cols = shape
+    x, w = mx.random.normal(shape).astype(dtype), mx.random.normal((cols,)).astype(dtype)
+    return (rows,), (x.reshape(-1), w, empty(shape, dtype), cols, 1e-5, next_pow2(cols))
+
+
+def _plain_rms_reference(x, w, out, n_cols, eps, *meta):
+    return rms_norm_reference(x.reshape(-1, n_cols), w, eps)
+
+
 def _ln_args(shape: tuple, dtype: mx.Dtype):
     rows, cols = shape
     x, w, b = mx.random.normal(shape).astype(dtype), mx.random.normal((cols,)).astype(dtype), \
@@ -47,9 +62,29 @@ def _ln_reference(x, w, b, out, mean, rstd, n_cols, eps, *meta):
     return layer_norm_reference(x.reshape(-1, n_cols), w, b, eps)
 
 
+@jit
+def rms_normalised(h, w_ptr, offs, mask, n_cols, eps):
+    """A float32 row tile h (zero past n_cols) divided by its root mean square, times the weights."""
+    rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
+    return h * rstd * tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+
+
 @register
-@autotune(space=WARPS, key=["n_cols"], default=default_warps, reference=_rms_reference, tune_args=_rms_args, shapes=[(8, 2048)],
-          dtypes=[mx.float16])
+@autotune(space=WARPS, key=["n_cols"], default=default_warps, reference=_plain_rms_reference, tune_args=_plain_rms_args,
+          tune_shape=_rows_cols, shapes=[(8, 2048)], dtypes=[mx.float16])
+@jit
+def rms_norm_kernel(x_ptr, w_ptr, out_ptr, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+    y = rms_normalised(x, w_ptr, offs, mask, n_cols, eps)
+    tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
+
+
+@register
+@autotune(space=WARPS, key=["n_cols"], default=default_warps, reference=_rms_reference, tune_args=_rms_args,
+          tune_shape=_rows_cols, shapes=[(8, 2048)], dtypes=[mx.float16])
 @jit
 def add_rms_norm_kernel(x_ptr, res_ptr, w_ptr, out_ptr, sum_ptr, n_cols, eps, BLOCK: tl.constexpr):
     row = tl.program_id(0)
@@ -58,14 +93,13 @@ def add_rms_norm_kernel(x_ptr, res_ptr, w_ptr, out_ptr, sum_ptr, n_cols, eps, BL
     h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32) \
         + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
     tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
-    rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
-    w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-    tl.store(out_ptr + row * n_cols + offs, h * rstd * w, mask=mask)
+    y = rms_normalised(h, w_ptr, offs, mask, n_cols, eps)
+    tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
 
 
 @register
-@autotune(space=WARPS, key=["n_cols"], default=default_warps, reference=_ln_reference, tune_args=_ln_args, shapes=[(8, 2048)],
-          dtypes=[mx.float32])
+@autotune(space=WARPS, key=["n_cols"], default=default_warps, reference=_ln_reference, tune_args=_ln_args,
+          tune_shape=_rows_cols, shapes=[(8, 2048)], dtypes=[mx.float32])
 @jit
 def layer_norm_kernel(x_ptr, w_ptr, b_ptr, out_ptr, mean_ptr, rstd_ptr, n_cols, eps, BLOCK: tl.constexpr):
     row = tl.program_id(0)
@@ -80,6 +114,13 @@ def layer_norm_kernel(x_ptr, w_ptr, b_ptr, out_ptr, mean_ptr, rstd_ptr, n_cols, 
     tl.store(out_ptr + row * n_cols + offs, xc * rstd * w + b, mask=mask)
     tl.store(mean_ptr + row, mean)
     tl.store(rstd_ptr + row, rstd)
+
+
+def rms_norm(x: mx.array, weight: mx.array, eps: float = 1e-5, backend=None) -> mx.array:
+    """rms_norm(x) * weight over the last axis of 2-D x (`mx.fast.rms_norm`), in x's dtype."""
+    rows, cols = x.shape
+    return rms_norm_kernel[(rows,)](x.reshape(-1), weight, empty((rows, cols), x.dtype), cols, eps, next_pow2(cols),
+                                    backend=backend)
 
 
 def add_rms_norm(x: mx.array, residual: mx.array, weight: mx.array, eps: float = 1e-5,
@@ -97,6 +138,10 @@ def layer_norm(x: mx.array, weight: mx.array, bias: mx.array, eps: float = 1e-5,
     return layer_norm_kernel[(rows,)](x.reshape(-1), weight, bias, empty((rows, cols), x.dtype),
                                       empty((rows,), mx.float32), empty((rows,), mx.float32), cols, eps,
                                       next_pow2(cols), backend=backend)
+
+
+def rms_norm_reference(x, weight, eps=1e-5):
+    return mx.fast.rms_norm(x.astype(mx.float32), weight.astype(mx.float32), eps, stream=mx.cpu).astype(x.dtype)
 
 
 def add_rms_norm_reference(x, residual, weight, eps=1e-5):

@@ -1,36 +1,55 @@
-"""4-bit affine dequantising matrix-vector product in MLX's quantized format (`mx.quantize`):
-each uint32 of `w_q` packs 8 weights along K, low nibble first; weight = scale * q + bias per group
-of `group_size` along K. Decode-time LLM layers are this product."""
+"""Affine dequantising products in MLX's quantized format (`mx.quantize(W, group_size, bits)`): each
+uint32 of `w_q` packs 32 / BITS weights along K, lowest bits first; weight = scale * q + bias per
+group of `GROUP` along K. Bits 2, 4 and 8 (those that fill a word exactly). A decode-time LLM layer
+is the matrix-vector product (`qmv`); a prefill is the matrix product (`qmm`), which dequantises
+each weight tile into the input's dtype and multiplies it with `tl.dot`."""
 from __future__ import annotations
+
+from typing import Callable
 
 import mlx.core as mx
 
 from .. import language as tl
-from ..autotune import Space, autotune
+from ..autotune import Config, Space, autotune
+from ..codegen.ir_passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..launcher import cdiv, empty, jit
-from . import register
+from . import active_target, register
+from .matmul import load_tile, output_tile
+
+BITS = (2, 4, 8)
+
+
+def _weights(n: int, k: int, group: int, bits: int, dtype: mx.Dtype) -> tuple[mx.array, mx.array, mx.array]:
+    w_q, scales, biases = mx.quantize(mx.random.normal((n, k)), group_size=group, bits=bits)
+    return w_q.reshape(-1), scales.astype(dtype).reshape(-1), biases.astype(dtype).reshape(-1)
 
 
 def _tune_args(shape: tuple, dtype: mx.Dtype):
-    n, k = shape
-    w_q, scales, biases = mx.quantize(mx.random.normal((n, k)), group_size=64, bits=4)
+    n, k, bits, group = (*shape, 4, 64) if len(shape) == 2 else shape
     x = mx.random.normal((k,)).astype(dtype)
     grid = lambda meta: (cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
-    return grid, (x, w_q.reshape(-1), scales.astype(dtype).reshape(-1), biases.astype(dtype).reshape(-1),
-                  empty((n,), dtype), n, k, 64)
+    return grid, (x, *_weights(n, k, group, bits, dtype), empty((n,), dtype), n, k, group, bits)
 
 
-def _reference(x, w_q, scales, biases, out, n, k, group, *meta):
-    return reference(x, w_q.reshape(n, -1), scales.reshape(n, -1), biases.reshape(n, -1), group)
+def _tune_shape(named: dict) -> tuple:
+    """(N, K) for MLX's default 4-bit g64, else (N, K, bits, group): what `_tune_args` takes."""
+    n, k, bits, group = named["N"], named["K"], named["BITS"], named["GROUP"]
+    return (n, k) if (bits, group) == (4, 64) else (n, k, bits, group)
+
+
+def _reference(x, w_q, scales, biases, out, n, k, group, bits, *meta):
+    return reference(x, w_q.reshape(n, -1), scales.reshape(n, -1), biases.reshape(n, -1), group, bits, stream=None)
 
 
 @register
 @autotune(space=Space({"BLOCK_N": [4, 8, 16], "BLOCK_K": [128, 256, 512], "num_warps": [2, 4]}),
-          key=["N", "K"], reference=_reference, tune_args=_tune_args, shapes=[(256, 1024)], dtypes=[mx.float16],
+          key=["N", "K", "GROUP", "BITS"], reference=_reference, tune_args=_tune_args, tune_shape=_tune_shape,
+          shapes=[(256, 1024)], shape_ranks=[4], dtypes=[mx.float16],
           rtol=1e-2, atol=1e-2)  # fp16 output of a K-long fp32 sum
 @jit
-def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.constexpr,
+def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    PER_WORD: tl.constexpr = 32 // BITS
     rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
     row_ok = rows < N
     acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
@@ -38,8 +57,8 @@ def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.c
         ks = k0 + tl.arange(0, BLOCK_K)
         k_ok = ks < K
         mask = row_ok[:, None] & k_ok[None, :]
-        words = tl.load(wq_ptr + rows[:, None] * (K // 8) + (ks // 8)[None, :], mask=mask, other=0)
-        q = ((words >> ((ks % 8) * 4)[None, :]) & 0xF).to(tl.float32)
+        words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
+        q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
         groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
         scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
         bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
@@ -48,15 +67,105 @@ def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.c
     tl.store(out_ptr + rows, acc, mask=row_ok)
 
 
-def qmv(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64,
+def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
+    """Prune qmm configs whose x and dequantised weight tiles, staged for tl.dot in x's dtype,
+    overflow threadgroup memory on the active back end's target (a prune: the bytes depend on x's dtype)."""
+    elem = named["x_ptr"].dtype.size
+    return (staged_operand_bytes(meta["BLOCK_M"], meta["BLOCK_K"], elem)
+            + staged_operand_bytes(meta["BLOCK_K"], meta["BLOCK_N"], elem)) <= active_target().threadgroup_memory
+
+
+def qmm_grid(m: int, n: int) -> Callable[[dict], tuple]:
+    """The launch grid of qmm: (row tiles, column tiles), for any tile size the tuner picks."""
+    return lambda meta: (cdiv(m, meta["BLOCK_M"]), cdiv(n, meta["BLOCK_N"]))
+
+
+def _qmm_tune_args(shape: tuple, dtype: mx.Dtype):
+    m, n, k, bits, group = (*shape, 4, 64) if len(shape) == 3 else shape
+    x = mx.random.normal((m, k)).astype(dtype)
+    return qmm_grid(m, n), (x, *_weights(n, k, group, bits, dtype), empty((m, n), dtype), m, n, k, group, bits)
+
+
+def _qmm_tune_shape(named: dict) -> tuple:
+    """(M, N, K) for 4-bit g64, else (M, N, K, bits, group): what `_qmm_tune_args` takes."""
+    m, n, k, bits, group = named["M"], named["N"], named["K"], named["BITS"], named["GROUP"]
+    return (m, n, k) if (bits, group) == (4, 64) else (m, n, k, bits, group)
+
+
+def _qmm_reference(x, w_q, scales, biases, out, m, n, k, group, bits, *meta):
+    return reference(x, w_q.reshape(n, -1), scales.reshape(n, -1), biases.reshape(n, -1), group, bits, stream=None,
+                     weights_in_x_dtype=True)
+
+
+@register
+@autotune(space=Space({"BLOCK_M": [16, 32, 64], "BLOCK_N": [32, 64, 128], "BLOCK_K": [32, 64],
+                       "num_warps": [2, 4, 8]}),
+          key=["M", "N", "K", "GROUP", "BITS"], prune=fits_threadgroup_memory, reference=_qmm_reference,
+          # untuned: a mid-size tile that fits threadgroup memory for fp32 too
+          default=Config({"BLOCK_M": 32, "BLOCK_N": 64, "BLOCK_K": 32}, num_warps=4),
+          tune_args=_qmm_tune_args, tune_shape=_qmm_tune_shape, shapes=[(64, 256, 1024)], shape_ranks=[5],
+          dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # fp16 weights and output of a K-long fp32 sum
+@jit
+def qmm_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, M, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
+               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """out (M, N) = x (M, K) @ W^T: the weight tile is read as W^T's (BLOCK_K, BLOCK_N) block,
+    dequantised in fp32 and rounded to x's dtype (as MLX's kernels do) for the tl.dot."""
+    PER_WORD: tl.constexpr = 32 // BITS
+    rm, rn = output_tile(BLOCK_M, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        rk = k0 + tl.arange(0, BLOCK_K)
+        a = load_tile(x_ptr, rm, rk, M, K)
+        w_mask = (rk[:, None] < K) & (rn[None, :] < N)
+        words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
+        q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
+        groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
+        scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+        bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+        acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def _check(w_q: mx.array, scales: mx.array, group_size: int, bits: int) -> tuple[int, int]:
+    """(N, K) of a quantized weight; refuses bits and group sizes the kernels do not take."""
+    if bits not in BITS:
+        raise ValueError(f"quantized product: bits={bits}; the kernels take {', '.join(map(str, BITS))}")
+    n, k = w_q.shape[0], w_q.shape[1] * 32 // bits
+    if k % group_size or scales.shape != (n, k // group_size):
+        raise ValueError(f"quantized product: scales {scales.shape} do not fit a ({n}, {k}) weight in groups of "
+                         f"{group_size}; quantize it with mx.quantize(w, {group_size}, {bits})")
+    return n, k
+
+
+def qmv(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64, bits: int = 4,
         backend=None) -> mx.array:
-    """y = W x for x of shape (K,) and W (N, K) quantized with `mx.quantize(W, group_size, bits=4)`."""
-    n, k = w_q.shape[0], w_q.shape[1] * 8
+    """y = W x for x of shape (K,) and W (N, K) quantized with `mx.quantize(W, group_size, bits)`."""
+    n, k = _check(w_q, scales, group_size, bits)
     grid = lambda meta: (cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
     return qmv_kernel[grid](x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1), empty((n,), x.dtype), n, k,
-                            group_size, backend=backend)
+                            group_size, bits, backend=backend)
 
 
-def reference(x, w_q, scales, biases, group_size: int = 64) -> mx.array:
-    w = mx.dequantize(w_q, scales.astype(mx.float32), biases.astype(mx.float32), group_size=group_size, bits=4)
-    return (w @ x.astype(mx.float32)).astype(x.dtype)
+def qmm(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64, bits: int = 4,
+        backend=None) -> mx.array:
+    """x @ W^T for x of shape (M, K) and W (N, K) quantized with `mx.quantize(W, group_size, bits)`:
+    `mx.quantized_matmul(x, w_q, scales, biases, transpose=True)`, output (M, N) in x's dtype."""
+    n, k = _check(w_q, scales, group_size, bits)
+    m = x.shape[0]
+    return qmm_kernel[qmm_grid(m, n)](x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1),
+                                      empty((m, n), x.dtype), m, n, k, group_size, bits, backend=backend)
+
+
+def reference(x, w_q, scales, biases, group_size: int = 64, bits: int = 4, stream=mx.cpu,
+              weights_in_x_dtype: bool = False) -> mx.array:
+    """x (K,) or (M, K) @ W^T in float32, rounded to x's dtype, with MLX's dequantize and matmul on
+    the CPU; the tuner's check runs them on the default device (`stream=None`): a model's prefill
+    shapes (512 x 128256 x 4096 for a vocabulary) take seconds on the CPU for each case tuned.
+    `weights_in_x_dtype`: the dequantised weights rounded to x's dtype first, as qmm (and MLX) do,
+    so that a tolerance need not grow with K (their rounding moves a K-long sum by ~u sqrt(K))."""
+    w = mx.dequantize(w_q, scales.astype(mx.float32), biases.astype(mx.float32), group_size=group_size, bits=bits,
+                      stream=stream)
+    if weights_in_x_dtype:
+        w = w.astype(x.dtype, stream=stream).astype(mx.float32, stream=stream)
+    return mx.matmul(x.astype(mx.float32), w.T, stream=stream).astype(x.dtype)

@@ -1,5 +1,7 @@
-"""Rotary position embedding (MLX's `mx.fast.rope` with traditional=False: the two halves of each
-head dimension rotate together). Rows are (head, position) pairs of a (H, T, D) tensor."""
+"""Rotary position embedding, MLX's `mx.fast.rope` over the whole head dimension: traditional=False
+rotates the two halves of each head dimension together, traditional=True adjacent pairs. Rows are
+(head, position) pairs of a (H, T, D) tensor; row r's position is `offset + r % T`, scaled by
+`pos_scale`."""
 from __future__ import annotations
 
 import math
@@ -23,6 +25,11 @@ def _reference(x, out, n_rows, t, log_base, half, *meta):
     return reference(x.reshape(-1, t, 2 * half), math.exp(log_base))
 
 
+def _tune_shape(named: dict) -> tuple:
+    """The shape `_tune_args` takes for a launch: (heads, T, D)."""
+    return named["n_rows"] // named["T"], named["T"], 2 * named["HALF"]
+
+
 def default_config(named: dict) -> Config:
     """The untuned config and every search's first trial: about 8 rotated pairs per thread of 4
     warps (one row per 32-thread program left most of an H200 idle: 50% of warps active under ncu,
@@ -32,35 +39,43 @@ def default_config(named: dict) -> Config:
 
 @register
 @autotune(space=Space({"BLOCK_R": [1, 2, 4, 8, 16, 32], "num_warps": [1, 2, 4, 8]}), key=["n_rows", "HALF"],
-          default=default_config, reference=_reference, tune_args=_tune_args, shapes=[(4, 64, 128)],
+          default=default_config, reference=_reference, tune_args=_tune_args, tune_shape=_tune_shape,
+          shapes=[(4, 64, 128)],
           dtypes=[mx.float16],
           # angles are fp32 products position * frequency, computed differently by the reference: at
           # position 2238 of 4096 one element of 16.7M came out 1.07e-3 off (H200), past the fp16 default
           rtol=1e-3, atol=4e-3)
 @jit
-def rope_kernel(x_ptr, out_ptr, n_rows, T, log_base, HALF: tl.constexpr, BLOCK_R: tl.constexpr):
+def rope_kernel(x_ptr, out_ptr, n_rows, T, log_base, HALF: tl.constexpr, BLOCK_R: tl.constexpr, offset=0,
+                pos_scale=1.0, TRADITIONAL: tl.constexpr = False):
     rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
     ok = rows < n_rows
     i = tl.arange(0, HALF)
     inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
-    theta = (rows % T).to(tl.float32)[:, None] * inv_freq[None, :]
+    theta = ((rows % T + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
     c = tl.cos(theta)
     s = tl.sin(theta)
-    first = rows[:, None] * (2 * HALF) + i[None, :]
+    first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+    partner = HALF
+    if TRADITIONAL:  # element 2i pairs with 2i + 1
+        first = rows[:, None] * (2 * HALF) + 2 * i[None, :]
+        partner = 1
     x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
-    x2 = tl.load(x_ptr + first + HALF, mask=ok[:, None], other=0.0).to(tl.float32)
+    x2 = tl.load(x_ptr + first + partner, mask=ok[:, None], other=0.0).to(tl.float32)
     tl.store(out_ptr + first, x1 * c - x2 * s, mask=ok[:, None])
-    tl.store(out_ptr + first + HALF, x1 * s + x2 * c, mask=ok[:, None])
+    tl.store(out_ptr + first + partner, x1 * s + x2 * c, mask=ok[:, None])
 
 
-def rope(x: mx.array, base: float = 10000.0, backend=None) -> mx.array:
-    """RoPE over (H, T, D) x with positions 0..T-1 (MLX's non-traditional rotation)."""
+def rope(x: mx.array, base: float = 10000.0, offset: int = 0, scale: float = 1.0, traditional: bool = False,
+         backend=None) -> mx.array:
+    """RoPE over (H, T, D) x (D even) with positions offset..offset+T-1, each times `scale`."""
     heads, t, d = x.shape
     grid = lambda meta: (cdiv(heads * t, meta["BLOCK_R"]),)  # noqa: E731
     return rope_kernel[grid](x.reshape(-1), empty(x.shape, x.dtype), heads * t, t, math.log(base), d // 2,
-                             backend=backend)
+                             offset=offset, pos_scale=scale, TRADITIONAL=traditional, backend=backend)
 
 
-def reference(x: mx.array, base: float = 10000.0) -> mx.array:
-    return mx.fast.rope(x.astype(mx.float32)[None], x.shape[-1], traditional=False, base=base, scale=1.0,
-                        offset=0)[0].astype(x.dtype)
+def reference(x: mx.array, base: float = 10000.0, offset: int = 0, scale: float = 1.0,
+              traditional: bool = False) -> mx.array:
+    return mx.fast.rope(x.astype(mx.float32)[None], x.shape[-1], traditional=traditional, base=base, scale=scale,
+                        offset=offset)[0].astype(x.dtype)

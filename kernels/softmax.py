@@ -59,7 +59,7 @@ def _tune_args(shape: tuple, dtype: mx.Dtype):
 @autotune(space=Space({"BLOCK": pow2(MIN_BLOCK, 16384), "num_warps": [1, 2, 4, 8, 16]},
                       constraints=[_fills_threads, _fits_registers]),
           key=["n_cols"], prune=fits_row, default=default_config, reference=_reference, tune_args=_tune_args,
-          shapes=[(8, 4000)], dtypes=[mx.float16])
+          tune_shape=lambda named: (named["x_ptr"].size // named["n_cols"], named["n_cols"]), shapes=[(8, 4000)], dtypes=[mx.float16])
 @jit
 def softmax_kernel(x_ptr, out_ptr, n_cols, row_stride, BLOCK: tl.constexpr):
     row = tl.program_id(0)

@@ -29,7 +29,8 @@ from metalforge.codegen.lir_passes.aligned_vectors import version_vector_accesse
 from metalforge.codegen.pipeline import CompiledKernel, compile_ir
 from metalforge.dsl import ir
 from metalforge.launcher import MX_DTYPES
-from metalforge.kernels import attention
+from metalforge.kernels import attention, quantized
+from metalforge.kernels import matmul as library_matmul
 from metalforge.kernels import softmax as library_softmax
 from metalforge.runtime.cuda import CudaBackend
 
@@ -308,6 +309,14 @@ CASES = {
     "decode_attention_split": Case(attention.decode_attention_kernel.fn, lambda: (
         _f(64 * 4, dtype=mx.float16), _f(2 * 700 * 64, dtype=mx.float16), _f(2 * 700 * 64, dtype=mx.float16),
         mf.empty((8, 64)), mf.empty(8), mf.empty(8), 700, 350, 0.125), dict(GROUP=2, D=64, BLOCK_N=64)),
+    # the quantized matmul's weight operand is dequantised in registers, not loaded (metalforge.nn's prefill)
+    "qmm_4bit_f16": Case(quantized.qmm_kernel.fn, lambda: (
+        _f(50, 256, dtype=mx.float16), _f(30 * 32, dtype=mx.uint32), _f(30 * 4, dtype=mx.float16),
+        _f(30 * 4, dtype=mx.float16), mf.empty((50, 30), mx.float16), 50, 30, 256, 64, 4),
+        dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, num_warps=4)),
+    "linear_bf16_bias": Case(library_matmul.linear_kernel.fn, lambda: (
+        _f(20, 40, dtype=mx.bfloat16), _f(30, 40, dtype=mx.bfloat16), _f(30, dtype=mx.bfloat16),
+        mf.empty((20, 30), mx.bfloat16), 20, 30, 40, True), dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=16, num_warps=2)),
     "decode_attention_combine": Case(attention.decode_attention_combine_kernel, lambda: (
         _f(8, 64), _f(8), _f(8), mf.empty((4, 64), mx.float16), 2), dict(D=64, SPLITS=2)),
 }

@@ -53,10 +53,10 @@ const auto mf_n_cols = n_cols[0];
 const auto mf_eps = eps[0];
 __shared__ __align__(16) float acc_smem[8];
 if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_aligned(sum_ptr, 16)) && mf_is_aligned(w_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
-  // 55: row = tl.program_id(0)
-  // 56: offs = tl.arange(0, BLOCK)
-  // 57: mask = offs < n_cols
-  // 58: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 90: row = tl.program_id(0)
+  // 91: offs = tl.arange(0, BLOCK)
+  // 92: mask = offs < n_cols
+  // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t = (int(blockIdx.x) * mf_n_cols);
   decltype(x_ptr) t_1 = (x_ptr + t);
   __half t_2[32];
@@ -82,7 +82,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   for (int k = 0; (k < 32); k += 1) {
     t_3[k] = static_cast<float>(t_2[k]);
   }
-  // 59: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 94: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t_4 = (int(blockIdx.x) * mf_n_cols);
   decltype(res_ptr) t_5 = (res_ptr + t_4);
   __half t_6[32];
@@ -108,13 +108,13 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   for (int k = 0; (k < 32); k += 1) {
     t_7[k] = static_cast<float>(t_6[k]);
   }
-  // 58: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   float h[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
     h[k] = (t_3[k] + t_7[k]);
   }
-  // 60: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
+  // 95: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
   int t_8 = (int(blockIdx.x) * mf_n_cols);
   decltype(sum_ptr) t_9 = (sum_ptr + t_8);
   __half t_10[32];
@@ -130,7 +130,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
       *reinterpret_cast<mf_vec<8, __half>*>((t_9 + offs)) = mf_vec<8, __half>{{t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]}};
     }
   }
-  // 61: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
+  // 68: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
   float t_11[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
@@ -198,8 +198,13 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   float t_15 = (t_14 + mf_eps);
   float t_16 = mf_sqrt(t_15);
   float rstd = mf_fdiv(1.0f, t_16);
-  // 62: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-  __half t_17[32];
+  // 69: return h * rstd * tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+  float t_17[32];
+  #pragma unroll
+  for (int k = 0; (k < 32); k += 1) {
+    t_17[k] = (h[k] * rstd);
+  }
+  __half t_18[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 8) {
     int offs = ((k * 256) + (int(threadIdx.x) * 8));
@@ -207,52 +212,47 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
       mf_load_masked(mf_v, (w_ptr + offs), mask);
-      t_17[k] = mf_v.v[0];
-      t_17[(k + 1)] = mf_v.v[1];
-      t_17[(k + 2)] = mf_v.v[2];
-      t_17[(k + 3)] = mf_v.v[3];
-      t_17[(k + 4)] = mf_v.v[4];
-      t_17[(k + 5)] = mf_v.v[5];
-      t_17[(k + 6)] = mf_v.v[6];
-      t_17[(k + 7)] = mf_v.v[7];
+      t_18[k] = mf_v.v[0];
+      t_18[(k + 1)] = mf_v.v[1];
+      t_18[(k + 2)] = mf_v.v[2];
+      t_18[(k + 3)] = mf_v.v[3];
+      t_18[(k + 4)] = mf_v.v[4];
+      t_18[(k + 5)] = mf_v.v[5];
+      t_18[(k + 6)] = mf_v.v[6];
+      t_18[(k + 7)] = mf_v.v[7];
     }
   }
-  float w[32];
+  float t_19[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    w[k] = static_cast<float>(t_17[k]);
+    t_19[k] = static_cast<float>(t_18[k]);
   }
-  // 63: tl.store(out_ptr + row * n_cols + offs, h * rstd * w, mask=mask)
-  int t_18 = (int(blockIdx.x) * mf_n_cols);
-  decltype(out_ptr) t_19 = (out_ptr + t_18);
-  float t_20[32];
+  float y[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    t_20[k] = (h[k] * rstd);
+    y[k] = (t_17[k] * t_19[k]);
   }
-  float t_21[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    t_21[k] = (t_20[k] * w[k]);
-  }
+  // 97: tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
+  int t_20 = (int(blockIdx.x) * mf_n_cols);
+  decltype(out_ptr) t_21 = (out_ptr + t_20);
   __half t_22[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    t_22[k] = mf_cast<__half>(t_21[k]);
+    t_22[k] = mf_cast<__half>(y[k]);
   }
   #pragma unroll
   for (int k = 0; (k < 32); k += 8) {
     int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     if (mask) {
-      *reinterpret_cast<mf_vec<8, __half>*>((t_19 + offs)) = mf_vec<8, __half>{{t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)], t_22[(k + 4)], t_22[(k + 5)], t_22[(k + 6)], t_22[(k + 7)]}};
+      *reinterpret_cast<mf_vec<8, __half>*>((t_21 + offs)) = mf_vec<8, __half>{{t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)], t_22[(k + 4)], t_22[(k + 5)], t_22[(k + 6)], t_22[(k + 7)]}};
     }
   }
 } else {
-  // 55: row = tl.program_id(0)
-  // 56: offs = tl.arange(0, BLOCK)
-  // 57: mask = offs < n_cols
-  // 58: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 90: row = tl.program_id(0)
+  // 91: offs = tl.arange(0, BLOCK)
+  // 92: mask = offs < n_cols
+  // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t = (int(blockIdx.x) * mf_n_cols);
   decltype(x_ptr) t_1 = (x_ptr + t);
   __half t_2[32];
@@ -285,7 +285,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   for (int k = 0; (k < 32); k += 1) {
     t_3[k] = static_cast<float>(t_2[k]);
   }
-  // 59: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 94: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t_4 = (int(blockIdx.x) * mf_n_cols);
   decltype(res_ptr) t_5 = (res_ptr + t_4);
   __half t_6[32];
@@ -318,13 +318,13 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   for (int k = 0; (k < 32); k += 1) {
     t_7[k] = static_cast<float>(t_6[k]);
   }
-  // 58: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   float h[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
     h[k] = (t_3[k] + t_7[k]);
   }
-  // 60: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
+  // 95: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
   int t_8 = (int(blockIdx.x) * mf_n_cols);
   decltype(sum_ptr) t_9 = (sum_ptr + t_8);
   __half t_10[32];
@@ -347,7 +347,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
       (t_9 + offs)[7] = t_10[(k + 7)];
     }
   }
-  // 61: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
+  // 68: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
   float t_11[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
@@ -415,68 +415,68 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   float t_15 = (t_14 + mf_eps);
   float t_16 = mf_sqrt(t_15);
   float rstd = mf_fdiv(1.0f, t_16);
-  // 62: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-  __half t_17[32];
+  // 69: return h * rstd * tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+  float t_17[32];
+  #pragma unroll 1
+  for (int k = 0; (k < 32); k += 1) {
+    t_17[k] = (h[k] * rstd);
+  }
+  __half t_18[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
     int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     if (mask) {
-      t_17[k] = (w_ptr + offs)[0];
-      t_17[(k + 1)] = (w_ptr + offs)[1];
-      t_17[(k + 2)] = (w_ptr + offs)[2];
-      t_17[(k + 3)] = (w_ptr + offs)[3];
-      t_17[(k + 4)] = (w_ptr + offs)[4];
-      t_17[(k + 5)] = (w_ptr + offs)[5];
-      t_17[(k + 6)] = (w_ptr + offs)[6];
-      t_17[(k + 7)] = (w_ptr + offs)[7];
+      t_18[k] = (w_ptr + offs)[0];
+      t_18[(k + 1)] = (w_ptr + offs)[1];
+      t_18[(k + 2)] = (w_ptr + offs)[2];
+      t_18[(k + 3)] = (w_ptr + offs)[3];
+      t_18[(k + 4)] = (w_ptr + offs)[4];
+      t_18[(k + 5)] = (w_ptr + offs)[5];
+      t_18[(k + 6)] = (w_ptr + offs)[6];
+      t_18[(k + 7)] = (w_ptr + offs)[7];
     } else {
-      t_17[k] = __float2half(0.0f);
-      t_17[(k + 1)] = __float2half(0.0f);
-      t_17[(k + 2)] = __float2half(0.0f);
-      t_17[(k + 3)] = __float2half(0.0f);
-      t_17[(k + 4)] = __float2half(0.0f);
-      t_17[(k + 5)] = __float2half(0.0f);
-      t_17[(k + 6)] = __float2half(0.0f);
-      t_17[(k + 7)] = __float2half(0.0f);
+      t_18[k] = __float2half(0.0f);
+      t_18[(k + 1)] = __float2half(0.0f);
+      t_18[(k + 2)] = __float2half(0.0f);
+      t_18[(k + 3)] = __float2half(0.0f);
+      t_18[(k + 4)] = __float2half(0.0f);
+      t_18[(k + 5)] = __float2half(0.0f);
+      t_18[(k + 6)] = __float2half(0.0f);
+      t_18[(k + 7)] = __float2half(0.0f);
     }
   }
-  float w[32];
+  float t_19[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
-    w[k] = static_cast<float>(t_17[k]);
+    t_19[k] = static_cast<float>(t_18[k]);
   }
-  // 63: tl.store(out_ptr + row * n_cols + offs, h * rstd * w, mask=mask)
-  int t_18 = (int(blockIdx.x) * mf_n_cols);
-  decltype(out_ptr) t_19 = (out_ptr + t_18);
-  float t_20[32];
+  float y[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
-    t_20[k] = (h[k] * rstd);
+    y[k] = (t_17[k] * t_19[k]);
   }
-  float t_21[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    t_21[k] = (t_20[k] * w[k]);
-  }
+  // 97: tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
+  int t_20 = (int(blockIdx.x) * mf_n_cols);
+  decltype(out_ptr) t_21 = (out_ptr + t_20);
   __half t_22[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
-    t_22[k] = mf_cast<__half>(t_21[k]);
+    t_22[k] = mf_cast<__half>(y[k]);
   }
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
     int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
     if (mask) {
-      (t_19 + offs)[0] = t_22[k];
-      (t_19 + offs)[1] = t_22[(k + 1)];
-      (t_19 + offs)[2] = t_22[(k + 2)];
-      (t_19 + offs)[3] = t_22[(k + 3)];
-      (t_19 + offs)[4] = t_22[(k + 4)];
-      (t_19 + offs)[5] = t_22[(k + 5)];
-      (t_19 + offs)[6] = t_22[(k + 6)];
-      (t_19 + offs)[7] = t_22[(k + 7)];
+      (t_21 + offs)[0] = t_22[k];
+      (t_21 + offs)[1] = t_22[(k + 1)];
+      (t_21 + offs)[2] = t_22[(k + 2)];
+      (t_21 + offs)[3] = t_22[(k + 3)];
+      (t_21 + offs)[4] = t_22[(k + 4)];
+      (t_21 + offs)[5] = t_22[(k + 5)];
+      (t_21 + offs)[6] = t_22[(k + 6)];
+      (t_21 + offs)[7] = t_22[(k + 7)];
     }
   }
 }

@@ -1,7 +1,7 @@
-// 55: row = tl.program_id(0)
-// 56: offs = tl.arange(0, BLOCK)
-// 57: mask = offs < n_cols
-// 58: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+// 90: row = tl.program_id(0)
+// 91: offs = tl.arange(0, BLOCK)
+// 92: mask = offs < n_cols
+// 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
 int t = (int(threadgroup_position_in_grid.x) * n_cols);
 decltype(x_ptr) t_1 = (x_ptr + t);
 half t_2[32];
@@ -23,7 +23,7 @@ float t_3[32];
 for (int k = 0; (k < 32); k += 1) {
   t_3[k] = static_cast<float>(t_2[k]);
 }
-// 59: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+// 94: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
 int t_4 = (int(threadgroup_position_in_grid.x) * n_cols);
 decltype(res_ptr) t_5 = (res_ptr + t_4);
 half t_6[32];
@@ -45,13 +45,13 @@ float t_7[32];
 for (int k = 0; (k < 32); k += 1) {
   t_7[k] = static_cast<float>(t_6[k]);
 }
-// 58: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+// 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
 float h[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
   h[k] = (t_3[k] + t_7[k]);
 }
-// 60: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
+// 95: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
 int t_8 = (int(threadgroup_position_in_grid.x) * n_cols);
 decltype(sum_ptr) t_9 = (sum_ptr + t_8);
 half t_10[32];
@@ -67,7 +67,7 @@ for (int k = 0; (k < 32); k += 4) {
     *((device packed_half4*)((t_9 + offs))) = packed_half4(t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)]);
   }
 }
-// 61: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
+// 68: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
 float t_11[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
@@ -136,8 +136,13 @@ float t_14 = (t_12 / t_13);
 float t_15 = (t_14 + eps);
 float t_16 = metal::sqrt(t_15);
 float rstd = (1.0f / t_16);
-// 62: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-half t_17[32];
+// 69: return h * rstd * tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+float t_17[32];
+#pragma unroll
+for (int k = 0; (k < 32); k += 1) {
+  t_17[k] = (h[k] * rstd);
+}
+half t_18[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
   int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
@@ -145,40 +150,35 @@ for (int k = 0; (k < 32); k += 4) {
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
     if (mask) mf_v = *((const device packed_half4*)((w_ptr + offs)));
-    t_17[k] = mf_v[0];
-    t_17[(k + 1)] = mf_v[1];
-    t_17[(k + 2)] = mf_v[2];
-    t_17[(k + 3)] = mf_v[3];
+    t_18[k] = mf_v[0];
+    t_18[(k + 1)] = mf_v[1];
+    t_18[(k + 2)] = mf_v[2];
+    t_18[(k + 3)] = mf_v[3];
   }
 }
-float w[32];
+float t_19[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
-  w[k] = static_cast<float>(t_17[k]);
+  t_19[k] = static_cast<float>(t_18[k]);
 }
-// 63: tl.store(out_ptr + row * n_cols + offs, h * rstd * w, mask=mask)
-int t_18 = (int(threadgroup_position_in_grid.x) * n_cols);
-decltype(out_ptr) t_19 = (out_ptr + t_18);
-float t_20[32];
+float y[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
-  t_20[k] = (h[k] * rstd);
+  y[k] = (t_17[k] * t_19[k]);
 }
-float t_21[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  t_21[k] = (t_20[k] * w[k]);
-}
+// 97: tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
+int t_20 = (int(threadgroup_position_in_grid.x) * n_cols);
+decltype(out_ptr) t_21 = (out_ptr + t_20);
 half t_22[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
-  t_22[k] = static_cast<half>(t_21[k]);
+  t_22[k] = static_cast<half>(y[k]);
 }
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
   int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
   if (mask) {
-    *((device packed_half4*)((t_19 + offs))) = packed_half4(t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)]);
+    *((device packed_half4*)((t_21 + offs))) = packed_half4(t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)]);
   }
 }

@@ -31,15 +31,15 @@ __shared__ __align__(16) float acc_3_smem[4];
 __shared__ __align__(16) float acc_4_smem[512];
 __shared__ __align__(16) float acc_6_smem[4];
 if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
-  // 63: head = tl.program_id(0)
-  // 64: split = tl.program_id(1)
-  // 65: part = head * tl.num_programs(1) + split
+  // 72: head = tl.program_id(0)
+  // 73: split = tl.program_id(1)
+  // 74: part = head * tl.num_programs(1) + split
   int t = (int(blockIdx.x) * int(gridDim.y));
   int part = (t + int(blockIdx.y));
-  // 66: kv_head = head // GROUP
+  // 75: kv_head = head // GROUP
   int kv_head = (int(blockIdx.x) / 4);
-  // 67: d = tl.arange(0, D)
-  // 68: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  // 76: d = tl.arange(0, D)
+  // 77: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
@@ -48,13 +48,13 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
   q[0] = (t_4[0] * mf_scale);
-  // 71: acc = tl.zeros((D,), dtype=tl.float32)
-  // 72: lo = split * SPLIT
+  // 80: acc = tl.zeros((D,), dtype=tl.float32)
+  // 81: lo = split * SPLIT
   int lo = (int(blockIdx.y) * mf_SPLIT);
-  // 73: hi = tl.minimum(lo + SPLIT, S)
+  // 82: hi = tl.minimum(lo + SPLIT, S)
   int t_5 = (lo + mf_SPLIT);
   int hi = mf_min<int>(t_5, mf_S);
-  // 74: for start in range(lo, hi, BLOCK_N):
+  // 83: for start in range(lo, hi, BLOCK_N):
   float acc[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -69,11 +69,11 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
-    // 75: n = start + tl.arange(0, BLOCK_N)
-    // 76: valid = n < hi
-    // 77: offs = (kv_head * S + n)[:, None] * D + d[None, :]
+    // 84: n = start + tl.arange(0, BLOCK_N)
+    // 85: valid = n < hi
+    // 86: offs = (kv_head * S + n)[:, None] * D + d[None, :]
     int t_6 = (kv_head * mf_S);
-    // 78: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 87: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
     __half t_7[64];
     #pragma unroll
@@ -100,7 +100,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       k_1[k] = static_cast<float>(t_7[k]);
     }
-    // 79: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    // 88: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
     float t_8[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -145,7 +145,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
-    // 80: m_new = tl.maximum(m_i, tl.max(scores, axis=0))
+    // 89: m_new = tl.maximum(m_i, tl.max(scores, axis=0))
     float acc_3[1];
     acc_3[0] = scores[0];
     acc_3[0] = fmaxf(acc_3[0], scores[1]);
@@ -168,10 +168,10 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc_3[0] = fmaxf(acc_3[0], acc_3_smem[3]);
     float t_9 = acc_3[0];
     float m_new = fmaxf(m_i, t_9);
-    // 81: alpha = tl.exp(m_i - m_new)
+    // 90: alpha = tl.exp(m_i - m_new)
     float t_10 = (m_i - m_new);
     float alpha = mf_exp(t_10);
-    // 82: p = tl.exp(scores - m_new)
+    // 91: p = tl.exp(scores - m_new)
     float t_11[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -182,7 +182,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       p[k] = mf_exp(t_11[k]);
     }
-    // 83: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 92: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     __half t_12[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 8) {
@@ -208,7 +208,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       v[k] = static_cast<float>(t_12[k]);
     }
-    // 84: acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
+    // 93: acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
     float t_13[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -256,7 +256,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       acc_5[k] = (t_13[k] + acc_4[k]);
     }
-    // 85: l_i = l_i * alpha + tl.sum(p, axis=0)
+    // 94: l_i = l_i * alpha + tl.sum(p, axis=0)
     float t_15 = (l_i * alpha);
     float acc_6[1];
     acc_6[0] = p[0];
@@ -296,7 +296,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     l_i = l_i_2;
     m_i = m_new_1;
   }
-  // 87: tl.store(o_ptr + part * D + d, acc)
+  // 96: tl.store(o_ptr + part * D + d, acc)
   int t_17 = (part * 128);
   decltype(o_ptr) t_18 = (o_ptr + t_17);
   #pragma unroll
@@ -306,26 +306,26 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       *((t_18 + d)) = acc[k];
     }
   }
-  // 88: tl.store(m_ptr + part, m_i)
+  // 97: tl.store(m_ptr + part, m_i)
   decltype(m_ptr) t_19 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_19) = m_i;
   }
-  // 89: tl.store(l_ptr + part, l_i)
+  // 98: tl.store(l_ptr + part, l_i)
   decltype(l_ptr) t_20 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_20) = l_i;
   }
 } else {
-  // 63: head = tl.program_id(0)
-  // 64: split = tl.program_id(1)
-  // 65: part = head * tl.num_programs(1) + split
+  // 72: head = tl.program_id(0)
+  // 73: split = tl.program_id(1)
+  // 74: part = head * tl.num_programs(1) + split
   int t = (int(blockIdx.x) * int(gridDim.y));
   int part = (t + int(blockIdx.y));
-  // 66: kv_head = head // GROUP
+  // 75: kv_head = head // GROUP
   int kv_head = (int(blockIdx.x) / 4);
-  // 67: d = tl.arange(0, D)
-  // 68: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  // 76: d = tl.arange(0, D)
+  // 77: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
@@ -334,13 +334,13 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
   q[0] = (t_4[0] * mf_scale);
-  // 71: acc = tl.zeros((D,), dtype=tl.float32)
-  // 72: lo = split * SPLIT
+  // 80: acc = tl.zeros((D,), dtype=tl.float32)
+  // 81: lo = split * SPLIT
   int lo = (int(blockIdx.y) * mf_SPLIT);
-  // 73: hi = tl.minimum(lo + SPLIT, S)
+  // 82: hi = tl.minimum(lo + SPLIT, S)
   int t_5 = (lo + mf_SPLIT);
   int hi = mf_min<int>(t_5, mf_S);
-  // 74: for start in range(lo, hi, BLOCK_N):
+  // 83: for start in range(lo, hi, BLOCK_N):
   float acc[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -355,11 +355,11 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
-    // 75: n = start + tl.arange(0, BLOCK_N)
-    // 76: valid = n < hi
-    // 77: offs = (kv_head * S + n)[:, None] * D + d[None, :]
+    // 84: n = start + tl.arange(0, BLOCK_N)
+    // 85: valid = n < hi
+    // 86: offs = (kv_head * S + n)[:, None] * D + d[None, :]
     int t_6 = (kv_head * mf_S);
-    // 78: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 87: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
     __half t_7[64];
     #pragma unroll 1
@@ -393,7 +393,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       k_1[k] = static_cast<float>(t_7[k]);
     }
-    // 79: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    // 88: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
     float t_8[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -438,7 +438,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
-    // 80: m_new = tl.maximum(m_i, tl.max(scores, axis=0))
+    // 89: m_new = tl.maximum(m_i, tl.max(scores, axis=0))
     float acc_3[1];
     acc_3[0] = scores[0];
     acc_3[0] = fmaxf(acc_3[0], scores[1]);
@@ -461,10 +461,10 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc_3[0] = fmaxf(acc_3[0], acc_3_smem[3]);
     float t_9 = acc_3[0];
     float m_new = fmaxf(m_i, t_9);
-    // 81: alpha = tl.exp(m_i - m_new)
+    // 90: alpha = tl.exp(m_i - m_new)
     float t_10 = (m_i - m_new);
     float alpha = mf_exp(t_10);
-    // 82: p = tl.exp(scores - m_new)
+    // 91: p = tl.exp(scores - m_new)
     float t_11[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -475,7 +475,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       p[k] = mf_exp(t_11[k]);
     }
-    // 83: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 92: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     __half t_12[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
@@ -508,7 +508,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       v[k] = static_cast<float>(t_12[k]);
     }
-    // 84: acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
+    // 93: acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
     float t_13[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -556,7 +556,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       acc_5[k] = (t_13[k] + acc_4[k]);
     }
-    // 85: l_i = l_i * alpha + tl.sum(p, axis=0)
+    // 94: l_i = l_i * alpha + tl.sum(p, axis=0)
     float t_15 = (l_i * alpha);
     float acc_6[1];
     acc_6[0] = p[0];
@@ -596,7 +596,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     l_i = l_i_2;
     m_i = m_new_1;
   }
-  // 87: tl.store(o_ptr + part * D + d, acc)
+  // 96: tl.store(o_ptr + part * D + d, acc)
   int t_17 = (part * 128);
   decltype(o_ptr) t_18 = (o_ptr + t_17);
   #pragma unroll 1
@@ -606,12 +606,12 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       *((t_18 + d)) = acc[k];
     }
   }
-  // 88: tl.store(m_ptr + part, m_i)
+  // 97: tl.store(m_ptr + part, m_i)
   decltype(m_ptr) t_19 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_19) = m_i;
   }
-  // 89: tl.store(l_ptr + part, l_i)
+  // 98: tl.store(l_ptr + part, l_i)
   decltype(l_ptr) t_20 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_20) = l_i;

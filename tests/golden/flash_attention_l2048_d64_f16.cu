@@ -104,23 +104,26 @@ template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b <
 
 const auto mf_L = L[0];
 const auto mf_sm_scale = sm_scale[0];
+const auto mf_past = past[0];
 __shared__ __align__(16) __half q_1_smem[2304];
 __shared__ __align__(16) __half k_3_smem[4608];
 __shared__ __align__(16) float acc_2_smem[64];
 __shared__ __align__(16) float acc_3_smem[64];
-__shared__ __align__(16) __half t_20_smem[2560];
+__shared__ __align__(16) __half t_21_smem[2560];
 __shared__ __align__(16) __half v_2_smem[4608];
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
-  // 78: start_m = tl.program_id(0)
-  // 79: head = tl.program_id(1)
-  // 80: kv_base = (head // GROUP) * L * D
+  // 86: start_m = tl.program_id(0)
+  // 87: head = tl.program_id(1)
+  // 88: S = L + past
+  int S = (mf_L + mf_past);
+  // 89: kv_base = (head // GROUP) * S * D
   int t = (int(blockIdx.y) / 4);
-  int t_1 = (t * mf_L);
+  int t_1 = (t * S);
   int kv_base = (t_1 * 64);
-  // 81: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 90: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 82: rd = tl.arange(0, D)
-  // 83: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 91: rd = tl.arange(0, D)
+  // 92: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -142,20 +145,21 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = mf_v.v[7];
     }
   }
-  // 84: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 85: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 86: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 89: hi = tl.minimum((start_m + 1) * BLOCK_M, L)
+  // 93: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 94: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 95: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 98: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
   int t_6 = (int(blockIdx.x) + 1);
   int t_7 = (t_6 * 32);
-  int hi = mf_min<int>(t_7, mf_L);
-  // 90: for start_n in range(0, hi, BLOCK_N):
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  // 90: for start_n in range(0, hi, BLOCK_N):
-  bool t_8 = (0 < hi);
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  int t_8 = (t_7 + mf_past);
+  int hi = mf_min<int>(t_8, S);
+  // 99: for start_n in range(0, hi, BLOCK_N):
+  // 100: rn = start_n + tl.arange(0, BLOCK_N)
+  // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 99: for start_n in range(0, hi, BLOCK_N):
+  bool t_9 = (0 < hi);
+  // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
   __half k_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
@@ -164,7 +168,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int kv = ((kv_base + (rn * 64)) + rd);
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-      mf_load_masked(mf_v, (k_ptr + kv), ((rn < mf_L) & t_8));
+      mf_load_masked(mf_v, (k_ptr + kv), ((rn < S) & t_9));
       k_1[k] = mf_v.v[0];
       k_1[(k + 1)] = mf_v.v[1];
       k_1[(k + 2)] = mf_v.v[2];
@@ -175,12 +179,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       k_1[(k + 7)] = mf_v.v[7];
     }
   }
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  // 90: for start_n in range(0, hi, BLOCK_N):
-  bool t_9 = (0 < hi);
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 100: rn = start_n + tl.arange(0, BLOCK_N)
+  // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 99: for start_n in range(0, hi, BLOCK_N):
+  bool t_10 = (0 < hi);
+  // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   __half v[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
@@ -189,7 +193,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-      mf_load_masked(mf_v, (v_ptr + kv_1), ((rn_1 < mf_L) & t_9));
+      mf_load_masked(mf_v, (v_ptr + kv_1), ((rn_1 < S) & t_10));
       v[k] = mf_v.v[0];
       v[(k + 1)] = mf_v.v[1];
       v[(k + 2)] = mf_v.v[2];
@@ -200,7 +204,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       v[(k + 7)] = mf_v.v[7];
     }
   }
-  // 90: for start_n in range(0, hi, BLOCK_N):
+  // 99: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -219,15 +223,15 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
-  __half t_10[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = k_1[k];
-  }
   __half t_11[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = v[k];
+    t_11[k] = k_1[k];
+  }
+  __half t_12[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_12[k] = v[k];
   }
   __syncthreads();
   #pragma unroll
@@ -236,13 +240,13 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 100: rn = start_n + tl.arange(0, BLOCK_N)
+    // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_12 = (start_n_next < hi);
+    // 100: rn = start_n + tl.arange(0, BLOCK_N)
+    // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_13 = (start_n_next < hi);
     int rd = 0;
     __half k_2[16];
     #pragma unroll
@@ -252,7 +256,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, (k_ptr + kv_3), ((rn_3 < mf_L) & t_12));
+        mf_load_masked(mf_v, (k_ptr + kv_3), ((rn_3 < S) & t_13));
         k_2[k] = mf_v.v[0];
         k_2[(k + 1)] = mf_v.v[1];
         k_2[(k + 2)] = mf_v.v[2];
@@ -263,27 +267,27 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         k_2[(k + 7)] = mf_v.v[7];
       }
     }
-    // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 103: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int stage = ((start_n / 32) % 2);
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
+      mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
     }
     __syncthreads();
-    float t_13[8];
+    float t_14[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = 0.0f;
+      t_14[k] = 0.0f;
     }
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
     #pragma unroll
     for (int f = 0; (f < 2); f += 1) {
-      frag_c[f].e[0] = t_13[(f * 4)];
-      frag_c[f].e[1] = t_13[((f * 4) + 1)];
-      frag_c[f].e[2] = t_13[((f * 4) + 2)];
-      frag_c[f].e[3] = t_13[((f * 4) + 3)];
+      frag_c[f].e[0] = t_14[(f * 4)];
+      frag_c[f].e[1] = t_14[((f * 4) + 1)];
+      frag_c[f].e[2] = t_14[((f * 4) + 2)];
+      frag_c[f].e[3] = t_14[((f * 4) + 3)];
     }
     #pragma unroll
     for (int kk = 0; (kk < 64); kk += 16) {
@@ -307,33 +311,33 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
     #pragma unroll
     for (int f = 0; (f < 2); f += 1) {
-      t_13[(f * 4)] = frag_c[f].e[0];
-      t_13[((f * 4) + 1)] = frag_c[f].e[1];
-      t_13[((f * 4) + 2)] = frag_c[f].e[2];
-      t_13[((f * 4) + 3)] = frag_c[f].e[3];
+      t_14[(f * 4)] = frag_c[f].e[0];
+      t_14[((f * 4) + 1)] = frag_c[f].e[1];
+      t_14[((f * 4) + 2)] = frag_c[f].e[2];
+      t_14[((f * 4) + 3)] = frag_c[f].e[3];
     }
     float qk[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      qk[k] = (t_13[k] * mf_sm_scale);
+      qk[k] = (t_14[k] * mf_sm_scale);
     }
-    // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
+    // 106: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
     float qk_1[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
       int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
+      qk_1[k] = (((rm_1 + mf_past) >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
     }
-    // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
+    // 107: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_2[k] = ((rn_6 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
+      qk_2[k] = ((rn_6 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
-    // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 108: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -370,33 +374,33 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 100: alpha = tl.exp(m_i - m_new)
-    float t_14[2];
+    // 109: alpha = tl.exp(m_i - m_new)
+    float t_15[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_14[k] = (m_i[k] - m_new[k]);
+      t_15[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_14[k]);
+      alpha[k] = mf_exp(t_15[k]);
     }
-    // 101: p = tl.exp(qk - m_new[:, None])
-    float t_15[8];
+    // 110: p = tl.exp(qk - m_new[:, None])
+    float t_16[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_15[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_16[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_15[k]);
+      p[k] = mf_exp(t_16[k]);
     }
-    // 102: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_16[2];
+    // 111: l_i = l_i * alpha + tl.sum(p, 1)
+    float t_17[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_16[k] = (l_i[k] * alpha[k]);
+      t_17[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll
@@ -432,25 +436,25 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_16[k] + acc_3[k]);
+      l_i_2[k] = (t_17[k] + acc_3[k]);
     }
-    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_17[16];
+    // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    float t_18[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_17[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_18[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_18[8];
+    __half t_19[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_18[k] = mf_cast<__half>(p[k]);
+      t_19[k] = mf_cast<__half>(p[k]);
     }
-    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_19 = (start_n_next_1 < hi);
+    // 100: rn = start_n + tl.arange(0, BLOCK_N)
+    // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_20 = (start_n_next_1 < hi);
     __half v_1[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
@@ -459,7 +463,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, (v_ptr + kv_5), ((rn_8 < mf_L) & t_19));
+        mf_load_masked(mf_v, (v_ptr + kv_5), ((rn_8 < S) & t_20));
         v_1[k] = mf_v.v[0];
         v_1[(k + 1)] = mf_v.v[1];
         v_1[(k + 2)] = mf_v.v[2];
@@ -470,31 +474,31 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         v_1[(k + 7)] = mf_v.v[7];
       }
     }
-    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_20_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
+      t_21_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_19[k];
     }
     __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
+      mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_12[k], t_12[(k + 1)], t_12[(k + 2)], t_12[(k + 3)], t_12[(k + 4)], t_12[(k + 5)], t_12[(k + 6)], t_12[(k + 7)]);
     }
     __syncthreads();
-    float t_21[16];
+    float t_22[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_21[k] = 0.0f;
+      t_22[k] = 0.0f;
     }
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c_1[4];
     #pragma unroll
     for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      frag_c_1[f_1].e[0] = t_21[(f_1 * 4)];
-      frag_c_1[f_1].e[1] = t_21[((f_1 * 4) + 1)];
-      frag_c_1[f_1].e[2] = t_21[((f_1 * 4) + 2)];
-      frag_c_1[f_1].e[3] = t_21[((f_1 * 4) + 3)];
+      frag_c_1[f_1].e[0] = t_22[(f_1 * 4)];
+      frag_c_1[f_1].e[1] = t_22[((f_1 * 4) + 1)];
+      frag_c_1[f_1].e[2] = t_22[((f_1 * 4) + 2)];
+      frag_c_1[f_1].e[3] = t_22[((f_1 * 4) + 3)];
     }
     #pragma unroll
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
@@ -502,7 +506,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_20_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_21_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
@@ -518,15 +522,15 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
     #pragma unroll
     for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      t_21[(f_1 * 4)] = frag_c_1[f_1].e[0];
-      t_21[((f_1 * 4) + 1)] = frag_c_1[f_1].e[1];
-      t_21[((f_1 * 4) + 2)] = frag_c_1[f_1].e[2];
-      t_21[((f_1 * 4) + 3)] = frag_c_1[f_1].e[3];
+      t_22[(f_1 * 4)] = frag_c_1[f_1].e[0];
+      t_22[((f_1 * 4) + 1)] = frag_c_1[f_1].e[1];
+      t_22[((f_1 * 4) + 2)] = frag_c_1[f_1].e[2];
+      t_22[((f_1 * 4) + 3)] = frag_c_1[f_1].e[3];
     }
     float acc_4[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_17[k] + t_21[k]);
+      acc_4[k] = (t_18[k] + t_22[k]);
     }
     float l_i_3[2];
     #pragma unroll
@@ -567,48 +571,50 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = k_4[k];
+      t_11[k] = k_4[k];
     }
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = v_3[k];
+      t_12[k] = v_3[k];
     }
   }
-  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_22 = (int(blockIdx.y) * mf_L);
-  int t_23 = (t_22 * 64);
-  decltype(o_ptr) t_24 = (o_ptr + t_23);
-  float t_25[16];
+  // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  int t_23 = (int(blockIdx.y) * mf_L);
+  int t_24 = (t_23 * 64);
+  decltype(o_ptr) t_25 = (o_ptr + t_24);
+  float t_26[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_25[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_26[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_26[16];
+  __half t_27[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_26[k] = mf_cast<__half>(t_25[k]);
+    t_27[k] = mf_cast<__half>(t_26[k]);
   }
-  // 107: mask=rm[:, None] < L)
-  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 116: mask=rm[:, None] < L)
+  // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_24 + (rm * 64)) + rd)) = t_26[k];
+      *(((t_25 + (rm * 64)) + rd)) = t_27[k];
     }
   }
 } else {
-  // 78: start_m = tl.program_id(0)
-  // 79: head = tl.program_id(1)
-  // 80: kv_base = (head // GROUP) * L * D
+  // 86: start_m = tl.program_id(0)
+  // 87: head = tl.program_id(1)
+  // 88: S = L + past
+  int S = (mf_L + mf_past);
+  // 89: kv_base = (head // GROUP) * S * D
   int t = (int(blockIdx.y) / 4);
-  int t_1 = (t * mf_L);
+  int t_1 = (t * S);
   int kv_base = (t_1 * 64);
-  // 81: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 90: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 82: rd = tl.arange(0, D)
-  // 83: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 91: rd = tl.arange(0, D)
+  // 92: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -637,27 +643,28 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = __float2half(0.0f);
     }
   }
-  // 84: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 85: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 86: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 89: hi = tl.minimum((start_m + 1) * BLOCK_M, L)
+  // 93: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 94: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 95: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 98: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
   int t_6 = (int(blockIdx.x) + 1);
   int t_7 = (t_6 * 32);
-  int hi = mf_min<int>(t_7, mf_L);
-  // 90: for start_n in range(0, hi, BLOCK_N):
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  // 90: for start_n in range(0, hi, BLOCK_N):
-  bool t_8 = (0 < hi);
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  int t_8 = (t_7 + mf_past);
+  int hi = mf_min<int>(t_8, S);
+  // 99: for start_n in range(0, hi, BLOCK_N):
+  // 100: rn = start_n + tl.arange(0, BLOCK_N)
+  // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 99: for start_n in range(0, hi, BLOCK_N):
+  bool t_9 = (0 < hi);
+  // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
   __half k_1[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv = ((kv_base + (rn * 64)) + rd);
-    if (((rn < mf_L) & t_8)) {
+    if (((rn < S) & t_9)) {
       k_1[k] = (k_ptr + kv)[0];
       k_1[(k + 1)] = (k_ptr + kv)[1];
       k_1[(k + 2)] = (k_ptr + kv)[2];
@@ -677,19 +684,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       k_1[(k + 7)] = __float2half(0.0f);
     }
   }
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  // 90: for start_n in range(0, hi, BLOCK_N):
-  bool t_9 = (0 < hi);
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 100: rn = start_n + tl.arange(0, BLOCK_N)
+  // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 99: for start_n in range(0, hi, BLOCK_N):
+  bool t_10 = (0 < hi);
+  // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   __half v[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
-    if (((rn_1 < mf_L) & t_9)) {
+    if (((rn_1 < S) & t_10)) {
       v[k] = (v_ptr + kv_1)[0];
       v[(k + 1)] = (v_ptr + kv_1)[1];
       v[(k + 2)] = (v_ptr + kv_1)[2];
@@ -709,7 +716,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       v[(k + 7)] = __float2half(0.0f);
     }
   }
-  // 90: for start_n in range(0, hi, BLOCK_N):
+  // 99: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -728,15 +735,15 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
-  __half t_10[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = k_1[k];
-  }
   __half t_11[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = v[k];
+    t_11[k] = k_1[k];
+  }
+  __half t_12[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    t_12[k] = v[k];
   }
   __syncthreads();
   #pragma unroll 1
@@ -745,13 +752,13 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 100: rn = start_n + tl.arange(0, BLOCK_N)
+    // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_12 = (start_n_next < hi);
+    // 100: rn = start_n + tl.arange(0, BLOCK_N)
+    // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_13 = (start_n_next < hi);
     int rd = 0;
     __half k_2[16];
     #pragma unroll 1
@@ -759,7 +766,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int rn_3 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd_1 = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
-      if (((rn_3 < mf_L) & t_12)) {
+      if (((rn_3 < S) & t_13)) {
         k_2[k] = (k_ptr + kv_3)[0];
         k_2[(k + 1)] = (k_ptr + kv_3)[1];
         k_2[(k + 2)] = (k_ptr + kv_3)[2];
@@ -779,27 +786,27 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         k_2[(k + 7)] = __float2half(0.0f);
       }
     }
-    // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 103: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int stage = ((start_n / 32) % 2);
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
+      mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
     }
     __syncthreads();
-    float t_13[8];
+    float t_14[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = 0.0f;
+      t_14[k] = 0.0f;
     }
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
     #pragma unroll 1
     for (int f = 0; (f < 2); f += 1) {
-      frag_c[f].e[0] = t_13[(f * 4)];
-      frag_c[f].e[1] = t_13[((f * 4) + 1)];
-      frag_c[f].e[2] = t_13[((f * 4) + 2)];
-      frag_c[f].e[3] = t_13[((f * 4) + 3)];
+      frag_c[f].e[0] = t_14[(f * 4)];
+      frag_c[f].e[1] = t_14[((f * 4) + 1)];
+      frag_c[f].e[2] = t_14[((f * 4) + 2)];
+      frag_c[f].e[3] = t_14[((f * 4) + 3)];
     }
     #pragma unroll 1
     for (int kk = 0; (kk < 64); kk += 16) {
@@ -823,33 +830,33 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
     #pragma unroll 1
     for (int f = 0; (f < 2); f += 1) {
-      t_13[(f * 4)] = frag_c[f].e[0];
-      t_13[((f * 4) + 1)] = frag_c[f].e[1];
-      t_13[((f * 4) + 2)] = frag_c[f].e[2];
-      t_13[((f * 4) + 3)] = frag_c[f].e[3];
+      t_14[(f * 4)] = frag_c[f].e[0];
+      t_14[((f * 4) + 1)] = frag_c[f].e[1];
+      t_14[((f * 4) + 2)] = frag_c[f].e[2];
+      t_14[((f * 4) + 3)] = frag_c[f].e[3];
     }
     float qk[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      qk[k] = (t_13[k] * mf_sm_scale);
+      qk[k] = (t_14[k] * mf_sm_scale);
     }
-    // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
+    // 106: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
     float qk_1[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
       int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
+      qk_1[k] = (((rm_1 + mf_past) >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
     }
-    // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
+    // 107: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_2[k] = ((rn_6 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
+      qk_2[k] = ((rn_6 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
-    // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 108: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -886,33 +893,33 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 100: alpha = tl.exp(m_i - m_new)
-    float t_14[2];
+    // 109: alpha = tl.exp(m_i - m_new)
+    float t_15[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_14[k] = (m_i[k] - m_new[k]);
+      t_15[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_14[k]);
+      alpha[k] = mf_exp(t_15[k]);
     }
-    // 101: p = tl.exp(qk - m_new[:, None])
-    float t_15[8];
+    // 110: p = tl.exp(qk - m_new[:, None])
+    float t_16[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_15[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_16[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_15[k]);
+      p[k] = mf_exp(t_16[k]);
     }
-    // 102: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_16[2];
+    // 111: l_i = l_i * alpha + tl.sum(p, 1)
+    float t_17[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_16[k] = (l_i[k] * alpha[k]);
+      t_17[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll 1
@@ -948,32 +955,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_16[k] + acc_3[k]);
+      l_i_2[k] = (t_17[k] + acc_3[k]);
     }
-    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_17[16];
+    // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    float t_18[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_17[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_18[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_18[8];
+    __half t_19[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_18[k] = mf_cast<__half>(p[k]);
+      t_19[k] = mf_cast<__half>(p[k]);
     }
-    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+    // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 91: rn = start_n + tl.arange(0, BLOCK_N)
-    // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_19 = (start_n_next_1 < hi);
+    // 100: rn = start_n + tl.arange(0, BLOCK_N)
+    // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_20 = (start_n_next_1 < hi);
     __half v_1[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int rn_8 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
-      if (((rn_8 < mf_L) & t_19)) {
+      if (((rn_8 < S) & t_20)) {
         v_1[k] = (v_ptr + kv_5)[0];
         v_1[(k + 1)] = (v_ptr + kv_5)[1];
         v_1[(k + 2)] = (v_ptr + kv_5)[2];
@@ -993,31 +1000,31 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         v_1[(k + 7)] = __float2half(0.0f);
       }
     }
-    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_20_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
+      t_21_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_19[k];
     }
     __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
+      mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_12[k], t_12[(k + 1)], t_12[(k + 2)], t_12[(k + 3)], t_12[(k + 4)], t_12[(k + 5)], t_12[(k + 6)], t_12[(k + 7)]);
     }
     __syncthreads();
-    float t_21[16];
+    float t_22[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_21[k] = 0.0f;
+      t_22[k] = 0.0f;
     }
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c_1[4];
     #pragma unroll 1
     for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      frag_c_1[f_1].e[0] = t_21[(f_1 * 4)];
-      frag_c_1[f_1].e[1] = t_21[((f_1 * 4) + 1)];
-      frag_c_1[f_1].e[2] = t_21[((f_1 * 4) + 2)];
-      frag_c_1[f_1].e[3] = t_21[((f_1 * 4) + 3)];
+      frag_c_1[f_1].e[0] = t_22[(f_1 * 4)];
+      frag_c_1[f_1].e[1] = t_22[((f_1 * 4) + 1)];
+      frag_c_1[f_1].e[2] = t_22[((f_1 * 4) + 2)];
+      frag_c_1[f_1].e[3] = t_22[((f_1 * 4) + 3)];
     }
     #pragma unroll 1
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
@@ -1025,7 +1032,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_20_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_21_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll 1
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
@@ -1041,15 +1048,15 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
     #pragma unroll 1
     for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      t_21[(f_1 * 4)] = frag_c_1[f_1].e[0];
-      t_21[((f_1 * 4) + 1)] = frag_c_1[f_1].e[1];
-      t_21[((f_1 * 4) + 2)] = frag_c_1[f_1].e[2];
-      t_21[((f_1 * 4) + 3)] = frag_c_1[f_1].e[3];
+      t_22[(f_1 * 4)] = frag_c_1[f_1].e[0];
+      t_22[((f_1 * 4) + 1)] = frag_c_1[f_1].e[1];
+      t_22[((f_1 * 4) + 2)] = frag_c_1[f_1].e[2];
+      t_22[((f_1 * 4) + 3)] = frag_c_1[f_1].e[3];
     }
     float acc_4[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_17[k] + t_21[k]);
+      acc_4[k] = (t_18[k] + t_22[k]);
     }
     float l_i_3[2];
     #pragma unroll 1
@@ -1090,35 +1097,35 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = k_4[k];
+      t_11[k] = k_4[k];
     }
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = v_3[k];
+      t_12[k] = v_3[k];
     }
   }
-  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_22 = (int(blockIdx.y) * mf_L);
-  int t_23 = (t_22 * 64);
-  decltype(o_ptr) t_24 = (o_ptr + t_23);
-  float t_25[16];
+  // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  int t_23 = (int(blockIdx.y) * mf_L);
+  int t_24 = (t_23 * 64);
+  decltype(o_ptr) t_25 = (o_ptr + t_24);
+  float t_26[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_25[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_26[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_26[16];
+  __half t_27[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_26[k] = mf_cast<__half>(t_25[k]);
+    t_27[k] = mf_cast<__half>(t_26[k]);
   }
-  // 107: mask=rm[:, None] < L)
-  // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 116: mask=rm[:, None] < L)
+  // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_24 + (rm * 64)) + rd)) = t_26[k];
+      *(((t_25 + (rm * 64)) + rd)) = t_27[k];
     }
   }
 }

@@ -1,13 +1,15 @@
-// 78: start_m = tl.program_id(0)
-// 79: head = tl.program_id(1)
-// 80: kv_base = (head // GROUP) * L * D
+// 86: start_m = tl.program_id(0)
+// 87: head = tl.program_id(1)
+// 88: S = L + past
+int S = (L + past);
+// 89: kv_base = (head // GROUP) * S * D
 int t = (int(threadgroup_position_in_grid.y) / 4);
-int t_1 = (t * L);
+int t_1 = (t * S);
 int kv_base = (t_1 * 64);
-// 81: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+// 90: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
 int t_2 = (int(threadgroup_position_in_grid.x) * 32);
-// 82: rd = tl.arange(0, D)
-// 83: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+// 91: rd = tl.arange(0, D)
+// 92: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
 int t_3 = (int(threadgroup_position_in_grid.y) * L);
 int t_4 = (t_3 * 64);
 decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -25,20 +27,21 @@ for (int k = 0; (k < 16); k += 4) {
     q[(k + 3)] = mf_v[3];
   }
 }
-// 84: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-// 85: l_i = tl.zeros((BLOCK_M,), tl.float32)
-// 86: acc = tl.zeros((BLOCK_M, D), tl.float32)
-// 89: hi = tl.minimum((start_m + 1) * BLOCK_M, L)
+// 93: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+// 94: l_i = tl.zeros((BLOCK_M,), tl.float32)
+// 95: acc = tl.zeros((BLOCK_M, D), tl.float32)
+// 98: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
 int t_6 = (int(threadgroup_position_in_grid.x) + 1);
 int t_7 = (t_6 * 32);
-int hi = metal::min(t_7, L);
-// 90: for start_n in range(0, hi, BLOCK_N):
-// 91: rn = start_n + tl.arange(0, BLOCK_N)
-// 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-// 90: for start_n in range(0, hi, BLOCK_N):
-bool t_8 = (0 < hi);
-// 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+int t_8 = (t_7 + past);
+int hi = metal::min(t_8, S);
+// 99: for start_n in range(0, hi, BLOCK_N):
+// 100: rn = start_n + tl.arange(0, BLOCK_N)
+// 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+// 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 99: for start_n in range(0, hi, BLOCK_N):
+bool t_9 = (0 < hi);
+// 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
 half k_1[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -47,19 +50,19 @@ for (int k = 0; (k < 16); k += 4) {
   int kv = ((kv_base + (rn * 64)) + rd);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-    if (((rn < L) & t_8)) mf_v = *((const device packed_half4*)((k_ptr + kv)));
+    if (((rn < S) & t_9)) mf_v = *((const device packed_half4*)((k_ptr + kv)));
     k_1[k] = mf_v[0];
     k_1[(k + 1)] = mf_v[1];
     k_1[(k + 2)] = mf_v[2];
     k_1[(k + 3)] = mf_v[3];
   }
 }
-// 91: rn = start_n + tl.arange(0, BLOCK_N)
-// 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-// 90: for start_n in range(0, hi, BLOCK_N):
-bool t_9 = (0 < hi);
-// 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+// 100: rn = start_n + tl.arange(0, BLOCK_N)
+// 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+// 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 99: for start_n in range(0, hi, BLOCK_N):
+bool t_10 = (0 < hi);
+// 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
 half v[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -68,14 +71,14 @@ for (int k = 0; (k < 16); k += 4) {
   int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-    if (((rn_1 < L) & t_9)) mf_v = *((const device packed_half4*)((v_ptr + kv_1)));
+    if (((rn_1 < S) & t_10)) mf_v = *((const device packed_half4*)((v_ptr + kv_1)));
     v[k] = mf_v[0];
     v[(k + 1)] = mf_v[1];
     v[(k + 2)] = mf_v[2];
     v[(k + 3)] = mf_v[3];
   }
 }
-// 90: for start_n in range(0, hi, BLOCK_N):
+// 99: for start_n in range(0, hi, BLOCK_N):
 float l_i[1];
 l_i[0] = 0.0f;
 float acc[16];
@@ -86,15 +89,15 @@ for (int k = 0; (k < 16); k += 1) {
 }
 float m_i[1];
 m_i[0] = (-INFINITY);
-half t_10[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_10[k] = k_1[k];
-}
 half t_11[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_11[k] = v[k];
+  t_11[k] = k_1[k];
+}
+half t_12[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  t_12[k] = v[k];
 }
 threadgroup half q_1_smem[2304];
 threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -104,13 +107,13 @@ for (int k = 0; (k < 16); k += 4) {
 }
 threadgroup_barrier(mem_flags::mem_threadgroup);
 for (int start_n = 0; (start_n < hi); start_n += 32) {
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 100: rn = start_n + tl.arange(0, BLOCK_N)
+  // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next = (start_n + 32);
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  bool t_12 = (start_n_next < hi);
+  // 100: rn = start_n + tl.arange(0, BLOCK_N)
+  // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  bool t_13 = (start_n_next < hi);
   int rd = 0;
   half k_2[16];
   #pragma unroll
@@ -120,25 +123,25 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (((rn_3 < L) & t_12)) mf_v = *((const device packed_half4*)((k_ptr + kv_3)));
+      if (((rn_3 < S) & t_13)) mf_v = *((const device packed_half4*)((k_ptr + kv_3)));
       k_2[k] = mf_v[0];
       k_2[(k + 1)] = mf_v[1];
       k_2[(k + 2)] = mf_v[2];
       k_2[(k + 3)] = mf_v[3];
     }
   }
-  // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
+  // 103: qk = tl.dot(q, tl.trans(k)) * sm_scale
   threadgroup half k_3_smem[4608];
   int stage = ((start_n / 32) % 2);
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    *((threadgroup packed_half4*)((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)]);
+    *((threadgroup packed_half4*)((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
-  float t_13[8];
+  float t_14[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_13[k] = 0.0f;
+    t_14[k] = 0.0f;
   }
   int frag_row = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
   int frag_col = ((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2));
@@ -147,8 +150,8 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   simdgroup_matrix<float, 8, 8> frag_c[4];
   #pragma unroll
   for (int f = 0; (f < 4); f += 1) {
-    frag_c[f].thread_elements()[0] = t_13[(f * 2)];
-    frag_c[f].thread_elements()[1] = t_13[((f * 2) + 1)];
+    frag_c[f].thread_elements()[0] = t_14[(f * 2)];
+    frag_c[f].thread_elements()[1] = t_14[((f * 2) + 1)];
   }
   #pragma unroll
   for (int kk = 0; (kk < 64); kk += 8) {
@@ -174,31 +177,31 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   }
   #pragma unroll
   for (int f = 0; (f < 4); f += 1) {
-    t_13[(f * 2)] = frag_c[f].thread_elements()[0];
-    t_13[((f * 2) + 1)] = frag_c[f].thread_elements()[1];
+    t_14[(f * 2)] = frag_c[f].thread_elements()[0];
+    t_14[((f * 2) + 1)] = frag_c[f].thread_elements()[1];
   }
   float qk[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    qk[k] = (t_13[k] * sm_scale);
+    qk[k] = (t_14[k] * sm_scale);
   }
-  // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
+  // 106: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
   int rm = t_2;
   float qk_1[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     int rm_1 = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
     int rn_5 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
-    qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : (-INFINITY));
+    qk_1[k] = (((rm_1 + past) >= rn_5) ? qk[k] : (-INFINITY));
   }
-  // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
+  // 107: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
   float qk_2[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     int rn_6 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
-    qk_2[k] = ((rn_6 < L) ? qk_1[k] : (-INFINITY));
+    qk_2[k] = ((rn_6 < S) ? qk_1[k] : (-INFINITY));
   }
-  // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
+  // 108: m_new = tl.maximum(m_i, tl.max(qk, 1))
   float acc_2[1];
   acc_2[0] = qk_2[0];
   acc_2[0] = metal::max(acc_2[0], qk_2[1]);
@@ -214,25 +217,25 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   acc_2[0] = metal::max(acc_2[0], partner_1);
   float m_new[1];
   m_new[0] = metal::max(m_i[0], acc_2[0]);
-  // 100: alpha = tl.exp(m_i - m_new)
-  float t_14[1];
-  t_14[0] = (m_i[0] - m_new[0]);
+  // 109: alpha = tl.exp(m_i - m_new)
+  float t_15[1];
+  t_15[0] = (m_i[0] - m_new[0]);
   float alpha[1];
-  alpha[0] = metal::exp(t_14[0]);
-  // 101: p = tl.exp(qk - m_new[:, None])
-  float t_15[8];
+  alpha[0] = metal::exp(t_15[0]);
+  // 110: p = tl.exp(qk - m_new[:, None])
+  float t_16[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_15[k] = (qk_2[k] - m_new[0]);
+    t_16[k] = (qk_2[k] - m_new[0]);
   }
   float p[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    p[k] = metal::exp(t_15[k]);
+    p[k] = metal::exp(t_16[k]);
   }
-  // 102: l_i = l_i * alpha + tl.sum(p, 1)
-  float t_16[1];
-  t_16[0] = (l_i[0] * alpha[0]);
+  // 111: l_i = l_i * alpha + tl.sum(p, 1)
+  float t_17[1];
+  t_17[0] = (l_i[0] * alpha[0]);
   float acc_3[1];
   acc_3[0] = p[0];
   acc_3[0] = (acc_3[0] + p[1]);
@@ -247,24 +250,24 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   float partner_3 = simd_shuffle_xor(acc_3[0], ushort(8));
   acc_3[0] = (acc_3[0] + partner_3);
   float l_i_1[1];
-  l_i_1[0] = (t_16[0] + acc_3[0]);
-  // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-  float t_17[16];
+  l_i_1[0] = (t_17[0] + acc_3[0]);
+  // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+  float t_18[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_17[k] = (acc[k] * alpha[0]);
+    t_18[k] = (acc[k] * alpha[0]);
   }
-  half t_18[8];
+  half t_19[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_18[k] = static_cast<half>(p[k]);
+    t_19[k] = static_cast<half>(p[k]);
   }
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next_1 = (start_n + 32);
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  bool t_19 = (start_n_next_1 < hi);
+  // 100: rn = start_n + tl.arange(0, BLOCK_N)
+  // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  bool t_20 = (start_n_next_1 < hi);
   half v_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
@@ -273,30 +276,30 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (((rn_8 < L) & t_19)) mf_v = *((const device packed_half4*)((v_ptr + kv_5)));
+      if (((rn_8 < S) & t_20)) mf_v = *((const device packed_half4*)((v_ptr + kv_5)));
       v_1[k] = mf_v[0];
       v_1[(k + 1)] = mf_v[1];
       v_1[(k + 2)] = mf_v[2];
       v_1[(k + 3)] = mf_v[3];
     }
   }
-  // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-  threadgroup half t_20_smem[2560];
+  // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+  threadgroup half t_21_smem[2560];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_20_smem[((stage * 1280) + ((((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))))] = t_18[k];
+    t_21_smem[((stage * 1280) + ((((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))))] = t_19[k];
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   threadgroup half v_2_smem[4608];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    *((threadgroup packed_half4*)((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)]);
+    *((threadgroup packed_half4*)((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_12[k], t_12[(k + 1)], t_12[(k + 2)], t_12[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
-  float t_21[16];
+  float t_22[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_21[k] = 0.0f;
+    t_22[k] = 0.0f;
   }
   int frag_row_1 = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
   int frag_col_1 = ((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2));
@@ -305,8 +308,8 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   simdgroup_matrix<float, 8, 8> frag_c_1[8];
   #pragma unroll
   for (int f_1 = 0; (f_1 < 8); f_1 += 1) {
-    frag_c_1[f_1].thread_elements()[0] = t_21[(f_1 * 2)];
-    frag_c_1[f_1].thread_elements()[1] = t_21[((f_1 * 2) + 1)];
+    frag_c_1[f_1].thread_elements()[0] = t_22[(f_1 * 2)];
+    frag_c_1[f_1].thread_elements()[1] = t_22[((f_1 * 2) + 1)];
   }
   #pragma unroll
   for (int kk_1 = 0; (kk_1 < 32); kk_1 += 8) {
@@ -314,8 +317,8 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     simdgroup_matrix<float, 8, 8> frag_b_1[8];
     #pragma unroll
     for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-      frag_a_1[i_1].thread_elements()[0] = static_cast<float>(t_20_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + frag_col_1)))]);
-      frag_a_1[i_1].thread_elements()[1] = static_cast<float>(t_20_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + (frag_col_1 + 1))))]);
+      frag_a_1[i_1].thread_elements()[0] = static_cast<float>(t_21_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + frag_col_1)))]);
+      frag_a_1[i_1].thread_elements()[1] = static_cast<float>(t_21_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + (frag_col_1 + 1))))]);
     }
     #pragma unroll
     for (int j_1 = 0; (j_1 < 8); j_1 += 1) {
@@ -332,13 +335,13 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   }
   #pragma unroll
   for (int f_1 = 0; (f_1 < 8); f_1 += 1) {
-    t_21[(f_1 * 2)] = frag_c_1[f_1].thread_elements()[0];
-    t_21[((f_1 * 2) + 1)] = frag_c_1[f_1].thread_elements()[1];
+    t_22[(f_1 * 2)] = frag_c_1[f_1].thread_elements()[0];
+    t_22[((f_1 * 2) + 1)] = frag_c_1[f_1].thread_elements()[1];
   }
   float acc_4[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    acc_4[k] = (t_17[k] + t_21[k]);
+    acc_4[k] = (t_18[k] + t_22[k]);
   }
   float l_i_2[1];
   l_i_2[0] = l_i_1[0];
@@ -367,34 +370,34 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   m_i[0] = m_new_1[0];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = k_4[k];
+    t_11[k] = k_4[k];
   }
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = v_3[k];
+    t_12[k] = v_3[k];
   }
 }
-// 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-int t_22 = (int(threadgroup_position_in_grid.y) * L);
-int t_23 = (t_22 * 64);
-decltype(o_ptr) t_24 = (o_ptr + t_23);
-float t_25[16];
+// 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+int t_23 = (int(threadgroup_position_in_grid.y) * L);
+int t_24 = (t_23 * 64);
+decltype(o_ptr) t_25 = (o_ptr + t_24);
+float t_26[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_25[k] = (acc[k] / l_i[0]);
+  t_26[k] = (acc[k] / l_i[0]);
 }
-half t_26[16];
+half t_27[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_26[k] = static_cast<half>(t_25[k]);
+  t_27[k] = static_cast<half>(t_26[k]);
 }
-// 107: mask=rm[:, None] < L)
-// 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+// 116: mask=rm[:, None] < L)
+// 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   int rm = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
   int rd = (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)));
   if ((rm < L)) {
-    *(((t_24 + (rm * 64)) + rd)) = t_26[k];
+    *(((t_25 + (rm * 64)) + rd)) = t_27[k];
   }
 }

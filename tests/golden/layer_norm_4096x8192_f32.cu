@@ -30,10 +30,10 @@ const auto mf_eps = eps[0];
 __shared__ __align__(16) float acc_smem[8];
 __shared__ __align__(16) float acc_1_smem[8];
 if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(w_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
-  // 71: row = tl.program_id(0)
-  // 72: offs = tl.arange(0, BLOCK)
-  // 73: mask = offs < n_cols
-  // 74: x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 105: row = tl.program_id(0)
+  // 106: offs = tl.arange(0, BLOCK)
+  // 107: mask = offs < n_cols
+  // 108: x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t = (int(blockIdx.x) * mf_n_cols);
   decltype(x_ptr) t_1 = (x_ptr + t);
   float x[32];
@@ -50,7 +50,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
       x[(k + 3)] = mf_v.v[3];
     }
   }
-  // 75: mean = tl.sum(x, axis=0) / n_cols
+  // 109: mean = tl.sum(x, axis=0) / n_cols
   float acc[1];
   acc[0] = x[0];
   acc[0] = (acc[0] + x[1]);
@@ -110,7 +110,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float t_2 = acc[0];
   float t_3 = static_cast<float>(mf_n_cols);
   float mean = mf_fdiv(t_2, t_3);
-  // 76: xc = tl.where(mask, x - mean, 0.0)
+  // 110: xc = tl.where(mask, x - mean, 0.0)
   float t_4[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
@@ -123,7 +123,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
     bool mask = (offs < mf_n_cols);
     xc[k] = (mask ? t_4[k] : 0.0f);
   }
-  // 77: rstd = 1.0 / tl.sqrt(tl.sum(xc * xc, axis=0) / n_cols + eps)
+  // 111: rstd = 1.0 / tl.sqrt(tl.sum(xc * xc, axis=0) / n_cols + eps)
   float t_5[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
@@ -191,7 +191,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float t_9 = (t_8 + mf_eps);
   float t_10 = mf_sqrt(t_9);
   float rstd = mf_fdiv(1.0f, t_10);
-  // 78: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+  // 112: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
   float w[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
@@ -206,7 +206,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
       w[(k + 3)] = mf_v.v[3];
     }
   }
-  // 79: b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+  // 113: b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
   float b[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
@@ -221,7 +221,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
       b[(k + 3)] = mf_v.v[3];
     }
   }
-  // 80: tl.store(out_ptr + row * n_cols + offs, xc * rstd * w + b, mask=mask)
+  // 114: tl.store(out_ptr + row * n_cols + offs, xc * rstd * w + b, mask=mask)
   int t_11 = (int(blockIdx.x) * mf_n_cols);
   decltype(out_ptr) t_12 = (out_ptr + t_11);
   float t_13[32];
@@ -247,21 +247,21 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
       *reinterpret_cast<mf_vec<4, float>*>((t_12 + offs)) = mf_vec<4, float>{{t_15[k], t_15[(k + 1)], t_15[(k + 2)], t_15[(k + 3)]}};
     }
   }
-  // 81: tl.store(mean_ptr + row, mean)
+  // 115: tl.store(mean_ptr + row, mean)
   decltype(mean_ptr) t_16 = (mean_ptr + int(blockIdx.x));
   if ((int(threadIdx.x) == 0)) {
     *(t_16) = mean;
   }
-  // 82: tl.store(rstd_ptr + row, rstd)
+  // 116: tl.store(rstd_ptr + row, rstd)
   decltype(rstd_ptr) t_17 = (rstd_ptr + int(blockIdx.x));
   if ((int(threadIdx.x) == 0)) {
     *(t_17) = rstd;
   }
 } else {
-  // 71: row = tl.program_id(0)
-  // 72: offs = tl.arange(0, BLOCK)
-  // 73: mask = offs < n_cols
-  // 74: x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  // 105: row = tl.program_id(0)
+  // 106: offs = tl.arange(0, BLOCK)
+  // 107: mask = offs < n_cols
+  // 108: x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t = (int(blockIdx.x) * mf_n_cols);
   decltype(x_ptr) t_1 = (x_ptr + t);
   float x[32];
@@ -281,7 +281,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
       x[(k + 3)] = 0.0f;
     }
   }
-  // 75: mean = tl.sum(x, axis=0) / n_cols
+  // 109: mean = tl.sum(x, axis=0) / n_cols
   float acc[1];
   acc[0] = x[0];
   acc[0] = (acc[0] + x[1]);
@@ -341,7 +341,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float t_2 = acc[0];
   float t_3 = static_cast<float>(mf_n_cols);
   float mean = mf_fdiv(t_2, t_3);
-  // 76: xc = tl.where(mask, x - mean, 0.0)
+  // 110: xc = tl.where(mask, x - mean, 0.0)
   float t_4[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
@@ -354,7 +354,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
     bool mask = (offs < mf_n_cols);
     xc[k] = (mask ? t_4[k] : 0.0f);
   }
-  // 77: rstd = 1.0 / tl.sqrt(tl.sum(xc * xc, axis=0) / n_cols + eps)
+  // 111: rstd = 1.0 / tl.sqrt(tl.sum(xc * xc, axis=0) / n_cols + eps)
   float t_5[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
@@ -422,7 +422,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   float t_9 = (t_8 + mf_eps);
   float t_10 = mf_sqrt(t_9);
   float rstd = mf_fdiv(1.0f, t_10);
-  // 78: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+  // 112: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
   float w[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 4) {
@@ -440,7 +440,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
       w[(k + 3)] = 0.0f;
     }
   }
-  // 79: b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+  // 113: b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
   float b[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 4) {
@@ -458,7 +458,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
       b[(k + 3)] = 0.0f;
     }
   }
-  // 80: tl.store(out_ptr + row * n_cols + offs, xc * rstd * w + b, mask=mask)
+  // 114: tl.store(out_ptr + row * n_cols + offs, xc * rstd * w + b, mask=mask)
   int t_11 = (int(blockIdx.x) * mf_n_cols);
   decltype(out_ptr) t_12 = (out_ptr + t_11);
   float t_13[32];
@@ -487,12 +487,12 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
       (t_12 + offs)[3] = t_15[(k + 3)];
     }
   }
-  // 81: tl.store(mean_ptr + row, mean)
+  // 115: tl.store(mean_ptr + row, mean)
   decltype(mean_ptr) t_16 = (mean_ptr + int(blockIdx.x));
   if ((int(threadIdx.x) == 0)) {
     *(t_16) = mean;
   }
-  // 82: tl.store(rstd_ptr + row, rstd)
+  // 116: tl.store(rstd_ptr + row, rstd)
   decltype(rstd_ptr) t_17 = (rstd_ptr + int(blockIdx.x));
   if ((int(threadIdx.x) == 0)) {
     *(t_17) = rstd;

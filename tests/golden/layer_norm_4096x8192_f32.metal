@@ -1,7 +1,7 @@
-// 71: row = tl.program_id(0)
-// 72: offs = tl.arange(0, BLOCK)
-// 73: mask = offs < n_cols
-// 74: x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+// 105: row = tl.program_id(0)
+// 106: offs = tl.arange(0, BLOCK)
+// 107: mask = offs < n_cols
+// 108: x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
 int t = (int(threadgroup_position_in_grid.x) * n_cols);
 decltype(x_ptr) t_1 = (x_ptr + t);
 float x[32];
@@ -18,7 +18,7 @@ for (int k = 0; (k < 32); k += 4) {
     x[(k + 3)] = mf_v[3];
   }
 }
-// 75: mean = tl.sum(x, axis=0) / n_cols
+// 109: mean = tl.sum(x, axis=0) / n_cols
 float acc[1];
 acc[0] = x[0];
 acc[0] = (acc[0] + x[1]);
@@ -79,7 +79,7 @@ acc[0] = (acc[0] + acc_smem[7]);
 float t_2 = acc[0];
 float t_3 = static_cast<float>(n_cols);
 float mean = (t_2 / t_3);
-// 76: xc = tl.where(mask, x - mean, 0.0)
+// 110: xc = tl.where(mask, x - mean, 0.0)
 float t_4[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
@@ -92,7 +92,7 @@ for (int k = 0; (k < 32); k += 1) {
   bool mask = (offs < n_cols);
   xc[k] = (mask ? t_4[k] : 0.0f);
 }
-// 77: rstd = 1.0 / tl.sqrt(tl.sum(xc * xc, axis=0) / n_cols + eps)
+// 111: rstd = 1.0 / tl.sqrt(tl.sum(xc * xc, axis=0) / n_cols + eps)
 float t_5[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
@@ -161,7 +161,7 @@ float t_8 = (t_6 / t_7);
 float t_9 = (t_8 + eps);
 float t_10 = metal::sqrt(t_9);
 float rstd = (1.0f / t_10);
-// 78: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+// 112: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
 float w[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
@@ -176,7 +176,7 @@ for (int k = 0; (k < 32); k += 4) {
     w[(k + 3)] = mf_v[3];
   }
 }
-// 79: b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+// 113: b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
 float b[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
@@ -191,7 +191,7 @@ for (int k = 0; (k < 32); k += 4) {
     b[(k + 3)] = mf_v[3];
   }
 }
-// 80: tl.store(out_ptr + row * n_cols + offs, xc * rstd * w + b, mask=mask)
+// 114: tl.store(out_ptr + row * n_cols + offs, xc * rstd * w + b, mask=mask)
 int t_11 = (int(threadgroup_position_in_grid.x) * n_cols);
 decltype(out_ptr) t_12 = (out_ptr + t_11);
 float t_13[32];
@@ -217,12 +217,12 @@ for (int k = 0; (k < 32); k += 4) {
     *((device packed_float4*)((t_12 + offs))) = packed_float4(t_15[k], t_15[(k + 1)], t_15[(k + 2)], t_15[(k + 3)]);
   }
 }
-// 81: tl.store(mean_ptr + row, mean)
+// 115: tl.store(mean_ptr + row, mean)
 decltype(mean_ptr) t_16 = (mean_ptr + int(threadgroup_position_in_grid.x));
 if ((int(thread_index_in_threadgroup) == 0)) {
   *(t_16) = mean;
 }
-// 82: tl.store(rstd_ptr + row, rstd)
+// 116: tl.store(rstd_ptr + row, rstd)
 decltype(rstd_ptr) t_17 = (rstd_ptr + int(threadgroup_position_in_grid.x));
 if ((int(thread_index_in_threadgroup) == 0)) {
   *(t_17) = rstd;

@@ -59,11 +59,11 @@ const auto mf_N = N[0];
 const auto mf_K = K[0];
 __shared__ __align__(16) float x_1_smem[256];
 if (mf_is_aligned(x_ptr, 8)) {
-  // 34: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 53: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 8);
-  // 35: row_ok = rows < N
-  // 36: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 37: for k0 in range(0, K, BLOCK_K):
+  // 54: row_ok = rows < N
+  // 55: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 56: for k0 in range(0, K, BLOCK_K):
   float acc[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -71,10 +71,10 @@ if (mf_is_aligned(x_ptr, 8)) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 256) {
-    // 38: ks = k0 + tl.arange(0, BLOCK_K)
-    // 39: k_ok = ks < K
-    // 40: mask = row_ok[:, None] & k_ok[None, :]
-    // 41: words = tl.load(wq_ptr + rows[:, None] * (K // 8) + (ks // 8)[None, :], mask=mask, other=0)
+    // 57: ks = k0 + tl.arange(0, BLOCK_K)
+    // 58: k_ok = ks < K
+    // 59: mask = row_ok[:, None] & k_ok[None, :]
+    // 60: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
     int t_1 = (mf_K / 8);
     int rows = t;
     bool row_ok = (rows < mf_N);
@@ -88,7 +88,7 @@ if (mf_is_aligned(x_ptr, 8)) {
       bool mask = (row_ok_1 & k_ok_1);
       words[k] = (mask ? ((wq_ptr + (rows_1 * t_1)) + (ks_1 / 8))[0] : 0u);
     }
-    // 42: q = ((words >> ((ks % 8) * 4)[None, :]) & 0xF).to(tl.float32)
+    // 61: q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_2[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -105,9 +105,9 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       q[k] = static_cast<float>(t_3[k]);
     }
-    // 43: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
+    // 62: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
     int t_4 = (mf_K / 64);
-    // 44: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
+    // 63: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
     __half t_5[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -124,7 +124,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       scale[k] = static_cast<float>(t_5[k]);
     }
-    // 45: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
+    // 64: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
     __half t_6[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -141,7 +141,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       bias[k] = static_cast<float>(t_6[k]);
     }
-    // 46: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
+    // 65: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
     __half t_7[4];
     int ks_5 = (k0 + (int(threadIdx.x) * 4));
     bool k_ok_4 = (ks_5 < mf_K);
@@ -158,7 +158,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_7[k]);
     }
-    // 47: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
+    // 66: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
     float t_8[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -229,7 +229,7 @@ if (mf_is_aligned(x_ptr, 8)) {
       acc[k] = acc_4[k];
     }
   }
-  // 48: tl.store(out_ptr + rows, acc, mask=row_ok)
+  // 67: tl.store(out_ptr + rows, acc, mask=row_ok)
   __half t_11[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -244,11 +244,11 @@ if (mf_is_aligned(x_ptr, 8)) {
     }
   }
 } else {
-  // 34: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 53: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 8);
-  // 35: row_ok = rows < N
-  // 36: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 37: for k0 in range(0, K, BLOCK_K):
+  // 54: row_ok = rows < N
+  // 55: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 56: for k0 in range(0, K, BLOCK_K):
   float acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
@@ -256,10 +256,10 @@ if (mf_is_aligned(x_ptr, 8)) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 256) {
-    // 38: ks = k0 + tl.arange(0, BLOCK_K)
-    // 39: k_ok = ks < K
-    // 40: mask = row_ok[:, None] & k_ok[None, :]
-    // 41: words = tl.load(wq_ptr + rows[:, None] * (K // 8) + (ks // 8)[None, :], mask=mask, other=0)
+    // 57: ks = k0 + tl.arange(0, BLOCK_K)
+    // 58: k_ok = ks < K
+    // 59: mask = row_ok[:, None] & k_ok[None, :]
+    // 60: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
     int t_1 = (mf_K / 8);
     int rows = t;
     bool row_ok = (rows < mf_N);
@@ -273,7 +273,7 @@ if (mf_is_aligned(x_ptr, 8)) {
       bool mask = (row_ok_1 & k_ok_1);
       words[k] = (mask ? ((wq_ptr + (rows_1 * t_1)) + (ks_1 / 8))[0] : 0u);
     }
-    // 42: q = ((words >> ((ks % 8) * 4)[None, :]) & 0xF).to(tl.float32)
+    // 61: q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_2[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
@@ -290,9 +290,9 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       q[k] = static_cast<float>(t_3[k]);
     }
-    // 43: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
+    // 62: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
     int t_4 = (mf_K / 64);
-    // 44: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
+    // 63: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
     __half t_5[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
@@ -309,7 +309,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       scale[k] = static_cast<float>(t_5[k]);
     }
-    // 45: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
+    // 64: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
     __half t_6[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
@@ -326,7 +326,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       bias[k] = static_cast<float>(t_6[k]);
     }
-    // 46: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
+    // 65: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
     __half t_7[4];
     int ks_5 = (k0 + (int(threadIdx.x) * 4));
     bool k_ok_4 = (ks_5 < mf_K);
@@ -346,7 +346,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_7[k]);
     }
-    // 47: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
+    // 66: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
     float t_8[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
@@ -417,7 +417,7 @@ if (mf_is_aligned(x_ptr, 8)) {
       acc[k] = acc_4[k];
     }
   }
-  // 48: tl.store(out_ptr + rows, acc, mask=row_ok)
+  // 67: tl.store(out_ptr + rows, acc, mask=row_ok)
   __half t_11[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {

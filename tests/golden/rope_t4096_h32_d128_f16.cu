@@ -54,37 +54,39 @@ __device__ __forceinline__ float mf_fdiv(float a, float b) {
 const auto mf_n_rows = n_rows[0];
 const auto mf_T = T[0];
 const auto mf_log_base = log_base[0];
+const auto mf_offset = offset[0];
+const auto mf_pos_scale = pos_scale[0];
 if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
-  // 42: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+  // 51: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
   int t = (int(blockIdx.x) * 16);
-  // 43: ok = rows < n_rows
-  // 44: i = tl.arange(0, HALF)
-  // 45: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+  // 52: ok = rows < n_rows
+  // 53: i = tl.arange(0, HALF)
+  // 54: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
   float t_1 = (-mf_log_base);
   float t_2 = mf_fdiv(t_1, 64.0f);
-  // 46: theta = (rows % T).to(tl.float32)[:, None] * inv_freq[None, :]
+  // 55: theta = ((rows % T + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
   float theta[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     int rows = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
     float inv_freq = mf_exp((static_cast<float>(i) * t_2));
-    theta[k] = (static_cast<float>((rows % mf_T)) * inv_freq);
+    theta[k] = ((static_cast<float>(((rows % mf_T) + mf_offset)) * mf_pos_scale) * inv_freq);
   }
-  // 47: c = tl.cos(theta)
+  // 56: c = tl.cos(theta)
   float c[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     c[k] = cosf(theta[k]);
   }
-  // 48: s = tl.sin(theta)
+  // 57: s = tl.sin(theta)
   float s[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     s[k] = sinf(theta[k]);
   }
-  // 49: first = rows[:, None] * (2 * HALF) + i[None, :]
-  // 50: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
+  // 58: first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+  // 63: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
   __half t_3[8];
   {
     mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
@@ -103,7 +105,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   for (int k = 0; (k < 8); k += 1) {
     x1[k] = static_cast<float>(t_3[k]);
   }
-  // 51: x2 = tl.load(x_ptr + first + HALF, mask=ok[:, None], other=0.0).to(tl.float32)
+  // 64: x2 = tl.load(x_ptr + first + partner, mask=ok[:, None], other=0.0).to(tl.float32)
   __half t_4[8];
   {
     mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
@@ -122,7 +124,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   for (int k = 0; (k < 8); k += 1) {
     x2[k] = static_cast<float>(t_4[k]);
   }
-  // 52: tl.store(out_ptr + first, x1 * c - x2 * s, mask=ok[:, None])
+  // 65: tl.store(out_ptr + first, x1 * c - x2 * s, mask=ok[:, None])
   float t_5[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -146,7 +148,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   if (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows)) {
     *reinterpret_cast<mf_vec<8, __half>*>((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))) = mf_vec<8, __half>{{t_8[0], t_8[1], t_8[2], t_8[3], t_8[4], t_8[5], t_8[6], t_8[7]}};
   }
-  // 53: tl.store(out_ptr + first + HALF, x1 * s + x2 * c, mask=ok[:, None])
+  // 66: tl.store(out_ptr + first + partner, x1 * s + x2 * c, mask=ok[:, None])
   float t_9[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -171,36 +173,36 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     *reinterpret_cast<mf_vec<8, __half>*>(((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)) = mf_vec<8, __half>{{t_12[0], t_12[1], t_12[2], t_12[3], t_12[4], t_12[5], t_12[6], t_12[7]}};
   }
 } else {
-  // 42: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+  // 51: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
   int t = (int(blockIdx.x) * 16);
-  // 43: ok = rows < n_rows
-  // 44: i = tl.arange(0, HALF)
-  // 45: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+  // 52: ok = rows < n_rows
+  // 53: i = tl.arange(0, HALF)
+  // 54: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
   float t_1 = (-mf_log_base);
   float t_2 = mf_fdiv(t_1, 64.0f);
-  // 46: theta = (rows % T).to(tl.float32)[:, None] * inv_freq[None, :]
+  // 55: theta = ((rows % T + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
   float theta[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     int rows = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
     float inv_freq = mf_exp((static_cast<float>(i) * t_2));
-    theta[k] = (static_cast<float>((rows % mf_T)) * inv_freq);
+    theta[k] = ((static_cast<float>(((rows % mf_T) + mf_offset)) * mf_pos_scale) * inv_freq);
   }
-  // 47: c = tl.cos(theta)
+  // 56: c = tl.cos(theta)
   float c[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     c[k] = cosf(theta[k]);
   }
-  // 48: s = tl.sin(theta)
+  // 57: s = tl.sin(theta)
   float s[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     s[k] = sinf(theta[k]);
   }
-  // 49: first = rows[:, None] * (2 * HALF) + i[None, :]
-  // 50: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
+  // 58: first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+  // 63: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
   __half t_3[8];
   if (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows)) {
     t_3[0] = (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[0];
@@ -226,7 +228,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   for (int k = 0; (k < 8); k += 1) {
     x1[k] = static_cast<float>(t_3[k]);
   }
-  // 51: x2 = tl.load(x_ptr + first + HALF, mask=ok[:, None], other=0.0).to(tl.float32)
+  // 64: x2 = tl.load(x_ptr + first + partner, mask=ok[:, None], other=0.0).to(tl.float32)
   __half t_4[8];
   if (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows)) {
     t_4[0] = ((x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[0];
@@ -252,7 +254,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   for (int k = 0; (k < 8); k += 1) {
     x2[k] = static_cast<float>(t_4[k]);
   }
-  // 52: tl.store(out_ptr + first, x1 * c - x2 * s, mask=ok[:, None])
+  // 65: tl.store(out_ptr + first, x1 * c - x2 * s, mask=ok[:, None])
   float t_5[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -283,7 +285,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     (out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = t_8[6];
     (out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = t_8[7];
   }
-  // 53: tl.store(out_ptr + first + HALF, x1 * s + x2 * c, mask=ok[:, None])
+  // 66: tl.store(out_ptr + first + partner, x1 * s + x2 * c, mask=ok[:, None])
   float t_9[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {

@@ -1,33 +1,33 @@
-// 42: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+// 51: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
 int t = (int(threadgroup_position_in_grid.x) * 16);
-// 43: ok = rows < n_rows
-// 44: i = tl.arange(0, HALF)
-// 45: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+// 52: ok = rows < n_rows
+// 53: i = tl.arange(0, HALF)
+// 54: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
 float t_1 = (-log_base);
 float t_2 = (t_1 / 64.0f);
-// 46: theta = (rows % T).to(tl.float32)[:, None] * inv_freq[None, :]
+// 55: theta = ((rows % T + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
 float theta[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
   int rows = (t + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
   int i = (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4));
   float inv_freq = metal::exp((static_cast<float>(i) * t_2));
-  theta[k] = (static_cast<float>((rows % T)) * inv_freq);
+  theta[k] = ((static_cast<float>(((rows % T) + offset)) * pos_scale) * inv_freq);
 }
-// 47: c = tl.cos(theta)
+// 56: c = tl.cos(theta)
 float c[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
   c[k] = metal::cos(theta[k]);
 }
-// 48: s = tl.sin(theta)
+// 57: s = tl.sin(theta)
 float s[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
   s[k] = metal::sin(theta[k]);
 }
-// 49: first = rows[:, None] * (2 * HALF) + i[None, :]
-// 50: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
+// 58: first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+// 63: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
 half t_3[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 4) {
@@ -49,7 +49,7 @@ float x1[8];
 for (int k = 0; (k < 8); k += 1) {
   x1[k] = static_cast<float>(t_3[k]);
 }
-// 51: x2 = tl.load(x_ptr + first + HALF, mask=ok[:, None], other=0.0).to(tl.float32)
+// 64: x2 = tl.load(x_ptr + first + partner, mask=ok[:, None], other=0.0).to(tl.float32)
 half t_4[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 4) {
@@ -71,7 +71,7 @@ float x2[8];
 for (int k = 0; (k < 8); k += 1) {
   x2[k] = static_cast<float>(t_4[k]);
 }
-// 52: tl.store(out_ptr + first, x1 * c - x2 * s, mask=ok[:, None])
+// 65: tl.store(out_ptr + first, x1 * c - x2 * s, mask=ok[:, None])
 float t_5[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
@@ -102,7 +102,7 @@ for (int k = 0; (k < 8); k += 4) {
     *((device packed_half4*)((out_ptr + first))) = packed_half4(t_8[k], t_8[(k + 1)], t_8[(k + 2)], t_8[(k + 3)]);
   }
 }
-// 53: tl.store(out_ptr + first + HALF, x1 * s + x2 * c, mask=ok[:, None])
+// 66: tl.store(out_ptr + first + partner, x1 * s + x2 * c, mask=ok[:, None])
 float t_9[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {

@@ -13,6 +13,7 @@ MAY_IMPORT = {  # package: the metalforge packages and modules its code may impo
     "codegen": {"codegen", "dsl", "errors", "env"},
     "runtime": {"runtime", "errors", "env"},
     "launcher": {"launcher", "dsl", "codegen", "runtime", "errors", "env"},
+    "nn": {"nn", "kernels", "errors", "env"},  # the drop-in layers run the library, nothing below it directly
 }
 LOWERING = ("codegen", "lowering")
 DRIVER = "codegen.lowering.driver"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import mlx.core as mx
 import optuna
@@ -226,3 +227,19 @@ def test_matmul2d_is_a_config_field_the_tuner_can_choose(emu, db_path):
     assert Config.from_json(json.loads(trials[True]["config"])).matmul2d
     assert Config({"BLOCK_M": 32}, matmul2d=True).all_kwargs()["matmul2d"] is True
     assert "matmul2d" not in Config({"BLOCK_M": 32}).to_json()  # unset: stored rows read as before
+
+
+def test_lookups_of_new_keys_reuse_the_open_database_until_the_file_changes(emu, db_path, monkeypatch):
+    """A decode step meets a new key at every token: its lookup must not reopen the database (about
+    1.5 ms), but a database replaced on disk (a shipped file, a repair) is opened again."""
+    tuned = autotune(configs=CONFIGS[:2], key=["n"], reference=reference, warmup=1, rep=3)(Launchable("reader", emu))
+    tuned.tune(standin.grid, *standin.args(n=1000), trials=2, sampler="grid")
+    opened = []
+    monkeypatch.setattr(tuner_module, "TuningDB", lambda *a, **k: opened.append(a) or TuningDB(*a, **k))
+    for n in (1001, 1002, 1003):
+        assert tuned.config_for(standin.grid, *standin.args(n=n))[1] == "bucket"
+    assert len(opened) == 1
+    copy = db_path.with_name("copy.sqlite")
+    shutil.copy(db_path, copy)
+    copy.replace(db_path)
+    assert tuned.config_for(standin.grid, *standin.args(n=1004))[1] == "bucket" and len(opened) == 2

@@ -1,0 +1,197 @@
+"""`metalforge.nn.patch` on mlx-lm's own Llama and Qwen2 model code (tiny configs from
+benchmarks/lm_bench.py: 2 layers, grouped-query heads, odd vocabularies, 4-bit weights in groups of
+32 and 64), patched against unpatched through a KV cache; `patch`/`unpatch` on any Module tree;
+METALFORGE_RECORD and `metalforge autotune --recorded` end to end.
+
+Bound on the logits (float32 models): both runs read the same weights and compute in float32; they
+differ in summation order only (at most K * 2^-24 relative per dot product of length K <= 192,
+about 1e-5), carried through two layers, attention and the head: 1e-4 of the largest |logit|."""
+from __future__ import annotations
+
+import json
+
+import mlx.core as mx
+import mlx.nn as nn
+import numpy as np
+import pytest
+
+import metalforge.nn as mfnn
+from benchmarks import lm_bench
+from metalforge import cli
+from metalforge.autotune import record
+from metalforge.kernels import registered
+from metalforge.tuning_db import TuningDB
+
+lm_bench.import_mlx_lm()  # mlx-lm is in the test extra
+PROMPT, STEPS = 13, 3
+LOGIT_BOUND = 1e-4
+
+
+@pytest.fixture(params=[("llama-tiny", 32), ("qwen2-tiny", 64)], ids=["llama", "qwen2"])
+def tiny(request, rng):
+    name, group = request.param
+    model = lm_bench.build(name, mx.float32, 4, group, seed=int(rng.integers(1 << 31)))
+    prompt = mx.array(rng.integers(0, lm_bench.MODELS[name][1]["vocab_size"], PROMPT))
+    yield model, prompt
+    mfnn.unpatch(model)
+
+
+def assert_logits_match(a: mx.array, b: mx.array, scale: float) -> None:
+    difference = np.abs(np.array(a) - np.array(b)).max()
+    assert difference <= LOGIT_BOUND * scale, (difference, scale)
+
+
+def test_patched_model_matches_unpatched_through_the_kv_cache(tiny):
+    model, prompt = tiny
+    base = lm_bench.generate(model, prompt, STEPS)
+    mfnn.clear_fallbacks()
+    report = mfnn.patch(model)
+    assert set(report.counts()) == {"QuantizedLinear", "QuantizedEmbedding", "RMSNorm", "RoPE"}
+    assert len(report.attention) == 1  # Qwen2 ties its embedding: its head is QuantizedEmbedding.as_linear
+    patched = lm_bench.generate(model, prompt, STEPS, base["tokens"])
+    assert mfnn.fallbacks() == {}, "every call of the patched model ran on metalforge's kernels"
+    scale = float(np.abs(np.array(base["prefill_logits"])).max())
+    assert_logits_match(patched["prefill_logits"], base["prefill_logits"], scale)
+    for ours, theirs in zip(patched["step_logits"], base["step_logits"], strict=True):
+        assert_logits_match(ours, theirs, scale)
+    assert patched["tokens"] == base["tokens"]
+
+
+def test_a_prompt_prefilled_in_two_chunks(tiny):
+    """mlx-lm prefills a long prompt in steps: the second chunk's queries attend to cached keys too
+    (a causal mask aligned to the end)."""
+    from mlx_lm.models.cache import make_prompt_cache
+
+    model, prompt = tiny
+
+    def chunked() -> mx.array:
+        cache = make_prompt_cache(model)
+        model(prompt[None, :8], cache=cache)
+        return model(prompt[None, 8:], cache=cache)
+
+    base = chunked()
+    mfnn.clear_fallbacks()
+    mfnn.patch(model)
+    assert_logits_match(chunked(), base, float(np.abs(np.array(base)).max()))
+    assert mfnn.fallbacks() == {}
+
+
+def test_patch_replaces_in_place_and_unpatch_restores(tiny):
+    model, _ = tiny
+    layer = model.model.layers[0]
+    norm, proj = layer.input_layernorm, layer.self_attn.q_proj
+    module = __import__(type(layer.self_attn).__module__, fromlist=["x"])
+    original_attention = module.scaled_dot_product_attention
+    first = mfnn.patch(model)
+    assert type(norm) is mfnn.RMSNorm and type(proj) is mfnn.QuantizedLinear
+    assert layer.input_layernorm is norm and module.scaled_dot_product_attention is not original_attention
+    assert str(mfnn.patch(model)) == "nothing replaced"  # patching twice changes nothing more
+    restored = mfnn.unpatch(model)
+    assert restored.counts() == first.counts() and restored.attention == first.attention
+    assert type(norm) is nn.RMSNorm and type(proj) is nn.QuantizedLinear
+    assert module.scaled_dot_product_attention is original_attention
+
+
+def test_patch_any_module_tree(rng):
+    """Linear and LayerNorm (which mlx-lm's Llama and Qwen2 do not use once quantized) in a plain tree."""
+    model = nn.Sequential(nn.Linear(24, 40), nn.LayerNorm(40), nn.Linear(40, 7, bias=False))
+    x = mx.array(rng.standard_normal((3, 24)).astype(np.float32))
+    want = np.array(model(x))
+    mfnn.clear_fallbacks()
+    report = mfnn.patch(model)
+    assert report.counts() == {"Linear": 2, "LayerNorm": 1} and report.attention == []
+    # fp32 sums over 40 terms in another order, through a layer norm: 1e-5 of the largest output
+    np.testing.assert_allclose(np.array(model(x)), want, atol=1e-5 * np.abs(want).max(), rtol=0)
+    assert mfnn.fallbacks() == {}
+    mfnn.unpatch(model)
+    assert all(type(m) in (nn.Sequential, nn.Linear, nn.LayerNorm) for _, m in model.named_modules())
+
+
+def test_patch_refuses_what_is_not_a_module():
+    with pytest.raises(TypeError, match="expected an mlx.nn.Module, got dict"):
+        mfnn.patch({"weight": mx.zeros(3)})
+    with pytest.raises(TypeError, match="unpatch"):
+        mfnn.unpatch([])
+
+
+def test_quantized_kv_cache_keeps_mlx_lms_attention(rng):
+    """mlx-lm's quantized KV cache has its own attention: the patched function hands it back."""
+    model = lm_bench.build("llama-tiny", mx.float32, 4, 32)
+    mfnn.patch(model)
+    module = __import__(type(model.model.layers[0].self_attn).__module__, fromlist=["x"])
+    mfnn.clear_fallbacks()
+    q = rng.standard_normal((1, 4, 1, 32)).astype(np.float32)  # a new array per call: mlx-lm scales it in place
+    keys = mx.quantize(mx.array(rng.standard_normal((1, 2, 5, 32)).astype(np.float32)), group_size=32, bits=8)
+    cache = type("QuantizedCache", (), {"bits": 8, "group_size": 32})()
+    out = module.scaled_dot_product_attention(mx.array(q), keys, keys, cache, scale=0.25, mask=None)
+    want = module.scaled_dot_product_attention.metalforge_original(mx.array(q), keys, keys, cache, scale=0.25,
+                                                                   mask=None)
+    assert mx.array_equal(out, want)
+    assert list(mfnn.fallbacks()) == ["scaled_dot_product_attention: a quantized KV cache"]
+    mfnn.unpatch(model)
+
+
+def test_recorded_tuning_end_to_end(tmp_path, monkeypatch, capsys):
+    """A patched run with METALFORGE_RECORD writes the cases it launched; `autotune --recorded` tunes
+    exactly those into the database, and the model then runs on the tuned configs."""
+    model = lm_bench.build("llama-tiny", mx.float16, 4, 32)
+    prompt = mx.arange(9) * 7
+    mfnn.patch(model)
+    for tuner in registered().values():  # a case is noted at a key's first lookup in the process
+        tuner.clear_cache()
+    path = tmp_path / "record.jsonl"
+    monkeypatch.setenv(record.RECORD_ENV, str(path))
+    lm_bench.generate(model, prompt, 2)
+    monkeypatch.delenv(record.RECORD_ENV)
+    cases = record.read(path)
+    kernels = {c.target.split(":")[1] for c in cases}
+    assert kernels == {"qmm_kernel", "qmv_kernel", "rms_norm_kernel", "rope_kernel", "flash_attention_kernel",
+                       "decode_attention_kernel"}
+    assert all(c.dtype == "float16" for c in cases)
+    db = tmp_path / "tuned.sqlite"
+    # tune the first case of each kernel (one trial each: the search itself is tested elsewhere)
+    firsts = {c.target: c for c in reversed(cases)}
+    path.write_text("".join(json.dumps({"target": c.target, "shape": list(c.shape), "dtype": c.dtype}) + "\n"
+                            for c in firsts.values()))
+    assert cli.main(["autotune", "--recorded", str(path), "--trials", "1", "--db", str(db), "--quiet"]) == 0
+    table = capsys.readouterr().out
+    assert all(k in table for k in kernels)
+    assert {w["kernel"] for w in TuningDB(db).winners()} == kernels
+    mfnn.unpatch(model)
+
+
+@pytest.mark.parametrize("text,error", [
+    ("not json\n", "record.jsonl:1: not a recorded case"),
+    ('{"target": "metalforge.kernels.rope:rope_kernel", "shape": null, "dtype": "float16"}\n', "without a tuning shape"),
+    ('{"target": "metalforge.kernels.rope:nope", "shape": [1, 2, 8], "dtype": "float16"}\n', "unknown kernel 'nope'"),
+    ('{"target": "metalforge.kernels.rope:rope_kernel", "shape": [4, 8], "dtype": "float16"}\n', "has 2 dimension"),
+    ('{"target": "metalforge.kernels.rope:rope_kernel", "shape": [1, 2, 8], "dtype": "float17"}\n', "unknown dtype"),
+    ("", "records no launches"),
+])
+def test_recorded_file_errors(tmp_path, capsys, text, error):
+    path = tmp_path / "record.jsonl"
+    path.write_text(text)
+    assert cli.main(["autotune", "--recorded", str(path), "--db", str(tmp_path / "db.sqlite")]) == 2
+    assert error in capsys.readouterr().err
+
+
+def test_recorded_refuses_targets_and_missing_files(tmp_path, capsys):
+    assert cli.main(["autotune", "--recorded", str(tmp_path / "none.jsonl")]) == 2
+    assert "no record file" in capsys.readouterr().err
+    (tmp_path / "r.jsonl").write_text("")
+    assert cli.main(["autotune", "metalforge.kernels.rope", "--recorded", str(tmp_path / "r.jsonl")]) == 2
+    assert "do not also name TARGETs" in capsys.readouterr().err
+
+
+def test_benchmark_kernel_shares_and_table(rng):
+    """benchmarks/lm_bench.py's per-kernel shares (of one synchronised run: each in (0, 1], together at
+    most 1) name the kernels each phase runs; a failed model is a row that says why."""
+    model = lm_bench.build("llama-tiny", mx.float32, 4, 32)
+    mfnn.patch(model)
+    shares = lm_bench.kernel_shares(model, mx.arange(11), 2)
+    mfnn.unpatch(model)
+    assert {"qmm", "flash_attention", "rms_norm", "rope"} <= set(shares["prefill"])
+    assert {"qmv", "decode_attention", "rms_norm", "rope"} <= set(shares["decode"]) and "qmm" not in shares["decode"]
+    for phase in shares.values():
+        assert all(0 < v <= 1 for v in phase.values()) and sum(phase.values()) <= 1
+    assert "| llama-8b | FAILED: MemoryError: x |" in lm_bench.table([{"model": "llama-8b", "error": "MemoryError: x"}])
