@@ -131,10 +131,11 @@ class Tensor(Expr):
 
 @dataclass(frozen=True)
 class FragmentElement(Expr):
-    """This lane's element `index` of a fragment variable."""
+    """This lane's element `index` (a literal, or an expression an unrolled loop makes constant)
+    of a fragment variable."""
 
     fragment: Expr
-    index: int
+    index: int | Expr
 
 
 # ---- statements ----------------------------------------------------------------------------------

@@ -21,9 +21,9 @@ from ...dsl.ir import BlockType, Function, Operation, PointerType, ScalarType, V
 from ...dsl import ir
 from ...errors import KernelDefinitionError
 from .. import lir
-from ..layouts import (Blocked, Expand, Layout, Remat, Scalar, add, div, flat_index, lit, mod, mul_, prod,
+from ..layouts import (MMA, Blocked, Expand, Layout, Remat, Scalar, add, div, flat_index, lit, mod, mul_, prod,
                        slot_count, unravel)
-from ..lir import Bin, Call, Cast, Expr, Index, Lit, Select, Sym, Un
+from ..lir import Bin, Call, Cast, Expr, FragmentElement, Index, Lit, Select, Sym, Un
 from ..ir_passes.assign_layouts import PASS_THROUGH, LayoutPlan, stage_elements
 
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
@@ -58,8 +58,23 @@ class RegsRepr(Repr):
     name: str
     layout: Layout
 
+    def slot(self, k: Expr) -> Expr:
+        """The register holding this thread's slot `k` (read or assigned)."""
+        return Index(Sym(self.name), k)
+
     def at(self, lw, layout, k, coords):
-        return Index(Sym(self.name), k) if layout == self.layout and k is not None else None
+        return self.slot(k) if layout == self.layout and k is not None else None
+
+
+@dataclass
+class FragmentRepr(RegsRepr):
+    """A `tl.dot` result kept in the matrix instruction's accumulator fragments (an array of them,
+    `name`), in its `MMA` layout: slot k is element k % c of fragment k // c. Consumers read the
+    fragments' elements in place, so an accumulator never goes through a register array."""
+
+    def slot(self, k):
+        per = self.layout.per_lane
+        return FragmentElement(Index(Sym(self.name), div(k, per)), mod(k, per))
 
 
 @dataclass
@@ -132,6 +147,8 @@ class Lowering(ABC):
         self.prints: list[tuple] = []  # device_print sites: (prefix, element types, hex)
         self.producer: dict[int, Operation] = {}
         self.alias: dict[int, Value] = {}  # loop-carried block argument -> its initial value
+        # loop-carried tiles a `tl.dot` in the loop accumulates into in place (control.py)
+        self.fragment_accumulators: set[int] = set()
         self.current: Operation | None = None
         self.line: int | None = None
         # since the last device-memory barrier: a store or atomic; a load from an output (memory.py)
@@ -265,7 +282,7 @@ class Lowering(ABC):
     def materialize(self, v: Value, layout: Layout, copy: bool = False, name: str | None = None) -> str:
         """A register array holding `v` in `layout` (v's own when it already is one, unless `copy`)."""
         r = self.env[v.id]
-        if isinstance(r, RegsRepr) and r.layout == layout and not copy:
+        if type(r) is RegsRepr and r.layout == layout and not copy:  # a plain array, not fragments
             return r.name
         self.ready([v], layout)
         name = name or self.name(v)
@@ -285,7 +302,7 @@ class Lowering(ABC):
         assert isinstance(target, RegsRepr)
         self.ready([v], target.layout)
         self.slot_loop(target.layout, lambda k, c: self.emit(
-            lir.Assign(Index(Sym(target.name), k), self.read(v, target.layout, k, c))))
+            lir.Assign(target.slot(k), self.read(v, target.layout, k, c))))
 
     def result_array(self, op: Operation, layout: Layout) -> str:
         """The register array for `op`'s result in `layout`, declared after its operands are made
@@ -294,6 +311,13 @@ class Lowering(ABC):
         name = self.name(op.result)
         self.emit(self.declare(name, op.result, slot_count(layout)))
         return name
+
+    def fragments(self, layout: MMA, hint: str = "frag_c") -> FragmentRepr:
+        """A fresh array of float accumulator fragments for a `tl.dot` result in `layout`."""
+        name = self.name(None, hint)
+        c = lir.FragmentType(ir.float32, layout.fragment.name, "c")
+        self.emit(lir.Decl(name, c, size=prod(layout.fragments)))
+        return FragmentRepr(name, layout)
 
     def variable(self, v: Value, layout: Layout, hint: Value | None = None) -> Repr:
         """A fresh, uninitialised variable able to hold `v` in `layout`."""

@@ -68,7 +68,8 @@ class Renderer:
         if isinstance(e, lir.Cast):
             return f"static_cast<{self.type_name(e.type)}>({self.expr(e.a)})"
         if isinstance(e, lir.FragmentElement):
-            return self.macros.fragment_element(self.expr(e.fragment), e.index)
+            index = e.index if isinstance(e.index, int) else self.expr(e.index)
+            return self.macros.fragment_element(self.expr(e.fragment), index)
         if isinstance(e, lir.Tensor):
             return self.macros.tensor(e.space, self.types[e.element], self.expr(e.data), e.extents, e.strides)
         return self.target_expr(e)

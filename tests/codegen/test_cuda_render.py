@@ -352,15 +352,15 @@ def test_spellings():
     assert "__float2half(fmaf(static_cast<float>(" in c.body and "mf_bitcast<int>(" in c.body
     assert "mf_min<int>(" in c.body and "int64_t(3000000000ll)" in c.body
     c = render("matmul_f16_epilogue")  # tensor cores
-    assert "mf_frag<float, 4> frag_c[" in c.body and "mf_frag<__half, 8> frag_a[" in c.body
-    assert "mf_mma_m16n8k16(frag_c[" in c.body and "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in c.header
+    assert "mf_frag<float, 4> acc[" in c.body and "mf_frag<__half, 8> frag_a[" in c.body
+    assert "mf_mma_m16n8k16(acc[" in c.body and "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in c.header
     # fragments from padded shared memory by ldmatrix: A as stored, B (K x N, N contiguous) transposed
     assert "mf_ldmatrix<4, false>(frag_a[" in c.body and "mf_ldmatrix<2, true>(frag_b[" in c.body
     assert "__shared__ __align__(16) __half a_1_smem[" in c.body and "ldmatrix.sync.aligned.m8n8.x4" in c.header
     c = render("matmul_nt_bf16")  # B read through tl.trans of an [N, K] tile: K contiguous, as stored
     assert "mf_ldmatrix<2, false>(frag_b[" in c.body
     c = render("matmul_f32")  # exact fp32: Metal's 8x8 fragments on warp shuffles
-    assert "mf_frag8 frag_c[" in c.body and "mf_mma8(frag_c[" in c.body and ".e[1] = " in c.body
+    assert "mf_frag8 acc[" in c.body and "mf_mma8(acc[" in c.body and ".e[1] = " in c.body
     assert "struct mf_frag8 { float e[2]; };" in c.header and "mma.sync" not in c.header
 
 

@@ -108,7 +108,7 @@ __shared__ __align__(16) __half q_1_smem[2304];
 __shared__ __align__(16) __half k_3_smem[4608];
 __shared__ __align__(16) float acc_2_smem[64];
 __shared__ __align__(16) float acc_3_smem[64];
-__shared__ __align__(16) __half t_20_smem[2560];
+__shared__ __align__(16) __half t_19_smem[2560];
 __shared__ __align__(16) __half v_2_smem[4608];
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
   // 78: start_m = tl.program_id(0)
@@ -270,20 +270,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
     }
     __syncthreads();
-    float t_13[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = 0.0f;
-    }
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
     #pragma unroll
-    for (int f = 0; (f < 2); f += 1) {
-      frag_c[f].e[0] = t_13[(f * 4)];
-      frag_c[f].e[1] = t_13[((f * 4) + 1)];
-      frag_c[f].e[2] = t_13[((f * 4) + 2)];
-      frag_c[f].e[3] = t_13[((f * 4) + 3)];
+    for (int k = 0; (k < 8); k += 1) {
+      frag_c[(k / 4)].e[(k % 4)] = 0.0f;
     }
     #pragma unroll
     for (int kk = 0; (kk < 64); kk += 16) {
@@ -305,17 +297,10 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         }
       }
     }
-    #pragma unroll
-    for (int f = 0; (f < 2); f += 1) {
-      t_13[(f * 4)] = frag_c[f].e[0];
-      t_13[((f * 4) + 1)] = frag_c[f].e[1];
-      t_13[((f * 4) + 2)] = frag_c[f].e[2];
-      t_13[((f * 4) + 3)] = frag_c[f].e[3];
-    }
     float qk[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      qk[k] = (t_13[k] * mf_sm_scale);
+      qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
     // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
@@ -371,32 +356,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
     // 100: alpha = tl.exp(m_i - m_new)
-    float t_14[2];
+    float t_13[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_14[k] = (m_i[k] - m_new[k]);
+      t_13[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_14[k]);
+      alpha[k] = mf_exp(t_13[k]);
     }
     // 101: p = tl.exp(qk - m_new[:, None])
-    float t_15[8];
+    float t_14[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_15[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_14[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_15[k]);
+      p[k] = mf_exp(t_14[k]);
     }
     // 102: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_16[2];
+    float t_15[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_16[k] = (l_i[k] * alpha[k]);
+      t_15[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll
@@ -432,25 +417,25 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_16[k] + acc_3[k]);
+      l_i_2[k] = (t_15[k] + acc_3[k]);
     }
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_17[16];
+    float t_16[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_17[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_16[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_18[8];
+    __half t_17[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_18[k] = mf_cast<__half>(p[k]);
+      t_17[k] = mf_cast<__half>(p[k]);
     }
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_19 = (start_n_next_1 < hi);
+    bool t_18 = (start_n_next_1 < hi);
     __half v_1[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
@@ -459,7 +444,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, (v_ptr + kv_5), ((rn_8 < mf_L) & t_19));
+        mf_load_masked(mf_v, (v_ptr + kv_5), ((rn_8 < mf_L) & t_18));
         v_1[k] = mf_v.v[0];
         v_1[(k + 1)] = mf_v.v[1];
         v_1[(k + 2)] = mf_v.v[2];
@@ -473,7 +458,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_20_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
+      t_19_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_17[k];
     }
     __syncthreads();
     #pragma unroll
@@ -481,20 +466,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
     }
     __syncthreads();
-    float t_21[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_21[k] = 0.0f;
-    }
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c_1[4];
     #pragma unroll
-    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      frag_c_1[f_1].e[0] = t_21[(f_1 * 4)];
-      frag_c_1[f_1].e[1] = t_21[((f_1 * 4) + 1)];
-      frag_c_1[f_1].e[2] = t_21[((f_1 * 4) + 2)];
-      frag_c_1[f_1].e[3] = t_21[((f_1 * 4) + 3)];
+    for (int k = 0; (k < 16); k += 1) {
+      frag_c_1[(k / 4)].e[(k % 4)] = 0.0f;
     }
     #pragma unroll
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
@@ -502,7 +479,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_20_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_19_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
@@ -516,17 +493,10 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         }
       }
     }
-    #pragma unroll
-    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      t_21[(f_1 * 4)] = frag_c_1[f_1].e[0];
-      t_21[((f_1 * 4) + 1)] = frag_c_1[f_1].e[1];
-      t_21[((f_1 * 4) + 2)] = frag_c_1[f_1].e[2];
-      t_21[((f_1 * 4) + 3)] = frag_c_1[f_1].e[3];
-    }
     float acc_4[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_17[k] + t_21[k]);
+      acc_4[k] = (t_16[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll
@@ -575,18 +545,18 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
   }
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_22 = (int(blockIdx.y) * mf_L);
-  int t_23 = (t_22 * 64);
-  decltype(o_ptr) t_24 = (o_ptr + t_23);
-  float t_25[16];
+  int t_20 = (int(blockIdx.y) * mf_L);
+  int t_21 = (t_20 * 64);
+  decltype(o_ptr) t_22 = (o_ptr + t_21);
+  float t_23[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_25[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_23[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_26[16];
+  __half t_24[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_26[k] = mf_cast<__half>(t_25[k]);
+    t_24[k] = mf_cast<__half>(t_23[k]);
   }
   // 107: mask=rm[:, None] < L)
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -595,7 +565,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_24 + (rm * 64)) + rd)) = t_26[k];
+      *(((t_22 + (rm * 64)) + rd)) = t_24[k];
     }
   }
 } else {
@@ -786,20 +756,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
     }
     __syncthreads();
-    float t_13[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = 0.0f;
-    }
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
     #pragma unroll 1
-    for (int f = 0; (f < 2); f += 1) {
-      frag_c[f].e[0] = t_13[(f * 4)];
-      frag_c[f].e[1] = t_13[((f * 4) + 1)];
-      frag_c[f].e[2] = t_13[((f * 4) + 2)];
-      frag_c[f].e[3] = t_13[((f * 4) + 3)];
+    for (int k = 0; (k < 8); k += 1) {
+      frag_c[(k / 4)].e[(k % 4)] = 0.0f;
     }
     #pragma unroll 1
     for (int kk = 0; (kk < 64); kk += 16) {
@@ -821,17 +783,10 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         }
       }
     }
-    #pragma unroll 1
-    for (int f = 0; (f < 2); f += 1) {
-      t_13[(f * 4)] = frag_c[f].e[0];
-      t_13[((f * 4) + 1)] = frag_c[f].e[1];
-      t_13[((f * 4) + 2)] = frag_c[f].e[2];
-      t_13[((f * 4) + 3)] = frag_c[f].e[3];
-    }
     float qk[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      qk[k] = (t_13[k] * mf_sm_scale);
+      qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
     // 97: qk = tl.where(rm[:, None] >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
@@ -887,32 +842,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
     // 100: alpha = tl.exp(m_i - m_new)
-    float t_14[2];
+    float t_13[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_14[k] = (m_i[k] - m_new[k]);
+      t_13[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_14[k]);
+      alpha[k] = mf_exp(t_13[k]);
     }
     // 101: p = tl.exp(qk - m_new[:, None])
-    float t_15[8];
+    float t_14[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_15[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_14[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_15[k]);
+      p[k] = mf_exp(t_14[k]);
     }
     // 102: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_16[2];
+    float t_15[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_16[k] = (l_i[k] * alpha[k]);
+      t_15[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll 1
@@ -948,32 +903,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_16[k] + acc_3[k]);
+      l_i_2[k] = (t_15[k] + acc_3[k]);
     }
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_17[16];
+    float t_16[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_17[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_16[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_18[8];
+    __half t_17[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_18[k] = mf_cast<__half>(p[k]);
+      t_17[k] = mf_cast<__half>(p[k]);
     }
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_19 = (start_n_next_1 < hi);
+    bool t_18 = (start_n_next_1 < hi);
     __half v_1[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int rn_8 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
-      if (((rn_8 < mf_L) & t_19)) {
+      if (((rn_8 < mf_L) & t_18)) {
         v_1[k] = (v_ptr + kv_5)[0];
         v_1[(k + 1)] = (v_ptr + kv_5)[1];
         v_1[(k + 2)] = (v_ptr + kv_5)[2];
@@ -996,7 +951,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_20_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_18[k];
+      t_19_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_17[k];
     }
     __syncthreads();
     #pragma unroll 1
@@ -1004,20 +959,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
     }
     __syncthreads();
-    float t_21[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_21[k] = 0.0f;
-    }
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c_1[4];
     #pragma unroll 1
-    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      frag_c_1[f_1].e[0] = t_21[(f_1 * 4)];
-      frag_c_1[f_1].e[1] = t_21[((f_1 * 4) + 1)];
-      frag_c_1[f_1].e[2] = t_21[((f_1 * 4) + 2)];
-      frag_c_1[f_1].e[3] = t_21[((f_1 * 4) + 3)];
+    for (int k = 0; (k < 16); k += 1) {
+      frag_c_1[(k / 4)].e[(k % 4)] = 0.0f;
     }
     #pragma unroll 1
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
@@ -1025,7 +972,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_20_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_19_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll 1
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
@@ -1039,17 +986,10 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         }
       }
     }
-    #pragma unroll 1
-    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      t_21[(f_1 * 4)] = frag_c_1[f_1].e[0];
-      t_21[((f_1 * 4) + 1)] = frag_c_1[f_1].e[1];
-      t_21[((f_1 * 4) + 2)] = frag_c_1[f_1].e[2];
-      t_21[((f_1 * 4) + 3)] = frag_c_1[f_1].e[3];
-    }
     float acc_4[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_17[k] + t_21[k]);
+      acc_4[k] = (t_16[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll 1
@@ -1098,18 +1038,18 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
   }
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_22 = (int(blockIdx.y) * mf_L);
-  int t_23 = (t_22 * 64);
-  decltype(o_ptr) t_24 = (o_ptr + t_23);
-  float t_25[16];
+  int t_20 = (int(blockIdx.y) * mf_L);
+  int t_21 = (t_20 * 64);
+  decltype(o_ptr) t_22 = (o_ptr + t_21);
+  float t_23[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_25[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_23[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_26[16];
+  __half t_24[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_26[k] = mf_cast<__half>(t_25[k]);
+    t_24[k] = mf_cast<__half>(t_23[k]);
   }
   // 107: mask=rm[:, None] < L)
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -1118,7 +1058,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_24 + (rm * 64)) + rd)) = t_26[k];
+      *(((t_22 + (rm * 64)) + rd)) = t_24[k];
     }
   }
 }

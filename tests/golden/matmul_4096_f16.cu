@@ -177,11 +177,11 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     }
   }
   // 67: for k0 in range(0, K, BLOCK_K):
-  float acc[32];
+  mf_frag<float, 4> acc[8];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
     float acc_1 = 0.0f;
-    acc[k] = acc_1;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   __half t_13[16];
   #pragma unroll
@@ -253,21 +253,8 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       mf_store_vec<8>((b_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)], t_14[(k + 4)], t_14[(k + 5)], t_14[(k + 6)], t_14[(k + 7)]);
     }
     __syncthreads();
-    float acc_2[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      acc_2[k] = acc[k];
-    }
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
-    mf_frag<float, 4> frag_c[8];
-    #pragma unroll
-    for (int f = 0; (f < 8); f += 1) {
-      frag_c[f].e[0] = acc_2[(f * 4)];
-      frag_c[f].e[1] = acc_2[((f * 4) + 1)];
-      frag_c[f].e[2] = acc_2[((f * 4) + 2)];
-      frag_c[f].e[3] = acc_2[((f * 4) + 3)];
-    }
     #pragma unroll
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
@@ -284,21 +271,9 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       for (int i = 0; (i < 2); i += 1) {
         #pragma unroll
         for (int j = 0; (j < 4); j += 1) {
-          mf_mma_m16n8k16(frag_c[((i * 4) + j)], frag_a[i], frag_b[j]);
+          mf_mma_m16n8k16(acc[((i * 4) + j)], frag_a[i], frag_b[j]);
         }
       }
-    }
-    #pragma unroll
-    for (int f = 0; (f < 8); f += 1) {
-      acc_2[(f * 4)] = frag_c[f].e[0];
-      acc_2[((f * 4) + 1)] = frag_c[f].e[1];
-      acc_2[((f * 4) + 2)] = frag_c[f].e[2];
-      acc_2[((f * 4) + 3)] = frag_c[f].e[3];
-    }
-    float acc_3[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      acc_3[k] = acc_2[k];
     }
     __half a_3[16];
     #pragma unroll
@@ -309,10 +284,6 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
       b_3[k] = b_1[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      acc[k] = acc_3[k];
     }
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -327,7 +298,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   __half t_17[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    t_17[k] = mf_cast<__half>(acc[k]);
+    t_17[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 73: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 72: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
@@ -431,11 +402,11 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     }
   }
   // 67: for k0 in range(0, K, BLOCK_K):
-  float acc[32];
+  mf_frag<float, 4> acc[8];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
     float acc_1 = 0.0f;
-    acc[k] = acc_1;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   __half t_13[16];
   #pragma unroll 1
@@ -521,21 +492,8 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       mf_store_vec<8>((b_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)], t_14[(k + 4)], t_14[(k + 5)], t_14[(k + 6)], t_14[(k + 7)]);
     }
     __syncthreads();
-    float acc_2[32];
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      acc_2[k] = acc[k];
-    }
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
-    mf_frag<float, 4> frag_c[8];
-    #pragma unroll 1
-    for (int f = 0; (f < 8); f += 1) {
-      frag_c[f].e[0] = acc_2[(f * 4)];
-      frag_c[f].e[1] = acc_2[((f * 4) + 1)];
-      frag_c[f].e[2] = acc_2[((f * 4) + 2)];
-      frag_c[f].e[3] = acc_2[((f * 4) + 3)];
-    }
     #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
@@ -552,21 +510,9 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       for (int i = 0; (i < 2); i += 1) {
         #pragma unroll 1
         for (int j = 0; (j < 4); j += 1) {
-          mf_mma_m16n8k16(frag_c[((i * 4) + j)], frag_a[i], frag_b[j]);
+          mf_mma_m16n8k16(acc[((i * 4) + j)], frag_a[i], frag_b[j]);
         }
       }
-    }
-    #pragma unroll 1
-    for (int f = 0; (f < 8); f += 1) {
-      acc_2[(f * 4)] = frag_c[f].e[0];
-      acc_2[((f * 4) + 1)] = frag_c[f].e[1];
-      acc_2[((f * 4) + 2)] = frag_c[f].e[2];
-      acc_2[((f * 4) + 3)] = frag_c[f].e[3];
-    }
-    float acc_3[32];
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      acc_3[k] = acc_2[k];
     }
     __half a_3[16];
     #pragma unroll 1
@@ -577,10 +523,6 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       b_3[k] = b_1[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      acc[k] = acc_3[k];
     }
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -595,7 +537,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   __half t_17[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
-    t_17[k] = mf_cast<__half>(acc[k]);
+    t_17[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 73: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 72: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),

@@ -4,14 +4,15 @@
 #include <utility>
 
 namespace mfemu {
-// static_cast between vector types converts each element in MSL; clang's would reinterpret.
-template <class To, class From> constexpr To static_cast_(From&& x) {
-  using F = std::remove_cv_t<std::remove_reference_t<From>>;
+// static_cast between vector types converts each element in MSL; clang's would reinterpret. By const
+// reference, which also binds a vector's element at a run-time index (`m.thread_elements()[k % 2]`).
+template <class To, class From> constexpr To static_cast_(const From& x) {
+  using F = std::remove_cv_t<From>;
   constexpr bool half_bfloat = (std::is_same_v<To, metal::half> && std::is_same_v<F, metal::bfloat>) ||
                                (std::is_same_v<To, metal::bfloat> && std::is_same_v<F, metal::half>);
   if constexpr (metal::is_vector_v<To> && metal::is_vector_v<From>) return metal::make_vec<To>(x);
   else if constexpr (half_bfloat) return static_cast<To>(static_cast<float>(x));  // clang has no direct cast
-  else return static_cast<To>(std::forward<From>(x));
+  else return static_cast<To>(x);
 }
 }  // namespace mfemu
 
