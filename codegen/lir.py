@@ -159,6 +159,7 @@ class Decl(Stmt):
     space: str = "thread"  # thread | threadgroup
     stages: int = 1  # threadgroup arrays: buffers a loop alternates between (its writes need no barrier before)
     like: str | None = None  # pointers: the kernel argument whose pointer type (address space) it has
+    offset: int = 0  # threadgroup arrays: the byte where it starts in the kernel's threadgroup memory
 
 
 @dataclass

@@ -132,7 +132,8 @@ class JITFunction(_FrontendFunction):
             run = runner.build(metal_kernel(compiled.name, [n for n, _ in compiled.inputs],
                                             output_names, compiled.body, compiled.header,
                                             atomic_outputs=compiled.atomic_outputs, backend=runner,
-                                            origin=functools.partial(self.python_origin, compiled)))
+                                            origin=functools.partial(self.python_origin, compiled),
+                                            shared_memory=compiled.shared_bytes))
         meta = types.MappingProxyType({**{self.arg_names[i]: values[i] for i in self.constexpr_at},
                                        "num_warps": num_warps})
         prints = functools.partial(_decode_prints, compiled.prints) if compiled.prints else None

@@ -18,7 +18,7 @@ from .kernel import BuiltKernels, MetalKernel
 def _cuda_kernel(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
     return mx.fast.cuda_kernel(
         name=kernel.name, input_names=kernel.input_names, output_names=kernel.output_names, source=kernel.source,
-        header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous)
+        header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous, shared_memory=kernel.shared_memory)
 
 
 @dataclass

@@ -113,6 +113,7 @@ class MetalKernel:
     # for generated kernels: where line n (1-based) of `source` comes from in the user's Python, for
     # messages (None: hand-written source)
     origin: Optional[Callable[[int], Optional[str]]] = None
+    shared_memory: int = 0  # bytes of dynamic shared memory the source's `extern __shared__` array needs (CUDA)
 
     def __post_init__(self) -> None:
         if not self.output_names:
@@ -127,7 +128,7 @@ class MetalKernel:
         self.input_names, self.output_names = list(self.input_names), list(self.output_names)
         # what MLX builds a kernel from: back ends keep what they built by it (BuiltKernels)
         self.build_key = (self.name, tuple(self.input_names), tuple(self.output_names), self.source, self.header,
-                          self.ensure_row_contiguous, self.atomic_outputs, self.math_mode)
+                          self.ensure_row_contiguous, self.atomic_outputs, self.math_mode, self.shared_memory)
 
     @property
     def label(self) -> str:
@@ -202,12 +203,14 @@ class PreparedCall:
 def metal_kernel(name: str, input_names: Sequence[str], output_names: Sequence[str], source: str, header: str = "",
                  ensure_row_contiguous: bool = True, atomic_outputs: bool = False,
                  compile_options: Optional[dict] = None, *, backend: Any = None,
-                 origin: Optional[Callable[[int], Optional[str]]] = None) -> MetalKernel:
+                 origin: Optional[Callable[[int], Optional[str]]] = None, shared_memory: int = 0) -> MetalKernel:
     """A custom Metal kernel with `mx.fast.metal_kernel`'s signature and call convention.
 
     `backend` ("metal", "emulator", a back-end instance, or None for $METALFORGE_BACKEND / automatic)
     chooses where it runs; the emulator compiles exactly the source MLX would generate. `origin`
-    (generated kernels) names the user's Python line behind a line of `source` in error messages.
+    (generated kernels) names the user's Python line behind a line of `source` in error messages;
+    `shared_memory` is the dynamic shared memory a CUDA source declares `extern __shared__` (generated
+    kernels: their `shared_bytes`).
     """
     return MetalKernel(name, input_names, output_names, source, header, ensure_row_contiguous, atomic_outputs,
-                       compile_options, backend, origin)
+                       compile_options, backend, origin, shared_memory)

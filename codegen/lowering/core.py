@@ -269,14 +269,14 @@ class Lowering(ABC):
         name = self.name(None, hint)
         if stages > 1:
             count = stage_elements(element, count) * stages
-        size = max(1, element.bits // 8) * count
-        self.shared_bytes += size
+        offset = -(-self.shared_bytes // 16) * 16  # every array 16-byte aligned (vector and matrix loads)
+        self.shared_bytes = offset + max(1, element.bits // 8) * count
         target = self.plan.target
         if self.shared_bytes > target.threadgroup_memory:
             raise self.error(f"the kernel needs {self.shared_bytes} bytes of threadgroup memory, more than the "
                              f"{target.threadgroup_memory} a {target.gpu} threadgroup has",
                              "use smaller tiles (BLOCK sizes)")
-        self.emit(lir.Decl(name, element, size=count, space="threadgroup", stages=stages))
+        self.emit(lir.Decl(name, element, size=count, space="threadgroup", stages=stages, offset=offset))
         return name
 
     def materialize(self, v: Value, layout: Layout, copy: bool = False, name: str | None = None) -> str:

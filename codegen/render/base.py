@@ -100,7 +100,7 @@ class Renderer:
             return m.comment(s.text.rstrip(" \\"))  # a trailing backslash would continue the comment
         if isinstance(s, lir.Decl):
             t = f"decltype({s.like})" if s.like else self.type_name(s.type)
-            return m.decl(t, s.name, s.size, None if s.init is None else self.expr(s.init), s.space)
+            return m.decl(t, s.name, s.size, None if s.init is None else self.expr(s.init), s.space, s.offset)
         if isinstance(s, lir.Assign):
             return m.assign(self.expr(s.target), self.expr(s.value))
         if isinstance(s, lir.Store):

@@ -68,6 +68,8 @@ class CUDARenderer(Renderer):
         # Read each scalar once: re-reading `n[0]` after every store would be required (outputs may
         # alias it) and serialises the kernel.
         prologue = "".join(f"const auto mf_{name} = {name}[0];\n" for name, _ in kernel.inputs if name in self.scalars)
+        if any(isinstance(s, lir.Decl) and s.space == "threadgroup" for s in lir.walk(kernel.body)):
+            prologue = "extern __shared__ __align__(16) unsigned char mf_shared[];\n" + prologue
         return header, prologue + body
 
     def helpers_used(self, body: str) -> set[str]:

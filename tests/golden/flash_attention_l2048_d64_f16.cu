@@ -102,14 +102,15 @@ __device__ __forceinline__ float mf_fdiv(float a, float b) {
 }
 template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b < a ? b : a; }
 
+extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_L = L[0];
 const auto mf_sm_scale = sm_scale[0];
-__shared__ __align__(16) __half q_1_smem[2304];
-__shared__ __align__(16) __half k_3_smem[4608];
-__shared__ __align__(16) float acc_2_smem[64];
-__shared__ __align__(16) float acc_3_smem[64];
-__shared__ __align__(16) __half t_19_smem[2560];
-__shared__ __align__(16) __half v_2_smem[4608];
+__half* q_1_smem = reinterpret_cast<__half*>(mf_shared + 9216);
+__half* k_3_smem = reinterpret_cast<__half*>(mf_shared + 0);
+float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 13824);
+float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 14080);
+__half* t_19_smem = reinterpret_cast<__half*>(mf_shared + 14336);
+__half* v_2_smem = reinterpret_cast<__half*>(mf_shared + 19456);
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
   // 78: start_m = tl.program_id(0)
   // 79: head = tl.program_id(1)

@@ -94,11 +94,12 @@ template <> struct mf_convert<__nv_bfloat16> {
 template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
 template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b < a ? b : a; }
 
+extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_M = M[0];
 const auto mf_N = N[0];
 const auto mf_K = K[0];
-__shared__ __align__(16) __half a_2_smem[5120];
-__shared__ __align__(16) __half b_2_smem[4608];
+__half* a_2_smem = reinterpret_cast<__half*>(mf_shared + 0);
+__half* b_2_smem = reinterpret_cast<__half*>(mf_shared + 10240);
 if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 56: pid = tl.program_id(0)
   // 57: num_pid_m = tl.cdiv(M, BLOCK_M)
