@@ -55,6 +55,8 @@ def kernel_facts(kernel: lir.Kernel) -> KernelFacts:
         for s in stmts:
             if isinstance(s, lir.VectorLoad):
                 facts.loads[len(s.targets) * s.type.bits // 8] += times
+            elif isinstance(s, lir.AsyncCopy):
+                facts.loads[s.count * s.type.bits // 8] += times
             elif isinstance(s, lir.VectorStore):
                 if s.space == "device":
                     facts.stores[len(s.values) * s.type.bits // 8] += times

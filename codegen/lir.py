@@ -203,6 +203,32 @@ class VectorStore(Stmt):
 
 
 @dataclass
+class AsyncCopy(Stmt):
+    """`dst[i] = src[i]` for `count` neighbouring elements, from device to threadgroup memory without
+    passing through registers (CUDA's cp.async); with a `mask`, zeros where it is false (nothing is
+    read). The copy lands at a later `AsyncWait`; a barrier after that makes it visible to all."""
+
+    dst: Expr
+    src: Expr
+    type: ScalarType
+    count: int
+    mask: Expr | None = None
+    aligned: bool = False  # known aligned to the copy's size (lir_passes/aligned_vectors.py)
+
+
+@dataclass
+class AsyncCommit(Stmt):
+    """The copies this thread issued since the last commit form a group (waited for together)."""
+
+
+@dataclass
+class AsyncWait(Stmt):
+    """Wait until at most `pending` of this thread's committed groups of copies are in flight."""
+
+    pending: int = 0
+
+
+@dataclass
 class MatrixLoad(Stmt):
     """Fill `fragment` from threadgroup memory in one instruction (fragments.LaneAddress): each lane
     passes `address`, its row of `count` 8x8 matrices, read `transpose`d or not."""

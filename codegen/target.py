@@ -21,6 +21,7 @@ class Target:
     vector_types: frozenset[ir.ScalarType]  # element types moved as vectors
     tensor_core_elements: frozenset[ir.ScalarType]  # operand types with m16n8k16 tensor-core fragments
     cooperative_matmul: bool      # Metal 4's matmul2d (MetalPerformancePrimitives)
+    async_copy: bool = False      # device -> threadgroup copies bypassing registers (CUDA's cp.async, sm_80+)
 
     def vector_limit(self, element: ir.ScalarType) -> int:
         """The most neighbouring `element`s one access moves."""
@@ -40,7 +41,7 @@ METAL = Target("msl", "Metal", simd_width=32, max_threads=1024, threadgroup_memo
 # that fault unaligned.
 CUDA = Target("cuda", "CUDA", simd_width=32, max_threads=1024, threadgroup_memory=227 * 1024, vector_bytes=16,
               vector_elements=16, vectors_need_alignment=True, vector_types=_PACKED | {ir.bfloat16},
-              tensor_core_elements=frozenset({ir.float16, ir.bfloat16}), cooperative_matmul=False)
+              tensor_core_elements=frozenset({ir.float16, ir.bfloat16}), cooperative_matmul=False, async_copy=True)
 TARGETS = {t.name: t for t in (METAL, CUDA)}
 
 

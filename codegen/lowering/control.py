@@ -7,7 +7,7 @@ from ...dsl.ir import Block, Operation, Value, element_of, walk_block
 from .. import lir
 from ..layouts import MMA, Scalar, lit
 from ..lir import Bin, Lit, Select, Sym
-from .core import LoopFrame, Lowering, Repr, ScalarRepr
+from .core import LoopFrame, Lowering, Repr, ScalarRepr, loop_stage
 
 
 def _yield_into(lw: Lowering, targets: list[Repr], values: list[Value]) -> None:
@@ -46,9 +46,14 @@ def _accumulated_in_place(lw: Lowering, body: Block, position: int) -> bool:
 
 
 def _carried(lw: Lowering, args: list[Value], inits: list[Value], results: list[Value],
-             body: Block | None = None) -> list[Repr]:
-    out = []
+             body: Block | None = None) -> list[Repr | None]:
+    """The variables holding a loop's carried values, initialised; None for a tile pipelined by
+    asynchronous copies (its buffers are the variable: `AsyncTile`)."""
+    out: list[Repr | None] = []
     for position, (arg, init, res) in enumerate(zip(args, inits, results)):
+        if arg.id in lw.async_tiles:
+            out.append(None)
+            continue
         if body is not None and _accumulated_in_place(lw, body, position):
             var = lw.fragments(lw.plan.of(arg), hint=res.name or "acc")
             lw.fragment_accumulators.add(arg.id)
@@ -70,10 +75,15 @@ def lower_for(lw: Lowering, op: Operation) -> None:
     lw.env[iv.id] = ScalarRepr(Sym(iv_name))
 
     def fill() -> None:
-        lw.loops.append(LoopFrame(Sym(iv_name), lo, step, len(lw.blocks) - 1))
+        frame = LoopFrame(Sym(iv_name), lo, step, len(lw.blocks) - 1)
+        lw.loops.append(frame)
         try:
+            for arg in args:  # this iteration's buffer of a tile copied asynchronously
+                if arg.id in lw.async_tiles:
+                    lw.env[arg.id] = lw.async_tiles[arg.id].view(loop_stage(lw, frame))
+            moved = [(c, v) for c, v in zip(carried, body.ops[-1].operands) if c is not None]
             lw.lower_block(body.ops[:-1])
-            _yield_into(lw, carried, body.ops[-1].operands)
+            _yield_into(lw, [c for c, _ in moved], [v for _, v in moved])
         finally:
             lw.loops.pop()
     stmts = lw.nested(fill)
@@ -83,6 +93,8 @@ def lower_for(lw: Lowering, op: Operation) -> None:
     else:
         cond = Select(Bin(">", step, lit(0)), Bin("<", i, hi), Bin(">", i, hi))
     lw.emit(lir.For(iv_name, lo, cond, step, stmts, type=iv.type))
+    if any(arg.id in lw.async_tiles for arg in args):
+        lw.emit(lir.AsyncWait(0))  # the last iteration's copies (masked off) land before the memory is reused
 
 
 def lower_while(lw: Lowering, op: Operation) -> None:

@@ -116,6 +116,34 @@ class LoopFrame:
     step: Expr
     block: int
     stage: Sym | None = None
+    copies_landed: bool = False  # this iteration waited for its asynchronous copies (AsyncTile)
+
+
+@dataclass
+class AsyncTile:
+    """A `tl.dot` operand pipelined by asynchronous copies (CUDA's cp.async) instead of through
+    registers: the prefetch pass's prologue load (`first`) and next-iteration load (`next`) copy
+    straight into two alternating threadgroup buffers, and the loop-carried tile (`carried`) is
+    the current iteration's buffer (control.py plans them, memory.py issues the copies)."""
+    first: Operation
+    next: Operation
+    carried: Value
+    pad: int
+    name: str | None = None  # the threadgroup array, allocated with the prologue's copies
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return shape_of(self.carried.type)
+
+    def count(self) -> int:
+        rows, cols = self.shape
+        return rows * (cols + self.pad)
+
+    def view(self, buffer: Expr) -> SharedRepr:
+        """Buffer `buffer` (0 or 1, an expression) of the array, as the dot reads it."""
+        element = element_of(self.carried.type)
+        return SharedRepr(self.name, self.shape, lambda coords: padded_index(coords, self.shape, self.pad),
+                          mul_(buffer, lit(stage_elements(element, self.count()))))
 
 
 @dataclass
@@ -149,6 +177,8 @@ class Lowering(ABC):
         self.alias: dict[int, Value] = {}  # loop-carried block argument -> its initial value
         # loop-carried tiles a `tl.dot` in the loop accumulates into in place (control.py)
         self.fragment_accumulators: set[int] = set()
+        # dot operands pipelined by asynchronous copies, by the value ids of their loads and carried tile
+        self.async_tiles: dict[int, AsyncTile] = {}
         self.current: Operation | None = None
         self.line: int | None = None
         # since the last device-memory barrier: a store or atomic; a load from an output (memory.py)
@@ -490,7 +520,7 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
     name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element, count, stages=2 if loop else 1)
     base = None
     if loop is not None:  # this iteration's buffer: the other one may still be read by the last iteration
-        base = mul_(_stage(lw, loop), lit(stage_elements(element, count)))
+        base = mul_(loop_stage(lw, loop), lit(stage_elements(element, count)))
     else:
         lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
     view, stores = SharedRepr(name, shape, index, base), SharedRepr(name, stored, written, base)
@@ -518,7 +548,7 @@ def _rotating_loop(lw: Lowering, v: Value) -> LoopFrame | None:
     return loop if lw.depth.get(v.id) == loop.block else None
 
 
-def _stage(lw: Lowering, loop: LoopFrame) -> Sym:
+def loop_stage(lw: Lowering, loop: LoopFrame) -> Sym:
     """The loop's iteration count mod 2, declared in its body the first time a buffer needs it."""
     if loop.stage is None:
         iteration = loop.iv if isinstance(loop.start, Lit) and loop.start.value == 0 else Bin("-", loop.iv, loop.start)

@@ -12,11 +12,11 @@ from __future__ import annotations
 from functools import reduce
 from math import gcd
 
-from ...dsl.ir import BlockType, Operation, Value, element_of
+from ...dsl.ir import BlockType, Function, Operation, Value, element_of, shape_of
 from .. import lir
-from ..layouts import Blocked, Registers, Remat, Scalar, add, lit
+from ..layouts import Blocked, Registers, Remat, Scalar, add, lit, mod
 from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym
-from .core import Lowering, RegsRepr, RematRepr, ScalarRepr
+from .core import AsyncTile, Lowering, RegsRepr, RematRepr, ScalarRepr, loop_stage
 
 
 def _deref(lw: Lowering, ptr: Expr, pointer: Value) -> Expr:
@@ -74,6 +74,8 @@ def lower_load(lw: Lowering, op: Operation) -> None:
     if isinstance(layout, Remat):  # read by a dot where it needs the elements (dot.py)
         lw.env[r.id] = RematRepr(op)
         return
+    if r.id in lw.async_tiles:
+        return _copy_async(lw, op, lw.async_tiles[r.id])
     name = lw.result_array(op, layout)
     width = _vector_width(lw, op, layout)
     if width > 1:
@@ -97,6 +99,78 @@ def lower_load(lw: Lowering, op: Operation) -> None:
         lw.emit(lir.Assign(Index(Sym(name), k), value))
     lw.slot_loop(layout, body)
     lw.env[r.id] = RegsRepr(name, layout)
+
+
+def plan_async_tiles(lw: Lowering, fn: Function) -> None:
+    """Find the `tl.dot` operands a target with asynchronous copies pipelines without registers
+    (`AsyncTile`): with `num_stages >= 2`, a loop-carried tile that the prefetch pass made (loaded
+    before the loop, loaded again for the next iteration in the body, yielded), read only by dots
+    as an operand, each thread's run copied in one access of 4, 8 or 16 bytes, masked elements zero."""
+    if not lw.plan.target.async_copy or lw.plan.dot_stages < 2 or lw.plan.matmul2d:
+        return
+    defined = {r.id: op for op in fn.walk() for r in op.results}
+    users: dict[int, list[Operation]] = {}
+    for op in fn.walk():
+        for v in op.operands:
+            users.setdefault(v.id, []).append(op)
+
+    def copyable(load: Operation | None, only_user: Operation) -> bool:
+        if load is None or load.opcode != "load" or users.get(load.result.id) != [only_user]:
+            return False
+        layout, element = lw.plan.of(load.result), element_of(load.result.type)
+        if not isinstance(layout, Blocked) or len(shape_of(load.result.type)) != 2 or lw.atomic_outputs:
+            return False
+        if load.attrs.get("has_other"):
+            other = defined.get(load.operands[2].id)
+            while other is not None and other.opcode in ("splat", "broadcast"):
+                other = defined.get(other.operands[0].id)
+            if other is None or other.opcode not in ("constant", "full") or other.attrs["value"] != 0:
+                return False
+        return _vector_width(lw, load, layout) * element.bits // 8 in (4, 8, 16)
+
+    for loop in (op for op in fn.walk() if op.opcode == "for"):
+        body = loop.regions[0]
+        for position, (arg, init, result) in enumerate(zip(body.args[1:], loop.operands[3:], loop.results)):
+            yielded = body.ops[-1].operands[position]
+            readers = users.get(arg.id, [])
+            if (readers and all(u.opcode == "dot" and arg not in u.operands[2:] for u in readers)
+                    and not users.get(result.id) and arg.id in lw.plan.shared_pad
+                    and copyable(defined.get(init.id), loop) and copyable(defined.get(yielded.id), body.ops[-1])
+                    and defined[yielded.id] in body.ops
+                    and lw.plan.of(init) == lw.plan.of(yielded)):
+                tile = AsyncTile(defined[init.id], defined[yielded.id], arg, lw.plan.shared_pad[arg.id])
+                for v in (init, yielded, arg):
+                    lw.async_tiles[v.id] = tile
+
+
+def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:
+    """The load of an `AsyncTile` as asynchronous copies into its threadgroup buffer: the prologue's
+    into buffer 0 (allocating the array), the next iteration's into the other buffer than this
+    iteration's, after waiting for this iteration's copies and a barrier (which also ends the
+    previous iteration's reads of the buffer about to be overwritten)."""
+    ptr, rest = op.operands[0], op.operands[1:]
+    mask = rest[0] if op.attrs.get("masked") else None
+    element, layout = element_of(op.result.type), lw.plan.of(op.result)
+    if op is tile.first:
+        tile.name = lw.alloc_shared(f"{lw.name(tile.carried, 't')}_smem", element, tile.count(), stages=2)
+        buffer: Expr = lit(0)
+    else:
+        loop = lw.loops[-1]
+        if not loop.copies_landed:
+            lw.emit(lir.AsyncWait(0))
+            lw.emit(lir.Barrier())
+            loop.copies_landed = True
+        buffer = mod(add(loop_stage(lw, loop), lit(1)), 2)
+    view = tile.view(buffer)
+    width = _vector_width(lw, op, layout)
+
+    def copy(k, coords):
+        dst = Bin("+", Sym(view.name), view.position(coords))
+        lw.emit(lir.AsyncCopy(dst, lw.read(ptr, layout, k, coords), element, width,
+                              lw.read(mask, layout, k, coords) if mask is not None else None))
+    lw.slot_loop(layout, copy, step=width)
+    lw.emit(lir.AsyncCommit())
+    lw.env[op.result.id] = view
 
 
 def _vector_width(lw: Lowering, op: Operation, layout) -> int:

@@ -120,6 +120,13 @@ class Renderer:
         if isinstance(s, lir.VectorStore):
             return m.vector_store(self.expr(s.ptr), [self.expr(v) for v in s.values],
                                   self.vector_type(s.type, len(s.values)), s.space, s.aligned)
+        if isinstance(s, lir.AsyncCopy):
+            return m.async_copy(self.expr(s.dst), self.expr(s.src), s.count * s.type.bits // 8,
+                                None if s.mask is None else self.expr(s.mask))
+        if isinstance(s, lir.AsyncCommit):
+            return m.async_commit()
+        if isinstance(s, lir.AsyncWait):
+            return m.async_wait(s.pending)
         if isinstance(s, lir.MatrixLoad):
             return m.matrix_load(self.expr(s.fragment), self.expr(s.address), s.count, s.transpose)
         if isinstance(s, lir.Return):

@@ -602,3 +602,24 @@ def _calls(e: lir.Expr) -> list[lir.Call]:
     if isinstance(e, lir.Bin):
         return _calls(e.a) + _calls(e.b)
     return []
+
+
+def test_dot_operands_are_pipelined_by_asynchronous_copies():
+    """num_stages=2 on CUDA: the prologue copies the first A and B tiles straight into shared memory
+    (cp.async, 16 bytes per copy, zero-filled where masked); each K step waits for its tiles, passes
+    one barrier (which also ends the previous step's reads of the other buffer), copies the next
+    tiles into the other buffer and multiplies from this one: no operand goes through registers.
+    The element-wise copy of the versioned kernel stores into the same buffers."""
+    from metalforge.kernels.matmul import matmul_kernel
+    a = mx.zeros((1,), mx.float16)
+    c = matmul_kernel.fn.compile(a, a, mf.empty((4096, 4096), mx.float16), 4096, 4096, 4096, BLOCK_M=64, BLOCK_N=64,
+                                 BLOCK_K=32, GROUP_M=8, num_warps=4, num_stages=2, target="cuda")
+    head, then, orelse = _branches(c.body)
+    prologue, loop = then.split("for (int k0 = 0;", 1)
+    assert prologue.count("mf_cp_async<16>(") == 2 and prologue.count("mf_cp_async_commit();") == 2
+    step = loop[:loop.index("mf_cp_async_wait<0>();\n", loop.index("mf_mma_m16n8k16"))]
+    assert step.count("__syncthreads();") == 1 and step.index("mf_cp_async_wait<0>();") < step.index("__syncthreads")
+    assert step.count("mf_cp_async<16>((a_smem + ((((stage + 1) % 2) * 2560)") == 1
+    assert step.count("mf_cp_async<16>((b_smem + ((((stage + 1) % 2) * 2304)") == 1
+    assert "mf_store_vec" not in step and "mf_load_masked" not in step and "(a_smem + ((stage * 2560)" in step
+    assert "mf_cp_async<16>" not in orelse and "a_smem + ((((stage + 1) % 2) * 2560)" in orelse

@@ -52,6 +52,22 @@ __device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_f
                : "r"(pa[0]), "r"(pa[1]), "r"(pa[2]), "r"(pa[3]), "r"(pb[0]), "r"(pb[1]));
 }
 
+// Device -> shared copies that bypass registers (cp.async, sm_80+): `Bytes` of 4, 8 or 16, 16 cached
+// in L2 only (.cg). A false mask copies no bytes and zero-fills the destination (src-size 0).
+template <int Bytes> __device__ __forceinline__ void mf_cp_async(void* dst, const void* src, bool mask = true) {
+  const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  if constexpr (Bytes == 16) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(shared), "l"(src), "r"(mask ? 16 : 0));
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" :: "r"(shared), "l"(src), "n"(Bytes),
+                 "r"(mask ? Bytes : 0));
+  }
+}
+__device__ __forceinline__ void mf_cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int Pending> __device__ __forceinline__ void mf_cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" :: "n"(Pending) : "memory");
+}
+
 // A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row.
 template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldmatrix(F& frag, const void* row) {
   const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
@@ -105,12 +121,12 @@ template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b <
 extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_L = L[0];
 const auto mf_sm_scale = sm_scale[0];
-__half* q_1_smem = reinterpret_cast<__half*>(mf_shared + 9216);
-__half* k_3_smem = reinterpret_cast<__half*>(mf_shared + 0);
-float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 13824);
-float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 14080);
-__half* t_19_smem = reinterpret_cast<__half*>(mf_shared + 14336);
-__half* v_2_smem = reinterpret_cast<__half*>(mf_shared + 19456);
+__half* v_smem = reinterpret_cast<__half*>(mf_shared + 0);
+__half* q_1_smem = reinterpret_cast<__half*>(mf_shared + 18432);
+__half* k_3_smem = reinterpret_cast<__half*>(mf_shared + 9216);
+float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 23040);
+float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 23296);
+__half* t_18_smem = reinterpret_cast<__half*>(mf_shared + 23552);
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
   // 78: start_m = tl.program_id(0)
   // 79: head = tl.program_id(1)
@@ -182,25 +198,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 90: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
   // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  __half v[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
     int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
-    {
-      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-      mf_load_masked(mf_v, (v_ptr + kv_1), ((rn_1 < mf_L) & t_9));
-      v[k] = mf_v.v[0];
-      v[(k + 1)] = mf_v.v[1];
-      v[(k + 2)] = mf_v.v[2];
-      v[(k + 3)] = mf_v.v[3];
-      v[(k + 4)] = mf_v.v[4];
-      v[(k + 5)] = mf_v.v[5];
-      v[(k + 6)] = mf_v.v[6];
-      v[(k + 7)] = mf_v.v[7];
-    }
+    mf_cp_async<16>((v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), (v_ptr + kv_1), ((rn_1 < mf_L) & t_9));
   }
+  mf_cp_async_commit();
   // 90: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll
@@ -225,11 +230,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   for (int k = 0; (k < 16); k += 1) {
     t_10[k] = k_1[k];
   }
-  __half t_11[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = v[k];
-  }
   __syncthreads();
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
@@ -237,13 +237,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
+    int stage = ((start_n / 32) % 2);
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next = (start_n + 32);
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_12 = (start_n_next < hi);
+    bool t_11 = (start_n_next < hi);
     int rd = 0;
     __half k_2[16];
     #pragma unroll
@@ -253,7 +254,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, (k_ptr + kv_3), ((rn_3 < mf_L) & t_12));
+        mf_load_masked(mf_v, (k_ptr + kv_3), ((rn_3 < mf_L) & t_11));
         k_2[k] = mf_v.v[0];
         k_2[(k + 1)] = mf_v.v[1];
         k_2[(k + 2)] = mf_v.v[2];
@@ -265,7 +266,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       }
     }
     // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
-    int stage = ((start_n / 32) % 2);
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
@@ -357,32 +357,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
     // 100: alpha = tl.exp(m_i - m_new)
-    float t_13[2];
+    float t_12[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_13[k] = (m_i[k] - m_new[k]);
+      t_12[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_13[k]);
+      alpha[k] = mf_exp(t_12[k]);
     }
     // 101: p = tl.exp(qk - m_new[:, None])
-    float t_14[8];
+    float t_13[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_14[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_13[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_14[k]);
+      p[k] = mf_exp(t_13[k]);
     }
     // 102: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_15[2];
+    float t_14[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_15[k] = (l_i[k] * alpha[k]);
+      t_14[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll
@@ -418,53 +418,39 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_15[k] + acc_3[k]);
+      l_i_2[k] = (t_14[k] + acc_3[k]);
     }
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_16[16];
+    float t_15[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_16[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_15[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_17[8];
+    __half t_16[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_17[k] = mf_cast<__half>(p[k]);
+      t_16[k] = mf_cast<__half>(p[k]);
     }
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_18 = (start_n_next_1 < hi);
-    __half v_1[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 8) {
-      int rn_8 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
-      {
-        mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, (v_ptr + kv_5), ((rn_8 < mf_L) & t_18));
-        v_1[k] = mf_v.v[0];
-        v_1[(k + 1)] = mf_v.v[1];
-        v_1[(k + 2)] = mf_v.v[2];
-        v_1[(k + 3)] = mf_v.v[3];
-        v_1[(k + 4)] = mf_v.v[4];
-        v_1[(k + 5)] = mf_v.v[5];
-        v_1[(k + 6)] = mf_v.v[6];
-        v_1[(k + 7)] = mf_v.v[7];
-      }
-    }
-    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_19_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_17[k];
-    }
+    bool t_17 = (start_n_next_1 < hi);
+    mf_cp_async_wait<0>();
     __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
+      int rn_7 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
+      int kv_4 = ((kv_base + (rn_7 * 64)) + rd_2);
+      mf_cp_async<16>((v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (v_ptr + kv_4), ((rn_7 < mf_L) & t_17));
+    }
+    mf_cp_async_commit();
+    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
     }
     __syncthreads();
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
@@ -480,11 +466,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_19_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
-        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_2_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
+        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
       }
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
@@ -497,7 +483,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float acc_4[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_16[k] + frag_c_1[(k / 4)].e[(k % 4)]);
+      acc_4[k] = (t_15[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll
@@ -519,11 +505,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 16); k += 1) {
       k_4[k] = k_2[k];
     }
-    __half v_3[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      v_3[k] = v_1[k];
-    }
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
       l_i[k] = l_i_3[k];
@@ -540,24 +521,21 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 16); k += 1) {
       t_10[k] = k_4[k];
     }
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = v_3[k];
-    }
   }
+  mf_cp_async_wait<0>();
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_20 = (int(blockIdx.y) * mf_L);
-  int t_21 = (t_20 * 64);
-  decltype(o_ptr) t_22 = (o_ptr + t_21);
-  float t_23[16];
+  int t_19 = (int(blockIdx.y) * mf_L);
+  int t_20 = (t_19 * 64);
+  decltype(o_ptr) t_21 = (o_ptr + t_20);
+  float t_22[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_23[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_22[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_24[16];
+  __half t_23[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_24[k] = mf_cast<__half>(t_23[k]);
+    t_23[k] = mf_cast<__half>(t_22[k]);
   }
   // 107: mask=rm[:, None] < L)
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -566,7 +544,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_22 + (rm * 64)) + rd)) = t_24[k];
+      *(((t_21 + (rm * 64)) + rd)) = t_23[k];
     }
   }
 } else {
@@ -654,32 +632,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 90: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
   // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  __half v[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
     if (((rn_1 < mf_L) & t_9)) {
-      v[k] = (v_ptr + kv_1)[0];
-      v[(k + 1)] = (v_ptr + kv_1)[1];
-      v[(k + 2)] = (v_ptr + kv_1)[2];
-      v[(k + 3)] = (v_ptr + kv_1)[3];
-      v[(k + 4)] = (v_ptr + kv_1)[4];
-      v[(k + 5)] = (v_ptr + kv_1)[5];
-      v[(k + 6)] = (v_ptr + kv_1)[6];
-      v[(k + 7)] = (v_ptr + kv_1)[7];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = (v_ptr + kv_1)[0];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = (v_ptr + kv_1)[1];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = (v_ptr + kv_1)[2];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = (v_ptr + kv_1)[3];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = (v_ptr + kv_1)[4];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = (v_ptr + kv_1)[5];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = (v_ptr + kv_1)[6];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = (v_ptr + kv_1)[7];
     } else {
-      v[k] = __float2half(0.0f);
-      v[(k + 1)] = __float2half(0.0f);
-      v[(k + 2)] = __float2half(0.0f);
-      v[(k + 3)] = __float2half(0.0f);
-      v[(k + 4)] = __float2half(0.0f);
-      v[(k + 5)] = __float2half(0.0f);
-      v[(k + 6)] = __float2half(0.0f);
-      v[(k + 7)] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = __float2half(0.0f);
     }
   }
+  mf_cp_async_commit();
   // 90: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll 1
@@ -704,11 +682,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   for (int k = 0; (k < 16); k += 1) {
     t_10[k] = k_1[k];
   }
-  __half t_11[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = v[k];
-  }
   __syncthreads();
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
@@ -716,13 +689,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
+    int stage = ((start_n / 32) % 2);
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next = (start_n + 32);
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_12 = (start_n_next < hi);
+    bool t_11 = (start_n_next < hi);
     int rd = 0;
     __half k_2[16];
     #pragma unroll 1
@@ -730,7 +704,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int rn_3 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd_1 = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
-      if (((rn_3 < mf_L) & t_12)) {
+      if (((rn_3 < mf_L) & t_11)) {
         k_2[k] = (k_ptr + kv_3)[0];
         k_2[(k + 1)] = (k_ptr + kv_3)[1];
         k_2[(k + 2)] = (k_ptr + kv_3)[2];
@@ -751,7 +725,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       }
     }
     // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
-    int stage = ((start_n / 32) % 2);
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
@@ -843,32 +816,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
     // 100: alpha = tl.exp(m_i - m_new)
-    float t_13[2];
+    float t_12[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_13[k] = (m_i[k] - m_new[k]);
+      t_12[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_13[k]);
+      alpha[k] = mf_exp(t_12[k]);
     }
     // 101: p = tl.exp(qk - m_new[:, None])
-    float t_14[8];
+    float t_13[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_14[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_13[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_14[k]);
+      p[k] = mf_exp(t_13[k]);
     }
     // 102: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_15[2];
+    float t_14[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_15[k] = (l_i[k] * alpha[k]);
+      t_14[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll 1
@@ -904,60 +877,57 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_15[k] + acc_3[k]);
+      l_i_2[k] = (t_14[k] + acc_3[k]);
     }
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_16[16];
+    float t_15[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_16[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_15[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_17[8];
+    __half t_16[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_17[k] = mf_cast<__half>(p[k]);
+      t_16[k] = mf_cast<__half>(p[k]);
     }
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_18 = (start_n_next_1 < hi);
-    __half v_1[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 8) {
-      int rn_8 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
-      if (((rn_8 < mf_L) & t_18)) {
-        v_1[k] = (v_ptr + kv_5)[0];
-        v_1[(k + 1)] = (v_ptr + kv_5)[1];
-        v_1[(k + 2)] = (v_ptr + kv_5)[2];
-        v_1[(k + 3)] = (v_ptr + kv_5)[3];
-        v_1[(k + 4)] = (v_ptr + kv_5)[4];
-        v_1[(k + 5)] = (v_ptr + kv_5)[5];
-        v_1[(k + 6)] = (v_ptr + kv_5)[6];
-        v_1[(k + 7)] = (v_ptr + kv_5)[7];
-      } else {
-        v_1[k] = __float2half(0.0f);
-        v_1[(k + 1)] = __float2half(0.0f);
-        v_1[(k + 2)] = __float2half(0.0f);
-        v_1[(k + 3)] = __float2half(0.0f);
-        v_1[(k + 4)] = __float2half(0.0f);
-        v_1[(k + 5)] = __float2half(0.0f);
-        v_1[(k + 6)] = __float2half(0.0f);
-        v_1[(k + 7)] = __float2half(0.0f);
-      }
-    }
-    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_19_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_17[k];
-    }
+    bool t_17 = (start_n_next_1 < hi);
+    mf_cp_async_wait<0>();
     __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
+      int rn_7 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
+      int kv_4 = ((kv_base + (rn_7 * 64)) + rd_2);
+      if (((rn_7 < mf_L) & t_17)) {
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = (v_ptr + kv_4)[0];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = (v_ptr + kv_4)[1];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = (v_ptr + kv_4)[2];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = (v_ptr + kv_4)[3];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = (v_ptr + kv_4)[4];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = (v_ptr + kv_4)[5];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = (v_ptr + kv_4)[6];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = (v_ptr + kv_4)[7];
+      } else {
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
+      }
+    }
+    mf_cp_async_commit();
+    // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
     }
     __syncthreads();
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
@@ -973,11 +943,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_19_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll 1
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
-        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_2_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
+        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
       }
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
@@ -990,7 +960,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float acc_4[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_16[k] + frag_c_1[(k / 4)].e[(k % 4)]);
+      acc_4[k] = (t_15[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll 1
@@ -1012,11 +982,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 16); k += 1) {
       k_4[k] = k_2[k];
     }
-    __half v_3[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      v_3[k] = v_1[k];
-    }
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       l_i[k] = l_i_3[k];
@@ -1033,24 +998,21 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 16); k += 1) {
       t_10[k] = k_4[k];
     }
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = v_3[k];
-    }
   }
+  mf_cp_async_wait<0>();
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_20 = (int(blockIdx.y) * mf_L);
-  int t_21 = (t_20 * 64);
-  decltype(o_ptr) t_22 = (o_ptr + t_21);
-  float t_23[16];
+  int t_19 = (int(blockIdx.y) * mf_L);
+  int t_20 = (t_19 * 64);
+  decltype(o_ptr) t_21 = (o_ptr + t_20);
+  float t_22[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_23[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_22[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_24[16];
+  __half t_23[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_24[k] = mf_cast<__half>(t_23[k]);
+    t_23[k] = mf_cast<__half>(t_22[k]);
   }
   // 107: mask=rm[:, None] < L)
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -1059,7 +1021,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_22 + (rm * 64)) + rd)) = t_24[k];
+      *(((t_21 + (rm * 64)) + rd)) = t_23[k];
     }
   }
 }
