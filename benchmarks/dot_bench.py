@@ -99,6 +99,19 @@ class Bench:
         return run, dict(chosen["meta"])
 
 
+def measure_ours(b: Bench, row: Row, ours: Callable[[int, dict], Any], configs: list[dict], want: mx.array,
+                 copies: int) -> None:
+    """Check our kernel at the first config, pick the fastest config, check it too, and time it."""
+    def check(got: mx.array, meta: dict) -> None:
+        row.error = max(row.error or 0.0, max_error(got, want))
+        if not row.error <= TOLERANCE:
+            raise AssertionError(f"max error {row.error:.3g} > {TOLERANCE} at {meta}")
+    check(ours(0, configs[0]), configs[0])
+    run, row.ours_config = b.best(row.name, ours, configs, time_mlx)
+    check(run(0), row.ours_config)
+    row.ours_us = b.mlx(run, copies)
+
+
 def matmul_row(b: Bench, m: int, n: int, k: int, configs: list[dict], with_triton: bool) -> Row:
     row = Row(f"mm {m}x{n}x{k}", 2 * m * n * k)
     copies = rotations(2 * (m * k + k * n))
@@ -110,16 +123,7 @@ def matmul_row(b: Bench, m: int, n: int, k: int, configs: list[dict], with_trito
     def ours(i: int, meta: dict) -> mx.array:
         return matmul.matmul_kernel.fn[grid](a[i], w[i], mf.empty((m, n), mx.float16), m, n, k, **meta)
 
-    want = a[0].astype(mx.float32) @ w[0].astype(mx.float32)
-    first = ours(0, configs[0])
-    row.error = max_error(first, want)
-    if not row.error <= TOLERANCE:
-        raise AssertionError(f"max error {row.error:.3g} > {TOLERANCE} at {configs[0]}")
-    run, row.ours_config = b.best(row.name, ours, configs, time_mlx)
-    row.error = max(row.error, max_error(run(0), want))
-    if not row.error <= TOLERANCE:
-        raise AssertionError(f"max error {row.error:.3g} > {TOLERANCE} at {row.ours_config}")
-    row.ours_us = b.mlx(run, copies)
+    measure_ours(b, row, ours, configs, a[0].astype(mx.float32) @ w[0].astype(mx.float32), copies)
     row.mlx_us = b.mlx(lambda i: a[i] @ w[i], copies)
     if with_triton:
         row.triton_us = triton_matmul(b, row, m, n, k)
@@ -162,16 +166,7 @@ def attention_row(b: Bench, h: int, hkv: int, length: int, d: int) -> Row:
         q, k, v = (x[None].astype(dtype) for x in qkv[i])
         return mx.fast.scaled_dot_product_attention(q, k, v, scale=d ** -0.5, mask="causal")[0]
 
-    want = sdpa(0, mx.float32)
-    configs = OUR_ATTENTION[d]
-    row.error = max_error(ours(0, configs[0]), want)
-    if not row.error <= TOLERANCE:
-        raise AssertionError(f"max error {row.error:.3g} > {TOLERANCE} at {configs[0]}")
-    run, row.ours_config = b.best(row.name, ours, configs, time_mlx)
-    row.error = max(row.error, max_error(run(0), want))
-    if not row.error <= TOLERANCE:
-        raise AssertionError(f"max error {row.error:.3g} > {TOLERANCE} at {row.ours_config}")
-    row.ours_us = b.mlx(run, copies)
+    measure_ours(b, row, ours, OUR_ATTENTION[d], sdpa(0, mx.float32), copies)
     row.mlx_us = b.mlx(sdpa, copies)
     row.triton_us = triton_attention(b, row, h, hkv, length, d)
     return row
