@@ -105,7 +105,8 @@ def plan_async_tiles(lw: Lowering, fn: Function) -> None:
     """Find the `tl.dot` operands a target with asynchronous copies pipelines without registers
     (`AsyncTile`): with `num_stages >= 2`, a loop-carried tile that the prefetch pass made (loaded
     before the loop, loaded again for the next iteration in the body, yielded), read only by dots
-    as an operand, each thread's run copied in one access of 4, 8 or 16 bytes, masked elements zero."""
+    as an operand (directly or through `tl.trans`), each thread's run copied in one access of 4, 8
+    or 16 bytes, masked elements zero."""
     if not lw.plan.target.async_copy or lw.plan.dot_stages < 2 or lw.plan.matmul2d:
         return
     defined = {r.id: op for op in fn.walk() for r in op.results}
@@ -113,6 +114,11 @@ def plan_async_tiles(lw: Lowering, fn: Function) -> None:
     for op in fn.walk():
         for v in op.operands:
             users.setdefault(v.id, []).append(op)
+
+    def operand_only(v: Value) -> bool:
+        readers = users.get(v.id, [])
+        return bool(readers) and all((u.opcode == "dot" and all(o is not v for o in u.operands[2:]))
+                                     or (u.opcode == "permute" and operand_only(u.result)) for u in readers)
 
     def copyable(load: Operation | None, only_user: Operation) -> bool:
         if load is None or load.opcode != "load" or users.get(load.result.id) != [only_user]:
@@ -132,9 +138,7 @@ def plan_async_tiles(lw: Lowering, fn: Function) -> None:
         body = loop.regions[0]
         for position, (arg, init, result) in enumerate(zip(body.args[1:], loop.operands[3:], loop.results)):
             yielded = body.ops[-1].operands[position]
-            readers = users.get(arg.id, [])
-            if (readers and all(u.opcode == "dot" and arg not in u.operands[2:] for u in readers)
-                    and not users.get(result.id) and arg.id in lw.plan.shared_pad
+            if (operand_only(arg) and not users.get(result.id) and arg.id in lw.plan.shared_pad
                     and copyable(defined.get(init.id), loop) and copyable(defined.get(yielded.id), body.ops[-1])
                     and defined[yielded.id] in body.ops
                     and lw.plan.of(init) == lw.plan.of(yielded)):

@@ -121,12 +121,12 @@ template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b <
 extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_L = L[0];
 const auto mf_sm_scale = sm_scale[0];
-__half* v_smem = reinterpret_cast<__half*>(mf_shared + 0);
+__half* k_1_smem = reinterpret_cast<__half*>(mf_shared + 0);
+__half* v_smem = reinterpret_cast<__half*>(mf_shared + 9216);
 __half* q_1_smem = reinterpret_cast<__half*>(mf_shared + 18432);
-__half* k_3_smem = reinterpret_cast<__half*>(mf_shared + 9216);
 float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 23040);
 float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 23296);
-__half* t_18_smem = reinterpret_cast<__half*>(mf_shared + 23552);
+__half* t_17_smem = reinterpret_cast<__half*>(mf_shared + 23552);
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
   // 78: start_m = tl.program_id(0)
   // 79: head = tl.program_id(1)
@@ -173,25 +173,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 90: for start_n in range(0, hi, BLOCK_N):
   bool t_8 = (0 < hi);
   // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  __half k_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
     int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv = ((kv_base + (rn * 64)) + rd);
-    {
-      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-      mf_load_masked(mf_v, (k_ptr + kv), ((rn < mf_L) & t_8));
-      k_1[k] = mf_v.v[0];
-      k_1[(k + 1)] = mf_v.v[1];
-      k_1[(k + 2)] = mf_v.v[2];
-      k_1[(k + 3)] = mf_v.v[3];
-      k_1[(k + 4)] = mf_v.v[4];
-      k_1[(k + 5)] = mf_v.v[5];
-      k_1[(k + 6)] = mf_v.v[6];
-      k_1[(k + 7)] = mf_v.v[7];
-    }
+    mf_cp_async<16>((k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), (k_ptr + kv), ((rn < mf_L) & t_8));
   }
+  mf_cp_async_commit();
   // 91: rn = start_n + tl.arange(0, BLOCK_N)
   // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
   // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
@@ -225,11 +214,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
-  __half t_10[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = k_1[k];
-  }
   __syncthreads();
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
@@ -244,33 +228,18 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_11 = (start_n_next < hi);
-    int rd = 0;
-    __half k_2[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 8) {
-      int rn_3 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_1 = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
-      {
-        mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, (k_ptr + kv_3), ((rn_3 < mf_L) & t_11));
-        k_2[k] = mf_v.v[0];
-        k_2[(k + 1)] = mf_v.v[1];
-        k_2[(k + 2)] = mf_v.v[2];
-        k_2[(k + 3)] = mf_v.v[3];
-        k_2[(k + 4)] = mf_v.v[4];
-        k_2[(k + 5)] = mf_v.v[5];
-        k_2[(k + 6)] = mf_v.v[6];
-        k_2[(k + 7)] = mf_v.v[7];
-      }
-    }
-    // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
-    }
+    bool t_10 = (start_n_next < hi);
+    mf_cp_async_wait<0>();
     __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      int rn_2 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+      int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
+      mf_cp_async<16>((k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (k_ptr + kv_2), ((rn_2 < mf_L) & t_10));
+    }
+    mf_cp_async_commit();
+    // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
@@ -288,7 +257,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       }
       #pragma unroll
       for (int j = 0; (j < 2); j += 1) {
-        mf_ldmatrix<2, false>(frag_b[j], (k_3_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
+        mf_ldmatrix<2, false>(frag_b[j], (k_1_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
       }
       #pragma unroll
       for (int i = 0; (i < 1); i += 1) {
@@ -309,15 +278,15 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
+      int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_1[k] = ((rm_1 >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
     }
     // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_2[k] = ((rn_6 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
+      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_2[k] = ((rn_5 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
     // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
@@ -357,32 +326,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
     // 100: alpha = tl.exp(m_i - m_new)
-    float t_12[2];
+    float t_11[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_12[k] = (m_i[k] - m_new[k]);
+      t_11[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_12[k]);
+      alpha[k] = mf_exp(t_11[k]);
     }
     // 101: p = tl.exp(qk - m_new[:, None])
-    float t_13[8];
+    float t_12[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_12[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_13[k]);
+      p[k] = mf_exp(t_12[k]);
     }
     // 102: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_14[2];
+    float t_13[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_14[k] = (l_i[k] * alpha[k]);
+      t_13[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll
@@ -418,39 +387,37 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_14[k] + acc_3[k]);
+      l_i_2[k] = (t_13[k] + acc_3[k]);
     }
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_15[16];
+    float t_14[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_15[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_14[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_16[8];
+    __half t_15[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_16[k] = mf_cast<__half>(p[k]);
+      t_15[k] = mf_cast<__half>(p[k]);
     }
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_17 = (start_n_next_1 < hi);
-    mf_cp_async_wait<0>();
-    __syncthreads();
+    bool t_16 = (start_n_next_1 < hi);
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rn_7 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_4 = ((kv_base + (rn_7 * 64)) + rd_2);
-      mf_cp_async<16>((v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (v_ptr + kv_4), ((rn_7 < mf_L) & t_17));
+      int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+      int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
+      mf_cp_async<16>((v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (v_ptr + kv_3), ((rn_6 < mf_L) & t_16));
     }
     mf_cp_async_commit();
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
+      t_17_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_15[k];
     }
     __syncthreads();
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
@@ -466,7 +433,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_17_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
@@ -483,7 +450,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float acc_4[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_15[k] + frag_c_1[(k / 4)].e[(k % 4)]);
+      acc_4[k] = (t_14[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll
@@ -500,11 +467,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new_1[k] = m_new[k];
     }
-    __half k_4[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      k_4[k] = k_2[k];
-    }
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
       l_i[k] = l_i_3[k];
@@ -517,25 +479,21 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_i[k] = m_new_1[k];
     }
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = k_4[k];
-    }
   }
   mf_cp_async_wait<0>();
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_19 = (int(blockIdx.y) * mf_L);
-  int t_20 = (t_19 * 64);
-  decltype(o_ptr) t_21 = (o_ptr + t_20);
-  float t_22[16];
+  int t_18 = (int(blockIdx.y) * mf_L);
+  int t_19 = (t_18 * 64);
+  decltype(o_ptr) t_20 = (o_ptr + t_19);
+  float t_21[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_22[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_21[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_23[16];
+  __half t_22[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_23[k] = mf_cast<__half>(t_22[k]);
+    t_22[k] = mf_cast<__half>(t_21[k]);
   }
   // 107: mask=rm[:, None] < L)
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -544,7 +502,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_21 + (rm * 64)) + rd)) = t_23[k];
+      *(((t_20 + (rm * 64)) + rd)) = t_22[k];
     }
   }
 } else {
@@ -600,32 +558,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 90: for start_n in range(0, hi, BLOCK_N):
   bool t_8 = (0 < hi);
   // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  __half k_1[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv = ((kv_base + (rn * 64)) + rd);
     if (((rn < mf_L) & t_8)) {
-      k_1[k] = (k_ptr + kv)[0];
-      k_1[(k + 1)] = (k_ptr + kv)[1];
-      k_1[(k + 2)] = (k_ptr + kv)[2];
-      k_1[(k + 3)] = (k_ptr + kv)[3];
-      k_1[(k + 4)] = (k_ptr + kv)[4];
-      k_1[(k + 5)] = (k_ptr + kv)[5];
-      k_1[(k + 6)] = (k_ptr + kv)[6];
-      k_1[(k + 7)] = (k_ptr + kv)[7];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = (k_ptr + kv)[0];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = (k_ptr + kv)[1];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = (k_ptr + kv)[2];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = (k_ptr + kv)[3];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = (k_ptr + kv)[4];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = (k_ptr + kv)[5];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = (k_ptr + kv)[6];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = (k_ptr + kv)[7];
     } else {
-      k_1[k] = __float2half(0.0f);
-      k_1[(k + 1)] = __float2half(0.0f);
-      k_1[(k + 2)] = __float2half(0.0f);
-      k_1[(k + 3)] = __float2half(0.0f);
-      k_1[(k + 4)] = __float2half(0.0f);
-      k_1[(k + 5)] = __float2half(0.0f);
-      k_1[(k + 6)] = __float2half(0.0f);
-      k_1[(k + 7)] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = __float2half(0.0f);
     }
   }
+  mf_cp_async_commit();
   // 91: rn = start_n + tl.arange(0, BLOCK_N)
   // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
   // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
@@ -677,11 +635,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
-  __half t_10[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = k_1[k];
-  }
   __syncthreads();
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
@@ -696,40 +649,36 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_11 = (start_n_next < hi);
-    int rd = 0;
-    __half k_2[16];
+    bool t_10 = (start_n_next < hi);
+    mf_cp_async_wait<0>();
+    __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rn_3 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_1 = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
-      if (((rn_3 < mf_L) & t_11)) {
-        k_2[k] = (k_ptr + kv_3)[0];
-        k_2[(k + 1)] = (k_ptr + kv_3)[1];
-        k_2[(k + 2)] = (k_ptr + kv_3)[2];
-        k_2[(k + 3)] = (k_ptr + kv_3)[3];
-        k_2[(k + 4)] = (k_ptr + kv_3)[4];
-        k_2[(k + 5)] = (k_ptr + kv_3)[5];
-        k_2[(k + 6)] = (k_ptr + kv_3)[6];
-        k_2[(k + 7)] = (k_ptr + kv_3)[7];
+      int rn_2 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+      int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
+      if (((rn_2 < mf_L) & t_10)) {
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = (k_ptr + kv_2)[0];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = (k_ptr + kv_2)[1];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = (k_ptr + kv_2)[2];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = (k_ptr + kv_2)[3];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = (k_ptr + kv_2)[4];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = (k_ptr + kv_2)[5];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = (k_ptr + kv_2)[6];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = (k_ptr + kv_2)[7];
       } else {
-        k_2[k] = __float2half(0.0f);
-        k_2[(k + 1)] = __float2half(0.0f);
-        k_2[(k + 2)] = __float2half(0.0f);
-        k_2[(k + 3)] = __float2half(0.0f);
-        k_2[(k + 4)] = __float2half(0.0f);
-        k_2[(k + 5)] = __float2half(0.0f);
-        k_2[(k + 6)] = __float2half(0.0f);
-        k_2[(k + 7)] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
       }
     }
+    mf_cp_async_commit();
     // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]);
-    }
-    __syncthreads();
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
@@ -747,7 +696,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       }
       #pragma unroll 1
       for (int j = 0; (j < 2); j += 1) {
-        mf_ldmatrix<2, false>(frag_b[j], (k_3_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
+        mf_ldmatrix<2, false>(frag_b[j], (k_1_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
       }
       #pragma unroll 1
       for (int i = 0; (i < 1); i += 1) {
@@ -768,15 +717,15 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_1[k] = ((rm_1 >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
+      int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_1[k] = ((rm_1 >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
     }
     // 98: qk = tl.where(rn[None, :] < L, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_2[k] = ((rn_6 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
+      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_2[k] = ((rn_5 < mf_L) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
     // 99: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
@@ -816,32 +765,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
     // 100: alpha = tl.exp(m_i - m_new)
-    float t_12[2];
+    float t_11[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_12[k] = (m_i[k] - m_new[k]);
+      t_11[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_12[k]);
+      alpha[k] = mf_exp(t_11[k]);
     }
     // 101: p = tl.exp(qk - m_new[:, None])
-    float t_13[8];
+    float t_12[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_12[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_13[k]);
+      p[k] = mf_exp(t_12[k]);
     }
     // 102: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_14[2];
+    float t_13[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_14[k] = (l_i[k] * alpha[k]);
+      t_13[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll 1
@@ -877,41 +826,39 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_14[k] + acc_3[k]);
+      l_i_2[k] = (t_13[k] + acc_3[k]);
     }
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_15[16];
+    float t_14[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_15[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_14[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_16[8];
+    __half t_15[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_16[k] = mf_cast<__half>(p[k]);
+      t_15[k] = mf_cast<__half>(p[k]);
     }
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 91: rn = start_n + tl.arange(0, BLOCK_N)
     // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-    bool t_17 = (start_n_next_1 < hi);
-    mf_cp_async_wait<0>();
-    __syncthreads();
+    bool t_16 = (start_n_next_1 < hi);
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rn_7 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_4 = ((kv_base + (rn_7 * 64)) + rd_2);
-      if (((rn_7 < mf_L) & t_17)) {
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = (v_ptr + kv_4)[0];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = (v_ptr + kv_4)[1];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = (v_ptr + kv_4)[2];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = (v_ptr + kv_4)[3];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = (v_ptr + kv_4)[4];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = (v_ptr + kv_4)[5];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = (v_ptr + kv_4)[6];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = (v_ptr + kv_4)[7];
+      int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+      int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
+      if (((rn_6 < mf_L) & t_16)) {
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = (v_ptr + kv_3)[0];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = (v_ptr + kv_3)[1];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = (v_ptr + kv_3)[2];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = (v_ptr + kv_3)[3];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = (v_ptr + kv_3)[4];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = (v_ptr + kv_3)[5];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = (v_ptr + kv_3)[6];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = (v_ptr + kv_3)[7];
       } else {
         (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = __float2half(0.0f);
         (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = __float2half(0.0f);
@@ -927,7 +874,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
+      t_17_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_15[k];
     }
     __syncthreads();
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
@@ -943,7 +890,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_17_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll 1
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
@@ -960,7 +907,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float acc_4[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_15[k] + frag_c_1[(k / 4)].e[(k % 4)]);
+      acc_4[k] = (t_14[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll 1
@@ -977,11 +924,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new_1[k] = m_new[k];
     }
-    __half k_4[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      k_4[k] = k_2[k];
-    }
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       l_i[k] = l_i_3[k];
@@ -994,25 +936,21 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_i[k] = m_new_1[k];
     }
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = k_4[k];
-    }
   }
   mf_cp_async_wait<0>();
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_19 = (int(blockIdx.y) * mf_L);
-  int t_20 = (t_19 * 64);
-  decltype(o_ptr) t_21 = (o_ptr + t_20);
-  float t_22[16];
+  int t_18 = (int(blockIdx.y) * mf_L);
+  int t_19 = (t_18 * 64);
+  decltype(o_ptr) t_20 = (o_ptr + t_19);
+  float t_21[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_22[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_21[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_23[16];
+  __half t_22[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_23[k] = mf_cast<__half>(t_22[k]);
+    t_22[k] = mf_cast<__half>(t_21[k]);
   }
   // 107: mask=rm[:, None] < L)
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -1021,7 +959,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_21 + (rm * 64)) + rd)) = t_23[k];
+      *(((t_20 + (rm * 64)) + rd)) = t_22[k];
     }
   }
 }
