@@ -16,8 +16,8 @@ from typing import Callable
 from ...dsl import ir
 from ...dsl.ir import Operation, Value, shape_of
 from .. import lir
-from ..fragments import Fragment, LaneAddress
-from ..layouts import MMA, Remat, add, lit, mul_
+from ..fragments import TENSOR_CORE, Fragment, LaneAddress
+from ..layouts import MMA, Remat, add, div, lit, mul_
 from ..lir import Bin, Cast, Expr, FragmentElement, Index, Lit, Sym
 from .core import FragmentRepr, Lowering, RegsRepr, RematRepr, SharedRepr, store_to_shared
 
@@ -82,6 +82,21 @@ def _row_major(lw: Lowering, v: Value) -> Staged:
     sh = store_to_shared(lw, v)
     offset, sr, sc = _strides(sh)
     return Staged(sh.name, offset.value, sr, sc, sh.base)
+
+
+def _result_as_a(lw: Lowering, a: Value, layout: MMA) -> RegsRepr | None:
+    """Operand `a` straight from the registers of another dot's result, where they already are its A
+    fragments (flash attention's P, as FlashAttention-2 does): on m16n8k16 the accumulators of two
+    neighbouring 16x8 result tiles hold exactly the A fragment of a 16x16 block, when one warp holds
+    whole rows of `a` (warps (wm, 1)) and the same rows of this product (the same wm, and a single
+    warp column or row). None otherwise (the operand is staged)."""
+    r = lw.env[a.id]
+    source = r.layout if isinstance(r, RegsRepr) else None
+    if (not isinstance(source, MMA) or source.fragment is not TENSOR_CORE or layout.fragment is not TENSOR_CORE
+            or source.warps != (layout.warps[0], 1) or 1 not in layout.warps
+            or source.num_warps != layout.num_warps or source.shape[1] % TENSOR_CORE.depth):
+        return None
+    return r
 
 
 def _matrix_load(fragment: Fragment, role: str, operand: Callable | Staged, in_type: ir.ScalarType,
@@ -158,12 +173,13 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
     assert isinstance(layout, MMA), layout
     k_extent = shape_of(a.type)[1]
     out = ir.element_of(r.type)
-    a_op, b_op = _operand(lw, a), _operand(lw, b)
+    a_regs = _result_as_a(lw, a, layout)
+    a_op, b_op = a_regs or _operand(lw, a), _operand(lw, b)
     a_at = a_op.at if isinstance(a_op, Staged) else a_op
     b_at = b_op.at if isinstance(b_op, Staged) else b_op
 
     fragment = layout.fragment
-    a_load = _matrix_load(fragment, "a", a_op, in_type, fragment.operand_type(in_type))
+    a_load = None if a_regs else _matrix_load(fragment, "a", a_op, in_type, fragment.operand_type(in_type))
     b_load = _matrix_load(fragment, "b", b_op, in_type, fragment.operand_type(in_type))
     per_a, per_b, _ = fragment.per_lane
     fm, fn = layout.fragments
@@ -189,6 +205,9 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
         return FragmentElement(Index(Sym(array), index), e)
 
     def a_element(e: int) -> Expr:
+        if a_regs is not None:  # A element e is C element e % 4 of the result tile 2 * (kk / 16) + e / 4
+            tile = add(add(mul_(i, lit(a_regs.layout.fragments[1])), mul_(div(kk, fragment.depth), lit(2))), lit(e // 4))
+            return a_regs.slot(add(mul_(tile, lit(a_regs.layout.per_lane)), lit(e % 4)))
         r_, c_ = fragment.coord("a", lit(e), lane)
         row, col = a_origin()
         return _convert(operand, a_at(add(row, r_), add(col, c_)), in_type)

@@ -34,3 +34,21 @@ def test_matmul_128x128x32_on_8_warps_does_not_spill(num_stages):
     used = resources(to_ptx(compiled_source(c)))
     assert (used.spill_stores, used.spill_loads) == (0, 0) and used.registers <= 255, used
     assert used.static_shared == 0 and c.shared_bytes == (1 + (num_stages > 1)) * 2 * (128 * 40 + 32 * 136)
+
+
+def test_flash_attention_multiplies_p_from_its_registers():
+    """64x64 tiles on 4 warps: each warp holds whole rows of the scores (warps 4 x 1), so P @ V takes
+    its A fragments from P's registers (two neighbouring 16x8 accumulator tiles are one 16x16 A
+    fragment on m16n8k16) instead of staging P in shared memory; the CUDA compiles as MLX's does."""
+    from metalforge.kernels import flash_attention
+    q, k = mx.zeros((32, 2048, 64), mx.float16), mx.zeros((8, 2048, 64), mx.float16)
+    c = flash_attention.flash_attention_kernel.fn.compile(*flash_attention.kernel_args(q, k, k, True), target="cuda",
+                                                          BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=2)
+    source = c.asm["cuda"]
+    second = source[source.index("tl.dot(p.to(v.dtype), v)"):]
+    second = second[:second.index("mf_mma_m16n8k16(")]
+    assert "mf_ldmatrix<4" not in second and "frag_a_1[i_1].e[7] = t_" in second
+    assert "_smem" not in second.replace("v_smem", "")  # only V is read from shared memory
+    # shared memory: K and V in two buffers, Q once, no P (each row padded by 16 bytes)
+    assert c.shared_bytes == 2 * 2 * 64 * 72 * 2 + 64 * 72 * 2
+    assert ".entry" in to_ptx(compiled_source(c))
