@@ -195,6 +195,27 @@ def triton_attention(b: Bench, row: Row, h: int, hkv: int, length: int, d: int) 
         return None
 
 
+def wgmma_probe(log: Callable[[str], None]) -> str:
+    """Whether MLX's NVRTC build accepts Hopper's wgmma (PTX for sm_90a only: fence, commit, wait),
+    which decides if a wgmma path is possible through mx.fast.cuda_kernel."""
+    source = """
+        asm volatile("wgmma.fence.sync.aligned;\\n" ::: "memory");
+        asm volatile("wgmma.commit_group.sync.aligned;\\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 0;\\n" ::: "memory");
+        out[threadIdx.x] = inp[threadIdx.x];
+    """
+    try:
+        kernel = mx.fast.cuda_kernel(name="mf_wgmma_probe", input_names=["inp"], output_names=["out"], source=source)
+        x = mx.arange(128, dtype=mx.float32)
+        got = kernel(inputs=[x], grid=(128, 1, 1), threadgroup=(128, 1, 1), output_shapes=[(128,)],
+                     output_dtypes=[mx.float32])[0]
+        verdict = "yes (sm_90a)" if bool(mx.all(got == x).item()) else "compiled, wrong result"
+    except Exception as e:
+        verdict = f"no: {type(e).__name__}: {str(e)[:200]}"
+    log(f"wgmma PTX through cuda_kernel: {verdict}")
+    return verdict
+
+
 def rows() -> list[tuple[str, Callable[[Bench], Row]]]:
     out: list[tuple[str, Callable[[Bench], Row]]] = [
         ("mm4096", lambda b: matmul_row(b, 4096, 4096, 4096, OUR_MATMUL, with_triton=True))]
@@ -225,6 +246,7 @@ def main() -> int:
 
     mx.random.seed(17)
     bench, start, results = Bench(args.reps, log), time.time(), []
+    wgmma = wgmma_probe(log) if not args.only else "not probed"
     for key, make in rows():
         if args.only and args.only not in key:
             continue
@@ -256,7 +278,8 @@ def main() -> int:
                      f"{r.ratio(r.triton_us)} | {r.ratio(r.mlx_us)} | {config} |")
     table = "\n".join(lines)
     (out / "table.md").write_text(table + "\n")
-    log(f"\ntotal {time.time() - start:.0f} s; ratios are ours' throughput over theirs (>1: ours faster)")
+    log(f"\ntotal {time.time() - start:.0f} s; ratios are ours' throughput over theirs (>1: ours faster); "
+        f"wgmma through cuda_kernel: {wgmma}")
     print(table)
     return 0
 
