@@ -25,25 +25,33 @@ from .assign_layouts import ELEMENTWISE, PASS_THROUGH, SOURCES, VIEWS
 _PURE = ELEMENTWISE | VIEWS | SOURCES | PASS_THROUGH | {"program_id", "num_programs"}
 
 
-def prefetch_dot_operands(fn: Function) -> Function:
-    defined = {r.id: op for op in fn.walk() for r in op.results}
+def users_of(fn: Function) -> dict[int, list[Operation]]:
+    """The ops that read each value (by value id)."""
     users: dict[int, list[Operation]] = {}
     for op in fn.walk():
         for v in op.operands:
             users.setdefault(v.id, []).append(op)
+    return users
 
-    def feeds_dots_only(v: Value) -> bool:
-        found = users.get(v.id, [])
-        return bool(found) and all(
-            (u.opcode == "dot" and all(o is not v for o in u.operands[2:]))
-            or (u.opcode == "permute" and feeds_dots_only(u.result)) for u in found)
+
+def feeds_dots_only(v: Value, users: dict[int, list[Operation]]) -> bool:
+    """Whether `v` is read, and only as an A or B operand of dots (directly or through `tl.trans`)."""
+    found = users.get(v.id, [])
+    return bool(found) and all(
+        (u.opcode == "dot" and all(o is not v for o in u.operands[2:]))
+        or (u.opcode == "permute" and feeds_dots_only(u.result, users)) for u in found)
+
+
+def prefetch_dot_operands(fn: Function) -> Function:
+    defined = {r.id: op for op in fn.walk() for r in op.results}
+    users = users_of(fn)
 
     def visit(block: Block) -> None:
         for op in list(block.ops):
             for region in op.regions:
                 visit(region)
             if op.opcode == "for":
-                _pipeline(block, op, defined, feeds_dots_only)
+                _pipeline(block, op, defined, lambda v: feeds_dots_only(v, users))
     visit(fn.body)
     return fn
 
@@ -53,7 +61,7 @@ def _positive_constant(v: Value, defined: dict[int, Operation]) -> bool:
     return op is not None and op.opcode == "constant" and isinstance(op.attrs["value"], int) and op.attrs["value"] > 0
 
 
-def _pipeline(parent: Block, loop: Operation, defined: dict[int, Operation], feeds_dots_only) -> None:
+def _pipeline(parent: Block, loop: Operation, defined: dict[int, Operation], only_dots) -> None:
     body = loop.regions[0]
     lo, hi, step = loop.operands[:3]
     if not _positive_constant(step, defined):
@@ -61,7 +69,7 @@ def _pipeline(parent: Block, loop: Operation, defined: dict[int, Operation], fee
     iv, inner = body.args[0], {a.id for a in body.args[1:]}
     local = {r.id: op for op in body.ops for r in op.results}
     for load in [op for op in body.ops if op.opcode == "load" and isinstance(op.result.type, BlockType)]:
-        if not feeds_dots_only(load.result):
+        if not only_dots(load.result):
             continue
         chain = _address_ops(load, local, inner)
         if chain is None:

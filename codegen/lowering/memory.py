@@ -16,6 +16,7 @@ from ...dsl.ir import BlockType, Function, Operation, Value, element_of, shape_o
 from .. import lir
 from ..layouts import Blocked, Registers, Remat, Scalar, add, lit, mod
 from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym
+from ..ir_passes.prefetch import feeds_dots_only, users_of
 from .core import AsyncTile, Lowering, RegsRepr, RematRepr, ScalarRepr, loop_stage
 
 
@@ -110,15 +111,7 @@ def plan_async_tiles(lw: Lowering, fn: Function) -> None:
     if not lw.plan.target.async_copy or lw.plan.dot_stages < 2 or lw.plan.matmul2d:
         return
     defined = {r.id: op for op in fn.walk() for r in op.results}
-    users: dict[int, list[Operation]] = {}
-    for op in fn.walk():
-        for v in op.operands:
-            users.setdefault(v.id, []).append(op)
-
-    def operand_only(v: Value) -> bool:
-        readers = users.get(v.id, [])
-        return bool(readers) and all((u.opcode == "dot" and all(o is not v for o in u.operands[2:]))
-                                     or (u.opcode == "permute" and operand_only(u.result)) for u in readers)
+    users = users_of(fn)
 
     def copyable(load: Operation | None, only_user: Operation) -> bool:
         if load is None or load.opcode != "load" or users.get(load.result.id) != [only_user]:
@@ -138,7 +131,7 @@ def plan_async_tiles(lw: Lowering, fn: Function) -> None:
         body = loop.regions[0]
         for position, (arg, init, result) in enumerate(zip(body.args[1:], loop.operands[3:], loop.results)):
             yielded = body.ops[-1].operands[position]
-            if (operand_only(arg) and not users.get(result.id) and arg.id in lw.plan.shared_pad
+            if (feeds_dots_only(arg, users) and not users.get(result.id) and arg.id in lw.plan.shared_pad
                     and copyable(defined.get(init.id), loop) and copyable(defined.get(yielded.id), body.ops[-1])
                     and defined[yielded.id] in body.ops
                     and lw.plan.of(init) == lw.plan.of(yielded)):
