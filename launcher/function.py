@@ -195,7 +195,7 @@ class JITFunction(_FrontendFunction):
         (None: the compiler splits the longer side first). `matmul2d=True` multiplies `tl.dot` tiles
         with Metal 4's cooperative `matmul2d` (MetalPerformancePrimitives; M5-class GPUs, macOS 26)
         instead of 8x8 simdgroup matrices; its operands are always staged."""
-        stages = dot_stages_for(num_stages, matmul2d)
+        stages = dot_stages_for(num_stages, matmul2d, target)
         key = (num_warps, target, stages, warps_m, matmul2d, *[values[i] for i in self.constexpr_at],
                *[fact(values[i]) for i in self.runtime_at])
         compiled = self.cache.get(key)

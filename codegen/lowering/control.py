@@ -5,9 +5,10 @@ from __future__ import annotations
 from ...dsl import ir
 from ...dsl.ir import Block, Operation, Value, element_of, walk_block
 from .. import lir
-from ..layouts import MMA, Scalar, lit
+from ..layouts import MMA, Scalar, add, lit, mod
 from ..lir import Bin, Lit, Select, Sym
 from .core import LoopFrame, Lowering, Repr, ScalarRepr, loop_stage
+from .memory import issue_prologue
 
 
 def _yield_into(lw: Lowering, targets: list[Repr], values: list[Value]) -> None:
@@ -71,6 +72,9 @@ def lower_for(lw: Lowering, op: Operation) -> None:
     iv, args = body.args[0], body.args[1:]
     lo, hi, step = (lw.read(v, Scalar(), None, []) for v in op.operands[:3])
     carried = _carried(lw, args, op.operands[3:], op.results, body)
+    tiles = list({id(t): t for t in (lw.async_tiles.get(a.id) for a in args) if t is not None}.values())
+    if tiles:
+        issue_prologue(lw, tiles)
     iv_name = lw.name(iv, "i")
     lw.env[iv.id] = ScalarRepr(Sym(iv_name))
 
@@ -78,12 +82,15 @@ def lower_for(lw: Lowering, op: Operation) -> None:
         frame = LoopFrame(Sym(iv_name), lo, step, len(lw.blocks) - 1)
         lw.loops.append(frame)
         try:
-            for arg in args:  # this iteration's buffer of a tile copied asynchronously
-                if arg.id in lw.async_tiles:
-                    lw.env[arg.id] = lw.async_tiles[arg.id].view(loop_stage(lw, frame))
+            for tile in tiles:  # the buffers this iteration's carried tiles are in
+                stage = loop_stage(lw, frame, tile.stages)
+                for j, arg in enumerate(tile.carried):
+                    lw.env[arg.id] = tile.view(mod(add(stage, lit(j)), tile.stages) if j else stage)
             moved = [(c, v) for c, v in zip(carried, body.ops[-1].operands) if c is not None]
             lw.lower_block(body.ops[:-1])
             _yield_into(lw, [c for c, _ in moved], [v for _, v in moved])
+            if tiles:
+                lw.emit(lir.AsyncCommit())  # this iteration's copies, one group
         finally:
             lw.loops.pop()
     stmts = lw.nested(fill)
@@ -93,7 +100,7 @@ def lower_for(lw: Lowering, op: Operation) -> None:
     else:
         cond = Select(Bin(">", step, lit(0)), Bin("<", i, hi), Bin(">", i, hi))
     lw.emit(lir.For(iv_name, lo, cond, step, stmts, type=iv.type))
-    if any(arg.id in lw.async_tiles for arg in args):
+    if tiles:
         lw.emit(lir.AsyncWait(0))  # the last iteration's copies (masked off) land before the memory is reused
 
 

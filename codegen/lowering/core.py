@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from ...dsl.ir import BlockType, Function, Operation, PointerType, ScalarType, Value, element_of, shape_of
@@ -115,25 +115,32 @@ class LoopFrame:
     start: Expr
     step: Expr
     block: int
-    stage: Sym | None = None
+    stages: dict[int, Sym] = field(default_factory=dict)  # iteration count mod n, by n
     copies_landed: bool = False  # this iteration waited for its asynchronous copies (AsyncTile)
 
 
 @dataclass
 class AsyncTile:
     """A `tl.dot` operand pipelined by asynchronous copies (CUDA's cp.async) instead of through
-    registers: the prefetch pass's prologue load (`first`) and next-iteration load (`next`) copy
-    straight into two alternating threadgroup buffers, and the loop-carried tile (`carried`) is
-    the current iteration's buffer (control.py plans them, memory.py issues the copies)."""
-    first: Operation
+    registers, in a ring of `stages` threadgroup buffers: the prefetch pass's prologue loads
+    (`firsts`, the first stages - 1 tiles) and its load of the tile stages - 1 iterations ahead
+    (`next`) copy straight into their buffers, and the loop-carried tiles (`carried`, this
+    iteration's first) are views of the buffers they are in (memory.py plans and issues them,
+    control.py binds the views each iteration)."""
+    firsts: list[Operation]
     next: Operation
-    carried: Value
+    carried: list[Value]
     pad: int
     name: str | None = None  # the threadgroup array, allocated with the prologue's copies
+    prologue: list[list[lir.Stmt]] = field(default_factory=list)  # the copies of each prologue tile
+
+    @property
+    def stages(self) -> int:
+        return len(self.carried) + 1
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return shape_of(self.carried.type)
+        return shape_of(self.carried[0].type)
 
     def count(self) -> int:
         rows, cols = self.shape
@@ -141,7 +148,7 @@ class AsyncTile:
 
     def view(self, buffer: Expr) -> SharedRepr:
         """Buffer `buffer` (0 or 1, an expression) of the array, as the dot reads it."""
-        element = element_of(self.carried.type)
+        element = element_of(self.carried[0].type)
         return SharedRepr(self.name, self.shape, lambda coords: padded_index(coords, self.shape, self.pad),
                           mul_(buffer, lit(stage_elements(element, self.count()))))
 
@@ -548,14 +555,14 @@ def _rotating_loop(lw: Lowering, v: Value) -> LoopFrame | None:
     return loop if lw.depth.get(v.id) == loop.block else None
 
 
-def loop_stage(lw: Lowering, loop: LoopFrame) -> Sym:
-    """The loop's iteration count mod 2, declared in its body the first time a buffer needs it."""
-    if loop.stage is None:
+def loop_stage(lw: Lowering, loop: LoopFrame, buffers: int = 2) -> Sym:
+    """The loop's iteration count mod `buffers`, declared in its body the first time a buffer needs it."""
+    if buffers not in loop.stages:
         iteration = loop.iv if isinstance(loop.start, Lit) and loop.start.value == 0 else Bin("-", loop.iv, loop.start)
         iteration = div(iteration, loop.step.value) if isinstance(loop.step, Lit) else Bin("/", iteration, loop.step)
-        loop.stage = Sym(lw.name(None, "stage"))
-        lw.emit(lir.Decl(loop.stage.name, ir.int32, init=mod(iteration, 2)))
-    return loop.stage
+        loop.stages[buffers] = Sym(lw.name(None, "stage"))
+        lw.emit(lir.Decl(loop.stages[buffers].name, ir.int32, init=mod(iteration, buffers)))
+    return loop.stages[buffers]
 
 
 def padded_index(coords: list[Expr], shape: tuple[int, ...], pad: int) -> Expr:

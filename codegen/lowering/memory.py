@@ -129,35 +129,50 @@ def plan_async_tiles(lw: Lowering, fn: Function) -> None:
 
     for loop in (op for op in fn.walk() if op.opcode == "for"):
         body = loop.regions[0]
-        for position, (arg, init, result) in enumerate(zip(body.args[1:], loop.operands[3:], loop.results)):
-            yielded = body.ops[-1].operands[position]
-            if (feeds_dots_only(arg, users) and not users.get(result.id) and arg.id in lw.plan.shared_pad
-                    and copyable(defined.get(init.id), loop) and copyable(defined.get(yielded.id), body.ops[-1])
-                    and defined[yielded.id] in body.ops
-                    and lw.plan.of(init) == lw.plan.of(yielded)):
-                tile = AsyncTile(defined[init.id], defined[yielded.id], arg, lw.plan.shared_pad[arg.id])
-                for v in (init, yielded, arg):
+        args, yielded = body.args[1:], body.ops[-1].operands
+        for position, nxt in enumerate(yielded):
+            if not copyable(defined.get(nxt.id), body.ops[-1]) or not any(o is defined[nxt.id] for o in body.ops):
+                continue
+            chain = [position]  # the carried tiles the prefetch pass shifts along, newest last
+            while True:
+                older = [q for q, v in enumerate(yielded) if v is args[chain[0]]]
+                if len(older) != 1:
+                    break
+                chain.insert(0, older[0])
+            carried = [args[q] for q in chain]
+            inits = [defined.get(loop.operands[3 + q].id) for q in chain]
+            if (feeds_dots_only(carried[0], users) and carried[0].id in lw.plan.shared_pad
+                    and all(users.get(a.id) == [body.ops[-1]] for a in carried[1:])
+                    and not any(users.get(loop.results[q].id) for q in chain)
+                    and all(copyable(init, loop) for init in inits)
+                    and all(lw.plan.of(init.result) == lw.plan.of(nxt) for init in inits)):
+                tile = AsyncTile(inits, defined[nxt.id], carried, lw.plan.shared_pad[carried[0].id])
+                for v in (*(init.result for init in inits), nxt, *carried):
                     lw.async_tiles[v.id] = tile
 
 
 def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:
-    """The load of an `AsyncTile` as asynchronous copies into its threadgroup buffer: the prologue's
-    into buffer 0 (allocating the array), the next iteration's into the other buffer than this
-    iteration's, after waiting for this iteration's copies and a barrier (which also ends the
-    previous iteration's reads of the buffer about to be overwritten)."""
+    """The load of an `AsyncTile` as asynchronous copies into its ring of buffers. A prologue tile
+    (buffer j for the j-th) is kept for the loop, which issues them stage by stage, one group each
+    (`issue_prologue`); the tile stages - 1 iterations ahead goes to the buffer after this
+    iteration's last carried one, after waiting for this iteration's tile and a barrier (which also
+    ends the previous iteration's reads of that buffer). The loop commits each iteration's copies."""
     ptr, rest = op.operands[0], op.operands[1:]
     mask = rest[0] if op.attrs.get("masked") else None
     element, layout = element_of(op.result.type), lw.plan.of(op.result)
-    if op is tile.first:
-        tile.name = lw.alloc_shared(f"{lw.name(tile.carried, 't')}_smem", element, tile.count(), stages=2)
-        buffer: Expr = lit(0)
+    first = next((j for j, f in enumerate(tile.firsts) if f is op), None)
+    if first is not None:
+        if tile.name is None:
+            tile.name = lw.alloc_shared(f"{lw.name(tile.carried[0], 't')}_smem", element, tile.count(),
+                                        stages=tile.stages)
+        buffer: Expr = lit(first)
     else:
         loop = lw.loops[-1]
         if not loop.copies_landed:
-            lw.emit(lir.AsyncWait(0))
+            lw.emit(lir.AsyncWait(tile.stages - 2))
             lw.emit(lir.Barrier())
             loop.copies_landed = True
-        buffer = mod(add(loop_stage(lw, loop), lit(1)), 2)
+        buffer = mod(add(loop_stage(lw, loop, tile.stages), lit(tile.stages - 1)), tile.stages)
     view = tile.view(buffer)
     width = _vector_width(lw, op, layout)
 
@@ -165,9 +180,21 @@ def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:
         dst = Bin("+", Sym(view.name), view.position(coords))
         lw.emit(lir.AsyncCopy(dst, lw.read(ptr, layout, k, coords), element, width,
                               lw.read(mask, layout, k, coords) if mask is not None else None))
-    lw.slot_loop(layout, copy, step=width)
-    lw.emit(lir.AsyncCommit())
+    if first is not None:
+        tile.prologue.append(lw.nested(lambda: lw.slot_loop(layout, copy, step=width)))
+    else:
+        lw.slot_loop(layout, copy, step=width)
     lw.env[op.result.id] = view
+
+
+def issue_prologue(lw: Lowering, tiles: list[AsyncTile]) -> None:
+    """A loop's prologue copies, stage by stage (every tile's copy of stage j, then a commit), so that
+    waiting for all but the newest stages - 2 groups at the top of an iteration lands its tiles."""
+    for j in range(max(t.stages for t in tiles) - 1):
+        for tile in tiles:
+            for stmt in tile.prologue[j]:
+                lw.emit(stmt)
+        lw.emit(lir.AsyncCommit())
 
 
 def _vector_width(lw: Lowering, op: Operation, layout) -> int:

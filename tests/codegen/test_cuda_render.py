@@ -616,10 +616,35 @@ def test_dot_operands_are_pipelined_by_asynchronous_copies():
                                  BLOCK_K=32, GROUP_M=8, num_warps=4, num_stages=2, target="cuda")
     head, then, orelse = _branches(c.body)
     prologue, loop = then.split("for (int k0 = 0;", 1)
-    assert prologue.count("mf_cp_async<16>(") == 2 and prologue.count("mf_cp_async_commit();") == 2
+    assert prologue.count("mf_cp_async<16>(") == 2 and prologue.count("mf_cp_async_commit();") == 1
     step = loop[:loop.index("mf_cp_async_wait<0>();\n", loop.index("mf_mma_m16n8k16"))]
     assert step.count("__syncthreads();") == 1 and step.index("mf_cp_async_wait<0>();") < step.index("__syncthreads")
     assert step.count("mf_cp_async<16>((a_smem + ((((stage + 1) % 2) * 2560)") == 1
     assert step.count("mf_cp_async<16>((b_smem + ((((stage + 1) % 2) * 2304)") == 1
     assert "mf_store_vec" not in step and "mf_load_masked" not in step and "(a_smem + ((stage * 2560)" in step
     assert "mf_cp_async<16>" not in orelse and "a_smem + ((((stage + 1) % 2) * 2560)" in orelse
+
+
+@pytest.mark.parametrize("num_stages", [3, 4])
+def test_more_stages_copy_further_ahead_into_a_ring_of_buffers(num_stages):
+    """num_stages=S on CUDA: the prologue copies the first S - 1 K steps' tiles, one commit per step
+    (A's and B's together); each K step waits for all but the newest S - 2 groups (its own tiles
+    have landed), passes one barrier, copies the tiles S - 1 steps ahead into buffer
+    (stage + S - 1) % S and commits them as one group after its products."""
+    from metalforge.kernels.matmul import matmul_kernel
+    a = mx.zeros((1,), mx.float16)
+    c = matmul_kernel.fn.compile(a, a, mf.empty((4096, 4096), mx.float16), 4096, 4096, 4096, BLOCK_M=64, BLOCK_N=64,
+                                 BLOCK_K=32, GROUP_M=8, num_warps=4, num_stages=num_stages, target="cuda")
+    head, then, orelse = _branches(c.body)
+    prologue, loop = then.split("for (int k0 = 0;", 1)
+    assert prologue.count("mf_cp_async<16>(") == 2 * (num_stages - 1)
+    assert prologue.count("mf_cp_async_commit();") == num_stages - 1
+    assert f"(a_smem + ({(num_stages - 2) * 2560} + " in prologue  # the last prologue step's buffer
+    step = loop[:loop.index("mf_cp_async_wait<0>();\n", loop.index("mf_mma_m16n8k16"))]
+    assert f"int stage = ((k0 / 32) % {num_stages});" in step
+    assert re.search(rf"int k0_next\w* = \(k0 \+ {32 * (num_stages - 1)}\);", step)
+    assert step.index(f"mf_cp_async_wait<{num_stages - 2}>();") < step.index("__syncthreads();")
+    assert step.count("__syncthreads();") == 1 and step.count("mf_cp_async_commit();") == 1
+    assert step.index("mf_mma_m16n8k16") < step.index("mf_cp_async_commit();")
+    assert f"(a_smem + ((((stage + {num_stages - 1}) % {num_stages}) * 2560)" in step
+    assert c.shared_bytes == num_stages * 2 * (64 * 40 + 32 * 72)

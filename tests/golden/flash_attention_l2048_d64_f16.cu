@@ -173,28 +173,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 90: for start_n in range(0, hi, BLOCK_N):
   bool t_8 = (0 < hi);
   // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 8) {
-    int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
-    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
-    int kv = ((kv_base + (rn * 64)) + rd);
-    mf_cp_async<16>((k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), (k_ptr + kv), ((rn < mf_L) & t_8));
-  }
-  mf_cp_async_commit();
   // 91: rn = start_n + tl.arange(0, BLOCK_N)
   // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
   // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
   // 90: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
   // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 8) {
-    int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
-    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
-    int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
-    mf_cp_async<16>((v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), (v_ptr + kv_1), ((rn_1 < mf_L) & t_9));
-  }
-  mf_cp_async_commit();
   // 90: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll
@@ -214,6 +198,21 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 8) {
+    int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+    int kv = ((kv_base + (rn * 64)) + rd);
+    mf_cp_async<16>((k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), (k_ptr + kv), ((rn < mf_L) & t_8));
+  }
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 8) {
+    int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+    int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
+    mf_cp_async<16>((v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), (v_ptr + kv_1), ((rn_1 < mf_L) & t_9));
+  }
+  mf_cp_async_commit();
   __syncthreads();
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
@@ -238,7 +237,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
       mf_cp_async<16>((k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (k_ptr + kv_2), ((rn_2 < mf_L) & t_10));
     }
-    mf_cp_async_commit();
     // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
@@ -413,7 +411,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
       mf_cp_async<16>((v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (v_ptr + kv_3), ((rn_6 < mf_L) & t_16));
     }
-    mf_cp_async_commit();
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -479,6 +476,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_i[k] = m_new_1[k];
     }
+    mf_cp_async_commit();
   }
   mf_cp_async_wait<0>();
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -558,6 +556,31 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 90: for start_n in range(0, hi, BLOCK_N):
   bool t_8 = (0 < hi);
   // 93: k = tl.load(k_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 91: rn = start_n + tl.arange(0, BLOCK_N)
+  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 90: for start_n in range(0, hi, BLOCK_N):
+  bool t_9 = (0 < hi);
+  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
+  // 90: for start_n in range(0, hi, BLOCK_N):
+  float l_i[2];
+  #pragma unroll 1
+  for (int k = 0; (k < 2); k += 1) {
+    float l_i_1 = 0.0f;
+    l_i[k] = l_i_1;
+  }
+  float acc[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    float acc_1 = 0.0f;
+    acc[k] = acc_1;
+  }
+  float m_i[2];
+  #pragma unroll 1
+  for (int k = 0; (k < 2); k += 1) {
+    float m_i_1 = __uint_as_float(0xff800000u);
+    m_i[k] = m_i_1;
+  }
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
@@ -583,13 +606,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = __float2half(0.0f);
     }
   }
-  mf_cp_async_commit();
-  // 91: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
-  // 90: for start_n in range(0, hi, BLOCK_N):
-  bool t_9 = (0 < hi);
-  // 103: v = tl.load(v_ptr + kv, mask=rn[:, None] < L, other=0.0)
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
@@ -616,25 +632,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
   }
   mf_cp_async_commit();
-  // 90: for start_n in range(0, hi, BLOCK_N):
-  float l_i[2];
-  #pragma unroll 1
-  for (int k = 0; (k < 2); k += 1) {
-    float l_i_1 = 0.0f;
-    l_i[k] = l_i_1;
-  }
-  float acc[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    float acc_1 = 0.0f;
-    acc[k] = acc_1;
-  }
-  float m_i[2];
-  #pragma unroll 1
-  for (int k = 0; (k < 2); k += 1) {
-    float m_i_1 = __uint_as_float(0xff800000u);
-    m_i[k] = m_i_1;
-  }
   __syncthreads();
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
@@ -677,7 +674,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
       }
     }
-    mf_cp_async_commit();
     // 94: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
@@ -870,7 +866,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
       }
     }
-    mf_cp_async_commit();
     // 104: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -936,6 +931,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_i[k] = m_new_1[k];
     }
+    mf_cp_async_commit();
   }
   mf_cp_async_wait<0>();
   // 106: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),

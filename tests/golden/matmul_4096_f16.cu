@@ -140,25 +140,11 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 67: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
   // 69: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 8) {
-    int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
-    int rk = ((int(threadIdx.x % 32u) % 4) * 8);
-    mf_cp_async<16>((a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))), ((a_ptr + (rm * mf_K)) + rk), (((rm < mf_M) & (rk < mf_K)) & t_11));
-  }
-  mf_cp_async_commit();
   // 68: rk = k0 + tl.arange(0, BLOCK_K)
   // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   // 67: for k0 in range(0, K, BLOCK_K):
   bool t_12 = (0 < mf_K);
   // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 8) {
-    int rk_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
-    int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-    mf_cp_async<16>((b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), ((b_ptr + (rk_1 * mf_N)) + rn), (((rk_1 < mf_K) & (rn < mf_N)) & t_12));
-  }
-  mf_cp_async_commit();
   // 67: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[8];
   #pragma unroll
@@ -166,6 +152,19 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     float acc_1 = 0.0f;
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 8) {
+    int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
+    int rk = ((int(threadIdx.x % 32u) % 4) * 8);
+    mf_cp_async<16>((a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))), ((a_ptr + (rm * mf_K)) + rk), (((rm < mf_M) & (rk < mf_K)) & t_11));
+  }
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 8) {
+    int rk_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
+    mf_cp_async<16>((b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), ((b_ptr + (rk_1 * mf_N)) + rn), (((rk_1 < mf_K) & (rn < mf_N)) & t_12));
+  }
+  mf_cp_async_commit();
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
     int stage = ((k0 / 32) % 2);
     // 69: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
@@ -181,7 +180,6 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       int rk_2 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
       mf_cp_async<16>((a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))), ((a_ptr + (rm * mf_K)) + rk_2), (((rm < mf_M) & (rk_2 < mf_K)) & t_13));
     }
-    mf_cp_async_commit();
     // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
     // 68: rk = k0 + tl.arange(0, BLOCK_K)
@@ -193,7 +191,6 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
       mf_cp_async<16>((b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), ((b_ptr + (rk_3 * mf_N)) + rn), (((rk_3 < mf_K) & (rn < mf_N)) & t_14));
     }
-    mf_cp_async_commit();
     // 71: acc = tl.dot(a, b, acc)
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
@@ -217,6 +214,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         }
       }
     }
+    mf_cp_async_commit();
   }
   mf_cp_async_wait<0>();
   // 72: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
@@ -271,6 +269,18 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 67: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
   // 69: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 68: rk = k0 + tl.arange(0, BLOCK_K)
+  // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 67: for k0 in range(0, K, BLOCK_K):
+  bool t_12 = (0 < mf_K);
+  // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 67: for k0 in range(0, K, BLOCK_K):
+  mf_frag<float, 4> acc[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 32); k += 1) {
+    float acc_1 = 0.0f;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
+  }
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
@@ -295,12 +305,6 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[7] = __float2half(0.0f);
     }
   }
-  mf_cp_async_commit();
-  // 68: rk = k0 + tl.arange(0, BLOCK_K)
-  // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  // 67: for k0 in range(0, K, BLOCK_K):
-  bool t_12 = (0 < mf_K);
-  // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rk_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
@@ -326,13 +330,6 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     }
   }
   mf_cp_async_commit();
-  // 67: for k0 in range(0, K, BLOCK_K):
-  mf_frag<float, 4> acc[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    float acc_1 = 0.0f;
-    acc[(k / 4)].e[(k % 4)] = acc_1;
-  }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
     int stage = ((k0 / 32) % 2);
     // 69: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
@@ -366,7 +363,6 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[7] = __float2half(0.0f);
       }
     }
-    mf_cp_async_commit();
     // 70: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
     // 68: rk = k0 + tl.arange(0, BLOCK_K)
@@ -396,7 +392,6 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
       }
     }
-    mf_cp_async_commit();
     // 71: acc = tl.dot(a, b, acc)
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
@@ -420,6 +415,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         }
       }
     }
+    mf_cp_async_commit();
   }
   mf_cp_async_wait<0>();
   // 72: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
