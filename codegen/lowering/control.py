@@ -41,7 +41,7 @@ def _accumulated_in_place(lw: Lowering, body: Block, position: int) -> bool:
     if len(uses) != 1:
         return False
     dot = uses[0]
-    return (dot.opcode == "dot" and dot in body.ops and len(dot.operands) > 2 and dot.operands[2] is arg
+    return (dot.opcode == "dot" and any(o is dot for o in body.ops) and len(dot.operands) > 2 and dot.operands[2] is arg
             and not any(o is arg for o in dot.operands[:2]) and body.ops[-1].operands[position] is dot.result
             and lw.plan.of(dot.result) == layout)
 
