@@ -50,7 +50,8 @@ OUR_MATMUL = [_mm(128, 128, 32, 8, 3), _mm(128, 128, 32, 8, 4), _mm(128, 128, 32
               _mm(128, 128, 64, 8, 3), _mm(128, 64, 32, 4, 4)]
 OUR_SKINNY = {8: [_mm(16, 32, 128, 4, 3, 1), _mm(16, 64, 64, 4, 4, 1), _mm(16, 32, 64, 2, 4, 1)],
               512: [_mm(128, 128, 32, 8, 3), _mm(64, 128, 32, 4, 4), _mm(64, 64, 64, 4, 3)]}
-OUR_ATTENTION = {64: [_fa(64, 64, 4, 2), _fa(128, 64, 8, 2), _fa(128, 64, 8, 3), _fa(128, 128, 8, 2), _fa(64, 64, 4, 3)],
+OUR_ATTENTION = {64: [_fa(64, 64, 4, 2), _fa(128, 64, 8, 2), _fa(128, 64, 8, 3), _fa(128, 128, 8, 2),
+                      _fa(64, 64, 4, 3)],
                  128: [_fa(64, 64, 4, 2), _fa(128, 64, 8, 2), _fa(128, 64, 8, 3), _fa(64, 32, 4, 3)]}
 TOLERANCE = 2e-2  # absolute, on outputs of unit variance: fp16 rounding (2^-11) plus fp32 sums in another order
 
@@ -150,7 +151,8 @@ def triton_matmul(b: Bench, row: Row, m: int, n: int, k: int) -> float | None:
         out = torch.empty(m, n, device="cuda", dtype=torch.float16)
 
         def launch(i: int, meta: dict) -> Any:
-            return kernel[(mf.cdiv(m, meta["BLOCK_M"]) * mf.cdiv(n, meta["BLOCK_N"]),)](a[i], w[i], out, m, n, k, **meta)
+            grid = (mf.cdiv(m, meta["BLOCK_M"]) * mf.cdiv(n, meta["BLOCK_N"]),)
+            return kernel[grid](a[i], w[i], out, m, n, k, **meta)
         run, meta = b.best(row.name + " triton", launch, [*MATMUL_TRITON_CONFIGS, row.ours_config], time_torch)
         run(0)
         error = float((out.float() - a[0].float() @ w[0].float()).abs().max())

@@ -206,7 +206,8 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
 
     def a_element(e: int) -> Expr:
         if a_regs is not None:  # A element e is C element e % 4 of the result tile 2 * (kk / 16) + e / 4
-            tile = add(add(mul_(i, lit(a_regs.layout.fragments[1])), mul_(div(kk, fragment.depth), lit(2))), lit(e // 4))
+            pair = mul_(div(kk, fragment.depth), lit(2))
+            tile = add(add(mul_(i, lit(a_regs.layout.fragments[1])), pair), lit(e // 4))
             return a_regs.slot(add(mul_(tile, lit(a_regs.layout.per_lane)), lit(e % 4)))
         r_, c_ = fragment.coord("a", lit(e), lane)
         row, col = a_origin()

@@ -340,7 +340,8 @@ def test_renders_cuda_spellings_only(case):
 def test_spellings():
     c = render("softmax_f16")
     assert "__shfl_xor_sync(0xffffffffu, " in c.body and "__syncthreads();" in c.body
-    assert "float* " in c.body and "= reinterpret_cast<float*>(mf_shared + " in c.body and "int(blockIdx.x)" in c.body and "n_cols[0]" in c.body
+    assert "float* " in c.body and "= reinterpret_cast<float*>(mf_shared + " in c.body
+    assert "int(blockIdx.x)" in c.body and "n_cols[0]" in c.body
     assert "decltype(x_ptr)" in c.body and "mf_cast<__half>(" in c.body and "mf_exp(" in c.body
     c = render("atomics_f32")
     assert "atomicAdd(" in c.body and "atomicExch(" in c.body and "mf_atomic_max(" in c.body
@@ -356,7 +357,8 @@ def test_spellings():
     assert "mf_mma_m16n8k16(acc[" in c.body and "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in c.header
     # fragments from padded shared memory by ldmatrix: A as stored, B (K x N, N contiguous) transposed
     assert "mf_ldmatrix<4, false>(frag_a[" in c.body and "mf_ldmatrix<2, true>(frag_b[" in c.body
-    assert "__half* a_1_smem = reinterpret_cast<__half*>(mf_shared + " in c.body and "ldmatrix.sync.aligned.m8n8.x4" in c.header
+    assert "__half* a_1_smem = reinterpret_cast<__half*>(mf_shared + " in c.body
+    assert "ldmatrix.sync.aligned.m8n8.x4" in c.header
     c = render("matmul_nt_bf16")  # B read through tl.trans of an [N, K] tile: K contiguous, as stored
     assert "mf_ldmatrix<2, false>(frag_b[" in c.body
     c = render("matmul_f32")  # exact fp32: Metal's 8x8 fragments on warp shuffles
