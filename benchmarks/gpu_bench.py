@@ -362,13 +362,15 @@ ATTENTION_TRITON_CONFIGS = [
     for bm, bn, w, st in ((128, 64, 8, 3), (128, 64, 4, 3), (128, 128, 8, 3), (64, 64, 4, 4), (64, 32, 4, 4))]
 
 
-def fastest_triton(name: str, launch: Callable[[int, dict], Any], configs: list[dict], log) -> Callable[[int], Any]:
+def fastest_triton(name: str, launch: Callable[[int, dict], Any], configs: list[dict], log,
+                   timer: Callable[..., float] = time_torch) -> Callable[[int], Any]:
     """`launch` bound to the fastest of `configs` (meta values), as Triton's autotuner would pick it;
-    configs that fail (e.g. out of shared memory) are skipped."""
+    configs that fail (e.g. out of shared memory) are skipped. `timer`: time_torch for Triton's
+    launches, time_mlx for ours."""
     best: tuple[float, dict] | None = None
     for meta in configs:
         try:
-            us = time_torch(lambda i: launch(i, meta), 2, launches=5, reps=3)
+            us = timer(lambda i: launch(i, meta), 2, launches=5, reps=3)
         except Exception as e:
             log(f"{name} triton {meta}: {type(e).__name__}: {str(e)[:200]}")
             continue

@@ -37,7 +37,7 @@ def kernel_facts(kernel: lir.Kernel) -> KernelFacts:
     facts = KernelFacts(kernel.threads)
     body = kernel.body
     shared = [s for s in lir.walk(body) if isinstance(s, lir.Decl) and s.space == "threadgroup"]
-    facts.shared_bytes = sum(max(1, s.type.bits // 8) * (s.size or 1) for s in shared)
+    facts.shared_bytes = max((s.offset + max(1, s.type.bits // 8) * (s.size or 1) for s in shared), default=0)
     versioned = [s for s in body if isinstance(s, lir.If) and _tests_alignment(s.cond)]
     if versioned:
         body = versioned[0].then
@@ -55,6 +55,8 @@ def kernel_facts(kernel: lir.Kernel) -> KernelFacts:
         for s in stmts:
             if isinstance(s, lir.VectorLoad):
                 facts.loads[len(s.targets) * s.type.bits // 8] += times
+            elif isinstance(s, lir.AsyncCopy):
+                facts.loads[s.count * s.type.bits // 8] += times
             elif isinstance(s, lir.VectorStore):
                 if s.space == "device":
                     facts.stores[len(s.values) * s.type.bits // 8] += times

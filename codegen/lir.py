@@ -131,10 +131,11 @@ class Tensor(Expr):
 
 @dataclass(frozen=True)
 class FragmentElement(Expr):
-    """This lane's element `index` of a fragment variable."""
+    """This lane's element `index` (a literal, or an expression an unrolled loop makes constant)
+    of a fragment variable."""
 
     fragment: Expr
-    index: int
+    index: int | Expr
 
 
 # ---- statements ----------------------------------------------------------------------------------
@@ -158,6 +159,7 @@ class Decl(Stmt):
     space: str = "thread"  # thread | threadgroup
     stages: int = 1  # threadgroup arrays: buffers a loop alternates between (its writes need no barrier before)
     like: str | None = None  # pointers: the kernel argument whose pointer type (address space) it has
+    offset: int = 0  # threadgroup arrays: the byte where it starts in the kernel's threadgroup memory
 
 
 @dataclass
@@ -198,6 +200,32 @@ class VectorStore(Stmt):
     type: ScalarType
     space: str = "device"
     aligned: bool = False
+
+
+@dataclass
+class AsyncCopy(Stmt):
+    """`dst[i] = src[i]` for `count` neighbouring elements, from device to threadgroup memory without
+    passing through registers (CUDA's cp.async); with a `mask`, zeros where it is false (nothing is
+    read). The copy lands at a later `AsyncWait`; a barrier after that makes it visible to all."""
+
+    dst: Expr
+    src: Expr
+    type: ScalarType
+    count: int
+    mask: Expr | None = None
+    aligned: bool = False  # known aligned to the copy's size (lir_passes/aligned_vectors.py)
+
+
+@dataclass
+class AsyncCommit(Stmt):
+    """The copies this thread issued since the last commit form a group (waited for together)."""
+
+
+@dataclass
+class AsyncWait(Stmt):
+    """Wait until at most `pending` of this thread's committed groups of copies are in flight."""
+
+    pending: int = 0
 
 
 @dataclass

@@ -28,7 +28,7 @@ from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 from .target import target_named
 
-CODEGEN_VERSION = "15"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "21"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 _SOURCE_COMMENT = re.compile(r"^\s*// (\d+): (.*)$")  # lowering's comment naming each op's Python line
 PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
@@ -87,10 +87,15 @@ def check_slots(fn: Function, plan: LayoutPlan, num_warps: int) -> None:
                 f"registers); use more warps (num_warps) or a smaller block size, looping over the rest")
 
 
-def dot_stages_for(num_stages: int | None, matmul2d: bool) -> int:
+MAX_ASYNC_STAGES = 4  # buffers of a dot operand copied asynchronously (Triton's matmul tutorial goes to 4-5)
+
+
+def dot_stages_for(num_stages: int | None, matmul2d: bool, target: str = "msl") -> int:
     """Where a launch's `tl.dot` operands live (compile_ir's `dot_stages`) for its `num_stages`:
-    None is 1, above 2 acts as 2, and matmul2d always stages them (its tensors are in memory)."""
-    stages = 1 if num_stages is None else min(num_stages, 2)
+    None is 1; above 2 acts as 2, except on a target with asynchronous copies (CUDA's cp.async),
+    which keeps up to MAX_ASYNC_STAGES buffers; matmul2d always stages them (its tensors are in memory)."""
+    most = MAX_ASYNC_STAGES if target_named(target).async_copy else 2
+    stages = 1 if num_stages is None else min(num_stages, most)
     return max(stages, 1) if matmul2d else stages
 
 
@@ -100,7 +105,8 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     """Run the passes on `fn` (a freshly built specialisation) and render it for `target` (codegen.target.TARGETS);
     `divisible_by_16` names the integer arguments this specialisation knows to be multiples of 16;
     `dot_stages` is where `tl.dot` operands live: 0 read straight from device memory (those loaded
-    only for it), 1 staged in threadgroup memory, 2 staged in two buffers alternating per iteration;
+    only for it), 1 staged in threadgroup memory, 2 staged in two buffers alternating per iteration,
+    3 or 4 (asynchronous copies) in that many, loaded that many iterations ahead less one;
     `warps_m` simdgroups go along the rows of `tl.dot` results (None: the longer side first);
     `matmul2d` multiplies `tl.dot` tiles with Metal 4's cooperative matmul (MSL only, operands staged)."""
     tgt = target_named(target)
@@ -110,8 +116,8 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     for name, run in PASSES:
         fn = run(fn)
         asm[name] = str(fn)
-    if dot_stages >= 2:  # dot operands loaded one iteration ahead (their old loads become dead code)
-        fn = eliminate_dead_code(prefetch_dot_operands(fn))
+    if dot_stages >= 2:  # dot operands loaded dot_stages - 1 iterations ahead (their old loads become dead code)
+        fn = eliminate_dead_code(prefetch_dot_operands(fn, dot_stages - 1))
         asm["prefetch"] = str(fn)
     plan = assign_layouts(fn, num_warps, tgt, divisible_by_16, dot_stages, warps_m, matmul2d)
     asm["layouts"] = describe_layouts(fn, plan)

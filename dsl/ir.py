@@ -169,6 +169,14 @@ class Block:
     ops: list[Operation] = field(default_factory=list)
 
 
+def walk_block(block: Block) -> Iterator[Operation]:
+    """Every operation of `block`, nested regions included, in program order."""
+    for op in block.ops:
+        yield op
+        for region in op.regions:
+            yield from walk_block(region)
+
+
 @dataclass
 class Operation:
     """One IR operation. Structured control flow (`for`, `while`, `if`, `reduce`, `scan`) owns `regions`.
@@ -207,12 +215,7 @@ class Function:
 
     def walk(self) -> Iterator[Operation]:
         """Every operation, nested regions included, in program order."""
-        def go(block: Block) -> Iterator[Operation]:
-            for op in block.ops:
-                yield op
-                for region in op.regions:
-                    yield from go(region)
-        return go(self.body)
+        return walk_block(self.body)
 
     def __str__(self) -> str:
         return _Printer().function(self)

@@ -143,7 +143,7 @@ class JITFunction(_FrontendFunction):
                                             output_names, compiled.body, compiled.header,
                                             atomic_outputs=compiled.atomic_outputs, backend=runner,
                                             origin=functools.partial(self.python_origin, compiled),
-                                            value_types=value_types))
+                                            value_types=value_types, shared_memory=compiled.shared_bytes))
         meta = types.MappingProxyType({**{self.arg_names[i]: values[i] for i in self.constexpr_at},
                                        "num_warps": num_warps})
         prints = functools.partial(_decode_prints, compiled.prints) if compiled.prints else None
@@ -205,7 +205,7 @@ class JITFunction(_FrontendFunction):
         (None: the compiler splits the longer side first). `matmul2d=True` multiplies `tl.dot` tiles
         with Metal 4's cooperative `matmul2d` (MetalPerformancePrimitives; M5-class GPUs, macOS 26)
         instead of 8x8 simdgroup matrices; its operands are always staged."""
-        stages = dot_stages_for(num_stages, matmul2d)
+        stages = dot_stages_for(num_stages, matmul2d, target)
         key = (num_warps, target, stages, warps_m, matmul2d, *[values[i] for i in self.constexpr_at],
                *[fact(values[i]) for i in self.runtime_at])
         compiled = self.cache.get(key)

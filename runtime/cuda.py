@@ -80,7 +80,7 @@ def _cuda_kernel(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
         return _precompiled(kernel)
     return mx.fast.cuda_kernel(
         name=kernel.name, input_names=kernel.input_names, output_names=kernel.output_names, source=kernel.source,
-        header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous)
+        header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous, shared_memory=kernel.shared_memory)
 
 
 def _precompiled(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
@@ -89,12 +89,12 @@ def _precompiled(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
     symbol = f"mf_{kernel.name}_{digest}"  # MLX keeps compiled modules by this name
     source = translation_unit(kernel, symbol)
     cubin = nvrtc.compile_cubin(source, symbol)
-    contiguous, launch = kernel.ensure_row_contiguous, mx.fast.precompiled_cuda_kernel
+    contiguous, shared, launch = kernel.ensure_row_contiguous, kernel.shared_memory, mx.fast.precompiled_cuda_kernel
 
     def run(*, inputs, scalars, output_shapes, output_dtypes, grid, threadgroup, init_value=None, stream=None):
         return launch(name=symbol, compiled_source=cubin, inputs=inputs, output_shapes=output_shapes,
                       output_dtypes=output_dtypes, scalars=scalars, grid=grid, threadgroup=threadgroup,
-                      init_value=init_value, ensure_row_contiguous=contiguous, stream=stream)
+                      shared_memory=shared, init_value=init_value, ensure_row_contiguous=contiguous, stream=stream)
 
     run.source = source
     return run

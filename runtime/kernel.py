@@ -125,6 +125,7 @@ class MetalKernel:
     origin: Optional[Callable[[int], Optional[str]]] = None
     # for generated kernels whose back end takes scalars by value (its `scalars_by_value`)
     value_types: Optional[ValueTypes] = None
+    shared_memory: int = 0  # bytes of dynamic shared memory the source's `extern __shared__` array needs (CUDA)
 
     def __post_init__(self) -> None:
         if not self.output_names:
@@ -139,7 +140,8 @@ class MetalKernel:
         self.input_names, self.output_names = list(self.input_names), list(self.output_names)
         # what MLX builds a kernel from: back ends keep what they built by it (BuiltKernels)
         self.build_key = (self.name, tuple(self.input_names), tuple(self.output_names), self.source, self.header,
-                          self.ensure_row_contiguous, self.atomic_outputs, self.math_mode, self.value_types)
+                          self.ensure_row_contiguous, self.atomic_outputs, self.math_mode, self.value_types,
+                          self.shared_memory)
 
     @property
     def label(self) -> str:
@@ -215,13 +217,15 @@ def metal_kernel(name: str, input_names: Sequence[str], output_names: Sequence[s
                  ensure_row_contiguous: bool = True, atomic_outputs: bool = False,
                  compile_options: Optional[dict] = None, *, backend: Any = None,
                  origin: Optional[Callable[[int], Optional[str]]] = None,
-                 value_types: Optional[ValueTypes] = None) -> MetalKernel:
+                 value_types: Optional[ValueTypes] = None, shared_memory: int = 0) -> MetalKernel:
     """A custom Metal kernel with `mx.fast.metal_kernel`'s signature and call convention.
 
     `backend` ("metal", "emulator", a back-end instance, or None for $METALFORGE_BACKEND / automatic)
     chooses where it runs; the emulator compiles exactly the source MLX would generate. `origin`
     (generated kernels) names the user's Python line behind a line of `source` in error messages;
-    `value_types` (generated kernels) has the scalars passed by value where the back end allows.
+    `value_types` (generated kernels) has the scalars passed by value where the back end allows;
+    `shared_memory` is the dynamic shared memory a CUDA source declares `extern __shared__` (generated
+    kernels: their `shared_bytes`).
     """
     return MetalKernel(name, input_names, output_names, source, header, ensure_row_contiguous, atomic_outputs,
-                       compile_options, backend, origin, value_types)
+                       compile_options, backend, origin, value_types, shared_memory)

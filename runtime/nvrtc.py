@@ -60,13 +60,16 @@ def _library_candidates() -> list[str]:
 
 
 def include_dirs() -> list[str]:
-    """Folders holding cuda_fp16.h and the headers it includes (CUDA 13 keeps CCCL in include/cccl)."""
-    dirs = []
-    for root in _toolkit_roots():
-        dirs += [root / "include", root / "include" / "cccl"]
-    for folder in _wheel_dirs():
-        dirs.append(folder / "include")
-    return [str(d) for d in dirs if d.is_dir()]
+    """Folders holding cuda_fp16.h and the headers it includes, from the same CUDA as the NVRTC in use
+    (headers of another version do not compile): the toolkit's include (CUDA 13 keeps CCCL in
+    include/cccl), or the wheels' beside the nvidia-cuda-nvrtc wheel's library."""
+    library = Path(_nvrtc().path).resolve()
+    for root in library.parents:
+        if (root / "include" / "cuda_fp16.h").is_file():
+            return [str(d) for d in (root / "include", root / "include" / "cccl") if d.is_dir()]
+        if root.name == "nvidia":  # the wheels: nvidia/cuda_nvrtc/lib, nvidia/cuda_runtime/include, ...
+            return [str(d / "include") for d in sorted(root.iterdir()) if (d / "include").is_dir()]
+    return [str(d) for root in _toolkit_roots() for d in (root / "include", root / "include" / "cccl") if d.is_dir()]
 
 
 class _Nvrtc:
@@ -82,7 +85,8 @@ class _Nvrtc:
         if result != 0:
             raise NvrtcError(f"{what} failed: {self.lib.nvrtcGetErrorString(result).decode()}")
 
-    def compile(self, source: str, name: str, options: Sequence[str]) -> bytes:
+    def compile(self, source: str, name: str, options: Sequence[str], output: str = "cubin") -> bytes:
+        """`output` "cubin" (for the architecture in `options`) or "ptx"."""
         lib, prog = self.lib, ctypes.c_void_p()
         self.check(lib.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), f"{name}.cu".encode(), 0, None, None),
                    "nvrtcCreateProgram")
@@ -96,11 +100,13 @@ class _Nvrtc:
                 lib.nvrtcGetProgramLog(prog, log)
                 raise NvrtcError(f"NVRTC could not compile kernel '{name}' ({' '.join(options)}):\n"
                                  f"{log.value.decode(errors='replace')}")
+            get_size, get = ((lib.nvrtcGetCUBINSize, lib.nvrtcGetCUBIN) if output == "cubin"
+                             else (lib.nvrtcGetPTXSize, lib.nvrtcGetPTX))
             size = ctypes.c_size_t()
-            self.check(lib.nvrtcGetCUBINSize(prog, ctypes.byref(size)), "nvrtcGetCUBINSize")
-            cubin = ctypes.create_string_buffer(size.value)
-            self.check(lib.nvrtcGetCUBIN(prog, cubin), "nvrtcGetCUBIN")
-            return cubin.raw
+            self.check(get_size(prog, ctypes.byref(size)), f"getting the {output}'s size")
+            code = ctypes.create_string_buffer(size.value)
+            self.check(get(prog, code), f"getting the {output}")
+            return code.raw
         finally:
             lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
@@ -143,8 +149,17 @@ def available() -> Optional[str]:
     return None
 
 
-def compile_cubin(source: str, name: str, architecture: Optional[str] = None) -> bytes:
-    """The cubin of `source` for `architecture` (default: device 0's), C++17, the includes found."""
-    options = [f"--gpu-architecture={architecture or device_architecture()}", "-std=c++17",
-               *(f"--include-path={d}" for d in include_dirs())]
-    return _nvrtc().compile(source, name, options)
+def _options(architecture: Optional[str], extra: Sequence[str]) -> list[str]:
+    return [f"--gpu-architecture={architecture or device_architecture()}", "-std=c++17",
+            *(f"--include-path={d}" for d in include_dirs()), *extra]
+
+
+def compile_cubin(source: str, name: str, architecture: Optional[str] = None, options: Sequence[str] = ()) -> bytes:
+    """The cubin of `source` for `architecture` (default: device 0's), C++17, the includes found,
+    and `options`."""
+    return _nvrtc().compile(source, name, _options(architecture, options))
+
+
+def compile_ptx(source: str, name: str, architecture: Optional[str] = None, options: Sequence[str] = ()) -> str:
+    """The PTX of `source`, as compile_cubin compiles it (what ptxas reads to report resources)."""
+    return _nvrtc().compile(source, name, _options(architecture, options), output="ptx").rstrip(b"\0").decode()

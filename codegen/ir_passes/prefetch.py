@@ -14,6 +14,11 @@ also mask off the elements past the loop's end, so nothing outside the kernel's 
 original load becomes dead (dce removes it). With the operand arriving as a loop-carried register
 tile, the dot stages it in two alternating threadgroup buffers (lowering/core.py, store_to_shared), so an
 iteration needs one barrier and its global loads overlap the previous tile's matrix products.
+
+With `distance` d > 1 (num_stages = d + 1 on a target with asynchronous copies) the prologue loads
+the first d tiles, the body loads the tile d iterations ahead, and d block arguments carry the tiles
+in between, shifted along by one each iteration (`carry(a0, a1); yield a1, a_next`). The cp.async
+lowering (lowering/memory.py) turns the d tiles into buffers of one ring of d + 1.
 """
 from __future__ import annotations
 
@@ -25,25 +30,35 @@ from .assign_layouts import ELEMENTWISE, PASS_THROUGH, SOURCES, VIEWS
 _PURE = ELEMENTWISE | VIEWS | SOURCES | PASS_THROUGH | {"program_id", "num_programs"}
 
 
-def prefetch_dot_operands(fn: Function) -> Function:
-    defined = {r.id: op for op in fn.walk() for r in op.results}
+def users_of(fn: Function) -> dict[int, list[Operation]]:
+    """The ops that read each value (by value id)."""
     users: dict[int, list[Operation]] = {}
     for op in fn.walk():
         for v in op.operands:
             users.setdefault(v.id, []).append(op)
+    return users
 
-    def feeds_dots_only(v: Value) -> bool:
-        found = users.get(v.id, [])
-        return bool(found) and all(
-            (u.opcode == "dot" and all(o is not v for o in u.operands[2:]))
-            or (u.opcode == "permute" and feeds_dots_only(u.result)) for u in found)
+
+def feeds_dots_only(v: Value, users: dict[int, list[Operation]]) -> bool:
+    """Whether `v` is read, and only as an A or B operand of dots (directly or through `tl.trans`)."""
+    found = users.get(v.id, [])
+    return bool(found) and all(
+        (u.opcode == "dot" and all(o is not v for o in u.operands[2:]))
+        or (u.opcode == "permute" and feeds_dots_only(u.result, users)) for u in found)
+
+
+def prefetch_dot_operands(fn: Function, distance: int = 1) -> Function:
+    """Loads that feed only dots issued `distance` iterations ahead (carried through `distance`
+    block arguments, shifted along each iteration)."""
+    defined = {r.id: op for op in fn.walk() for r in op.results}
+    users = users_of(fn)
 
     def visit(block: Block) -> None:
         for op in list(block.ops):
             for region in op.regions:
                 visit(region)
             if op.opcode == "for":
-                _pipeline(block, op, defined, feeds_dots_only)
+                _pipeline(block, op, defined, lambda v: feeds_dots_only(v, users), distance)
     visit(fn.body)
     return fn
 
@@ -53,7 +68,14 @@ def _positive_constant(v: Value, defined: dict[int, Operation]) -> bool:
     return op is not None and op.opcode == "constant" and isinstance(op.attrs["value"], int) and op.attrs["value"] > 0
 
 
-def _pipeline(parent: Block, loop: Operation, defined: dict[int, Operation], feeds_dots_only) -> None:
+def _offset(iv: Value, base: Value, amount: int, loc) -> tuple[list[Operation], Value]:
+    """Ops computing `base + amount` (an iteration's induction value), and that value."""
+    offset, shifted = Value(iv.type), Value(iv.type, f"{iv.name}_next" if iv.name else None)
+    return [Operation("constant", [], [offset], {"value": amount}, loc),
+            Operation("add", [base, offset], [shifted], loc=loc)], shifted
+
+
+def _pipeline(parent: Block, loop: Operation, defined: dict[int, Operation], only_dots, distance: int) -> None:
     body = loop.regions[0]
     lo, hi, step = loop.operands[:3]
     if not _positive_constant(step, defined):
@@ -61,27 +83,32 @@ def _pipeline(parent: Block, loop: Operation, defined: dict[int, Operation], fee
     iv, inner = body.args[0], {a.id for a in body.args[1:]}
     local = {r.id: op for op in body.ops for r in op.results}
     for load in [op for op in body.ops if op.opcode == "load" and isinstance(op.result.type, BlockType)]:
-        if not feeds_dots_only(load.result):
+        if not only_dots(load.result):
             continue
         chain = _address_ops(load, local, inner)
         if chain is None:
             continue
-        # the prologue: the first iteration's tile, loaded before the loop (nothing when it never runs)
-        first = _clone_load(chain, load, {iv.id: lo}, lo, hi, loop.loc)
-        parent.ops[parent.ops.index(loop):parent.ops.index(loop)] = first
-        # the next iteration's tile, issued just before this iteration's first use
-        nxt_iv = Value(iv.type, f"{iv.name}_next" if iv.name else None)
-        advance = Operation("add", [iv, step], [nxt_iv], loc=load.loc)
-        nxt = [advance, *_clone_load(chain, load, {iv.id: nxt_iv}, nxt_iv, hi, load.loc)]
+        step_value = defined[step.id].attrs["value"]
+        # the prologue: the first `distance` iterations' tiles, loaded before the loop (masked off
+        # past its end: nothing when it never runs)
+        firsts = []
+        for j in range(distance):
+            ahead, iv_j = _offset(iv, lo, j * step_value, loop.loc) if j else ([], lo)
+            firsts.append(ahead + _clone_load(chain, load, {iv.id: iv_j}, iv_j, hi, loop.loc))
+        parent.ops[parent.ops.index(loop):parent.ops.index(loop)] = [op for ops in firsts for op in ops]
+        # the tile `distance` iterations ahead, issued just before this iteration's first use
+        advance, nxt_iv = _offset(iv, iv, distance * step_value, load.loc)
+        nxt = [*advance, *_clone_load(chain, load, {iv.id: nxt_iv}, nxt_iv, hi, load.loc)]
         first_use = min(i for i, op in enumerate(body.ops) if _uses(op, load.result))
         body.ops[first_use:first_use] = nxt
-        # carried: the current tile arrives as a block argument; the next one is yielded
-        current = Value(load.result.type, load.result.name)
-        _replace_uses(body, load.result, current, skip=nxt)
-        loop.operands.append(first[-1].result)
-        body.args.append(current)
-        loop.results.append(Value(load.result.type))
-        body.ops[-1].operands.append(nxt[-1].result)
+        # carried: this iteration's tile and the next distance - 1 arrive as block arguments, shifted
+        # along by one each iteration, the newest yielded last
+        carried = [Value(load.result.type, load.result.name) for _ in range(distance)]
+        _replace_uses(body, load.result, carried[0], skip=nxt)
+        loop.operands.extend(ops[-1].result for ops in firsts)
+        body.args.extend(carried)
+        loop.results.extend(Value(load.result.type) for _ in range(distance))
+        body.ops[-1].operands.extend([*carried[1:], nxt[-1].result])
 
 
 def _address_ops(load: Operation, local: dict[int, Operation], carried: set[int]) -> list[Operation] | None:

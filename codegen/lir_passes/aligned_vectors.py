@@ -35,7 +35,7 @@ def version_vector_accesses(kernel: lir.Kernel) -> None:
 
 
 def _device_accesses(stmts: list[lir.Stmt]) -> list[lir.Stmt]:
-    return [s for s in lir.walk(stmts) if isinstance(s, lir.VectorLoad)
+    return [s for s in lir.walk(stmts) if isinstance(s, (lir.VectorLoad, lir.AsyncCopy))
             or isinstance(s, lir.VectorStore) and s.space == "device"]
 
 
@@ -44,9 +44,10 @@ def _required_alignment(kernel: lir.Kernel) -> dict[str, int]:
     origins = lir.pointer_origins(kernel)
     needed: dict[str, int] = {}
     for s in _device_accesses(kernel.body):
-        count = len(s.targets) if isinstance(s, lir.VectorLoad) else len(s.values)
+        count = len(s.targets) if isinstance(s, lir.VectorLoad) else s.count if isinstance(s, lir.AsyncCopy) \
+            else len(s.values)
         nbytes = count * s.type.bits // 8
-        for name in origins(s.ptr):
+        for name in origins(s.src if isinstance(s, lir.AsyncCopy) else s.ptr):
             needed[name] = max(needed.get(name, 1), nbytes)
     return needed
 
@@ -61,6 +62,14 @@ def _rewritten(stmts: list[lir.Stmt], aligned: bool) -> list[lir.Stmt]:
             if s.mask is None:
                 return loads
             return [lir.If(s.mask, loads, [lir.Assign(t, o) for t, o in zip(s.targets, s.others)])]
+        if isinstance(s, lir.AsyncCopy):  # element-wise: plain threadgroup stores, zero where masked
+            if aligned:
+                return [dataclasses.replace(s, aligned=True)]
+            copies = [lir.Assign(lir.Index(s.dst, lit(i)), lir.Index(s.src, lit(i))) for i in range(s.count)]
+            if s.mask is None:
+                return copies
+            zeros = [lir.Assign(lir.Index(s.dst, lit(i)), lir.Lit(0, s.type)) for i in range(s.count)]
+            return [lir.If(s.mask, copies, zeros)]
         if isinstance(s, lir.VectorStore) and s.space == "device":
             if aligned:
                 return [dataclasses.replace(s, aligned=True)]

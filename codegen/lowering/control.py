@@ -2,15 +2,20 @@
 loop-carried and yielded values live in variables declared before the construct."""
 from __future__ import annotations
 
-from ...dsl.ir import Operation, Value
+from ...dsl import ir
+from ...dsl.ir import Block, Operation, Value, element_of, walk_block
 from .. import lir
-from ..layouts import Scalar, lit
+from ..layouts import MMA, Scalar, add, lit, mod
 from ..lir import Bin, Lit, Select, Sym
-from .core import LoopFrame, Lowering, Repr, ScalarRepr
+from .core import LoopFrame, Lowering, Repr, ScalarRepr, loop_stage
+from .memory import issue_prologue
 
 
 def _yield_into(lw: Lowering, targets: list[Repr], values: list[Value]) -> None:
-    """Assign yielded values to the carried variables, through temporaries (yields may swap them)."""
+    """Assign yielded values to the carried variables, through temporaries (yields may swap them);
+    a value already in its variable (a dot accumulating in place) needs no assignment."""
+    moved = [(t, v) for t, v in zip(targets, values) if lw.env[v.id] is not t]
+    targets, values = [t for t, _ in moved], [v for _, v in moved]
     temps = []
     for target, v in zip(targets, values):
         layout = target.layout if hasattr(target, "layout") else Scalar()
@@ -23,10 +28,38 @@ def _yield_into(lw: Lowering, targets: list[Repr], values: list[Value]) -> None:
         lw.assign(target, proxy)
 
 
-def _carried(lw: Lowering, args: list[Value], inits: list[Value], results: list[Value]) -> list[Repr]:
-    out = []
-    for arg, init, res in zip(args, inits, results):
-        var = lw.variable(res, lw.plan.of(arg), hint=res)
+def _accumulated_in_place(lw: Lowering, body: Block, position: int) -> bool:
+    """Whether carried tile `position` of a `for` body is only the accumulator of a `tl.dot` in the
+    body whose result is yielded back in its place (`acc = tl.dot(a, b, acc)`): that dot adds into
+    the carried fragments, which then live across the whole loop (Steel's `Ctile`), with no copy
+    into or out of them per iteration."""
+    arg = body.args[1 + position]
+    layout = lw.plan.of(arg)
+    if not isinstance(layout, MMA) or lw.plan.matmul2d or element_of(arg.type) != ir.float32:
+        return False
+    uses = [op for op in walk_block(body) if any(o is arg for o in op.operands)]
+    if len(uses) != 1:
+        return False
+    dot = uses[0]
+    return (dot.opcode == "dot" and any(o is dot for o in body.ops) and len(dot.operands) > 2 and dot.operands[2] is arg
+            and not any(o is arg for o in dot.operands[:2]) and body.ops[-1].operands[position] is dot.result
+            and lw.plan.of(dot.result) == layout)
+
+
+def _carried(lw: Lowering, args: list[Value], inits: list[Value], results: list[Value],
+             body: Block | None = None) -> list[Repr | None]:
+    """The variables holding a loop's carried values, initialised; None for a tile pipelined by
+    asynchronous copies (its buffers are the variable: `AsyncTile`)."""
+    out: list[Repr | None] = []
+    for position, (arg, init, res) in enumerate(zip(args, inits, results)):
+        if arg.id in lw.async_tiles:
+            out.append(None)
+            continue
+        if body is not None and _accumulated_in_place(lw, body, position):
+            var = lw.fragments(lw.plan.of(arg), hint=res.name or "acc")
+            lw.fragment_accumulators.add(arg.id)
+        else:
+            var = lw.variable(res, lw.plan.of(arg), hint=res)
         lw.assign(var, init)
         lw.env[arg.id] = lw.env[res.id] = var
         lw.alias[arg.id] = init
@@ -38,15 +71,26 @@ def lower_for(lw: Lowering, op: Operation) -> None:
     body = op.regions[0]
     iv, args = body.args[0], body.args[1:]
     lo, hi, step = (lw.read(v, Scalar(), None, []) for v in op.operands[:3])
-    carried = _carried(lw, args, op.operands[3:], op.results)
+    carried = _carried(lw, args, op.operands[3:], op.results, body)
+    tiles = list({id(t): t for t in (lw.async_tiles.get(a.id) for a in args) if t is not None}.values())
+    if tiles:
+        issue_prologue(lw, tiles)
     iv_name = lw.name(iv, "i")
     lw.env[iv.id] = ScalarRepr(Sym(iv_name))
 
     def fill() -> None:
-        lw.loops.append(LoopFrame(Sym(iv_name), lo, step, len(lw.blocks) - 1))
+        frame = LoopFrame(Sym(iv_name), lo, step, len(lw.blocks) - 1)
+        lw.loops.append(frame)
         try:
+            for tile in tiles:  # the buffers this iteration's carried tiles are in
+                stage = loop_stage(lw, frame, tile.stages)
+                for j, arg in enumerate(tile.carried):
+                    lw.env[arg.id] = tile.view(mod(add(stage, lit(j)), tile.stages) if j else stage)
+            moved = [(c, v) for c, v in zip(carried, body.ops[-1].operands) if c is not None]
             lw.lower_block(body.ops[:-1])
-            _yield_into(lw, carried, body.ops[-1].operands)
+            _yield_into(lw, [c for c, _ in moved], [v for _, v in moved])
+            if tiles:
+                lw.emit(lir.AsyncCommit())  # this iteration's copies, one group
         finally:
             lw.loops.pop()
     stmts = lw.nested(fill)
@@ -56,6 +100,8 @@ def lower_for(lw: Lowering, op: Operation) -> None:
     else:
         cond = Select(Bin(">", step, lit(0)), Bin("<", i, hi), Bin(">", i, hi))
     lw.emit(lir.For(iv_name, lo, cond, step, stmts, type=iv.type))
+    if tiles:
+        lw.emit(lir.AsyncWait(0))  # the last iteration's copies (masked off) land before the memory is reused
 
 
 def lower_while(lw: Lowering, op: Operation) -> None:

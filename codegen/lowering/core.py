@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from ...dsl.ir import BlockType, Function, Operation, PointerType, ScalarType, Value, element_of, shape_of
 from ...dsl import ir
 from ...errors import KernelDefinitionError
 from .. import lir
-from ..layouts import (Blocked, Expand, Layout, Remat, Scalar, add, div, flat_index, lit, mod, mul_, prod,
+from ..layouts import (MMA, Blocked, Expand, Layout, Remat, Scalar, add, div, flat_index, lit, mod, mul_, prod,
                        slot_count, unravel)
-from ..lir import Bin, Call, Cast, Expr, Index, Lit, Select, Sym, Un
+from ..lir import Bin, Call, Cast, Expr, FragmentElement, Index, Lit, Select, Sym, Un
 from ..ir_passes.assign_layouts import PASS_THROUGH, LayoutPlan, stage_elements
 
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
@@ -58,8 +58,23 @@ class RegsRepr(Repr):
     name: str
     layout: Layout
 
+    def slot(self, k: Expr) -> Expr:
+        """The register holding this thread's slot `k` (read or assigned)."""
+        return Index(Sym(self.name), k)
+
     def at(self, lw, layout, k, coords):
-        return Index(Sym(self.name), k) if layout == self.layout and k is not None else None
+        return self.slot(k) if layout == self.layout and k is not None else None
+
+
+@dataclass
+class FragmentRepr(RegsRepr):
+    """A `tl.dot` result kept in the matrix instruction's accumulator fragments (an array of them,
+    `name`), in its `MMA` layout: slot k is element k % c of fragment k // c. Consumers read the
+    fragments' elements in place, so an accumulator never goes through a register array."""
+
+    def slot(self, k):
+        per = self.layout.per_lane
+        return FragmentElement(Index(Sym(self.name), div(k, per)), mod(k, per))
 
 
 @dataclass
@@ -100,7 +115,42 @@ class LoopFrame:
     start: Expr
     step: Expr
     block: int
-    stage: Sym | None = None
+    stages: dict[int, Sym] = field(default_factory=dict)  # iteration count mod n, by n
+    copies_landed: bool = False  # this iteration waited for its asynchronous copies (AsyncTile)
+
+
+@dataclass
+class AsyncTile:
+    """A `tl.dot` operand pipelined by asynchronous copies (CUDA's cp.async) instead of through
+    registers, in a ring of `stages` threadgroup buffers: the prefetch pass's prologue loads
+    (`firsts`, the first stages - 1 tiles) and its load of the tile stages - 1 iterations ahead
+    (`next`) copy straight into their buffers, and the loop-carried tiles (`carried`, this
+    iteration's first) are views of the buffers they are in (memory.py plans and issues them,
+    control.py binds the views each iteration)."""
+    firsts: list[Operation]
+    next: Operation
+    carried: list[Value]
+    pad: int
+    name: str | None = None  # the threadgroup array, allocated with the prologue's copies
+    prologue: list[list[lir.Stmt]] = field(default_factory=list)  # the copies of each prologue tile
+
+    @property
+    def stages(self) -> int:
+        return len(self.carried) + 1
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return shape_of(self.carried[0].type)
+
+    def count(self) -> int:
+        rows, cols = self.shape
+        return rows * (cols + self.pad)
+
+    def view(self, buffer: Expr) -> SharedRepr:
+        """Buffer `buffer` (0 or 1, an expression) of the array, as the dot reads it."""
+        element = element_of(self.carried[0].type)
+        return SharedRepr(self.name, self.shape, lambda coords: padded_index(coords, self.shape, self.pad),
+                          mul_(buffer, lit(stage_elements(element, self.count()))))
 
 
 @dataclass
@@ -132,6 +182,10 @@ class Lowering(ABC):
         self.prints: list[tuple] = []  # device_print sites: (prefix, element types, hex)
         self.producer: dict[int, Operation] = {}
         self.alias: dict[int, Value] = {}  # loop-carried block argument -> its initial value
+        # loop-carried tiles a `tl.dot` in the loop accumulates into in place (control.py)
+        self.fragment_accumulators: set[int] = set()
+        # dot operands pipelined by asynchronous copies, by the value ids of their loads and carried tile
+        self.async_tiles: dict[int, AsyncTile] = {}
         self.current: Operation | None = None
         self.line: int | None = None
         # since the last device-memory barrier: a store or atomic; a load from an output (memory.py)
@@ -252,20 +306,20 @@ class Lowering(ABC):
         name = self.name(None, hint)
         if stages > 1:
             count = stage_elements(element, count) * stages
-        size = max(1, element.bits // 8) * count
-        self.shared_bytes += size
+        offset = -(-self.shared_bytes // 16) * 16  # every array 16-byte aligned (vector and matrix loads)
+        self.shared_bytes = offset + max(1, element.bits // 8) * count
         target = self.plan.target
         if self.shared_bytes > target.threadgroup_memory:
             raise self.error(f"the kernel needs {self.shared_bytes} bytes of threadgroup memory, more than the "
                              f"{target.threadgroup_memory} a {target.gpu} threadgroup has",
                              "use smaller tiles (BLOCK sizes)")
-        self.emit(lir.Decl(name, element, size=count, space="threadgroup", stages=stages))
+        self.emit(lir.Decl(name, element, size=count, space="threadgroup", stages=stages, offset=offset))
         return name
 
     def materialize(self, v: Value, layout: Layout, copy: bool = False, name: str | None = None) -> str:
         """A register array holding `v` in `layout` (v's own when it already is one, unless `copy`)."""
         r = self.env[v.id]
-        if isinstance(r, RegsRepr) and r.layout == layout and not copy:
+        if type(r) is RegsRepr and r.layout == layout and not copy:  # a plain array, not fragments
             return r.name
         self.ready([v], layout)
         name = name or self.name(v)
@@ -285,7 +339,7 @@ class Lowering(ABC):
         assert isinstance(target, RegsRepr)
         self.ready([v], target.layout)
         self.slot_loop(target.layout, lambda k, c: self.emit(
-            lir.Assign(Index(Sym(target.name), k), self.read(v, target.layout, k, c))))
+            lir.Assign(target.slot(k), self.read(v, target.layout, k, c))))
 
     def result_array(self, op: Operation, layout: Layout) -> str:
         """The register array for `op`'s result in `layout`, declared after its operands are made
@@ -294,6 +348,13 @@ class Lowering(ABC):
         name = self.name(op.result)
         self.emit(self.declare(name, op.result, slot_count(layout)))
         return name
+
+    def fragments(self, layout: MMA, hint: str = "frag_c") -> FragmentRepr:
+        """A fresh array of float accumulator fragments for a `tl.dot` result in `layout`."""
+        name = self.name(None, hint)
+        c = lir.FragmentType(ir.float32, layout.fragment.name, "c")
+        self.emit(lir.Decl(name, c, size=prod(layout.fragments)))
+        return FragmentRepr(name, layout)
 
     def variable(self, v: Value, layout: Layout, hint: Value | None = None) -> Repr:
         """A fresh, uninitialised variable able to hold `v` in `layout`."""
@@ -466,7 +527,7 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
     name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element, count, stages=2 if loop else 1)
     base = None
     if loop is not None:  # this iteration's buffer: the other one may still be read by the last iteration
-        base = mul_(_stage(lw, loop), lit(stage_elements(element, count)))
+        base = mul_(loop_stage(lw, loop), lit(stage_elements(element, count)))
     else:
         lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
     view, stores = SharedRepr(name, shape, index, base), SharedRepr(name, stored, written, base)
@@ -494,14 +555,14 @@ def _rotating_loop(lw: Lowering, v: Value) -> LoopFrame | None:
     return loop if lw.depth.get(v.id) == loop.block else None
 
 
-def _stage(lw: Lowering, loop: LoopFrame) -> Sym:
-    """The loop's iteration count mod 2, declared in its body the first time a buffer needs it."""
-    if loop.stage is None:
+def loop_stage(lw: Lowering, loop: LoopFrame, buffers: int = 2) -> Sym:
+    """The loop's iteration count mod `buffers`, declared in its body the first time a buffer needs it."""
+    if buffers not in loop.stages:
         iteration = loop.iv if isinstance(loop.start, Lit) and loop.start.value == 0 else Bin("-", loop.iv, loop.start)
         iteration = div(iteration, loop.step.value) if isinstance(loop.step, Lit) else Bin("/", iteration, loop.step)
-        loop.stage = Sym(lw.name(None, "stage"))
-        lw.emit(lir.Decl(loop.stage.name, ir.int32, init=mod(iteration, 2)))
-    return loop.stage
+        loop.stages[buffers] = Sym(lw.name(None, "stage"))
+        lw.emit(lir.Decl(loop.stages[buffers].name, ir.int32, init=mod(iteration, buffers)))
+    return loop.stages[buffers]
 
 
 def padded_index(coords: list[Expr], shape: tuple[int, ...], pad: int) -> Expr:

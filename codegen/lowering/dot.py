@@ -16,10 +16,10 @@ from typing import Callable
 from ...dsl import ir
 from ...dsl.ir import Operation, Value, shape_of
 from .. import lir
-from ..fragments import Fragment, LaneAddress
-from ..layouts import MMA, Remat, add, lit, mul_
+from ..fragments import TENSOR_CORE, Fragment, LaneAddress
+from ..layouts import MMA, Remat, add, div, lit, mul_
 from ..lir import Bin, Cast, Expr, FragmentElement, Index, Lit, Sym
-from .core import Lowering, RegsRepr, RematRepr, SharedRepr, store_to_shared
+from .core import FragmentRepr, Lowering, RegsRepr, RematRepr, SharedRepr, store_to_shared
 
 DOT_TYPES = (ir.float32, ir.float16, ir.bfloat16)
 
@@ -82,6 +82,21 @@ def _row_major(lw: Lowering, v: Value) -> Staged:
     sh = store_to_shared(lw, v)
     offset, sr, sc = _strides(sh)
     return Staged(sh.name, offset.value, sr, sc, sh.base)
+
+
+def _result_as_a(lw: Lowering, a: Value, layout: MMA) -> RegsRepr | None:
+    """Operand `a` straight from the registers of another dot's result, where they already are its A
+    fragments (flash attention's P, as FlashAttention-2 does): on m16n8k16 the accumulators of two
+    neighbouring 16x8 result tiles hold exactly the A fragment of a 16x16 block, when one warp holds
+    whole rows of `a` (warps (wm, 1)) and the same rows of this product (the same wm, and a single
+    warp column or row). None otherwise (the operand is staged)."""
+    r = lw.env[a.id]
+    source = r.layout if isinstance(r, RegsRepr) else None
+    if (not isinstance(source, MMA) or source.fragment is not TENSOR_CORE or layout.fragment is not TENSOR_CORE
+            or source.warps != (layout.warps[0], 1) or 1 not in layout.warps
+            or source.num_warps != layout.num_warps or source.shape[1] % TENSOR_CORE.depth):
+        return None
+    return r
 
 
 def _matrix_load(fragment: Fragment, role: str, operand: Callable | Staged, in_type: ir.ScalarType,
@@ -158,25 +173,20 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
     assert isinstance(layout, MMA), layout
     k_extent = shape_of(a.type)[1]
     out = ir.element_of(r.type)
-    a_op, b_op = _operand(lw, a), _operand(lw, b)
+    a_regs = _result_as_a(lw, a, layout)
+    a_op, b_op = a_regs or _operand(lw, a), _operand(lw, b)
     a_at = a_op.at if isinstance(a_op, Staged) else a_op
     b_at = b_op.at if isinstance(b_op, Staged) else b_op
 
-    # the accumulator registers, initialised from `acc` (or zero)
-    name = lw.result_array(op, layout)
-    lw.slot_loop(layout, lambda k, coords: lw.emit(lir.Assign(
-        Index(Sym(name), k), lw.read(acc, layout, k, coords) if acc is not None else Lit(0, out))))
-
     fragment = layout.fragment
-    a_load = _matrix_load(fragment, "a", a_op, in_type, fragment.operand_type(in_type))
+    a_load = None if a_regs else _matrix_load(fragment, "a", a_op, in_type, fragment.operand_type(in_type))
     b_load = _matrix_load(fragment, "b", b_op, in_type, fragment.operand_type(in_type))
-    per_a, per_b, per_c = fragment.per_lane
+    per_a, per_b, _ = fragment.per_lane
     fm, fn = layout.fragments
     operand = fragment.operand_type(in_type)
     a_frag, b_frag = lir.FragmentType(operand, fragment.name, "a"), lir.FragmentType(operand, fragment.name, "b")
-    c_frag = lir.FragmentType(ir.float32, fragment.name, "c")
-    fa, fb, fc = lw.name(None, "frag_a"), lw.name(None, "frag_b"), lw.name(None, "frag_c")
-    i, j, f, kk = (Sym(lw.name(None, n)) for n in ("i", "j", "f", "kk"))
+    fa, fb = lw.name(None, "frag_a"), lw.name(None, "frag_b")
+    i, j, kk = (Sym(lw.name(None, n)) for n in ("i", "j", "kk"))
 
     # this lane's place in a fragment and this simdgroup's first fragment, named once
     lane = [Sym(lw.name(None, n)) for n, _ in fragment.lane_values()]
@@ -185,7 +195,8 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
         lw.emit(lir.Decl(var.name, ir.int32, init=value))
     lw.emit(lir.Decl(row0.name, ir.int32, init=layout.fragment_origin(lit(0), 0)))
     lw.emit(lir.Decl(col0.name, ir.int32, init=layout.fragment_origin(lit(0), 1)))
-    lw.emit(lir.Decl(fc, c_frag, size=fm * fn))
+    accumulator = _accumulator(lw, layout, acc, out)
+    fc = accumulator.name
 
     def each_fragment(var: Sym, count: int, body: list[lir.Stmt]) -> lir.Stmt:
         return lir.For(var.name, lit(0), Bin("<", var, lit(count)), lit(1), body, unroll=True, type=ir.int32)
@@ -193,10 +204,11 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
     def element(array: str, index: Expr, e: int) -> Expr:
         return FragmentElement(Index(Sym(array), index), e)
 
-    def register(e: int) -> Expr:
-        return Index(Sym(name), add(mul_(f, lit(per_c)), lit(e)))
-
     def a_element(e: int) -> Expr:
+        if a_regs is not None:  # A element e is C element e % 4 of the result tile 2 * (kk / 16) + e / 4
+            pair = mul_(div(kk, fragment.depth), lit(2))
+            tile = add(add(mul_(i, lit(a_regs.layout.fragments[1])), pair), lit(e // 4))
+            return a_regs.slot(add(mul_(tile, lit(a_regs.layout.per_lane)), lit(e % 4)))
         r_, c_ = fragment.coord("a", lit(e), lane)
         row, col = a_origin()
         return _convert(operand, a_at(add(row, r_), add(col, c_)), in_type)
@@ -224,9 +236,6 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
         return each_fragment(var, count, lw.nested(lambda: [lw.emit(lir.Assign(element(array, var, e), value(e)))
                                                              for e in range(per)]))
 
-    lw.emit(each_fragment(f, fm * fn, [lir.Assign(element(fc, f, e), _convert(ir.float32, register(e), out))
-                                       for e in range(per_c)]))
-
     def step() -> None:
         lw.emit(lir.Decl(fa, a_frag, size=fm))
         lw.emit(lir.Decl(fb, b_frag, size=fn))
@@ -237,9 +246,26 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
 
     lw.emit(lir.For(kk.name, lit(0), Bin("<", kk, lit(k_extent)), lit(fragment.depth), lw.nested(step),
                     unroll=k_extent // fragment.depth <= 8, type=ir.int32))
-    lw.emit(each_fragment(f, fm * fn, [lir.Assign(register(e), _convert(out, element(fc, f, e), ir.float32))
-                                       for e in range(per_c)]))
+    if out == ir.float32:  # consumers read the fragments in place
+        lw.env[r.id] = accumulator
+        return
+    name = lw.result_array(op, layout)  # a result of another type: converted once, after the products
+    lw.slot_loop(layout, lambda k, coords: lw.emit(lir.Assign(Index(Sym(name), k),
+                                                              _convert(out, accumulator.slot(k), ir.float32))))
     lw.env[r.id] = RegsRepr(name, layout)
+
+
+def _accumulator(lw: Lowering, layout: MMA, acc: Value | None, out: ir.ScalarType) -> FragmentRepr:
+    """The fragments a dot adds its products into: a loop-carried accumulator's own, added into in
+    place (`Lowering.fragment_accumulators`), or fresh ones holding `acc` (or zero)."""
+    if acc is not None and acc.id in lw.fragment_accumulators:
+        return lw.env[acc.id]
+    if acc is not None:
+        lw.ready([acc], layout)
+    fragments = lw.fragments(layout)
+    lw.slot_loop(layout, lambda k, coords: lw.emit(lir.Assign(fragments.slot(k), _convert(
+        ir.float32, lw.read(acc, layout, k, coords), out) if acc is not None else Lit(0.0, ir.float32))))
+    return fragments
 
 
 HANDLERS = {"dot": lower_dot}

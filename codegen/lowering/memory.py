@@ -12,11 +12,12 @@ from __future__ import annotations
 from functools import reduce
 from math import gcd
 
-from ...dsl.ir import BlockType, Operation, Value, element_of
+from ...dsl.ir import BlockType, Function, Operation, Value, element_of, shape_of
 from .. import lir
-from ..layouts import Blocked, Registers, Remat, Scalar, add, lit
+from ..layouts import Blocked, Registers, Remat, Scalar, add, lit, mod
 from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym
-from .core import Lowering, RegsRepr, RematRepr, ScalarRepr
+from ..ir_passes.prefetch import feeds_dots_only, users_of
+from .core import AsyncTile, Lowering, RegsRepr, RematRepr, ScalarRepr, loop_stage
 
 
 def _deref(lw: Lowering, ptr: Expr, pointer: Value) -> Expr:
@@ -74,6 +75,8 @@ def lower_load(lw: Lowering, op: Operation) -> None:
     if isinstance(layout, Remat):  # read by a dot where it needs the elements (dot.py)
         lw.env[r.id] = RematRepr(op)
         return
+    if r.id in lw.async_tiles:
+        return _copy_async(lw, op, lw.async_tiles[r.id])
     name = lw.result_array(op, layout)
     width = _vector_width(lw, op, layout)
     if width > 1:
@@ -97,6 +100,101 @@ def lower_load(lw: Lowering, op: Operation) -> None:
         lw.emit(lir.Assign(Index(Sym(name), k), value))
     lw.slot_loop(layout, body)
     lw.env[r.id] = RegsRepr(name, layout)
+
+
+def plan_async_tiles(lw: Lowering, fn: Function) -> None:
+    """Find the `tl.dot` operands a target with asynchronous copies pipelines without registers
+    (`AsyncTile`): with `num_stages >= 2`, a loop-carried tile that the prefetch pass made (loaded
+    before the loop, loaded again for the next iteration in the body, yielded), read only by dots
+    as an operand (directly or through `tl.trans`), each thread's run copied in one access of 4, 8
+    or 16 bytes, masked elements zero."""
+    if not lw.plan.target.async_copy or lw.plan.dot_stages < 2 or lw.plan.matmul2d:
+        return
+    defined = {r.id: op for op in fn.walk() for r in op.results}
+    users = users_of(fn)
+
+    def copyable(load: Operation | None, only_user: Operation) -> bool:
+        if load is None or load.opcode != "load" or users.get(load.result.id) != [only_user]:
+            return False
+        layout, element = lw.plan.of(load.result), element_of(load.result.type)
+        if not isinstance(layout, Blocked) or len(shape_of(load.result.type)) != 2 or lw.atomic_outputs:
+            return False
+        if load.attrs.get("has_other"):
+            other = defined.get(load.operands[2].id)
+            while other is not None and other.opcode in ("splat", "broadcast"):
+                other = defined.get(other.operands[0].id)
+            if other is None or other.opcode not in ("constant", "full") or other.attrs["value"] != 0:
+                return False
+        return _vector_width(lw, load, layout) * element.bits // 8 in (4, 8, 16)
+
+    for loop in (op for op in fn.walk() if op.opcode == "for"):
+        body = loop.regions[0]
+        args, yielded = body.args[1:], body.ops[-1].operands
+        for position, nxt in enumerate(yielded):
+            if not copyable(defined.get(nxt.id), body.ops[-1]) or not any(o is defined[nxt.id] for o in body.ops):
+                continue
+            chain = [position]  # the carried tiles the prefetch pass shifts along, newest last
+            while True:
+                older = [q for q, v in enumerate(yielded) if v is args[chain[0]]]
+                if len(older) != 1:
+                    break
+                chain.insert(0, older[0])
+            carried = [args[q] for q in chain]
+            inits = [defined.get(loop.operands[3 + q].id) for q in chain]
+            if (feeds_dots_only(carried[0], users) and carried[0].id in lw.plan.shared_pad
+                    and all(users.get(a.id) == [body.ops[-1]] for a in carried[1:])
+                    and not any(users.get(loop.results[q].id) for q in chain)
+                    and all(copyable(init, loop) for init in inits)
+                    and all(lw.plan.of(init.result) == lw.plan.of(nxt) for init in inits)):
+                tile = AsyncTile(inits, defined[nxt.id], carried, lw.plan.shared_pad[carried[0].id])
+                for v in (*(init.result for init in inits), nxt, *carried):
+                    lw.async_tiles[v.id] = tile
+
+
+def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:
+    """The load of an `AsyncTile` as asynchronous copies into its ring of buffers. A prologue tile
+    (buffer j for the j-th) is kept for the loop, which issues them stage by stage, one group each
+    (`issue_prologue`); the tile stages - 1 iterations ahead goes to the buffer after this
+    iteration's last carried one, after waiting for this iteration's tile and a barrier (which also
+    ends the previous iteration's reads of that buffer). The loop commits each iteration's copies."""
+    ptr, rest = op.operands[0], op.operands[1:]
+    mask = rest[0] if op.attrs.get("masked") else None
+    element, layout = element_of(op.result.type), lw.plan.of(op.result)
+    first = next((j for j, f in enumerate(tile.firsts) if f is op), None)
+    if first is not None:
+        if tile.name is None:
+            tile.name = lw.alloc_shared(f"{lw.name(tile.carried[0], 't')}_smem", element, tile.count(),
+                                        stages=tile.stages)
+        buffer: Expr = lit(first)
+    else:
+        loop = lw.loops[-1]
+        if not loop.copies_landed:
+            lw.emit(lir.AsyncWait(tile.stages - 2))
+            lw.emit(lir.Barrier())
+            loop.copies_landed = True
+        buffer = mod(add(loop_stage(lw, loop, tile.stages), lit(tile.stages - 1)), tile.stages)
+    view = tile.view(buffer)
+    width = _vector_width(lw, op, layout)
+
+    def copy(k, coords):
+        dst = Bin("+", Sym(view.name), view.position(coords))
+        lw.emit(lir.AsyncCopy(dst, lw.read(ptr, layout, k, coords), element, width,
+                              lw.read(mask, layout, k, coords) if mask is not None else None))
+    if first is not None:
+        tile.prologue.append(lw.nested(lambda: lw.slot_loop(layout, copy, step=width)))
+    else:
+        lw.slot_loop(layout, copy, step=width)
+    lw.env[op.result.id] = view
+
+
+def issue_prologue(lw: Lowering, tiles: list[AsyncTile]) -> None:
+    """A loop's prologue copies, stage by stage (every tile's copy of stage j, then a commit), so that
+    waiting for all but the newest stages - 2 groups at the top of an iteration lands its tiles."""
+    for j in range(max(t.stages for t in tiles) - 1):
+        for tile in tiles:
+            for stmt in tile.prologue[j]:
+                lw.emit(stmt)
+        lw.emit(lir.AsyncCommit())
 
 
 def _vector_width(lw: Lowering, op: Operation, layout) -> int:

@@ -68,7 +68,8 @@ class Renderer:
         if isinstance(e, lir.Cast):
             return f"static_cast<{self.type_name(e.type)}>({self.expr(e.a)})"
         if isinstance(e, lir.FragmentElement):
-            return self.macros.fragment_element(self.expr(e.fragment), e.index)
+            index = e.index if isinstance(e.index, int) else self.expr(e.index)
+            return self.macros.fragment_element(self.expr(e.fragment), index)
         if isinstance(e, lir.Tensor):
             return self.macros.tensor(e.space, self.types[e.element], self.expr(e.data), e.extents, e.strides)
         return self.target_expr(e)
@@ -99,7 +100,7 @@ class Renderer:
             return m.comment(s.text.rstrip(" \\"))  # a trailing backslash would continue the comment
         if isinstance(s, lir.Decl):
             t = f"decltype({s.like})" if s.like else self.type_name(s.type)
-            return m.decl(t, s.name, s.size, None if s.init is None else self.expr(s.init), s.space)
+            return m.decl(t, s.name, s.size, None if s.init is None else self.expr(s.init), s.space, s.offset)
         if isinstance(s, lir.Assign):
             return m.assign(self.expr(s.target), self.expr(s.value))
         if isinstance(s, lir.Store):
@@ -119,6 +120,13 @@ class Renderer:
         if isinstance(s, lir.VectorStore):
             return m.vector_store(self.expr(s.ptr), [self.expr(v) for v in s.values],
                                   self.vector_type(s.type, len(s.values)), s.space, s.aligned)
+        if isinstance(s, lir.AsyncCopy):
+            return m.async_copy(self.expr(s.dst), self.expr(s.src), s.count * s.type.bits // 8,
+                                None if s.mask is None else self.expr(s.mask))
+        if isinstance(s, lir.AsyncCommit):
+            return m.async_commit()
+        if isinstance(s, lir.AsyncWait):
+            return m.async_wait(s.pending)
         if isinstance(s, lir.MatrixLoad):
             return m.matrix_load(self.expr(s.fragment), self.expr(s.address), s.count, s.transpose)
         if isinstance(s, lir.Return):

@@ -49,7 +49,8 @@ class CUDARenderer(Renderer):
     helper_names = ("mf_exp", "mf_exp2", "mf_fdiv", "mf_sqrt", "mf_cast", "mf_bitcast", "mf_sigmoid", "mf_rand", "mf_randn", "mf_min", "mf_max", "mf_abs",
                     "mf_clamp", "mf_atomic_load", "mf_atomic_cas", "mf_atomic_add", "mf_atomic_max",
                     "mf_atomic_min", "mf_atomic_xchg", "mf_atomic_and", "mf_atomic_or", "mf_atomic_xor",
-                    "mf_mma8", "mf_mma_m16n8k16", "mf_ldmatrix", "mf_store_vec", "mf_vec", "mf_is_aligned")
+                    "mf_mma8", "mf_mma_m16n8k16", "mf_ldmatrix", "mf_cp_async", "mf_store_vec", "mf_vec",
+                    "mf_is_aligned")
     # helpers the header must define before a helper (the template emits them in dependency order)
     helper_needs = {"mf_exp": ("mf_exp2",), "mf_sigmoid": ("mf_exp", "mf_exp2", "mf_fdiv"),
                     "mf_store_vec": ("mf_vec",), "mf_is_aligned": ("mf_vec",),
@@ -68,6 +69,8 @@ class CUDARenderer(Renderer):
         # Read each scalar once: re-reading `n[0]` after every store would be required (outputs may
         # alias it) and serialises the kernel.
         prologue = "".join(f"const auto mf_{name} = {name}[0];\n" for name, _ in kernel.inputs if name in self.scalars)
+        if any(isinstance(s, lir.Decl) and s.space == "threadgroup" for s in lir.walk(kernel.body)):
+            prologue = "extern __shared__ __align__(16) unsigned char mf_shared[];\n" + prologue
         return header, prologue + body
 
     def helpers_used(self, body: str) -> set[str]:
@@ -105,7 +108,7 @@ class CUDARenderer(Renderer):
         return f"mf_vec<{n}, {self.types[element]}>"
 
     def stmt(self, s: lir.Stmt) -> str:
-        if isinstance(s, lir.VectorLoad) and not s.aligned:  # lir_passes/aligned_vectors.py versions them all
+        if isinstance(s, (lir.VectorLoad, lir.AsyncCopy)) and not s.aligned:  # aligned_vectors.py versions them
             raise ValueError("a device vector load of unknown alignment reached the CUDA renderer")
         return super().stmt(s)
 

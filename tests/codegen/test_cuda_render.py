@@ -349,7 +349,8 @@ def test_renders_cuda_spellings_only(case):
 def test_spellings():
     c = render("softmax_f16")
     assert "__shfl_xor_sync(0xffffffffu, " in c.body and "__syncthreads();" in c.body
-    assert "__shared__ __align__(16) float " in c.body and "int(blockIdx.x)" in c.body and "n_cols[0]" in c.body
+    assert "float* " in c.body and "= reinterpret_cast<float*>(mf_shared + " in c.body
+    assert "int(blockIdx.x)" in c.body and "n_cols[0]" in c.body
     assert "decltype(x_ptr)" in c.body and "mf_cast<__half>(" in c.body and "mf_exp(" in c.body
     c = render("atomics_f32")
     assert "atomicAdd(" in c.body and "atomicExch(" in c.body and "mf_atomic_max(" in c.body
@@ -361,15 +362,16 @@ def test_spellings():
     assert "__float2half(fmaf(static_cast<float>(" in c.body and "mf_bitcast<int>(" in c.body
     assert "mf_min<int>(" in c.body and "int64_t(3000000000ll)" in c.body
     c = render("matmul_f16_epilogue")  # tensor cores
-    assert "mf_frag<float, 4> frag_c[" in c.body and "mf_frag<__half, 8> frag_a[" in c.body
-    assert "mf_mma_m16n8k16(frag_c[" in c.body and "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in c.header
+    assert "mf_frag<float, 4> acc[" in c.body and "mf_frag<__half, 8> frag_a[" in c.body
+    assert "mf_mma_m16n8k16(acc[" in c.body and "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in c.header
     # fragments from padded shared memory by ldmatrix: A as stored, B (K x N, N contiguous) transposed
     assert "mf_ldmatrix<4, false>(frag_a[" in c.body and "mf_ldmatrix<2, true>(frag_b[" in c.body
-    assert "__shared__ __align__(16) __half a_1_smem[" in c.body and "ldmatrix.sync.aligned.m8n8.x4" in c.header
+    assert "__half* a_1_smem = reinterpret_cast<__half*>(mf_shared + " in c.body
+    assert "ldmatrix.sync.aligned.m8n8.x4" in c.header
     c = render("matmul_nt_bf16")  # B read through tl.trans of an [N, K] tile: K contiguous, as stored
     assert "mf_ldmatrix<2, false>(frag_b[" in c.body
     c = render("matmul_f32")  # exact fp32: Metal's 8x8 fragments on warp shuffles
-    assert "mf_frag8 frag_c[" in c.body and "mf_mma8(frag_c[" in c.body and ".e[1] = " in c.body
+    assert "mf_frag8 acc[" in c.body and "mf_mma8(acc[" in c.body and ".e[1] = " in c.body
     assert "struct mf_frag8 { float e[2]; };" in c.header and "mma.sync" not in c.header
 
 
@@ -472,7 +474,8 @@ def test_cuda_backend_hands_mlx_the_rendered_source(monkeypatch):
     assert out.shape == (n,) and out.dtype == mx.float32
     expected = add.compile(x, y, mf.empty(n), n, BLOCK=256, num_warps=2, target="cuda")
     assert made == [dict(name=expected.name, input_names=["x_ptr", "y_ptr", "n"], output_names=["out_ptr"],
-                         source=expected.body, header=expected.header, ensure_row_contiguous=True)]
+                         source=expected.body, header=expected.header, ensure_row_contiguous=True,
+                         shared_memory=0)]
     call, = calls
     assert call["grid"] == (4 * 64, 1, 1) and call["threadgroup"] == (64, 1, 1)
     assert call["output_shapes"] == [(n,)] and call["output_dtypes"] == [mx.float32]
@@ -548,13 +551,34 @@ def test_cuda_kernel_is_versioned_on_argument_alignment():
     assert orelse.count("#pragma unroll 1\n") == orelse.count("for (") > 0  # arrays in thread memory
 
 
+def test_cuda_backend_requests_the_dynamic_shared_memory_a_kernel_declares(monkeypatch):
+    """Above the 48 KiB of static shared memory: a 128x128x64 fp16 tile in two stages stages 71680 B
+    (128 x (64 + 8) + 64 x (128 + 8) halves, twice), which MLX grants as dynamic shared memory."""
+    from metalforge.kernels.matmul import launch_grid, matmul_kernel
+    made = []
+
+    def fake_cuda_kernel(**kernel_args):
+        made.append(kernel_args)
+        return lambda **call: [mx.zeros(s, dtype=d) for s, d in zip(call["output_shapes"], call["output_dtypes"])]
+
+    monkeypatch.setattr(mx.fast, "cuda_kernel", fake_cuda_kernel)
+    a = mx.zeros((256, 256), mx.float16)
+    meta = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=2)
+    matmul_kernel.fn[launch_grid(256, 256)](a, a, mf.empty((256, 256), mx.float16), 256, 256, 256,
+                                            backend=AvailableCuda(), **meta)
+    expected = matmul_kernel.fn.compile(a, a, mf.empty((256, 256), mx.float16), 256, 256, 256, target="cuda", **meta)
+    assert expected.shared_bytes == 2 * 2 * (128 * (64 + 8) + 64 * (128 + 8)) > 48 * 1024
+    assert made[-1]["shared_memory"] == expected.shared_bytes and made[-1]["source"] == expected.body
+
+
 def test_versioned_kernel_declares_threadgroup_arrays_once():
     x = mx.zeros((16,), mx.float16)
     c = library_softmax.softmax_kernel.fn.compile(x, mf.empty((8, 4096), mx.float16), 4096, 4096, BLOCK=1024, target="cuda")
     head, then, orelse = _branches(c.body)
-    shared = re.findall(r"__shared__ __align__\(16\) \w+ (\w+)\[", c.body)
+    shared = re.findall(r"\w+\* (\w+) = reinterpret_cast<\w+\*>\(mf_shared \+ \d+\);", c.body)
     assert shared and len(shared) == len(set(shared)), shared
-    assert all(f" {name}[" in head for name in shared) and "__shared__" not in then + orelse
+    assert all(f" {name} = " in head for name in shared) and "mf_shared" not in then + orelse
+    assert c.body.startswith("extern __shared__ __align__(16) unsigned char mf_shared[];")
     assert all(name in then and name in orelse for name in shared)
 
 
@@ -593,3 +617,49 @@ def _calls(e: lir.Expr) -> list[lir.Call]:
     if isinstance(e, lir.Bin):
         return _calls(e.a) + _calls(e.b)
     return []
+
+
+def test_dot_operands_are_pipelined_by_asynchronous_copies():
+    """num_stages=2 on CUDA: the prologue copies the first A and B tiles straight into shared memory
+    (cp.async, 16 bytes per copy, zero-filled where masked); each K step waits for its tiles, passes
+    one barrier (which also ends the previous step's reads of the other buffer), copies the next
+    tiles into the other buffer and multiplies from this one: no operand goes through registers.
+    The element-wise copy of the versioned kernel stores into the same buffers."""
+    from metalforge.kernels.matmul import matmul_kernel
+    a = mx.zeros((1,), mx.float16)
+    c = matmul_kernel.fn.compile(a, a, mf.empty((4096, 4096), mx.float16), 4096, 4096, 4096, BLOCK_M=64, BLOCK_N=64,
+                                 BLOCK_K=32, GROUP_M=8, num_warps=4, num_stages=2, target="cuda")
+    head, then, orelse = _branches(c.body)
+    prologue, loop = then.split("for (int k0 = 0;", 1)
+    assert prologue.count("mf_cp_async<16>(") == 2 and prologue.count("mf_cp_async_commit();") == 1
+    step = loop[:loop.index("mf_cp_async_wait<0>();\n", loop.index("mf_mma_m16n8k16"))]
+    assert step.count("__syncthreads();") == 1 and step.index("mf_cp_async_wait<0>();") < step.index("__syncthreads")
+    assert step.count("mf_cp_async<16>((a_smem + ((((stage + 1) % 2) * 2560)") == 1
+    assert step.count("mf_cp_async<16>((b_smem + ((((stage + 1) % 2) * 2304)") == 1
+    assert "mf_store_vec" not in step and "mf_load_masked" not in step and "(a_smem + ((stage * 2560)" in step
+    assert "mf_cp_async<16>" not in orelse and "a_smem + ((((stage + 1) % 2) * 2560)" in orelse
+
+
+@pytest.mark.parametrize("num_stages", [3, 4])
+def test_more_stages_copy_further_ahead_into_a_ring_of_buffers(num_stages):
+    """num_stages=S on CUDA: the prologue copies the first S - 1 K steps' tiles, one commit per step
+    (A's and B's together); each K step waits for all but the newest S - 2 groups (its own tiles
+    have landed), passes one barrier, copies the tiles S - 1 steps ahead into buffer
+    (stage + S - 1) % S and commits them as one group after its products."""
+    from metalforge.kernels.matmul import matmul_kernel
+    a = mx.zeros((1,), mx.float16)
+    c = matmul_kernel.fn.compile(a, a, mf.empty((4096, 4096), mx.float16), 4096, 4096, 4096, BLOCK_M=64, BLOCK_N=64,
+                                 BLOCK_K=32, GROUP_M=8, num_warps=4, num_stages=num_stages, target="cuda")
+    head, then, orelse = _branches(c.body)
+    prologue, loop = then.split("for (int k0 = 0;", 1)
+    assert prologue.count("mf_cp_async<16>(") == 2 * (num_stages - 1)
+    assert prologue.count("mf_cp_async_commit();") == num_stages - 1
+    assert f"(a_smem + ({(num_stages - 2) * 2560} + " in prologue  # the last prologue step's buffer
+    step = loop[:loop.index("mf_cp_async_wait<0>();\n", loop.index("mf_mma_m16n8k16"))]
+    assert f"int stage = ((k0 / 32) % {num_stages});" in step
+    assert re.search(rf"int k0_next\w* = \(k0 \+ {32 * (num_stages - 1)}\);", step)
+    assert step.index(f"mf_cp_async_wait<{num_stages - 2}>();") < step.index("__syncthreads();")
+    assert step.count("__syncthreads();") == 1 and step.count("mf_cp_async_commit();") == 1
+    assert step.index("mf_mma_m16n8k16") < step.index("mf_cp_async_commit();")
+    assert f"(a_smem + ((((stage + {num_stages - 1}) % {num_stages}) * 2560)" in step
+    assert c.shared_bytes == num_stages * 2 * (64 * 40 + 32 * 72)

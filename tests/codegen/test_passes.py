@@ -594,3 +594,5 @@ def test_compile_ir_refuses_matmul2d_without_staged_operands():
         compile_ir(fn, {"C", "S"}, 4, "msl", dot_stages=0, matmul2d=True)
     assert [dot_stages_for(s, m) for s, m in ((None, False), (0, False), (3, False), (0, True), (None, True))] == \
         [1, 0, 2, 1, 1]
+    # CUDA copies dot operands asynchronously into up to 4 buffers
+    assert [dot_stages_for(s, False, "cuda") for s in (None, 2, 3, 4, 6)] == [1, 2, 3, 4, 4]

@@ -360,9 +360,41 @@ def test_dot_lowers_to_simdgroup_matrices():
     msl = matmul.compile(d, d, mf.empty((64, 64), mx.float16), d, d, 64, 64, 32, 32, 1, 64, 1, 64, 1,
                          BLOCK_M=64, BLOCK_N=64, BLOCK_K=32, GROUP_M=1, HAS_BIAS=False, ACTIVATION=0,
                          HAS_RESIDUAL=False, num_warps=4, target="msl").asm["msl"]
-    assert "simdgroup_matrix<float, 8, 8> frag_c[16];" in msl  # 4 simdgroups as 2x2, 4x4 fragments each
-    assert "simdgroup_multiply_accumulate(" in msl
+    assert "simdgroup_matrix<float, 8, 8> acc[16];" in msl  # 4 simdgroups as 2x2, 4x4 fragments each
+    assert "simdgroup_multiply_accumulate(acc[((i * 4) + j)], frag_a[i], frag_b[j], acc[((i * 4) + j)]);" in msl
     assert re.search(r"// \d+: acc = tl.dot\(a, b, acc\)", msl)  # the Python line it came from
+
+
+def loop_body(source: str, head: str) -> str:
+    """The text of the first loop whose line starts with `head`, up to its closing brace."""
+    start = source.index(head)
+    depth, i = 0, source.index("{", start)
+    while True:
+        depth += {"{": 1, "}": -1}.get(source[i], 0)
+        if depth == 0:
+            return source[start:i + 1]
+        i += 1
+
+
+@pytest.mark.parametrize("target,fragment,element", [("msl", "simdgroup_matrix<float, 8, 8>", "thread_elements()"),
+                                                     ("cuda", "mf_frag<float, 4>", "e")])
+@pytest.mark.parametrize("num_stages", [1, 2])
+def test_accumulator_stays_in_fragments_across_the_k_loop(target, fragment, element, num_stages):
+    """Steel's `Ctile`: the library matmul's accumulator is an array of fragments declared before the
+    K loop; inside it only multiply-accumulates touch it (no copy into or out of registers), and the
+    epilogue reads its elements once, after the loop."""
+    from metalforge.kernels.matmul import matmul_kernel
+    d = mx.zeros((1,), mx.float16)
+    source = matmul_kernel.fn.compile(d, d, mf.empty((64, 64), mx.float16), 4096, 4096, 4096, BLOCK_M=64,
+                                      BLOCK_N=64, BLOCK_K=32, GROUP_M=8, num_warps=4, num_stages=num_stages,
+                                      target=target).asm[target]
+    loop = loop_body(source, "for (int k0 = 0;")
+    assert f"{fragment} acc[" in source.split("for (int k0 = 0;")[0]
+    uses = [line for line in loop.split("\n") if re.search(r"\bacc\[", line)]
+    assert uses and all("mma" in u or "multiply_accumulate" in u for u in uses), uses
+    assert not re.search(r"float acc_\d*\[", loop)  # no register copy of the accumulator
+    after = source[source.index(loop) + len(loop):]
+    assert re.search(rf"acc\[\(k / \d\)\]\.{re.escape(element)}\[\(k % \d\)\]", after)
 
 
 @mf.jit

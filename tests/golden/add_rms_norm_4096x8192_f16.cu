@@ -49,9 +49,10 @@ __device__ __forceinline__ float mf_fdiv(float a, float b) {
   return y;
 }
 
+extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_n_cols = n_cols[0];
 const auto mf_eps = eps[0];
-__shared__ __align__(16) float acc_smem[8];
+float* acc_smem = reinterpret_cast<float*>(mf_shared + 0);
 if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_aligned(sum_ptr, 16)) && mf_is_aligned(w_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
   // 90: row = tl.program_id(0)
   // 91: offs = tl.arange(0, BLOCK)

@@ -23,13 +23,14 @@ __device__ __forceinline__ float mf_exp2(float x) { float y; asm("ex2.approx.f32
 __device__ __forceinline__ float mf_exp(float x) { return mf_exp2(x * 1.4426950408889634f); }
 template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b < a ? b : a; }
 
+extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_S = S[0];
 const auto mf_SPLIT = SPLIT[0];
 const auto mf_scale = scale[0];
-__shared__ __align__(16) float q_1_smem[128];
-__shared__ __align__(16) float acc_3_smem[4];
-__shared__ __align__(16) float acc_4_smem[512];
-__shared__ __align__(16) float acc_6_smem[4];
+float* q_1_smem = reinterpret_cast<float*>(mf_shared + 0);
+float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 512);
+float* acc_4_smem = reinterpret_cast<float*>(mf_shared + 528);
+float* acc_6_smem = reinterpret_cast<float*>(mf_shared + 2576);
 if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   // 72: head = tl.program_id(0)
   // 73: split = tl.program_id(1)

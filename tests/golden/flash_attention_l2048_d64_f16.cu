@@ -52,6 +52,22 @@ __device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_f
                : "r"(pa[0]), "r"(pa[1]), "r"(pa[2]), "r"(pa[3]), "r"(pb[0]), "r"(pb[1]));
 }
 
+// Device -> shared copies that bypass registers (cp.async, sm_80+): `Bytes` of 4, 8 or 16, 16 cached
+// in L2 only (.cg). A false mask copies no bytes and zero-fills the destination (src-size 0).
+template <int Bytes> __device__ __forceinline__ void mf_cp_async(void* dst, const void* src, bool mask = true) {
+  const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  if constexpr (Bytes == 16) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(shared), "l"(src), "r"(mask ? 16 : 0));
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" :: "r"(shared), "l"(src), "n"(Bytes),
+                 "r"(mask ? Bytes : 0));
+  }
+}
+__device__ __forceinline__ void mf_cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int Pending> __device__ __forceinline__ void mf_cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" :: "n"(Pending) : "memory");
+}
+
 // A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row.
 template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldmatrix(F& frag, const void* row) {
   const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
@@ -102,15 +118,16 @@ __device__ __forceinline__ float mf_fdiv(float a, float b) {
 }
 template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b < a ? b : a; }
 
+extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_L = L[0];
 const auto mf_sm_scale = sm_scale[0];
 const auto mf_past = past[0];
-__shared__ __align__(16) __half q_1_smem[2304];
-__shared__ __align__(16) __half k_3_smem[4608];
-__shared__ __align__(16) float acc_2_smem[64];
-__shared__ __align__(16) float acc_3_smem[64];
-__shared__ __align__(16) __half t_21_smem[2560];
-__shared__ __align__(16) __half v_2_smem[4608];
+__half* k_1_smem = reinterpret_cast<__half*>(mf_shared + 0);
+__half* v_smem = reinterpret_cast<__half*>(mf_shared + 9216);
+__half* q_1_smem = reinterpret_cast<__half*>(mf_shared + 18432);
+float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 23040);
+float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 23296);
+__half* t_18_smem = reinterpret_cast<__half*>(mf_shared + 23552);
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
   // 86: start_m = tl.program_id(0)
   // 87: head = tl.program_id(1)
@@ -160,50 +177,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 99: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
   // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  __half k_1[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 8) {
-    int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
-    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
-    int kv = ((kv_base + (rn * 64)) + rd);
-    {
-      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-      mf_load_masked(mf_v, (k_ptr + kv), ((rn < S) & t_9));
-      k_1[k] = mf_v.v[0];
-      k_1[(k + 1)] = mf_v.v[1];
-      k_1[(k + 2)] = mf_v.v[2];
-      k_1[(k + 3)] = mf_v.v[3];
-      k_1[(k + 4)] = mf_v.v[4];
-      k_1[(k + 5)] = mf_v.v[5];
-      k_1[(k + 6)] = mf_v.v[6];
-      k_1[(k + 7)] = mf_v.v[7];
-    }
-  }
   // 100: rn = start_n + tl.arange(0, BLOCK_N)
   // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
   // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   // 99: for start_n in range(0, hi, BLOCK_N):
   bool t_10 = (0 < hi);
   // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  __half v[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 8) {
-    int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
-    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
-    int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
-    {
-      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-      mf_load_masked(mf_v, (v_ptr + kv_1), ((rn_1 < S) & t_10));
-      v[k] = mf_v.v[0];
-      v[(k + 1)] = mf_v.v[1];
-      v[(k + 2)] = mf_v.v[2];
-      v[(k + 3)] = mf_v.v[3];
-      v[(k + 4)] = mf_v.v[4];
-      v[(k + 5)] = mf_v.v[5];
-      v[(k + 6)] = mf_v.v[6];
-      v[(k + 7)] = mf_v.v[7];
-    }
-  }
   // 99: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll
@@ -223,16 +202,21 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
-  __half t_11[16];
   #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = k_1[k];
+  for (int k = 0; (k < 16); k += 8) {
+    int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+    int kv = ((kv_base + (rn * 64)) + rd);
+    mf_cp_async<16>((k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), (k_ptr + kv), ((rn < S) & t_9));
   }
-  __half t_12[16];
   #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = v[k];
+  for (int k = 0; (k < 16); k += 8) {
+    int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+    int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
+    mf_cp_async<16>((v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), (v_ptr + kv_1), ((rn_1 < S) & t_10));
   }
+  mf_cp_async_commit();
   __syncthreads();
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
@@ -240,54 +224,30 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
+    int stage = ((start_n / 32) % 2);
     // 100: rn = start_n + tl.arange(0, BLOCK_N)
     // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
     // 100: rn = start_n + tl.arange(0, BLOCK_N)
     // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_13 = (start_n_next < hi);
-    int rd = 0;
-    __half k_2[16];
+    bool t_11 = (start_n_next < hi);
+    mf_cp_async_wait<0>();
+    __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rn_3 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_1 = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
-      {
-        mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, (k_ptr + kv_3), ((rn_3 < S) & t_13));
-        k_2[k] = mf_v.v[0];
-        k_2[(k + 1)] = mf_v.v[1];
-        k_2[(k + 2)] = mf_v.v[2];
-        k_2[(k + 3)] = mf_v.v[3];
-        k_2[(k + 4)] = mf_v.v[4];
-        k_2[(k + 5)] = mf_v.v[5];
-        k_2[(k + 6)] = mf_v.v[6];
-        k_2[(k + 7)] = mf_v.v[7];
-      }
+      int rn_2 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+      int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
+      mf_cp_async<16>((k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (k_ptr + kv_2), ((rn_2 < S) & t_11));
     }
     // 103: qk = tl.dot(q, tl.trans(k)) * sm_scale
-    int stage = ((start_n / 32) % 2);
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
-    }
-    __syncthreads();
-    float t_14[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_14[k] = 0.0f;
-    }
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
     #pragma unroll
-    for (int f = 0; (f < 2); f += 1) {
-      frag_c[f].e[0] = t_14[(f * 4)];
-      frag_c[f].e[1] = t_14[((f * 4) + 1)];
-      frag_c[f].e[2] = t_14[((f * 4) + 2)];
-      frag_c[f].e[3] = t_14[((f * 4) + 3)];
+    for (int k = 0; (k < 8); k += 1) {
+      frag_c[(k / 4)].e[(k % 4)] = 0.0f;
     }
     #pragma unroll
     for (int kk = 0; (kk < 64); kk += 16) {
@@ -299,7 +259,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       }
       #pragma unroll
       for (int j = 0; (j < 2); j += 1) {
-        mf_ldmatrix<2, false>(frag_b[j], (k_3_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
+        mf_ldmatrix<2, false>(frag_b[j], (k_1_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
       }
       #pragma unroll
       for (int i = 0; (i < 1); i += 1) {
@@ -309,17 +269,10 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         }
       }
     }
-    #pragma unroll
-    for (int f = 0; (f < 2); f += 1) {
-      t_14[(f * 4)] = frag_c[f].e[0];
-      t_14[((f * 4) + 1)] = frag_c[f].e[1];
-      t_14[((f * 4) + 2)] = frag_c[f].e[2];
-      t_14[((f * 4) + 3)] = frag_c[f].e[3];
-    }
     float qk[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      qk[k] = (t_14[k] * mf_sm_scale);
+      qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
     // 106: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
@@ -327,15 +280,15 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_1[k] = (((rm_1 + mf_past) >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
+      int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_1[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
     }
     // 107: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_2[k] = ((rn_6 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
+      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_2[k] = ((rn_5 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
     // 108: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
@@ -375,32 +328,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
     // 109: alpha = tl.exp(m_i - m_new)
-    float t_15[2];
+    float t_12[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_15[k] = (m_i[k] - m_new[k]);
+      t_12[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_15[k]);
+      alpha[k] = mf_exp(t_12[k]);
     }
     // 110: p = tl.exp(qk - m_new[:, None])
-    float t_16[8];
+    float t_13[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_16[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_13[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_16[k]);
+      p[k] = mf_exp(t_13[k]);
     }
     // 111: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_17[2];
+    float t_14[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_17[k] = (l_i[k] * alpha[k]);
+      t_14[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll
@@ -436,69 +389,44 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_17[k] + acc_3[k]);
+      l_i_2[k] = (t_14[k] + acc_3[k]);
     }
     // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_18[16];
+    float t_15[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_18[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_15[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_19[8];
+    __half t_16[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_19[k] = mf_cast<__half>(p[k]);
+      t_16[k] = mf_cast<__half>(p[k]);
     }
     // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 100: rn = start_n + tl.arange(0, BLOCK_N)
     // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_20 = (start_n_next_1 < hi);
-    __half v_1[16];
+    bool t_17 = (start_n_next_1 < hi);
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rn_8 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
-      {
-        mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, (v_ptr + kv_5), ((rn_8 < S) & t_20));
-        v_1[k] = mf_v.v[0];
-        v_1[(k + 1)] = mf_v.v[1];
-        v_1[(k + 2)] = mf_v.v[2];
-        v_1[(k + 3)] = mf_v.v[3];
-        v_1[(k + 4)] = mf_v.v[4];
-        v_1[(k + 5)] = mf_v.v[5];
-        v_1[(k + 6)] = mf_v.v[6];
-        v_1[(k + 7)] = mf_v.v[7];
-      }
+      int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+      int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
+      mf_cp_async<16>((v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (v_ptr + kv_3), ((rn_6 < S) & t_17));
     }
     // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_21_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_19[k];
+      t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
     }
     __syncthreads();
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_12[k], t_12[(k + 1)], t_12[(k + 2)], t_12[(k + 3)], t_12[(k + 4)], t_12[(k + 5)], t_12[(k + 6)], t_12[(k + 7)]);
-    }
-    __syncthreads();
-    float t_22[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_22[k] = 0.0f;
-    }
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c_1[4];
     #pragma unroll
-    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      frag_c_1[f_1].e[0] = t_22[(f_1 * 4)];
-      frag_c_1[f_1].e[1] = t_22[((f_1 * 4) + 1)];
-      frag_c_1[f_1].e[2] = t_22[((f_1 * 4) + 2)];
-      frag_c_1[f_1].e[3] = t_22[((f_1 * 4) + 3)];
+    for (int k = 0; (k < 16); k += 1) {
+      frag_c_1[(k / 4)].e[(k % 4)] = 0.0f;
     }
     #pragma unroll
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
@@ -506,11 +434,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_21_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
-        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_2_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
+        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
       }
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
@@ -520,17 +448,10 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         }
       }
     }
-    #pragma unroll
-    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      t_22[(f_1 * 4)] = frag_c_1[f_1].e[0];
-      t_22[((f_1 * 4) + 1)] = frag_c_1[f_1].e[1];
-      t_22[((f_1 * 4) + 2)] = frag_c_1[f_1].e[2];
-      t_22[((f_1 * 4) + 3)] = frag_c_1[f_1].e[3];
-    }
     float acc_4[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_18[k] + t_22[k]);
+      acc_4[k] = (t_15[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll
@@ -547,16 +468,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new_1[k] = m_new[k];
     }
-    __half k_4[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      k_4[k] = k_2[k];
-    }
-    __half v_3[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      v_3[k] = v_1[k];
-    }
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
       l_i[k] = l_i_3[k];
@@ -569,28 +480,22 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_i[k] = m_new_1[k];
     }
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = k_4[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_12[k] = v_3[k];
-    }
+    mf_cp_async_commit();
   }
+  mf_cp_async_wait<0>();
   // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_23 = (int(blockIdx.y) * mf_L);
-  int t_24 = (t_23 * 64);
-  decltype(o_ptr) t_25 = (o_ptr + t_24);
-  float t_26[16];
+  int t_19 = (int(blockIdx.y) * mf_L);
+  int t_20 = (t_19 * 64);
+  decltype(o_ptr) t_21 = (o_ptr + t_20);
+  float t_22[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_26[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_22[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_27[16];
+  __half t_23[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_27[k] = mf_cast<__half>(t_26[k]);
+    t_23[k] = mf_cast<__half>(t_22[k]);
   }
   // 116: mask=rm[:, None] < L)
   // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -599,7 +504,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_25 + (rm * 64)) + rd)) = t_27[k];
+      *(((t_21 + (rm * 64)) + rd)) = t_23[k];
     }
   }
 } else {
@@ -658,64 +563,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 99: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
   // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  __half k_1[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 8) {
-    int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
-    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
-    int kv = ((kv_base + (rn * 64)) + rd);
-    if (((rn < S) & t_9)) {
-      k_1[k] = (k_ptr + kv)[0];
-      k_1[(k + 1)] = (k_ptr + kv)[1];
-      k_1[(k + 2)] = (k_ptr + kv)[2];
-      k_1[(k + 3)] = (k_ptr + kv)[3];
-      k_1[(k + 4)] = (k_ptr + kv)[4];
-      k_1[(k + 5)] = (k_ptr + kv)[5];
-      k_1[(k + 6)] = (k_ptr + kv)[6];
-      k_1[(k + 7)] = (k_ptr + kv)[7];
-    } else {
-      k_1[k] = __float2half(0.0f);
-      k_1[(k + 1)] = __float2half(0.0f);
-      k_1[(k + 2)] = __float2half(0.0f);
-      k_1[(k + 3)] = __float2half(0.0f);
-      k_1[(k + 4)] = __float2half(0.0f);
-      k_1[(k + 5)] = __float2half(0.0f);
-      k_1[(k + 6)] = __float2half(0.0f);
-      k_1[(k + 7)] = __float2half(0.0f);
-    }
-  }
   // 100: rn = start_n + tl.arange(0, BLOCK_N)
   // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
   // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   // 99: for start_n in range(0, hi, BLOCK_N):
   bool t_10 = (0 < hi);
   // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  __half v[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 8) {
-    int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
-    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
-    int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
-    if (((rn_1 < S) & t_10)) {
-      v[k] = (v_ptr + kv_1)[0];
-      v[(k + 1)] = (v_ptr + kv_1)[1];
-      v[(k + 2)] = (v_ptr + kv_1)[2];
-      v[(k + 3)] = (v_ptr + kv_1)[3];
-      v[(k + 4)] = (v_ptr + kv_1)[4];
-      v[(k + 5)] = (v_ptr + kv_1)[5];
-      v[(k + 6)] = (v_ptr + kv_1)[6];
-      v[(k + 7)] = (v_ptr + kv_1)[7];
-    } else {
-      v[k] = __float2half(0.0f);
-      v[(k + 1)] = __float2half(0.0f);
-      v[(k + 2)] = __float2half(0.0f);
-      v[(k + 3)] = __float2half(0.0f);
-      v[(k + 4)] = __float2half(0.0f);
-      v[(k + 5)] = __float2half(0.0f);
-      v[(k + 6)] = __float2half(0.0f);
-      v[(k + 7)] = __float2half(0.0f);
-    }
-  }
   // 99: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll 1
@@ -735,16 +588,57 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
-  __half t_11[16];
   #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = k_1[k];
+  for (int k = 0; (k < 16); k += 8) {
+    int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+    int kv = ((kv_base + (rn * 64)) + rd);
+    if (((rn < S) & t_9)) {
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = (k_ptr + kv)[0];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = (k_ptr + kv)[1];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = (k_ptr + kv)[2];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = (k_ptr + kv)[3];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = (k_ptr + kv)[4];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = (k_ptr + kv)[5];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = (k_ptr + kv)[6];
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = (k_ptr + kv)[7];
+    } else {
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = __float2half(0.0f);
+      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = __float2half(0.0f);
+    }
   }
-  __half t_12[16];
   #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = v[k];
+  for (int k = 0; (k < 16); k += 8) {
+    int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+    int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
+    if (((rn_1 < S) & t_10)) {
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = (v_ptr + kv_1)[0];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = (v_ptr + kv_1)[1];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = (v_ptr + kv_1)[2];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = (v_ptr + kv_1)[3];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = (v_ptr + kv_1)[4];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = (v_ptr + kv_1)[5];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = (v_ptr + kv_1)[6];
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = (v_ptr + kv_1)[7];
+    } else {
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = __float2half(0.0f);
+      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = __float2half(0.0f);
+    }
   }
+  mf_cp_async_commit();
   __syncthreads();
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
@@ -752,61 +646,48 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
+    int stage = ((start_n / 32) % 2);
     // 100: rn = start_n + tl.arange(0, BLOCK_N)
     // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
     // 100: rn = start_n + tl.arange(0, BLOCK_N)
     // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_13 = (start_n_next < hi);
-    int rd = 0;
-    __half k_2[16];
+    bool t_11 = (start_n_next < hi);
+    mf_cp_async_wait<0>();
+    __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rn_3 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_1 = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
-      if (((rn_3 < S) & t_13)) {
-        k_2[k] = (k_ptr + kv_3)[0];
-        k_2[(k + 1)] = (k_ptr + kv_3)[1];
-        k_2[(k + 2)] = (k_ptr + kv_3)[2];
-        k_2[(k + 3)] = (k_ptr + kv_3)[3];
-        k_2[(k + 4)] = (k_ptr + kv_3)[4];
-        k_2[(k + 5)] = (k_ptr + kv_3)[5];
-        k_2[(k + 6)] = (k_ptr + kv_3)[6];
-        k_2[(k + 7)] = (k_ptr + kv_3)[7];
+      int rn_2 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+      int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
+      if (((rn_2 < S) & t_11)) {
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = (k_ptr + kv_2)[0];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = (k_ptr + kv_2)[1];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = (k_ptr + kv_2)[2];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = (k_ptr + kv_2)[3];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = (k_ptr + kv_2)[4];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = (k_ptr + kv_2)[5];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = (k_ptr + kv_2)[6];
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = (k_ptr + kv_2)[7];
       } else {
-        k_2[k] = __float2half(0.0f);
-        k_2[(k + 1)] = __float2half(0.0f);
-        k_2[(k + 2)] = __float2half(0.0f);
-        k_2[(k + 3)] = __float2half(0.0f);
-        k_2[(k + 4)] = __float2half(0.0f);
-        k_2[(k + 5)] = __float2half(0.0f);
-        k_2[(k + 6)] = __float2half(0.0f);
-        k_2[(k + 7)] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = __float2half(0.0f);
+        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
       }
     }
     // 103: qk = tl.dot(q, tl.trans(k)) * sm_scale
-    int stage = ((start_n / 32) % 2);
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
-    }
-    __syncthreads();
-    float t_14[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_14[k] = 0.0f;
-    }
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
     #pragma unroll 1
-    for (int f = 0; (f < 2); f += 1) {
-      frag_c[f].e[0] = t_14[(f * 4)];
-      frag_c[f].e[1] = t_14[((f * 4) + 1)];
-      frag_c[f].e[2] = t_14[((f * 4) + 2)];
-      frag_c[f].e[3] = t_14[((f * 4) + 3)];
+    for (int k = 0; (k < 8); k += 1) {
+      frag_c[(k / 4)].e[(k % 4)] = 0.0f;
     }
     #pragma unroll 1
     for (int kk = 0; (kk < 64); kk += 16) {
@@ -818,7 +699,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       }
       #pragma unroll 1
       for (int j = 0; (j < 2); j += 1) {
-        mf_ldmatrix<2, false>(frag_b[j], (k_3_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
+        mf_ldmatrix<2, false>(frag_b[j], (k_1_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
       }
       #pragma unroll 1
       for (int i = 0; (i < 1); i += 1) {
@@ -828,17 +709,10 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         }
       }
     }
-    #pragma unroll 1
-    for (int f = 0; (f < 2); f += 1) {
-      t_14[(f * 4)] = frag_c[f].e[0];
-      t_14[((f * 4) + 1)] = frag_c[f].e[1];
-      t_14[((f * 4) + 2)] = frag_c[f].e[2];
-      t_14[((f * 4) + 3)] = frag_c[f].e[3];
-    }
     float qk[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      qk[k] = (t_14[k] * mf_sm_scale);
+      qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
     // 106: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
@@ -846,15 +720,15 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_1[k] = (((rm_1 + mf_past) >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
+      int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_1[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
     }
     // 107: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_2[k] = ((rn_6 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
+      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_2[k] = ((rn_5 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
     // 108: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
@@ -894,32 +768,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
     // 109: alpha = tl.exp(m_i - m_new)
-    float t_15[2];
+    float t_12[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_15[k] = (m_i[k] - m_new[k]);
+      t_12[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_15[k]);
+      alpha[k] = mf_exp(t_12[k]);
     }
     // 110: p = tl.exp(qk - m_new[:, None])
-    float t_16[8];
+    float t_13[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_16[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_13[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_16[k]);
+      p[k] = mf_exp(t_13[k]);
     }
     // 111: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_17[2];
+    float t_14[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_17[k] = (l_i[k] * alpha[k]);
+      t_14[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll 1
@@ -955,76 +829,62 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_17[k] + acc_3[k]);
+      l_i_2[k] = (t_14[k] + acc_3[k]);
     }
     // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_18[16];
+    float t_15[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_18[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_15[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_19[8];
+    __half t_16[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_19[k] = mf_cast<__half>(p[k]);
+      t_16[k] = mf_cast<__half>(p[k]);
     }
     // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 100: rn = start_n + tl.arange(0, BLOCK_N)
     // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_20 = (start_n_next_1 < hi);
-    __half v_1[16];
+    bool t_17 = (start_n_next_1 < hi);
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rn_8 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rd_2 = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
-      if (((rn_8 < S) & t_20)) {
-        v_1[k] = (v_ptr + kv_5)[0];
-        v_1[(k + 1)] = (v_ptr + kv_5)[1];
-        v_1[(k + 2)] = (v_ptr + kv_5)[2];
-        v_1[(k + 3)] = (v_ptr + kv_5)[3];
-        v_1[(k + 4)] = (v_ptr + kv_5)[4];
-        v_1[(k + 5)] = (v_ptr + kv_5)[5];
-        v_1[(k + 6)] = (v_ptr + kv_5)[6];
-        v_1[(k + 7)] = (v_ptr + kv_5)[7];
+      int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rd = ((int(threadIdx.x % 32u) % 8) * 8);
+      int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
+      if (((rn_6 < S) & t_17)) {
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = (v_ptr + kv_3)[0];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = (v_ptr + kv_3)[1];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = (v_ptr + kv_3)[2];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = (v_ptr + kv_3)[3];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = (v_ptr + kv_3)[4];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = (v_ptr + kv_3)[5];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = (v_ptr + kv_3)[6];
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = (v_ptr + kv_3)[7];
       } else {
-        v_1[k] = __float2half(0.0f);
-        v_1[(k + 1)] = __float2half(0.0f);
-        v_1[(k + 2)] = __float2half(0.0f);
-        v_1[(k + 3)] = __float2half(0.0f);
-        v_1[(k + 4)] = __float2half(0.0f);
-        v_1[(k + 5)] = __float2half(0.0f);
-        v_1[(k + 6)] = __float2half(0.0f);
-        v_1[(k + 7)] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = __float2half(0.0f);
+        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
       }
     }
     // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_21_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_19[k];
+      t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
     }
     __syncthreads();
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_12[k], t_12[(k + 1)], t_12[(k + 2)], t_12[(k + 3)], t_12[(k + 4)], t_12[(k + 5)], t_12[(k + 6)], t_12[(k + 7)]);
-    }
-    __syncthreads();
-    float t_22[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_22[k] = 0.0f;
-    }
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c_1[4];
     #pragma unroll 1
-    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      frag_c_1[f_1].e[0] = t_22[(f_1 * 4)];
-      frag_c_1[f_1].e[1] = t_22[((f_1 * 4) + 1)];
-      frag_c_1[f_1].e[2] = t_22[((f_1 * 4) + 2)];
-      frag_c_1[f_1].e[3] = t_22[((f_1 * 4) + 3)];
+    for (int k = 0; (k < 16); k += 1) {
+      frag_c_1[(k / 4)].e[(k % 4)] = 0.0f;
     }
     #pragma unroll 1
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
@@ -1032,11 +892,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_21_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll 1
       for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
-        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_2_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
+        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
       }
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
@@ -1046,17 +906,10 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         }
       }
     }
-    #pragma unroll 1
-    for (int f_1 = 0; (f_1 < 4); f_1 += 1) {
-      t_22[(f_1 * 4)] = frag_c_1[f_1].e[0];
-      t_22[((f_1 * 4) + 1)] = frag_c_1[f_1].e[1];
-      t_22[((f_1 * 4) + 2)] = frag_c_1[f_1].e[2];
-      t_22[((f_1 * 4) + 3)] = frag_c_1[f_1].e[3];
-    }
     float acc_4[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_18[k] + t_22[k]);
+      acc_4[k] = (t_15[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll 1
@@ -1073,16 +926,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new_1[k] = m_new[k];
     }
-    __half k_4[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      k_4[k] = k_2[k];
-    }
-    __half v_3[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      v_3[k] = v_1[k];
-    }
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       l_i[k] = l_i_3[k];
@@ -1095,28 +938,22 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_i[k] = m_new_1[k];
     }
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = k_4[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_12[k] = v_3[k];
-    }
+    mf_cp_async_commit();
   }
+  mf_cp_async_wait<0>();
   // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_23 = (int(blockIdx.y) * mf_L);
-  int t_24 = (t_23 * 64);
-  decltype(o_ptr) t_25 = (o_ptr + t_24);
-  float t_26[16];
+  int t_19 = (int(blockIdx.y) * mf_L);
+  int t_20 = (t_19 * 64);
+  decltype(o_ptr) t_21 = (o_ptr + t_20);
+  float t_22[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_26[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_22[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_27[16];
+  __half t_23[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_27[k] = mf_cast<__half>(t_26[k]);
+    t_23[k] = mf_cast<__half>(t_22[k]);
   }
   // 116: mask=rm[:, None] < L)
   // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -1125,7 +962,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_25 + (rm * 64)) + rd)) = t_27[k];
+      *(((t_21 + (rm * 64)) + rd)) = t_23[k];
     }
   }
 }

@@ -138,20 +138,14 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     *((threadgroup packed_half4*)((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
-  float t_14[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_14[k] = 0.0f;
-  }
   int frag_row = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
   int frag_col = ((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2));
   int warp_row = (int(simdgroup_index_in_threadgroup) * 8);
   int warp_col = 0;
   simdgroup_matrix<float, 8, 8> frag_c[4];
   #pragma unroll
-  for (int f = 0; (f < 4); f += 1) {
-    frag_c[f].thread_elements()[0] = t_14[(f * 2)];
-    frag_c[f].thread_elements()[1] = t_14[((f * 2) + 1)];
+  for (int k = 0; (k < 8); k += 1) {
+    frag_c[(k / 2)].thread_elements()[(k % 2)] = 0.0f;
   }
   #pragma unroll
   for (int kk = 0; (kk < 64); kk += 8) {
@@ -175,15 +169,10 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
       }
     }
   }
-  #pragma unroll
-  for (int f = 0; (f < 4); f += 1) {
-    t_14[(f * 2)] = frag_c[f].thread_elements()[0];
-    t_14[((f * 2) + 1)] = frag_c[f].thread_elements()[1];
-  }
   float qk[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    qk[k] = (t_14[k] * sm_scale);
+    qk[k] = (frag_c[(k / 2)].thread_elements()[(k % 2)] * sm_scale);
   }
   // 106: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
   int rm = t_2;
@@ -218,24 +207,24 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   float m_new[1];
   m_new[0] = metal::max(m_i[0], acc_2[0]);
   // 109: alpha = tl.exp(m_i - m_new)
-  float t_15[1];
-  t_15[0] = (m_i[0] - m_new[0]);
+  float t_14[1];
+  t_14[0] = (m_i[0] - m_new[0]);
   float alpha[1];
-  alpha[0] = metal::exp(t_15[0]);
+  alpha[0] = metal::exp(t_14[0]);
   // 110: p = tl.exp(qk - m_new[:, None])
-  float t_16[8];
+  float t_15[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_16[k] = (qk_2[k] - m_new[0]);
+    t_15[k] = (qk_2[k] - m_new[0]);
   }
   float p[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    p[k] = metal::exp(t_16[k]);
+    p[k] = metal::exp(t_15[k]);
   }
   // 111: l_i = l_i * alpha + tl.sum(p, 1)
-  float t_17[1];
-  t_17[0] = (l_i[0] * alpha[0]);
+  float t_16[1];
+  t_16[0] = (l_i[0] * alpha[0]);
   float acc_3[1];
   acc_3[0] = p[0];
   acc_3[0] = (acc_3[0] + p[1]);
@@ -250,24 +239,24 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   float partner_3 = simd_shuffle_xor(acc_3[0], ushort(8));
   acc_3[0] = (acc_3[0] + partner_3);
   float l_i_1[1];
-  l_i_1[0] = (t_17[0] + acc_3[0]);
+  l_i_1[0] = (t_16[0] + acc_3[0]);
   // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-  float t_18[16];
+  float t_17[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_18[k] = (acc[k] * alpha[0]);
+    t_17[k] = (acc[k] * alpha[0]);
   }
-  half t_19[8];
+  half t_18[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_19[k] = static_cast<half>(p[k]);
+    t_18[k] = static_cast<half>(p[k]);
   }
   // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next_1 = (start_n + 32);
   // 100: rn = start_n + tl.arange(0, BLOCK_N)
   // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
   // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  bool t_20 = (start_n_next_1 < hi);
+  bool t_19 = (start_n_next_1 < hi);
   half v_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
@@ -276,7 +265,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (((rn_8 < S) & t_20)) mf_v = *((const device packed_half4*)((v_ptr + kv_5)));
+      if (((rn_8 < S) & t_19)) mf_v = *((const device packed_half4*)((v_ptr + kv_5)));
       v_1[k] = mf_v[0];
       v_1[(k + 1)] = mf_v[1];
       v_1[(k + 2)] = mf_v[2];
@@ -284,10 +273,10 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     }
   }
   // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-  threadgroup half t_21_smem[2560];
+  threadgroup half t_20_smem[2560];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_21_smem[((stage * 1280) + ((((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))))] = t_19[k];
+    t_20_smem[((stage * 1280) + ((((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))))] = t_18[k];
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   threadgroup half v_2_smem[4608];
@@ -296,20 +285,14 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     *((threadgroup packed_half4*)((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_12[k], t_12[(k + 1)], t_12[(k + 2)], t_12[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
-  float t_22[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_22[k] = 0.0f;
-  }
   int frag_row_1 = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
   int frag_col_1 = ((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2));
   int warp_row_1 = (int(simdgroup_index_in_threadgroup) * 8);
   int warp_col_1 = 0;
   simdgroup_matrix<float, 8, 8> frag_c_1[8];
   #pragma unroll
-  for (int f_1 = 0; (f_1 < 8); f_1 += 1) {
-    frag_c_1[f_1].thread_elements()[0] = t_22[(f_1 * 2)];
-    frag_c_1[f_1].thread_elements()[1] = t_22[((f_1 * 2) + 1)];
+  for (int k = 0; (k < 16); k += 1) {
+    frag_c_1[(k / 2)].thread_elements()[(k % 2)] = 0.0f;
   }
   #pragma unroll
   for (int kk_1 = 0; (kk_1 < 32); kk_1 += 8) {
@@ -317,8 +300,8 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     simdgroup_matrix<float, 8, 8> frag_b_1[8];
     #pragma unroll
     for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-      frag_a_1[i_1].thread_elements()[0] = static_cast<float>(t_21_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + frag_col_1)))]);
-      frag_a_1[i_1].thread_elements()[1] = static_cast<float>(t_21_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + (frag_col_1 + 1))))]);
+      frag_a_1[i_1].thread_elements()[0] = static_cast<float>(t_20_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + frag_col_1)))]);
+      frag_a_1[i_1].thread_elements()[1] = static_cast<float>(t_20_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + (frag_col_1 + 1))))]);
     }
     #pragma unroll
     for (int j_1 = 0; (j_1 < 8); j_1 += 1) {
@@ -333,15 +316,10 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
       }
     }
   }
-  #pragma unroll
-  for (int f_1 = 0; (f_1 < 8); f_1 += 1) {
-    t_22[(f_1 * 2)] = frag_c_1[f_1].thread_elements()[0];
-    t_22[((f_1 * 2) + 1)] = frag_c_1[f_1].thread_elements()[1];
-  }
   float acc_4[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    acc_4[k] = (t_18[k] + t_22[k]);
+    acc_4[k] = (t_17[k] + frag_c_1[(k / 2)].thread_elements()[(k % 2)]);
   }
   float l_i_2[1];
   l_i_2[0] = l_i_1[0];
@@ -378,18 +356,18 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   }
 }
 // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-int t_23 = (int(threadgroup_position_in_grid.y) * L);
-int t_24 = (t_23 * 64);
-decltype(o_ptr) t_25 = (o_ptr + t_24);
-float t_26[16];
+int t_21 = (int(threadgroup_position_in_grid.y) * L);
+int t_22 = (t_21 * 64);
+decltype(o_ptr) t_23 = (o_ptr + t_22);
+float t_24[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_26[k] = (acc[k] / l_i[0]);
+  t_24[k] = (acc[k] / l_i[0]);
 }
-half t_27[16];
+half t_25[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_27[k] = static_cast<half>(t_26[k]);
+  t_25[k] = static_cast<half>(t_24[k]);
 }
 // 116: mask=rm[:, None] < L)
 // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -398,6 +376,6 @@ for (int k = 0; (k < 16); k += 1) {
   int rm = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
   int rd = (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)));
   if ((rm < L)) {
-    *(((t_25 + (rm * 64)) + rd)) = t_27[k];
+    *(((t_23 + (rm * 64)) + rd)) = t_25[k];
   }
 }

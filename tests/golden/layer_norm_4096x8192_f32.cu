@@ -25,10 +25,11 @@ __device__ __forceinline__ float mf_fdiv(float a, float b) {
   return y;
 }
 
+extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_n_cols = n_cols[0];
 const auto mf_eps = eps[0];
-__shared__ __align__(16) float acc_smem[8];
-__shared__ __align__(16) float acc_1_smem[8];
+float* acc_smem = reinterpret_cast<float*>(mf_shared + 0);
+float* acc_1_smem = reinterpret_cast<float*>(mf_shared + 32);
 if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(w_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
   // 105: row = tl.program_id(0)
   // 106: offs = tl.arange(0, BLOCK)

@@ -19,18 +19,6 @@ template <int N, typename T> __device__ __forceinline__ void mf_load_masked(mf_v
   v = *reinterpret_cast<const mf_vec<N, T>*>(&w);
 }
 
-// Threadgroup vector stores whose alignment is not known: in one access when the address is
-// aligned, element by element otherwise.
-template <int N, typename T, typename... V> __device__ __forceinline__ void mf_store_vec(T* p, V... values) {
-  const mf_vec<N, T> x{{values...}};
-  if (reinterpret_cast<uintptr_t>(p) % sizeof(x) == 0) {
-    *reinterpret_cast<mf_vec<N, T>*>(p) = x;
-  } else {
-#pragma unroll
-    for (int i = 0; i < N; i++) p[i] = x.v[i];
-  }
-}
-
 // Tensor cores: D = A @ B + C on a 16x8x16 tile, fp16 or bf16 inputs, fp32 accumulator (PTX mma.sync).
 template <typename T, int N> struct mf_frag { T e[N]; };
 __device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_frag<__half, 8>& a,
@@ -50,6 +38,22 @@ __device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_f
                "{%0, %1, %2, %3};\n"
                : "+f"(c.e[0]), "+f"(c.e[1]), "+f"(c.e[2]), "+f"(c.e[3])
                : "r"(pa[0]), "r"(pa[1]), "r"(pa[2]), "r"(pa[3]), "r"(pb[0]), "r"(pb[1]));
+}
+
+// Device -> shared copies that bypass registers (cp.async, sm_80+): `Bytes` of 4, 8 or 16, 16 cached
+// in L2 only (.cg). A false mask copies no bytes and zero-fills the destination (src-size 0).
+template <int Bytes> __device__ __forceinline__ void mf_cp_async(void* dst, const void* src, bool mask = true) {
+  const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  if constexpr (Bytes == 16) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(shared), "l"(src), "r"(mask ? 16 : 0));
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" :: "r"(shared), "l"(src), "n"(Bytes),
+                 "r"(mask ? Bytes : 0));
+  }
+}
+__device__ __forceinline__ void mf_cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int Pending> __device__ __forceinline__ void mf_cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" :: "n"(Pending) : "memory");
 }
 
 // A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row.
@@ -94,11 +98,12 @@ template <> struct mf_convert<__nv_bfloat16> {
 template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
 template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b < a ? b : a; }
 
+extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_M = M[0];
 const auto mf_N = N[0];
 const auto mf_K = K[0];
-__shared__ __align__(16) __half a_2_smem[5120];
-__shared__ __align__(16) __half b_2_smem[4608];
+__half* a_smem = reinterpret_cast<__half*>(mf_shared + 0);
+__half* b_smem = reinterpret_cast<__half*>(mf_shared + 10240);
 if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 62: pid = tl.program_id(0)
   // 63: num_pid_m = tl.cdiv(M, BLOCK_M)
@@ -135,199 +140,88 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 73: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
   // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-  __half a[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 8) {
-    int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
-    int rk = ((int(threadIdx.x % 32u) % 4) * 8);
-    {
-      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-      mf_load_masked(mf_v, ((a_ptr + (rm * mf_K)) + rk), (((rm < mf_M) & (rk < mf_K)) & t_11));
-      a[k] = mf_v.v[0];
-      a[(k + 1)] = mf_v.v[1];
-      a[(k + 2)] = mf_v.v[2];
-      a[(k + 3)] = mf_v.v[3];
-      a[(k + 4)] = mf_v.v[4];
-      a[(k + 5)] = mf_v.v[5];
-      a[(k + 6)] = mf_v.v[6];
-      a[(k + 7)] = mf_v.v[7];
-    }
-  }
   // 74: rk = k0 + tl.arange(0, BLOCK_K)
   // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   // 73: for k0 in range(0, K, BLOCK_K):
   bool t_12 = (0 < mf_K);
   // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  __half b[16];
+  // 73: for k0 in range(0, K, BLOCK_K):
+  mf_frag<float, 4> acc[8];
+  #pragma unroll
+  for (int k = 0; (k < 32); k += 1) {
+    float acc_1 = 0.0f;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
+  }
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 8) {
+    int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
+    int rk = ((int(threadIdx.x % 32u) % 4) * 8);
+    mf_cp_async<16>((a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))), ((a_ptr + (rm * mf_K)) + rk), (((rm < mf_M) & (rk < mf_K)) & t_11));
+  }
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
     int rk_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-    {
-      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-      mf_load_masked(mf_v, ((b_ptr + (rk_1 * mf_N)) + rn), (((rk_1 < mf_K) & (rn < mf_N)) & t_12));
-      b[k] = mf_v.v[0];
-      b[(k + 1)] = mf_v.v[1];
-      b[(k + 2)] = mf_v.v[2];
-      b[(k + 3)] = mf_v.v[3];
-      b[(k + 4)] = mf_v.v[4];
-      b[(k + 5)] = mf_v.v[5];
-      b[(k + 6)] = mf_v.v[6];
-      b[(k + 7)] = mf_v.v[7];
-    }
+    mf_cp_async<16>((b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), ((b_ptr + (rk_1 * mf_N)) + rn), (((rk_1 < mf_K) & (rn < mf_N)) & t_12));
   }
-  // 73: for k0 in range(0, K, BLOCK_K):
-  float acc[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    float acc_1 = 0.0f;
-    acc[k] = acc_1;
-  }
-  __half t_13[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_13[k] = a[k];
-  }
-  __half t_14[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_14[k] = b[k];
-  }
+  mf_cp_async_commit();
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
+    int stage = ((k0 / 32) % 2);
     // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     int k0_next = (k0 + 32);
     // 74: rk = k0 + tl.arange(0, BLOCK_K)
     // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-    bool t_15 = (k0_next < mf_K);
-    int rm = t_9;
-    __half a_1[16];
+    bool t_13 = (k0_next < mf_K);
+    mf_cp_async_wait<0>();
+    __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rm_1 = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
-      int rk_3 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
-      {
-        mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, ((a_ptr + (rm_1 * mf_K)) + rk_3), (((rm_1 < mf_M) & (rk_3 < mf_K)) & t_15));
-        a_1[k] = mf_v.v[0];
-        a_1[(k + 1)] = mf_v.v[1];
-        a_1[(k + 2)] = mf_v.v[2];
-        a_1[(k + 3)] = mf_v.v[3];
-        a_1[(k + 4)] = mf_v.v[4];
-        a_1[(k + 5)] = mf_v.v[5];
-        a_1[(k + 6)] = mf_v.v[6];
-        a_1[(k + 7)] = mf_v.v[7];
-      }
+      int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
+      int rk_2 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
+      mf_cp_async<16>((a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))), ((a_ptr + (rm * mf_K)) + rk_2), (((rm < mf_M) & (rk_2 < mf_K)) & t_13));
     }
     // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
     // 74: rk = k0 + tl.arange(0, BLOCK_K)
     // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-    bool t_16 = (k0_next_1 < mf_K);
-    int rn = t_10;
-    __half b_1[16];
+    bool t_14 = (k0_next_1 < mf_K);
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rk_5 = (k0_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rn_1 = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-      {
-        mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, ((b_ptr + (rk_5 * mf_N)) + rn_1), (((rk_5 < mf_K) & (rn_1 < mf_N)) & t_16));
-        b_1[k] = mf_v.v[0];
-        b_1[(k + 1)] = mf_v.v[1];
-        b_1[(k + 2)] = mf_v.v[2];
-        b_1[(k + 3)] = mf_v.v[3];
-        b_1[(k + 4)] = mf_v.v[4];
-        b_1[(k + 5)] = mf_v.v[5];
-        b_1[(k + 6)] = mf_v.v[6];
-        b_1[(k + 7)] = mf_v.v[7];
-      }
+      int rk_3 = (k0_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
+      mf_cp_async<16>((b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), ((b_ptr + (rk_3 * mf_N)) + rn), (((rk_3 < mf_K) & (rn < mf_N)) & t_14));
     }
     // 77: acc = tl.dot(a, b, acc)
-    int stage = ((k0 / 32) % 2);
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((a_2_smem + ((stage * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))), t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)], t_13[(k + 4)], t_13[(k + 5)], t_13[(k + 6)], t_13[(k + 7)]);
-    }
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((b_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)], t_14[(k + 4)], t_14[(k + 5)], t_14[(k + 6)], t_14[(k + 7)]);
-    }
-    __syncthreads();
-    float acc_2[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      acc_2[k] = acc[k];
-    }
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
-    mf_frag<float, 4> frag_c[8];
-    #pragma unroll
-    for (int f = 0; (f < 8); f += 1) {
-      frag_c[f].e[0] = acc_2[(f * 4)];
-      frag_c[f].e[1] = acc_2[((f * 4) + 1)];
-      frag_c[f].e[2] = acc_2[((f * 4) + 2)];
-      frag_c[f].e[3] = acc_2[((f * 4) + 3)];
-    }
     #pragma unroll
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[4];
       #pragma unroll
       for (int i = 0; (i < 2); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (a_2_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a[i], (a_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll
       for (int j = 0; (j < 4); j += 1) {
-        mf_ldmatrix<2, true>(frag_b[j], (b_2_smem + ((stage * 2304) + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + (j * 16))))));
+        mf_ldmatrix<2, true>(frag_b[j], (b_smem + ((stage * 2304) + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + (j * 16))))));
       }
       #pragma unroll
       for (int i = 0; (i < 2); i += 1) {
         #pragma unroll
         for (int j = 0; (j < 4); j += 1) {
-          mf_mma_m16n8k16(frag_c[((i * 4) + j)], frag_a[i], frag_b[j]);
+          mf_mma_m16n8k16(acc[((i * 4) + j)], frag_a[i], frag_b[j]);
         }
       }
     }
-    #pragma unroll
-    for (int f = 0; (f < 8); f += 1) {
-      acc_2[(f * 4)] = frag_c[f].e[0];
-      acc_2[((f * 4) + 1)] = frag_c[f].e[1];
-      acc_2[((f * 4) + 2)] = frag_c[f].e[2];
-      acc_2[((f * 4) + 3)] = frag_c[f].e[3];
-    }
-    float acc_3[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      acc_3[k] = acc_2[k];
-    }
-    __half a_3[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      a_3[k] = a_1[k];
-    }
-    __half b_3[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      b_3[k] = b_1[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      acc[k] = acc_3[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_13[k] = a_3[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_14[k] = b_3[k];
-    }
+    mf_cp_async_commit();
   }
+  mf_cp_async_wait<0>();
   // 78: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
-  __half t_17[32];
+  __half t_15[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    t_17[k] = mf_cast<__half>(acc[k]);
+    t_15[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 79: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 78: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
@@ -336,7 +230,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rn = (t_10 + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((c_ptr + (rm * mf_N)) + rn)) = t_17[k];
+      *(((c_ptr + (rm * mf_N)) + rn)) = t_15[k];
     }
   }
 } else {
@@ -375,227 +269,160 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 73: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
   // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-  __half a[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 8) {
-    int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
-    int rk = ((int(threadIdx.x % 32u) % 4) * 8);
-    if ((((rm < mf_M) & (rk < mf_K)) & t_11)) {
-      a[k] = ((a_ptr + (rm * mf_K)) + rk)[0];
-      a[(k + 1)] = ((a_ptr + (rm * mf_K)) + rk)[1];
-      a[(k + 2)] = ((a_ptr + (rm * mf_K)) + rk)[2];
-      a[(k + 3)] = ((a_ptr + (rm * mf_K)) + rk)[3];
-      a[(k + 4)] = ((a_ptr + (rm * mf_K)) + rk)[4];
-      a[(k + 5)] = ((a_ptr + (rm * mf_K)) + rk)[5];
-      a[(k + 6)] = ((a_ptr + (rm * mf_K)) + rk)[6];
-      a[(k + 7)] = ((a_ptr + (rm * mf_K)) + rk)[7];
-    } else {
-      a[k] = __float2half(0.0f);
-      a[(k + 1)] = __float2half(0.0f);
-      a[(k + 2)] = __float2half(0.0f);
-      a[(k + 3)] = __float2half(0.0f);
-      a[(k + 4)] = __float2half(0.0f);
-      a[(k + 5)] = __float2half(0.0f);
-      a[(k + 6)] = __float2half(0.0f);
-      a[(k + 7)] = __float2half(0.0f);
-    }
-  }
   // 74: rk = k0 + tl.arange(0, BLOCK_K)
   // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   // 73: for k0 in range(0, K, BLOCK_K):
   bool t_12 = (0 < mf_K);
   // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  __half b[16];
+  // 73: for k0 in range(0, K, BLOCK_K):
+  mf_frag<float, 4> acc[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 32); k += 1) {
+    float acc_1 = 0.0f;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
+  }
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 8) {
+    int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
+    int rk = ((int(threadIdx.x % 32u) % 4) * 8);
+    if ((((rm < mf_M) & (rk < mf_K)) & t_11)) {
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[0] = ((a_ptr + (rm * mf_K)) + rk)[0];
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[1] = ((a_ptr + (rm * mf_K)) + rk)[1];
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[2] = ((a_ptr + (rm * mf_K)) + rk)[2];
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[3] = ((a_ptr + (rm * mf_K)) + rk)[3];
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[4] = ((a_ptr + (rm * mf_K)) + rk)[4];
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[5] = ((a_ptr + (rm * mf_K)) + rk)[5];
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[6] = ((a_ptr + (rm * mf_K)) + rk)[6];
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[7] = ((a_ptr + (rm * mf_K)) + rk)[7];
+    } else {
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[0] = __float2half(0.0f);
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[1] = __float2half(0.0f);
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[2] = __float2half(0.0f);
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[3] = __float2half(0.0f);
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[4] = __float2half(0.0f);
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[5] = __float2half(0.0f);
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[6] = __float2half(0.0f);
+      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[7] = __float2half(0.0f);
+    }
+  }
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rk_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
     if ((((rk_1 < mf_K) & (rn < mf_N)) & t_12)) {
-      b[k] = ((b_ptr + (rk_1 * mf_N)) + rn)[0];
-      b[(k + 1)] = ((b_ptr + (rk_1 * mf_N)) + rn)[1];
-      b[(k + 2)] = ((b_ptr + (rk_1 * mf_N)) + rn)[2];
-      b[(k + 3)] = ((b_ptr + (rk_1 * mf_N)) + rn)[3];
-      b[(k + 4)] = ((b_ptr + (rk_1 * mf_N)) + rn)[4];
-      b[(k + 5)] = ((b_ptr + (rk_1 * mf_N)) + rn)[5];
-      b[(k + 6)] = ((b_ptr + (rk_1 * mf_N)) + rn)[6];
-      b[(k + 7)] = ((b_ptr + (rk_1 * mf_N)) + rn)[7];
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = ((b_ptr + (rk_1 * mf_N)) + rn)[0];
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = ((b_ptr + (rk_1 * mf_N)) + rn)[1];
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = ((b_ptr + (rk_1 * mf_N)) + rn)[2];
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = ((b_ptr + (rk_1 * mf_N)) + rn)[3];
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = ((b_ptr + (rk_1 * mf_N)) + rn)[4];
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = ((b_ptr + (rk_1 * mf_N)) + rn)[5];
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = ((b_ptr + (rk_1 * mf_N)) + rn)[6];
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = ((b_ptr + (rk_1 * mf_N)) + rn)[7];
     } else {
-      b[k] = __float2half(0.0f);
-      b[(k + 1)] = __float2half(0.0f);
-      b[(k + 2)] = __float2half(0.0f);
-      b[(k + 3)] = __float2half(0.0f);
-      b[(k + 4)] = __float2half(0.0f);
-      b[(k + 5)] = __float2half(0.0f);
-      b[(k + 6)] = __float2half(0.0f);
-      b[(k + 7)] = __float2half(0.0f);
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = __float2half(0.0f);
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = __float2half(0.0f);
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = __float2half(0.0f);
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = __float2half(0.0f);
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = __float2half(0.0f);
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = __float2half(0.0f);
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = __float2half(0.0f);
+      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = __float2half(0.0f);
     }
   }
-  // 73: for k0 in range(0, K, BLOCK_K):
-  float acc[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    float acc_1 = 0.0f;
-    acc[k] = acc_1;
-  }
-  __half t_13[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_13[k] = a[k];
-  }
-  __half t_14[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_14[k] = b[k];
-  }
+  mf_cp_async_commit();
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
+    int stage = ((k0 / 32) % 2);
     // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     int k0_next = (k0 + 32);
     // 74: rk = k0 + tl.arange(0, BLOCK_K)
     // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-    bool t_15 = (k0_next < mf_K);
-    int rm = t_9;
-    __half a_1[16];
+    bool t_13 = (k0_next < mf_K);
+    mf_cp_async_wait<0>();
+    __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rm_1 = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
-      int rk_3 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
-      if ((((rm_1 < mf_M) & (rk_3 < mf_K)) & t_15)) {
-        a_1[k] = ((a_ptr + (rm_1 * mf_K)) + rk_3)[0];
-        a_1[(k + 1)] = ((a_ptr + (rm_1 * mf_K)) + rk_3)[1];
-        a_1[(k + 2)] = ((a_ptr + (rm_1 * mf_K)) + rk_3)[2];
-        a_1[(k + 3)] = ((a_ptr + (rm_1 * mf_K)) + rk_3)[3];
-        a_1[(k + 4)] = ((a_ptr + (rm_1 * mf_K)) + rk_3)[4];
-        a_1[(k + 5)] = ((a_ptr + (rm_1 * mf_K)) + rk_3)[5];
-        a_1[(k + 6)] = ((a_ptr + (rm_1 * mf_K)) + rk_3)[6];
-        a_1[(k + 7)] = ((a_ptr + (rm_1 * mf_K)) + rk_3)[7];
+      int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
+      int rk_2 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
+      if ((((rm < mf_M) & (rk_2 < mf_K)) & t_13)) {
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[0] = ((a_ptr + (rm * mf_K)) + rk_2)[0];
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[1] = ((a_ptr + (rm * mf_K)) + rk_2)[1];
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[2] = ((a_ptr + (rm * mf_K)) + rk_2)[2];
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[3] = ((a_ptr + (rm * mf_K)) + rk_2)[3];
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[4] = ((a_ptr + (rm * mf_K)) + rk_2)[4];
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[5] = ((a_ptr + (rm * mf_K)) + rk_2)[5];
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[6] = ((a_ptr + (rm * mf_K)) + rk_2)[6];
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[7] = ((a_ptr + (rm * mf_K)) + rk_2)[7];
       } else {
-        a_1[k] = __float2half(0.0f);
-        a_1[(k + 1)] = __float2half(0.0f);
-        a_1[(k + 2)] = __float2half(0.0f);
-        a_1[(k + 3)] = __float2half(0.0f);
-        a_1[(k + 4)] = __float2half(0.0f);
-        a_1[(k + 5)] = __float2half(0.0f);
-        a_1[(k + 6)] = __float2half(0.0f);
-        a_1[(k + 7)] = __float2half(0.0f);
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[0] = __float2half(0.0f);
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[1] = __float2half(0.0f);
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[2] = __float2half(0.0f);
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[3] = __float2half(0.0f);
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[4] = __float2half(0.0f);
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[5] = __float2half(0.0f);
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[6] = __float2half(0.0f);
+        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[7] = __float2half(0.0f);
       }
     }
     // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
     // 74: rk = k0 + tl.arange(0, BLOCK_K)
     // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-    bool t_16 = (k0_next_1 < mf_K);
-    int rn = t_10;
-    __half b_1[16];
+    bool t_14 = (k0_next_1 < mf_K);
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rk_5 = (k0_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      int rn_1 = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-      if ((((rk_5 < mf_K) & (rn_1 < mf_N)) & t_16)) {
-        b_1[k] = ((b_ptr + (rk_5 * mf_N)) + rn_1)[0];
-        b_1[(k + 1)] = ((b_ptr + (rk_5 * mf_N)) + rn_1)[1];
-        b_1[(k + 2)] = ((b_ptr + (rk_5 * mf_N)) + rn_1)[2];
-        b_1[(k + 3)] = ((b_ptr + (rk_5 * mf_N)) + rn_1)[3];
-        b_1[(k + 4)] = ((b_ptr + (rk_5 * mf_N)) + rn_1)[4];
-        b_1[(k + 5)] = ((b_ptr + (rk_5 * mf_N)) + rn_1)[5];
-        b_1[(k + 6)] = ((b_ptr + (rk_5 * mf_N)) + rn_1)[6];
-        b_1[(k + 7)] = ((b_ptr + (rk_5 * mf_N)) + rn_1)[7];
+      int rk_3 = (k0_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
+      if ((((rk_3 < mf_K) & (rn < mf_N)) & t_14)) {
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = ((b_ptr + (rk_3 * mf_N)) + rn)[0];
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = ((b_ptr + (rk_3 * mf_N)) + rn)[1];
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = ((b_ptr + (rk_3 * mf_N)) + rn)[2];
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = ((b_ptr + (rk_3 * mf_N)) + rn)[3];
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = ((b_ptr + (rk_3 * mf_N)) + rn)[4];
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = ((b_ptr + (rk_3 * mf_N)) + rn)[5];
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = ((b_ptr + (rk_3 * mf_N)) + rn)[6];
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = ((b_ptr + (rk_3 * mf_N)) + rn)[7];
       } else {
-        b_1[k] = __float2half(0.0f);
-        b_1[(k + 1)] = __float2half(0.0f);
-        b_1[(k + 2)] = __float2half(0.0f);
-        b_1[(k + 3)] = __float2half(0.0f);
-        b_1[(k + 4)] = __float2half(0.0f);
-        b_1[(k + 5)] = __float2half(0.0f);
-        b_1[(k + 6)] = __float2half(0.0f);
-        b_1[(k + 7)] = __float2half(0.0f);
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = __float2half(0.0f);
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = __float2half(0.0f);
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = __float2half(0.0f);
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = __float2half(0.0f);
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = __float2half(0.0f);
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = __float2half(0.0f);
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = __float2half(0.0f);
+        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
       }
     }
     // 77: acc = tl.dot(a, b, acc)
-    int stage = ((k0 / 32) % 2);
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((a_2_smem + ((stage * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))), t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)], t_13[(k + 4)], t_13[(k + 5)], t_13[(k + 6)], t_13[(k + 7)]);
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((b_2_smem + ((stage * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)], t_14[(k + 4)], t_14[(k + 5)], t_14[(k + 6)], t_14[(k + 7)]);
-    }
-    __syncthreads();
-    float acc_2[32];
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      acc_2[k] = acc[k];
-    }
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
-    mf_frag<float, 4> frag_c[8];
-    #pragma unroll 1
-    for (int f = 0; (f < 8); f += 1) {
-      frag_c[f].e[0] = acc_2[(f * 4)];
-      frag_c[f].e[1] = acc_2[((f * 4) + 1)];
-      frag_c[f].e[2] = acc_2[((f * 4) + 2)];
-      frag_c[f].e[3] = acc_2[((f * 4) + 3)];
-    }
     #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[4];
       #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (a_2_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a[i], (a_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll 1
       for (int j = 0; (j < 4); j += 1) {
-        mf_ldmatrix<2, true>(frag_b[j], (b_2_smem + ((stage * 2304) + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + (j * 16))))));
+        mf_ldmatrix<2, true>(frag_b[j], (b_smem + ((stage * 2304) + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + (j * 16))))));
       }
       #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
         #pragma unroll 1
         for (int j = 0; (j < 4); j += 1) {
-          mf_mma_m16n8k16(frag_c[((i * 4) + j)], frag_a[i], frag_b[j]);
+          mf_mma_m16n8k16(acc[((i * 4) + j)], frag_a[i], frag_b[j]);
         }
       }
     }
-    #pragma unroll 1
-    for (int f = 0; (f < 8); f += 1) {
-      acc_2[(f * 4)] = frag_c[f].e[0];
-      acc_2[((f * 4) + 1)] = frag_c[f].e[1];
-      acc_2[((f * 4) + 2)] = frag_c[f].e[2];
-      acc_2[((f * 4) + 3)] = frag_c[f].e[3];
-    }
-    float acc_3[32];
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      acc_3[k] = acc_2[k];
-    }
-    __half a_3[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      a_3[k] = a_1[k];
-    }
-    __half b_3[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      b_3[k] = b_1[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      acc[k] = acc_3[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_13[k] = a_3[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_14[k] = b_3[k];
-    }
+    mf_cp_async_commit();
   }
+  mf_cp_async_wait<0>();
   // 78: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
-  __half t_17[32];
+  __half t_15[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
-    t_17[k] = mf_cast<__half>(acc[k]);
+    t_15[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 79: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 78: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
@@ -604,7 +431,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rn = (t_10 + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((c_ptr + (rm * mf_N)) + rn)) = t_17[k];
+      *(((c_ptr + (rm * mf_N)) + rn)) = t_15[k];
     }
   }
 }

@@ -67,11 +67,11 @@ for (int k = 0; (k < 16); k += 4) {
   }
 }
 // 73: for k0 in range(0, K, BLOCK_K):
-float acc[32];
+simdgroup_matrix<float, 8, 8> acc[16];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
   float acc_1 = 0.0f;
-  acc[k] = acc_1;
+  acc[(k / 2)].thread_elements()[(k % 2)] = acc_1;
 }
 half t_13[16];
 #pragma unroll
@@ -137,21 +137,10 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     *((threadgroup packed_half4*)((b_2_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_14[k], t_14[(k + 1)], t_14[(k + 2)], t_14[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
-  float acc_2[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    acc_2[k] = acc[k];
-  }
   int frag_row = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
   int frag_col = ((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2));
   int warp_row = ((int(simdgroup_index_in_threadgroup) / 2) * 8);
   int warp_col = ((int(simdgroup_index_in_threadgroup) % 2) * 8);
-  simdgroup_matrix<float, 8, 8> frag_c[16];
-  #pragma unroll
-  for (int f = 0; (f < 16); f += 1) {
-    frag_c[f].thread_elements()[0] = acc_2[(f * 2)];
-    frag_c[f].thread_elements()[1] = acc_2[((f * 2) + 1)];
-  }
   #pragma unroll
   for (int kk = 0; (kk < 32); kk += 8) {
     simdgroup_matrix<float, 8, 8> frag_a[4];
@@ -170,19 +159,9 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     for (int i = 0; (i < 4); i += 1) {
       #pragma unroll
       for (int j = 0; (j < 4); j += 1) {
-        simdgroup_multiply_accumulate(frag_c[((i * 4) + j)], frag_a[i], frag_b[j], frag_c[((i * 4) + j)]);
+        simdgroup_multiply_accumulate(acc[((i * 4) + j)], frag_a[i], frag_b[j], acc[((i * 4) + j)]);
       }
     }
-  }
-  #pragma unroll
-  for (int f = 0; (f < 16); f += 1) {
-    acc_2[(f * 2)] = frag_c[f].thread_elements()[0];
-    acc_2[((f * 2) + 1)] = frag_c[f].thread_elements()[1];
-  }
-  float acc_3[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    acc_3[k] = acc_2[k];
   }
   half a_3[16];
   #pragma unroll
@@ -193,10 +172,6 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     b_3[k] = b_1[k];
-  }
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    acc[k] = acc_3[k];
   }
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -211,7 +186,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
 half t_17[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
-  t_17[k] = static_cast<half>(acc[k]);
+  t_17[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
 }
 // 79: mask=(rm[:, None] < M) & (rn[None, :] < N))
 // 78: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),

@@ -93,22 +93,23 @@ template <> struct mf_convert<__nv_bfloat16> {
 };
 template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
 
+extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_M = M[0];
 const auto mf_N = N[0];
 const auto mf_K = K[0];
-__shared__ __align__(16) __half a_1_smem[1280];
-__shared__ __align__(16) __half t_11_smem[2304];
+__half* a_1_smem = reinterpret_cast<__half*>(mf_shared + 0);
+__half* t_11_smem = reinterpret_cast<__half*>(mf_shared + 2560);
 if (mf_is_aligned(x_ptr, 16)) {
   // 120: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
   // 115: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
   // 116: for k0 in range(0, K, BLOCK_K):
-  float acc[16];
+  mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     float acc_1 = 0.0f;
-    acc[k] = acc_1;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
     // 117: rk = k0 + tl.arange(0, BLOCK_K)
@@ -213,21 +214,8 @@ if (mf_is_aligned(x_ptr, 16)) {
       t_11_smem[(((((k / 2) * 4) + int(threadIdx.x / 32u)) * 72) + (((k % 2) * 32) + int(threadIdx.x % 32u)))] = t_10[k];
     }
     __syncthreads();
-    float acc_2[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      acc_2[k] = acc[k];
-    }
     int warp_row = 0;
     int warp_col = (int(threadIdx.x / 32u) * 8);
-    mf_frag<float, 4> frag_c[4];
-    #pragma unroll
-    for (int f = 0; (f < 4); f += 1) {
-      frag_c[f].e[0] = acc_2[(f * 4)];
-      frag_c[f].e[1] = acc_2[((f * 4) + 1)];
-      frag_c[f].e[2] = acc_2[((f * 4) + 2)];
-      frag_c[f].e[3] = acc_2[((f * 4) + 3)];
-    }
     #pragma unroll
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
@@ -244,32 +232,16 @@ if (mf_is_aligned(x_ptr, 16)) {
       for (int i = 0; (i < 2); i += 1) {
         #pragma unroll
         for (int j = 0; (j < 2); j += 1) {
-          mf_mma_m16n8k16(frag_c[((i * 2) + j)], frag_a[i], frag_b[j]);
+          mf_mma_m16n8k16(acc[((i * 2) + j)], frag_a[i], frag_b[j]);
         }
       }
-    }
-    #pragma unroll
-    for (int f = 0; (f < 4); f += 1) {
-      acc_2[(f * 4)] = frag_c[f].e[0];
-      acc_2[((f * 4) + 1)] = frag_c[f].e[1];
-      acc_2[((f * 4) + 2)] = frag_c[f].e[2];
-      acc_2[((f * 4) + 3)] = frag_c[f].e[3];
-    }
-    float acc_3[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      acc_3[k] = acc_2[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      acc[k] = acc_3[k];
     }
   }
   // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_12[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = mf_cast<__half>(acc[k]);
+    t_12[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 127: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
@@ -287,11 +259,11 @@ if (mf_is_aligned(x_ptr, 16)) {
   int t_1 = (int(blockIdx.y) * 64);
   // 115: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
   // 116: for k0 in range(0, K, BLOCK_K):
-  float acc[16];
+  mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     float acc_1 = 0.0f;
-    acc[k] = acc_1;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
     // 117: rk = k0 + tl.arange(0, BLOCK_K)
@@ -403,21 +375,8 @@ if (mf_is_aligned(x_ptr, 16)) {
       t_11_smem[(((((k / 2) * 4) + int(threadIdx.x / 32u)) * 72) + (((k % 2) * 32) + int(threadIdx.x % 32u)))] = t_10[k];
     }
     __syncthreads();
-    float acc_2[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      acc_2[k] = acc[k];
-    }
     int warp_row = 0;
     int warp_col = (int(threadIdx.x / 32u) * 8);
-    mf_frag<float, 4> frag_c[4];
-    #pragma unroll 1
-    for (int f = 0; (f < 4); f += 1) {
-      frag_c[f].e[0] = acc_2[(f * 4)];
-      frag_c[f].e[1] = acc_2[((f * 4) + 1)];
-      frag_c[f].e[2] = acc_2[((f * 4) + 2)];
-      frag_c[f].e[3] = acc_2[((f * 4) + 3)];
-    }
     #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
@@ -434,32 +393,16 @@ if (mf_is_aligned(x_ptr, 16)) {
       for (int i = 0; (i < 2); i += 1) {
         #pragma unroll 1
         for (int j = 0; (j < 2); j += 1) {
-          mf_mma_m16n8k16(frag_c[((i * 2) + j)], frag_a[i], frag_b[j]);
+          mf_mma_m16n8k16(acc[((i * 2) + j)], frag_a[i], frag_b[j]);
         }
       }
-    }
-    #pragma unroll 1
-    for (int f = 0; (f < 4); f += 1) {
-      acc_2[(f * 4)] = frag_c[f].e[0];
-      acc_2[((f * 4) + 1)] = frag_c[f].e[1];
-      acc_2[((f * 4) + 2)] = frag_c[f].e[2];
-      acc_2[((f * 4) + 3)] = frag_c[f].e[3];
-    }
-    float acc_3[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      acc_3[k] = acc_2[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      acc[k] = acc_3[k];
     }
   }
   // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_12[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = mf_cast<__half>(acc[k]);
+    t_12[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 127: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),

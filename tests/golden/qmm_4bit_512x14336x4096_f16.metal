@@ -3,11 +3,11 @@ int t = (int(threadgroup_position_in_grid.x) * 32);
 int t_1 = (int(threadgroup_position_in_grid.y) * 64);
 // 115: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
 // 116: for k0 in range(0, K, BLOCK_K):
-float acc[16];
+simdgroup_matrix<float, 8, 8> acc[8];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   float acc_1 = 0.0f;
-  acc[k] = acc_1;
+  acc[(k / 2)].thread_elements()[(k % 2)] = acc_1;
 }
 for (int k0 = 0; (k0 < K); k0 += 32) {
   // 117: rk = k0 + tl.arange(0, BLOCK_K)
@@ -116,21 +116,10 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     t_11_smem[(((((k / 2) * 4) + int(simdgroup_index_in_threadgroup)) * 72) + (((k % 2) * 32) + int(thread_index_in_simdgroup)))] = t_10[k];
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
-  float acc_2[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    acc_2[k] = acc[k];
-  }
   int frag_row = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
   int frag_col = ((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2));
   int warp_row = ((int(simdgroup_index_in_threadgroup) / 2) * 8);
   int warp_col = ((int(simdgroup_index_in_threadgroup) % 2) * 8);
-  simdgroup_matrix<float, 8, 8> frag_c[8];
-  #pragma unroll
-  for (int f = 0; (f < 8); f += 1) {
-    frag_c[f].thread_elements()[0] = acc_2[(f * 2)];
-    frag_c[f].thread_elements()[1] = acc_2[((f * 2) + 1)];
-  }
   #pragma unroll
   for (int kk = 0; (kk < 32); kk += 8) {
     simdgroup_matrix<float, 8, 8> frag_a[2];
@@ -149,30 +138,16 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     for (int i = 0; (i < 2); i += 1) {
       #pragma unroll
       for (int j = 0; (j < 4); j += 1) {
-        simdgroup_multiply_accumulate(frag_c[((i * 4) + j)], frag_a[i], frag_b[j], frag_c[((i * 4) + j)]);
+        simdgroup_multiply_accumulate(acc[((i * 4) + j)], frag_a[i], frag_b[j], acc[((i * 4) + j)]);
       }
     }
-  }
-  #pragma unroll
-  for (int f = 0; (f < 8); f += 1) {
-    acc_2[(f * 2)] = frag_c[f].thread_elements()[0];
-    acc_2[((f * 2) + 1)] = frag_c[f].thread_elements()[1];
-  }
-  float acc_3[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    acc_3[k] = acc_2[k];
-  }
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    acc[k] = acc_3[k];
   }
 }
 // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 half t_12[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_12[k] = static_cast<half>(acc[k]);
+  t_12[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
 }
 // 127: mask=(rm[:, None] < M) & (rn[None, :] < N))
 // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),

@@ -55,9 +55,10 @@ template <> struct mf_convert<__nv_bfloat16> {
 };
 template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
 
+extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_N = N[0];
 const auto mf_K = K[0];
-__shared__ __align__(16) float x_1_smem[256];
+float* x_1_smem = reinterpret_cast<float*>(mf_shared + 0);
 if (mf_is_aligned(x_ptr, 8)) {
   // 53: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 8);

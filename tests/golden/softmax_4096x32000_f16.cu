@@ -51,10 +51,11 @@ __device__ __forceinline__ float mf_fdiv(float a, float b) {
   return y;
 }
 
+extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_n_cols = n_cols[0];
 const auto mf_row_stride = row_stride[0];
-__shared__ __align__(16) float row_max_smem[8];
-__shared__ __align__(16) float row_sum_smem[8];
+float* row_max_smem = reinterpret_cast<float*>(mf_shared + 0);
+float* row_sum_smem = reinterpret_cast<float*>(mf_shared + 32);
 if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   // 65: row = tl.program_id(0)
   // 66: base = row * row_stride

@@ -234,4 +234,5 @@ def test_threadgroup_memory_prunes_match_the_compiler(dtype, target, monkeypatch
                 compiles = False
             assert fits == compiles, (tuner.name, point, dtype)
             seen.add(fits)
-    assert seen == {True, False}  # both sides of the limit were checked
+    # both sides of Metal's 32 KiB were checked; CUDA's 227 KiB (dynamic shared memory) holds every point
+    assert seen == ({True, False} if target == "msl" else {True})

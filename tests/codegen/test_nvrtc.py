@@ -1,0 +1,55 @@
+"""The CUDA of the library's `tl.dot` kernels compiled as MLX compiles it (NVRTC, sm_90), and
+ptxas's verdict on the speed path's registers: no spills at 128x128x32 on 8 warps. Skipped where
+the NVRTC wheel (`nvidia-cuda-nvrtc-cu12`) or ptxas is not installed."""
+from __future__ import annotations
+
+import mlx.core as mx
+import pytest
+
+import metalforge as mf
+from metalforge.kernels.matmul import matmul_kernel
+from metalforge.kernels.specimens import SPECIMENS
+
+from .nvrtc import nvrtc_missing, ptxas, resources, to_ptx
+from .test_cuda_render import compiled_source
+
+pytestmark = pytest.mark.skipif(nvrtc_missing() is not None, reason=f"{nvrtc_missing()} (the test extra has it)")
+
+
+@pytest.mark.parametrize("specimen", [s for s in SPECIMENS if s.name.startswith(("matmul", "flash_attention"))],
+                         ids=lambda s: s.name)
+def test_dot_specimens_compile_with_nvrtc(specimen):
+    assert ".entry" in to_ptx(compiled_source(specimen.compile("cuda")))
+
+
+@pytest.mark.skipif(ptxas() is None, reason="ptxas is not installed")
+@pytest.mark.parametrize("num_stages", [1, 2, 4])
+def test_matmul_128x128x32_on_8_warps_does_not_spill(num_stages):
+    """64 accumulator floats per thread (128 x 128 over 256 threads) in fragments, plus the operand
+    fragments (the next tiles travel by cp.async, not registers): within the 255 registers a thread
+    may have, for every number of stages (one buffer per stage)."""
+    a = mx.zeros((1,), mx.float16)
+    c = matmul_kernel.fn.compile(a, a, mf.empty((4096, 4096), mx.float16), 4096, 4096, 4096, BLOCK_M=128,
+                                 BLOCK_N=128, BLOCK_K=32, GROUP_M=8, num_warps=8, num_stages=num_stages,
+                                 target="cuda")
+    used = resources(to_ptx(compiled_source(c)))
+    assert (used.spill_stores, used.spill_loads) == (0, 0) and used.registers <= 255, used
+    assert used.static_shared == 0 and c.shared_bytes == num_stages * 2 * (128 * 40 + 32 * 136)
+
+
+def test_flash_attention_multiplies_p_from_its_registers():
+    """64x64 tiles on 4 warps: each warp holds whole rows of the scores (warps 4 x 1), so P @ V takes
+    its A fragments from P's registers (two neighbouring 16x8 accumulator tiles are one 16x16 A
+    fragment on m16n8k16) instead of staging P in shared memory; the CUDA compiles as MLX's does."""
+    from metalforge.kernels import flash_attention
+    q, k = mx.zeros((32, 2048, 64), mx.float16), mx.zeros((8, 2048, 64), mx.float16)
+    c = flash_attention.flash_attention_kernel.fn.compile(*flash_attention.kernel_args(q, k, k, True), target="cuda",
+                                                          BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=2)
+    source = c.asm["cuda"]
+    second = source[source.index("tl.dot(p.to(v.dtype), v)"):]
+    second = second[:second.index("mf_mma_m16n8k16(")]
+    assert "mf_ldmatrix<4" not in second and "frag_a_1[i_1].e[7] = t_" in second
+    assert "_smem" not in second.replace("v_smem", "")  # only V is read from shared memory
+    # shared memory: K and V in two buffers, Q once, no P (each row padded by 16 bytes)
+    assert c.shared_bytes == 2 * 2 * 64 * 72 * 2 + 64 * 72 * 2
+    assert ".entry" in to_ptx(compiled_source(c))
