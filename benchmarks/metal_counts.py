@@ -92,7 +92,7 @@ class Case:
     ours: Callable[[EmulatorBackend, np.random.Generator], tuple]
     same_source: Optional[Callable[[EmulatorBackend, np.random.Generator], tuple]] = None
     matrix: bool = False  # report simdgroup-matrix columns
-    mlx: tuple = ()  # MlxCounterpart: the first is what MLX runs for the op on an M-series GPU at this size
+    mlx: tuple[MlxCounterpart, ...] = ()  # the first is what MLX runs for the op on an M-series GPU at this size
 
 
 def _normal(rng: np.random.Generator, shape, dtype: mx.Dtype) -> mx.array:
@@ -223,7 +223,8 @@ def _cases() -> list[Case]:
         # MLX has no fused kernel (its add is a separate binary kernel): its rms_norm alone is beside it
         Case("add + rms_norm", dict(NORM, dtype="float16"), nr * nc, 5 * nr * nc, 2 * (4 * nr * nc + nc), False,
              _add_rms_norm,
-             mlx=(MlxCounterpart("MLX rms_norm (no add)", "rms_norm", dict(rows=nr, axis=nc, dtype=fp16), 2e-2, 2e-2),)),
+             mlx=(MlxCounterpart("MLX rms_norm (no add)", "rms_norm", dict(rows=nr, axis=nc, dtype=fp16), 2e-2,
+                                 2e-2),)),
         # ours also writes the mean and 1/std of each row (fp32)
         Case("layer_norm", dict(NORM, dtype="float32"), nr * nc, 7 * nr * nc, 4 * (2 * nr * nc + 2 * nc + 2 * nr),
              True, _layer_norm,
@@ -358,12 +359,13 @@ def report(cases: list[Case], be: EmulatorBackend, log: Callable[[str], None]) -
     for case in cases:
         shape = " ".join(f"{k}={v}" for k, v in case.shape.items())
         columns: dict[str, Column | str] = {"ideal": Column(case.ideal_bytes)}
-        variants = [(OURS, case.ours)] + ([("same source", case.same_source)] if case.same_source else []) + \
-            [(mlx.label, lambda be, mlx=mlx: mlx_launches(mlx, be)) for mlx in case.mlx]
-        for label, run in variants:
+        kernels = [(OURS, case.ours)] + ([("same source", case.same_source)] if case.same_source else [])
+        variants = [(label, lambda run=run: run_counted(run, be)) for label, run in kernels] + \
+            [(mlx.label, lambda mlx=mlx: mlx_launches(mlx, be)) for mlx in case.mlx]
+        for label, launches in variants:
             try:
                 t0 = time.perf_counter()
-                columns[label] = column(run(be) if label.startswith("MLX") else run_counted(run, be))
+                columns[label] = column(launches())
                 log(f"{case.op} {label}: {time.perf_counter() - t0:.1f} s")
             except Exception as e:  # one broken row is reported, the others still run
                 columns[label] = f"FAILED: {type(e).__name__}: {str(e)[:200]}"
