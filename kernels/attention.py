@@ -68,16 +68,21 @@ def _reference(q, k, v, o, m, l, s, split, scale, group, d, *meta):
 def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, scale, GROUP: tl.constexpr,
                             D: tl.constexpr, BLOCK_N: tl.constexpr):
     """One head's keys [split * SPLIT, (split + 1) * SPLIT): the unnormalised output, the running
-    maximum and the sum of exponentials, for the combine kernel."""
+    maximum and the sum of exponentials, for the combine kernel.
+
+    Each of the BLOCK_N key slots keeps its own online softmax (maximum, sum, weighted values) over
+    the keys that land in it, block after block, and the slots are combined once after the loop: the
+    loop then reduces only over D (a key's score), never across the key slots, which on Metal would
+    cross simdgroups through threadgroup memory and barriers in every block."""
     head = tl.program_id(0)
     split = tl.program_id(1)
     part = head * tl.num_programs(1) + split
     kv_head = head // GROUP
     d = tl.arange(0, D)
     q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
-    m_i = -float("inf")
-    l_i = 0.0
-    acc = tl.zeros((D,), dtype=tl.float32)
+    m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+    l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
     lo = split * SPLIT
     hi = tl.minimum(lo + SPLIT, S)
     for start in range(lo, hi, BLOCK_N):
@@ -86,13 +91,19 @@ def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, 
         offs = (kv_head * S + n)[:, None] * D + d[None, :]
         k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
         scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
-        m_new = tl.maximum(m_i, tl.max(scores, axis=0))
-        alpha = tl.exp(m_i - m_new)
-        p = tl.exp(scores - m_new)
+        m_new = tl.maximum(m_i, scores)
+        # a slot that has seen no key yet (m_i and m_new -inf) keeps its zeros
+        alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+        p = tl.where(valid, tl.exp(scores - m_new), 0.0)
         v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-        acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
-        l_i = l_i * alpha + tl.sum(p, axis=0)
+        acc = acc * alpha[:, None] + p[:, None] * v
+        l_i = l_i * alpha + p
         m_i = m_new
+    m = tl.max(m_i, axis=0)
+    w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+    acc = tl.sum(acc * w[:, None], axis=0)
+    l_i = tl.sum(l_i * w, axis=0)
+    m_i = m
     tl.store(o_ptr + part * D + d, acc)
     tl.store(m_ptr + part, m_i)
     tl.store(l_ptr + part, l_i)

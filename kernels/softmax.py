@@ -1,4 +1,5 @@
-"""Row softmax: one program per row, online max/sum over column blocks (any row length), fp32 math."""
+"""Row softmax: one program per row, fp32 math; a row that fits the block is read once, a longer one
+twice (online max/sum over column blocks, then the normalising pass)."""
 from __future__ import annotations
 
 import mlx.core as mx
@@ -64,6 +65,13 @@ def _tune_args(shape: tuple, dtype: mx.Dtype):
 def softmax_kernel(x_ptr, out_ptr, n_cols, row_stride, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     base = row * row_stride
+    if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
+        offs = tl.arange(0, BLOCK)
+        mask = offs < n_cols
+        x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+        e = tl.exp(x - tl.max(x, axis=0))
+        tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
+        return
     # Online softmax per element: each lane keeps its own running max and sum over the column
     # blocks, so the row is reduced once, not once per block.
     m = tl.full((BLOCK,), -float("inf"), tl.float32)

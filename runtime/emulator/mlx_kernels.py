@@ -518,7 +518,8 @@ def _f32(a: mx.array) -> mx.array:
 
 
 def _sdpa_reference(x: dict) -> mx.array:
-    return mx.fast.scaled_dot_product_attention(_f32(x["q"]), _f32(x["k"]), _f32(x["v"]), scale=x["scale"], stream=mx.cpu)
+    return mx.fast.scaled_dot_product_attention(_f32(x["q"]), _f32(x["k"]), _f32(x["v"]), scale=x["scale"],
+                                                mask="causal" if x.get("causal") else None, stream=mx.cpu)
 
 
 _NO_MASK = ((20, "false"), (21, "false"), (22, "false"), (23, "false"), (24, "false"), (25, "false"))
@@ -633,10 +634,11 @@ _ATTN_PARAMS = np.dtype([(n, np.int32) for n in ("B", "H", "D", "qL", "kL", "gqa
 
 def _steel_attention_launches(x: dict) -> list:
     # mlx/backend/metal/scaled_dot_product_attention.cpp, sdpa_full_self_attention_metal (no NAX, no
-    # mask, not causal, no sinks): wm 4, wn 1, bq 32, bk 32 for D < 128 (else 16), bd = D;
+    # array mask, causal or not, no sinks): wm 4, wn 1, bq 32, bk 32 for D < 128 (else 16), bd = D;
     # steel_attention.metal instantiates attention<T, bq, bk, bd, bv, wm, wn, MaskType = T, float>;
     # function constants align_Q (200), align_K (201), has_mask (300), do_causal (301), has_sinks
     # (302), save_lse (303, false: inference); threadgroup (32, wm, wn), grid of threadgroups (NQ, H, B).
+    # Causal masks bottom-right aligned: query i sees keys up to i + qL_off, qL_off = kL - qL.
     q, k, v = x["q"], x["k"], x["v"]
     b, h, ql, d = q.shape
     kl, vd = k.shape[2], v.shape[-1]
@@ -644,7 +646,7 @@ def _steel_attention_launches(x: dict) -> list:
     flag = {True: "true", False: "false"}
     t = type_name(q.dtype)
     kernel = MlxKernel("steel/attn/kernels/steel_attention.h", "attention", f"{t}, {bq}, {bk}, {d}, {vd}, {wm}, {wn}, {t}, float",
-                       ((200, flag[ql % bq == 0]), (201, flag[kl % bk == 0]), (300, "false"), (301, "false"),
+                       ((200, flag[ql % bq == 0]), (201, flag[kl % bk == 0]), (300, "false"), (301, flag[x["causal"]]),
                         (302, "false"), (303, "false")),
                        includes=("utils.h", "steel/attn/attn.h"))
     nq, nk = -(-ql // bq), -(-kl // bk)
@@ -696,7 +698,9 @@ MLX_OPS: dict[str, MlxOp] = {
         ("utils.h", "steel/gemm/gemm.h", "steel/gemm/kernels/steel_gemm_fused.h"),
         {"m": 64, "n": 128, "k": 32, "dtype": mx.float16}),
     "steel_attention": MlxOp(
-        "steel_attention", _attention_inputs, _steel_attention_launches, _sdpa_reference, "out",
+        "steel_attention", lambda s, rng: {**_attention_inputs(s, rng), "causal": s["causal"]},
+        _steel_attention_launches, _sdpa_reference, "out",
         ("utils.h", "steel/attn/attn.h", "steel/attn/kernels/steel_attention.h"),
-        {"batch": 1, "q_heads": 2, "kv_heads": 1, "q_len": 37, "kv_len": 45, "dim": 64, "dtype": mx.float16}),
+        {"batch": 1, "q_heads": 2, "kv_heads": 1, "q_len": 37, "kv_len": 45, "dim": 64, "dtype": mx.float16,
+         "causal": False}),
 }

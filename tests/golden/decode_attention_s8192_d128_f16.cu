@@ -28,19 +28,19 @@ const auto mf_S = S[0];
 const auto mf_SPLIT = SPLIT[0];
 const auto mf_scale = scale[0];
 float* q_1_smem = reinterpret_cast<float*>(mf_shared + 0);
-float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 512);
-float* acc_4_smem = reinterpret_cast<float*>(mf_shared + 528);
-float* acc_6_smem = reinterpret_cast<float*>(mf_shared + 2576);
+float* m_smem = reinterpret_cast<float*>(mf_shared + 512);
+float* acc_5_smem = reinterpret_cast<float*>(mf_shared + 528);
+float* l_i_4_smem = reinterpret_cast<float*>(mf_shared + 2576);
 if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
-  // 72: head = tl.program_id(0)
-  // 73: split = tl.program_id(1)
-  // 74: part = head * tl.num_programs(1) + split
+  // 77: head = tl.program_id(0)
+  // 78: split = tl.program_id(1)
+  // 79: part = head * tl.num_programs(1) + split
   int t = (int(blockIdx.x) * int(gridDim.y));
   int part = (t + int(blockIdx.y));
-  // 75: kv_head = head // GROUP
+  // 80: kv_head = head // GROUP
   int kv_head = (int(blockIdx.x) / 4);
-  // 76: d = tl.arange(0, D)
-  // 77: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  // 81: d = tl.arange(0, D)
+  // 82: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
@@ -49,32 +49,42 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
   q[0] = (t_4[0] * mf_scale);
-  // 80: acc = tl.zeros((D,), dtype=tl.float32)
-  // 81: lo = split * SPLIT
+  // 83: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+  // 84: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 85: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+  // 86: lo = split * SPLIT
   int lo = (int(blockIdx.y) * mf_SPLIT);
-  // 82: hi = tl.minimum(lo + SPLIT, S)
+  // 87: hi = tl.minimum(lo + SPLIT, S)
   int t_5 = (lo + mf_SPLIT);
   int hi = mf_min<int>(t_5, mf_S);
-  // 83: for start in range(lo, hi, BLOCK_N):
-  float acc[8];
+  // 88: for start in range(lo, hi, BLOCK_N):
+  float acc[64];
   #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
+  for (int k = 0; (k < 64); k += 1) {
     float acc_1 = 0.0f;
     acc[k] = acc_1;
   }
-  float l_i;
-  l_i = 0.0f;
-  float m_i;
-  m_i = __uint_as_float(0xff800000u);
+  float l_i[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    float l_i_1 = 0.0f;
+    l_i[k] = l_i_1;
+  }
+  float m_i[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    float m_i_1 = __uint_as_float(0xff800000u);
+    m_i[k] = m_i_1;
+  }
   __syncthreads();
   q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
-    // 84: n = start + tl.arange(0, BLOCK_N)
-    // 85: valid = n < hi
-    // 86: offs = (kv_head * S + n)[:, None] * D + d[None, :]
+    // 89: n = start + tl.arange(0, BLOCK_N)
+    // 90: valid = n < hi
+    // 91: offs = (kv_head * S + n)[:, None] * D + d[None, :]
     int t_6 = (kv_head * mf_S);
-    // 87: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 92: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
     __half t_7[64];
     #pragma unroll
@@ -101,7 +111,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       k_1[k] = static_cast<float>(t_7[k]);
     }
-    // 88: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    // 93: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
     float t_8[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -146,187 +156,270 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
-    // 89: m_new = tl.maximum(m_i, tl.max(scores, axis=0))
-    float acc_3[1];
-    acc_3[0] = scores[0];
-    acc_3[0] = fmaxf(acc_3[0], scores[1]);
-    acc_3[0] = fmaxf(acc_3[0], scores[2]);
-    acc_3[0] = fmaxf(acc_3[0], scores[3]);
-    acc_3[0] = fmaxf(acc_3[0], scores[4]);
-    acc_3[0] = fmaxf(acc_3[0], scores[5]);
-    acc_3[0] = fmaxf(acc_3[0], scores[6]);
-    acc_3[0] = fmaxf(acc_3[0], scores[7]);
-    float partner_4 = __shfl_xor_sync(0xffffffffu, acc_3[0], 16);
-    acc_3[0] = fmaxf(acc_3[0], partner_4);
-    __syncthreads();
-    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
-      acc_3_smem[int(threadIdx.x / 32u)] = acc_3[0];
+    // 94: m_new = tl.maximum(m_i, scores)
+    float m_new[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      m_new[k] = fmaxf(m_i[k], scores[k]);
     }
-    __syncthreads();
-    acc_3[0] = acc_3_smem[0];
-    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[1]);
-    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[2]);
-    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[3]);
-    float t_9 = acc_3[0];
-    float m_new = fmaxf(m_i, t_9);
-    // 90: alpha = tl.exp(m_i - m_new)
-    float t_10 = (m_i - m_new);
-    float alpha = mf_exp(t_10);
-    // 91: p = tl.exp(scores - m_new)
+    // 96: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+    bool t_9[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_9[k] = (m_new[k] == m_i[k]);
+    }
+    float t_10[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_10[k] = (m_i[k] - m_new[k]);
+    }
     float t_11[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_11[k] = (scores[k] - m_new);
+      t_11[k] = mf_exp(t_10[k]);
+    }
+    float alpha[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
+    }
+    // 97: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+    float t_12[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_12[k] = (scores[k] - m_new[k]);
+    }
+    float t_13[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_13[k] = mf_exp(t_12[k]);
     }
     float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_11[k]);
+      int n_3 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      bool valid_3 = (n_3 < hi);
+      p[k] = (valid_3 ? t_13[k] : 0.0f);
     }
-    // 92: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-    __half t_12[64];
+    // 98: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    __half t_14[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 8) {
-      int n_3 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int n_4 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_2 = ((int(threadIdx.x % 32u) % 16) * 8);
-      int offs_2 = (((t_6 + n_3) * 128) + d_2);
-      bool valid_3 = (n_3 < hi);
+      int offs_2 = (((t_6 + n_4) * 128) + d_2);
+      bool valid_4 = (n_4 < hi);
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, (v_ptr + offs_2), valid_3);
-        t_12[k] = mf_v.v[0];
-        t_12[(k + 1)] = mf_v.v[1];
-        t_12[(k + 2)] = mf_v.v[2];
-        t_12[(k + 3)] = mf_v.v[3];
-        t_12[(k + 4)] = mf_v.v[4];
-        t_12[(k + 5)] = mf_v.v[5];
-        t_12[(k + 6)] = mf_v.v[6];
-        t_12[(k + 7)] = mf_v.v[7];
+        mf_load_masked(mf_v, (v_ptr + offs_2), valid_4);
+        t_14[k] = mf_v.v[0];
+        t_14[(k + 1)] = mf_v.v[1];
+        t_14[(k + 2)] = mf_v.v[2];
+        t_14[(k + 3)] = mf_v.v[3];
+        t_14[(k + 4)] = mf_v.v[4];
+        t_14[(k + 5)] = mf_v.v[5];
+        t_14[(k + 6)] = mf_v.v[6];
+        t_14[(k + 7)] = mf_v.v[7];
       }
     }
     float v[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      v[k] = static_cast<float>(t_12[k]);
+      v[k] = static_cast<float>(t_14[k]);
     }
-    // 93: acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
-    float t_13[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = (acc[k] * alpha);
-    }
-    float t_14[64];
+    // 99: acc = acc * alpha[:, None] + p[:, None] * v
+    float t_15[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      t_14[k] = (p[(k / 8)] * v[k]);
+      t_15[k] = (acc[k] * alpha[(k / 8)]);
     }
-    float acc_4[8];
+    float t_16[64];
+    #pragma unroll
+    for (int k = 0; (k < 64); k += 1) {
+      t_16[k] = (p[(k / 8)] * v[k]);
+    }
+    float acc_3[64];
+    #pragma unroll
+    for (int k = 0; (k < 64); k += 1) {
+      acc_3[k] = (t_15[k] + t_16[k]);
+    }
+    // 100: l_i = l_i * alpha + p
+    float t_17[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      acc_4[k] = t_14[k];
-      acc_4[k] = (acc_4[k] + t_14[(8 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(16 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(24 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(32 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(40 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(48 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(56 + k)]);
+      t_17[k] = (l_i[k] * alpha[k]);
+    }
+    float l_i_2[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      l_i_2[k] = (t_17[k] + p[k]);
+    }
+    float acc_4[64];
+    #pragma unroll
+    for (int k = 0; (k < 64); k += 1) {
+      acc_4[k] = acc_3[k];
+    }
+    float l_i_3[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      l_i_3[k] = l_i_2[k];
+    }
+    float m_new_1[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      m_new_1[k] = m_new[k];
+    }
+    #pragma unroll
+    for (int k = 0; (k < 64); k += 1) {
+      acc[k] = acc_4[k];
     }
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      float partner_5 = __shfl_xor_sync(0xffffffffu, acc_4[k], 16);
-      acc_4[k] = (acc_4[k] + partner_5);
+      l_i[k] = l_i_3[k];
     }
-    __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
-        acc_4_smem[((int(threadIdx.x / 32u) * 128) + (((int(threadIdx.x % 32u) % 16) * 8) + k))] = acc_4[k];
-      }
+      m_i[k] = m_new_1[k];
     }
-    __syncthreads();
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      acc_4[k] = acc_4_smem[(((int(threadIdx.x % 32u) % 16) * 8) + k)];
-      acc_4[k] = (acc_4[k] + acc_4_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
-      acc_4[k] = (acc_4[k] + acc_4_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
-      acc_4[k] = (acc_4[k] + acc_4_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
-    }
-    float acc_5[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      acc_5[k] = (t_13[k] + acc_4[k]);
-    }
-    // 94: l_i = l_i * alpha + tl.sum(p, axis=0)
-    float t_15 = (l_i * alpha);
-    float acc_6[1];
-    acc_6[0] = p[0];
-    acc_6[0] = (acc_6[0] + p[1]);
-    acc_6[0] = (acc_6[0] + p[2]);
-    acc_6[0] = (acc_6[0] + p[3]);
-    acc_6[0] = (acc_6[0] + p[4]);
-    acc_6[0] = (acc_6[0] + p[5]);
-    acc_6[0] = (acc_6[0] + p[6]);
-    acc_6[0] = (acc_6[0] + p[7]);
-    float partner_6 = __shfl_xor_sync(0xffffffffu, acc_6[0], 16);
-    acc_6[0] = (acc_6[0] + partner_6);
-    __syncthreads();
-    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
-      acc_6_smem[int(threadIdx.x / 32u)] = acc_6[0];
-    }
-    __syncthreads();
-    acc_6[0] = acc_6_smem[0];
-    acc_6[0] = (acc_6[0] + acc_6_smem[1]);
-    acc_6[0] = (acc_6[0] + acc_6_smem[2]);
-    acc_6[0] = (acc_6[0] + acc_6_smem[3]);
-    float t_16 = acc_6[0];
-    float l_i_1 = (t_15 + t_16);
-    float acc_7[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      acc_7[k] = acc_5[k];
-    }
-    float l_i_2;
-    l_i_2 = l_i_1;
-    float m_new_1;
-    m_new_1 = m_new;
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      acc[k] = acc_7[k];
-    }
-    l_i = l_i_2;
-    m_i = m_new_1;
   }
-  // 96: tl.store(o_ptr + part * D + d, acc)
-  int t_17 = (part * 128);
-  decltype(o_ptr) t_18 = (o_ptr + t_17);
+  // 102: m = tl.max(m_i, axis=0)
+  float m[1];
+  m[0] = m_i[0];
+  m[0] = fmaxf(m[0], m_i[1]);
+  m[0] = fmaxf(m[0], m_i[2]);
+  m[0] = fmaxf(m[0], m_i[3]);
+  m[0] = fmaxf(m[0], m_i[4]);
+  m[0] = fmaxf(m[0], m_i[5]);
+  m[0] = fmaxf(m[0], m_i[6]);
+  m[0] = fmaxf(m[0], m_i[7]);
+  float partner_4 = __shfl_xor_sync(0xffffffffu, m[0], 16);
+  m[0] = fmaxf(m[0], partner_4);
+  __syncthreads();
+  if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+    m_smem[int(threadIdx.x / 32u)] = m[0];
+  }
+  __syncthreads();
+  m[0] = m_smem[0];
+  m[0] = fmaxf(m[0], m_smem[1]);
+  m[0] = fmaxf(m[0], m_smem[2]);
+  m[0] = fmaxf(m[0], m_smem[3]);
+  float m_1 = m[0];
+  // 103: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+  bool t_18[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_18[k] = (m_i[k] == m_1);
+  }
+  float t_19[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_19[k] = (m_i[k] - m_1);
+  }
+  float t_20[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_20[k] = mf_exp(t_19[k]);
+  }
+  float w[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    w[k] = (t_18[k] ? 1.0f : t_20[k]);
+  }
+  // 104: acc = tl.sum(acc * w[:, None], axis=0)
+  float t_21[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    t_21[k] = (acc[k] * w[(k / 8)]);
+  }
+  float acc_5[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    acc_5[k] = t_21[k];
+    acc_5[k] = (acc_5[k] + t_21[(8 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(16 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(24 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(32 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(40 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(48 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(56 + k)]);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    float partner_5 = __shfl_xor_sync(0xffffffffu, acc_5[k], 16);
+    acc_5[k] = (acc_5[k] + partner_5);
+  }
+  __syncthreads();
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+      acc_5_smem[((int(threadIdx.x / 32u) * 128) + (((int(threadIdx.x % 32u) % 16) * 8) + k))] = acc_5[k];
+    }
+  }
+  __syncthreads();
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    acc_5[k] = acc_5_smem[(((int(threadIdx.x % 32u) % 16) * 8) + k)];
+    acc_5[k] = (acc_5[k] + acc_5_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
+    acc_5[k] = (acc_5[k] + acc_5_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
+    acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
+  }
+  // 105: l_i = tl.sum(l_i * w, axis=0)
+  float t_22[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_22[k] = (l_i[k] * w[k]);
+  }
+  float l_i_4[1];
+  l_i_4[0] = t_22[0];
+  l_i_4[0] = (l_i_4[0] + t_22[1]);
+  l_i_4[0] = (l_i_4[0] + t_22[2]);
+  l_i_4[0] = (l_i_4[0] + t_22[3]);
+  l_i_4[0] = (l_i_4[0] + t_22[4]);
+  l_i_4[0] = (l_i_4[0] + t_22[5]);
+  l_i_4[0] = (l_i_4[0] + t_22[6]);
+  l_i_4[0] = (l_i_4[0] + t_22[7]);
+  float partner_6 = __shfl_xor_sync(0xffffffffu, l_i_4[0], 16);
+  l_i_4[0] = (l_i_4[0] + partner_6);
+  __syncthreads();
+  if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+    l_i_4_smem[int(threadIdx.x / 32u)] = l_i_4[0];
+  }
+  __syncthreads();
+  l_i_4[0] = l_i_4_smem[0];
+  l_i_4[0] = (l_i_4[0] + l_i_4_smem[1]);
+  l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
+  l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
+  float l_i_5 = l_i_4[0];
+  // 107: tl.store(o_ptr + part * D + d, acc)
+  int t_23 = (part * 128);
+  decltype(o_ptr) t_24 = (o_ptr + t_23);
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     int d = (((int(threadIdx.x % 32u) % 16) * 8) + k);
     if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) == 0))) {
-      *((t_18 + d)) = acc[k];
+      *((t_24 + d)) = acc_5[k];
     }
   }
-  // 97: tl.store(m_ptr + part, m_i)
-  decltype(m_ptr) t_19 = (m_ptr + part);
+  // 108: tl.store(m_ptr + part, m_i)
+  decltype(m_ptr) t_25 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_19) = m_i;
+    *(t_25) = m_1;
   }
-  // 98: tl.store(l_ptr + part, l_i)
-  decltype(l_ptr) t_20 = (l_ptr + part);
+  // 109: tl.store(l_ptr + part, l_i)
+  decltype(l_ptr) t_26 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_20) = l_i;
+    *(t_26) = l_i_5;
   }
 } else {
-  // 72: head = tl.program_id(0)
-  // 73: split = tl.program_id(1)
-  // 74: part = head * tl.num_programs(1) + split
+  // 77: head = tl.program_id(0)
+  // 78: split = tl.program_id(1)
+  // 79: part = head * tl.num_programs(1) + split
   int t = (int(blockIdx.x) * int(gridDim.y));
   int part = (t + int(blockIdx.y));
-  // 75: kv_head = head // GROUP
+  // 80: kv_head = head // GROUP
   int kv_head = (int(blockIdx.x) / 4);
-  // 76: d = tl.arange(0, D)
-  // 77: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  // 81: d = tl.arange(0, D)
+  // 82: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
@@ -335,32 +428,42 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
   q[0] = (t_4[0] * mf_scale);
-  // 80: acc = tl.zeros((D,), dtype=tl.float32)
-  // 81: lo = split * SPLIT
+  // 83: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+  // 84: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 85: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+  // 86: lo = split * SPLIT
   int lo = (int(blockIdx.y) * mf_SPLIT);
-  // 82: hi = tl.minimum(lo + SPLIT, S)
+  // 87: hi = tl.minimum(lo + SPLIT, S)
   int t_5 = (lo + mf_SPLIT);
   int hi = mf_min<int>(t_5, mf_S);
-  // 83: for start in range(lo, hi, BLOCK_N):
-  float acc[8];
+  // 88: for start in range(lo, hi, BLOCK_N):
+  float acc[64];
   #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
+  for (int k = 0; (k < 64); k += 1) {
     float acc_1 = 0.0f;
     acc[k] = acc_1;
   }
-  float l_i;
-  l_i = 0.0f;
-  float m_i;
-  m_i = __uint_as_float(0xff800000u);
+  float l_i[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    float l_i_1 = 0.0f;
+    l_i[k] = l_i_1;
+  }
+  float m_i[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    float m_i_1 = __uint_as_float(0xff800000u);
+    m_i[k] = m_i_1;
+  }
   __syncthreads();
   q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
-    // 84: n = start + tl.arange(0, BLOCK_N)
-    // 85: valid = n < hi
-    // 86: offs = (kv_head * S + n)[:, None] * D + d[None, :]
+    // 89: n = start + tl.arange(0, BLOCK_N)
+    // 90: valid = n < hi
+    // 91: offs = (kv_head * S + n)[:, None] * D + d[None, :]
     int t_6 = (kv_head * mf_S);
-    // 87: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 92: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
     __half t_7[64];
     #pragma unroll 1
@@ -394,7 +497,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       k_1[k] = static_cast<float>(t_7[k]);
     }
-    // 88: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    // 93: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
     float t_8[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -439,182 +542,265 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
-    // 89: m_new = tl.maximum(m_i, tl.max(scores, axis=0))
-    float acc_3[1];
-    acc_3[0] = scores[0];
-    acc_3[0] = fmaxf(acc_3[0], scores[1]);
-    acc_3[0] = fmaxf(acc_3[0], scores[2]);
-    acc_3[0] = fmaxf(acc_3[0], scores[3]);
-    acc_3[0] = fmaxf(acc_3[0], scores[4]);
-    acc_3[0] = fmaxf(acc_3[0], scores[5]);
-    acc_3[0] = fmaxf(acc_3[0], scores[6]);
-    acc_3[0] = fmaxf(acc_3[0], scores[7]);
-    float partner_4 = __shfl_xor_sync(0xffffffffu, acc_3[0], 16);
-    acc_3[0] = fmaxf(acc_3[0], partner_4);
-    __syncthreads();
-    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
-      acc_3_smem[int(threadIdx.x / 32u)] = acc_3[0];
+    // 94: m_new = tl.maximum(m_i, scores)
+    float m_new[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      m_new[k] = fmaxf(m_i[k], scores[k]);
     }
-    __syncthreads();
-    acc_3[0] = acc_3_smem[0];
-    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[1]);
-    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[2]);
-    acc_3[0] = fmaxf(acc_3[0], acc_3_smem[3]);
-    float t_9 = acc_3[0];
-    float m_new = fmaxf(m_i, t_9);
-    // 90: alpha = tl.exp(m_i - m_new)
-    float t_10 = (m_i - m_new);
-    float alpha = mf_exp(t_10);
-    // 91: p = tl.exp(scores - m_new)
+    // 96: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+    bool t_9[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_9[k] = (m_new[k] == m_i[k]);
+    }
+    float t_10[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_10[k] = (m_i[k] - m_new[k]);
+    }
     float t_11[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_11[k] = (scores[k] - m_new);
+      t_11[k] = mf_exp(t_10[k]);
+    }
+    float alpha[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
+    }
+    // 97: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+    float t_12[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_12[k] = (scores[k] - m_new[k]);
+    }
+    float t_13[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_13[k] = mf_exp(t_12[k]);
     }
     float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_11[k]);
+      int n_3 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      bool valid_3 = (n_3 < hi);
+      p[k] = (valid_3 ? t_13[k] : 0.0f);
     }
-    // 92: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-    __half t_12[64];
+    // 98: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    __half t_14[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
-      int n_3 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int n_4 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_2 = ((int(threadIdx.x % 32u) % 16) * 8);
-      int offs_2 = (((t_6 + n_3) * 128) + d_2);
-      bool valid_3 = (n_3 < hi);
-      if (valid_3) {
-        t_12[k] = (v_ptr + offs_2)[0];
-        t_12[(k + 1)] = (v_ptr + offs_2)[1];
-        t_12[(k + 2)] = (v_ptr + offs_2)[2];
-        t_12[(k + 3)] = (v_ptr + offs_2)[3];
-        t_12[(k + 4)] = (v_ptr + offs_2)[4];
-        t_12[(k + 5)] = (v_ptr + offs_2)[5];
-        t_12[(k + 6)] = (v_ptr + offs_2)[6];
-        t_12[(k + 7)] = (v_ptr + offs_2)[7];
+      int offs_2 = (((t_6 + n_4) * 128) + d_2);
+      bool valid_4 = (n_4 < hi);
+      if (valid_4) {
+        t_14[k] = (v_ptr + offs_2)[0];
+        t_14[(k + 1)] = (v_ptr + offs_2)[1];
+        t_14[(k + 2)] = (v_ptr + offs_2)[2];
+        t_14[(k + 3)] = (v_ptr + offs_2)[3];
+        t_14[(k + 4)] = (v_ptr + offs_2)[4];
+        t_14[(k + 5)] = (v_ptr + offs_2)[5];
+        t_14[(k + 6)] = (v_ptr + offs_2)[6];
+        t_14[(k + 7)] = (v_ptr + offs_2)[7];
       } else {
-        t_12[k] = __float2half(0.0f);
-        t_12[(k + 1)] = __float2half(0.0f);
-        t_12[(k + 2)] = __float2half(0.0f);
-        t_12[(k + 3)] = __float2half(0.0f);
-        t_12[(k + 4)] = __float2half(0.0f);
-        t_12[(k + 5)] = __float2half(0.0f);
-        t_12[(k + 6)] = __float2half(0.0f);
-        t_12[(k + 7)] = __float2half(0.0f);
+        t_14[k] = __float2half(0.0f);
+        t_14[(k + 1)] = __float2half(0.0f);
+        t_14[(k + 2)] = __float2half(0.0f);
+        t_14[(k + 3)] = __float2half(0.0f);
+        t_14[(k + 4)] = __float2half(0.0f);
+        t_14[(k + 5)] = __float2half(0.0f);
+        t_14[(k + 6)] = __float2half(0.0f);
+        t_14[(k + 7)] = __float2half(0.0f);
       }
     }
     float v[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      v[k] = static_cast<float>(t_12[k]);
+      v[k] = static_cast<float>(t_14[k]);
     }
-    // 93: acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
-    float t_13[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = (acc[k] * alpha);
-    }
-    float t_14[64];
+    // 99: acc = acc * alpha[:, None] + p[:, None] * v
+    float t_15[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      t_14[k] = (p[(k / 8)] * v[k]);
+      t_15[k] = (acc[k] * alpha[(k / 8)]);
     }
-    float acc_4[8];
+    float t_16[64];
+    #pragma unroll 1
+    for (int k = 0; (k < 64); k += 1) {
+      t_16[k] = (p[(k / 8)] * v[k]);
+    }
+    float acc_3[64];
+    #pragma unroll 1
+    for (int k = 0; (k < 64); k += 1) {
+      acc_3[k] = (t_15[k] + t_16[k]);
+    }
+    // 100: l_i = l_i * alpha + p
+    float t_17[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      acc_4[k] = t_14[k];
-      acc_4[k] = (acc_4[k] + t_14[(8 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(16 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(24 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(32 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(40 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(48 + k)]);
-      acc_4[k] = (acc_4[k] + t_14[(56 + k)]);
+      t_17[k] = (l_i[k] * alpha[k]);
+    }
+    float l_i_2[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      l_i_2[k] = (t_17[k] + p[k]);
+    }
+    float acc_4[64];
+    #pragma unroll 1
+    for (int k = 0; (k < 64); k += 1) {
+      acc_4[k] = acc_3[k];
+    }
+    float l_i_3[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      l_i_3[k] = l_i_2[k];
+    }
+    float m_new_1[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      m_new_1[k] = m_new[k];
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 64); k += 1) {
+      acc[k] = acc_4[k];
     }
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      float partner_5 = __shfl_xor_sync(0xffffffffu, acc_4[k], 16);
-      acc_4[k] = (acc_4[k] + partner_5);
+      l_i[k] = l_i_3[k];
     }
-    __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
-        acc_4_smem[((int(threadIdx.x / 32u) * 128) + (((int(threadIdx.x % 32u) % 16) * 8) + k))] = acc_4[k];
-      }
+      m_i[k] = m_new_1[k];
     }
-    __syncthreads();
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      acc_4[k] = acc_4_smem[(((int(threadIdx.x % 32u) % 16) * 8) + k)];
-      acc_4[k] = (acc_4[k] + acc_4_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
-      acc_4[k] = (acc_4[k] + acc_4_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
-      acc_4[k] = (acc_4[k] + acc_4_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
-    }
-    float acc_5[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      acc_5[k] = (t_13[k] + acc_4[k]);
-    }
-    // 94: l_i = l_i * alpha + tl.sum(p, axis=0)
-    float t_15 = (l_i * alpha);
-    float acc_6[1];
-    acc_6[0] = p[0];
-    acc_6[0] = (acc_6[0] + p[1]);
-    acc_6[0] = (acc_6[0] + p[2]);
-    acc_6[0] = (acc_6[0] + p[3]);
-    acc_6[0] = (acc_6[0] + p[4]);
-    acc_6[0] = (acc_6[0] + p[5]);
-    acc_6[0] = (acc_6[0] + p[6]);
-    acc_6[0] = (acc_6[0] + p[7]);
-    float partner_6 = __shfl_xor_sync(0xffffffffu, acc_6[0], 16);
-    acc_6[0] = (acc_6[0] + partner_6);
-    __syncthreads();
-    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
-      acc_6_smem[int(threadIdx.x / 32u)] = acc_6[0];
-    }
-    __syncthreads();
-    acc_6[0] = acc_6_smem[0];
-    acc_6[0] = (acc_6[0] + acc_6_smem[1]);
-    acc_6[0] = (acc_6[0] + acc_6_smem[2]);
-    acc_6[0] = (acc_6[0] + acc_6_smem[3]);
-    float t_16 = acc_6[0];
-    float l_i_1 = (t_15 + t_16);
-    float acc_7[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      acc_7[k] = acc_5[k];
-    }
-    float l_i_2;
-    l_i_2 = l_i_1;
-    float m_new_1;
-    m_new_1 = m_new;
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      acc[k] = acc_7[k];
-    }
-    l_i = l_i_2;
-    m_i = m_new_1;
   }
-  // 96: tl.store(o_ptr + part * D + d, acc)
-  int t_17 = (part * 128);
-  decltype(o_ptr) t_18 = (o_ptr + t_17);
+  // 102: m = tl.max(m_i, axis=0)
+  float m[1];
+  m[0] = m_i[0];
+  m[0] = fmaxf(m[0], m_i[1]);
+  m[0] = fmaxf(m[0], m_i[2]);
+  m[0] = fmaxf(m[0], m_i[3]);
+  m[0] = fmaxf(m[0], m_i[4]);
+  m[0] = fmaxf(m[0], m_i[5]);
+  m[0] = fmaxf(m[0], m_i[6]);
+  m[0] = fmaxf(m[0], m_i[7]);
+  float partner_4 = __shfl_xor_sync(0xffffffffu, m[0], 16);
+  m[0] = fmaxf(m[0], partner_4);
+  __syncthreads();
+  if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+    m_smem[int(threadIdx.x / 32u)] = m[0];
+  }
+  __syncthreads();
+  m[0] = m_smem[0];
+  m[0] = fmaxf(m[0], m_smem[1]);
+  m[0] = fmaxf(m[0], m_smem[2]);
+  m[0] = fmaxf(m[0], m_smem[3]);
+  float m_1 = m[0];
+  // 103: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+  bool t_18[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    t_18[k] = (m_i[k] == m_1);
+  }
+  float t_19[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    t_19[k] = (m_i[k] - m_1);
+  }
+  float t_20[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    t_20[k] = mf_exp(t_19[k]);
+  }
+  float w[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    w[k] = (t_18[k] ? 1.0f : t_20[k]);
+  }
+  // 104: acc = tl.sum(acc * w[:, None], axis=0)
+  float t_21[64];
+  #pragma unroll 1
+  for (int k = 0; (k < 64); k += 1) {
+    t_21[k] = (acc[k] * w[(k / 8)]);
+  }
+  float acc_5[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    acc_5[k] = t_21[k];
+    acc_5[k] = (acc_5[k] + t_21[(8 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(16 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(24 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(32 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(40 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(48 + k)]);
+    acc_5[k] = (acc_5[k] + t_21[(56 + k)]);
+  }
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    float partner_5 = __shfl_xor_sync(0xffffffffu, acc_5[k], 16);
+    acc_5[k] = (acc_5[k] + partner_5);
+  }
+  __syncthreads();
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+      acc_5_smem[((int(threadIdx.x / 32u) * 128) + (((int(threadIdx.x % 32u) % 16) * 8) + k))] = acc_5[k];
+    }
+  }
+  __syncthreads();
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    acc_5[k] = acc_5_smem[(((int(threadIdx.x % 32u) % 16) * 8) + k)];
+    acc_5[k] = (acc_5[k] + acc_5_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
+    acc_5[k] = (acc_5[k] + acc_5_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
+    acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
+  }
+  // 105: l_i = tl.sum(l_i * w, axis=0)
+  float t_22[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    t_22[k] = (l_i[k] * w[k]);
+  }
+  float l_i_4[1];
+  l_i_4[0] = t_22[0];
+  l_i_4[0] = (l_i_4[0] + t_22[1]);
+  l_i_4[0] = (l_i_4[0] + t_22[2]);
+  l_i_4[0] = (l_i_4[0] + t_22[3]);
+  l_i_4[0] = (l_i_4[0] + t_22[4]);
+  l_i_4[0] = (l_i_4[0] + t_22[5]);
+  l_i_4[0] = (l_i_4[0] + t_22[6]);
+  l_i_4[0] = (l_i_4[0] + t_22[7]);
+  float partner_6 = __shfl_xor_sync(0xffffffffu, l_i_4[0], 16);
+  l_i_4[0] = (l_i_4[0] + partner_6);
+  __syncthreads();
+  if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
+    l_i_4_smem[int(threadIdx.x / 32u)] = l_i_4[0];
+  }
+  __syncthreads();
+  l_i_4[0] = l_i_4_smem[0];
+  l_i_4[0] = (l_i_4[0] + l_i_4_smem[1]);
+  l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
+  l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
+  float l_i_5 = l_i_4[0];
+  // 107: tl.store(o_ptr + part * D + d, acc)
+  int t_23 = (part * 128);
+  decltype(o_ptr) t_24 = (o_ptr + t_23);
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     int d = (((int(threadIdx.x % 32u) % 16) * 8) + k);
     if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) == 0))) {
-      *((t_18 + d)) = acc[k];
+      *((t_24 + d)) = acc_5[k];
     }
   }
-  // 97: tl.store(m_ptr + part, m_i)
-  decltype(m_ptr) t_19 = (m_ptr + part);
+  // 108: tl.store(m_ptr + part, m_i)
+  decltype(m_ptr) t_25 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_19) = m_i;
+    *(t_25) = m_1;
   }
-  // 98: tl.store(l_ptr + part, l_i)
-  decltype(l_ptr) t_20 = (l_ptr + part);
+  // 109: tl.store(l_ptr + part, l_i)
+  decltype(l_ptr) t_26 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_20) = l_i;
+    *(t_26) = l_i_5;
   }
 }

@@ -1,12 +1,12 @@
-// 72: head = tl.program_id(0)
-// 73: split = tl.program_id(1)
-// 74: part = head * tl.num_programs(1) + split
+// 77: head = tl.program_id(0)
+// 78: split = tl.program_id(1)
+// 79: part = head * tl.num_programs(1) + split
 int t = (int(threadgroup_position_in_grid.x) * int(threadgroups_per_grid.y));
 int part = (t + int(threadgroup_position_in_grid.y));
-// 75: kv_head = head // GROUP
+// 80: kv_head = head // GROUP
 int kv_head = (int(threadgroup_position_in_grid.x) / 4);
-// 76: d = tl.arange(0, D)
-// 77: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+// 81: d = tl.arange(0, D)
+// 82: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
 int t_1 = (int(threadgroup_position_in_grid.x) * 128);
 decltype(q_ptr) t_2 = (q_ptr + t_1);
 half t_3[1];
@@ -15,33 +15,43 @@ float t_4[1];
 t_4[0] = static_cast<float>(t_3[0]);
 float q[1];
 q[0] = (t_4[0] * scale);
-// 80: acc = tl.zeros((D,), dtype=tl.float32)
-// 81: lo = split * SPLIT
+// 83: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+// 84: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+// 85: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+// 86: lo = split * SPLIT
 int lo = (int(threadgroup_position_in_grid.y) * SPLIT);
-// 82: hi = tl.minimum(lo + SPLIT, S)
+// 87: hi = tl.minimum(lo + SPLIT, S)
 int t_5 = (lo + SPLIT);
 int hi = metal::min(t_5, S);
-// 83: for start in range(lo, hi, BLOCK_N):
-float acc[4];
+// 88: for start in range(lo, hi, BLOCK_N):
+float acc[64];
 #pragma unroll
-for (int k = 0; (k < 4); k += 1) {
+for (int k = 0; (k < 64); k += 1) {
   float acc_1 = 0.0f;
   acc[k] = acc_1;
 }
-float l_i;
-l_i = 0.0f;
-float m_i;
-m_i = (-INFINITY);
+float l_i[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  float l_i_1 = 0.0f;
+  l_i[k] = l_i_1;
+}
+float m_i[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  float m_i_1 = (-INFINITY);
+  m_i[k] = m_i_1;
+}
 threadgroup float q_1_smem[128];
 threadgroup_barrier(mem_flags::mem_threadgroup);
 q_1_smem[int(thread_index_in_threadgroup)] = q[0];
 threadgroup_barrier(mem_flags::mem_threadgroup);
 for (int start = lo; (start < hi); start += 64) {
-  // 84: n = start + tl.arange(0, BLOCK_N)
-  // 85: valid = n < hi
-  // 86: offs = (kv_head * S + n)[:, None] * D + d[None, :]
+  // 89: n = start + tl.arange(0, BLOCK_N)
+  // 90: valid = n < hi
+  // 91: offs = (kv_head * S + n)[:, None] * D + d[None, :]
   int t_6 = (kv_head * S);
-  // 87: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+  // 92: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
   int d = 0;
   half t_7[64];
   #pragma unroll
@@ -64,7 +74,7 @@ for (int start = lo; (start < hi); start += 64) {
   for (int k = 0; (k < 64); k += 1) {
     k_1[k] = static_cast<float>(t_7[k]);
   }
-  // 88: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+  // 93: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
   float t_8[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -110,188 +120,271 @@ for (int start = lo; (start < hi); start += 64) {
     bool valid_2 = (n_2 < hi);
     scores[k] = (valid_2 ? acc_2[k] : (-INFINITY));
   }
-  // 89: m_new = tl.maximum(m_i, tl.max(scores, axis=0))
-  float acc_3[1];
-  acc_3[0] = scores[0];
-  acc_3[0] = metal::max(acc_3[0], scores[1]);
-  acc_3[0] = metal::max(acc_3[0], scores[2]);
-  acc_3[0] = metal::max(acc_3[0], scores[3]);
-  acc_3[0] = metal::max(acc_3[0], scores[4]);
-  acc_3[0] = metal::max(acc_3[0], scores[5]);
-  acc_3[0] = metal::max(acc_3[0], scores[6]);
-  acc_3[0] = metal::max(acc_3[0], scores[7]);
-  acc_3[0] = metal::max(acc_3[0], scores[8]);
-  acc_3[0] = metal::max(acc_3[0], scores[9]);
-  acc_3[0] = metal::max(acc_3[0], scores[10]);
-  acc_3[0] = metal::max(acc_3[0], scores[11]);
-  acc_3[0] = metal::max(acc_3[0], scores[12]);
-  acc_3[0] = metal::max(acc_3[0], scores[13]);
-  acc_3[0] = metal::max(acc_3[0], scores[14]);
-  acc_3[0] = metal::max(acc_3[0], scores[15]);
-  threadgroup float acc_3_smem[4];
-  threadgroup_barrier(mem_flags::mem_threadgroup);
-  if (((0 == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
-    acc_3_smem[int(simdgroup_index_in_threadgroup)] = acc_3[0];
+  // 94: m_new = tl.maximum(m_i, scores)
+  float m_new[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    m_new[k] = metal::max(m_i[k], scores[k]);
   }
-  threadgroup_barrier(mem_flags::mem_threadgroup);
-  acc_3[0] = acc_3_smem[0];
-  acc_3[0] = metal::max(acc_3[0], acc_3_smem[1]);
-  acc_3[0] = metal::max(acc_3[0], acc_3_smem[2]);
-  acc_3[0] = metal::max(acc_3[0], acc_3_smem[3]);
-  float t_9 = acc_3[0];
-  float m_new = metal::max(m_i, t_9);
-  // 90: alpha = tl.exp(m_i - m_new)
-  float t_10 = (m_i - m_new);
-  float alpha = metal::exp(t_10);
-  // 91: p = tl.exp(scores - m_new)
+  // 96: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+  bool t_9[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_9[k] = (m_new[k] == m_i[k]);
+  }
+  float t_10[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_10[k] = (m_i[k] - m_new[k]);
+  }
   float t_11[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = (scores[k] - m_new);
+    t_11[k] = metal::exp(t_10[k]);
+  }
+  float alpha[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
+  }
+  // 97: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+  float t_12[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_12[k] = (scores[k] - m_new[k]);
+  }
+  float t_13[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_13[k] = metal::exp(t_12[k]);
   }
   float p[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    p[k] = metal::exp(t_11[k]);
+    int n_3 = (start + ((k * 4) + int(simdgroup_index_in_threadgroup)));
+    bool valid_3 = (n_3 < hi);
+    p[k] = (valid_3 ? t_13[k] : 0.0f);
   }
-  // 92: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-  half t_12[64];
+  // 98: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+  half t_14[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 4) {
-    int n_3 = (start + (k + int(simdgroup_index_in_threadgroup)));
+    int n_4 = (start + (k + int(simdgroup_index_in_threadgroup)));
     int d_2 = (int(thread_index_in_simdgroup) * 4);
-    int offs_2 = (((t_6 + n_3) * 128) + d_2);
-    bool valid_3 = (n_3 < hi);
+    int offs_2 = (((t_6 + n_4) * 128) + d_2);
+    bool valid_4 = (n_4 < hi);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (valid_3) mf_v = *((const device packed_half4*)((v_ptr + offs_2)));
-      t_12[k] = mf_v[0];
-      t_12[(k + 1)] = mf_v[1];
-      t_12[(k + 2)] = mf_v[2];
-      t_12[(k + 3)] = mf_v[3];
+      if (valid_4) mf_v = *((const device packed_half4*)((v_ptr + offs_2)));
+      t_14[k] = mf_v[0];
+      t_14[(k + 1)] = mf_v[1];
+      t_14[(k + 2)] = mf_v[2];
+      t_14[(k + 3)] = mf_v[3];
     }
   }
   float v[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    v[k] = static_cast<float>(t_12[k]);
+    v[k] = static_cast<float>(t_14[k]);
   }
-  // 93: acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
-  float t_13[4];
-  #pragma unroll
-  for (int k = 0; (k < 4); k += 1) {
-    t_13[k] = (acc[k] * alpha);
-  }
-  float t_14[64];
+  // 99: acc = acc * alpha[:, None] + p[:, None] * v
+  float t_15[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    t_14[k] = (p[(k / 4)] * v[k]);
+    t_15[k] = (acc[k] * alpha[(k / 4)]);
   }
-  float acc_4[4];
+  float t_16[64];
   #pragma unroll
-  for (int k = 0; (k < 4); k += 1) {
-    acc_4[k] = t_14[k];
-    acc_4[k] = (acc_4[k] + t_14[(4 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(8 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(12 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(16 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(20 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(24 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(28 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(32 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(36 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(40 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(44 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(48 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(52 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(56 + k)]);
-    acc_4[k] = (acc_4[k] + t_14[(60 + k)]);
+  for (int k = 0; (k < 64); k += 1) {
+    t_16[k] = (p[(k / 4)] * v[k]);
   }
-  threadgroup float acc_4_smem[512];
-  threadgroup_barrier(mem_flags::mem_threadgroup);
+  float acc_3[64];
   #pragma unroll
-  for (int k = 0; (k < 4); k += 1) {
-    if (((0 == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
-      acc_4_smem[((int(simdgroup_index_in_threadgroup) * 128) + ((int(thread_index_in_simdgroup) * 4) + k))] = acc_4[k];
-    }
+  for (int k = 0; (k < 64); k += 1) {
+    acc_3[k] = (t_15[k] + t_16[k]);
   }
-  threadgroup_barrier(mem_flags::mem_threadgroup);
+  // 100: l_i = l_i * alpha + p
+  float t_17[16];
   #pragma unroll
-  for (int k = 0; (k < 4); k += 1) {
-    acc_4[k] = acc_4_smem[((int(thread_index_in_simdgroup) * 4) + k)];
-    acc_4[k] = (acc_4[k] + acc_4_smem[(128 + ((int(thread_index_in_simdgroup) * 4) + k))]);
-    acc_4[k] = (acc_4[k] + acc_4_smem[(256 + ((int(thread_index_in_simdgroup) * 4) + k))]);
-    acc_4[k] = (acc_4[k] + acc_4_smem[(384 + ((int(thread_index_in_simdgroup) * 4) + k))]);
+  for (int k = 0; (k < 16); k += 1) {
+    t_17[k] = (l_i[k] * alpha[k]);
   }
-  float acc_5[4];
+  float l_i_2[16];
   #pragma unroll
-  for (int k = 0; (k < 4); k += 1) {
-    acc_5[k] = (t_13[k] + acc_4[k]);
+  for (int k = 0; (k < 16); k += 1) {
+    l_i_2[k] = (t_17[k] + p[k]);
   }
-  // 94: l_i = l_i * alpha + tl.sum(p, axis=0)
-  float t_15 = (l_i * alpha);
-  float acc_6[1];
-  acc_6[0] = p[0];
-  acc_6[0] = (acc_6[0] + p[1]);
-  acc_6[0] = (acc_6[0] + p[2]);
-  acc_6[0] = (acc_6[0] + p[3]);
-  acc_6[0] = (acc_6[0] + p[4]);
-  acc_6[0] = (acc_6[0] + p[5]);
-  acc_6[0] = (acc_6[0] + p[6]);
-  acc_6[0] = (acc_6[0] + p[7]);
-  acc_6[0] = (acc_6[0] + p[8]);
-  acc_6[0] = (acc_6[0] + p[9]);
-  acc_6[0] = (acc_6[0] + p[10]);
-  acc_6[0] = (acc_6[0] + p[11]);
-  acc_6[0] = (acc_6[0] + p[12]);
-  acc_6[0] = (acc_6[0] + p[13]);
-  acc_6[0] = (acc_6[0] + p[14]);
-  acc_6[0] = (acc_6[0] + p[15]);
-  threadgroup float acc_6_smem[4];
-  threadgroup_barrier(mem_flags::mem_threadgroup);
-  if (((0 == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
-    acc_6_smem[int(simdgroup_index_in_threadgroup)] = acc_6[0];
-  }
-  threadgroup_barrier(mem_flags::mem_threadgroup);
-  acc_6[0] = acc_6_smem[0];
-  acc_6[0] = (acc_6[0] + acc_6_smem[1]);
-  acc_6[0] = (acc_6[0] + acc_6_smem[2]);
-  acc_6[0] = (acc_6[0] + acc_6_smem[3]);
-  float t_16 = acc_6[0];
-  float l_i_1 = (t_15 + t_16);
-  float acc_7[4];
+  float acc_4[64];
   #pragma unroll
-  for (int k = 0; (k < 4); k += 1) {
-    acc_7[k] = acc_5[k];
+  for (int k = 0; (k < 64); k += 1) {
+    acc_4[k] = acc_3[k];
   }
-  float l_i_2;
-  l_i_2 = l_i_1;
-  float m_new_1;
-  m_new_1 = m_new;
+  float l_i_3[16];
   #pragma unroll
-  for (int k = 0; (k < 4); k += 1) {
-    acc[k] = acc_7[k];
+  for (int k = 0; (k < 16); k += 1) {
+    l_i_3[k] = l_i_2[k];
   }
-  l_i = l_i_2;
-  m_i = m_new_1;
+  float m_new_1[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    m_new_1[k] = m_new[k];
+  }
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    acc[k] = acc_4[k];
+  }
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    l_i[k] = l_i_3[k];
+  }
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    m_i[k] = m_new_1[k];
+  }
 }
-// 96: tl.store(o_ptr + part * D + d, acc)
-int t_17 = (part * 128);
-decltype(o_ptr) t_18 = (o_ptr + t_17);
+// 102: m = tl.max(m_i, axis=0)
+float m[1];
+m[0] = m_i[0];
+m[0] = metal::max(m[0], m_i[1]);
+m[0] = metal::max(m[0], m_i[2]);
+m[0] = metal::max(m[0], m_i[3]);
+m[0] = metal::max(m[0], m_i[4]);
+m[0] = metal::max(m[0], m_i[5]);
+m[0] = metal::max(m[0], m_i[6]);
+m[0] = metal::max(m[0], m_i[7]);
+m[0] = metal::max(m[0], m_i[8]);
+m[0] = metal::max(m[0], m_i[9]);
+m[0] = metal::max(m[0], m_i[10]);
+m[0] = metal::max(m[0], m_i[11]);
+m[0] = metal::max(m[0], m_i[12]);
+m[0] = metal::max(m[0], m_i[13]);
+m[0] = metal::max(m[0], m_i[14]);
+m[0] = metal::max(m[0], m_i[15]);
+threadgroup float m_smem[4];
+threadgroup_barrier(mem_flags::mem_threadgroup);
+if (((0 == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
+  m_smem[int(simdgroup_index_in_threadgroup)] = m[0];
+}
+threadgroup_barrier(mem_flags::mem_threadgroup);
+m[0] = m_smem[0];
+m[0] = metal::max(m[0], m_smem[1]);
+m[0] = metal::max(m[0], m_smem[2]);
+m[0] = metal::max(m[0], m_smem[3]);
+float m_1 = m[0];
+// 103: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+bool t_18[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  t_18[k] = (m_i[k] == m_1);
+}
+float t_19[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  t_19[k] = (m_i[k] - m_1);
+}
+float t_20[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  t_20[k] = metal::exp(t_19[k]);
+}
+float w[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  w[k] = (t_18[k] ? 1.0f : t_20[k]);
+}
+// 104: acc = tl.sum(acc * w[:, None], axis=0)
+float t_21[64];
+#pragma unroll
+for (int k = 0; (k < 64); k += 1) {
+  t_21[k] = (acc[k] * w[(k / 4)]);
+}
+float acc_5[4];
+#pragma unroll
+for (int k = 0; (k < 4); k += 1) {
+  acc_5[k] = t_21[k];
+  acc_5[k] = (acc_5[k] + t_21[(4 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(8 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(12 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(16 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(20 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(24 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(28 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(32 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(36 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(40 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(44 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(48 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(52 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(56 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(60 + k)]);
+}
+threadgroup float acc_5_smem[512];
+threadgroup_barrier(mem_flags::mem_threadgroup);
+#pragma unroll
+for (int k = 0; (k < 4); k += 1) {
+  if (((0 == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
+    acc_5_smem[((int(simdgroup_index_in_threadgroup) * 128) + ((int(thread_index_in_simdgroup) * 4) + k))] = acc_5[k];
+  }
+}
+threadgroup_barrier(mem_flags::mem_threadgroup);
+#pragma unroll
+for (int k = 0; (k < 4); k += 1) {
+  acc_5[k] = acc_5_smem[((int(thread_index_in_simdgroup) * 4) + k)];
+  acc_5[k] = (acc_5[k] + acc_5_smem[(128 + ((int(thread_index_in_simdgroup) * 4) + k))]);
+  acc_5[k] = (acc_5[k] + acc_5_smem[(256 + ((int(thread_index_in_simdgroup) * 4) + k))]);
+  acc_5[k] = (acc_5[k] + acc_5_smem[(384 + ((int(thread_index_in_simdgroup) * 4) + k))]);
+}
+// 105: l_i = tl.sum(l_i * w, axis=0)
+float t_22[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  t_22[k] = (l_i[k] * w[k]);
+}
+float l_i_4[1];
+l_i_4[0] = t_22[0];
+l_i_4[0] = (l_i_4[0] + t_22[1]);
+l_i_4[0] = (l_i_4[0] + t_22[2]);
+l_i_4[0] = (l_i_4[0] + t_22[3]);
+l_i_4[0] = (l_i_4[0] + t_22[4]);
+l_i_4[0] = (l_i_4[0] + t_22[5]);
+l_i_4[0] = (l_i_4[0] + t_22[6]);
+l_i_4[0] = (l_i_4[0] + t_22[7]);
+l_i_4[0] = (l_i_4[0] + t_22[8]);
+l_i_4[0] = (l_i_4[0] + t_22[9]);
+l_i_4[0] = (l_i_4[0] + t_22[10]);
+l_i_4[0] = (l_i_4[0] + t_22[11]);
+l_i_4[0] = (l_i_4[0] + t_22[12]);
+l_i_4[0] = (l_i_4[0] + t_22[13]);
+l_i_4[0] = (l_i_4[0] + t_22[14]);
+l_i_4[0] = (l_i_4[0] + t_22[15]);
+threadgroup float l_i_4_smem[4];
+threadgroup_barrier(mem_flags::mem_threadgroup);
+if (((0 == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
+  l_i_4_smem[int(simdgroup_index_in_threadgroup)] = l_i_4[0];
+}
+threadgroup_barrier(mem_flags::mem_threadgroup);
+l_i_4[0] = l_i_4_smem[0];
+l_i_4[0] = (l_i_4[0] + l_i_4_smem[1]);
+l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
+l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
+float l_i_5 = l_i_4[0];
+// 107: tl.store(o_ptr + part * D + d, acc)
+int t_23 = (part * 128);
+decltype(o_ptr) t_24 = (o_ptr + t_23);
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
   int d = ((int(thread_index_in_simdgroup) * 4) + k);
   if (((0 == 0) && (int(simdgroup_index_in_threadgroup) == 0))) {
-    *((t_18 + d)) = acc[k];
+    *((t_24 + d)) = acc_5[k];
   }
 }
-// 97: tl.store(m_ptr + part, m_i)
-decltype(m_ptr) t_19 = (m_ptr + part);
+// 108: tl.store(m_ptr + part, m_i)
+decltype(m_ptr) t_25 = (m_ptr + part);
 if ((int(thread_index_in_threadgroup) == 0)) {
-  *(t_19) = m_i;
+  *(t_25) = m_1;
 }
-// 98: tl.store(l_ptr + part, l_i)
-decltype(l_ptr) t_20 = (l_ptr + part);
+// 109: tl.store(l_ptr + part, l_i)
+decltype(l_ptr) t_26 = (l_ptr + part);
 if ((int(thread_index_in_threadgroup) == 0)) {
-  *(t_20) = l_i;
+  *(t_26) = l_i_5;
 }

@@ -54,15 +54,163 @@ __device__ __forceinline__ float mf_fdiv(float a, float b) {
 extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_n_cols = n_cols[0];
 const auto mf_row_stride = row_stride[0];
-float* row_max_smem = reinterpret_cast<float*>(mf_shared + 0);
-float* row_sum_smem = reinterpret_cast<float*>(mf_shared + 32);
+float* acc_smem = reinterpret_cast<float*>(mf_shared + 0);
+float* acc_1_smem = reinterpret_cast<float*>(mf_shared + 32);
+float* row_max_smem = reinterpret_cast<float*>(mf_shared + 64);
+float* row_sum_smem = reinterpret_cast<float*>(mf_shared + 96);
 if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
-  // 65: row = tl.program_id(0)
-  // 66: base = row * row_stride
+  // 66: row = tl.program_id(0)
+  // 67: base = row * row_stride
   int base = (int(blockIdx.x) * mf_row_stride);
-  // 69: m = tl.full((BLOCK,), -float("inf"), tl.float32)
-  // 70: s = tl.zeros((BLOCK,), dtype=tl.float32)
-  // 71: for start in range(0, n_cols, BLOCK):
+  // 68: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
+  bool t = (mf_n_cols <= 4096);
+  if (t) {
+    // 69: offs = tl.arange(0, BLOCK)
+    // 70: mask = offs < n_cols
+    // 71: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    decltype(x_ptr) t_1 = (x_ptr + base);
+    __half t_2[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      int offs_1 = ((k * 256) + (int(threadIdx.x) * 8));
+      bool mask = (offs_1 < mf_n_cols);
+      {
+        mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
+        mf_load_masked(mf_v, (t_1 + offs_1), mask);
+        t_2[k] = mf_v.v[0];
+        t_2[(k + 1)] = mf_v.v[1];
+        t_2[(k + 2)] = mf_v.v[2];
+        t_2[(k + 3)] = mf_v.v[3];
+        t_2[(k + 4)] = mf_v.v[4];
+        t_2[(k + 5)] = mf_v.v[5];
+        t_2[(k + 6)] = mf_v.v[6];
+        t_2[(k + 7)] = mf_v.v[7];
+      }
+    }
+    float x[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      x[k] = static_cast<float>(t_2[k]);
+    }
+    // 72: e = tl.exp(x - tl.max(x, axis=0))
+    float acc[1];
+    acc[0] = x[0];
+    acc[0] = fmaxf(acc[0], x[1]);
+    acc[0] = fmaxf(acc[0], x[2]);
+    acc[0] = fmaxf(acc[0], x[3]);
+    acc[0] = fmaxf(acc[0], x[4]);
+    acc[0] = fmaxf(acc[0], x[5]);
+    acc[0] = fmaxf(acc[0], x[6]);
+    acc[0] = fmaxf(acc[0], x[7]);
+    acc[0] = fmaxf(acc[0], x[8]);
+    acc[0] = fmaxf(acc[0], x[9]);
+    acc[0] = fmaxf(acc[0], x[10]);
+    acc[0] = fmaxf(acc[0], x[11]);
+    acc[0] = fmaxf(acc[0], x[12]);
+    acc[0] = fmaxf(acc[0], x[13]);
+    acc[0] = fmaxf(acc[0], x[14]);
+    acc[0] = fmaxf(acc[0], x[15]);
+    float partner = __shfl_xor_sync(0xffffffffu, acc[0], 1);
+    acc[0] = fmaxf(acc[0], partner);
+    float partner_1 = __shfl_xor_sync(0xffffffffu, acc[0], 2);
+    acc[0] = fmaxf(acc[0], partner_1);
+    float partner_2 = __shfl_xor_sync(0xffffffffu, acc[0], 4);
+    acc[0] = fmaxf(acc[0], partner_2);
+    float partner_3 = __shfl_xor_sync(0xffffffffu, acc[0], 8);
+    acc[0] = fmaxf(acc[0], partner_3);
+    float partner_4 = __shfl_xor_sync(0xffffffffu, acc[0], 16);
+    acc[0] = fmaxf(acc[0], partner_4);
+    __syncthreads();
+    if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
+      acc_smem[int(threadIdx.x / 32u)] = acc[0];
+    }
+    __syncthreads();
+    acc[0] = acc_smem[0];
+    acc[0] = fmaxf(acc[0], acc_smem[1]);
+    acc[0] = fmaxf(acc[0], acc_smem[2]);
+    acc[0] = fmaxf(acc[0], acc_smem[3]);
+    acc[0] = fmaxf(acc[0], acc_smem[4]);
+    acc[0] = fmaxf(acc[0], acc_smem[5]);
+    acc[0] = fmaxf(acc[0], acc_smem[6]);
+    acc[0] = fmaxf(acc[0], acc_smem[7]);
+    float t_3 = acc[0];
+    float t_4[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_4[k] = (x[k] - t_3);
+    }
+    float e[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      e[k] = mf_exp(t_4[k]);
+    }
+    // 73: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
+    decltype(out_ptr) t_5 = (out_ptr + base);
+    float acc_1[1];
+    acc_1[0] = e[0];
+    acc_1[0] = (acc_1[0] + e[1]);
+    acc_1[0] = (acc_1[0] + e[2]);
+    acc_1[0] = (acc_1[0] + e[3]);
+    acc_1[0] = (acc_1[0] + e[4]);
+    acc_1[0] = (acc_1[0] + e[5]);
+    acc_1[0] = (acc_1[0] + e[6]);
+    acc_1[0] = (acc_1[0] + e[7]);
+    acc_1[0] = (acc_1[0] + e[8]);
+    acc_1[0] = (acc_1[0] + e[9]);
+    acc_1[0] = (acc_1[0] + e[10]);
+    acc_1[0] = (acc_1[0] + e[11]);
+    acc_1[0] = (acc_1[0] + e[12]);
+    acc_1[0] = (acc_1[0] + e[13]);
+    acc_1[0] = (acc_1[0] + e[14]);
+    acc_1[0] = (acc_1[0] + e[15]);
+    float partner_5 = __shfl_xor_sync(0xffffffffu, acc_1[0], 1);
+    acc_1[0] = (acc_1[0] + partner_5);
+    float partner_6 = __shfl_xor_sync(0xffffffffu, acc_1[0], 2);
+    acc_1[0] = (acc_1[0] + partner_6);
+    float partner_7 = __shfl_xor_sync(0xffffffffu, acc_1[0], 4);
+    acc_1[0] = (acc_1[0] + partner_7);
+    float partner_8 = __shfl_xor_sync(0xffffffffu, acc_1[0], 8);
+    acc_1[0] = (acc_1[0] + partner_8);
+    float partner_9 = __shfl_xor_sync(0xffffffffu, acc_1[0], 16);
+    acc_1[0] = (acc_1[0] + partner_9);
+    __syncthreads();
+    if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
+      acc_1_smem[int(threadIdx.x / 32u)] = acc_1[0];
+    }
+    __syncthreads();
+    acc_1[0] = acc_1_smem[0];
+    acc_1[0] = (acc_1[0] + acc_1_smem[1]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[2]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[3]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[4]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[5]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[6]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[7]);
+    float t_6 = acc_1[0];
+    float t_7[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_7[k] = mf_fdiv(e[k], t_6);
+    }
+    __half t_8[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_8[k] = mf_cast<__half>(t_7[k]);
+    }
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      int offs_2 = ((k * 256) + (int(threadIdx.x) * 8));
+      bool mask = (offs_2 < mf_n_cols);
+      if (mask) {
+        *reinterpret_cast<mf_vec<8, __half>*>((t_5 + offs_2)) = mf_vec<8, __half>{{t_8[k], t_8[(k + 1)], t_8[(k + 2)], t_8[(k + 3)], t_8[(k + 4)], t_8[(k + 5)], t_8[(k + 6)], t_8[(k + 7)]}};
+      }
+    }
+    // 74: return
+    return;
+  }
+  // 77: m = tl.full((BLOCK,), -float("inf"), tl.float32)
+  // 78: s = tl.zeros((BLOCK,), dtype=tl.float32)
+  // 79: for start in range(0, n_cols, BLOCK):
   float s[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -76,87 +224,87 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     m[k] = m_1;
   }
   for (int start = 0; (start < mf_n_cols); start += 4096) {
-    // 72: offs = start + tl.arange(0, BLOCK)
-    // 73: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
-    decltype(x_ptr) t = (x_ptr + base);
-    __half t_1[16];
+    // 80: offs = start + tl.arange(0, BLOCK)
+    // 81: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
+    decltype(x_ptr) t_9 = (x_ptr + base);
+    __half t_10[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int offs_1 = (start + ((k * 256) + (int(threadIdx.x) * 8)));
+      int offs_4 = (start + ((k * 256) + (int(threadIdx.x) * 8)));
       {
         mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
-        mf_load_masked(mf_v, (t + offs_1), (offs_1 < mf_n_cols));
-        t_1[k] = mf_v.v[0];
-        t_1[(k + 1)] = mf_v.v[1];
-        t_1[(k + 2)] = mf_v.v[2];
-        t_1[(k + 3)] = mf_v.v[3];
-        t_1[(k + 4)] = mf_v.v[4];
-        t_1[(k + 5)] = mf_v.v[5];
-        t_1[(k + 6)] = mf_v.v[6];
-        t_1[(k + 7)] = mf_v.v[7];
+        mf_load_masked(mf_v, (t_9 + offs_4), (offs_4 < mf_n_cols));
+        t_10[k] = mf_v.v[0];
+        t_10[(k + 1)] = mf_v.v[1];
+        t_10[(k + 2)] = mf_v.v[2];
+        t_10[(k + 3)] = mf_v.v[3];
+        t_10[(k + 4)] = mf_v.v[4];
+        t_10[(k + 5)] = mf_v.v[5];
+        t_10[(k + 6)] = mf_v.v[6];
+        t_10[(k + 7)] = mf_v.v[7];
       }
     }
-    float x[16];
+    float x_1[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      x[k] = static_cast<float>(t_1[k]);
+      x_1[k] = static_cast<float>(t_10[k]);
     }
-    // 74: m_new = tl.maximum(m, x)
+    // 82: m_new = tl.maximum(m, x)
     float m_new[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      m_new[k] = fmaxf(m[k], x[k]);
+      m_new[k] = fmaxf(m[k], x_1[k]);
     }
-    // 75: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
-    bool t_2[16];
+    // 83: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
+    bool t_11[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_2[k] = (m_new[k] == m[k]);
+      t_11[k] = (m_new[k] == m[k]);
     }
-    float t_3[16];
+    float t_12[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_3[k] = (m[k] - m_new[k]);
+      t_12[k] = (m[k] - m_new[k]);
     }
-    float t_4[16];
+    float t_13[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_4[k] = (t_2[k] ? 0.0f : t_3[k]);
+      t_13[k] = (t_11[k] ? 0.0f : t_12[k]);
     }
-    float t_5[16];
+    float t_14[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_5[k] = mf_exp(t_4[k]);
+      t_14[k] = mf_exp(t_13[k]);
     }
-    float t_6[16];
+    float t_15[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_6[k] = (s[k] * t_5[k]);
+      t_15[k] = (s[k] * t_14[k]);
     }
-    bool t_7[16];
+    bool t_16[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_7[k] = (x[k] == m_new[k]);
+      t_16[k] = (x_1[k] == m_new[k]);
     }
-    float t_8[16];
+    float t_17[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_8[k] = (x[k] - m_new[k]);
+      t_17[k] = (x_1[k] - m_new[k]);
     }
-    float t_9[16];
+    float t_18[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_9[k] = (t_7[k] ? 0.0f : t_8[k]);
+      t_18[k] = (t_16[k] ? 0.0f : t_17[k]);
     }
-    float t_10[16];
+    float t_19[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = mf_exp(t_9[k]);
+      t_19[k] = mf_exp(t_18[k]);
     }
     float s_2[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      s_2[k] = (t_6[k] + t_10[k]);
+      s_2[k] = (t_15[k] + t_19[k]);
     }
     float s_3[16];
     #pragma unroll
@@ -177,7 +325,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       m[k] = m_new_1[k];
     }
   }
-  // 77: row_max = tl.max(m, axis=0)
+  // 85: row_max = tl.max(m, axis=0)
   float row_max[1];
   row_max[0] = m[0];
   row_max[0] = fmaxf(row_max[0], m[1]);
@@ -195,16 +343,16 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_max[0] = fmaxf(row_max[0], m[13]);
   row_max[0] = fmaxf(row_max[0], m[14]);
   row_max[0] = fmaxf(row_max[0], m[15]);
-  float partner = __shfl_xor_sync(0xffffffffu, row_max[0], 1);
-  row_max[0] = fmaxf(row_max[0], partner);
-  float partner_1 = __shfl_xor_sync(0xffffffffu, row_max[0], 2);
-  row_max[0] = fmaxf(row_max[0], partner_1);
-  float partner_2 = __shfl_xor_sync(0xffffffffu, row_max[0], 4);
-  row_max[0] = fmaxf(row_max[0], partner_2);
-  float partner_3 = __shfl_xor_sync(0xffffffffu, row_max[0], 8);
-  row_max[0] = fmaxf(row_max[0], partner_3);
-  float partner_4 = __shfl_xor_sync(0xffffffffu, row_max[0], 16);
-  row_max[0] = fmaxf(row_max[0], partner_4);
+  float partner_10 = __shfl_xor_sync(0xffffffffu, row_max[0], 1);
+  row_max[0] = fmaxf(row_max[0], partner_10);
+  float partner_11 = __shfl_xor_sync(0xffffffffu, row_max[0], 2);
+  row_max[0] = fmaxf(row_max[0], partner_11);
+  float partner_12 = __shfl_xor_sync(0xffffffffu, row_max[0], 4);
+  row_max[0] = fmaxf(row_max[0], partner_12);
+  float partner_13 = __shfl_xor_sync(0xffffffffu, row_max[0], 8);
+  row_max[0] = fmaxf(row_max[0], partner_13);
+  float partner_14 = __shfl_xor_sync(0xffffffffu, row_max[0], 16);
+  row_max[0] = fmaxf(row_max[0], partner_14);
   __syncthreads();
   if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
     row_max_smem[int(threadIdx.x / 32u)] = row_max[0];
@@ -219,59 +367,59 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_max[0] = fmaxf(row_max[0], row_max_smem[6]);
   row_max[0] = fmaxf(row_max[0], row_max_smem[7]);
   float row_max_1 = row_max[0];
-  // 78: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
-  bool t_11[16];
+  // 86: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
+  bool t_20[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = (m[k] == row_max_1);
+    t_20[k] = (m[k] == row_max_1);
   }
-  float t_12[16];
+  float t_21[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = (m[k] - row_max_1);
+    t_21[k] = (m[k] - row_max_1);
   }
-  float t_13[16];
+  float t_22[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_13[k] = (t_11[k] ? 0.0f : t_12[k]);
+    t_22[k] = (t_20[k] ? 0.0f : t_21[k]);
   }
-  float t_14[16];
+  float t_23[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_14[k] = mf_exp(t_13[k]);
+    t_23[k] = mf_exp(t_22[k]);
   }
-  float t_15[16];
+  float t_24[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_15[k] = (s[k] * t_14[k]);
+    t_24[k] = (s[k] * t_23[k]);
   }
   float row_sum[1];
-  row_sum[0] = t_15[0];
-  row_sum[0] = (row_sum[0] + t_15[1]);
-  row_sum[0] = (row_sum[0] + t_15[2]);
-  row_sum[0] = (row_sum[0] + t_15[3]);
-  row_sum[0] = (row_sum[0] + t_15[4]);
-  row_sum[0] = (row_sum[0] + t_15[5]);
-  row_sum[0] = (row_sum[0] + t_15[6]);
-  row_sum[0] = (row_sum[0] + t_15[7]);
-  row_sum[0] = (row_sum[0] + t_15[8]);
-  row_sum[0] = (row_sum[0] + t_15[9]);
-  row_sum[0] = (row_sum[0] + t_15[10]);
-  row_sum[0] = (row_sum[0] + t_15[11]);
-  row_sum[0] = (row_sum[0] + t_15[12]);
-  row_sum[0] = (row_sum[0] + t_15[13]);
-  row_sum[0] = (row_sum[0] + t_15[14]);
-  row_sum[0] = (row_sum[0] + t_15[15]);
-  float partner_5 = __shfl_xor_sync(0xffffffffu, row_sum[0], 1);
-  row_sum[0] = (row_sum[0] + partner_5);
-  float partner_6 = __shfl_xor_sync(0xffffffffu, row_sum[0], 2);
-  row_sum[0] = (row_sum[0] + partner_6);
-  float partner_7 = __shfl_xor_sync(0xffffffffu, row_sum[0], 4);
-  row_sum[0] = (row_sum[0] + partner_7);
-  float partner_8 = __shfl_xor_sync(0xffffffffu, row_sum[0], 8);
-  row_sum[0] = (row_sum[0] + partner_8);
-  float partner_9 = __shfl_xor_sync(0xffffffffu, row_sum[0], 16);
-  row_sum[0] = (row_sum[0] + partner_9);
+  row_sum[0] = t_24[0];
+  row_sum[0] = (row_sum[0] + t_24[1]);
+  row_sum[0] = (row_sum[0] + t_24[2]);
+  row_sum[0] = (row_sum[0] + t_24[3]);
+  row_sum[0] = (row_sum[0] + t_24[4]);
+  row_sum[0] = (row_sum[0] + t_24[5]);
+  row_sum[0] = (row_sum[0] + t_24[6]);
+  row_sum[0] = (row_sum[0] + t_24[7]);
+  row_sum[0] = (row_sum[0] + t_24[8]);
+  row_sum[0] = (row_sum[0] + t_24[9]);
+  row_sum[0] = (row_sum[0] + t_24[10]);
+  row_sum[0] = (row_sum[0] + t_24[11]);
+  row_sum[0] = (row_sum[0] + t_24[12]);
+  row_sum[0] = (row_sum[0] + t_24[13]);
+  row_sum[0] = (row_sum[0] + t_24[14]);
+  row_sum[0] = (row_sum[0] + t_24[15]);
+  float partner_15 = __shfl_xor_sync(0xffffffffu, row_sum[0], 1);
+  row_sum[0] = (row_sum[0] + partner_15);
+  float partner_16 = __shfl_xor_sync(0xffffffffu, row_sum[0], 2);
+  row_sum[0] = (row_sum[0] + partner_16);
+  float partner_17 = __shfl_xor_sync(0xffffffffu, row_sum[0], 4);
+  row_sum[0] = (row_sum[0] + partner_17);
+  float partner_18 = __shfl_xor_sync(0xffffffffu, row_sum[0], 8);
+  row_sum[0] = (row_sum[0] + partner_18);
+  float partner_19 = __shfl_xor_sync(0xffffffffu, row_sum[0], 16);
+  row_sum[0] = (row_sum[0] + partner_19);
   __syncthreads();
   if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
     row_sum_smem[int(threadIdx.x / 32u)] = row_sum[0];
@@ -286,73 +434,233 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_sum[0] = (row_sum[0] + row_sum_smem[6]);
   row_sum[0] = (row_sum[0] + row_sum_smem[7]);
   float row_sum_1 = row_sum[0];
-  // 79: for start in range(0, n_cols, BLOCK):
+  // 87: for start in range(0, n_cols, BLOCK):
   for (int start_1 = 0; (start_1 < mf_n_cols); start_1 += 4096) {
-    // 80: offs = start + tl.arange(0, BLOCK)
-    // 81: mask = offs < n_cols
-    // 82: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
-    decltype(x_ptr) t_16 = (x_ptr + base);
-    __half t_17[16];
+    // 88: offs = start + tl.arange(0, BLOCK)
+    // 89: mask = offs < n_cols
+    // 90: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    decltype(x_ptr) t_25 = (x_ptr + base);
+    __half t_26[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int offs_3 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
-      bool mask = (offs_3 < mf_n_cols);
+      int offs_6 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
+      bool mask_1 = (offs_6 < mf_n_cols);
       {
         mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
-        mf_load_masked(mf_v, (t_16 + offs_3), mask);
-        t_17[k] = mf_v.v[0];
-        t_17[(k + 1)] = mf_v.v[1];
-        t_17[(k + 2)] = mf_v.v[2];
-        t_17[(k + 3)] = mf_v.v[3];
-        t_17[(k + 4)] = mf_v.v[4];
-        t_17[(k + 5)] = mf_v.v[5];
-        t_17[(k + 6)] = mf_v.v[6];
-        t_17[(k + 7)] = mf_v.v[7];
+        mf_load_masked(mf_v, (t_25 + offs_6), mask_1);
+        t_26[k] = mf_v.v[0];
+        t_26[(k + 1)] = mf_v.v[1];
+        t_26[(k + 2)] = mf_v.v[2];
+        t_26[(k + 3)] = mf_v.v[3];
+        t_26[(k + 4)] = mf_v.v[4];
+        t_26[(k + 5)] = mf_v.v[5];
+        t_26[(k + 6)] = mf_v.v[6];
+        t_26[(k + 7)] = mf_v.v[7];
       }
     }
-    float x_1[16];
+    float x_2[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      x_1[k] = static_cast<float>(t_17[k]);
+      x_2[k] = static_cast<float>(t_26[k]);
     }
-    // 83: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
-    decltype(out_ptr) t_18 = (out_ptr + base);
-    float t_19[16];
+    // 91: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
+    decltype(out_ptr) t_27 = (out_ptr + base);
+    float t_28[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_19[k] = (x_1[k] - row_max_1);
+      t_28[k] = (x_2[k] - row_max_1);
     }
-    float t_20[16];
+    float t_29[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_20[k] = mf_exp(t_19[k]);
+      t_29[k] = mf_exp(t_28[k]);
     }
-    float t_21[16];
+    float t_30[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_21[k] = mf_fdiv(t_20[k], row_sum_1);
+      t_30[k] = mf_fdiv(t_29[k], row_sum_1);
     }
-    __half t_22[16];
+    __half t_31[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_22[k] = mf_cast<__half>(t_21[k]);
+      t_31[k] = mf_cast<__half>(t_30[k]);
     }
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int offs_4 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
-      bool mask = (offs_4 < mf_n_cols);
-      if (mask) {
-        *reinterpret_cast<mf_vec<8, __half>*>((t_18 + offs_4)) = mf_vec<8, __half>{{t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)], t_22[(k + 4)], t_22[(k + 5)], t_22[(k + 6)], t_22[(k + 7)]}};
+      int offs_7 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
+      bool mask_1 = (offs_7 < mf_n_cols);
+      if (mask_1) {
+        *reinterpret_cast<mf_vec<8, __half>*>((t_27 + offs_7)) = mf_vec<8, __half>{{t_31[k], t_31[(k + 1)], t_31[(k + 2)], t_31[(k + 3)], t_31[(k + 4)], t_31[(k + 5)], t_31[(k + 6)], t_31[(k + 7)]}};
       }
     }
   }
 } else {
-  // 65: row = tl.program_id(0)
-  // 66: base = row * row_stride
+  // 66: row = tl.program_id(0)
+  // 67: base = row * row_stride
   int base = (int(blockIdx.x) * mf_row_stride);
-  // 69: m = tl.full((BLOCK,), -float("inf"), tl.float32)
-  // 70: s = tl.zeros((BLOCK,), dtype=tl.float32)
-  // 71: for start in range(0, n_cols, BLOCK):
+  // 68: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
+  bool t = (mf_n_cols <= 4096);
+  if (t) {
+    // 69: offs = tl.arange(0, BLOCK)
+    // 70: mask = offs < n_cols
+    // 71: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    decltype(x_ptr) t_1 = (x_ptr + base);
+    __half t_2[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      int offs_1 = ((k * 256) + (int(threadIdx.x) * 8));
+      bool mask = (offs_1 < mf_n_cols);
+      if (mask) {
+        t_2[k] = (t_1 + offs_1)[0];
+        t_2[(k + 1)] = (t_1 + offs_1)[1];
+        t_2[(k + 2)] = (t_1 + offs_1)[2];
+        t_2[(k + 3)] = (t_1 + offs_1)[3];
+        t_2[(k + 4)] = (t_1 + offs_1)[4];
+        t_2[(k + 5)] = (t_1 + offs_1)[5];
+        t_2[(k + 6)] = (t_1 + offs_1)[6];
+        t_2[(k + 7)] = (t_1 + offs_1)[7];
+      } else {
+        t_2[k] = __float2half(__uint_as_float(0xff800000u));
+        t_2[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
+        t_2[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
+        t_2[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
+        t_2[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
+        t_2[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
+        t_2[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
+        t_2[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
+      }
+    }
+    float x[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      x[k] = static_cast<float>(t_2[k]);
+    }
+    // 72: e = tl.exp(x - tl.max(x, axis=0))
+    float acc[1];
+    acc[0] = x[0];
+    acc[0] = fmaxf(acc[0], x[1]);
+    acc[0] = fmaxf(acc[0], x[2]);
+    acc[0] = fmaxf(acc[0], x[3]);
+    acc[0] = fmaxf(acc[0], x[4]);
+    acc[0] = fmaxf(acc[0], x[5]);
+    acc[0] = fmaxf(acc[0], x[6]);
+    acc[0] = fmaxf(acc[0], x[7]);
+    acc[0] = fmaxf(acc[0], x[8]);
+    acc[0] = fmaxf(acc[0], x[9]);
+    acc[0] = fmaxf(acc[0], x[10]);
+    acc[0] = fmaxf(acc[0], x[11]);
+    acc[0] = fmaxf(acc[0], x[12]);
+    acc[0] = fmaxf(acc[0], x[13]);
+    acc[0] = fmaxf(acc[0], x[14]);
+    acc[0] = fmaxf(acc[0], x[15]);
+    float partner = __shfl_xor_sync(0xffffffffu, acc[0], 1);
+    acc[0] = fmaxf(acc[0], partner);
+    float partner_1 = __shfl_xor_sync(0xffffffffu, acc[0], 2);
+    acc[0] = fmaxf(acc[0], partner_1);
+    float partner_2 = __shfl_xor_sync(0xffffffffu, acc[0], 4);
+    acc[0] = fmaxf(acc[0], partner_2);
+    float partner_3 = __shfl_xor_sync(0xffffffffu, acc[0], 8);
+    acc[0] = fmaxf(acc[0], partner_3);
+    float partner_4 = __shfl_xor_sync(0xffffffffu, acc[0], 16);
+    acc[0] = fmaxf(acc[0], partner_4);
+    __syncthreads();
+    if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
+      acc_smem[int(threadIdx.x / 32u)] = acc[0];
+    }
+    __syncthreads();
+    acc[0] = acc_smem[0];
+    acc[0] = fmaxf(acc[0], acc_smem[1]);
+    acc[0] = fmaxf(acc[0], acc_smem[2]);
+    acc[0] = fmaxf(acc[0], acc_smem[3]);
+    acc[0] = fmaxf(acc[0], acc_smem[4]);
+    acc[0] = fmaxf(acc[0], acc_smem[5]);
+    acc[0] = fmaxf(acc[0], acc_smem[6]);
+    acc[0] = fmaxf(acc[0], acc_smem[7]);
+    float t_3 = acc[0];
+    float t_4[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_4[k] = (x[k] - t_3);
+    }
+    float e[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      e[k] = mf_exp(t_4[k]);
+    }
+    // 73: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
+    decltype(out_ptr) t_5 = (out_ptr + base);
+    float acc_1[1];
+    acc_1[0] = e[0];
+    acc_1[0] = (acc_1[0] + e[1]);
+    acc_1[0] = (acc_1[0] + e[2]);
+    acc_1[0] = (acc_1[0] + e[3]);
+    acc_1[0] = (acc_1[0] + e[4]);
+    acc_1[0] = (acc_1[0] + e[5]);
+    acc_1[0] = (acc_1[0] + e[6]);
+    acc_1[0] = (acc_1[0] + e[7]);
+    acc_1[0] = (acc_1[0] + e[8]);
+    acc_1[0] = (acc_1[0] + e[9]);
+    acc_1[0] = (acc_1[0] + e[10]);
+    acc_1[0] = (acc_1[0] + e[11]);
+    acc_1[0] = (acc_1[0] + e[12]);
+    acc_1[0] = (acc_1[0] + e[13]);
+    acc_1[0] = (acc_1[0] + e[14]);
+    acc_1[0] = (acc_1[0] + e[15]);
+    float partner_5 = __shfl_xor_sync(0xffffffffu, acc_1[0], 1);
+    acc_1[0] = (acc_1[0] + partner_5);
+    float partner_6 = __shfl_xor_sync(0xffffffffu, acc_1[0], 2);
+    acc_1[0] = (acc_1[0] + partner_6);
+    float partner_7 = __shfl_xor_sync(0xffffffffu, acc_1[0], 4);
+    acc_1[0] = (acc_1[0] + partner_7);
+    float partner_8 = __shfl_xor_sync(0xffffffffu, acc_1[0], 8);
+    acc_1[0] = (acc_1[0] + partner_8);
+    float partner_9 = __shfl_xor_sync(0xffffffffu, acc_1[0], 16);
+    acc_1[0] = (acc_1[0] + partner_9);
+    __syncthreads();
+    if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
+      acc_1_smem[int(threadIdx.x / 32u)] = acc_1[0];
+    }
+    __syncthreads();
+    acc_1[0] = acc_1_smem[0];
+    acc_1[0] = (acc_1[0] + acc_1_smem[1]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[2]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[3]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[4]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[5]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[6]);
+    acc_1[0] = (acc_1[0] + acc_1_smem[7]);
+    float t_6 = acc_1[0];
+    float t_7[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_7[k] = mf_fdiv(e[k], t_6);
+    }
+    __half t_8[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_8[k] = mf_cast<__half>(t_7[k]);
+    }
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      int offs_2 = ((k * 256) + (int(threadIdx.x) * 8));
+      bool mask = (offs_2 < mf_n_cols);
+      if (mask) {
+        (t_5 + offs_2)[0] = t_8[k];
+        (t_5 + offs_2)[1] = t_8[(k + 1)];
+        (t_5 + offs_2)[2] = t_8[(k + 2)];
+        (t_5 + offs_2)[3] = t_8[(k + 3)];
+        (t_5 + offs_2)[4] = t_8[(k + 4)];
+        (t_5 + offs_2)[5] = t_8[(k + 5)];
+        (t_5 + offs_2)[6] = t_8[(k + 6)];
+        (t_5 + offs_2)[7] = t_8[(k + 7)];
+      }
+    }
+    // 74: return
+    return;
+  }
+  // 77: m = tl.full((BLOCK,), -float("inf"), tl.float32)
+  // 78: s = tl.zeros((BLOCK,), dtype=tl.float32)
+  // 79: for start in range(0, n_cols, BLOCK):
   float s[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -366,94 +674,94 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     m[k] = m_1;
   }
   for (int start = 0; (start < mf_n_cols); start += 4096) {
-    // 72: offs = start + tl.arange(0, BLOCK)
-    // 73: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
-    decltype(x_ptr) t = (x_ptr + base);
-    __half t_1[16];
+    // 80: offs = start + tl.arange(0, BLOCK)
+    // 81: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
+    decltype(x_ptr) t_9 = (x_ptr + base);
+    __half t_10[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int offs_1 = (start + ((k * 256) + (int(threadIdx.x) * 8)));
-      if ((offs_1 < mf_n_cols)) {
-        t_1[k] = (t + offs_1)[0];
-        t_1[(k + 1)] = (t + offs_1)[1];
-        t_1[(k + 2)] = (t + offs_1)[2];
-        t_1[(k + 3)] = (t + offs_1)[3];
-        t_1[(k + 4)] = (t + offs_1)[4];
-        t_1[(k + 5)] = (t + offs_1)[5];
-        t_1[(k + 6)] = (t + offs_1)[6];
-        t_1[(k + 7)] = (t + offs_1)[7];
+      int offs_4 = (start + ((k * 256) + (int(threadIdx.x) * 8)));
+      if ((offs_4 < mf_n_cols)) {
+        t_10[k] = (t_9 + offs_4)[0];
+        t_10[(k + 1)] = (t_9 + offs_4)[1];
+        t_10[(k + 2)] = (t_9 + offs_4)[2];
+        t_10[(k + 3)] = (t_9 + offs_4)[3];
+        t_10[(k + 4)] = (t_9 + offs_4)[4];
+        t_10[(k + 5)] = (t_9 + offs_4)[5];
+        t_10[(k + 6)] = (t_9 + offs_4)[6];
+        t_10[(k + 7)] = (t_9 + offs_4)[7];
       } else {
-        t_1[k] = __float2half(__uint_as_float(0xff800000u));
-        t_1[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
-        t_1[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
-        t_1[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
-        t_1[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
-        t_1[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
-        t_1[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
-        t_1[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
+        t_10[k] = __float2half(__uint_as_float(0xff800000u));
+        t_10[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
+        t_10[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
+        t_10[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
+        t_10[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
+        t_10[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
+        t_10[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
+        t_10[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
       }
     }
-    float x[16];
+    float x_1[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      x[k] = static_cast<float>(t_1[k]);
+      x_1[k] = static_cast<float>(t_10[k]);
     }
-    // 74: m_new = tl.maximum(m, x)
+    // 82: m_new = tl.maximum(m, x)
     float m_new[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      m_new[k] = fmaxf(m[k], x[k]);
+      m_new[k] = fmaxf(m[k], x_1[k]);
     }
-    // 75: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
-    bool t_2[16];
+    // 83: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
+    bool t_11[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_2[k] = (m_new[k] == m[k]);
+      t_11[k] = (m_new[k] == m[k]);
     }
-    float t_3[16];
+    float t_12[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_3[k] = (m[k] - m_new[k]);
+      t_12[k] = (m[k] - m_new[k]);
     }
-    float t_4[16];
+    float t_13[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_4[k] = (t_2[k] ? 0.0f : t_3[k]);
+      t_13[k] = (t_11[k] ? 0.0f : t_12[k]);
     }
-    float t_5[16];
+    float t_14[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_5[k] = mf_exp(t_4[k]);
+      t_14[k] = mf_exp(t_13[k]);
     }
-    float t_6[16];
+    float t_15[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_6[k] = (s[k] * t_5[k]);
+      t_15[k] = (s[k] * t_14[k]);
     }
-    bool t_7[16];
+    bool t_16[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_7[k] = (x[k] == m_new[k]);
+      t_16[k] = (x_1[k] == m_new[k]);
     }
-    float t_8[16];
+    float t_17[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_8[k] = (x[k] - m_new[k]);
+      t_17[k] = (x_1[k] - m_new[k]);
     }
-    float t_9[16];
+    float t_18[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_9[k] = (t_7[k] ? 0.0f : t_8[k]);
+      t_18[k] = (t_16[k] ? 0.0f : t_17[k]);
     }
-    float t_10[16];
+    float t_19[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = mf_exp(t_9[k]);
+      t_19[k] = mf_exp(t_18[k]);
     }
     float s_2[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      s_2[k] = (t_6[k] + t_10[k]);
+      s_2[k] = (t_15[k] + t_19[k]);
     }
     float s_3[16];
     #pragma unroll 1
@@ -474,7 +782,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       m[k] = m_new_1[k];
     }
   }
-  // 77: row_max = tl.max(m, axis=0)
+  // 85: row_max = tl.max(m, axis=0)
   float row_max[1];
   row_max[0] = m[0];
   row_max[0] = fmaxf(row_max[0], m[1]);
@@ -492,16 +800,16 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_max[0] = fmaxf(row_max[0], m[13]);
   row_max[0] = fmaxf(row_max[0], m[14]);
   row_max[0] = fmaxf(row_max[0], m[15]);
-  float partner = __shfl_xor_sync(0xffffffffu, row_max[0], 1);
-  row_max[0] = fmaxf(row_max[0], partner);
-  float partner_1 = __shfl_xor_sync(0xffffffffu, row_max[0], 2);
-  row_max[0] = fmaxf(row_max[0], partner_1);
-  float partner_2 = __shfl_xor_sync(0xffffffffu, row_max[0], 4);
-  row_max[0] = fmaxf(row_max[0], partner_2);
-  float partner_3 = __shfl_xor_sync(0xffffffffu, row_max[0], 8);
-  row_max[0] = fmaxf(row_max[0], partner_3);
-  float partner_4 = __shfl_xor_sync(0xffffffffu, row_max[0], 16);
-  row_max[0] = fmaxf(row_max[0], partner_4);
+  float partner_10 = __shfl_xor_sync(0xffffffffu, row_max[0], 1);
+  row_max[0] = fmaxf(row_max[0], partner_10);
+  float partner_11 = __shfl_xor_sync(0xffffffffu, row_max[0], 2);
+  row_max[0] = fmaxf(row_max[0], partner_11);
+  float partner_12 = __shfl_xor_sync(0xffffffffu, row_max[0], 4);
+  row_max[0] = fmaxf(row_max[0], partner_12);
+  float partner_13 = __shfl_xor_sync(0xffffffffu, row_max[0], 8);
+  row_max[0] = fmaxf(row_max[0], partner_13);
+  float partner_14 = __shfl_xor_sync(0xffffffffu, row_max[0], 16);
+  row_max[0] = fmaxf(row_max[0], partner_14);
   __syncthreads();
   if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
     row_max_smem[int(threadIdx.x / 32u)] = row_max[0];
@@ -516,59 +824,59 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_max[0] = fmaxf(row_max[0], row_max_smem[6]);
   row_max[0] = fmaxf(row_max[0], row_max_smem[7]);
   float row_max_1 = row_max[0];
-  // 78: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
-  bool t_11[16];
+  // 86: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
+  bool t_20[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = (m[k] == row_max_1);
+    t_20[k] = (m[k] == row_max_1);
   }
-  float t_12[16];
+  float t_21[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = (m[k] - row_max_1);
+    t_21[k] = (m[k] - row_max_1);
   }
-  float t_13[16];
+  float t_22[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_13[k] = (t_11[k] ? 0.0f : t_12[k]);
+    t_22[k] = (t_20[k] ? 0.0f : t_21[k]);
   }
-  float t_14[16];
+  float t_23[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_14[k] = mf_exp(t_13[k]);
+    t_23[k] = mf_exp(t_22[k]);
   }
-  float t_15[16];
+  float t_24[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_15[k] = (s[k] * t_14[k]);
+    t_24[k] = (s[k] * t_23[k]);
   }
   float row_sum[1];
-  row_sum[0] = t_15[0];
-  row_sum[0] = (row_sum[0] + t_15[1]);
-  row_sum[0] = (row_sum[0] + t_15[2]);
-  row_sum[0] = (row_sum[0] + t_15[3]);
-  row_sum[0] = (row_sum[0] + t_15[4]);
-  row_sum[0] = (row_sum[0] + t_15[5]);
-  row_sum[0] = (row_sum[0] + t_15[6]);
-  row_sum[0] = (row_sum[0] + t_15[7]);
-  row_sum[0] = (row_sum[0] + t_15[8]);
-  row_sum[0] = (row_sum[0] + t_15[9]);
-  row_sum[0] = (row_sum[0] + t_15[10]);
-  row_sum[0] = (row_sum[0] + t_15[11]);
-  row_sum[0] = (row_sum[0] + t_15[12]);
-  row_sum[0] = (row_sum[0] + t_15[13]);
-  row_sum[0] = (row_sum[0] + t_15[14]);
-  row_sum[0] = (row_sum[0] + t_15[15]);
-  float partner_5 = __shfl_xor_sync(0xffffffffu, row_sum[0], 1);
-  row_sum[0] = (row_sum[0] + partner_5);
-  float partner_6 = __shfl_xor_sync(0xffffffffu, row_sum[0], 2);
-  row_sum[0] = (row_sum[0] + partner_6);
-  float partner_7 = __shfl_xor_sync(0xffffffffu, row_sum[0], 4);
-  row_sum[0] = (row_sum[0] + partner_7);
-  float partner_8 = __shfl_xor_sync(0xffffffffu, row_sum[0], 8);
-  row_sum[0] = (row_sum[0] + partner_8);
-  float partner_9 = __shfl_xor_sync(0xffffffffu, row_sum[0], 16);
-  row_sum[0] = (row_sum[0] + partner_9);
+  row_sum[0] = t_24[0];
+  row_sum[0] = (row_sum[0] + t_24[1]);
+  row_sum[0] = (row_sum[0] + t_24[2]);
+  row_sum[0] = (row_sum[0] + t_24[3]);
+  row_sum[0] = (row_sum[0] + t_24[4]);
+  row_sum[0] = (row_sum[0] + t_24[5]);
+  row_sum[0] = (row_sum[0] + t_24[6]);
+  row_sum[0] = (row_sum[0] + t_24[7]);
+  row_sum[0] = (row_sum[0] + t_24[8]);
+  row_sum[0] = (row_sum[0] + t_24[9]);
+  row_sum[0] = (row_sum[0] + t_24[10]);
+  row_sum[0] = (row_sum[0] + t_24[11]);
+  row_sum[0] = (row_sum[0] + t_24[12]);
+  row_sum[0] = (row_sum[0] + t_24[13]);
+  row_sum[0] = (row_sum[0] + t_24[14]);
+  row_sum[0] = (row_sum[0] + t_24[15]);
+  float partner_15 = __shfl_xor_sync(0xffffffffu, row_sum[0], 1);
+  row_sum[0] = (row_sum[0] + partner_15);
+  float partner_16 = __shfl_xor_sync(0xffffffffu, row_sum[0], 2);
+  row_sum[0] = (row_sum[0] + partner_16);
+  float partner_17 = __shfl_xor_sync(0xffffffffu, row_sum[0], 4);
+  row_sum[0] = (row_sum[0] + partner_17);
+  float partner_18 = __shfl_xor_sync(0xffffffffu, row_sum[0], 8);
+  row_sum[0] = (row_sum[0] + partner_18);
+  float partner_19 = __shfl_xor_sync(0xffffffffu, row_sum[0], 16);
+  row_sum[0] = (row_sum[0] + partner_19);
   __syncthreads();
   if (((int(threadIdx.x % 32u) == 0) && (int(threadIdx.x / 32u) < 8))) {
     row_sum_smem[int(threadIdx.x / 32u)] = row_sum[0];
@@ -583,77 +891,77 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_sum[0] = (row_sum[0] + row_sum_smem[6]);
   row_sum[0] = (row_sum[0] + row_sum_smem[7]);
   float row_sum_1 = row_sum[0];
-  // 79: for start in range(0, n_cols, BLOCK):
+  // 87: for start in range(0, n_cols, BLOCK):
   for (int start_1 = 0; (start_1 < mf_n_cols); start_1 += 4096) {
-    // 80: offs = start + tl.arange(0, BLOCK)
-    // 81: mask = offs < n_cols
-    // 82: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
-    decltype(x_ptr) t_16 = (x_ptr + base);
-    __half t_17[16];
+    // 88: offs = start + tl.arange(0, BLOCK)
+    // 89: mask = offs < n_cols
+    // 90: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    decltype(x_ptr) t_25 = (x_ptr + base);
+    __half t_26[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int offs_3 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
-      bool mask = (offs_3 < mf_n_cols);
-      if (mask) {
-        t_17[k] = (t_16 + offs_3)[0];
-        t_17[(k + 1)] = (t_16 + offs_3)[1];
-        t_17[(k + 2)] = (t_16 + offs_3)[2];
-        t_17[(k + 3)] = (t_16 + offs_3)[3];
-        t_17[(k + 4)] = (t_16 + offs_3)[4];
-        t_17[(k + 5)] = (t_16 + offs_3)[5];
-        t_17[(k + 6)] = (t_16 + offs_3)[6];
-        t_17[(k + 7)] = (t_16 + offs_3)[7];
+      int offs_6 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
+      bool mask_1 = (offs_6 < mf_n_cols);
+      if (mask_1) {
+        t_26[k] = (t_25 + offs_6)[0];
+        t_26[(k + 1)] = (t_25 + offs_6)[1];
+        t_26[(k + 2)] = (t_25 + offs_6)[2];
+        t_26[(k + 3)] = (t_25 + offs_6)[3];
+        t_26[(k + 4)] = (t_25 + offs_6)[4];
+        t_26[(k + 5)] = (t_25 + offs_6)[5];
+        t_26[(k + 6)] = (t_25 + offs_6)[6];
+        t_26[(k + 7)] = (t_25 + offs_6)[7];
       } else {
-        t_17[k] = __float2half(__uint_as_float(0xff800000u));
-        t_17[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
-        t_17[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
-        t_17[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
-        t_17[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
-        t_17[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
-        t_17[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
-        t_17[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
+        t_26[k] = __float2half(__uint_as_float(0xff800000u));
+        t_26[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
+        t_26[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
+        t_26[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
+        t_26[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
+        t_26[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
+        t_26[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
+        t_26[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
       }
     }
-    float x_1[16];
+    float x_2[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      x_1[k] = static_cast<float>(t_17[k]);
+      x_2[k] = static_cast<float>(t_26[k]);
     }
-    // 83: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
-    decltype(out_ptr) t_18 = (out_ptr + base);
-    float t_19[16];
+    // 91: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
+    decltype(out_ptr) t_27 = (out_ptr + base);
+    float t_28[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_19[k] = (x_1[k] - row_max_1);
+      t_28[k] = (x_2[k] - row_max_1);
     }
-    float t_20[16];
+    float t_29[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_20[k] = mf_exp(t_19[k]);
+      t_29[k] = mf_exp(t_28[k]);
     }
-    float t_21[16];
+    float t_30[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_21[k] = mf_fdiv(t_20[k], row_sum_1);
+      t_30[k] = mf_fdiv(t_29[k], row_sum_1);
     }
-    __half t_22[16];
+    __half t_31[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_22[k] = mf_cast<__half>(t_21[k]);
+      t_31[k] = mf_cast<__half>(t_30[k]);
     }
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int offs_4 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
-      bool mask = (offs_4 < mf_n_cols);
-      if (mask) {
-        (t_18 + offs_4)[0] = t_22[k];
-        (t_18 + offs_4)[1] = t_22[(k + 1)];
-        (t_18 + offs_4)[2] = t_22[(k + 2)];
-        (t_18 + offs_4)[3] = t_22[(k + 3)];
-        (t_18 + offs_4)[4] = t_22[(k + 4)];
-        (t_18 + offs_4)[5] = t_22[(k + 5)];
-        (t_18 + offs_4)[6] = t_22[(k + 6)];
-        (t_18 + offs_4)[7] = t_22[(k + 7)];
+      int offs_7 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
+      bool mask_1 = (offs_7 < mf_n_cols);
+      if (mask_1) {
+        (t_27 + offs_7)[0] = t_31[k];
+        (t_27 + offs_7)[1] = t_31[(k + 1)];
+        (t_27 + offs_7)[2] = t_31[(k + 2)];
+        (t_27 + offs_7)[3] = t_31[(k + 3)];
+        (t_27 + offs_7)[4] = t_31[(k + 4)];
+        (t_27 + offs_7)[5] = t_31[(k + 5)];
+        (t_27 + offs_7)[6] = t_31[(k + 6)];
+        (t_27 + offs_7)[7] = t_31[(k + 7)];
       }
     }
   }

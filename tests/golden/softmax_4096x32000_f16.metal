@@ -1,9 +1,153 @@
-// 65: row = tl.program_id(0)
-// 66: base = row * row_stride
+// 66: row = tl.program_id(0)
+// 67: base = row * row_stride
 int base = (int(threadgroup_position_in_grid.x) * row_stride);
-// 69: m = tl.full((BLOCK,), -float("inf"), tl.float32)
-// 70: s = tl.zeros((BLOCK,), dtype=tl.float32)
-// 71: for start in range(0, n_cols, BLOCK):
+// 68: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
+bool t = (n_cols <= 4096);
+if (t) {
+  // 69: offs = tl.arange(0, BLOCK)
+  // 70: mask = offs < n_cols
+  // 71: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+  decltype(x_ptr) t_1 = (x_ptr + base);
+  half t_2[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 4) {
+    int offs_1 = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
+    bool mask = (offs_1 < n_cols);
+    {
+      packed_half4 mf_v = packed_half4(half((-INFINITY)), half((-INFINITY)), half((-INFINITY)), half((-INFINITY)));
+      if (mask) mf_v = *((const device packed_half4*)((t_1 + offs_1)));
+      t_2[k] = mf_v[0];
+      t_2[(k + 1)] = mf_v[1];
+      t_2[(k + 2)] = mf_v[2];
+      t_2[(k + 3)] = mf_v[3];
+    }
+  }
+  float x[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    x[k] = static_cast<float>(t_2[k]);
+  }
+  // 72: e = tl.exp(x - tl.max(x, axis=0))
+  float acc[1];
+  acc[0] = x[0];
+  acc[0] = metal::max(acc[0], x[1]);
+  acc[0] = metal::max(acc[0], x[2]);
+  acc[0] = metal::max(acc[0], x[3]);
+  acc[0] = metal::max(acc[0], x[4]);
+  acc[0] = metal::max(acc[0], x[5]);
+  acc[0] = metal::max(acc[0], x[6]);
+  acc[0] = metal::max(acc[0], x[7]);
+  acc[0] = metal::max(acc[0], x[8]);
+  acc[0] = metal::max(acc[0], x[9]);
+  acc[0] = metal::max(acc[0], x[10]);
+  acc[0] = metal::max(acc[0], x[11]);
+  acc[0] = metal::max(acc[0], x[12]);
+  acc[0] = metal::max(acc[0], x[13]);
+  acc[0] = metal::max(acc[0], x[14]);
+  acc[0] = metal::max(acc[0], x[15]);
+  float partner = simd_shuffle_xor(acc[0], ushort(1));
+  acc[0] = metal::max(acc[0], partner);
+  float partner_1 = simd_shuffle_xor(acc[0], ushort(2));
+  acc[0] = metal::max(acc[0], partner_1);
+  float partner_2 = simd_shuffle_xor(acc[0], ushort(4));
+  acc[0] = metal::max(acc[0], partner_2);
+  float partner_3 = simd_shuffle_xor(acc[0], ushort(8));
+  acc[0] = metal::max(acc[0], partner_3);
+  float partner_4 = simd_shuffle_xor(acc[0], ushort(16));
+  acc[0] = metal::max(acc[0], partner_4);
+  threadgroup float acc_smem[8];
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  if (((int(thread_index_in_simdgroup) == 0) && (int(simdgroup_index_in_threadgroup) < 8))) {
+    acc_smem[int(simdgroup_index_in_threadgroup)] = acc[0];
+  }
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  acc[0] = acc_smem[0];
+  acc[0] = metal::max(acc[0], acc_smem[1]);
+  acc[0] = metal::max(acc[0], acc_smem[2]);
+  acc[0] = metal::max(acc[0], acc_smem[3]);
+  acc[0] = metal::max(acc[0], acc_smem[4]);
+  acc[0] = metal::max(acc[0], acc_smem[5]);
+  acc[0] = metal::max(acc[0], acc_smem[6]);
+  acc[0] = metal::max(acc[0], acc_smem[7]);
+  float t_3 = acc[0];
+  float t_4[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_4[k] = (x[k] - t_3);
+  }
+  float e[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    e[k] = metal::exp(t_4[k]);
+  }
+  // 73: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
+  decltype(out_ptr) t_5 = (out_ptr + base);
+  float acc_1[1];
+  acc_1[0] = e[0];
+  acc_1[0] = (acc_1[0] + e[1]);
+  acc_1[0] = (acc_1[0] + e[2]);
+  acc_1[0] = (acc_1[0] + e[3]);
+  acc_1[0] = (acc_1[0] + e[4]);
+  acc_1[0] = (acc_1[0] + e[5]);
+  acc_1[0] = (acc_1[0] + e[6]);
+  acc_1[0] = (acc_1[0] + e[7]);
+  acc_1[0] = (acc_1[0] + e[8]);
+  acc_1[0] = (acc_1[0] + e[9]);
+  acc_1[0] = (acc_1[0] + e[10]);
+  acc_1[0] = (acc_1[0] + e[11]);
+  acc_1[0] = (acc_1[0] + e[12]);
+  acc_1[0] = (acc_1[0] + e[13]);
+  acc_1[0] = (acc_1[0] + e[14]);
+  acc_1[0] = (acc_1[0] + e[15]);
+  float partner_5 = simd_shuffle_xor(acc_1[0], ushort(1));
+  acc_1[0] = (acc_1[0] + partner_5);
+  float partner_6 = simd_shuffle_xor(acc_1[0], ushort(2));
+  acc_1[0] = (acc_1[0] + partner_6);
+  float partner_7 = simd_shuffle_xor(acc_1[0], ushort(4));
+  acc_1[0] = (acc_1[0] + partner_7);
+  float partner_8 = simd_shuffle_xor(acc_1[0], ushort(8));
+  acc_1[0] = (acc_1[0] + partner_8);
+  float partner_9 = simd_shuffle_xor(acc_1[0], ushort(16));
+  acc_1[0] = (acc_1[0] + partner_9);
+  threadgroup float acc_1_smem[8];
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  if (((int(thread_index_in_simdgroup) == 0) && (int(simdgroup_index_in_threadgroup) < 8))) {
+    acc_1_smem[int(simdgroup_index_in_threadgroup)] = acc_1[0];
+  }
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  acc_1[0] = acc_1_smem[0];
+  acc_1[0] = (acc_1[0] + acc_1_smem[1]);
+  acc_1[0] = (acc_1[0] + acc_1_smem[2]);
+  acc_1[0] = (acc_1[0] + acc_1_smem[3]);
+  acc_1[0] = (acc_1[0] + acc_1_smem[4]);
+  acc_1[0] = (acc_1[0] + acc_1_smem[5]);
+  acc_1[0] = (acc_1[0] + acc_1_smem[6]);
+  acc_1[0] = (acc_1[0] + acc_1_smem[7]);
+  float t_6 = acc_1[0];
+  float t_7[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_7[k] = (e[k] / t_6);
+  }
+  half t_8[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_8[k] = static_cast<half>(t_7[k]);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 4) {
+    int offs_2 = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
+    bool mask = (offs_2 < n_cols);
+    if (mask) {
+      *((device packed_half4*)((t_5 + offs_2))) = packed_half4(t_8[k], t_8[(k + 1)], t_8[(k + 2)], t_8[(k + 3)]);
+    }
+  }
+  // 74: return
+  return;
+}
+// 77: m = tl.full((BLOCK,), -float("inf"), tl.float32)
+// 78: s = tl.zeros((BLOCK,), dtype=tl.float32)
+// 79: for start in range(0, n_cols, BLOCK):
 float s[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -17,83 +161,83 @@ for (int k = 0; (k < 16); k += 1) {
   m[k] = m_1;
 }
 for (int start = 0; (start < n_cols); start += 4096) {
-  // 72: offs = start + tl.arange(0, BLOCK)
-  // 73: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
-  decltype(x_ptr) t = (x_ptr + base);
-  half t_1[16];
+  // 80: offs = start + tl.arange(0, BLOCK)
+  // 81: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
+  decltype(x_ptr) t_9 = (x_ptr + base);
+  half t_10[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int offs_1 = (start + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
+    int offs_4 = (start + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
     {
       packed_half4 mf_v = packed_half4(half((-INFINITY)), half((-INFINITY)), half((-INFINITY)), half((-INFINITY)));
-      if ((offs_1 < n_cols)) mf_v = *((const device packed_half4*)((t + offs_1)));
-      t_1[k] = mf_v[0];
-      t_1[(k + 1)] = mf_v[1];
-      t_1[(k + 2)] = mf_v[2];
-      t_1[(k + 3)] = mf_v[3];
+      if ((offs_4 < n_cols)) mf_v = *((const device packed_half4*)((t_9 + offs_4)));
+      t_10[k] = mf_v[0];
+      t_10[(k + 1)] = mf_v[1];
+      t_10[(k + 2)] = mf_v[2];
+      t_10[(k + 3)] = mf_v[3];
     }
   }
-  float x[16];
+  float x_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    x[k] = static_cast<float>(t_1[k]);
+    x_1[k] = static_cast<float>(t_10[k]);
   }
-  // 74: m_new = tl.maximum(m, x)
+  // 82: m_new = tl.maximum(m, x)
   float m_new[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    m_new[k] = metal::max(m[k], x[k]);
+    m_new[k] = metal::max(m[k], x_1[k]);
   }
-  // 75: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
-  bool t_2[16];
+  // 83: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
+  bool t_11[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_2[k] = (m_new[k] == m[k]);
+    t_11[k] = (m_new[k] == m[k]);
   }
-  float t_3[16];
+  float t_12[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_3[k] = (m[k] - m_new[k]);
+    t_12[k] = (m[k] - m_new[k]);
   }
-  float t_4[16];
+  float t_13[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_4[k] = (t_2[k] ? 0.0f : t_3[k]);
+    t_13[k] = (t_11[k] ? 0.0f : t_12[k]);
   }
-  float t_5[16];
+  float t_14[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_5[k] = metal::exp(t_4[k]);
+    t_14[k] = metal::exp(t_13[k]);
   }
-  float t_6[16];
+  float t_15[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_6[k] = (s[k] * t_5[k]);
+    t_15[k] = (s[k] * t_14[k]);
   }
-  bool t_7[16];
+  bool t_16[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_7[k] = (x[k] == m_new[k]);
+    t_16[k] = (x_1[k] == m_new[k]);
   }
-  float t_8[16];
+  float t_17[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_8[k] = (x[k] - m_new[k]);
+    t_17[k] = (x_1[k] - m_new[k]);
   }
-  float t_9[16];
+  float t_18[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_9[k] = (t_7[k] ? 0.0f : t_8[k]);
+    t_18[k] = (t_16[k] ? 0.0f : t_17[k]);
   }
-  float t_10[16];
+  float t_19[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = metal::exp(t_9[k]);
+    t_19[k] = metal::exp(t_18[k]);
   }
   float s_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    s_2[k] = (t_6[k] + t_10[k]);
+    s_2[k] = (t_15[k] + t_19[k]);
   }
   float s_3[16];
   #pragma unroll
@@ -114,7 +258,7 @@ for (int start = 0; (start < n_cols); start += 4096) {
     m[k] = m_new_1[k];
   }
 }
-// 77: row_max = tl.max(m, axis=0)
+// 85: row_max = tl.max(m, axis=0)
 float row_max[1];
 row_max[0] = m[0];
 row_max[0] = metal::max(row_max[0], m[1]);
@@ -132,16 +276,16 @@ row_max[0] = metal::max(row_max[0], m[12]);
 row_max[0] = metal::max(row_max[0], m[13]);
 row_max[0] = metal::max(row_max[0], m[14]);
 row_max[0] = metal::max(row_max[0], m[15]);
-float partner = simd_shuffle_xor(row_max[0], ushort(1));
-row_max[0] = metal::max(row_max[0], partner);
-float partner_1 = simd_shuffle_xor(row_max[0], ushort(2));
-row_max[0] = metal::max(row_max[0], partner_1);
-float partner_2 = simd_shuffle_xor(row_max[0], ushort(4));
-row_max[0] = metal::max(row_max[0], partner_2);
-float partner_3 = simd_shuffle_xor(row_max[0], ushort(8));
-row_max[0] = metal::max(row_max[0], partner_3);
-float partner_4 = simd_shuffle_xor(row_max[0], ushort(16));
-row_max[0] = metal::max(row_max[0], partner_4);
+float partner_10 = simd_shuffle_xor(row_max[0], ushort(1));
+row_max[0] = metal::max(row_max[0], partner_10);
+float partner_11 = simd_shuffle_xor(row_max[0], ushort(2));
+row_max[0] = metal::max(row_max[0], partner_11);
+float partner_12 = simd_shuffle_xor(row_max[0], ushort(4));
+row_max[0] = metal::max(row_max[0], partner_12);
+float partner_13 = simd_shuffle_xor(row_max[0], ushort(8));
+row_max[0] = metal::max(row_max[0], partner_13);
+float partner_14 = simd_shuffle_xor(row_max[0], ushort(16));
+row_max[0] = metal::max(row_max[0], partner_14);
 threadgroup float row_max_smem[8];
 threadgroup_barrier(mem_flags::mem_threadgroup);
 if (((int(thread_index_in_simdgroup) == 0) && (int(simdgroup_index_in_threadgroup) < 8))) {
@@ -157,59 +301,59 @@ row_max[0] = metal::max(row_max[0], row_max_smem[5]);
 row_max[0] = metal::max(row_max[0], row_max_smem[6]);
 row_max[0] = metal::max(row_max[0], row_max_smem[7]);
 float row_max_1 = row_max[0];
-// 78: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
-bool t_11[16];
+// 86: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
+bool t_20[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_11[k] = (m[k] == row_max_1);
+  t_20[k] = (m[k] == row_max_1);
 }
-float t_12[16];
+float t_21[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_12[k] = (m[k] - row_max_1);
+  t_21[k] = (m[k] - row_max_1);
 }
-float t_13[16];
+float t_22[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_13[k] = (t_11[k] ? 0.0f : t_12[k]);
+  t_22[k] = (t_20[k] ? 0.0f : t_21[k]);
 }
-float t_14[16];
+float t_23[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_14[k] = metal::exp(t_13[k]);
+  t_23[k] = metal::exp(t_22[k]);
 }
-float t_15[16];
+float t_24[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_15[k] = (s[k] * t_14[k]);
+  t_24[k] = (s[k] * t_23[k]);
 }
 float row_sum[1];
-row_sum[0] = t_15[0];
-row_sum[0] = (row_sum[0] + t_15[1]);
-row_sum[0] = (row_sum[0] + t_15[2]);
-row_sum[0] = (row_sum[0] + t_15[3]);
-row_sum[0] = (row_sum[0] + t_15[4]);
-row_sum[0] = (row_sum[0] + t_15[5]);
-row_sum[0] = (row_sum[0] + t_15[6]);
-row_sum[0] = (row_sum[0] + t_15[7]);
-row_sum[0] = (row_sum[0] + t_15[8]);
-row_sum[0] = (row_sum[0] + t_15[9]);
-row_sum[0] = (row_sum[0] + t_15[10]);
-row_sum[0] = (row_sum[0] + t_15[11]);
-row_sum[0] = (row_sum[0] + t_15[12]);
-row_sum[0] = (row_sum[0] + t_15[13]);
-row_sum[0] = (row_sum[0] + t_15[14]);
-row_sum[0] = (row_sum[0] + t_15[15]);
-float partner_5 = simd_shuffle_xor(row_sum[0], ushort(1));
-row_sum[0] = (row_sum[0] + partner_5);
-float partner_6 = simd_shuffle_xor(row_sum[0], ushort(2));
-row_sum[0] = (row_sum[0] + partner_6);
-float partner_7 = simd_shuffle_xor(row_sum[0], ushort(4));
-row_sum[0] = (row_sum[0] + partner_7);
-float partner_8 = simd_shuffle_xor(row_sum[0], ushort(8));
-row_sum[0] = (row_sum[0] + partner_8);
-float partner_9 = simd_shuffle_xor(row_sum[0], ushort(16));
-row_sum[0] = (row_sum[0] + partner_9);
+row_sum[0] = t_24[0];
+row_sum[0] = (row_sum[0] + t_24[1]);
+row_sum[0] = (row_sum[0] + t_24[2]);
+row_sum[0] = (row_sum[0] + t_24[3]);
+row_sum[0] = (row_sum[0] + t_24[4]);
+row_sum[0] = (row_sum[0] + t_24[5]);
+row_sum[0] = (row_sum[0] + t_24[6]);
+row_sum[0] = (row_sum[0] + t_24[7]);
+row_sum[0] = (row_sum[0] + t_24[8]);
+row_sum[0] = (row_sum[0] + t_24[9]);
+row_sum[0] = (row_sum[0] + t_24[10]);
+row_sum[0] = (row_sum[0] + t_24[11]);
+row_sum[0] = (row_sum[0] + t_24[12]);
+row_sum[0] = (row_sum[0] + t_24[13]);
+row_sum[0] = (row_sum[0] + t_24[14]);
+row_sum[0] = (row_sum[0] + t_24[15]);
+float partner_15 = simd_shuffle_xor(row_sum[0], ushort(1));
+row_sum[0] = (row_sum[0] + partner_15);
+float partner_16 = simd_shuffle_xor(row_sum[0], ushort(2));
+row_sum[0] = (row_sum[0] + partner_16);
+float partner_17 = simd_shuffle_xor(row_sum[0], ushort(4));
+row_sum[0] = (row_sum[0] + partner_17);
+float partner_18 = simd_shuffle_xor(row_sum[0], ushort(8));
+row_sum[0] = (row_sum[0] + partner_18);
+float partner_19 = simd_shuffle_xor(row_sum[0], ushort(16));
+row_sum[0] = (row_sum[0] + partner_19);
 threadgroup float row_sum_smem[8];
 threadgroup_barrier(mem_flags::mem_threadgroup);
 if (((int(thread_index_in_simdgroup) == 0) && (int(simdgroup_index_in_threadgroup) < 8))) {
@@ -225,59 +369,59 @@ row_sum[0] = (row_sum[0] + row_sum_smem[5]);
 row_sum[0] = (row_sum[0] + row_sum_smem[6]);
 row_sum[0] = (row_sum[0] + row_sum_smem[7]);
 float row_sum_1 = row_sum[0];
-// 79: for start in range(0, n_cols, BLOCK):
+// 87: for start in range(0, n_cols, BLOCK):
 for (int start_1 = 0; (start_1 < n_cols); start_1 += 4096) {
-  // 80: offs = start + tl.arange(0, BLOCK)
-  // 81: mask = offs < n_cols
-  // 82: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
-  decltype(x_ptr) t_16 = (x_ptr + base);
-  half t_17[16];
+  // 88: offs = start + tl.arange(0, BLOCK)
+  // 89: mask = offs < n_cols
+  // 90: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+  decltype(x_ptr) t_25 = (x_ptr + base);
+  half t_26[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int offs_3 = (start_1 + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
-    bool mask = (offs_3 < n_cols);
+    int offs_6 = (start_1 + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
+    bool mask_1 = (offs_6 < n_cols);
     {
       packed_half4 mf_v = packed_half4(half((-INFINITY)), half((-INFINITY)), half((-INFINITY)), half((-INFINITY)));
-      if (mask) mf_v = *((const device packed_half4*)((t_16 + offs_3)));
-      t_17[k] = mf_v[0];
-      t_17[(k + 1)] = mf_v[1];
-      t_17[(k + 2)] = mf_v[2];
-      t_17[(k + 3)] = mf_v[3];
+      if (mask_1) mf_v = *((const device packed_half4*)((t_25 + offs_6)));
+      t_26[k] = mf_v[0];
+      t_26[(k + 1)] = mf_v[1];
+      t_26[(k + 2)] = mf_v[2];
+      t_26[(k + 3)] = mf_v[3];
     }
   }
-  float x_1[16];
+  float x_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    x_1[k] = static_cast<float>(t_17[k]);
+    x_2[k] = static_cast<float>(t_26[k]);
   }
-  // 83: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
-  decltype(out_ptr) t_18 = (out_ptr + base);
-  float t_19[16];
+  // 91: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
+  decltype(out_ptr) t_27 = (out_ptr + base);
+  float t_28[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_19[k] = (x_1[k] - row_max_1);
+    t_28[k] = (x_2[k] - row_max_1);
   }
-  float t_20[16];
+  float t_29[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_20[k] = metal::exp(t_19[k]);
+    t_29[k] = metal::exp(t_28[k]);
   }
-  float t_21[16];
+  float t_30[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_21[k] = (t_20[k] / row_sum_1);
+    t_30[k] = (t_29[k] / row_sum_1);
   }
-  half t_22[16];
+  half t_31[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_22[k] = static_cast<half>(t_21[k]);
+    t_31[k] = static_cast<half>(t_30[k]);
   }
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int offs_4 = (start_1 + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
-    bool mask = (offs_4 < n_cols);
-    if (mask) {
-      *((device packed_half4*)((t_18 + offs_4))) = packed_half4(t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)]);
+    int offs_7 = (start_1 + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
+    bool mask_1 = (offs_7 < n_cols);
+    if (mask_1) {
+      *((device packed_half4*)((t_27 + offs_7))) = packed_half4(t_31[k], t_31[(k + 1)], t_31[(k + 2)], t_31[(k + 3)]);
     }
   }
 }

@@ -1,13 +1,15 @@
 """The library kernels' Metal counts (benchmarks/metal_counts.py, at its shapes and fixed configs) may
 not regress: every count where fewer is better — device and threadgroup accesses and bytes, constant
 loads, barriers, simd and simdgroup-matrix operations, atomics — must stay at or under the numbers
-recorded in metal_counts.json. A deliberate change (or an improvement, reported as a warning) is
-recorded again with
+recorded in metal_counts.json. MLX's kernels' counts (its pinned sources, at the same shapes) must
+equal theirs exactly: they change only when the emulator's counting does. A deliberate change (or an
+improvement of ours, reported as a warning) is recorded again with
 
     METALFORGE_UPDATE_COUNTS=1 .venv/bin/python -m pytest tests/kernels/test_metal_counts.py
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import os
@@ -17,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from metalforge.runtime.emulator import EmulatorBackend, counters
+from metalforge.runtime.emulator import EmulatorBackend, counters, mlx_kernels
 
 _DIR = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(_DIR))
@@ -37,6 +39,26 @@ def library_counts() -> dict[str, dict[str, int]]:
     be = EmulatorBackend(checked=False)  # the counts do not depend on checked mode; unchecked runs faster
     return {case.op: metal_counts.column(metal_counts.run_counted(case.ours, be)).counters
             for case in metal_counts.CASES}
+
+
+def mlx_counts() -> dict[str, dict[str, int]]:
+    """MLX's kernels' counts, by `op | column label`."""
+    be = EmulatorBackend(checked=False)
+    return {f"{case.op} | {mlx.label}": metal_counts.column(metal_counts.mlx_launches(mlx, be)).counters
+            for case in metal_counts.CASES for mlx in case.mlx}
+
+
+def recorded(part: str, now: dict) -> dict:
+    """The recorded counts of `part` ("library" or "mlx"), after recording `now` in their place when
+    METALFORGE_UPDATE_COUNTS=1; fails when the recorded and counted rows differ."""
+    everything = json.loads(RECORDED.read_text()) if RECORDED.exists() else {}
+    if UPDATE:
+        everything[part] = now
+        RECORDED.write_text(json.dumps(everything, indent=1, sort_keys=True) + "\n")
+    rows = everything.get(part, {})
+    assert set(rows) == set(now), f"{part} rows recorded {sorted(rows)}, counted {sorted(now)}: record them " \
+                                  "again with METALFORGE_UPDATE_COUNTS=1"
+    return rows
 
 
 def changes(recorded: dict, now: dict) -> tuple[list[str], list[str]]:
@@ -59,29 +81,36 @@ def test_changes_finds_growth_and_ignores_widths():
 
 def test_library_counts_do_not_regress():
     now = library_counts()
-    if UPDATE:
-        RECORDED.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
-    recorded = json.loads(RECORDED.read_text())
-    assert set(recorded) == set(now), f"ops recorded {sorted(recorded)}, counted {sorted(now)}: record them again " \
-                                      "with METALFORGE_UPDATE_COUNTS=1"
-    worse, better = changes(recorded, now)
+    worse, better = changes(recorded("library", now), now)
     if better:
         warnings.warn("counts improved (record them with METALFORGE_UPDATE_COUNTS=1): " + "; ".join(better))
     assert not worse, "library kernels execute more on Metal than recorded (if meant, record them again with " \
                       "METALFORGE_UPDATE_COUNTS=1):\n" + "\n".join(worse)
 
 
-def test_mlx_column_is_empty_until_wired(monkeypatch):
-    """Without runtime/emulator/mlx_kernels.py the MLX column says so and holds no number."""
-    monkeypatch.setattr(metal_counts, "mlx_kernels", None)
+def test_mlx_counts_are_as_recorded():
+    """MLX's sources are pinned, so any change in their counts is the emulator's counting changing."""
+    missing = mlx_kernels.missing_sources(sorted({f for op in mlx_kernels.MLX_OPS.values() for f in op.sources}))
+    if missing:
+        pytest.skip(f"MLX {mlx_kernels.MLX_VERSION} sources {missing} not installed: {mlx_kernels.FETCH_HINT}")
+    now = mlx_counts()
+    drift = [f"{row}: {key} {before.get(key, 0)} -> {now[row].get(key, 0)}"
+             for row, before in recorded("mlx", now).items()
+             for key in sorted(set(before) | set(now[row])) if before.get(key, 0) != now[row].get(key, 0)]
+    assert not drift, "the emulator counts MLX's (pinned) kernels differently than recorded: a change in counting " \
+                      "(if meant, record them again with METALFORGE_UPDATE_COUNTS=1):\n" + "\n".join(drift)
+
+
+def test_a_wrong_mlx_result_fails_its_row():
+    """MLX's output is checked before it is counted: one off by more than the tolerance fails its row."""
     case = metal_counts.CASES[0]
-    assert metal_counts.mlx_launches(case) is None
-    lines, figures = metal_counts.report([case], EmulatorBackend(checked=False), lambda message: None)
-    assert figures[case.op]["columns"]["MLX"].startswith("not wired")
-    assert any("| MLX | not wired" in line for line in lines)
+    exact = dataclasses.replace(case.mlx[0], rtol=0.0, atol=0.0)  # half outputs differ from the fp32 reference
+    _, figures = metal_counts.report([dataclasses.replace(case, mlx=(exact,), same_source=None)],
+                                     EmulatorBackend(checked=False), lambda message: None)
+    assert figures[case.op]["columns"][exact.label].startswith("FAILED: AssertionError")
 
 
-def test_a_wrong_result_fails_its_row(monkeypatch):
+def test_a_wrong_result_fails_its_row():
     """A kernel whose output does not match the reference gives a FAILED row, not counts."""
     case = metal_counts.CASES[0]
 
@@ -90,16 +119,14 @@ def test_a_wrong_result_fails_its_row(monkeypatch):
         return [o + 1 for o in outputs], expected, rtol, atol
 
     broken = metal_counts.Case(case.op, case.shape, case.elements, case.flops, case.ideal_bytes, case.fp32, wrong)
-    monkeypatch.setattr(metal_counts, "mlx_kernels", None)
     _, figures = metal_counts.report([broken], EmulatorBackend(checked=False), lambda message: None)
     assert figures[case.op]["columns"]["ours (library)"].startswith("FAILED: AssertionError")
 
 
-def test_a_kernel_that_was_not_counted_fails_its_row(monkeypatch):
+def test_a_kernel_that_was_not_counted_fails_its_row():
     """Outputs computed without an emulator launch give a FAILED row, never a row of zeros."""
     case = metal_counts.CASES[0]
     uncounted = metal_counts.Case(case.op, case.shape, case.elements, case.flops, case.ideal_bytes, case.fp32,
                                   lambda be, rng: ([], [], 0, 0))
-    monkeypatch.setattr(metal_counts, "mlx_kernels", None)
     _, figures = metal_counts.report([uncounted], EmulatorBackend(checked=False), lambda message: None)
     assert figures[case.op]["columns"]["ours (library)"].startswith("FAILED: RuntimeError: no launch was counted")

@@ -148,9 +148,11 @@ def test_steel_gemm(rng, m, n, k):
     np.testing.assert_array_less(np.abs(out - ref), dot_bound(terms, k, ref, EPS16))
 
 
-def test_steel_attention(rng):
-    # Prefill: 37 queries (a partial 32-query block), 45 keys (a partial 32-key block), GQA 2.
-    out, ref, result = run("steel_attention", {}, rng)
+@pytest.mark.parametrize("causal", [False, True])
+def test_steel_attention(rng, causal):
+    # Prefill: 37 queries (a partial 32-query block), 45 keys (a partial 32-key block), GQA 2; causal:
+    # bottom-right aligned (query i sees keys <= i + 8), masking inside the partial and diagonal blocks.
+    out, ref, result = run("steel_attention", {"causal": causal}, rng)
     np.testing.assert_array_less(np.abs(out - ref), attention_bound(result, ref, True))
 
 
