@@ -4,8 +4,7 @@ Why: MLX's `cuda_kernel` passes every scalar argument as a pointer to a 0-d arra
 of a generated kernel starts with a global load that its masks and addresses wait for (issue 15:
 RoPE 41 us against Triton's 25 us on the H200, parity once the scalars were constants). MLX's
 `precompiled_cuda_kernel` passes scalars by value, but takes compiled code: this module makes it,
-with the NVRTC library MLX itself JIT-compiles with (already loaded in the process when MLX's CUDA
-build runs), else the CUDA toolkit's or the `nvidia-cuda-nvrtc` wheel's.
+with the CUDA toolkit's NVRTC and headers, where MLX looks for them, else those of NVIDIA's wheels.
 """
 from __future__ import annotations
 
@@ -38,7 +37,7 @@ def _wheel_dirs() -> list[Path]:
 
 
 def _loaded_library(stem: str) -> Optional[str]:
-    """The path of `stem` (e.g. libnvrtc.so) if this process has it mapped already (MLX's own)."""
+    """The path of `stem` (e.g. libcuda.so) if this process has it mapped already (MLX's own)."""
     try:
         with open("/proc/self/maps") as maps:
             for line in maps:
@@ -50,31 +49,35 @@ def _loaded_library(stem: str) -> Optional[str]:
     return None
 
 
-def _library_candidates() -> list[str]:
-    found = [p for p in [_loaded_library("libnvrtc.so")] if p]
+def _libraries(folder: Path) -> list[str]:
+    found = sorted(glob.glob(str(folder / "libnvrtc.so*")), reverse=True)
+    return [p for p in found if "builtins" not in p and ".alt." not in p]
+
+
+def _headers(*folders: Path) -> list[str]:
+    """The folders that exist, CCCL's (cuda/std) beside each include folder that has one."""
+    return [str(d) for f in folders for d in (f, f / "cccl") if d.is_dir()]
+
+
+def _candidates() -> list[tuple[str, list[str]]]:
+    """(libnvrtc, include folders) pairs, each from one CUDA (another version's headers do not
+    compile): the toolkit's ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda, as MLX looks), then NVIDIA's
+    wheels (nvidia-cuda-nvrtc with nvidia-cuda-runtime and -cccl, or one cuNN wheel)."""
+    pairs = []
     for root in _toolkit_roots():
-        found += sorted(glob.glob(str(root / "lib64" / "libnvrtc.so*")), reverse=True)
-    for folder in _wheel_dirs():
-        found += sorted(glob.glob(str(folder / "lib" / "libnvrtc.so*")), reverse=True)
-    return [p for p in found if "builtins" not in p and ".alt." not in p] + ["libnvrtc.so"]
-
-
-def include_dirs() -> list[str]:
-    """Folders holding cuda_fp16.h and the headers it includes, from the same CUDA as the NVRTC in use
-    (headers of another version do not compile): the toolkit's include (CUDA 13 keeps CCCL in
-    include/cccl), or the wheels' beside the nvidia-cuda-nvrtc wheel's library."""
-    library = Path(_nvrtc().path).resolve()
-    for root in library.parents:
         if (root / "include" / "cuda_fp16.h").is_file():
-            return [str(d) for d in (root / "include", root / "include" / "cccl") if d.is_dir()]
-        if root.name == "nvidia":  # the wheels: nvidia/cuda_nvrtc/lib, nvidia/cuda_runtime/include, ...
-            return [str(d / "include") for d in sorted(root.iterdir()) if (d / "include").is_dir()]
-    return [str(d) for root in _toolkit_roots() for d in (root / "include", root / "include" / "cccl") if d.is_dir()]
+            for lib in [*_libraries(root / "lib64"), *_libraries(root / "lib")]:
+                pairs.append((lib, _headers(root / "include")))
+    wheels = _wheel_dirs()
+    for folder in wheels:
+        for lib in _libraries(folder / "lib"):
+            pairs.append((lib, _headers(*(w / "include" for w in wheels))))
+    return pairs
 
 
 class _Nvrtc:
-    def __init__(self, path: str) -> None:
-        self.path = path
+    def __init__(self, path: str, include_dirs: list[str]) -> None:
+        self.path, self.include_dirs = path, include_dirs
         lib = self.lib = ctypes.CDLL(path)
         lib.nvrtcGetErrorString.restype = ctypes.c_char_p
         major, minor = ctypes.c_int(), ctypes.c_int()
@@ -114,14 +117,14 @@ class _Nvrtc:
 @functools.lru_cache(maxsize=None)
 def _nvrtc() -> _Nvrtc:
     errors = []
-    for path in _library_candidates():
+    for path, headers in _candidates():
         try:
-            return _Nvrtc(path)
+            return _Nvrtc(path, headers)
         except OSError as e:
             errors.append(str(e))
-    raise NvrtcError("NVRTC was not found (looked in this process, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda and the "
-                     "nvidia-cuda-nvrtc wheel): install the CUDA toolkit or `pip install nvidia-cuda-nvrtc-cu12`, "
-                     f"or set CUDA_HOME ({'; '.join(errors[-2:])})")
+    raise NvrtcError("NVRTC was not found (looked in $CUDA_HOME, $CUDA_PATH, /usr/local/cuda and NVIDIA's wheels): "
+                     "install the CUDA toolkit or `pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-runtime-cu12 "
+                     f"nvidia-cuda-cccl-cu12`, or set CUDA_HOME ({'; '.join(errors[-2:]) or 'no libnvrtc.so'})")
 
 
 @functools.lru_cache(maxsize=None)
@@ -151,7 +154,7 @@ def available() -> Optional[str]:
 
 def _options(architecture: Optional[str], extra: Sequence[str]) -> list[str]:
     return [f"--gpu-architecture={architecture or device_architecture()}", "-std=c++17",
-            *(f"--include-path={d}" for d in include_dirs()), *extra]
+            *(f"--include-path={d}" for d in _nvrtc().include_dirs), *extra]
 
 
 def compile_cubin(source: str, name: str, architecture: Optional[str] = None, options: Sequence[str] = ()) -> bytes:
