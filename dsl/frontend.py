@@ -1072,6 +1072,29 @@ class _Builder:
         rows = self.permute(self.b_join(x, y), (1, 0))  # [2, n]: x's elements, then y's
         return self.emit1("reshape", [rows], make_type(element_of(x.type), (2 * shape_of(x.type)[0],)))
 
+    def b_flip(self, x: Any, dim: Any) -> Value:
+        v = self.value_arg(x, "x")
+        rank = len(shape_of(v.type))
+        if not rank:
+            raise self.error("tl.flip needs a tile, got a scalar", "flip a tile")
+        axis = rank - 1 if dim is None else semantic.normalize_axis(self.const_arg(dim, "dim"), rank)
+        return self.emit1("flip", [v], v.type, axis=axis)
+
+    def b_gather(self, src: Any, index: Any, axis: Any) -> Value:
+        """Triton's rules: index is an integer tile of src's rank, equal to src in every other axis."""
+        s, i = self.value_arg(src, "src"), self.value_arg(index, "index")
+        ss, si = shape_of(s.type), shape_of(i.type)
+        if not element_of(i.type).is_int:
+            raise self.error(f"tl.gather needs an integer index tile, got {i.type}", "convert index with .to(tl.int32)")
+        if not ss or len(si) != len(ss):
+            raise self.error(f"tl.gather needs src and index tiles of one rank, got {s.type} and {i.type}",
+                             "reshape index to src's rank")
+        ax = semantic.normalize_axis(self.const_arg(axis, "axis"), len(ss))
+        if any(a != b for d, (a, b) in enumerate(zip(ss, si)) if d != ax):
+            raise self.error(f"tl.gather's index must match src in every axis but {ax}: got {list(si)} for "
+                             f"src {list(ss)}", f"give index src's size in every axis other than {ax}")
+        return self.emit1("gather", [s, i], make_type(element_of(s.type), si), axis=ax)
+
     def common(self, xs: list[Any]) -> tuple[ScalarType, tuple[int, ...]]:
         """Element type and shape that elementwise operands meet at (Triton's pairwise promotion)."""
         typed = [(x.type if isinstance(x, Value) else semantic.python_scalar_type(x), not isinstance(x, Value))

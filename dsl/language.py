@@ -85,6 +85,10 @@ def split(a): """The two halves of a's last axis, which must have size 2 (join's
 def interleave(a, b): """a and b interleaved along their last axis: join(a, b) with its last two axes merged."""
 @builtin
 def cat(input, other, can_reorder=False): """Concatenate two 1-D tiles (Triton requires can_reorder=True)."""
+@builtin
+def flip(x, dim=None): """x reversed along dim (the last axis when None)."""
+@builtin
+def gather(src, index, axis): """out[i][j] = src[index[i][j]][j] along axis 0 (likewise for other axes); index's shape."""
 # --- memory ----------------------------------------------------------------------------------
 @builtin
 def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", cache_modifier="",
@@ -211,7 +215,7 @@ class PropagateNan(enum.Enum):
 # Triton 3.6's `tl` names that metalforge does not have yet (issue 18): a kernel reaching for one is
 # told so by name, with what to do instead, rather than seeing an AttributeError
 NOT_YET_SUPPORTED: dict[str, str] = {
-    **dict.fromkeys(("sort", "flip", "gather", "histogram", "topk"),
+    **dict.fromkeys(("sort", "histogram", "topk"),
                     "write it with loads, stores and tl.where for now"),
     **dict.fromkeys(("randint", "randint4x", "uint_to_uniform_float", "pair_uniform_to_normal"),
                     "use tl.rand or tl.randn (Philox, as Triton's)"),

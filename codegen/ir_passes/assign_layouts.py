@@ -31,7 +31,7 @@ ELEMENTWISE = frozenset({
 FUNCTIONS = frozenset({"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "sigmoid", "rand",
                        "randn", "fdiv", "fmod"})
 # Ops that only re-index their operand.
-VIEWS = frozenset({"broadcast", "expand_dims", "reshape", "permute", "extract"})
+VIEWS = frozenset({"broadcast", "expand_dims", "reshape", "permute", "extract", "flip"})
 PASS_THROUGH = frozenset({"multiple_of", "max_contiguous"})
 SOURCES = frozenset({"arange", "splat", "full", "constant"})
 REDUCTIONS = frozenset({"sum", "max", "min", "argmax", "argmin", "reduce"})

@@ -354,6 +354,8 @@ class Lowering(ABC):
         if code == "extract":
             a = op.attrs["axis"]
             return self.read(x, Remat(), None, coords[:a] + [lit(op.attrs["index"])] + coords[a:])
+        if code == "flip":
+            return self.read(x, Remat(), None, flipped(coords, op.attrs["axis"], shape_of(x.type)))
         if code == "permute":
             src = [lit(0)] * len(coords)
             for i, d in enumerate(op.attrs["dims"]):
@@ -502,6 +504,11 @@ def _stage(lw: Lowering, loop: LoopFrame) -> Sym:
         loop.stage = Sym(lw.name(None, "stage"))
         lw.emit(lir.Decl(loop.stage.name, ir.int32, init=mod(iteration, 2)))
     return loop.stage
+
+
+def flipped(coords: list[Expr], axis: int, shape: tuple[int, ...]) -> list[Expr]:
+    """The coordinates tl.flip reads for `coords`: `axis` counted from its end."""
+    return coords[:axis] + [Bin("-", lit(shape[axis] - 1), coords[axis])] + coords[axis + 1:]
 
 
 def padded_index(coords: list[Expr], shape: tuple[int, ...], pad: int) -> Expr:

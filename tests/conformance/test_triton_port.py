@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("torch", reason="conformance suite needs torch and triton: pip install -e '.[conformance]'")
 pytest.importorskip("triton", reason="conformance suite needs torch and triton: pip install -e '.[conformance]'")
 
-from .harness import NP, Out  # noqa: E402
+from .harness import BF16, NP, Out, bf16_round, compare  # noqa: E402
 
 INT = ["int8", "int16", "int32", "int64"]
 UINT = ["uint8", "uint16", "uint32", "uint64"]
@@ -501,8 +501,80 @@ def test_swizzle2d_tiles_odd_sizes(both, size_i, size_j, size_g):
                [swizzled_order(size_i, size_j, size_g)], consts={"BLOCK": 128})
 
 
+# --- tl.flip and tl.gather ---------------------------------------------------------------------------------------
+def numpy_random(rng, shape, dtype_str: str):
+    """Triton's numpy_random, as the tests here use it: integers over a small range, floats normal."""
+    if dtype_str == "int32":
+        return rng.integers(-1000, 1000, shape).astype(np.int32)
+    x = rng.standard_normal(shape).astype(np.float32)
+    return bf16_round(x) if dtype_str == "bfloat16" else x.astype(NP[dtype_str])
+
+
+def as_input(x: np.ndarray, dtype_str: str):
+    return BF16(x) if dtype_str == "bfloat16" else x
+
+
+@pytest.mark.parametrize("M,N,K", [[1, 16, 64], [8, 2, 256], [32, 1, 2], [128, 8, 1]])
+@pytest.mark.parametrize("dtype_str", ["int32", "float16", "float32", "bfloat16"])
+def test_flip(both, rng, M, N, K, dtype_str):
+    x = numpy_random(rng, (M, N, K), dtype_str)
+    both.check("flip_kernel", (1,), (as_input(x, dtype_str), Out((M, N, K), dtype_str)), [np.flip(x, 1).copy()],
+               consts={"M": M, "N": N, "K": K}, num_warps=8)
+
+
+@pytest.mark.parametrize("M,N", [[1, 512], [8, 64]])
+def test_flip_without_dim(both, rng, M, N):
+    """test_standard.py's test_flip calls tl.flip(x) (the last axis), which Triton 3.6's interpreter fails on
+    (its flip compares dim=None with an int): metalforge only, against numpy."""
+    x = numpy_random(rng, (N, M), "float32")
+    compare(both.mf.run("flip_2d_kernel", (1,), x, Out((N, M), "float32"), N=N, M=M)[0], np.flip(x, 1),
+            "tl.flip(x)")
+
+
+@pytest.mark.parametrize("src_shape,indices_shape,axis", [([4, 4], [8, 4], 0), ([128, 64], [256, 64], 0),
+                                                          ([128, 64], [128, 128], 1)])
+def test_gather(both, rng, src_shape, indices_shape, axis):
+    src = rng.standard_normal(src_shape).astype(np.float32)
+    idx = rng.integers(0, src_shape[axis], indices_shape).astype(np.int64)  # torch.randint's int64
+    strides = lambda shape: (shape[1], 1)  # noqa: E731 (contiguous)
+    consts = {"axis": axis}
+    for name, shape in (("src", src_shape), ("idx", indices_shape), ("out", indices_shape)):
+        consts.update({f"{name}_dim0": shape[0], f"{name}_dim1": shape[1], f"{name}_stride0": strides(shape)[0],
+                       f"{name}_stride1": strides(shape)[1]})
+    both.check("gather_kernel", (1,), (src, idx, Out(indices_shape, "float32")),
+               [np.take_along_axis(src, idx, axis)], consts=consts)
+
+
+@pytest.mark.parametrize("n_rows,n_cols", [(1, 1), (5, 37), (19, 64)])
+def test_flip_gather_odd_sizes(both, rng, n_rows, n_cols):
+    block_m, block_n = 8, 64
+    x = rng.integers(-1000, 1000, (n_rows, n_cols)).astype(np.int32)
+    idx = rng.integers(0, n_cols, (n_rows, n_cols)).astype(np.int32)
+    padded = np.zeros((-(-n_rows // block_m) * block_m, n_cols), np.int32)
+    padded[:n_rows] = x
+    flipped = padded.reshape(-1, block_m, n_cols)[:, ::-1].reshape(-1, n_cols)[:n_rows]
+    both.check("flip_gather_odd_kernel", (-(-n_rows // block_m),),
+               (x, idx, *(Out((n_rows, n_cols), "int32") for _ in range(3)), n_rows, n_cols),
+               [flipped, np.take_along_axis(x, idx, 1), x[:, ::-1].copy()],
+               consts={"BLOCK_M": block_m, "BLOCK_N": block_n})
+
+
+@pytest.mark.parametrize("which,message", [
+    ("shape", "index must match src in every axis but 0"),
+    ("rank", "src and index tiles of one rank"),
+    ("float", "needs an integer index tile"),
+    ("flip", "axis 2 is out of range for a tile of rank 2"),
+])
+def test_flip_gather_errors_name_the_kernel(both, which, message):
+    from metalforge.errors import KernelDefinitionError
+    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
+        both.mf.run("gather_error_kernel", (1,), np.ones(16, np.float32), Out((4, 4), "float32"), N=4, WHICH=which)
+    text = str(e.value)
+    assert "gather_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
+
+
 # --- clear errors for what is not supported ------------------------------------------------------------------------
-@pytest.mark.parametrize("feature", ["sort", "gather", "make_block_ptr"])
+@pytest.mark.parametrize("feature", ["sort", "histogram", "make_block_ptr"])
 def test_unsupported_feature_is_named(both, feature):
     """Triton runs these; metalforge refuses them at the user's line, naming the tl function and a fix."""
     from metalforge.errors import KernelDefinitionError

@@ -603,14 +603,88 @@ def swizzle2d_tile_kernel(output, size_i, size_j, size_g, BLOCK: tl.constexpr):
     tl.store(output + new_i * size_j + new_j, offs, mask=offs < size_i * size_j)
 
 
+# --- tl.flip and tl.gather (test_core.py's test_flip and test_gather, test_standard.py's test_flip) --------------
+@jit
+def flip_kernel(X, Z, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    offx = tl.arange(0, M) * N * K
+    offy = tl.arange(0, N) * K
+    offz = tl.arange(0, K)
+    off3d = offx[:, None, None] + offy[None, :, None] + offz[None, None, :]
+    x = tl.load(X + off3d)
+    x = tl.flip(x, 1)
+    tl.store(Z + off3d, x)
+
+
+@jit
+def flip_2d_kernel(X, Z, N: tl.constexpr, M: tl.constexpr):
+    offx = tl.arange(0, M)
+    offy = tl.arange(0, N) * M
+    off2d = offx[None, :] + offy[:, None]
+    x = tl.load(X + off2d)
+    x = tl.flip(x)
+    tl.store(Z + off2d, x)
+
+
+@jit
+def gather_kernel(src_ptr, idx_ptr, out_ptr, axis: tl.constexpr, src_dim0: tl.constexpr, src_dim1: tl.constexpr,
+                  src_stride0: tl.constexpr, src_stride1: tl.constexpr, idx_dim0: tl.constexpr,
+                  idx_dim1: tl.constexpr, idx_stride0: tl.constexpr, idx_stride1: tl.constexpr,
+                  out_dim0: tl.constexpr, out_dim1: tl.constexpr, out_stride0: tl.constexpr,
+                  out_stride1: tl.constexpr):
+    src_offs = (tl.arange(0, src_dim0)[:, None] * src_stride0 + tl.arange(0, src_dim1)[None, :] * src_stride1)
+    src = tl.load(src_ptr + src_offs)
+
+    idx_offs = (tl.arange(0, idx_dim0)[:, None] * idx_stride0 + tl.arange(0, idx_dim1)[None, :] * idx_stride1)
+    idx = tl.load(idx_ptr + idx_offs)
+
+    out = tl.gather(src, idx, axis)
+
+    out_offs = (tl.arange(0, out_dim0)[:, None] * out_stride0 + tl.arange(0, out_dim1)[None, :] * out_stride1)
+    tl.store(out_ptr + out_offs, out)
+
+
+@jit
+def flip_gather_odd_kernel(X, I, Flipped, Gathered, Reversed, n_rows, n_cols, BLOCK_M: tl.constexpr,
+                           BLOCK_N: tl.constexpr):
+    """metalforge's own: masked tiles of odd sizes, several programs; a flip of index arithmetic; a gather
+    along rows by loaded indices and along columns of a flipped tile."""
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offs = rows[:, None] * n_cols + cols[None, :]
+    x = tl.load(X + offs, mask=mask, other=0)
+    # row r of the flipped tile is row BLOCK_M - 1 - r of this program's rows
+    back = tl.flip(x, 0)
+    tl.store(Flipped + offs, back, mask=mask)
+    idx = tl.load(I + offs, mask=mask, other=0)
+    tl.store(Gathered + offs, tl.gather(x, idx, 1), mask=mask)
+    # each row's valid columns in reverse order, through a flip of index arithmetic
+    rev_idx = tl.where(mask, tl.flip(cols, 0)[None, :] - (BLOCK_N - n_cols), 0)
+    tl.store(Reversed + offs, tl.gather(x, rev_idx, 1), mask=mask)
+
+
+@jit
+def gather_error_kernel(X, Z, N: tl.constexpr, WHICH: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N)[:, None] * N + tl.arange(0, N)[None, :])
+    if WHICH == "shape":
+        y = tl.gather(x, tl.zeros([N, 2 * N], tl.int32), 0)
+    elif WHICH == "rank":
+        y = tl.gather(x, tl.zeros([N], tl.int32), 0)
+    elif WHICH == "float":
+        y = tl.gather(x, x, 1)
+    else:
+        y = tl.flip(x, 2)
+    tl.store(Z + tl.arange(0, N)[:, None] * N + tl.arange(0, N)[None, :], tl.sum(y, 1)[:, None] + x)
+
+
 # --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
 @jit
 def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
     x = tl.load(X + tl.arange(0, N))
     if FEATURE == "sort":
         x = tl.sort(x)
-    elif FEATURE == "gather":
-        x = tl.gather(x, tl.arange(0, N), 0)
+    elif FEATURE == "histogram":
+        x = tl.histogram(x.to(tl.int32), N).to(tl.float32)
     elif FEATURE == "make_block_ptr":
         x = tl.load(tl.make_block_ptr(X, (N,), (1,), (0,), (N,), (0,)))
     tl.store(Z + tl.arange(0, N), x)
