@@ -109,6 +109,7 @@ class JITFunction:
         self.__doc__ = fn.__doc__
         self.__wrapped__ = fn
         self.signature = inspect.signature(fn)
+        self.library = False  # one of metalforge's `tl` helpers (dsl/standard.py): errors point at its caller
         self.constexpr_params = {p.name for p in self.signature.parameters.values()
                                  if _is_constexpr_annotation(p.annotation)}
         self._source: _Source | None = None
@@ -186,6 +187,14 @@ def jit(fn: Callable[..., Any]) -> JITFunction:
     return JITFunction(fn)
 
 
+def library_helper(fn: Callable[..., Any]) -> JITFunction:
+    """A `tl` function written as a @jit helper (dsl/standard.py): a mistake found while inlining it is
+    reported at the user's call, where the fix is."""
+    helper = JITFunction(fn)
+    helper.library = True
+    return helper
+
+
 class Shape(tuple):
     """A tile's `.shape`, as Triton's (a `tl.tuple`): equal to a list or tuple of the same sizes
     (`tl.static_assert(z.shape == [2])`), and extended by either (`x.shape[:-1] + [2 * n]`)."""
@@ -239,7 +248,7 @@ class _Builder:
     def error(self, message: str, hint: str, node: ast.AST | None = None) -> KernelDefinitionError:
         node = node or self.node
         line = getattr(node, "lineno", self.frame.src.first_line)
-        if self.frame.fn is not self.kernel:
+        if self.frame.fn is not self.kernel and not self.frame.fn.library:
             message += f" (in @jit helper `{self.frame.fn.__name__}`, inlined)"
         return KernelDefinitionError(message, kernel=self.kernel.__name__, file=self.frame.src.file, line=line,
                                      source=self.frame.src.line(line), hint=hint)
@@ -886,6 +895,11 @@ class _Builder:
         self.frame = _Frame(fn, fn.source, dict(bound))
         try:
             return self.run_body(fn.source.tree, allow_return_value=True)
+        except KernelDefinitionError as e:
+            if not fn.library or outer_frame.fn.library:  # the outermost tl helper re-raises at its caller
+                raise
+            self.frame, self.node = outer_frame, outer_node
+            raise self.error(f"tl.{fn.__name__}: {e.reason}", e.hint) from None
         finally:
             self.frame, self.node = outer_frame, outer_node
             self._frames.pop()
@@ -1421,20 +1435,25 @@ class _Builder:
     def b_debug_barrier(self) -> None:
         self.emit("barrier", [])
 
-    def random(self, kind: str, seed: Any, offset: Any, n_rounds: Any) -> Value:
-        s, o = self.value_arg(seed, "seed"), self.value_arg(offset, "offset")
-        if shape_of(s.type) or not element_of(s.type).is_int or not element_of(o.type).is_int:
-            raise self.error(f"tl.{kind} needs an integer scalar seed and integer offsets",
-                             "pass seed as an int and offsets like tl.arange(0, BLOCK)")
-        return self.emit1(kind, [s, o], make_type(ir.float32, shape_of(o.type)),
-                          n_rounds=self.const_arg(n_rounds, "n_rounds"))
-
-    def b_rand(self, seed: Any, offset: Any, n_rounds: Any) -> Value:
-        return self.random("rand", seed, offset, n_rounds)
-
-    def b_randn(self, seed: Any, offset: Any, n_rounds: Any) -> Value:
-        return self.random("randn", seed, offset, n_rounds)
-
+    def b_philox(self, seed: Any, c0: Any, c1: Any, c2: Any, c3: Any, n_rounds: Any) -> tuple[Value, ...]:
+        """Triton's philox for 32-bit counters: the seed as 64 bits (Triton's .to(tl.uint64): the same bits as
+        int64), the counters' bits as uint32, broadcast together; one op per word of the result."""
+        s = self.value_arg(seed, "seed")
+        if shape_of(s.type) or not element_of(s.type).is_int:
+            raise self.error(f"tl.philox needs an integer scalar seed, got {s.type}", "pass the seed as an int")
+        counters = [self.value_arg(c, "a counter") for c in (c0, c1, c2, c3)]
+        for c in counters:
+            e = element_of(c.type)
+            if not e.is_int or e.bits != 32:
+                raise self.error(f"tl.philox takes 32-bit integer counters here, got {c.type} (Triton's 64-bit "
+                                 "Philox is not supported)", "pass int32 or uint32 counters, e.g. offsets.to(tl.uint32)")
+        shape = ()
+        for c in counters:
+            shape = semantic.broadcast_shapes(shape, shape_of(c.type))
+        operands = [self.convert(s, ir.int64), *(self.broadcast(self.convert(c, ir.uint32), shape) for c in counters)]
+        rounds = self.const_arg(n_rounds, "n_rounds")
+        return tuple(self.emit1("philox", operands, make_type(ir.uint32, shape), n_rounds=rounds, word=i)
+                     for i in range(4))
 
 for _name in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs"):
     setattr(_Builder, f"b_{_name}", lambda self, x, _n=_name: self.math(_n, x))

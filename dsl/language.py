@@ -198,9 +198,9 @@ def max_contiguous(input, values): """Hint: runs of values contiguous elements."
 @builtin
 def debug_barrier(): """Threadgroup barrier."""
 @builtin
-def rand(seed, offset, n_rounds=10): """Uniform float32 in [0, 1) from Philox(seed, offset)."""
-@builtin
-def randn(seed, offset, n_rounds=10): """Standard normal float32 from Philox(seed, offset)."""
+def philox(seed, c0, c1, c2, c3, n_rounds=10):
+    """Triton's Philox-4x32: n_rounds rounds on the counter (c0, c1, c2, c3) (32-bit integer tiles) with the
+    key (seed's low word, seed's high word); the four uint32 words. tl.rand and the rest build on it."""
 
 
 BUILTINS: dict[str, Builtin] = {name: obj for name, obj in globals().items() if isinstance(obj, Builtin)}
@@ -217,8 +217,6 @@ class PropagateNan(enum.Enum):
 NOT_YET_SUPPORTED: dict[str, str] = {
     **dict.fromkeys(("sort", "histogram", "topk"),
                     "write it with loads, stores and tl.where for now"),
-    **dict.fromkeys(("randint", "randint4x", "uint_to_uniform_float", "pair_uniform_to_normal"),
-                    "use tl.rand or tl.randn (Philox, as Triton's)"),
     **dict.fromkeys(("make_block_ptr", "advance", "make_tensor_descriptor", "load_tensor_descriptor",
                      "store_tensor_descriptor"), "load and store through pointer tiles with masks"),
     **dict.fromkeys(("atomic_and", "atomic_or", "atomic_xor"), "use tl.atomic_cas in a loop"),

@@ -400,8 +400,8 @@ class Lowering(ABC):
             return Call("min" if code == "minimum" else "max", tuple(args), rt)
         if code in _MATH:
             return Call(code, tuple(args), rt)
-        if code in ("rand", "randn"):
-            return Call(f"philox_{code}", (args[0], args[1], lit(op.attrs.get("n_rounds") or 10)), rt)
+        if code == "philox":  # one word of Philox-4x32 (the target's helper computes all four)
+            return Call("philox", (*args, lit(op.attrs["n_rounds"]), lit(op.attrs["word"])), rt)
         raise self.error(f"operation {code} is not supported by the code generator yet", "rewrite the kernel "
                          "without it")
 

@@ -17,10 +17,10 @@ class MSLRenderer(Renderer):
                 **{f"nprog{i}": f"int(threadgroups_per_grid.{c})" for i, c in enumerate("xyz")}}
     functions = {**{f: f"metal::{f}" for f in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "floor",
                                                "ceil", "abs", "fma", "clamp", "fmod", "min", "max")},
-                 "erf": "mf_erf", "sigmoid": "mf_sigmoid", "philox_rand": "mf_rand", "philox_randn": "mf_randn",
+                 "erf": "mf_erf", "sigmoid": "mf_sigmoid", "philox": "mf_philox",
                  "atomic_load": "mf_atomic_load", "rtz_float16": "mf_rtz_float16", "rtz_bfloat16": "mf_rtz_bfloat16"}
     helper_names = ("mpp::tensor_ops::matmul2d_descriptor",  # the tensor-op headers
-                    "mf_erf", "mf_sigmoid", "mf_rand", "mf_randn", "mf_atomic_cas", "mf_atomic_load",
+                    "mf_erf", "mf_sigmoid", "mf_philox", "mf_atomic_cas", "mf_atomic_load",
                     "mf_rtz_float16", "mf_rtz_bfloat16")
     _atomic = {"add": "atomic_fetch_add_explicit", "max": "atomic_fetch_max_explicit",
                "min": "atomic_fetch_min_explicit", "xchg": "atomic_exchange_explicit",

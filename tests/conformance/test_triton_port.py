@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("torch", reason="conformance suite needs torch and triton: pip install -e '.[conformance]'")
 pytest.importorskip("triton", reason="conformance suite needs torch and triton: pip install -e '.[conformance]'")
 
-from .harness import BF16, NP, Out, bf16_round, compare  # noqa: E402
+from .harness import BF16, DT, NP, Out, bf16_round, compare  # noqa: E402
 
 INT = ["int8", "int16", "int32", "int64"]
 UINT = ["uint8", "uint16", "uint32", "uint64"]
@@ -571,6 +571,127 @@ def test_flip_gather_errors_name_the_kernel(both, which, message):
         both.mf.run("gather_error_kernel", (1,), np.ones(16, np.float32), Out((4, 4), "float32"), N=4, WHICH=which)
     text = str(e.value)
     assert "gather_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
+
+
+# --- Philox random numbers (test_random.py) ------------------------------------------------------------------------
+M32 = 0xFFFFFFFF
+
+
+def philox_reference(seed: int, c0: np.ndarray, c1: np.ndarray, n_rounds: int = 10) -> list[np.ndarray]:
+    """Triton's philox_impl for 32-bit counters (c0, c1, 0, 0) and key (the seed's low, high word), in
+    numpy uint64 (every product of two 32-bit words is exact there); the four uint32 words."""
+    A, B, mask = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57), np.uint64(M32)
+    c = [c0.astype(np.uint64) & mask, c1.astype(np.uint64) & mask, np.zeros(c0.shape, np.uint64),
+         np.zeros(c0.shape, np.uint64)]
+    s = seed & 0xFFFFFFFFFFFFFFFF
+    k0, k1 = np.uint64(s & M32), np.uint64(s >> 32)
+    for _ in range(n_rounds):
+        p_b, p_a = B * c[2], A * c[0]
+        c = [(p_b >> np.uint64(32)) ^ c[1] ^ k0, p_b & mask, (p_a >> np.uint64(32)) ^ c[3] ^ k1, p_a & mask]
+        k0, k1 = (k0 + np.uint64(0x9E3779B9)) & mask, (k1 + np.uint64(0xBB67AE85)) & mask
+    return [w.astype(np.uint32) for w in c]
+
+
+def randint4x_reference(seed: int, offsets: np.ndarray, n_rounds: int = 10) -> list[np.ndarray]:
+    """Triton's randint4x: the counter is the offset's low word, its high word (0 for 32-bit offsets), 0, 0."""
+    wide = offsets.astype(np.int64).view(np.uint64)
+    hi = wide >> np.uint64(32) if offsets.dtype.itemsize > 4 else np.zeros_like(wide)
+    return philox_reference(seed, wide, hi, n_rounds)
+
+
+def uniform_reference(x: np.ndarray) -> np.ndarray:
+    """Triton's uint_to_uniform_float (fp32 product, as the kernel computes it)."""
+    signed = x.view(np.int32 if x.dtype.itemsize == 4 else np.int64)
+    folded = np.where(signed < 0, ~signed, signed)
+    scale = np.float32(4.6566127342e-10 if x.dtype.itemsize == 4 else 1.0842020432385337e-19)
+    return folded.astype(np.float32) * scale
+
+
+def normal_reference(u1: np.ndarray, u2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Triton's pair_uniform_to_normal (Box-Muller) in float64."""
+    u1 = np.maximum(1e-7, u1.astype(np.float64))
+    r, th = np.sqrt(-2 * np.log(u1)), 6.283185307179586 * u2.astype(np.float64)
+    return (r * np.cos(th)).astype(np.float32), (r * np.sin(th)).astype(np.float32)
+
+
+# Box-Muller in float32: r <= sqrt(-2 ln 1e-7) < 5.7; th's rounding (2^-24 of 2pi < 4e-7) and a few ulp
+# from log, sqrt and cos each give |error| < 5.7 * 1e-6
+NORMAL_ATOL = 1e-5
+
+
+@pytest.mark.parametrize("size,seed,dtype,const_seed", [(size, seed, dtype, const_seed)
+                                                        for size in ["10", "4,53", "400"]
+                                                        for seed in [0, 42, 124, 54, 0xffffffff, 0x0000000fcafeb0ba]
+                                                        for dtype in ["int32", "int64"]
+                                                        for const_seed in [True, False]])
+def test_randint(both, size, seed, dtype, const_seed):
+    """test_random.py's test_randint: the numbers are Philox-4x32's for (offset, 0, 0, 0), bit for bit."""
+    shape = tuple(map(int, size.split(",")))
+    n = int(np.prod(shape))
+    want = randint4x_reference(seed, np.arange(n, dtype=NP[dtype]))[0].astype(NP[dtype]).reshape(shape)
+    both.check("randint_const_kernel" if const_seed else "randint_kernel", (-(-n // 1024),),
+               (Out(shape, dtype), n) if const_seed else (Out(shape, dtype), n, seed), [want],
+               consts={"seed": seed} if const_seed else {})
+
+
+@pytest.mark.parametrize("seed,dtype,const_seed", [(seed, dtype, const_seed) for seed in [0, 42, 124, 54]
+                                                   for dtype in ["int32", "int64"] for const_seed in [True, False]])
+def test_rand(both, seed, dtype, const_seed):
+    """test_random.py's test_rand on 3001 numbers (Triton's 100000: emulator time), against the exact
+    reference instead of a KS statistic."""
+    n = 3001
+    want = uniform_reference(randint4x_reference(seed, np.arange(n, dtype=NP[dtype]))[0])
+    assert ((want >= 0) & (want < 1)).all()
+    consts = {"dtype": DT(dtype), **({"seed": seed} if const_seed else {})}
+    both.check("rand_const_kernel" if const_seed else "rand_kernel", (-(-n // 1024),),
+               (Out(n, "float32"), n) + (() if const_seed else (seed,)), [want], consts=consts)
+
+
+@pytest.mark.parametrize("seed,dtype", [(seed, dtype) for seed in [0, 42] for dtype in ["int32", "int64"]])
+def test_randn(both, seed, dtype):
+    """test_random.py's test_randn (non-constexpr seeds; 3001 numbers), against Box-Muller in float64."""
+    n = 3001
+    words = randint4x_reference(seed, np.arange(n, dtype=NP[dtype]))
+    want = normal_reference(uniform_reference(words[0]), uniform_reference(words[1]))[0]
+    both.check("randn_kernel", (-(-n // 1024),), (Out(n, "float32"), n, seed), [want], consts={"dtype": DT(dtype)},
+               atol=NORMAL_ATOL)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_rand_limits(both, dtype):
+    info = np.iinfo(NP[dtype])
+    x = np.array([info.min, info.max], NP[dtype])
+    out = both.check("rand_limits_kernel", (1,), (x, Out(2, "float32")), [uniform_reference(x)], consts={"n": 2})[0]
+    assert out[0] == out[1] and 1.0 - np.finfo(np.float32).eps <= out[0] < 1.0
+
+
+@pytest.mark.parametrize("n,n_rounds", [(1, 10), (77, 10), (300, 7)])
+def test_random_streams_odd_sizes(both, rng, n, n_rounds):
+    """randint4x, rand4x and randn4x at int64 offsets beyond 2**32 (the high word is Philox's second
+    counter word), a 64-bit seed, masked tails, several programs."""
+    seed = int(rng.integers(2**32, 2**62))
+    offsets = rng.integers(-2**40, 2**40, n).astype(np.int64)
+    words = randint4x_reference(seed, offsets, n_rounds)
+    uniform = [uniform_reference(w) for w in words]
+    normal = [*normal_reference(uniform[0], uniform[1]), *normal_reference(uniform[2], uniform[3])]
+    stack = lambda ws: np.stack(ws, 1).reshape(-1)  # noqa: E731 (stream j of offset i at 4 * i + j)
+    ours = both.check("random_streams_kernel", (-(-n // 64),),
+                      (offsets, Out(4 * n, "uint32"), Out(4 * n, "float32"), Out(4 * n, "float32"), n, seed),
+                      [stack(words), stack(uniform), None], consts={"BLOCK_N": 64, "N_ROUNDS": n_rounds})
+    compare(ours[2], stack(normal), "randn4x vs Box-Muller in float64", atol=NORMAL_ATOL)
+
+
+@pytest.mark.parametrize("which,message", [
+    ("float", "tl.philox needs an integer scalar seed"),
+    ("tile", "tl.philox needs an integer scalar seed"),
+    ("counter", "tl.philox takes 32-bit integer counters here"),
+])
+def test_philox_errors_name_the_kernel(both, which, message):
+    from metalforge.errors import KernelDefinitionError
+    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
+        both.mf.run("philox_error_kernel", (1,), Out(16, "uint32"), 7, WHICH=which)
+    text = str(e.value)
+    assert "philox_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
 
 
 # --- clear errors for what is not supported ------------------------------------------------------------------------

@@ -677,6 +677,93 @@ def gather_error_kernel(X, Z, N: tl.constexpr, WHICH: tl.constexpr):
     tl.store(Z + tl.arange(0, N)[:, None] * N + tl.arange(0, N)[None, :], tl.sum(y, 1)[:, None] + x)
 
 
+# --- Philox random numbers (test_random.py's kernels) ----------------------------------------------------------
+BLOCK = tl.constexpr(1024)
+
+
+@jit
+def randint_kernel(X, N, seed):
+    pid = tl.program_id(0).to(X.dtype.element_ty)
+    offset = pid * BLOCK + tl.arange(0, BLOCK)
+    rand = tl.randint(seed, offset)
+    tl.store(X + offset, rand, mask=offset < N)
+
+
+@jit
+def randint_const_kernel(X, N, seed: tl.constexpr):
+    pid = tl.program_id(0).to(X.dtype.element_ty)
+    offset = pid * BLOCK + tl.arange(0, BLOCK)
+    rand = tl.randint(seed, offset)
+    tl.store(X + offset, rand, mask=offset < N)
+
+
+@jit
+def rand_kernel(X, N, seed, dtype: tl.constexpr):
+    pid = tl.program_id(0).to(dtype)
+    offset = pid * BLOCK + tl.arange(0, BLOCK)
+    rand = tl.rand(seed, offset)
+    tl.store(X + offset, rand, mask=offset < N)
+
+
+@jit
+def rand_const_kernel(X, N, seed: tl.constexpr, dtype: tl.constexpr):
+    pid = tl.program_id(0).to(dtype)
+    offset = pid * BLOCK + tl.arange(0, BLOCK)
+    rand = tl.rand(seed, offset)
+    tl.store(X + offset, rand, mask=offset < N)
+
+
+@jit
+def randn_kernel(X, N, seed, dtype: tl.constexpr):
+    pid = tl.program_id(0).to(dtype)
+    offset = pid * BLOCK + tl.arange(0, BLOCK)
+    rand = tl.randn(seed, offset)
+    tl.store(X + offset, rand, mask=offset < N)
+
+
+@jit
+def rand_limits_kernel(input, output, n: tl.constexpr):
+    idx = tl.arange(0, n)
+    x = tl.load(input + idx)
+    y = tl.random.uint_to_uniform_float(x)
+    tl.store(output + idx, y)
+
+
+@jit
+def random_streams_kernel(Offsets, Ints, Uniform, Normal, n, seed, BLOCK_N: tl.constexpr, N_ROUNDS: tl.constexpr):
+    """metalforge's own: the four streams of randint4x/rand4x/randn4x at loaded (int64, odd) offsets, masked."""
+    offs = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask = offs < n
+    offset = tl.load(Offsets + offs, mask=mask, other=0)
+    i0, i1, i2, i3 = tl.randint4x(seed, offset, N_ROUNDS)
+    u0, u1, u2, u3 = tl.rand4x(seed, offset, N_ROUNDS)
+    n0, n1, n2, n3 = tl.random.randn4x(seed, offset, N_ROUNDS)
+    tl.store(Ints + 4 * offs, i0, mask=mask)
+    tl.store(Ints + 4 * offs + 1, i1, mask=mask)
+    tl.store(Ints + 4 * offs + 2, i2, mask=mask)
+    tl.store(Ints + 4 * offs + 3, i3, mask=mask)
+    tl.store(Uniform + 4 * offs, u0, mask=mask)
+    tl.store(Uniform + 4 * offs + 1, u1, mask=mask)
+    tl.store(Uniform + 4 * offs + 2, u2, mask=mask)
+    tl.store(Uniform + 4 * offs + 3, u3, mask=mask)
+    tl.store(Normal + 4 * offs, n0, mask=mask)
+    tl.store(Normal + 4 * offs + 1, n1, mask=mask)
+    tl.store(Normal + 4 * offs + 2, n2, mask=mask)
+    tl.store(Normal + 4 * offs + 3, n3, mask=mask)
+
+
+@jit
+def philox_error_kernel(X, seed, WHICH: tl.constexpr):
+    offs = tl.arange(0, 16)
+    if WHICH == "float":
+        x = tl.randint(2.3, offs)
+    elif WHICH == "tile":
+        x = tl.randint(offs, offs)
+    else:
+        x, _, _, _ = tl.philox(seed, offs.to(tl.int64), 0, 0, 0)
+    tl.store(X + offs, x)
+
+
 # --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
 @jit
 def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
