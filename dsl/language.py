@@ -97,6 +97,12 @@ def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", c
 def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", eviction_policy=""):
     """Store a tile through pointers, converting to the pointee type."""
 @builtin
+def make_block_ptr(base, shape, strides, offsets, block_shape, order):
+    """A block pointer: the block_shape tile at offsets of a tensor of shape and strides at base; tl.load and
+    tl.store take it with boundary_check (the axes to mask at the tensor's bounds) and padding_option."""
+@builtin
+def advance(base, offsets): """The block pointer base moved by offsets (elements along each axis)."""
+@builtin
 def atomic_add(pointer, val, mask=None, sem=None, scope=None): """Atomic add; returns the old values."""
 @builtin
 def atomic_max(pointer, val, mask=None, sem=None, scope=None): """Atomic max; returns the old values."""
@@ -217,8 +223,8 @@ class PropagateNan(enum.Enum):
 NOT_YET_SUPPORTED: dict[str, str] = {
     **dict.fromkeys(("sort", "histogram", "topk"),
                     "write it with loads, stores and tl.where for now"),
-    **dict.fromkeys(("make_block_ptr", "advance", "make_tensor_descriptor", "load_tensor_descriptor",
-                     "store_tensor_descriptor"), "load and store through pointer tiles with masks"),
+    **dict.fromkeys(("make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"),
+                    "use tl.make_block_ptr, or load and store through pointer tiles with masks"),
     **dict.fromkeys(("atomic_and", "atomic_or", "atomic_xor"), "use tl.atomic_cas in a loop"),
     **dict.fromkeys(("xor_sum", "reduce_or", "argsort"), "use tl.reduce with a @jit combine function"),
     **dict.fromkeys(("device_assert", "assume", "inline_asm_elementwise", "dot_scaled", "item", "unsplat",

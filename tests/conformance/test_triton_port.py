@@ -694,8 +694,92 @@ def test_philox_errors_name_the_kernel(both, which, message):
     assert "philox_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
 
 
+# --- block pointers (test_block_pointer.py) ------------------------------------------------------------------------
+@pytest.mark.parametrize("dtypes_str,n,padding_option,boundary_check", [
+    (dtypes_str, n, padding, boundary_check)
+    for dtypes_str in (("bool", "bool"), ("int16", "int16"), ("int32", "int32"), ("float16", "float16"),
+                       ("float32", "float32"))  # and bfloat16, which Triton's interpreter skips
+    for n in (64, 1024)  # Triton's 128, 256, 512 too: the same programs, more of them
+    for padding in (None, "zero", "nan")
+    for boundary_check in (None, "lower", "upper")
+    if not (dtypes_str[0] in ("bool", "int16", "int32") and padding == "nan")  # Triton skips these
+])
+def test_block_copy(both, rng, dtypes_str, n, padding_option, boundary_check):
+    """The first half of a copied through a block pointer of half a's length: the second half is padding
+    (zero for padding_option None and "zero", as Triton's interpreter gives), nothing at all out of bounds."""
+    dtype = dtypes_str[0]
+    if dtype in ("bool", "int16", "int32"):
+        a = rng.integers(0, 2, n).astype(NP[dtype])
+    else:
+        a = numpy_random(rng, n, dtype)
+    want = np.zeros(n, np.float32 if dtype == "bfloat16" else NP[dtype])
+    if boundary_check is None:
+        want[:n // 2] = a[:n // 2]
+        if padding_option == "nan":
+            want[n // 2:] = np.nan
+    both.check("block_copy_kernel", (-(-n // 64),), (as_input(a, dtype), Out(n, dtype, 0), n), [want],
+               consts={"BLOCK_SIZE": 64, "PADDING_OPTION": padding_option,
+                       "TEST_LOWER_BOUND": boundary_check == "lower", "TEST_UPPER_BOUND": boundary_check == "upper"})
+
+
+@pytest.mark.parametrize("shape,num_warps", [(shape, num_warps) for shape in [[64, 64, 16], [64, 64, 32], [64, 64, 64]]
+                                             for num_warps in [4, 8]])
+def test_block_ptr_matmul_no_scf(both, rng, shape, num_warps):
+    m, n, k = shape
+    a, b = (rng.standard_normal(s).astype(np.float16) for s in ((m, k), (k, n)))
+    # fp16 products are exact in fp32; k fp32 additions of terms below |a||b| each: k * 2^-24 * sum|a_i b_i|
+    want = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+    both.check("matmul_no_scf_with_advance_kernel", (1,),
+               (a, b, Out((m, n), "float32"), m, n, k, k, 1, n, 1, n, 1), [want],
+               consts={"BLOCK_M": m, "BLOCK_N": n, "BLOCK_K": k}, num_warps=num_warps, rtol=1e-5, atol=k * 6e-8 * 16)
+
+
+def test_block_ptr_rank_3(both):
+    src = np.arange(3 * 4 * 5, dtype=np.float32).reshape(3, 4, 5)
+    expected = np.zeros_like(src)
+    expected[2:3, 0:4, 3:5] = src[2:3, 0:4, 3:5]
+    both.check("block_copy_3d_kernel", (1,), (src, Out((3, 4, 5), "float32", 0), 3, 4, 5, 20, 5, 1), [expected],
+               consts={"BLOCK0": 2, "BLOCK1": 4, "BLOCK2": 4})
+
+
+def test_block_ptr_dtype_element_ty(both):
+    src = np.arange(16, dtype=np.float16)
+    both.check("block_ptr_dtype_kernel", (1,), (src, Out(16, "float16", 0), 16), [src], consts={"BLOCK_SIZE": 16})
+
+
+@pytest.mark.parametrize("m,n", [(1, 1), (13, 37), (40, 17)])
+def test_block_ptr_loops_odd_sizes(both, rng, m, n):
+    block_m, block_n = 8, 16
+    x = rng.standard_normal((m, n)).astype(np.float32)
+    grid = max(-(-m // block_m), -(-n // block_n))
+    # the row sums of programs past the last row block, and the columns past the last column block, are masked
+    x64 = x.astype(np.float64)
+    both.check("block_ptr_loops_kernel", (grid,),
+               (x, Out(m, "float32"), Out(n, "float32"), Out((n, m), "float32"), m, n),
+               [x64.sum(1).astype(np.float32), x.max(0), x.T.copy()],
+               consts={"BLOCK_M": block_m, "BLOCK_N": block_n, "COL_BLOCKS": -(-n // block_n)}, rtol=1e-6,
+               atol=1e-6 * n)
+
+
+@pytest.mark.parametrize("which,message", [
+    ("mask", "takes boundary_check and padding_option, not mask"),
+    ("padding", "padding_option='inf' is not one of"),
+    ("axis", "boundary_check [1] names an axis out of range"),
+    ("pointer_tile", "boundary_check and padding_option apply to block pointers"),
+    ("block_shape", "block_shape [12] has an entry that is not a power of two"),
+    ("rank", "differ in length"),
+    ("loop", "block pointer `p` points into another tensor after an iteration"),
+])
+def test_block_ptr_errors_name_the_kernel(both, which, message):
+    from metalforge.errors import KernelDefinitionError
+    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
+        both.mf.run("block_ptr_error_kernel", (1,), Out(16, "float32"), 16, WHICH=which)
+    text = str(e.value)
+    assert "block_ptr_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
+
+
 # --- clear errors for what is not supported ------------------------------------------------------------------------
-@pytest.mark.parametrize("feature", ["sort", "histogram", "make_block_ptr"])
+@pytest.mark.parametrize("feature", ["sort", "histogram", "make_tensor_descriptor"])
 def test_unsupported_feature_is_named(both, feature):
     """Triton runs these; metalforge refuses them at the user's line, naming the tl function and a fix."""
     from metalforge.errors import KernelDefinitionError

@@ -764,6 +764,127 @@ def philox_error_kernel(X, seed, WHICH: tl.constexpr):
     tl.store(X + offs, x)
 
 
+# --- block pointers (test_block_pointer.py's kernels) ----------------------------------------------------------
+@jit
+def block_copy_kernel(a_ptr, b_ptr, N, BLOCK_SIZE: tl.constexpr, PADDING_OPTION: tl.constexpr,
+                      TEST_LOWER_BOUND: tl.constexpr, TEST_UPPER_BOUND: tl.constexpr):
+    pid = tl.program_id(0)
+    offset = pid * BLOCK_SIZE
+    if TEST_LOWER_BOUND:
+        offset = -N
+    elif TEST_UPPER_BOUND:
+        offset = N
+    # We only copy half of the data to see if the padding works
+    a_block_ptr = tl.make_block_ptr(base=a_ptr, shape=(N // 2, ), strides=(1, ), offsets=(offset, ),
+                                    block_shape=(BLOCK_SIZE, ), order=(0, ))
+    b_block_ptr = tl.make_block_ptr(base=b_ptr, shape=(N, ), strides=(1, ), offsets=(offset, ),
+                                    block_shape=(BLOCK_SIZE, ), order=(0, ))
+    if PADDING_OPTION is None:
+        a = tl.load(a_block_ptr, boundary_check=(0, ))
+    else:
+        a = tl.load(a_block_ptr, boundary_check=(0, ), padding_option=PADDING_OPTION)
+    tl.store(b_block_ptr, a, boundary_check=(0, ))
+
+
+@jit
+def matmul_no_scf_with_advance_kernel(  #
+        a_ptr, b_ptr, c_ptr,  #
+        M, N, K,  #
+        stride_am, stride_ak,  #
+        stride_bk, stride_bn,  #
+        stride_cm, stride_cn,  #
+        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr  #
+):
+    offs_m = tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    a_block_ptr = tl.make_block_ptr(base=a_ptr, shape=(M, K), strides=(stride_am, stride_ak), offsets=(0, 0),
+                                    block_shape=(BLOCK_M, BLOCK_K), order=(1, 0))
+    b_block_ptr = tl.make_block_ptr(base=b_ptr, shape=(K, N), strides=(stride_bk, stride_bn), offsets=(0, 0),
+                                    block_shape=(BLOCK_K, BLOCK_N), order=(1, 0))
+    # Below two lines are just for testing negative offsets for the `advance` API, which could be removed
+    a_block_ptr = tl.advance(a_block_ptr, (BLOCK_M, -BLOCK_K))
+    a_block_ptr = tl.advance(a_block_ptr, (-BLOCK_M, BLOCK_K))
+    a = tl.load(a_block_ptr, boundary_check=(1, ), padding_option="zero")
+    b = tl.load(b_block_ptr, boundary_check=(0, ), padding_option="zero")
+
+    c = tl.dot(a, b)
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+    tl.store(c_ptrs, c)
+
+
+@jit
+def block_copy_3d_kernel(src_ptr, dst_ptr, dim0, dim1, dim2, stride0, stride1, stride2, BLOCK0: tl.constexpr,
+                         BLOCK1: tl.constexpr, BLOCK2: tl.constexpr):
+    src_block_ptr = tl.make_block_ptr(base=src_ptr, shape=(dim0, dim1, dim2), strides=(stride0, stride1, stride2),
+                                      offsets=(dim0 - 1, 0, dim2 - 2), block_shape=(BLOCK0, BLOCK1, BLOCK2),
+                                      order=(2, 1, 0))
+    dst_block_ptr = tl.make_block_ptr(base=dst_ptr, shape=(dim0, dim1, dim2), strides=(stride0, stride1, stride2),
+                                      offsets=(dim0 - 1, 0, dim2 - 2), block_shape=(BLOCK0, BLOCK1, BLOCK2),
+                                      order=(2, 1, 0))
+    values = tl.load(src_block_ptr, boundary_check=(0, 2), padding_option="zero")
+    tl.store(dst_block_ptr, values, boundary_check=(0, 2))
+
+
+@jit
+def block_ptr_dtype_kernel(src_ptr, dst_ptr, N, BLOCK_SIZE: tl.constexpr):
+    block_ptr = tl.make_block_ptr(base=src_ptr, shape=(N, ), strides=(1, ), offsets=(0, ), block_shape=(BLOCK_SIZE, ),
+                                  order=(0, ))
+    values = tl.load(block_ptr, boundary_check=(0, ), padding_option="zero").to(block_ptr.dtype.element_ty)
+    tl.store(dst_ptr + tl.arange(0, BLOCK_SIZE), values)
+
+
+@jit
+def block_ptr_loops_kernel(X, RowSum, ColMax, T, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                           COL_BLOCKS: tl.constexpr):
+    """metalforge's own: block pointers carried by a for loop, a while loop and an if, on odd sizes; a
+    transposed view (strides swapped); NaN padding."""
+    pid = tl.program_id(0)
+    rows = tl.make_block_ptr(X, (M, N), (N, 1), (pid * BLOCK_M, 0), (BLOCK_M, BLOCK_N), (1, 0))
+    acc = tl.zeros((BLOCK_M,), tl.float32)
+    for _ in range(COL_BLOCKS):  # a loop (constexpr bounds: Triton's interpreter cannot range over arguments)
+        acc += tl.sum(tl.load(rows, boundary_check=(0, 1), padding_option="zero"), 1)
+        rows = tl.advance(rows, (0, BLOCK_N))
+    tl.store(tl.make_block_ptr(RowSum, (M,), (1,), (pid * BLOCK_M,), (BLOCK_M,), (0,)), acc, boundary_check=(0,))
+    cols = tl.make_block_ptr(X, (N, M), (1, N), (pid * BLOCK_N, 0), (BLOCK_N, BLOCK_M), (0, 1))  # X transposed
+    best = tl.full((BLOCK_N,), float("-inf"), tl.float32)
+    start = 0
+    while start < M:
+        x = tl.load(cols, boundary_check=(0, 1), padding_option="nan")
+        best = tl.maximum(best, tl.max(tl.where(x == x, x, float("-inf")), 1))
+        tl.store(tl.make_block_ptr(T, (N, M), (M, 1), (pid * BLOCK_N, start), (BLOCK_N, BLOCK_M), (1, 0)), x,
+                 boundary_check=(0, 1))
+        if start % 2 == 0:
+            cols = tl.advance(cols, (0, BLOCK_M))
+        else:
+            cols = tl.advance(cols, (0, BLOCK_M // 2))
+            cols = tl.advance(cols, (0, BLOCK_M // 2))
+        start += BLOCK_M
+    tl.store(ColMax + pid * BLOCK_N + tl.arange(0, BLOCK_N), best, mask=pid * BLOCK_N + tl.arange(0, BLOCK_N) < N)
+
+
+@jit
+def block_ptr_error_kernel(X, N, WHICH: tl.constexpr):
+    p = tl.make_block_ptr(X, (N,), (1,), (0,), (16,), (0,))
+    if WHICH == "mask":
+        x = tl.load(p, mask=tl.arange(0, 16) < N)
+    elif WHICH == "padding":
+        x = tl.load(p, boundary_check=(0,), padding_option="inf")
+    elif WHICH == "axis":
+        x = tl.load(p, boundary_check=(1,))
+    elif WHICH == "pointer_tile":
+        x = tl.load(X + tl.arange(0, 16), boundary_check=(0,))
+    elif WHICH == "block_shape":
+        x = tl.load(tl.make_block_ptr(X, (N,), (1,), (0,), (12,), (0,)))
+    elif WHICH == "rank":
+        x = tl.load(tl.make_block_ptr(X, (N, N), (1,), (0,), (16,), (0,)))
+    else:  # "loop": a block pointer made anew in a loop
+        x = tl.zeros((16,), tl.float32)
+        for i in range(3):
+            x += tl.load(p, boundary_check=(0,))
+            p = tl.make_block_ptr(X, (N - 1,), (1,), (i,), (16,), (0,))
+    tl.store(p, x, boundary_check=(0,))
+
+
 # --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
 @jit
 def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
@@ -772,6 +893,6 @@ def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
         x = tl.sort(x)
     elif FEATURE == "histogram":
         x = tl.histogram(x.to(tl.int32), N).to(tl.float32)
-    elif FEATURE == "make_block_ptr":
-        x = tl.load(tl.make_block_ptr(X, (N,), (1,), (0,), (N,), (0,)))
+    elif FEATURE == "make_tensor_descriptor":
+        x = tl.make_tensor_descriptor(X, [N], [1], [N]).load([0])
     tl.store(Z + tl.arange(0, N), x)
