@@ -1367,6 +1367,17 @@ class _Builder:
         ax = self.axis_arg(axis, len(shape_of(x.type)), allow_none=False)
         return self.emit1("cumsum", [x], x.type, axis=ax, reverse=bool(reverse))
 
+    def b_sort(self, x: Any, dim: Any, descending: Any) -> Value:
+        """Along the last axis only, as Triton (its sort_impl asserts it)."""
+        v = self.value_arg(x, "x")
+        rank = len(shape_of(v.type))
+        if not rank:
+            raise self.error("tl.sort needs a tile, got a scalar", "sort a tile")
+        if dim is not None and semantic.normalize_axis(self.const_arg(dim, "dim"), rank) != rank - 1:
+            raise self.error(f"tl.sort sorts along the last axis only (as Triton), got dim={dim} for {v.type}",
+                             "tl.permute the axis to sort last, sort, and permute back")
+        return self.emit1("sort", [v], v.type, descending=bool(self.const_arg(descending, "descending", (bool, int))))
+
     def b_cumprod(self, input: Any, axis: Any, reverse: Any) -> Value:
         """Triton's cumprod: a scan with a multiply, in the input's type (bf16 in fp32, as Triton)."""
         x = self.value_arg(input, "input")

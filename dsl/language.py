@@ -185,6 +185,8 @@ def cumprod(input, axis=0, reverse=False): """Inclusive prefix product."""
 def associative_scan(input, axis, combine_fn, reverse=False):
     """Inclusive scan of a tile, or a tuple of tiles of one shape, with a @jit combine function."""
 @builtin
+def sort(x, dim=None, descending=False): """x sorted along its last axis (dim None or the last), ascending unless descending."""
+@builtin
 def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
         out_dtype=float32): """Matrix product of 2-D tiles on simdgroup matrices, accumulated in float32."""
 # --- control flow and compile-time helpers ----------------------------------------------------
@@ -221,7 +223,7 @@ class PropagateNan(enum.Enum):
 # Triton 3.6's `tl` names that metalforge does not have yet (issue 18): a kernel reaching for one is
 # told so by name, with what to do instead, rather than seeing an AttributeError
 NOT_YET_SUPPORTED: dict[str, str] = {
-    **dict.fromkeys(("sort", "histogram", "topk"),
+    **dict.fromkeys(("histogram", "topk"),
                     "write it with loads, stores and tl.where for now"),
     **dict.fromkeys(("make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"),
                     "use tl.make_block_ptr, or load and store through pointer tiles with masks"),

@@ -35,7 +35,7 @@ VIEWS = frozenset({"broadcast", "expand_dims", "reshape", "permute", "extract", 
 PASS_THROUGH = frozenset({"multiple_of", "max_contiguous"})
 SOURCES = frozenset({"arange", "splat", "full", "constant"})
 REDUCTIONS = frozenset({"sum", "max", "min", "argmax", "argmin", "reduce"})
-SCANS = frozenset({"cumsum", "scan"})
+SCANS = frozenset({"cumsum", "scan", "sort"})  # staged along an axis in threadgroup memory
 
 
 @dataclass

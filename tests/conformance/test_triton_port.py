@@ -778,8 +778,40 @@ def test_block_ptr_errors_name_the_kernel(both, which, message):
     assert "block_ptr_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
 
 
+# --- tl.sort ---------------------------------------------------------------------------------------------------------
+# Triton's [256, 16] and [512, 8] too: 4096 elements, seconds each in Triton's interpreter
+@pytest.mark.parametrize("M,N", [[1, 512], [8, 64]])
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("dtype_str", ["int32", "float16", "float32"])  # and bfloat16, which the interpreter skips
+def test_sort(both, rng, M, N, descending, dtype_str):
+    x = numpy_random(rng, (N, M), dtype_str)
+    want = np.sort(x, 1)[:, ::-1].copy() if descending else np.sort(x, 1)
+    both.check("sort_kernel", (1,), (x, Out((N, M), dtype_str)), [want],
+               consts={"N": N, "M": M, "descending": descending})
+
+
+@pytest.mark.parametrize("n_rows,n_cols", [(1, 1), (5, 37), (9, 64)])
+def test_sort_odd_sizes(both, rng, n_rows, n_cols):
+    x = rng.integers(-50, 50, (n_rows, n_cols)).astype(np.float32)  # ties happen
+    both.check("sort_odd_kernel", (-(-n_rows // 4),),
+               (x, Out((n_rows, n_cols), "float32"), Out((n_rows, n_cols), "float32"), n_rows, n_cols),
+               [np.sort(x, 1), np.sort(x, 1)[:, ::-1].copy()], consts={"BLOCK_M": 4, "BLOCK_N": 64})
+
+
+@pytest.mark.parametrize("which,message", [
+    ("dim", "tl.sort sorts along the last axis only"),
+    ("scalar", "tl.sort needs a tile, got a scalar"),
+])
+def test_sort_errors_name_the_kernel(both, which, message):
+    from metalforge.errors import KernelDefinitionError
+    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
+        both.mf.run("sort_error_kernel", (1,), Out(16, "float32"), WHICH=which)
+    text = str(e.value)
+    assert "sort_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
+
+
 # --- clear errors for what is not supported ------------------------------------------------------------------------
-@pytest.mark.parametrize("feature", ["sort", "histogram", "make_tensor_descriptor"])
+@pytest.mark.parametrize("feature", ["topk", "histogram", "make_tensor_descriptor"])
 def test_unsupported_feature_is_named(both, feature):
     """Triton runs these; metalforge refuses them at the user's line, naming the tl function and a fix."""
     from metalforge.errors import KernelDefinitionError

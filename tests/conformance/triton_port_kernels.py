@@ -885,12 +885,47 @@ def block_ptr_error_kernel(X, N, WHICH: tl.constexpr):
     tl.store(p, x, boundary_check=(0,))
 
 
+# --- tl.sort (test_standard.py's test_sort) ----------------------------------------------------------------------
+@jit
+def sort_kernel(X, Z, N: tl.constexpr, M: tl.constexpr, descending: tl.constexpr):
+    offx = tl.arange(0, M)
+    offy = tl.arange(0, N) * M
+    off2d = offx[None, :] + offy[:, None]
+    x = tl.load(X + off2d)
+    x = tl.sort(x, descending=descending)
+    tl.store(Z + off2d, x)
+
+
+@jit
+def sort_odd_kernel(X, Up, Down, n_rows, n_cols, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """metalforge's own: rows of odd length padded with +inf (ascending) or -inf (descending), so the
+    padding sorts past the row's end; several programs; a sort of index arithmetic."""
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offs = rows[:, None] * n_cols + cols[None, :]
+    x = tl.load(X + offs, mask=mask, other=float("inf"))
+    tl.store(Up + offs, tl.sort(x), mask=mask)
+    down = tl.sort(tl.where(mask, x, float("-inf")), dim=1, descending=True)
+    tl.store(Down + offs, down + tl.sort(cols % 3, 0)[None, :].to(tl.float32) * 0, mask=mask)
+
+
+@jit
+def sort_error_kernel(X, WHICH: tl.constexpr):
+    x = tl.load(X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :])
+    if WHICH == "dim":
+        x = tl.sort(x, dim=0)
+    else:
+        x = x + tl.sort(tl.sum(tl.sum(x, 1), 0))
+    tl.store(X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :], x)
+
+
 # --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
 @jit
 def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
     x = tl.load(X + tl.arange(0, N))
-    if FEATURE == "sort":
-        x = tl.sort(x)
+    if FEATURE == "topk":
+        x = tl.topk(x, N)
     elif FEATURE == "histogram":
         x = tl.histogram(x.to(tl.int32), N).to(tl.float32)
     elif FEATURE == "make_tensor_descriptor":
