@@ -62,6 +62,7 @@ class LoweringDriver(Lowering):
 def lower(fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int) -> lir.Kernel:
     """The per-thread program for `fn`; `outputs` names the pointer arguments that are outputs."""
     lw = LoweringDriver(fn, plan, outputs, num_warps)
+    memory.check_atomic_outputs(lw)
     body = lw.run()
     inputs = [(a.name, a.type) for a in fn.args if a.name not in outputs]
     outs = [(a.name, a.type.element) for a in fn.args if a.name in outputs]

@@ -198,5 +198,28 @@ def lower_atomic(lw: Lowering, op: Operation) -> None:
     lw.env[r.id] = RegsRepr(name, layout)
 
 
+def check_atomic_outputs(lw: Lowering) -> None:
+    """Refuse a kernel with atomics whose outputs include a type the target has no atomics of (Metal:
+    16- and 8-bit types), at its first atomic on such an output (else its first atomic): MLX would
+    declare the output `atomic<half>`, which does not compile."""
+    allowed = lw.plan.target.atomic_outputs
+    if allowed is None or not lw.atomic_outputs:
+        return
+    bad = {a.name: a.type.element for a in lw.fn.args if a.name in lw.outputs and a.type.element not in allowed}
+    if not bad:
+        return
+    atomics = [op for op in lw.fn.walk() if op.opcode.startswith("atomic_") or op.opcode == "print"]
+    lw.producer.update({r.id: op for op in lw.fn.walk() for r in op.results})  # for base_argument, before the walk
+    on_bad = [op for op in atomics if op.opcode != "print" and lw.base_argument(op.operands[0]) in bad]
+    lw.current = (on_bad or atomics)[0]
+    name = lw.base_argument(lw.current.operands[0]) if on_bad else next(iter(bad))
+    element, on_it = bad[name], bool(on_bad)
+    what = "atomics on it" if on_it else "atomics or tl.device_print"
+    raise lw.error(f"output `{name}` is {element!r} in a kernel with {what}: {lw.plan.target.gpu} has no atomic "
+                   f"{element!r}, and MLX makes every output of such a kernel atomic",
+                   "accumulate in a float32 or int32 output (convert after the kernel), or keep the "
+                   f"{element!r} output in a kernel without atomics")
+
+
 HANDLERS = {"load": lower_load, "store": lower_store,
             **{f"atomic_{k}": lower_atomic for k in ("add", "max", "min", "xchg", "cas", "and", "or", "xor")}}

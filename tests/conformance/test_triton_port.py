@@ -810,6 +810,22 @@ def test_sort_errors_name_the_kernel(both, which, message):
     assert "sort_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
 
 
+# --- fp16/bf16 atomics -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_atomics_are_refused_on_metal(both, dtype):
+    """Triton's test_atomic_rmw with float16 runs on its interpreter; on Metal, MLX declares every output of a
+    kernel with atomics `atomic<T>` and Metal has no atomic<half>: refused at the atomic's line, naming the
+    output and the fix (the emulator refuses atomic<half> itself too)."""
+    from metalforge.errors import KernelDefinitionError
+    x = np.ones(4, np.float32)
+    with pytest.raises(KernelDefinitionError, match=re.escape(f"output `Z` is tl.{dtype} in a kernel with atomics on it")) as e:
+        both.mf.run("atomic_rmw_add_kernel", (4,), as_input(x.astype(NP[dtype]), dtype), Out(2, dtype, 0), MASK=True)
+    text = str(e.value)
+    assert "atomic_rmw_add_kernel" in text and "old = tl.atomic_add(Z, x)" in text and "float32" in text, text
+    with pytest.raises(KernelDefinitionError, match=re.escape(f"output `Y` is tl.float16 in a kernel with atomics")):
+        both.mf.run("half_beside_atomics_kernel", (1,), x, Out(4, "float16"), Out(1, "int32", 0), N=4)
+
+
 # --- clear errors for what is not supported ------------------------------------------------------------------------
 @pytest.mark.parametrize("feature", ["topk", "histogram", "make_tensor_descriptor"])
 def test_unsupported_feature_is_named(both, feature):

@@ -920,6 +920,24 @@ def sort_error_kernel(X, WHICH: tl.constexpr):
     tl.store(X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :], x)
 
 
+# --- fp16/bf16 atomics (test_core.py's test_atomic_rmw kernel, its float16 configs) -------------------------------
+@jit
+def atomic_rmw_add_kernel(X, Z, MASK: tl.constexpr):
+    pid = tl.program_id(0)
+    x = tl.load(X + pid)
+    old = tl.atomic_add(Z, x)
+    if MASK:
+        tl.atomic_add(Z + 1, x, mask=pid < 0)
+
+
+@jit
+def half_beside_atomics_kernel(X, Y, Count, N: tl.constexpr):
+    """metalforge's own: a float16 output stored plainly in a kernel whose atomics are on an int32 one."""
+    offs = tl.arange(0, N)
+    tl.store(Y + offs, tl.load(X + offs).to(tl.float16))
+    tl.atomic_add(Count, 1)
+
+
 # --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
 @jit
 def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
