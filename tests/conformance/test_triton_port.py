@@ -35,6 +35,17 @@ def random_ints(rng, dtype: str, n: int, lo: int | None = None, hi: int | None =
                         dtype=np.int64 if dtype != "uint64" else np.uint64).astype(NP[dtype])
 
 
+def refused(both, kernel: str, message: str, *args, **consts) -> str:
+    """metalforge refuses `kernel` (launched on one program) with a KernelDefinitionError containing
+    `message`, naming the kernel, its file and the fix; the error text."""
+    from metalforge.errors import KernelDefinitionError
+    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
+        both.mf.run(kernel, (1,), *args, **consts)
+    text = str(e.value)
+    assert kernel in text and "triton_port_kernels.py" in text and "fix:" in text, text
+    return text
+
+
 # --- test_shift_op -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype_x,dtype_y,op", [(x, y, op) for op in ["<<", ">>"] for x in INT + UINT for y in UINT])
 def test_shift_op(both, rng, dtype_x, dtype_y, op):
@@ -477,11 +488,7 @@ def test_tuple_reduce_and_scan_odd_sizes(both, rng, n_rows, n_cols):
     ("shape", "combines tiles of one shape"),
 ])
 def test_tuple_combine_errors_name_the_kernel(both, which, message):
-    from metalforge.errors import KernelDefinitionError
-    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
-        both.mf.run("tuple_combine_error_kernel", (1,), np.ones(8, np.float32), Out(1, "float32"), N=8, WHICH=which)
-    text = str(e.value)
-    assert "tuple_combine_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
+    refused(both, "tuple_combine_error_kernel", message, np.ones(8, np.float32), Out(1, "float32"), N=8, WHICH=which)
 
 
 # --- tl.swizzle2d ---------------------------------------------------------------------------------------------------
@@ -566,11 +573,7 @@ def test_flip_gather_odd_sizes(both, rng, n_rows, n_cols):
     ("flip", "axis 2 is out of range for a tile of rank 2"),
 ])
 def test_flip_gather_errors_name_the_kernel(both, which, message):
-    from metalforge.errors import KernelDefinitionError
-    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
-        both.mf.run("gather_error_kernel", (1,), np.ones(16, np.float32), Out((4, 4), "float32"), N=4, WHICH=which)
-    text = str(e.value)
-    assert "gather_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
+    refused(both, "gather_error_kernel", message, np.ones(16, np.float32), Out((4, 4), "float32"), N=4, WHICH=which)
 
 
 # --- Philox random numbers (test_random.py) ------------------------------------------------------------------------
@@ -687,11 +690,7 @@ def test_random_streams_odd_sizes(both, rng, n, n_rounds):
     ("counter", "tl.philox takes 32-bit integer counters here"),
 ])
 def test_philox_errors_name_the_kernel(both, which, message):
-    from metalforge.errors import KernelDefinitionError
-    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
-        both.mf.run("philox_error_kernel", (1,), Out(16, "uint32"), 7, WHICH=which)
-    text = str(e.value)
-    assert "philox_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
+    refused(both, "philox_error_kernel", message, Out(16, "uint32"), 7, WHICH=which)
 
 
 # --- block pointers (test_block_pointer.py) ------------------------------------------------------------------------
@@ -771,11 +770,7 @@ def test_block_ptr_loops_odd_sizes(both, rng, m, n):
     ("loop", "block pointer `p` points into another tensor after an iteration"),
 ])
 def test_block_ptr_errors_name_the_kernel(both, which, message):
-    from metalforge.errors import KernelDefinitionError
-    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
-        both.mf.run("block_ptr_error_kernel", (1,), Out(16, "float32"), 16, WHICH=which)
-    text = str(e.value)
-    assert "block_ptr_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
+    refused(both, "block_ptr_error_kernel", message, Out(16, "float32"), 16, WHICH=which)
 
 
 # --- tl.sort ---------------------------------------------------------------------------------------------------------
@@ -803,11 +798,7 @@ def test_sort_odd_sizes(both, rng, n_rows, n_cols):
     ("scalar", "tl.sort needs a tile, got a scalar"),
 ])
 def test_sort_errors_name_the_kernel(both, which, message):
-    from metalforge.errors import KernelDefinitionError
-    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
-        both.mf.run("sort_error_kernel", (1,), Out(16, "float32"), WHICH=which)
-    text = str(e.value)
-    assert "sort_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
+    refused(both, "sort_error_kernel", message, Out(16, "float32"), WHICH=which)
 
 
 # --- fp16/bf16 atomics -------------------------------------------------------------------------------------------
