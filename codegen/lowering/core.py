@@ -129,6 +129,7 @@ class Lowering(ABC):
         self.taken: set[str] = set(_RESERVED)
         self.shared_bytes = 0
         self.atomic_outputs = any(op.opcode.startswith("atomic_") or op.opcode == "print" for op in fn.walk())
+        self.word_outputs: set[str] = set()  # 16-bit outputs accessed through 32-bit words (memory.py)
         self.prints: list[tuple] = []  # device_print sites: (prefix, element types, hex)
         self.producer: dict[int, Operation] = {}
         self.alias: dict[int, Value] = {}  # loop-carried block argument -> its initial value

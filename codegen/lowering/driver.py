@@ -68,4 +68,5 @@ def lower(fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int) -> 
     outs = [(a.name, a.type.element) for a in fn.args if a.name in outputs]
     if lw.prints:
         outs.append((debug_print.PRINT_BUFFER, ir.uint32))
-    return lir.Kernel(fn.name, inputs, outs, body, lw.threads, lw.atomic_outputs, prints=lw.prints)
+    return lir.Kernel(fn.name, inputs, outs, body, lw.threads, lw.atomic_outputs, prints=lw.prints,
+                      word_outputs=sorted(lw.word_outputs))

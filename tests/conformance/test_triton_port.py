@@ -802,19 +802,81 @@ def test_sort_errors_name_the_kernel(both, which, message):
 
 
 # --- fp16/bf16 atomics -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("op,mode,sem", [(op, mode, sem) for op in ["add"]
+                                         for mode in ["all_neg", "all_pos", "min_neg", "max_pos"]
+                                         for sem in [None, "acquire", "release", "acq_rel", "relaxed"]])
+def test_atomic_rmw(both, op, mode, sem):
+    """test_core.py's test_atomic_rmw, its float16 configs (add only: Triton refuses max/min on fp16, metalforge
+    does them; its semantics are accepted and ignored: Metal's atomics are relaxed); bfloat16 ones are
+    skipped as Triton's interpreter skips them. Metal has no 16-bit atomics: the output is 32-bit words,
+    updated by compare-and-swap on the word (neighbouring elements share one)."""
+    n_programs = 5
+    x = np.array([2**i for i in range(n_programs)], dtype=np.float16)
+    rs = np.random.RandomState(17)
+    if mode == "all_neg":
+        x = -np.abs(x)
+    if mode == "all_pos":
+        x = np.abs(x)
+    if mode == "min_neg":
+        x[rs.randint(n_programs, size=(1,)).item()] = -np.max(np.abs(x)) - 1
+    if mode == "max_pos":
+        x[rs.randint(n_programs, size=(1,)).item()] = np.max(np.abs(x)) + 1
+    neutral = {"add": 0, "max": float("-inf"), "min": float("inf")}[op]
+    want = {"add": np.sum, "max": np.max, "min": np.min}[op](x).astype(np.float16)  # exact: small powers of two
+    both.check(f"atomic_rmw_{op}_kernel", (n_programs,), (x, Out(1, "float16", neutral)), [want.reshape(1)],
+               consts={"SEM": sem})
+
+
+@pytest.mark.parametrize("n", [1, 77, 300])
+def test_half_atomics_odd_sizes(both, rng, n):
+    x = rng.integers(-4, 5, n).astype(np.float16)  # integers: every sum exact in float16, in any order
+    x64 = x.astype(np.float64)
+    sums = np.bincount(np.arange(n) % 7, weights=x64, minlength=7).astype(np.float16)
+    both.check("half_atomics_odd_kernel", (-(-n // 64),),
+               (x, Out(7, "float16", 0), Out(n, "float16", 0), Out(n, "float16", 0), Out(1, "int32", 0), n),
+               [sums, x * 2, x, np.array([n], np.int32)], consts={"BLOCK": 64})
+
+
+@pytest.mark.parametrize("op", ["max", "min", "xchg", "cas"])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-def test_half_atomics_are_refused_on_metal(both, dtype):
-    """Triton's test_atomic_rmw with float16 runs on its interpreter; on Metal, MLX declares every output of a
-    kernel with atomics `atomic<T>` and Metal has no atomic<half>: refused at the atomic's line, naming the
-    output and the fix (the emulator refuses atomic<half> itself too)."""
-    from metalforge.errors import KernelDefinitionError
-    x = np.ones(4, np.float32)
-    with pytest.raises(KernelDefinitionError, match=re.escape(f"output `Z` is tl.{dtype} in a kernel with atomics on it")) as e:
-        both.mf.run("atomic_rmw_add_kernel", (4,), as_input(x.astype(NP[dtype]), dtype), Out(2, dtype, 0), MASK=True)
-    text = str(e.value)
-    assert "atomic_rmw_add_kernel" in text and "old = tl.atomic_add(Z, x)" in text and "float32" in text, text
-    with pytest.raises(KernelDefinitionError, match=re.escape(f"output `Y` is tl.float16 in a kernel with atomics")):
-        both.mf.run("half_beside_atomics_kernel", (1,), x, Out(4, "float16"), Out(1, "int32", 0), N=4)
+def test_half_rmw_on_metal(both, rng, op, dtype):
+    """fp16/bf16 max, min, xchg and cas (metalforge only, against numpy: Triton has fp16 add and cas only):
+    programs race on both halves of one word; whatever the order, the final values and the set of old
+    values are known."""
+    x = rng.permutation(np.arange(1, 9)).astype(np.float32)  # distinct, exact in both types
+    x = -x if op == "min" else x  # below the outputs' initial 0
+    z, old = (np.asarray(a, np.float32) for a in both.mf.run(
+        "half_rmw_kernel", (8,), as_input(x.astype(NP[dtype]), dtype), Out(2, dtype, 0), Out(8, dtype), OP=op))
+    halves = [x[0::2], x[1::2]]  # program p updates half p % 2
+    if op in ("max", "min"):
+        assert z.tolist() == [float(getattr(h, op)()) for h in halves]
+    elif op == "xchg":  # a chain: the olds of a half are 0 and all its values but the last one written
+        for j, h in enumerate(halves):
+            assert z[j] in h and sorted(old[j::2].tolist()) == sorted([0.0] + [v for v in h.tolist() if v != z[j]])
+    else:  # cas: exactly one program per half saw 0 and set its value; the others saw that value
+        for j, h in enumerate(halves):
+            assert z[j] in h and sorted(old[j::2].tolist()) == sorted([0.0] + [float(z[j])] * 3)
+
+
+def test_half_atomic_outputs_start_at_one_value(both):
+    """MLX starts every output at one value: a 16-bit output kept as words may start at a non-zero value only
+    where every output is one (both halves of the word set: -inf's are exact in float32), else it is refused."""
+    from metalforge.errors import MetalforgeError
+    x = np.array([1, -3, 2], np.float16)
+    out = both.mf.run("atomic_rmw_max_kernel", (3,), x, Out(1, "float16", float("-inf")), SEM=None)[0]
+    assert out.tolist() == [2.0]
+    with pytest.raises(MetalforgeError, match="start them at 0"):
+        both.mf.run("half_atomics_odd_kernel", (1,), x, *(Out(s, "float16", 1.0) for s in (7, 3, 3)),
+                    Out(1, "int32", 1.0), 3, BLOCK=64)
+    with pytest.raises(MetalforgeError, match="cannot set"):
+        both.mf.run("atomic_rmw_max_kernel", (3,), x, Out(1, "float16", 0.1), SEM=None)
+
+
+def test_byte_atomics_are_refused_on_metal(both):
+    """8-bit outputs of a kernel with atomics: Metal has no atomic<char>; refused at the atomic's line."""
+    text = refused(both, "byte_atomics_kernel", "output `Z` is tl.int8 in a kernel with atomics on it",
+                   np.ones(1, np.int8), Out(1, "int8", 0))
+    assert "tl.atomic_add(Z, tl.load(X))" in text and "int32" in text, text
 
 
 # --- clear errors for what is not supported ------------------------------------------------------------------------

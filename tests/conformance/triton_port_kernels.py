@@ -920,22 +920,56 @@ def sort_error_kernel(X, WHICH: tl.constexpr):
     tl.store(X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :], x)
 
 
-# --- fp16/bf16 atomics (test_core.py's test_atomic_rmw kernel, its float16 configs) -------------------------------
+# --- fp16/bf16 atomics (test_core.py's test_atomic_rmw kernel, GENERATE_TEST_HERE written out per op) ----------
 @jit
-def atomic_rmw_add_kernel(X, Z, MASK: tl.constexpr):
+def atomic_rmw_add_kernel(X, Z, SEM: tl.constexpr):
     pid = tl.program_id(0)
     x = tl.load(X + pid)
-    old = tl.atomic_add(Z, x)
-    if MASK:
-        tl.atomic_add(Z + 1, x, mask=pid < 0)
+    old = tl.atomic_add(Z, x, sem=SEM)
+    tl.static_assert(old.dtype == x.dtype)
 
 
 @jit
-def half_beside_atomics_kernel(X, Y, Count, N: tl.constexpr):
-    """metalforge's own: a float16 output stored plainly in a kernel whose atomics are on an int32 one."""
-    offs = tl.arange(0, N)
-    tl.store(Y + offs, tl.load(X + offs).to(tl.float16))
-    tl.atomic_add(Count, 1)
+def atomic_rmw_max_kernel(X, Z, SEM: tl.constexpr):
+    pid = tl.program_id(0)
+    x = tl.load(X + pid)
+    old = tl.atomic_max(Z, x, sem=SEM)
+    tl.static_assert(old.dtype == x.dtype)
+
+
+@jit
+def half_atomics_odd_kernel(X, Sum, Doubled, Y, Count, n, BLOCK: tl.constexpr):
+    """metalforge's own: 16-bit atomics on both halves of shared words (neighbouring elements), masked,
+    several programs; a plain 16-bit store and an int32 atomic in the same kernel."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(X + offs, mask=mask, other=0)
+    tl.atomic_add(Sum + offs % 7, x, mask=mask)
+    old = tl.atomic_add(Doubled + offs, x * 2, mask=mask)  # Triton has fp16 add and cas only
+    tl.store(Y + offs, old + x, mask=mask)
+    tl.atomic_add(Count, tl.sum(mask.to(tl.int32), 0))
+
+
+@jit
+def half_rmw_kernel(X, Z, Old, OP: tl.constexpr):
+    """metalforge's own (Triton has fp16 add and cas only, and its interpreter's fp16 cas misses): one
+    program per element of X on Z's two halves of a word; each program's old value."""
+    pid = tl.program_id(0)
+    x = tl.load(X + pid)
+    if OP == "max":
+        old = tl.atomic_max(Z + pid % 2, x)
+    elif OP == "min":
+        old = tl.atomic_min(Z + pid % 2, x)
+    elif OP == "xchg":
+        old = tl.atomic_xchg(Z + pid % 2, x)
+    else:  # cas: the first program of each half sets it, the others find it set
+        old = tl.atomic_cas(Z + pid % 2, 0.0, x)
+    tl.store(Old + pid, old)
+
+
+@jit
+def byte_atomics_kernel(X, Z):
+    tl.atomic_add(Z, tl.load(X))
 
 
 # --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
