@@ -119,7 +119,7 @@ class JITFunction(_FrontendFunction):
         if not outputs:
             output_names, outputs = [_NO_OUTPUT[0]], [_NO_OUTPUT[1]]
         placeholders = [values[index[o]] if isinstance(o, str) else o for o in outputs]
-        words = [p.dtype if n in compiled.word_outputs else None for (n, _), p in zip(compiled.outputs, placeholders)]
+        words = [p.dtype if o in compiled.word_outputs else None for o, p in zip(outputs, placeholders)]
         inits = {p.init for p in placeholders if p.init is not None}
         if len(inits) > 1:
             raise MetalforgeError(f"{self.__name__}: outputs with different initial values {sorted(inits)}; MLX "
