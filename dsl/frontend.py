@@ -580,7 +580,7 @@ class _Builder:
                 if not (isinstance(t, BlockPointer) and t.same_tensor(x)):
                     raise self.error(f"block pointer `{n}` points into another tensor after an iteration",
                                      "make it once before the loop and move it with tl.advance in the loop")
-                ends.extend((f"{n}_offset{i}", o) for i, o in enumerate(x.offsets))
+                ends.extend(self.leaves(n, x))
             else:
                 ends.append((n, x))
         values = []
