@@ -117,6 +117,22 @@ class Atomic(Expr):
     compare: Expr | None = None
 
 
+def words_name(output: str) -> str:
+    """The name a 16-bit output of a kernel with atomics is declared under as 32-bit words (WordCell)."""
+    return f"{output}_words"
+
+
+@dataclass(frozen=True)
+class WordCell(Expr):
+    """Where a 16-bit element of an output declared as 32-bit words lives (Metal has no 16-bit
+    atomics, so a kernel with atomics gets such outputs as `atomic<uint>`): element `index` of the
+    output's `words`. Atomics, loads and stores take it in place of a pointer."""
+
+    words: Expr
+    index: Expr
+    type: ScalarType
+
+
 @dataclass(frozen=True)
 class Tensor(Expr):
     """A 2-D tensor object over memory (Metal 4's `tensor`): `data` points at its element (0, 0);
@@ -328,6 +344,7 @@ class Kernel:
     threads: int
     atomic_outputs: bool = False
     prints: list[tuple] = field(default_factory=list)  # device_print sites, decoded by the launcher
+    word_outputs: list[str] = field(default_factory=list)  # 16-bit outputs declared as 32-bit words
 
 
 def symbols(node: object) -> set[str]:

@@ -28,7 +28,7 @@ from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 from .target import target_named
 
-CODEGEN_VERSION = "21"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "22"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 _SOURCE_COMMENT = re.compile(r"^\s*// (\d+): (.*)$")  # lowering's comment naming each op's Python line
 PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
@@ -47,6 +47,7 @@ class CompiledKernel:
     asm: dict[str, str] = field(default_factory=dict)
     prints: list[tuple] = field(default_factory=list)  # device_print sites (codegen/lowering/debug_print.py)
     facts: KernelFacts | None = None  # memory instructions, barriers, threadgroup bytes (codegen/facts.py)
+    word_outputs: list[str] = field(default_factory=list)  # 16-bit outputs MLX gets as 32-bit words
 
     def python_line(self, body_line: int) -> tuple[int, str] | None:
         """The kernel-source line (number, text) that line `body_line` (1-based) of `body` was generated
@@ -132,4 +133,4 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     asm[target] = (header + "\n" if header.strip() else "") + body
     digest = hashlib.sha256((CODEGEN_VERSION + header + body).encode()).hexdigest()[:10]
     return CompiledKernel(f"{fn.name}_{digest}", header, body, kernel.inputs, kernel.outputs, kernel.threads,
-                          kernel.atomic_outputs, asm, kernel.prints, kernel_facts(kernel))
+                          kernel.atomic_outputs, asm, kernel.prints, kernel_facts(kernel), kernel.word_outputs)

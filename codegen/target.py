@@ -21,6 +21,10 @@ class Target:
     vector_types: frozenset[ir.ScalarType]  # element types moved as vectors
     tensor_core_elements: frozenset[ir.ScalarType]  # operand types with m16n8k16 tensor-core fragments
     cooperative_matmul: bool      # Metal 4's matmul2d (MetalPerformancePrimitives)
+    # the element types an output of a kernel with atomics may have: MLX's metal_kernel declares every
+    # output of such a kernel `atomic<T>`, which Metal has for these only; None: atomics act on plain
+    # pointers (CUDA), any output type
+    atomic_outputs: frozenset[ir.ScalarType] | None
     async_copy: bool = False      # device -> threadgroup copies bypassing registers (CUDA's cp.async, sm_80+)
 
     def vector_limit(self, element: ir.ScalarType) -> int:
@@ -35,13 +39,15 @@ _PACKED = frozenset({ir.float32, ir.float16, ir.int32, ir.uint32, ir.int16, ir.u
 # threadgroup memory.
 METAL = Target("msl", "Metal", simd_width=32, max_threads=1024, threadgroup_memory=32 * 1024, vector_bytes=16,
                vector_elements=4, vectors_need_alignment=False, vector_types=_PACKED,
-               tensor_core_elements=frozenset(), cooperative_matmul=True)
+               tensor_core_elements=frozenset(), cooperative_matmul=True,
+               atomic_outputs=frozenset({ir.int32, ir.uint32, ir.float32, ir.int1, ir.int64, ir.uint64}))
 # CUDA through MLX's cuda_kernel: shared arrays in the kernel's dynamic shared memory, whose size the
 # kernel's constructor takes (`shared_memory=`; 227 KiB per block on Hopper, sm_90), 128-bit accesses
 # that fault unaligned.
 CUDA = Target("cuda", "CUDA", simd_width=32, max_threads=1024, threadgroup_memory=227 * 1024, vector_bytes=16,
               vector_elements=16, vectors_need_alignment=True, vector_types=_PACKED | {ir.bfloat16},
-              tensor_core_elements=frozenset({ir.float16, ir.bfloat16}), cooperative_matmul=False, async_copy=True)
+              tensor_core_elements=frozenset({ir.float16, ir.bfloat16}), cooperative_matmul=False, atomic_outputs=None,
+              async_copy=True)
 TARGETS = {t.name: t for t in (METAL, CUDA)}
 
 

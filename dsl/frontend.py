@@ -14,7 +14,7 @@ import builtins
 import inspect
 import operator
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ..errors import KernelDefinitionError, MetalforgeError
@@ -109,6 +109,7 @@ class JITFunction:
         self.__doc__ = fn.__doc__
         self.__wrapped__ = fn
         self.signature = inspect.signature(fn)
+        self.library = False  # one of metalforge's `tl` helpers (dsl/standard.py): errors point at its caller
         self.constexpr_params = {p.name for p in self.signature.parameters.values()
                                  if _is_constexpr_annotation(p.annotation)}
         self._source: _Source | None = None
@@ -186,6 +187,14 @@ def jit(fn: Callable[..., Any]) -> JITFunction:
     return JITFunction(fn)
 
 
+def library_helper(fn: Callable[..., Any]) -> JITFunction:
+    """A `tl` function written as a @jit helper (dsl/standard.py): a mistake found while inlining it is
+    reported at the user's call, where the fix is."""
+    helper = JITFunction(fn)
+    helper.library = True
+    return helper
+
+
 class Shape(tuple):
     """A tile's `.shape`, as Triton's (a `tl.tuple`): equal to a list or tuple of the same sizes
     (`tl.static_assert(z.shape == [2])`), and extended by either (`x.shape[:-1] + [2 * n]`)."""
@@ -207,6 +216,32 @@ class Shape(tuple):
     def __getitem__(self, index: Any) -> Any:
         item = tuple.__getitem__(self, index)
         return Shape(item) if isinstance(index, slice) else item
+
+
+@dataclass(frozen=True)
+class BlockPointer:
+    """tl.make_block_ptr's result, a front-end value: loads and stores through it become pointer tiles
+    (base + sum of (offset + arange) * stride per axis) and masks of the checked axes. Only `offsets`
+    change (tl.advance), so a loop or branch carries those, as int32 scalars."""
+
+    base: Value  # a scalar pointer
+    shape: tuple[Any, ...]  # int scalars or Python ints
+    strides: tuple[Any, ...]
+    offsets: tuple[Value, ...]
+    block_shape: tuple[int, ...]
+    order: tuple[int, ...]
+
+    @property
+    def dtype(self) -> PointerType:
+        """The base's pointer type (`block_ptr.dtype.element_ty` is the element type)."""
+        return element_of(self.base.type)
+
+    def same_tensor(self, other: Any) -> bool:
+        """Whether `other` is a block pointer into the same tensor view (only its offsets may differ)."""
+        same = lambda a, b: a is b or not isinstance(a, Value) and not isinstance(b, Value) and a == b  # noqa: E731
+        return (isinstance(other, BlockPointer) and other.base is self.base and other.block_shape == self.block_shape
+                and other.order == self.order
+                and all(same(a, b) for a, b in zip(other.shape + other.strides, self.shape + self.strides)))
 
 
 def _to_stub(dtype, fp_downcast_rounding=None, bitcast=False): """Signature of tensor.to."""
@@ -239,7 +274,7 @@ class _Builder:
     def error(self, message: str, hint: str, node: ast.AST | None = None) -> KernelDefinitionError:
         node = node or self.node
         line = getattr(node, "lineno", self.frame.src.first_line)
-        if self.frame.fn is not self.kernel:
+        if self.frame.fn is not self.kernel and not self.frame.fn.library:
             message += f" (in @jit helper `{self.frame.fn.__name__}`, inlined)"
         return KernelDefinitionError(message, kernel=self.kernel.__name__, file=self.frame.src.file, line=line,
                                      source=self.frame.src.line(line), hint=hint)
@@ -437,20 +472,29 @@ class _Builder:
                  if n in then_scope and n in else_scope
                  and not (then_scope[n] is before.get(n) and else_scope[n] is before.get(n))]
         self.node = node
-        merged: list[tuple[str, Value, Value]] = []
+        merged: list[tuple[str, Value, Value]] = []  # (name, then value, else value) per carried value
+        templates: dict[str, Any] = {}
         for n in names:
             t, e = then_scope[n], else_scope[n]
+            if isinstance(t, BlockPointer) or isinstance(e, BlockPointer):
+                if not (isinstance(t, BlockPointer) and t.same_tensor(e)):
+                    raise self.error(f"block pointer `{n}` points into different tensors after the branches",
+                                     "make it once before the if and move it with tl.advance in the branches")
+                templates[n] = t
+                merged.extend(self.unify(ln, a, then_block, b, else_block, "if-branch", "else-branch")
+                              for (ln, a), (_, b) in zip(self.leaves(n, t), self.leaves(n, e)))
+                continue
             if not isinstance(t, Value) and not isinstance(e, Value) and type(t) is type(e) and t == e:
                 before[n] = t
                 continue
-            tv, ev = self.unify(n, t, then_block, e, else_block, "if-branch", "else-branch")
-            merged.append((n, tv, ev))
+            templates[n] = t
+            merged.append(self.unify(n, t, then_block, e, else_block, "if-branch", "else-branch"))
         for block, vals in ((then_block, [m[1] for m in merged]), (else_block, [m[2] for m in merged])):
             block.ops.append(Operation("yield", vals, [], {}, self.loc()))
         op = self.emit("if", [cond], [m[1].type for m in merged], regions=[then_block, else_block])
         for (n, _, _), r in zip(merged, op.results):
             r.name = n
-            before[n] = r
+        before.update(self.unflatten(list(templates), list(templates.values()), op.results))
 
     def unreachable_value(self, name: str, live: Value, before: Any) -> Value:
         """What a branch that returned yields for a variable the other branch set (never read)."""
@@ -464,7 +508,7 @@ class _Builder:
                           value=0.0 if e.is_float else 0)
 
     def unify(self, name: str, a: Any, a_block: Block, b: Any, b_block: Block, a_what: str, b_what: str
-              ) -> tuple[Value, Value]:
+              ) -> tuple[str, Value, Value]:
         """Runtime values of one variable on two paths, constants materialised in their own block."""
         like_a = element_of(b.type) if isinstance(b, Value) else None
         like_b = element_of(a.type) if isinstance(a, Value) else None
@@ -473,7 +517,24 @@ class _Builder:
         if av.type != bv.type:
             raise self.error(f"variable `{name}` is {av.type} in the {a_what} but {bv.type} in the {b_what}",
                              "give it the same type and shape on both paths, e.g. with .to(...) or tl.zeros")
-        return av, bv
+        return name, av, bv
+
+    def leaves(self, name: str, x: Any) -> list[tuple[str, Value]]:
+        """The runtime values a loop or branch carries for variable `name`, named: a block pointer's
+        offsets (the rest of it cannot change), else the value itself."""
+        if isinstance(x, BlockPointer):
+            return [(f"{name}_offset{i}", o) for i, o in enumerate(x.offsets)]
+        return [(name, self.to_value(x))]
+
+    @staticmethod
+    def unflatten(names: list[str], templates: list[Any], values: Sequence[Value]) -> dict[str, Any]:
+        """The variables `names` from carried `values` (leaves' order), shaped like `templates`."""
+        out, at = {}, 0
+        for n, t in zip(names, templates):
+            count = len(t.offsets) if isinstance(t, BlockPointer) else 1
+            out[n] = replace(t, offsets=tuple(values[at:at + count])) if isinstance(t, BlockPointer) else values[at]
+            at += count
+        return out
 
     def in_block(self, block: Block, build: Callable[[], Value]) -> Value:
         self.blocks.append(block)
@@ -506,13 +567,25 @@ class _Builder:
         """Variables that exist before a loop and are reassigned in it: the loop-carried values."""
         assigned = [n.id for s in body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
         return [n for n in dict.fromkeys(assigned)
-                if n not in exclude and isinstance(self.frame.scope.get(n), (Value, *Number))]
+                if n not in exclude and isinstance(self.frame.scope.get(n), (Value, BlockPointer, *Number))]
 
-    def close_loop(self, scope: dict[str, Any], block: Block, args: list[Value], names: list[str]) -> None:
-        """End a loop body with a `yield` of each carried variable, checking its type did not change."""
+    def close_loop(self, scope: dict[str, Any], block: Block, args: list[Value], names: list[str],
+                   templates: list[Any]) -> None:
+        """End a loop body with a `yield` of each carried variable, checking its type did not change (a
+        block pointer may only have moved)."""
+        ends: list[tuple[str, Any]] = []
+        for n, t in zip(names, templates):
+            x = scope[n]
+            if isinstance(t, BlockPointer) or isinstance(x, BlockPointer):
+                if not (isinstance(t, BlockPointer) and t.same_tensor(x)):
+                    raise self.error(f"block pointer `{n}` points into another tensor after an iteration",
+                                     "make it once before the loop and move it with tl.advance in the loop")
+                ends.extend(self.leaves(n, x))
+            else:
+                ends.append((n, x))
         values = []
-        for n, arg in zip(names, args):
-            v = self.in_block(block, lambda: self.to_value(scope[n], element_of(arg.type)))
+        for (n, x), arg in zip(ends, args):
+            v = self.in_block(block, lambda: self.to_value(x, element_of(arg.type)))
             if v.type != arg.type:
                 raise self.error(f"loop-carried variable `{n}` is {arg.type} before the loop but {v.type} "
                                  "after an iteration", "keep its type and shape fixed, e.g. initialise it with "
@@ -566,27 +639,31 @@ class _Builder:
             iv_type = semantic.integer_promote(iv_type, b.type)
         bounds = [self.convert(b, iv_type) for b in bounds]
         names = self.carried(node.body, {node.target.id})
-        inits = [self.to_value(self.frame.scope[n]) for n in names]
-        body = Block([Value(iv_type, node.target.id)] + [Value(v.type, n) for v, n in zip(inits, names)])
-        scope = {**self.frame.scope, node.target.id: body.args[0], **dict(zip(names, body.args[1:]))}
+        templates = [self.frame.scope[n] for n in names]
+        carried = [leaf for n, t in zip(names, templates) for leaf in self.leaves(n, t)]
+        body = Block([Value(iv_type, node.target.id)] + [Value(v.type, n) for n, v in carried])
+        scope = {**self.frame.scope, node.target.id: body.args[0], **self.unflatten(names, templates, body.args[1:])}
         self.region(node.body, scope, body)
         self.returned = False  # the loop may run no iteration
         self.node = node
-        self.close_loop(scope, body, body.args[1:], names)
-        op = self.emit("for", [*bounds, *inits], [v.type for v in inits], attrs=kwargs, regions=[body])
-        for n, r in zip(names, op.results):
+        self.close_loop(scope, body, body.args[1:], names, templates)
+        op = self.emit("for", [*bounds, *(v for _, v in carried)], [v.type for _, v in carried], attrs=kwargs,
+                       regions=[body])
+        for (n, _), r in zip(carried, op.results):
             r.name = n
-            self.frame.scope[n] = r
+        self.frame.scope.update(self.unflatten(names, templates, op.results))
 
     def stmt_While(self, node: ast.While) -> None:
         if node.orelse:
             raise self.error("while/else is not supported", "move the else body after the loop")
         names = self.carried(node.body, set())
-        inits = [self.to_value(self.frame.scope[n]) for n in names]
-        before = Block([Value(v.type, n) for v, n in zip(inits, names)])
-        after = Block([Value(v.type, n) for v, n in zip(inits, names)])
+        templates = [self.frame.scope[n] for n in names]
+        carried = [leaf for n, t in zip(names, templates) for leaf in self.leaves(n, t)]
+        inits = [v for _, v in carried]
+        before = Block([Value(v.type, n) for n, v in carried])
+        after = Block([Value(v.type, n) for n, v in carried])
         outer = self.frame.scope
-        self.frame.scope = {**outer, **dict(zip(names, before.args))}
+        self.frame.scope = {**outer, **self.unflatten(names, templates, before.args)}
         self.blocks.append(before)
         try:
             cond = self.expr(node.test)
@@ -599,14 +676,14 @@ class _Builder:
         finally:
             self.blocks.pop()
             self.frame.scope = outer
-        scope, _ = self.region(node.body, {**outer, **dict(zip(names, after.args))}, after)
+        scope, _ = self.region(node.body, {**outer, **self.unflatten(names, templates, after.args)}, after)
         self.returned = False  # the loop may run no iteration
         self.node = node
-        self.close_loop(scope, after, after.args, names)
+        self.close_loop(scope, after, after.args, names, templates)
         op = self.emit("while", inits, [v.type for v in inits], regions=[before, after])
-        for n, r in zip(names, op.results):
+        for (n, _), r in zip(carried, op.results):
             r.name = n
-            outer[n] = r
+        outer.update(self.unflatten(names, templates, op.results))
 
     # --- expressions --------------------------------------------------------------------------
     def expr(self, node: ast.expr) -> Any:
@@ -802,7 +879,7 @@ class _Builder:
             if not isinstance(x, (Value, *Number)):
                 raise self.error(f"the {what} side of a conditional expression with a runtime condition is {x!r}",
                                  "give both sides a number or a tile")
-        av, bv = self.unify("the conditional expression", a, then_block, b, else_block, "if-side", "else-side")
+        _, av, bv = self.unify("the conditional expression", a, then_block, b, else_block, "if-side", "else-side")
         then_block.ops.append(Operation("yield", [av], [], {}, self.loc()))
         else_block.ops.append(Operation("yield", [bv], [], {}, self.loc()))
         return self.emit("if", [cond], [av.type], regions=[then_block, else_block]).result
@@ -886,6 +963,11 @@ class _Builder:
         self.frame = _Frame(fn, fn.source, dict(bound))
         try:
             return self.run_body(fn.source.tree, allow_return_value=True)
+        except KernelDefinitionError as e:
+            if not fn.library or outer_frame.fn.library:  # the outermost tl helper re-raises at its caller
+                raise
+            self.frame, self.node = outer_frame, outer_node
+            raise self.error(f"tl.{fn.__name__}: {e.reason}", e.hint) from None
         finally:
             self.frame, self.node = outer_frame, outer_node
             self._frames.pop()
@@ -1071,6 +1153,29 @@ class _Builder:
                              "pass 1-D tiles of the same size and type (the result's size must be a power of two)")
         rows = self.permute(self.b_join(x, y), (1, 0))  # [2, n]: x's elements, then y's
         return self.emit1("reshape", [rows], make_type(element_of(x.type), (2 * shape_of(x.type)[0],)))
+
+    def b_flip(self, x: Any, dim: Any) -> Value:
+        v = self.value_arg(x, "x")
+        rank = len(shape_of(v.type))
+        if not rank:
+            raise self.error("tl.flip needs a tile, got a scalar", "flip a tile")
+        axis = rank - 1 if dim is None else semantic.normalize_axis(self.const_arg(dim, "dim"), rank)
+        return self.emit1("flip", [v], v.type, axis=axis)
+
+    def b_gather(self, src: Any, index: Any, axis: Any) -> Value:
+        """Triton's rules: index is an integer tile of src's rank, equal to src in every other axis."""
+        s, i = self.value_arg(src, "src"), self.value_arg(index, "index")
+        ss, si = shape_of(s.type), shape_of(i.type)
+        if not element_of(i.type).is_int:
+            raise self.error(f"tl.gather needs an integer index tile, got {i.type}", "convert index with .to(tl.int32)")
+        if not ss or len(si) != len(ss):
+            raise self.error(f"tl.gather needs src and index tiles of one rank, got {s.type} and {i.type}",
+                             "reshape index to src's rank")
+        ax = semantic.normalize_axis(self.const_arg(axis, "axis"), len(ss))
+        if any(a != b for d, (a, b) in enumerate(zip(ss, si)) if d != ax):
+            raise self.error(f"tl.gather's index must match src in every axis but {ax}: got {list(si)} for "
+                             f"src {list(ss)}", f"give index src's size in every axis other than {ax}")
+        return self.emit1("gather", [s, i], make_type(element_of(s.type), si), axis=ax)
 
     def common(self, xs: list[Any]) -> tuple[ScalarType, tuple[int, ...]]:
         """Element type and shape that elementwise operands meet at (Triton's pairwise promotion)."""
@@ -1262,6 +1367,17 @@ class _Builder:
         ax = self.axis_arg(axis, len(shape_of(x.type)), allow_none=False)
         return self.emit1("cumsum", [x], x.type, axis=ax, reverse=bool(reverse))
 
+    def b_sort(self, x: Any, dim: Any, descending: Any) -> Value:
+        """Along the last axis only, as Triton (its sort_impl asserts it)."""
+        v = self.value_arg(x, "x")
+        rank = len(shape_of(v.type))
+        if not rank:
+            raise self.error("tl.sort needs a tile, got a scalar", "sort a tile")
+        if dim is not None and semantic.normalize_axis(self.const_arg(dim, "dim"), rank) != rank - 1:
+            raise self.error(f"tl.sort sorts along the last axis only (as Triton), got dim={dim} for {v.type}",
+                             "tl.permute the axis to sort last, sort, and permute back")
+        return self.emit1("sort", [v], v.type, descending=bool(self.const_arg(descending, "descending", (bool, int))))
+
     def b_cumprod(self, input: Any, axis: Any, reverse: Any) -> Value:
         """Triton's cumprod: a scan with a multiply, in the input's type (bf16 in fp32, as Triton)."""
         x = self.value_arg(input, "input")
@@ -1291,11 +1407,99 @@ class _Builder:
     def mask_arg(self, mask: Any) -> Value | None:
         return None if mask is None else self.convert(self.value_arg(mask, "mask"), ir.int1)
 
+    def b_make_block_ptr(self, base: Any, shape: Any, strides: Any, offsets: Any, block_shape: Any,
+                         order: Any) -> BlockPointer:
+        p, _ = self.pointer_arg(base, "tl.make_block_ptr")
+        if shape_of(p.type):
+            raise self.error("tl.make_block_ptr needs a scalar base pointer, got a tile of pointers",
+                             "pass the tensor's pointer argument (plus a scalar offset) as base")
+        parts = {}
+        for what, x in (("shape", shape), ("strides", strides), ("offsets", offsets), ("block_shape", block_shape),
+                        ("order", order)):
+            if not isinstance(x, (tuple, list)):
+                raise self.error(f"tl.make_block_ptr's {what} must be a tuple, got {x!r}", f"pass {what}=(...,)")
+            parts[what] = tuple(x)
+        rank = len(parts["block_shape"])
+        if any(len(v) != rank for v in parts.values()):
+            raise self.error("tl.make_block_ptr's shape, strides, offsets, block_shape and order differ in length: "
+                             + ", ".join(f"{k} {len(v)}" for k, v in parts.items()), "give each one entry per axis")
+        for b in parts["block_shape"]:
+            if not isinstance(self.const_arg(b, "a block_shape entry"), int) or b <= 0 or b & (b - 1):
+                raise self.error(f"tl.make_block_ptr's block_shape {list(parts['block_shape'])} has an entry that is "
+                                 "not a power of two", "use power-of-two block sizes and boundary_check for the edge")
+        if sorted(self.const_arg(o, "an order entry") for o in parts["order"]) != list(builtins.range(rank)):
+            raise self.error(f"tl.make_block_ptr's order {list(parts['order'])} is not a permutation of the axes",
+                             f"list each axis 0..{rank - 1} once, fastest-varying first")
+        for what in ("shape", "strides"):
+            for x in parts[what]:
+                scalar_int = isinstance(x, Value) and not shape_of(x.type) and element_of(x.type).is_int
+                if not (scalar_int or isinstance(x, int) and not isinstance(x, bool)):
+                    raise self.error(f"tl.make_block_ptr's {what} must be integers, got {x!r}", f"pass integer {what}")
+        return BlockPointer(p, parts["shape"], parts["strides"], self.block_offsets(parts["offsets"]),
+                            parts["block_shape"], parts["order"])
+
+    def block_offsets(self, offsets: Sequence[Any]) -> tuple[Value, ...]:
+        """Block pointer offsets as int32 scalars (as Triton keeps them)."""
+        out = []
+        for o in offsets:
+            v = self.value_arg(o, "an offset")
+            if shape_of(v.type) or not element_of(v.type).is_int:
+                raise self.error(f"block pointer offsets must be integer scalars, got {v.type}", "pass integer offsets")
+            out.append(self.convert(v, ir.int32))
+        return tuple(out)
+
+    def b_advance(self, base: Any, offsets: Any) -> BlockPointer:
+        if not isinstance(base, BlockPointer):
+            raise self.error(f"tl.advance moves a block pointer, got {getattr(base, 'type', base)!r}",
+                             "make one with tl.make_block_ptr (for pointer tiles, add the offsets: ptrs + delta)")
+        deltas = tuple(offsets) if isinstance(offsets, (tuple, list)) else (offsets,)
+        if len(deltas) != len(base.offsets):
+            raise self.error(f"tl.advance got {len(deltas)} offsets for a block pointer of rank {len(base.offsets)}",
+                             "give one offset per axis")
+        moved = [self.binary("add", operator.add, o, d) for o, d in zip(base.offsets, deltas)]
+        return replace(base, offsets=self.block_offsets(moved))
+
+    def block_access(self, bp: BlockPointer, boundary_check: Any, what: str) -> tuple[Value, Value | None]:
+        """The pointer tile of block pointer `bp` and, for the checked axes, the mask of the elements inside
+        the tensor (0 <= offset + i < shape along each)."""
+        rank = len(bp.block_shape)
+        checked = tuple(boundary_check) if isinstance(boundary_check, (tuple, list)) else (boundary_check,)
+        for axis in checked:
+            if not isinstance(axis, int) or not 0 <= axis < rank:
+                raise self.error(f"{what}'s boundary_check {list(checked)} names an axis out of range for a block "
+                                 f"pointer of rank {rank}", f"list axes in 0..{rank - 1}")
+        ptr, mask = bp.base, None
+        for axis, (size, offset) in enumerate(zip(bp.block_shape, bp.offsets)):
+            index = self.binary("add", operator.add, offset, self.b_arange(0, size))
+            for _ in builtins.range(rank - 1 - axis):
+                index = self.expand_dims(index, len(shape_of(index.type)))
+            ptr = self.binary("add", operator.add, ptr, self.binary("mul", operator.mul, index, bp.strides[axis]))
+            if axis in checked:
+                inside = self.logical("and", self.binary("ge", operator.ge, index, 0),
+                                      self.binary("lt", operator.lt, index, bp.shape[axis]))
+                mask = inside if mask is None else self.logical("and", mask, inside)
+        return self.broadcast(ptr, bp.block_shape), mask
+
     def b_load(self, pointer: Any, mask: Any, other: Any, boundary_check: Any, padding_option: Any,
                cache_modifier: Any, eviction_policy: Any, volatile: Any) -> Value:
+        if isinstance(pointer, BlockPointer):
+            if mask is not None or other is not None:
+                raise self.error("tl.load of a block pointer takes boundary_check and padding_option, not mask and "
+                                 "other", "drop mask=/other= and pass boundary_check=(axes...)")
+            if padding_option not in ("", "zero", "nan"):
+                raise self.error(f"padding_option={padding_option!r} is not one of '', 'zero' and 'nan'",
+                                 "pass padding_option='zero' or 'nan'")
+            e = pointer.dtype.element
+            if padding_option == "nan" and not e.is_float:
+                raise self.error(f"padding_option='nan' needs a floating-point block pointer, got {e!r}",
+                                 "pad integers with padding_option='zero'")
+            pointer, mask = self.block_access(pointer, boundary_check, "tl.load")
+            if mask is not None and padding_option == "nan":
+                other = float("nan")
+        elif boundary_check or padding_option:
+            raise self.error("boundary_check and padding_option apply to block pointers (tl.make_block_ptr)",
+                             "mask pointer tiles with mask= and other=, or load through tl.make_block_ptr")
         p, e = self.pointer_arg(pointer, "tl.load")
-        if boundary_check:
-            raise self.error("block pointers (boundary_check) are not supported", "use masks")
         m = self.mask_arg(mask)
         t = semantic.load(p.type, None if m is None else m.type)
         shape = shape_of(t)
@@ -1309,9 +1513,15 @@ class _Builder:
 
     def b_store(self, pointer: Any, value: Any, mask: Any, boundary_check: Any, cache_modifier: Any,
                 eviction_policy: Any) -> None:
+        if isinstance(pointer, BlockPointer):
+            if mask is not None:
+                raise self.error("tl.store to a block pointer takes boundary_check, not mask",
+                                 "drop mask= and pass boundary_check=(axes...)")
+            pointer, mask = self.block_access(pointer, boundary_check, "tl.store")
+        elif boundary_check:
+            raise self.error("boundary_check applies to block pointers (tl.make_block_ptr)",
+                             "mask pointer tiles with mask=, or store through tl.make_block_ptr")
         p, e = self.pointer_arg(pointer, "tl.store")
-        if boundary_check:
-            raise self.error("block pointers (boundary_check) are not supported", "use masks")
         if isinstance(value, Value) and e.is_bool and element_of(value.type) != ir.int1:
             value = self.convert(value, ir.int8)  # Triton stores bools as bytes: value -> int8 -> != 0
         v = self.convert(value, e) if isinstance(value, Value) else self.constant(self.const_arg(value, "value",
@@ -1398,20 +1608,25 @@ class _Builder:
     def b_debug_barrier(self) -> None:
         self.emit("barrier", [])
 
-    def random(self, kind: str, seed: Any, offset: Any, n_rounds: Any) -> Value:
-        s, o = self.value_arg(seed, "seed"), self.value_arg(offset, "offset")
-        if shape_of(s.type) or not element_of(s.type).is_int or not element_of(o.type).is_int:
-            raise self.error(f"tl.{kind} needs an integer scalar seed and integer offsets",
-                             "pass seed as an int and offsets like tl.arange(0, BLOCK)")
-        return self.emit1(kind, [s, o], make_type(ir.float32, shape_of(o.type)),
-                          n_rounds=self.const_arg(n_rounds, "n_rounds"))
-
-    def b_rand(self, seed: Any, offset: Any, n_rounds: Any) -> Value:
-        return self.random("rand", seed, offset, n_rounds)
-
-    def b_randn(self, seed: Any, offset: Any, n_rounds: Any) -> Value:
-        return self.random("randn", seed, offset, n_rounds)
-
+    def b_philox(self, seed: Any, c0: Any, c1: Any, c2: Any, c3: Any, n_rounds: Any) -> tuple[Value, ...]:
+        """Triton's philox for 32-bit counters: the seed as 64 bits (Triton's .to(tl.uint64): the same bits as
+        int64), the counters' bits as uint32, broadcast together; one op per word of the result."""
+        s = self.value_arg(seed, "seed")
+        if shape_of(s.type) or not element_of(s.type).is_int:
+            raise self.error(f"tl.philox needs an integer scalar seed, got {s.type}", "pass the seed as an int")
+        counters = [self.value_arg(c, "a counter") for c in (c0, c1, c2, c3)]
+        for c in counters:
+            e = element_of(c.type)
+            if not e.is_int or e.bits != 32:
+                raise self.error(f"tl.philox takes 32-bit integer counters here, got {c.type} (Triton's 64-bit "
+                                 "Philox is not supported)", "pass int32 or uint32 counters, e.g. offsets.to(tl.uint32)")
+        shape = ()
+        for c in counters:
+            shape = semantic.broadcast_shapes(shape, shape_of(c.type))
+        operands = [self.convert(s, ir.int64), *(self.broadcast(self.convert(c, ir.uint32), shape) for c in counters)]
+        rounds = self.const_arg(n_rounds, "n_rounds")
+        return tuple(self.emit1("philox", operands, make_type(ir.uint32, shape), n_rounds=rounds, word=i)
+                     for i in range(4))
 
 for _name in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs"):
     setattr(_Builder, f"b_{_name}", lambda self, x, _n=_name: self.math(_n, x))

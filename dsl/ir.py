@@ -30,6 +30,11 @@ class ScalarType:
         return not self.is_float
 
     @property
+    def primitive_bitwidth(self) -> int:
+        """Triton's name for `bits` (its random.py reads it)."""
+        return self.bits
+
+    @property
     def is_bool(self) -> bool:
         return self.name == "int1"
 

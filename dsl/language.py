@@ -85,6 +85,10 @@ def split(a): """The two halves of a's last axis, which must have size 2 (join's
 def interleave(a, b): """a and b interleaved along their last axis: join(a, b) with its last two axes merged."""
 @builtin
 def cat(input, other, can_reorder=False): """Concatenate two 1-D tiles (Triton requires can_reorder=True)."""
+@builtin
+def flip(x, dim=None): """x reversed along dim (the last axis when None)."""
+@builtin
+def gather(src, index, axis): """out[i][j] = src[index[i][j]][j] along axis 0 (likewise for other axes); index's shape."""
 # --- memory ----------------------------------------------------------------------------------
 @builtin
 def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", cache_modifier="",
@@ -92,6 +96,12 @@ def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", c
 @builtin
 def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", eviction_policy=""):
     """Store a tile through pointers, converting to the pointee type."""
+@builtin
+def make_block_ptr(base, shape, strides, offsets, block_shape, order):
+    """A block pointer: the block_shape tile at offsets of a tensor of shape and strides at base; tl.load and
+    tl.store take it with boundary_check (the axes to mask at the tensor's bounds) and padding_option."""
+@builtin
+def advance(base, offsets): """The block pointer base moved by offsets (elements along each axis)."""
 @builtin
 def atomic_add(pointer, val, mask=None, sem=None, scope=None): """Atomic add; returns the old values."""
 @builtin
@@ -175,6 +185,8 @@ def cumprod(input, axis=0, reverse=False): """Inclusive prefix product."""
 def associative_scan(input, axis, combine_fn, reverse=False):
     """Inclusive scan of a tile, or a tuple of tiles of one shape, with a @jit combine function."""
 @builtin
+def sort(x, dim=None, descending=False): """x sorted along its last axis (dim None or the last), ascending unless descending."""
+@builtin
 def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
         out_dtype=float32): """Matrix product of 2-D tiles on simdgroup matrices, accumulated in float32."""
 # --- control flow and compile-time helpers ----------------------------------------------------
@@ -194,9 +206,9 @@ def max_contiguous(input, values): """Hint: runs of values contiguous elements."
 @builtin
 def debug_barrier(): """Threadgroup barrier."""
 @builtin
-def rand(seed, offset, n_rounds=10): """Uniform float32 in [0, 1) from Philox(seed, offset)."""
-@builtin
-def randn(seed, offset, n_rounds=10): """Standard normal float32 from Philox(seed, offset)."""
+def philox(seed, c0, c1, c2, c3, n_rounds=10):
+    """Triton's Philox-4x32: n_rounds rounds on the counter (c0, c1, c2, c3) (32-bit integer tiles) with the
+    key (seed's low word, seed's high word); the four uint32 words. tl.rand and the rest build on it."""
 
 
 BUILTINS: dict[str, Builtin] = {name: obj for name, obj in globals().items() if isinstance(obj, Builtin)}
@@ -211,12 +223,10 @@ class PropagateNan(enum.Enum):
 # Triton 3.6's `tl` names that metalforge does not have yet (issue 18): a kernel reaching for one is
 # told so by name, with what to do instead, rather than seeing an AttributeError
 NOT_YET_SUPPORTED: dict[str, str] = {
-    **dict.fromkeys(("sort", "flip", "gather", "histogram", "topk"),
+    **dict.fromkeys(("histogram", "topk"),
                     "write it with loads, stores and tl.where for now"),
-    **dict.fromkeys(("randint", "randint4x", "uint_to_uniform_float", "pair_uniform_to_normal"),
-                    "use tl.rand or tl.randn (Philox, as Triton's)"),
-    **dict.fromkeys(("make_block_ptr", "advance", "make_tensor_descriptor", "load_tensor_descriptor",
-                     "store_tensor_descriptor"), "load and store through pointer tiles with masks"),
+    **dict.fromkeys(("make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"),
+                    "use tl.make_block_ptr, or load and store through pointer tiles with masks"),
     **dict.fromkeys(("atomic_and", "atomic_or", "atomic_xor"), "use tl.atomic_cas in a loop"),
     **dict.fromkeys(("xor_sum", "reduce_or", "argsort"), "use tl.reduce with a @jit combine function"),
     **dict.fromkeys(("device_assert", "assume", "inline_asm_elementwise", "dot_scaled", "item", "unsplat",

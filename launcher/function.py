@@ -19,6 +19,7 @@ from typing import Any, Callable, Sequence
 
 import mlx.core as mx
 
+from ..codegen import lir
 from ..codegen.lowering.debug_print import PRINT_CAPACITY, RECORD_WORDS, decode as decode_prints
 from ..codegen.pipeline import CODEGEN_VERSION, CompiledKernel, compile_ir, dot_stages_for
 from ..dsl import ir
@@ -114,15 +115,21 @@ class JITFunction(_FrontendFunction):
                          num_warps: int) -> Callable[..., Any]:
         index = self.arg_index
         outputs: list[str | Placeholder] = [n if n in index else _PRINT_BUFFER for n, _ in compiled.outputs]
-        output_names = [n for n, _ in compiled.outputs]
+        # a 16-bit output of a kernel with atomics goes to MLX as 32-bit words (codegen's WordCell)
+        output_names = [lir.words_name(n) if n in compiled.word_outputs else n for n, _ in compiled.outputs]
         if not outputs:
             output_names, outputs = [_NO_OUTPUT[0]], [_NO_OUTPUT[1]]
         placeholders = [values[index[o]] if isinstance(o, str) else o for o in outputs]
+        words = [p.dtype if o in compiled.word_outputs else None for o, p in zip(outputs, placeholders)]
         inits = {p.init for p in placeholders if p.init is not None}
         if len(inits) > 1:
             raise MetalforgeError(f"{self.__name__}: outputs with different initial values {sorted(inits)}; MLX "
                                   "initialises all outputs of a kernel alike: use one value (or empty)"
                                   + (" (tl.device_print needs 0)" if compiled.prints else ""))
+        init = inits.pop() if inits else None
+        if init and any(w is not None for w in words):
+            init = self._word_init(init, words)
+        output_dtypes = [p.dtype if w is None else mx.uint32 for p, w in zip(placeholders, words)]  # as MLX has them
         by_value = runner.scalars_by_value() if hasattr(runner, "scalars_by_value") else {}  # optional
         inputs: list[tuple[str, Any]] = []
         for name, t in compiled.inputs:
@@ -138,7 +145,7 @@ class JITFunction(_FrontendFunction):
         else:
             passed = tuple(n for n, how in inputs if isinstance(how, generated.ByValue))
             value_types = ValueTypes(tuple(MX_DTYPES[getattr(t, "element", t)] for _, t in compiled.inputs),
-                               tuple(p.dtype for p in placeholders), passed) if passed else None
+                                     tuple(output_dtypes), passed) if passed else None
             run = runner.build(metal_kernel(compiled.name, [n for n, _ in compiled.inputs],
                                             output_names, compiled.body, compiled.header,
                                             atomic_outputs=compiled.atomic_outputs, backend=runner,
@@ -147,9 +154,24 @@ class JITFunction(_FrontendFunction):
         meta = types.MappingProxyType({**{self.arg_names[i]: values[i] for i in self.constexpr_at},
                                        "num_warps": num_warps})
         prints = functools.partial(_decode_prints, compiled.prints) if compiled.prints else None
-        return generated.launch_function(self.name, self.arg_names, inputs, outputs, [p.dtype for p in placeholders],
-                                         compiled.threads, meta, inits.pop() if inits else None, run, prints,
-                                         self, compiled)
+        return generated.launch_function(self.name, self.arg_names, inputs, outputs, output_dtypes, compiled.threads,
+                                         meta, init, run, prints, self, compiled, words)
+
+    def _word_init(self, init: float, words: list[mx.Dtype | None]) -> float:
+        """The initial value MLX gives the 32-bit words of 16-bit outputs that start at `init` (MLX starts
+        every output at one value, converted to the output's type): both halves `init`, which must be
+        exact in float32 and can be only where every output is such words of one type."""
+        if any(w is None for w in words) or len(set(words)) > 1:
+            raise MetalforgeError(f"{self.__name__}: outputs start at {init!r}, and a 16-bit output of a kernel with "
+                                  "atomics is kept as 32-bit words, which MLX starts at one value with the other "
+                                  "outputs: start them at 0 (mf.zeros) or give the 16-bit output a kernel of its own")
+        half = mx.array(init, words[0]).view(mx.uint16).item()
+        pattern = half | half << 16
+        if mx.array(pattern, mx.float32).item() != pattern:
+            raise MetalforgeError(f"{self.__name__}: a 16-bit output of a kernel with atomics starts at {init!r}, whose "
+                                  "two halves of a 32-bit word MLX cannot set (its initial value is a float32): start "
+                                  "it at 0 (mf.zeros) and add the value in the kernel")
+        return float(pattern)
 
     def python_origin(self, compiled: CompiledKernel, body_line: int) -> str | None:
         """`file:line (`code`)` of this kernel's Python behind line `body_line` of `compiled.body`

@@ -14,8 +14,10 @@ call as it was given; it returns the launch function, which the dispatcher cache
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import linecache
+import math
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import mlx.core as mx
@@ -194,7 +196,8 @@ class ByValue(NamedTuple):
 def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[str, Any]],
                     outputs: Sequence[str | arguments.Placeholder], output_dtypes: Sequence[mx.Dtype], threads: int,
                     meta: Mapping[str, Any], init: float | None, run: Callable[..., list[mx.array]],
-                    prints: Callable[[list[mx.array]], Any] | None, owner: Any, compiled: Any) -> Callable[..., Any]:
+                    prints: Callable[[list[mx.array]], Any] | None, owner: Any, compiled: Any,
+                    words: Sequence[mx.Dtype | None] = ()) -> Callable[..., Any]:
     """One specialisation's launch function: `launch(grid, *every parameter)`.
 
     inputs: the kernel's inputs in order, each a parameter name and None (an array), the
@@ -202,7 +205,8 @@ def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[s
     parameter holding its placeholder or a placeholder of its own (device_print's buffer, last:
     `prints` decodes it and returns the rest). `run` is the MLX kernel object; `meta` what a grid
     function receives; `init` the outputs' initial value. Each launch sets `owner.last = compiled`
-    (what the kernel's `asm` shows)."""
+    (what the kernel's `asm` shows). `words`: per output, the 16-bit dtype of an output MLX makes as
+    32-bit words (`output_dtypes` says uint32), viewed back after the call; None for the others."""
     namespace: dict[str, Any] = {"_mf_run": run, "_mf_grid_of": mlx_grid, "_mf_meta": meta, "_mf_kernel": kernel,
                                  "_mf_dtypes": list(output_dtypes), "_mf_threadgroup": (threads, 1, 1),
                                  "_mf_init": init, "_mf_empty": empty_outputs, "_mf_prints": prints,
@@ -225,8 +229,12 @@ def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[s
             namespace[f"_mf_shape_{i}"] = output.shape
             shapes.append(f"_mf_shape_{i}")
     by_value = f", scalars=[{', '.join(values)}]" if values else ""
-    call = (f"_mf_run(inputs=[{', '.join(given)}], output_shapes=[{', '.join(shapes)}], output_dtypes=_mf_dtypes, "
+    asked = [f"_mf_word_shape({s})" if i < len(words) and words[i] is not None else s for i, s in enumerate(shapes)]
+    call = (f"_mf_run(inputs=[{', '.join(given)}], output_shapes=[{', '.join(asked)}], output_dtypes=_mf_dtypes, "
             f"grid=_mf_g, threadgroup=_mf_threadgroup{'' if init is None else ', init_value=_mf_init'}{by_value})")
+    if any(w is not None for w in words):
+        namespace.update(_mf_word_shape=word_shape, _mf_halves=functools.partial(halves_of_words, list(words)))
+        call = f"_mf_halves({call}, [{', '.join(shapes)}])"
     if prints is not None:
         result = f"_mf_prints({call})"
     elif not any(isinstance(o, str) for o in outputs):  # only the hidden output MLX requires: return nothing
@@ -254,6 +262,17 @@ def _mf_function({", ".join(["_mf_grid", *params])}):
     namespace["_mf_check_shapes"] = check_output_shapes
     namespace["_mf_output_names"] = [o if isinstance(o, str) else "device_print's buffer" for o in outputs]
     return _compile(source, namespace, kernel, "launch")
+
+
+def word_shape(shape: Sequence[int]) -> tuple[int]:
+    """The 32-bit words holding a 16-bit output of `shape`."""
+    return ((math.prod(shape) + 1) // 2,)
+
+
+def halves_of_words(words: Sequence[mx.Dtype | None], arrays: Sequence[mx.array],
+                    shapes: Sequence[Sequence[int]]) -> list[mx.array]:
+    """The outputs of a launch, the 32-bit words of 16-bit outputs viewed back as their elements."""
+    return [a if w is None else a.view(w)[:math.prod(s)].reshape(s) for a, w, s in zip(arrays, words, shapes)]
 
 
 def check_output_shapes(kernel: str, names: Sequence[str], shapes: Sequence[Any]) -> None:

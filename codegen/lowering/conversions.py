@@ -1,13 +1,14 @@
-"""The view ops (broadcast, expand_dims, reshape, permute, extract): nothing for index arithmetic or a slice
-seen with its axis back, else a re-indexed view of the operand converted to threadgroup memory
-(`Lowering.to_shared`)."""
+"""The view ops (broadcast, expand_dims, reshape, permute, extract, flip): nothing for index arithmetic or
+a slice seen with its axis back, else a re-indexed view of the operand converted to threadgroup memory
+(`Lowering.to_shared`); and tl.gather, which re-indexes its source by the values of an index tile."""
 from __future__ import annotations
 
+from ...dsl import ir
 from ...dsl.ir import Operation, element_of, shape_of
 from .. import lir
 from ..layouts import Expand, Remat, Scalar, Slice, flat_index, lit, unravel
-from ..lir import Sym
-from .core import BroadcastRepr, Lowering, RegsRepr, RematRepr, ScalarRepr, SharedRepr
+from ..lir import Cast, Index, Sym
+from .core import BroadcastRepr, Lowering, RegsRepr, RematRepr, ScalarRepr, SharedRepr, flipped
 
 
 def _view(lw: Lowering, op: Operation, source_coords) -> None:
@@ -79,5 +80,27 @@ def lower_extract(lw: Lowering, op: Operation) -> None:
     _view(lw, op, lambda coords: coords[:axis] + [index] + coords[axis:])
 
 
+def lower_flip(lw: Lowering, op: Operation) -> None:
+    axis, shape = op.attrs["axis"], shape_of(op.operands[0].type)
+    _view(lw, op, lambda coords: flipped(coords, axis, shape))
+
+
+def lower_gather(lw: Lowering, op: Operation) -> None:
+    """out[.., i, ..] = src[.., index[.., i, ..], ..] along `axis`: src is read from threadgroup memory
+    (or recomputed, for index arithmetic) at coordinates each thread knows only at run time."""
+    src, index = op.operands
+    layout = lw.plan.of(op.result)
+    axis = op.attrs["axis"]
+    if not isinstance(lw.env[src.id], RematRepr):
+        lw.to_shared(src)
+    name = lw.result_array(op, layout)
+
+    def body(k, coords):
+        at = coords[:axis] + [Cast(ir.int32, lw.read(index, layout, k, coords))] + coords[axis + 1:]
+        lw.emit(lir.Assign(Index(Sym(name), k), lw.read(src, Remat(), None, at)))
+    lw.slot_loop(layout, body)
+    lw.env[op.result.id] = RegsRepr(name, layout)
+
+
 HANDLERS = {"broadcast": lower_broadcast, "expand_dims": lower_expand_dims, "reshape": lower_reshape,
-            "permute": lower_permute, "extract": lower_extract}
+            "permute": lower_permute, "extract": lower_extract, "flip": lower_flip, "gather": lower_gather}

@@ -179,6 +179,7 @@ class Lowering(ABC):
         self.taken: set[str] = set(_RESERVED)
         self.shared_bytes = 0
         self.atomic_outputs = any(op.opcode.startswith("atomic_") or op.opcode == "print" for op in fn.walk())
+        self.word_outputs: set[str] = set()  # 16-bit outputs accessed through 32-bit words (memory.py)
         self.prints: list[tuple] = []  # device_print sites: (prefix, element types, hex)
         self.producer: dict[int, Operation] = {}
         self.alias: dict[int, Value] = {}  # loop-carried block argument -> its initial value
@@ -415,6 +416,8 @@ class Lowering(ABC):
         if code == "extract":
             a = op.attrs["axis"]
             return self.read(x, Remat(), None, coords[:a] + [lit(op.attrs["index"])] + coords[a:])
+        if code == "flip":
+            return self.read(x, Remat(), None, flipped(coords, op.attrs["axis"], shape_of(x.type)))
         if code == "permute":
             src = [lit(0)] * len(coords)
             for i, d in enumerate(op.attrs["dims"]):
@@ -459,8 +462,8 @@ class Lowering(ABC):
             return Call("min" if code == "minimum" else "max", tuple(args), rt)
         if code in _MATH:
             return Call(code, tuple(args), rt)
-        if code in ("rand", "randn"):
-            return Call(f"philox_{code}", (args[0], args[1], lit(op.attrs.get("n_rounds") or 10)), rt)
+        if code == "philox":  # one word of Philox-4x32 (the target's helper computes all four)
+            return Call("philox", (*args, lit(op.attrs["n_rounds"]), lit(op.attrs["word"])), rt)
         raise self.error(f"operation {code} is not supported by the code generator yet", "rewrite the kernel "
                          "without it")
 
@@ -563,6 +566,11 @@ def loop_stage(lw: Lowering, loop: LoopFrame, buffers: int = 2) -> Sym:
         loop.stages[buffers] = Sym(lw.name(None, "stage"))
         lw.emit(lir.Decl(loop.stages[buffers].name, ir.int32, init=mod(iteration, buffers)))
     return loop.stages[buffers]
+
+
+def flipped(coords: list[Expr], axis: int, shape: tuple[int, ...]) -> list[Expr]:
+    """The coordinates tl.flip reads for `coords`: `axis` counted from its end."""
+    return coords[:axis] + [Bin("-", lit(shape[axis] - 1), coords[axis])] + coords[axis + 1:]
 
 
 def padded_index(coords: list[Expr], shape: tuple[int, ...], pad: int) -> Expr:

@@ -63,9 +63,11 @@ def lower(fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int) -> 
     """The per-thread program for `fn`; `outputs` names the pointer arguments that are outputs."""
     lw = LoweringDriver(fn, plan, outputs, num_warps)
     memory.plan_async_tiles(lw, fn)
+    memory.check_atomic_outputs(lw)
     body = lw.run()
     inputs = [(a.name, a.type) for a in fn.args if a.name not in outputs]
     outs = [(a.name, a.type.element) for a in fn.args if a.name in outputs]
     if lw.prints:
         outs.append((debug_print.PRINT_BUFFER, ir.uint32))
-    return lir.Kernel(fn.name, inputs, outs, body, lw.threads, lw.atomic_outputs, prints=lw.prints)
+    return lir.Kernel(fn.name, inputs, outs, body, lw.threads, lw.atomic_outputs, prints=lw.prints,
+                      word_outputs=sorted(lw.word_outputs))

@@ -22,8 +22,22 @@ from .core import AsyncTile, Lowering, RegsRepr, RematRepr, ScalarRepr, loop_sta
 
 def _deref(lw: Lowering, ptr: Expr, pointer: Value) -> Expr:
     if lw.atomic_outputs and lw.base_argument(pointer) in lw.outputs:
-        return Call("atomic_load", (ptr,), element_of(pointer.type).element)
+        return Call("atomic_load", (_cell(lw, ptr, pointer),), element_of(pointer.type).element)
     return Index(ptr, lit(0))
+
+
+def _cell(lw: Lowering, ptr: Expr, pointer: Value) -> Expr:
+    """What an atomic access through `ptr` (the value `pointer`) takes: the pointer, or for an output
+    kept as 32-bit words its element there."""
+    if not lw.word_outputs:
+        return ptr
+    base = lw.base_argument(pointer)
+    if base is None:
+        raise lw.error("cannot tell which output this pointer points into, and a 16-bit output of a kernel with "
+                       "atomics is reached through its 32-bit words", "compute the pointer as output + offsets")
+    if base not in lw.word_outputs:
+        return ptr
+    return lir.WordCell(Sym(lir.words_name(base)), Bin("-", ptr, Sym(base)), element_of(pointer.type).element)
 
 
 def _all(conds: list[Expr | None]) -> Expr | None:
@@ -228,7 +242,7 @@ def lower_store(lw: Lowering, op: Operation) -> None:
     _fence_device_memory(lw, None)
     atomic = lw.atomic_outputs
     if not isinstance(ptr.type, BlockType):
-        stmt = lir.Store(lw.read(ptr, Scalar(), None, []), lw.read(value, Scalar(), None, []), atomic)
+        stmt = lir.Store(_cell(lw, lw.read(ptr, Scalar(), None, []), ptr), lw.read(value, Scalar(), None, []), atomic)
         cond = _all([Bin("==", Special("tid"), lit(0)),
                      lw.read(mask, Scalar(), None, []) if mask is not None else None])
         lw.emit(lir.If(cond, [stmt]))
@@ -247,7 +261,7 @@ def lower_store(lw: Lowering, op: Operation) -> None:
         return
 
     def body(k, coords):
-        stmt = lir.Store(lw.read(ptr, layout, k, coords), lw.read(value, layout, k, coords), atomic)
+        stmt = lir.Store(_cell(lw, lw.read(ptr, layout, k, coords), ptr), lw.read(value, layout, k, coords), atomic)
         cond = _all([layout.owner(k), lw.read(mask, layout, k, coords) if mask is not None else None])
         for s in _guard([stmt], cond):
             lw.emit(s)
@@ -267,7 +281,7 @@ def lower_atomic(lw: Lowering, op: Operation) -> None:
 
     def atomic_expr(layout, k, coords) -> Expr:
         args = [lw.read(v, layout, k, coords) for v in vals]
-        p = lw.read(ptr, layout, k, coords)
+        p = _cell(lw, lw.read(ptr, layout, k, coords), ptr)
         if kind == "cas":
             return lir.Atomic("cas", p, args[1], element, compare=args[0])
         return lir.Atomic(kind, p, args[0], element)
@@ -294,6 +308,33 @@ def lower_atomic(lw: Lowering, op: Operation) -> None:
             lw.emit(s)
     lw.slot_loop(layout, body)
     lw.env[r.id] = RegsRepr(name, layout)
+
+
+def check_atomic_outputs(lw: Lowering) -> None:
+    """Outputs of a kernel with atomics whose type the target has no atomics of (Metal: 16- and 8-bit
+    types; MLX would declare them `atomic<half>`, which does not compile): 16-bit ones are kept as
+    32-bit words (`lw.word_outputs`: each access updates its half of the word with a compare-and-swap
+    loop, as MLX's own kernels do), 8-bit ones refused at the first atomic on such an output (else the
+    kernel's first atomic)."""
+    allowed = lw.plan.target.atomic_outputs
+    if allowed is None or not lw.atomic_outputs:
+        return
+    outputs = {a.name: a.type.element for a in lw.fn.args if a.name in lw.outputs and a.type.element not in allowed}
+    lw.word_outputs = {name for name, e in outputs.items() if e.bits == 16}
+    bad = {name: e for name, e in outputs.items() if name not in lw.word_outputs}
+    if not bad:
+        return
+    atomics = [op for op in lw.fn.walk() if op.opcode.startswith("atomic_") or op.opcode == "print"]
+    lw.producer.update({r.id: op for op in lw.fn.walk() for r in op.results})  # for base_argument, before the walk
+    on_bad = [op for op in atomics if op.opcode != "print" and lw.base_argument(op.operands[0]) in bad]
+    lw.current = (on_bad or atomics)[0]
+    name = lw.base_argument(lw.current.operands[0]) if on_bad else next(iter(bad))
+    element, on_it = bad[name], bool(on_bad)
+    what = "atomics on it" if on_it else "atomics or tl.device_print"
+    raise lw.error(f"output `{name}` is {element!r} in a kernel with {what}: {lw.plan.target.gpu} has no atomic "
+                   f"{element!r}, and MLX makes every output of such a kernel atomic",
+                   "accumulate in an int32 output (convert after the kernel), or keep the "
+                   f"{element!r} output in a kernel without atomics")
 
 
 HANDLERS = {"load": lower_load, "store": lower_store,

@@ -1,7 +1,7 @@
 """Reduction and scan lowering. A reduction along one axis runs in three steps, as on any SIMT GPU:
 combine the thread's own slots, then the lanes of the simdgroup that hold other parts of the row
 (xor shuffles), then the simdgroups (through threadgroup memory). Scans are staged in threadgroup
-memory and swept row by row."""
+memory and swept row by row; tl.sort runs a bitonic network on the staged rows."""
 from __future__ import annotations
 
 from typing import Callable
@@ -152,15 +152,14 @@ def lower_reduction(lw: Lowering, op: Operation) -> None:
             lw.env[r.id] = RegsRepr(result, layout)
 
 
-def lower_scan(lw: Lowering, op: Operation) -> None:
-    """Inclusive scan along `axis` of one tile, or of several of one shape (tl.associative_scan over a
-    tuple): stage the tiles in threadgroup memory, one thread per row sweeps all of them together."""
-    shape, axis, reverse = shape_of(op.operands[0].type), op.attrs["axis"], op.attrs.get("reverse", False)
-    combine = _combine_for(lw, op, element_of(op.operands[0].type))
+def _stage(lw: Lowering, op: Operation, hint: str) -> list[str]:
+    """Row-major copies of `op`'s operand tiles (of one shape) in threadgroup memory that the op may
+    overwrite (each element written once, by its owner), between two barriers."""
+    shape = shape_of(op.operands[0].type)
     layouts = [lw.plan.storage(x) for x in op.operands]
     for x, layout in zip(op.operands, layouts):
         lw.ready([x], layout)
-    outs = [lw.alloc_shared(f"{lw.name(r, 'scan')}_smem", element_of(r.type), prod(shape)) for r in op.results]
+    outs = [lw.alloc_shared(f"{lw.name(r, hint)}_smem", element_of(r.type), prod(shape)) for r in op.results]
     lw.emit(lir.Barrier())
     for x, layout, out in zip(op.operands, layouts, outs):
         def fill(k, coords, x=x, layout=layout, out=out):
@@ -169,6 +168,50 @@ def lower_scan(lw: Lowering, op: Operation) -> None:
             lw.emit(lir.If(owner, [stmt]) if owner is not None else stmt)
         lw.slot_loop(layout, fill)
     lw.emit(lir.Barrier())
+    return outs
+
+
+def lower_sort(lw: Lowering, op: Operation) -> None:
+    """Bitonic sort of each row (the last axis, a power of two long) in threadgroup memory: log2(n) *
+    (log2(n) + 1) / 2 rounds of compare-and-swap, each thread taking pairs (all rows at once), a barrier
+    after each round. Pair q's lower element is lo = (q / j) * 2j + q % j, its partner lo + j; in the
+    merges of size k < n, pairs with bit k of lo set run the other way (bitonic halves)."""
+    x, r = op.operands[0], op.result
+    shape = shape_of(x.type)
+    n, element = shape[-1], element_of(x.type)
+    (data,) = _stage(lw, op, "sort")
+    q, lo, a, b = (lw.name(None, hint) for hint in ("pair", "lo", "a", "b"))
+    descending = op.attrs["descending"]
+    k = 2
+    while k <= n:
+        j = k // 2
+        while j >= 1:
+            def round_(k=k, j=j) -> None:
+                lw.emit(lir.Decl(lo, ir.int32, init=add(mul_(Bin("/", Sym(q), lit(j)), lit(2 * j)),
+                                                        Bin("%", Sym(q), lit(j)))))
+                lw.emit(lir.Decl(a, element, init=Index(Sym(data), Sym(lo))))
+                lw.emit(lir.Decl(b, element, init=Index(Sym(data), add(Sym(lo), lit(j)))))
+                if k == n:  # the last merge: every pair one way
+                    swap = Bin("<" if descending else ">", Sym(a), Sym(b))
+                else:
+                    upward = Bin("==", Bin("&", Sym(lo), lit(k)), lit(0))
+                    swap = Bin("!=" if descending else "==", Bin(">", Sym(a), Sym(b)), upward)
+                lw.emit(lir.If(swap, [lir.Assign(Index(Sym(data), Sym(lo)), Sym(b)),
+                                      lir.Assign(Index(Sym(data), add(Sym(lo), lit(j))), Sym(a))]))
+            lw.emit(lir.For(q, Special("tid"), Bin("<", Sym(q), lit(prod(shape) // 2)), lit(lw.threads),
+                            lw.nested(round_), type=ir.int32))
+            lw.emit(lir.Barrier())
+            j //= 2
+        k *= 2
+    lw.env[r.id] = SharedRepr(data, shape, lambda coords: flat_index(coords, shape))
+
+
+def lower_scan(lw: Lowering, op: Operation) -> None:
+    """Inclusive scan along `axis` of one tile, or of several of one shape (tl.associative_scan over a
+    tuple): stage the tiles in threadgroup memory, one thread per row sweeps all of them together."""
+    shape, axis, reverse = shape_of(op.operands[0].type), op.attrs["axis"], op.attrs.get("reverse", False)
+    combine = _combine_for(lw, op, element_of(op.operands[0].type))
+    outs = _stage(lw, op, "scan")
     n = shape[axis]
     rest = shape[:axis] + shape[axis + 1:]
     row, i = lw.name(None, "row"), lw.name(None, "i")
@@ -199,4 +242,4 @@ def lower_scan(lw: Lowering, op: Operation) -> None:
 
 
 HANDLERS = {**{k: lower_reduction for k in ("sum", "max", "min", "argmax", "argmin", "reduce")},
-            "cumsum": lower_scan, "scan": lower_scan}
+            "cumsum": lower_scan, "scan": lower_scan, "sort": lower_sort}

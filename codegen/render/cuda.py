@@ -25,7 +25,7 @@ _FLOAT_FUNCTIONS = {"exp": "mf_exp", "exp2": "mf_exp2", "fdiv": "mf_fdiv", "log"
                     "sqrt": "mf_sqrt",
                     "rsqrt": "rsqrtf", "sin": "sinf", "cos": "cosf", "floor": "floorf", "ceil": "ceilf",
                     "abs": "fabsf", "fma": "fmaf", "min": "fminf", "max": "fmaxf", "fmod": "fmodf", "erf": "erff",
-                    "sigmoid": "mf_sigmoid", "philox_rand": "mf_rand", "philox_randn": "mf_randn"}
+                    "sigmoid": "mf_sigmoid", "philox": "mf_philox"}
 _INT_FUNCTIONS = {"min": "mf_min", "max": "mf_max", "abs": "mf_abs", "clamp": "mf_clamp"}  # templates on the type
 # (kind, element) pairs CUDA has a function for, taking the pointer as it is.
 _NATIVE_ATOMICS = {"add": (ir.int32, ir.uint32, ir.float32, ir.float16, ir.bfloat16),
@@ -46,7 +46,7 @@ class CUDARenderer(Renderer):
                 **{f"pid{i}": f"int(blockIdx.{c})" for i, c in enumerate("xyz")},
                 **{f"nprog{i}": f"int(gridDim.{c})" for i, c in enumerate("xyz")}}
     functions = _FLOAT_FUNCTIONS
-    helper_names = ("mf_exp", "mf_exp2", "mf_fdiv", "mf_sqrt", "mf_cast", "mf_bitcast", "mf_sigmoid", "mf_rand", "mf_randn", "mf_min", "mf_max", "mf_abs",
+    helper_names = ("mf_exp", "mf_exp2", "mf_fdiv", "mf_sqrt", "mf_cast", "mf_bitcast", "mf_sigmoid", "mf_philox", "mf_min", "mf_max", "mf_abs",
                     "mf_clamp", "mf_atomic_load", "mf_atomic_cas", "mf_atomic_add", "mf_atomic_max",
                     "mf_atomic_min", "mf_atomic_xchg", "mf_atomic_and", "mf_atomic_or", "mf_atomic_xor",
                     "mf_mma8", "mf_mma_m16n8k16", "mf_ldmatrix", "mf_cp_async", "mf_store_vec", "mf_vec",
@@ -154,7 +154,7 @@ class CUDARenderer(Renderer):
             return f"mf_is_aligned({', '.join(args)})"
         if e.fn.startswith("rtz_"):  # float -> half/bfloat16 rounding toward zero
             return f"{'__float2half_rz' if t == ir.float16 else '__float2bfloat16_rz'}({args[0]})"
-        if e.fn.startswith("philox_"):
+        if e.fn == "philox":
             return f"{self.functions[e.fn]}({', '.join(args)})"
         if not t.is_float and e.fn in _INT_FUNCTIONS:
             return f"{_INT_FUNCTIONS[e.fn]}<{self.type_name(t)}>({', '.join(args)})"

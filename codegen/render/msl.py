@@ -17,10 +17,12 @@ class MSLRenderer(Renderer):
                 **{f"nprog{i}": f"int(threadgroups_per_grid.{c})" for i, c in enumerate("xyz")}}
     functions = {**{f: f"metal::{f}" for f in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "floor",
                                                "ceil", "abs", "fma", "clamp", "fmod", "min", "max")},
-                 "erf": "mf_erf", "sigmoid": "mf_sigmoid", "philox_rand": "mf_rand", "philox_randn": "mf_randn",
+                 "erf": "mf_erf", "sigmoid": "mf_sigmoid", "philox": "mf_philox",
                  "atomic_load": "mf_atomic_load", "rtz_float16": "mf_rtz_float16", "rtz_bfloat16": "mf_rtz_bfloat16"}
     helper_names = ("mpp::tensor_ops::matmul2d_descriptor",  # the tensor-op headers
-                    "mf_erf", "mf_sigmoid", "mf_rand", "mf_randn", "mf_atomic_cas", "mf_atomic_load",
+                    "mf_erf", "mf_sigmoid", "mf_philox", "mf_atomic_cas", "mf_atomic_load", "mf_atomic16_load",
+                    "mf_atomic16_store", "mf_atomic16_add", "mf_atomic16_max", "mf_atomic16_min", "mf_atomic16_xchg",
+                    "mf_atomic16_cas",
                     "mf_rtz_float16", "mf_rtz_bfloat16")
     _atomic = {"add": "atomic_fetch_add_explicit", "max": "atomic_fetch_max_explicit",
                "min": "atomic_fetch_min_explicit", "xchg": "atomic_exchange_explicit",
@@ -33,7 +35,29 @@ class MSLRenderer(Renderer):
     def vector_type(self, element, n):
         return f"packed_{self._packed[element]}{n}"  # the scalar's alignment: any element boundary
 
+    def render(self, kernel: lir.Kernel) -> tuple[str, str]:
+        """A 16-bit output of a kernel with atomics arrives as 32-bit words (`<name>_words`); the body
+        computes its pointers from a pointer of the element type at the same address."""
+        header, body = super().render(kernel)
+        types = dict(kernel.outputs)
+        prologue = "".join(f"device {self.types[types[n]]}* {n} = (device {self.types[types[n]]}*){lir.words_name(n)};\n"
+                           for n in kernel.word_outputs)
+        return header, prologue + body
+
+    def word_cell(self, c: lir.WordCell) -> str:
+        return f"{self.expr(c.words)}, {self.expr(c.index)}"
+
+    def stmt(self, s: lir.Stmt) -> str:
+        if isinstance(s, lir.Store) and isinstance(s.ptr, lir.WordCell):
+            return f"mf_atomic16_store({self.word_cell(s.ptr)}, {self.expr(s.value)});"
+        return super().stmt(s)
+
     def target_expr(self, e: lir.Expr) -> str:
+        if isinstance(e, lir.Call) and e.fn == "atomic_load" and isinstance(e.args[0], lir.WordCell):
+            return f"mf_atomic16_load<{self.type_name(e.type)}>({self.word_cell(e.args[0])})"
+        if isinstance(e, lir.Atomic) and isinstance(e.ptr, lir.WordCell):
+            compare = f"{self.expr(e.compare)}, " if e.kind == "cas" else ""
+            return f"mf_atomic16_{e.kind}({self.word_cell(e.ptr)}, {compare}{self.expr(e.value)})"
         if isinstance(e, lir.Call):
             if e.fn == "fdiv":
                 return f"({self.expr(e.args[0])} / {self.expr(e.args[1])})"

@@ -197,6 +197,34 @@ def rand_kernel(out_ptr, normal_ptr, seed, n, BLOCK: tl.constexpr):
 
 
 @mf.jit
+def random_streams(offsets_ptr, out_ptr, n, seed, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    i0, i1, i2, i3 = tl.randint4x(seed, tl.load(offsets_ptr + offs, mask=mask, other=0))
+    tl.store(out_ptr + offs, (i0 ^ i1 ^ i2 ^ i3).to(tl.float32) + tl.random.randn(seed, offs), mask=mask)
+
+
+@mf.jit
+def flip_gather_sort(x_ptr, idx_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    offs = tl.arange(0, BM)[:, None] * N + tl.arange(0, BN)[None, :]
+    mask = (tl.arange(0, BM)[:, None] < M) & (tl.arange(0, BN)[None, :] < N)
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    idx = tl.load(idx_ptr + offs, mask=mask, other=0)
+    y = tl.sort(tl.flip(x, 0), descending=True) + tl.gather(x, idx, 1)
+    tl.store(out_ptr + offs, y, mask=mask)
+
+
+@mf.jit
+def block_ptr_rows(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    p = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (tl.program_id(0) * BM, 0), (BM, BN), (1, 0))
+    acc = tl.zeros((BM,), tl.float32)
+    for _ in range(0, N, BN):
+        acc += tl.sum(tl.load(p, boundary_check=(0, 1), padding_option="zero").to(tl.float32), 1)
+        p = tl.advance(p, (0, BN))
+    tl.store(tl.make_block_ptr(out_ptr, (M,), (1,), (tl.program_id(0) * BM,), (BM,), (0,)), acc, boundary_check=(0,))
+
+
+@mf.jit
 def transpose(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)
@@ -264,6 +292,12 @@ CASES = {
                              dict(BLOCK=256)),
     "rand": Case(rand_kernel, lambda: (mf.empty(300), mf.empty(300), 1234, 300), dict(BLOCK=128)),
     "rand_seed64": Case(rand_kernel, lambda: (mf.empty(300), mf.empty(300), 2**40 + 7, 300), dict(BLOCK=128)),
+    "random_streams": Case(random_streams, lambda: (_f(300, dtype=mx.int64), mf.empty(300), 300, 2**40 + 7),
+                           dict(BLOCK=128)),
+    "flip_gather_sort": Case(flip_gather_sort, lambda: (_f(30, 50), _f(30, 50, dtype=mx.int32), mf.empty((30, 50)),
+                                                        30, 50), dict(BM=32, BN=64)),
+    "block_ptr_rows_f16": Case(block_ptr_rows, lambda: (_f(30, 50, dtype=mx.float16), mf.empty(30), 30, 50),
+                               dict(BM=8, BN=32)),
     "transpose_f16": Case(transpose, lambda: (_f(40, 70, dtype=mx.float16), mf.empty((70, 40), mx.float16), 40, 70),
                           dict(BM=32, BN=32, num_warps=4)),
     "math_casts_f16": Case(math_casts, lambda: (_f(100, dtype=mx.float16), _f(100, dtype=mx.int32), mf.empty(100),

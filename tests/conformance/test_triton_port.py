@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("torch", reason="conformance suite needs torch and triton: pip install -e '.[conformance]'")
 pytest.importorskip("triton", reason="conformance suite needs torch and triton: pip install -e '.[conformance]'")
 
-from .harness import NP, Out  # noqa: E402
+from .harness import BF16, DT, NP, Out, bf16_round, compare  # noqa: E402
 
 INT = ["int8", "int16", "int32", "int64"]
 UINT = ["uint8", "uint16", "uint32", "uint64"]
@@ -33,6 +33,17 @@ def random_ints(rng, dtype: str, n: int, lo: int | None = None, hi: int | None =
     info = np.iinfo(NP[dtype])
     return rng.integers(info.min if lo is None else lo, info.max if hi is None else hi, size=n, endpoint=True,
                         dtype=np.int64 if dtype != "uint64" else np.uint64).astype(NP[dtype])
+
+
+def refused(both, kernel: str, message: str, *args, **consts) -> str:
+    """metalforge refuses `kernel` (launched on one program) with a KernelDefinitionError containing
+    `message`, naming the kernel, its file and the fix; the error text."""
+    from metalforge.errors import KernelDefinitionError
+    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
+        both.mf.run(kernel, (1,), *args, **consts)
+    text = str(e.value)
+    assert kernel in text and "triton_port_kernels.py" in text and "fix:" in text, text
+    return text
 
 
 # --- test_shift_op -------------------------------------------------------------------------------------
@@ -477,11 +488,7 @@ def test_tuple_reduce_and_scan_odd_sizes(both, rng, n_rows, n_cols):
     ("shape", "combines tiles of one shape"),
 ])
 def test_tuple_combine_errors_name_the_kernel(both, which, message):
-    from metalforge.errors import KernelDefinitionError
-    with pytest.raises(KernelDefinitionError, match=re.escape(message)) as e:
-        both.mf.run("tuple_combine_error_kernel", (1,), np.ones(8, np.float32), Out(1, "float32"), N=8, WHICH=which)
-    text = str(e.value)
-    assert "tuple_combine_error_kernel" in text and "triton_port_kernels.py" in text and "fix:" in text, text
+    refused(both, "tuple_combine_error_kernel", message, np.ones(8, np.float32), Out(1, "float32"), N=8, WHICH=which)
 
 
 # --- tl.swizzle2d ---------------------------------------------------------------------------------------------------
@@ -501,8 +508,379 @@ def test_swizzle2d_tiles_odd_sizes(both, size_i, size_j, size_g):
                [swizzled_order(size_i, size_j, size_g)], consts={"BLOCK": 128})
 
 
+# --- tl.flip and tl.gather ---------------------------------------------------------------------------------------
+def numpy_random(rng, shape, dtype_str: str):
+    """Triton's numpy_random, as the tests here use it: integers over a small range, floats normal."""
+    if dtype_str == "int32":
+        return rng.integers(-1000, 1000, shape).astype(np.int32)
+    x = rng.standard_normal(shape).astype(np.float32)
+    return bf16_round(x) if dtype_str == "bfloat16" else x.astype(NP[dtype_str])
+
+
+def as_input(x: np.ndarray, dtype_str: str):
+    return BF16(x) if dtype_str == "bfloat16" else x
+
+
+@pytest.mark.parametrize("M,N,K", [[1, 16, 64], [8, 2, 256], [32, 1, 2], [128, 8, 1]])
+@pytest.mark.parametrize("dtype_str", ["int32", "float16", "float32", "bfloat16"])
+def test_flip(both, rng, M, N, K, dtype_str):
+    x = numpy_random(rng, (M, N, K), dtype_str)
+    both.check("flip_kernel", (1,), (as_input(x, dtype_str), Out((M, N, K), dtype_str)), [np.flip(x, 1).copy()],
+               consts={"M": M, "N": N, "K": K}, num_warps=8)
+
+
+@pytest.mark.parametrize("M,N", [[1, 512], [8, 64]])
+def test_flip_without_dim(both, rng, M, N):
+    """test_standard.py's test_flip calls tl.flip(x) (the last axis), which Triton 3.6's interpreter fails on
+    (its flip compares dim=None with an int): metalforge only, against numpy."""
+    x = numpy_random(rng, (N, M), "float32")
+    compare(both.mf.run("flip_2d_kernel", (1,), x, Out((N, M), "float32"), N=N, M=M)[0], np.flip(x, 1),
+            "tl.flip(x)")
+
+
+@pytest.mark.parametrize("src_shape,indices_shape,axis", [([4, 4], [8, 4], 0), ([128, 64], [256, 64], 0),
+                                                          ([128, 64], [128, 128], 1)])
+def test_gather(both, rng, src_shape, indices_shape, axis):
+    src = rng.standard_normal(src_shape).astype(np.float32)
+    idx = rng.integers(0, src_shape[axis], indices_shape).astype(np.int64)  # torch.randint's int64
+    strides = lambda shape: (shape[1], 1)  # noqa: E731 (contiguous)
+    consts = {"axis": axis}
+    for name, shape in (("src", src_shape), ("idx", indices_shape), ("out", indices_shape)):
+        consts.update({f"{name}_dim0": shape[0], f"{name}_dim1": shape[1], f"{name}_stride0": strides(shape)[0],
+                       f"{name}_stride1": strides(shape)[1]})
+    both.check("gather_kernel", (1,), (src, idx, Out(indices_shape, "float32")),
+               [np.take_along_axis(src, idx, axis)], consts=consts)
+
+
+@pytest.mark.parametrize("n_rows,n_cols", [(1, 1), (5, 37), (19, 64)])
+def test_flip_gather_odd_sizes(both, rng, n_rows, n_cols):
+    block_m, block_n = 8, 64
+    x = rng.integers(-1000, 1000, (n_rows, n_cols)).astype(np.int32)
+    idx = rng.integers(0, n_cols, (n_rows, n_cols)).astype(np.int32)
+    padded = np.zeros((-(-n_rows // block_m) * block_m, n_cols), np.int32)
+    padded[:n_rows] = x
+    flipped = padded.reshape(-1, block_m, n_cols)[:, ::-1].reshape(-1, n_cols)[:n_rows]
+    both.check("flip_gather_odd_kernel", (-(-n_rows // block_m),),
+               (x, idx, *(Out((n_rows, n_cols), "int32") for _ in range(3)), n_rows, n_cols),
+               [flipped, np.take_along_axis(x, idx, 1), x[:, ::-1].copy()],
+               consts={"BLOCK_M": block_m, "BLOCK_N": block_n})
+
+
+@pytest.mark.parametrize("which,message", [
+    ("shape", "index must match src in every axis but 0"),
+    ("rank", "src and index tiles of one rank"),
+    ("float", "needs an integer index tile"),
+    ("flip", "axis 2 is out of range for a tile of rank 2"),
+])
+def test_flip_gather_errors_name_the_kernel(both, which, message):
+    refused(both, "gather_error_kernel", message, np.ones(16, np.float32), Out((4, 4), "float32"), N=4, WHICH=which)
+
+
+# --- Philox random numbers (test_random.py) ------------------------------------------------------------------------
+M32 = 0xFFFFFFFF
+
+
+def philox_reference(seed: int, c0: np.ndarray, c1: np.ndarray, n_rounds: int = 10) -> list[np.ndarray]:
+    """Triton's philox_impl for 32-bit counters (c0, c1, 0, 0) and key (the seed's low, high word), in
+    numpy uint64 (every product of two 32-bit words is exact there); the four uint32 words."""
+    A, B, mask = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57), np.uint64(M32)
+    c = [c0.astype(np.uint64) & mask, c1.astype(np.uint64) & mask, np.zeros(c0.shape, np.uint64),
+         np.zeros(c0.shape, np.uint64)]
+    s = seed & 0xFFFFFFFFFFFFFFFF
+    k0, k1 = np.uint64(s & M32), np.uint64(s >> 32)
+    for _ in range(n_rounds):
+        p_b, p_a = B * c[2], A * c[0]
+        c = [(p_b >> np.uint64(32)) ^ c[1] ^ k0, p_b & mask, (p_a >> np.uint64(32)) ^ c[3] ^ k1, p_a & mask]
+        k0, k1 = (k0 + np.uint64(0x9E3779B9)) & mask, (k1 + np.uint64(0xBB67AE85)) & mask
+    return [w.astype(np.uint32) for w in c]
+
+
+def randint4x_reference(seed: int, offsets: np.ndarray, n_rounds: int = 10) -> list[np.ndarray]:
+    """Triton's randint4x: the counter is the offset's low word, its high word (0 for 32-bit offsets), 0, 0."""
+    wide = offsets.astype(np.int64).view(np.uint64)
+    hi = wide >> np.uint64(32) if offsets.dtype.itemsize > 4 else np.zeros_like(wide)
+    return philox_reference(seed, wide, hi, n_rounds)
+
+
+def uniform_reference(x: np.ndarray) -> np.ndarray:
+    """Triton's uint_to_uniform_float (fp32 product, as the kernel computes it)."""
+    signed = x.view(np.int32 if x.dtype.itemsize == 4 else np.int64)
+    folded = np.where(signed < 0, ~signed, signed)
+    scale = np.float32(4.6566127342e-10 if x.dtype.itemsize == 4 else 1.0842020432385337e-19)
+    return folded.astype(np.float32) * scale
+
+
+def normal_reference(u1: np.ndarray, u2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Triton's pair_uniform_to_normal (Box-Muller) in float64."""
+    u1 = np.maximum(1e-7, u1.astype(np.float64))
+    r, th = np.sqrt(-2 * np.log(u1)), 6.283185307179586 * u2.astype(np.float64)
+    return (r * np.cos(th)).astype(np.float32), (r * np.sin(th)).astype(np.float32)
+
+
+# Box-Muller in float32: r <= sqrt(-2 ln 1e-7) < 5.7; th's rounding (2^-24 of 2pi < 4e-7) and a few ulp
+# from log, sqrt and cos each give |error| < 5.7 * 1e-6
+NORMAL_ATOL = 1e-5
+
+
+@pytest.mark.parametrize("size,seed,dtype,const_seed", [(size, seed, dtype, const_seed)
+                                                        for size in ["10", "4,53", "400"]
+                                                        for seed in [0, 42, 124, 54, 0xffffffff, 0x0000000fcafeb0ba]
+                                                        for dtype in ["int32", "int64"]
+                                                        for const_seed in [True, False]])
+def test_randint(both, size, seed, dtype, const_seed):
+    """test_random.py's test_randint: the numbers are Philox-4x32's for (offset, 0, 0, 0), bit for bit."""
+    shape = tuple(map(int, size.split(",")))
+    n = int(np.prod(shape))
+    want = randint4x_reference(seed, np.arange(n, dtype=NP[dtype]))[0].astype(NP[dtype]).reshape(shape)
+    both.check("randint_const_kernel" if const_seed else "randint_kernel", (-(-n // 1024),),
+               (Out(shape, dtype), n) if const_seed else (Out(shape, dtype), n, seed), [want],
+               consts={"seed": seed} if const_seed else {})
+
+
+@pytest.mark.parametrize("seed,dtype,const_seed", [(seed, dtype, const_seed) for seed in [0, 42, 124, 54]
+                                                   for dtype in ["int32", "int64"] for const_seed in [True, False]])
+def test_rand(both, seed, dtype, const_seed):
+    """test_random.py's test_rand on 3001 numbers (Triton's 100000: emulator time), against the exact
+    reference instead of a KS statistic."""
+    n = 3001
+    want = uniform_reference(randint4x_reference(seed, np.arange(n, dtype=NP[dtype]))[0])
+    assert ((want >= 0) & (want < 1)).all()
+    consts = {"dtype": DT(dtype), **({"seed": seed} if const_seed else {})}
+    both.check("rand_const_kernel" if const_seed else "rand_kernel", (-(-n // 1024),),
+               (Out(n, "float32"), n) + (() if const_seed else (seed,)), [want], consts=consts)
+
+
+@pytest.mark.parametrize("seed,dtype", [(seed, dtype) for seed in [0, 42] for dtype in ["int32", "int64"]])
+def test_randn(both, seed, dtype):
+    """test_random.py's test_randn (non-constexpr seeds; 3001 numbers), against Box-Muller in float64."""
+    n = 3001
+    words = randint4x_reference(seed, np.arange(n, dtype=NP[dtype]))
+    want = normal_reference(uniform_reference(words[0]), uniform_reference(words[1]))[0]
+    both.check("randn_kernel", (-(-n // 1024),), (Out(n, "float32"), n, seed), [want], consts={"dtype": DT(dtype)},
+               atol=NORMAL_ATOL)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_rand_limits(both, dtype):
+    info = np.iinfo(NP[dtype])
+    x = np.array([info.min, info.max], NP[dtype])
+    out = both.check("rand_limits_kernel", (1,), (x, Out(2, "float32")), [uniform_reference(x)], consts={"n": 2})[0]
+    assert out[0] == out[1] and 1.0 - np.finfo(np.float32).eps <= out[0] < 1.0
+
+
+@pytest.mark.parametrize("n,n_rounds", [(1, 10), (77, 10), (300, 7)])
+def test_random_streams_odd_sizes(both, rng, n, n_rounds):
+    """randint4x, rand4x and randn4x at int64 offsets beyond 2**32 (the high word is Philox's second
+    counter word), a 64-bit seed, masked tails, several programs."""
+    seed = int(rng.integers(2**32, 2**62))
+    offsets = rng.integers(-2**40, 2**40, n).astype(np.int64)
+    words = randint4x_reference(seed, offsets, n_rounds)
+    uniform = [uniform_reference(w) for w in words]
+    normal = [*normal_reference(uniform[0], uniform[1]), *normal_reference(uniform[2], uniform[3])]
+    stack = lambda ws: np.stack(ws, 1).reshape(-1)  # noqa: E731 (stream j of offset i at 4 * i + j)
+    ours = both.check("random_streams_kernel", (-(-n // 64),),
+                      (offsets, Out(4 * n, "uint32"), Out(4 * n, "float32"), Out(4 * n, "float32"), n, seed),
+                      [stack(words), stack(uniform), None], consts={"BLOCK_N": 64, "N_ROUNDS": n_rounds})
+    compare(ours[2], stack(normal), "randn4x vs Box-Muller in float64", atol=NORMAL_ATOL)
+
+
+@pytest.mark.parametrize("which,message", [
+    ("float", "tl.philox needs an integer scalar seed"),
+    ("tile", "tl.philox needs an integer scalar seed"),
+    ("counter", "tl.philox takes 32-bit integer counters here"),
+])
+def test_philox_errors_name_the_kernel(both, which, message):
+    refused(both, "philox_error_kernel", message, Out(16, "uint32"), 7, WHICH=which)
+
+
+# --- block pointers (test_block_pointer.py) ------------------------------------------------------------------------
+@pytest.mark.parametrize("dtypes_str,n,padding_option,boundary_check", [
+    (dtypes_str, n, padding, boundary_check)
+    for dtypes_str in (("bool", "bool"), ("int16", "int16"), ("int32", "int32"), ("float16", "float16"),
+                       ("float32", "float32"))  # and bfloat16, which Triton's interpreter skips
+    for n in (64, 1024)  # Triton's 128, 256, 512 too: the same programs, more of them
+    for padding in (None, "zero", "nan")
+    for boundary_check in (None, "lower", "upper")
+    if not (dtypes_str[0] in ("bool", "int16", "int32") and padding == "nan")  # Triton skips these
+])
+def test_block_copy(both, rng, dtypes_str, n, padding_option, boundary_check):
+    """The first half of a copied through a block pointer of half a's length: the second half is padding
+    (zero for padding_option None and "zero", as Triton's interpreter gives), nothing at all out of bounds."""
+    dtype = dtypes_str[0]
+    if dtype in ("bool", "int16", "int32"):
+        a = rng.integers(0, 2, n).astype(NP[dtype])
+    else:
+        a = numpy_random(rng, n, dtype)
+    want = np.zeros(n, np.float32 if dtype == "bfloat16" else NP[dtype])
+    if boundary_check is None:
+        want[:n // 2] = a[:n // 2]
+        if padding_option == "nan":
+            want[n // 2:] = np.nan
+    both.check("block_copy_kernel", (-(-n // 64),), (as_input(a, dtype), Out(n, dtype, 0), n), [want],
+               consts={"BLOCK_SIZE": 64, "PADDING_OPTION": padding_option,
+                       "TEST_LOWER_BOUND": boundary_check == "lower", "TEST_UPPER_BOUND": boundary_check == "upper"})
+
+
+@pytest.mark.parametrize("shape,num_warps", [(shape, num_warps) for shape in [[64, 64, 16], [64, 64, 32], [64, 64, 64]]
+                                             for num_warps in [4, 8]])
+def test_block_ptr_matmul_no_scf(both, rng, shape, num_warps):
+    m, n, k = shape
+    a, b = (rng.standard_normal(s).astype(np.float16) for s in ((m, k), (k, n)))
+    # fp16 products are exact in fp32; k fp32 additions of terms below |a||b| each: k * 2^-24 * sum|a_i b_i|
+    want = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+    both.check("matmul_no_scf_with_advance_kernel", (1,),
+               (a, b, Out((m, n), "float32"), m, n, k, k, 1, n, 1, n, 1), [want],
+               consts={"BLOCK_M": m, "BLOCK_N": n, "BLOCK_K": k}, num_warps=num_warps, rtol=1e-5, atol=k * 6e-8 * 16)
+
+
+def test_block_ptr_rank_3(both):
+    src = np.arange(3 * 4 * 5, dtype=np.float32).reshape(3, 4, 5)
+    expected = np.zeros_like(src)
+    expected[2:3, 0:4, 3:5] = src[2:3, 0:4, 3:5]
+    both.check("block_copy_3d_kernel", (1,), (src, Out((3, 4, 5), "float32", 0), 3, 4, 5, 20, 5, 1), [expected],
+               consts={"BLOCK0": 2, "BLOCK1": 4, "BLOCK2": 4})
+
+
+def test_block_ptr_dtype_element_ty(both):
+    src = np.arange(16, dtype=np.float16)
+    both.check("block_ptr_dtype_kernel", (1,), (src, Out(16, "float16", 0), 16), [src], consts={"BLOCK_SIZE": 16})
+
+
+@pytest.mark.parametrize("m,n", [(1, 1), (13, 37), (40, 17)])
+def test_block_ptr_loops_odd_sizes(both, rng, m, n):
+    block_m, block_n = 8, 16
+    x = rng.standard_normal((m, n)).astype(np.float32)
+    grid = max(-(-m // block_m), -(-n // block_n))
+    # the row sums of programs past the last row block, and the columns past the last column block, are masked
+    x64 = x.astype(np.float64)
+    both.check("block_ptr_loops_kernel", (grid,),
+               (x, Out(m, "float32"), Out(n, "float32"), Out((n, m), "float32"), m, n),
+               [x64.sum(1).astype(np.float32), x.max(0), x.T.copy()],
+               consts={"BLOCK_M": block_m, "BLOCK_N": block_n, "COL_BLOCKS": -(-n // block_n)}, rtol=1e-6,
+               atol=1e-6 * n)
+
+
+@pytest.mark.parametrize("which,message", [
+    ("mask", "takes boundary_check and padding_option, not mask"),
+    ("padding", "padding_option='inf' is not one of"),
+    ("axis", "boundary_check [1] names an axis out of range"),
+    ("pointer_tile", "boundary_check and padding_option apply to block pointers"),
+    ("block_shape", "block_shape [12] has an entry that is not a power of two"),
+    ("rank", "differ in length"),
+    ("loop", "block pointer `p` points into another tensor after an iteration"),
+])
+def test_block_ptr_errors_name_the_kernel(both, which, message):
+    refused(both, "block_ptr_error_kernel", message, Out(16, "float32"), 16, WHICH=which)
+
+
+# --- tl.sort ---------------------------------------------------------------------------------------------------------
+# Triton's [256, 16] and [512, 8] too: 4096 elements, seconds each in Triton's interpreter
+@pytest.mark.parametrize("M,N", [[1, 512], [8, 64]])
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("dtype_str", ["int32", "float16", "float32"])  # and bfloat16, which the interpreter skips
+def test_sort(both, rng, M, N, descending, dtype_str):
+    x = numpy_random(rng, (N, M), dtype_str)
+    want = np.sort(x, 1)[:, ::-1].copy() if descending else np.sort(x, 1)
+    both.check("sort_kernel", (1,), (x, Out((N, M), dtype_str)), [want],
+               consts={"N": N, "M": M, "descending": descending})
+
+
+@pytest.mark.parametrize("n_rows,n_cols", [(1, 1), (5, 37), (9, 64)])
+def test_sort_odd_sizes(both, rng, n_rows, n_cols):
+    x = rng.integers(-50, 50, (n_rows, n_cols)).astype(np.float32)  # ties happen
+    both.check("sort_odd_kernel", (-(-n_rows // 4),),
+               (x, Out((n_rows, n_cols), "float32"), Out((n_rows, n_cols), "float32"), n_rows, n_cols),
+               [np.sort(x, 1), np.sort(x, 1)[:, ::-1].copy()], consts={"BLOCK_M": 4, "BLOCK_N": 64})
+
+
+@pytest.mark.parametrize("which,message", [
+    ("dim", "tl.sort sorts along the last axis only"),
+    ("scalar", "tl.sort needs a tile, got a scalar"),
+])
+def test_sort_errors_name_the_kernel(both, which, message):
+    refused(both, "sort_error_kernel", message, Out(16, "float32"), WHICH=which)
+
+
+# --- fp16/bf16 atomics -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("op,mode,sem", [(op, mode, sem) for op in ["add"]
+                                         for mode in ["all_neg", "all_pos", "min_neg", "max_pos"]
+                                         for sem in [None, "acquire", "release", "acq_rel", "relaxed"]])
+def test_atomic_rmw(both, op, mode, sem):
+    """test_core.py's test_atomic_rmw, its float16 configs (add only: Triton refuses max/min on fp16, metalforge
+    does them; its semantics are accepted and ignored: Metal's atomics are relaxed); bfloat16 ones are
+    skipped as Triton's interpreter skips them. Metal has no 16-bit atomics: the output is 32-bit words,
+    updated by compare-and-swap on the word (neighbouring elements share one)."""
+    n_programs = 5
+    x = np.array([2**i for i in range(n_programs)], dtype=np.float16)
+    rs = np.random.RandomState(17)
+    if mode == "all_neg":
+        x = -np.abs(x)
+    if mode == "all_pos":
+        x = np.abs(x)
+    if mode == "min_neg":
+        x[rs.randint(n_programs, size=(1,)).item()] = -np.max(np.abs(x)) - 1
+    if mode == "max_pos":
+        x[rs.randint(n_programs, size=(1,)).item()] = np.max(np.abs(x)) + 1
+    neutral = {"add": 0, "max": float("-inf"), "min": float("inf")}[op]
+    want = {"add": np.sum, "max": np.max, "min": np.min}[op](x).astype(np.float16)  # exact: small powers of two
+    both.check(f"atomic_rmw_{op}_kernel", (n_programs,), (x, Out(1, "float16", neutral)), [want.reshape(1)],
+               consts={"SEM": sem})
+
+
+@pytest.mark.parametrize("n", [1, 77, 300])
+def test_half_atomics_odd_sizes(both, rng, n):
+    x = rng.integers(-4, 5, n).astype(np.float16)  # integers: every sum exact in float16, in any order
+    x64 = x.astype(np.float64)
+    sums = np.bincount(np.arange(n) % 7, weights=x64, minlength=7).astype(np.float16)
+    both.check("half_atomics_odd_kernel", (-(-n // 64),),
+               (x, Out(7, "float16", 0), Out(n, "float16", 0), Out(n, "float16", 0), Out(1, "int32", 0), n),
+               [sums, x * 2, x, np.array([n], np.int32)], consts={"BLOCK": 64})
+
+
+@pytest.mark.parametrize("op", ["max", "min", "xchg", "cas"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_rmw_on_metal(both, rng, op, dtype):
+    """fp16/bf16 max, min, xchg and cas (metalforge only, against numpy: Triton has fp16 add and cas only):
+    programs race on both halves of one word; whatever the order, the final values and the set of old
+    values are known."""
+    x = rng.permutation(np.arange(1, 9)).astype(np.float32)  # distinct, exact in both types
+    x = -x if op == "min" else x  # below the outputs' initial 0
+    z, old = (np.asarray(a, np.float32) for a in both.mf.run(
+        "half_rmw_kernel", (8,), as_input(x.astype(NP[dtype]), dtype), Out(2, dtype, 0), Out(8, dtype), OP=op))
+    halves = [x[0::2], x[1::2]]  # program p updates half p % 2
+    if op in ("max", "min"):
+        assert z.tolist() == [float(getattr(h, op)()) for h in halves]
+    elif op == "xchg":  # a chain: the olds of a half are 0 and all its values but the last one written
+        for j, h in enumerate(halves):
+            assert z[j] in h and sorted(old[j::2].tolist()) == sorted([0.0] + [v for v in h.tolist() if v != z[j]])
+    else:  # cas: exactly one program per half saw 0 and set its value; the others saw that value
+        for j, h in enumerate(halves):
+            assert z[j] in h and sorted(old[j::2].tolist()) == sorted([0.0] + [float(z[j])] * 3)
+
+
+def test_half_atomic_outputs_start_at_one_value(both):
+    """MLX starts every output at one value: a 16-bit output kept as words may start at a non-zero value only
+    where every output is one (both halves of the word set: -inf's are exact in float32), else it is refused."""
+    from metalforge.errors import MetalforgeError
+    x = np.array([1, -3, 2], np.float16)
+    out = both.mf.run("atomic_rmw_max_kernel", (3,), x, Out(1, "float16", float("-inf")), SEM=None)[0]
+    assert out.tolist() == [2.0]
+    with pytest.raises(MetalforgeError, match="start them at 0"):
+        both.mf.run("half_atomics_odd_kernel", (1,), x, *(Out(s, "float16", 1.0) for s in (7, 3, 3)),
+                    Out(1, "int32", 1.0), 3, BLOCK=64)
+    with pytest.raises(MetalforgeError, match="cannot set"):
+        both.mf.run("atomic_rmw_max_kernel", (3,), x, Out(1, "float16", 0.1), SEM=None)
+
+
+def test_byte_atomics_are_refused_on_metal(both):
+    """8-bit outputs of a kernel with atomics: Metal has no atomic<char>; refused at the atomic's line."""
+    text = refused(both, "byte_atomics_kernel", "output `Z` is tl.int8 in a kernel with atomics on it",
+                   np.ones(1, np.int8), Out(1, "int8", 0))
+    assert "tl.atomic_add(Z, tl.load(X))" in text and "int32" in text, text
+
+
 # --- clear errors for what is not supported ------------------------------------------------------------------------
-@pytest.mark.parametrize("feature", ["sort", "gather", "make_block_ptr"])
+@pytest.mark.parametrize("feature", ["topk", "histogram", "make_tensor_descriptor"])
 def test_unsupported_feature_is_named(both, feature):
     """Triton runs these; metalforge refuses them at the user's line, naming the tl function and a fix."""
     from metalforge.errors import KernelDefinitionError

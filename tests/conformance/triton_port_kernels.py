@@ -603,14 +603,383 @@ def swizzle2d_tile_kernel(output, size_i, size_j, size_g, BLOCK: tl.constexpr):
     tl.store(output + new_i * size_j + new_j, offs, mask=offs < size_i * size_j)
 
 
+# --- tl.flip and tl.gather (test_core.py's test_flip and test_gather, test_standard.py's test_flip) --------------
+@jit
+def flip_kernel(X, Z, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    offx = tl.arange(0, M) * N * K
+    offy = tl.arange(0, N) * K
+    offz = tl.arange(0, K)
+    off3d = offx[:, None, None] + offy[None, :, None] + offz[None, None, :]
+    x = tl.load(X + off3d)
+    x = tl.flip(x, 1)
+    tl.store(Z + off3d, x)
+
+
+@jit
+def flip_2d_kernel(X, Z, N: tl.constexpr, M: tl.constexpr):
+    offx = tl.arange(0, M)
+    offy = tl.arange(0, N) * M
+    off2d = offx[None, :] + offy[:, None]
+    x = tl.load(X + off2d)
+    x = tl.flip(x)
+    tl.store(Z + off2d, x)
+
+
+@jit
+def gather_kernel(src_ptr, idx_ptr, out_ptr, axis: tl.constexpr, src_dim0: tl.constexpr, src_dim1: tl.constexpr,
+                  src_stride0: tl.constexpr, src_stride1: tl.constexpr, idx_dim0: tl.constexpr,
+                  idx_dim1: tl.constexpr, idx_stride0: tl.constexpr, idx_stride1: tl.constexpr,
+                  out_dim0: tl.constexpr, out_dim1: tl.constexpr, out_stride0: tl.constexpr,
+                  out_stride1: tl.constexpr):
+    src_offs = (tl.arange(0, src_dim0)[:, None] * src_stride0 + tl.arange(0, src_dim1)[None, :] * src_stride1)
+    src = tl.load(src_ptr + src_offs)
+
+    idx_offs = (tl.arange(0, idx_dim0)[:, None] * idx_stride0 + tl.arange(0, idx_dim1)[None, :] * idx_stride1)
+    idx = tl.load(idx_ptr + idx_offs)
+
+    out = tl.gather(src, idx, axis)
+
+    out_offs = (tl.arange(0, out_dim0)[:, None] * out_stride0 + tl.arange(0, out_dim1)[None, :] * out_stride1)
+    tl.store(out_ptr + out_offs, out)
+
+
+@jit
+def flip_gather_odd_kernel(X, I, Flipped, Gathered, Reversed, n_rows, n_cols, BLOCK_M: tl.constexpr,
+                           BLOCK_N: tl.constexpr):
+    """metalforge's own: masked tiles of odd sizes, several programs; a flip of index arithmetic; a gather
+    along rows by loaded indices and along columns of a flipped tile."""
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offs = rows[:, None] * n_cols + cols[None, :]
+    x = tl.load(X + offs, mask=mask, other=0)
+    # row r of the flipped tile is row BLOCK_M - 1 - r of this program's rows
+    back = tl.flip(x, 0)
+    tl.store(Flipped + offs, back, mask=mask)
+    idx = tl.load(I + offs, mask=mask, other=0)
+    tl.store(Gathered + offs, tl.gather(x, idx, 1), mask=mask)
+    # each row's valid columns in reverse order, through a flip of index arithmetic
+    rev_idx = tl.where(mask, tl.flip(cols, 0)[None, :] - (BLOCK_N - n_cols), 0)
+    tl.store(Reversed + offs, tl.gather(x, rev_idx, 1), mask=mask)
+
+
+@jit
+def gather_error_kernel(X, Z, N: tl.constexpr, WHICH: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N)[:, None] * N + tl.arange(0, N)[None, :])
+    if WHICH == "shape":
+        y = tl.gather(x, tl.zeros([N, 2 * N], tl.int32), 0)
+    elif WHICH == "rank":
+        y = tl.gather(x, tl.zeros([N], tl.int32), 0)
+    elif WHICH == "float":
+        y = tl.gather(x, x, 1)
+    else:
+        y = tl.flip(x, 2)
+    tl.store(Z + tl.arange(0, N)[:, None] * N + tl.arange(0, N)[None, :], tl.sum(y, 1)[:, None] + x)
+
+
+# --- Philox random numbers (test_random.py's kernels) ----------------------------------------------------------
+BLOCK = tl.constexpr(1024)
+
+
+@jit
+def randint_kernel(X, N, seed):
+    pid = tl.program_id(0).to(X.dtype.element_ty)
+    offset = pid * BLOCK + tl.arange(0, BLOCK)
+    rand = tl.randint(seed, offset)
+    tl.store(X + offset, rand, mask=offset < N)
+
+
+@jit
+def randint_const_kernel(X, N, seed: tl.constexpr):
+    pid = tl.program_id(0).to(X.dtype.element_ty)
+    offset = pid * BLOCK + tl.arange(0, BLOCK)
+    rand = tl.randint(seed, offset)
+    tl.store(X + offset, rand, mask=offset < N)
+
+
+@jit
+def rand_kernel(X, N, seed, dtype: tl.constexpr):
+    pid = tl.program_id(0).to(dtype)
+    offset = pid * BLOCK + tl.arange(0, BLOCK)
+    rand = tl.rand(seed, offset)
+    tl.store(X + offset, rand, mask=offset < N)
+
+
+@jit
+def rand_const_kernel(X, N, seed: tl.constexpr, dtype: tl.constexpr):
+    pid = tl.program_id(0).to(dtype)
+    offset = pid * BLOCK + tl.arange(0, BLOCK)
+    rand = tl.rand(seed, offset)
+    tl.store(X + offset, rand, mask=offset < N)
+
+
+@jit
+def randn_kernel(X, N, seed, dtype: tl.constexpr):
+    pid = tl.program_id(0).to(dtype)
+    offset = pid * BLOCK + tl.arange(0, BLOCK)
+    rand = tl.randn(seed, offset)
+    tl.store(X + offset, rand, mask=offset < N)
+
+
+@jit
+def rand_limits_kernel(input, output, n: tl.constexpr):
+    idx = tl.arange(0, n)
+    x = tl.load(input + idx)
+    y = tl.random.uint_to_uniform_float(x)
+    tl.store(output + idx, y)
+
+
+@jit
+def random_streams_kernel(Offsets, Ints, Uniform, Normal, n, seed, BLOCK_N: tl.constexpr, N_ROUNDS: tl.constexpr):
+    """metalforge's own: the four streams of randint4x/rand4x/randn4x at loaded (int64, odd) offsets, masked."""
+    offs = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask = offs < n
+    offset = tl.load(Offsets + offs, mask=mask, other=0)
+    i0, i1, i2, i3 = tl.randint4x(seed, offset, N_ROUNDS)
+    u0, u1, u2, u3 = tl.rand4x(seed, offset, N_ROUNDS)
+    n0, n1, n2, n3 = tl.random.randn4x(seed, offset, N_ROUNDS)
+    tl.store(Ints + 4 * offs, i0, mask=mask)
+    tl.store(Ints + 4 * offs + 1, i1, mask=mask)
+    tl.store(Ints + 4 * offs + 2, i2, mask=mask)
+    tl.store(Ints + 4 * offs + 3, i3, mask=mask)
+    tl.store(Uniform + 4 * offs, u0, mask=mask)
+    tl.store(Uniform + 4 * offs + 1, u1, mask=mask)
+    tl.store(Uniform + 4 * offs + 2, u2, mask=mask)
+    tl.store(Uniform + 4 * offs + 3, u3, mask=mask)
+    tl.store(Normal + 4 * offs, n0, mask=mask)
+    tl.store(Normal + 4 * offs + 1, n1, mask=mask)
+    tl.store(Normal + 4 * offs + 2, n2, mask=mask)
+    tl.store(Normal + 4 * offs + 3, n3, mask=mask)
+
+
+@jit
+def philox_error_kernel(X, seed, WHICH: tl.constexpr):
+    offs = tl.arange(0, 16)
+    if WHICH == "float":
+        x = tl.randint(2.3, offs)
+    elif WHICH == "tile":
+        x = tl.randint(offs, offs)
+    else:
+        x, _, _, _ = tl.philox(seed, offs.to(tl.int64), 0, 0, 0)
+    tl.store(X + offs, x)
+
+
+# --- block pointers (test_block_pointer.py's kernels) ----------------------------------------------------------
+@jit
+def block_copy_kernel(a_ptr, b_ptr, N, BLOCK_SIZE: tl.constexpr, PADDING_OPTION: tl.constexpr,
+                      TEST_LOWER_BOUND: tl.constexpr, TEST_UPPER_BOUND: tl.constexpr):
+    pid = tl.program_id(0)
+    offset = pid * BLOCK_SIZE
+    if TEST_LOWER_BOUND:
+        offset = -N
+    elif TEST_UPPER_BOUND:
+        offset = N
+    # We only copy half of the data to see if the padding works
+    a_block_ptr = tl.make_block_ptr(base=a_ptr, shape=(N // 2, ), strides=(1, ), offsets=(offset, ),
+                                    block_shape=(BLOCK_SIZE, ), order=(0, ))
+    b_block_ptr = tl.make_block_ptr(base=b_ptr, shape=(N, ), strides=(1, ), offsets=(offset, ),
+                                    block_shape=(BLOCK_SIZE, ), order=(0, ))
+    if PADDING_OPTION is None:
+        a = tl.load(a_block_ptr, boundary_check=(0, ))
+    else:
+        a = tl.load(a_block_ptr, boundary_check=(0, ), padding_option=PADDING_OPTION)
+    tl.store(b_block_ptr, a, boundary_check=(0, ))
+
+
+@jit
+def matmul_no_scf_with_advance_kernel(  #
+        a_ptr, b_ptr, c_ptr,  #
+        M, N, K,  #
+        stride_am, stride_ak,  #
+        stride_bk, stride_bn,  #
+        stride_cm, stride_cn,  #
+        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr  #
+):
+    offs_m = tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    a_block_ptr = tl.make_block_ptr(base=a_ptr, shape=(M, K), strides=(stride_am, stride_ak), offsets=(0, 0),
+                                    block_shape=(BLOCK_M, BLOCK_K), order=(1, 0))
+    b_block_ptr = tl.make_block_ptr(base=b_ptr, shape=(K, N), strides=(stride_bk, stride_bn), offsets=(0, 0),
+                                    block_shape=(BLOCK_K, BLOCK_N), order=(1, 0))
+    # Below two lines are just for testing negative offsets for the `advance` API, which could be removed
+    a_block_ptr = tl.advance(a_block_ptr, (BLOCK_M, -BLOCK_K))
+    a_block_ptr = tl.advance(a_block_ptr, (-BLOCK_M, BLOCK_K))
+    a = tl.load(a_block_ptr, boundary_check=(1, ), padding_option="zero")
+    b = tl.load(b_block_ptr, boundary_check=(0, ), padding_option="zero")
+
+    c = tl.dot(a, b)
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+    tl.store(c_ptrs, c)
+
+
+@jit
+def block_copy_3d_kernel(src_ptr, dst_ptr, dim0, dim1, dim2, stride0, stride1, stride2, BLOCK0: tl.constexpr,
+                         BLOCK1: tl.constexpr, BLOCK2: tl.constexpr):
+    src_block_ptr = tl.make_block_ptr(base=src_ptr, shape=(dim0, dim1, dim2), strides=(stride0, stride1, stride2),
+                                      offsets=(dim0 - 1, 0, dim2 - 2), block_shape=(BLOCK0, BLOCK1, BLOCK2),
+                                      order=(2, 1, 0))
+    dst_block_ptr = tl.make_block_ptr(base=dst_ptr, shape=(dim0, dim1, dim2), strides=(stride0, stride1, stride2),
+                                      offsets=(dim0 - 1, 0, dim2 - 2), block_shape=(BLOCK0, BLOCK1, BLOCK2),
+                                      order=(2, 1, 0))
+    values = tl.load(src_block_ptr, boundary_check=(0, 2), padding_option="zero")
+    tl.store(dst_block_ptr, values, boundary_check=(0, 2))
+
+
+@jit
+def block_ptr_dtype_kernel(src_ptr, dst_ptr, N, BLOCK_SIZE: tl.constexpr):
+    block_ptr = tl.make_block_ptr(base=src_ptr, shape=(N, ), strides=(1, ), offsets=(0, ), block_shape=(BLOCK_SIZE, ),
+                                  order=(0, ))
+    values = tl.load(block_ptr, boundary_check=(0, ), padding_option="zero").to(block_ptr.dtype.element_ty)
+    tl.store(dst_ptr + tl.arange(0, BLOCK_SIZE), values)
+
+
+@jit
+def block_ptr_loops_kernel(X, RowSum, ColMax, T, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                           COL_BLOCKS: tl.constexpr):
+    """metalforge's own: block pointers carried by a for loop, a while loop and an if, on odd sizes; a
+    transposed view (strides swapped); NaN padding."""
+    pid = tl.program_id(0)
+    rows = tl.make_block_ptr(X, (M, N), (N, 1), (pid * BLOCK_M, 0), (BLOCK_M, BLOCK_N), (1, 0))
+    acc = tl.zeros((BLOCK_M,), tl.float32)
+    for _ in range(COL_BLOCKS):  # a loop (constexpr bounds: Triton's interpreter cannot range over arguments)
+        acc += tl.sum(tl.load(rows, boundary_check=(0, 1), padding_option="zero"), 1)
+        rows = tl.advance(rows, (0, BLOCK_N))
+    tl.store(tl.make_block_ptr(RowSum, (M,), (1,), (pid * BLOCK_M,), (BLOCK_M,), (0,)), acc, boundary_check=(0,))
+    cols = tl.make_block_ptr(X, (N, M), (1, N), (pid * BLOCK_N, 0), (BLOCK_N, BLOCK_M), (0, 1))  # X transposed
+    best = tl.full((BLOCK_N,), float("-inf"), tl.float32)
+    start = 0
+    while start < M:
+        x = tl.load(cols, boundary_check=(0, 1), padding_option="nan")
+        best = tl.maximum(best, tl.max(tl.where(x == x, x, float("-inf")), 1))
+        tl.store(tl.make_block_ptr(T, (N, M), (M, 1), (pid * BLOCK_N, start), (BLOCK_N, BLOCK_M), (1, 0)), x,
+                 boundary_check=(0, 1))
+        if start % 2 == 0:
+            cols = tl.advance(cols, (0, BLOCK_M))
+        else:
+            cols = tl.advance(cols, (0, BLOCK_M // 2))
+            cols = tl.advance(cols, (0, BLOCK_M // 2))
+        start += BLOCK_M
+    tl.store(ColMax + pid * BLOCK_N + tl.arange(0, BLOCK_N), best, mask=pid * BLOCK_N + tl.arange(0, BLOCK_N) < N)
+
+
+@jit
+def block_ptr_error_kernel(X, N, WHICH: tl.constexpr):
+    p = tl.make_block_ptr(X, (N,), (1,), (0,), (16,), (0,))
+    if WHICH == "mask":
+        x = tl.load(p, mask=tl.arange(0, 16) < N)
+    elif WHICH == "padding":
+        x = tl.load(p, boundary_check=(0,), padding_option="inf")
+    elif WHICH == "axis":
+        x = tl.load(p, boundary_check=(1,))
+    elif WHICH == "pointer_tile":
+        x = tl.load(X + tl.arange(0, 16), boundary_check=(0,))
+    elif WHICH == "block_shape":
+        x = tl.load(tl.make_block_ptr(X, (N,), (1,), (0,), (12,), (0,)))
+    elif WHICH == "rank":
+        x = tl.load(tl.make_block_ptr(X, (N, N), (1,), (0,), (16,), (0,)))
+    else:  # "loop": a block pointer made anew in a loop
+        x = tl.zeros((16,), tl.float32)
+        for i in range(3):
+            x += tl.load(p, boundary_check=(0,))
+            p = tl.make_block_ptr(X, (N - 1,), (1,), (i,), (16,), (0,))
+    tl.store(p, x, boundary_check=(0,))
+
+
+# --- tl.sort (test_standard.py's test_sort) ----------------------------------------------------------------------
+@jit
+def sort_kernel(X, Z, N: tl.constexpr, M: tl.constexpr, descending: tl.constexpr):
+    offx = tl.arange(0, M)
+    offy = tl.arange(0, N) * M
+    off2d = offx[None, :] + offy[:, None]
+    x = tl.load(X + off2d)
+    x = tl.sort(x, descending=descending)
+    tl.store(Z + off2d, x)
+
+
+@jit
+def sort_odd_kernel(X, Up, Down, n_rows, n_cols, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """metalforge's own: rows of odd length padded with +inf (ascending) or -inf (descending), so the
+    padding sorts past the row's end; several programs; a sort of index arithmetic."""
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offs = rows[:, None] * n_cols + cols[None, :]
+    x = tl.load(X + offs, mask=mask, other=float("inf"))
+    tl.store(Up + offs, tl.sort(x), mask=mask)
+    down = tl.sort(tl.where(mask, x, float("-inf")), dim=1, descending=True)
+    tl.store(Down + offs, down + tl.sort(cols % 3, 0)[None, :].to(tl.float32) * 0, mask=mask)
+
+
+@jit
+def sort_error_kernel(X, WHICH: tl.constexpr):
+    x = tl.load(X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :])
+    if WHICH == "dim":
+        x = tl.sort(x, dim=0)
+    else:
+        x = x + tl.sort(tl.sum(tl.sum(x, 1), 0))
+    tl.store(X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :], x)
+
+
+# --- fp16/bf16 atomics (test_core.py's test_atomic_rmw kernel, GENERATE_TEST_HERE written out per op) ----------
+@jit
+def atomic_rmw_add_kernel(X, Z, SEM: tl.constexpr):
+    pid = tl.program_id(0)
+    x = tl.load(X + pid)
+    old = tl.atomic_add(Z, x, sem=SEM)
+    tl.static_assert(old.dtype == x.dtype)
+
+
+@jit
+def atomic_rmw_max_kernel(X, Z, SEM: tl.constexpr):
+    pid = tl.program_id(0)
+    x = tl.load(X + pid)
+    old = tl.atomic_max(Z, x, sem=SEM)
+    tl.static_assert(old.dtype == x.dtype)
+
+
+@jit
+def half_atomics_odd_kernel(X, Sum, Doubled, Y, Count, n, BLOCK: tl.constexpr):
+    """metalforge's own: 16-bit atomics on both halves of shared words (neighbouring elements), masked,
+    several programs; a plain 16-bit store and an int32 atomic in the same kernel."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(X + offs, mask=mask, other=0)
+    tl.atomic_add(Sum + offs % 7, x, mask=mask)
+    old = tl.atomic_add(Doubled + offs, x * 2, mask=mask)  # Triton has fp16 add and cas only
+    tl.store(Y + offs, old + x, mask=mask)
+    tl.atomic_add(Count, tl.sum(mask.to(tl.int32), 0))
+
+
+@jit
+def half_rmw_kernel(X, Z, Old, OP: tl.constexpr):
+    """metalforge's own (Triton has fp16 add and cas only, and its interpreter's fp16 cas misses): one
+    program per element of X on Z's two halves of a word; each program's old value."""
+    pid = tl.program_id(0)
+    x = tl.load(X + pid)
+    if OP == "max":
+        old = tl.atomic_max(Z + pid % 2, x)
+    elif OP == "min":
+        old = tl.atomic_min(Z + pid % 2, x)
+    elif OP == "xchg":
+        old = tl.atomic_xchg(Z + pid % 2, x)
+    else:  # cas: the first program of each half sets it, the others find it set
+        old = tl.atomic_cas(Z + pid % 2, 0.0, x)
+    tl.store(Old + pid, old)
+
+
+@jit
+def byte_atomics_kernel(X, Z):
+    tl.atomic_add(Z, tl.load(X))
+
+
 # --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
 @jit
 def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
     x = tl.load(X + tl.arange(0, N))
-    if FEATURE == "sort":
-        x = tl.sort(x)
-    elif FEATURE == "gather":
-        x = tl.gather(x, tl.arange(0, N), 0)
-    elif FEATURE == "make_block_ptr":
-        x = tl.load(tl.make_block_ptr(X, (N,), (1,), (0,), (N,), (0,)))
+    if FEATURE == "topk":
+        x = tl.topk(x, N)
+    elif FEATURE == "histogram":
+        x = tl.histogram(x.to(tl.int32), N).to(tl.float32)
+    elif FEATURE == "make_tensor_descriptor":
+        x = tl.make_tensor_descriptor(X, [N], [1], [N]).load([0])
     tl.store(Z + tl.arange(0, N), x)

@@ -349,7 +349,10 @@ def misc(x_ptr, out_ptr, seed, n):
 def test_misc_builtins():
     fn = misc.build_ir({"x_ptr": F32, "out_ptr": F32, "seed": I32, "n": I32})
     t64 = ir.BlockType(tl.float32, (64,))
-    assert ops(fn, "rand")[0].result.type == t64 and ops(fn, "randn")[0].result.type == t64
+    # tl.rand and tl.randn inline Triton's random.py: Philox words (rand's first, randn's first two)
+    philox = ops(fn, "philox")
+    assert [op.attrs["word"] for op in philox] == [0, 1, 2, 3] * 2
+    assert all(op.result.type == ir.BlockType(tl.uint32, (64,)) and op.attrs["n_rounds"] == 10 for op in philox)
     assert ops(fn, "multiple_of")[0].attrs["values"] == 16
     assert ops(fn, "clamp")[0].result.type == t64 and ops(fn, "fma")[0].result.type == t64
     assert [op.result.type.shape for op in ops(fn, "reshape")] == [(8, 8), (64,)]
