@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 from ..errors import MetalforgeError
-from .contention_worker import BUSY, BYTES, CONTROL_BYTES, FULL, READY, SHARE
+from .contention_worker import BUSY, BYTES, CONTROL_BYTES, FULL, READY, SEEN, SHARE
 
 WORKER = Path(__file__).with_name("contention_worker.py")
 START_TIMEOUT_S = 60.0  # importing cupy/torch and allocating on a GPU can take this long
@@ -129,19 +129,29 @@ class ContentionLoad:
         if self.process is None:
             raise ContentionError("the contention load is not running: use `with ContentionLoad(...) as load:`")
 
+    def _run_at(self, share: float) -> None:
+        """Set the share and wait until the worker runs at it (it answers at its next period's start,
+        after the chunk it is copying, however late a loaded machine runs it): once paused, its
+        counters stand still."""
+        self._put(SHARE, share)
+        deadline = time.monotonic() + self.period_s + STOP_TIMEOUT_S
+        while self._get(SEEN) != share:
+            if self.process is None or self.process.poll() is not None or time.monotonic() > deadline:
+                raise ContentionError(f"the contention load on {self.device} did not take share {share:g} within "
+                                      f"{self.period_s + STOP_TIMEOUT_S:g} s (it exited or is stalled)")
+            time.sleep(min(self.period_s, 0.01) / 2)
+
     @contextlib.contextmanager
     def active(self) -> Iterator["ContentionLoad"]:
-        """Run the load (at `share`) inside the block; paused again after it. Waits one period on
-        entry and on exit, so the worker has seen each change (it reads the share every chunk)."""
+        """Run the load (at `share`) inside the block; paused again after it. Waits on entry and on
+        exit until the worker has taken the change."""
         self._require_running()
-        self._put(SHARE, self.share)
-        time.sleep(self.period_s)
+        self._run_at(self.share)
         try:
             yield self
         finally:
             if self._control is not None:
-                self._put(SHARE, 0.0)
-                time.sleep(self.period_s)
+                self._run_at(0.0)
 
     @property
     def full_bytes_per_s(self) -> float:

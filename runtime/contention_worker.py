@@ -3,9 +3,10 @@ nothing of metalforge, so it starts fast): copies memory for `share` of every pe
 rest, on the CPU (numpy) or a CUDA GPU (cupy, else torch).
 
 It talks to its parent through a small shared file of doubles (`SLOTS`): the parent writes the share
-(0: paused, negative: stop); the worker writes its calibrated full copy bandwidth, then after every
-chunk the bytes it has moved (read + write) and the seconds it spent copying, so the parent can tell
-the worker's copy speed over any window. It exits by itself when its parent is gone (checked every
+(0: paused, negative: stop); the worker writes its calibrated full copy bandwidth, the share it runs
+at (`seen`, at the start of each period: from then on it copies only while the share is positive),
+and after every chunk the bytes it has moved (read + write) and the seconds it spent copying, so the
+parent can tell the worker's copy speed over any window. It exits by itself when its parent is gone (checked every
 period), so it never outlives the process that started it.
 """
 from __future__ import annotations
@@ -18,8 +19,8 @@ import sys
 import time
 from typing import Callable
 
-SLOTS = ("share", "bytes", "busy_s", "ready", "full_bytes_per_s")
-SHARE, BYTES, BUSY, READY, FULL = range(len(SLOTS))
+SLOTS = ("share", "bytes", "busy_s", "ready", "full_bytes_per_s", "seen")
+SHARE, BYTES, BUSY, READY, FULL, SEEN = range(len(SLOTS))
 CONTROL_BYTES = 8 * len(SLOTS)
 CALIBRATE_S = 0.2
 
@@ -92,6 +93,7 @@ def main() -> int:
         share = get(SHARE)
         if share < 0:
             break
+        put(SEEN, share)
         period_start = time.perf_counter()
         until = period_start + share * args.period
         while get(SHARE) > 0 and time.perf_counter() < until:  # a pause takes effect after one chunk

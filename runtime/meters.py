@@ -20,6 +20,7 @@ measurement should span (autotune.bench.energy_per_call runs the kernel at least
 from __future__ import annotations
 
 import atexit
+import math
 import os
 import platform
 import plistlib
@@ -230,16 +231,29 @@ def parse_powermetrics(chunk: bytes) -> Optional[tuple[float, float, Optional[fl
 class PowermetricsMeter(Meter):
     """Apple GPU energy from `powermetrics` samples every `interval_ms`. `command` starts it (with
     `sudo -n` in front when not root: see `powermetrics_meter`). The process runs from the first
-    `begin` until `close` (also at exit); each sample (arriving at its interval's end) is a segment
-    of constant power, and a window counts the parts of the segments inside it."""
+    `begin` until `close` (also at exit).
+
+    Each sample is the GPU energy over its `elapsed_ns`, and consecutive samples tile powermetrics'
+    time, so the samples are laid end to end as segments of constant power on one timeline. That
+    timeline is placed on ours by the earliest any sample arrived after its end (`_offset`: a
+    sample's arrival is its end plus a delivery delay, which varies with the machine's load; the
+    smallest delay seen is the best estimate of none; this assumes `elapsed_ns` and our monotonic
+    clock tick at the same rate). Placing each sample at its own arrival instead shifts the
+    window's edges by the difference of two delays: on a loaded machine, milliseconds of energy
+    counted twice or not at all. A window counts the parts of the segments
+    inside it, so its joules are those of exactly its seconds, shifted by at most the smallest
+    delivery delay; `end` waits (bounded) for the sample covering the window's end."""
 
     name = "powermetrics"
 
     def __init__(self, command: Sequence[str], interval_ms: int = POWERMETRICS_INTERVAL_MS) -> None:
         self.command, self.interval_s = list(command), interval_ms / 1e3
-        self.window_s = 20 * self.interval_s  # a window loses up to one interval's edges: 5% or less
-        self.segments: list[tuple[float, float, float]] = []
-        self.readings: list[Reading] = []
+        # The two samples at a window's edges are prorated at their mean power: over 20 intervals,
+        # at most a tenth of the window is so estimated.
+        self.window_s = 20 * self.interval_s
+        self.samples: list[tuple[float, float, float, Optional[float]]] = []  # start, end, W, MHz
+        self._elapsed = 0.0      # the end of the last sample on powermetrics' timeline
+        self._offset = math.inf  # our time minus powermetrics' timeline
         self._process: Optional[subprocess.Popen] = None
         self._arrived = threading.Condition()
 
@@ -256,48 +270,70 @@ class PowermetricsMeter(Meter):
     def _read(self, stream: Any) -> None:
         buffer = b""
         for block in iter(lambda: stream.read1(65536), b""):
+            arrived = time.monotonic()
             buffer += block
             *samples, buffer = buffer.split(b"\x00")
             for chunk in samples:
                 parsed = parse_powermetrics(chunk)
-                if parsed is None:
-                    continue
-                arrived = time.monotonic()
-                seconds, joules, clock = parsed
-                with self._arrived:
-                    if seconds > 0:
-                        self.segments.append((arrived - seconds, arrived, joules / seconds))
-                        self.readings.append(Reading(arrived, joules / seconds, clock))
-                    self._arrived.notify_all()
+                if parsed is not None:
+                    self.add_sample(arrived, *parsed)
+
+    def add_sample(self, arrived: float, seconds: float, joules: float, clock_mhz: Optional[float]) -> None:
+        """Lay a sample that `arrived` (monotonic seconds) end to end after the previous ones and
+        refine the timeline's placement with its arrival."""
+        with self._arrived:
+            if seconds > 0:  # a sample without elapsed time places nothing
+                start, self._elapsed = self._elapsed, self._elapsed + seconds
+                self._offset = min(self._offset, arrived - self._elapsed)
+                self.samples.append((start, self._elapsed, joules / seconds, clock_mhz))
+            self._arrived.notify_all()
+
+    def _covers(self, t: float) -> bool:
+        return bool(self.samples) and self._elapsed + self._offset >= t
 
     def _wait_for(self, t: float) -> None:
         """Wait until a sample covering time `t` has arrived (powermetrics sends one per interval)."""
-        deadline = time.monotonic() + 3 * self.interval_s + PROBE_TIMEOUT_S
+        limit_s = 3 * self.interval_s + PROBE_TIMEOUT_S
+        deadline = time.monotonic() + limit_s
         with self._arrived:
-            while not (self.segments and self.segments[-1][1] >= t):
+            while not self._covers(t):
                 remaining = deadline - time.monotonic()
-                if self._process is None or self._process.poll() is not None or remaining <= 0:
+                if self._process is None or self._process.poll() is not None:
                     raise MeterUnavailableError(f"powermetrics ({' '.join(self.command)}) stopped sending samples")
+                if remaining <= 0:
+                    raise MeterUnavailableError(
+                        f"powermetrics ({' '.join(self.command)}) sent no sample covering the window "
+                        f"within {limit_s:g} s (it samples every {self.interval_s:g} s): is it stalled?")
                 self._arrived.wait(min(remaining, 0.1))
 
+    def window(self, t0: float, t1: float) -> Window:
+        """The window [t0, t1] (monotonic seconds) against the samples arrived so far: the parts of
+        the segments inside it, and a reading per sample overlapping it."""
+        with self._arrived:
+            offset, samples = self._offset, list(self.samples)
+        placed = [(start + offset, end + offset, watts, clock) for start, end, watts, clock in samples]
+        return Window(integrate([segment[:3] for segment in placed], t0, t1), t1 - t0,
+                      [Reading(end, watts, clock) for start, end, watts, clock in placed if start < t1 and end > t0])
+
     def begin(self) -> Any:
-        """Start powermetrics if needed and wait for its first sample: from then on samples tile time,
-        so the window is covered from its start."""
+        """Start powermetrics if needed and wait for its first sample: the timeline then reaches
+        back to before the window's start."""
         self._start()
-        self._wait_for(0.0)
+        self._wait_for(-math.inf)
         return time.monotonic()
 
     def end(self, token: Any) -> Window:
         t1 = time.monotonic()
         self._wait_for(t1)
-        with self._arrived:
-            segments, readings = list(self.segments), [r for r in self.readings if token <= r.t <= t1]
-        return Window(integrate(segments, token, t1), t1 - token, readings)
+        return self.window(token, t1)
 
     def sample(self) -> Reading:
         self._start()
         with self._arrived:
-            return self.readings[-1] if self.readings else Reading(time.monotonic())
+            if not self.samples:
+                return Reading(time.monotonic())
+            start, end, watts, clock = self.samples[-1]
+            return Reading(end + self._offset, watts, clock)
 
     def close(self) -> None:
         process, self._process = self._process, None

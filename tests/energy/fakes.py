@@ -16,7 +16,8 @@ TRACE = json.loads(Path(__file__).with_name("nvml_trace.json").read_text())["row
 class FakeNVML:
     """The part of `pynvml` the NVML meter uses, answering from `TRACE` at the time `now` (the row
     at or before it). `counter=False` plays a GPU without the total-energy counter; `step_s` > 0
-    advances the time by that much at each reading of the clock (`clock`)."""
+    advances the time by that much at each reading of the clock (`clock`), up to the trace's last row
+    (then the clock stands still: a sampling thread may read it any number of times)."""
 
     NVML_CLOCK_SM, NVML_CLOCK_MEM, NVML_TEMPERATURE_GPU = 1, 2, 0
 
@@ -34,7 +35,7 @@ class FakeNVML:
     def clock(self) -> float:
         with self.lock:
             now = self.now
-            self.now = round(self.now + self.step_s, 6)
+            self.now = min(round(self.now + self.step_s, 6), TRACE[-1]["t"])
             return now
 
     def row(self) -> dict:

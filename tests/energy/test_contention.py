@@ -3,6 +3,7 @@ killed), paused until asked, copying for its share of each period, and a kernel 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -11,6 +12,7 @@ import mlx.core as mx
 import pytest
 
 from metalforge.autotune.bench import contended_time
+from metalforge.runtime import contention
 from metalforge.runtime.contention import ContentionError, ContentionLoad
 
 
@@ -70,6 +72,17 @@ def test_bad_share_and_unavailable_device_are_refused(tmp_path, monkeypatch):
     with pytest.raises(ContentionError, match="did not start: .*no torch here; the GPU load needs cupy or torch"):
         load.start()
     assert load.process is None
+
+
+def test_a_stalled_load_is_reported_instead_of_waited_for(monkeypatch):
+    monkeypatch.setattr(contention, "STOP_TIMEOUT_S", 0.2)
+    with ContentionLoad(0.5, megabytes=8, period_s=0.02) as load:
+        os.kill(load.process.pid, signal.SIGSTOP)  # a worker that never reaches its next period
+        try:
+            with pytest.raises(ContentionError, match="did not take share 0.5 within 0.22 s"), load.active():
+                pass
+        finally:
+            os.kill(load.process.pid, signal.SIGCONT)
 
 
 def test_a_kernel_timed_beside_the_load():

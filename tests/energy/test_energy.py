@@ -2,6 +2,8 @@
 over repeats; against a meter whose energy is known exactly."""
 from __future__ import annotations
 
+import statistics
+
 import mlx.core as mx
 import pytest
 
@@ -26,12 +28,17 @@ def test_energy_per_call_subtracts_the_idle_power(batched):
     # 0.25 J per launch, up to rounding (30 W x ~0.02 s in float64: ~1e-16 J).
     assert result.per_call == pytest.approx([0.25] * 5, rel=1e-9) and result.joules == pytest.approx(0.25, rel=1e-9)
     assert result.spread < 1e-9 and result.idle_w == pytest.approx(30.0)
-    assert result.busy_w > 30.0 + 0.25  # at least one launch per window of 0.02 s
     idle, *busy = meter.windows
     assert idle.joules == pytest.approx(30.0 * idle.seconds) and idle.seconds >= 0.02
     assert len(busy) == 5 and all(w.seconds >= 0.02 for w in busy)
-    if batched:  # whole batches only: the launches a batch builds are all counted
-        assert result.calls % batch_size(1e-4) == 0
+    # Each window's energy above idle is its launches' 0.25 J each: a whole number, however long the
+    # window ran (float64 rounding of 30 W x seconds: ~1e-15 J); whole batches only when batched.
+    launches = [(w.joules - 30.0 * w.seconds) / 0.25 for w in busy]
+    assert all(n == pytest.approx(round(n), abs=1e-9) and round(n) >= 1 for n in launches)
+    assert round(launches[-1]) == result.calls
+    if batched:
+        assert all(round(n) % batch_size(1e-4) == 0 for n in launches)
+    assert result.busy_w == pytest.approx(statistics.fmean(w.watts for w in busy), rel=1e-12)
 
 
 def test_without_the_subtraction_the_figure_would_be_the_idle_power():

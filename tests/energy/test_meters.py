@@ -45,7 +45,9 @@ def test_nvml_without_counter_integrates_sampled_power():
     meter = NvmlMeter(nvml=nvml, clock=nvml.clock, sample_s=0.0005)
     assert not meter.counter and meter.name == "nvml-power" and meter.window_s == 1.0
     token = meter.begin()
-    time.sleep(0.03)
+    deadline = time.monotonic() + 10  # the thread's readings, however slowly a loaded machine runs it
+    while len(token.readings) < 3 and time.monotonic() < deadline:
+        time.sleep(0.001)
     window = meter.end(token)
     t = [r.t for r in window.readings]
     assert len(t) >= 4 and t == sorted(t)
@@ -117,8 +119,9 @@ def test_powermetrics_probe_never_hangs(tmp_path, monkeypatch):
     assert time.monotonic() - start < 5 and "did not answer within 0.5 s" in meter.reason
 
 
-FAKE_POWERMETRICS = """import plistlib, sys, time
+FAKE_POWERMETRICS = """import plistlib, random, sys, time
 interval = float(sys.argv[sys.argv.index("-i") + 1]) / 1e3
+delays = random.Random(1)  # each sample is sent up to a whole interval late, as on a loaded machine
 last = time.monotonic()
 while True:
     time.sleep(interval)
@@ -126,13 +129,14 @@ while True:
     sample = {"elapsed_ns": int((now - last) * 1e9), "processor": {"gpu_energy": 2.5 * (now - last) * 1e3},
               "gpu": {"freq_hz": 1.296e9}}
     last = now
+    time.sleep(delays.uniform(0, interval))
     sys.stdout.buffer.write(plistlib.dumps(sample) + b"\\x00")
     sys.stdout.flush()
 """
 
 
 def test_powermetrics_as_root_streams_gpu_energy(tmp_path):
-    tool = _script(tmp_path / "powermetrics", FAKE_POWERMETRICS)  # 2.5 W, samples tiling time
+    tool = _script(tmp_path / "powermetrics", FAKE_POWERMETRICS)  # 2.5 W, samples tiling time, sent late
     meter = powermetrics_meter(system="Darwin", which={"powermetrics": tool}.get, euid=0)
     assert isinstance(meter, PowermetricsMeter) and meter.command == [tool]
     meter.interval_s = 0.02
@@ -141,11 +145,52 @@ def test_powermetrics_as_root_streams_gpu_energy(tmp_path):
         time.sleep(0.2)
         window = meter.end(token)
         process = meter._process
-    # Samples tile time from the process's start, so the window is covered: 2.5 W x seconds, up to
-    # the rounding of elapsed_ns.
-    assert window.joules == pytest.approx(2.5 * window.seconds, rel=1e-3)
+    # Laid end to end, the samples cover the window's exact seconds at 2.5 W whenever they arrive.
+    # What is left is elapsed_ns truncated to whole ns while the energy is not: each sample's power
+    # is high by under 1 ns / 20 ms = 5e-8, and its edges move by under 1 ns per sample (~20
+    # samples: 2e-8 s of 0.2 s = 1e-7); with float64's rounding of the clock, well under 1e-6.
+    assert window.joules == pytest.approx(2.5 * window.seconds, rel=1e-6)
     assert window.readings and all(r.sm_clock_mhz == pytest.approx(1296) for r in window.readings)
     assert process.poll() is not None  # closing stops powermetrics
+
+
+def test_powermetrics_window_is_exact_whenever_samples_arrive(rng):
+    """Samples of varying power arriving after varying delays (some together, as one read): the
+    window's joules are the true energy of its seconds, shifted by the smallest delay. Placing each
+    sample at its own arrival time would count the differences of the delays at the edges."""
+    meter = PowermetricsMeter(["powermetrics"], interval_ms=100)
+    seconds = 0.1 + rng.uniform(-0.01, 0.01, 40)       # the samples' true lengths, tiling time from 10 s
+    watts = rng.uniform(1.0, 20.0, 40)
+    ends = 10.0 + np.cumsum(seconds)
+    arrived = ends + rng.uniform(0.002, 0.08, 40)       # delivery delays; the smallest is the shift
+    arrived[5:8] = arrived[7]                           # three samples read at once
+    for t, s, w in zip(arrived, seconds, watts):
+        meter.add_sample(float(t), float(s), float(w * s), 1296.0)
+    shift = float(np.min(arrived - ends))
+    energy = np.concatenate([[0.0], np.cumsum(watts * seconds)])  # at the samples' true edges
+    edges = np.concatenate([[10.0], ends])
+    for t0, t1 in [(10.5, 12.0), (10.53, 13.31), (ends[3] + shift, ends[20] + shift), (11.0, 11.04)]:
+        window = meter.window(t0, t1)
+        truth = np.interp(t1 - shift, edges, energy) - np.interp(t0 - shift, edges, energy)
+        # Both are sums of 40 products of float64 near 1-20: rounding ~1e-14 relative.
+        assert window.joules == pytest.approx(truth, rel=1e-9) and window.seconds == pytest.approx(t1 - t0)
+        # A reading per sample used, at its end; a sample ending at an edge may fall either side of it.
+        starts, stops = ends - seconds + shift, ends + shift
+        surely = np.round(stops[(starts < t1 - 1e-9) & (stops > t0 + 1e-9)], 6)
+        maybe = np.round(stops[(starts < t1 + 1e-9) & (stops > t0 - 1e-9)], 6)
+        got = np.round([r.t for r in window.readings], 6)
+        assert set(surely) <= set(got) <= set(maybe) and len(got) == len(set(got)) >= 1
+        assert all(r.sm_clock_mhz == 1296.0 for r in window.readings)
+
+
+def test_powermetrics_that_stalls_is_reported(tmp_path, monkeypatch):
+    monkeypatch.setattr(meters, "PROBE_TIMEOUT_S", 0.3)
+    tool = _script(tmp_path / "powermetrics", FAKE_POWERMETRICS.replace("time.sleep(delays", "time.sleep(60 + delays"))
+    meter = PowermetricsMeter([tool], interval_ms=20)
+    start = time.monotonic()
+    with pytest.raises(MeterUnavailableError, match=r"sent no sample covering the window within 0.36 s"), meter:
+        meter.begin()
+    assert time.monotonic() - start < 5
 
 
 def test_powermetrics_that_dies_is_reported(tmp_path):
