@@ -173,6 +173,7 @@ class Lowering(ABC):
         self.shared_cache: list[dict[int, SharedRepr]] = [{}]
         self.loops: list[LoopFrame] = []  # enclosing `for` loops, innermost last
         self.named: list[dict[tuple, Sym]] = [{}]  # named index values computed in the current block
+        self.scope_names: list[set[str]] = [set()]  # names declared by named_remat in the current C scope
         self.local_names: dict[int, str] = {}
         self.depth: dict[int, int] = {}  # value id -> index of the block it was defined in
         self.hoist_to: int | None = None
@@ -203,12 +204,15 @@ class Lowering(ABC):
         """Index of the block statements go to: the innermost, unless a conversion is being hoisted."""
         return self.hoist_to if self.hoist_to is not None else len(self.blocks) - 1
 
-    def nested(self, fill: Callable[[], None]) -> list[lir.Stmt]:
-        """Statements emitted by `fill`, as a separate block (with its own conversion cache)."""
+    def nested(self, fill: Callable[[], None], same_scope: bool = False) -> list[lir.Stmt]:
+        """Statements emitted by `fill`, as a separate block (with its own conversion cache). With
+        `same_scope`, the caller splices them into the current block later (a cp.async prologue), so
+        the names they declare share the current C scope and must not repeat one declared there."""
         outer = self.target
         self.blocks.append([])
         self.shared_cache.append(dict(self.shared_cache[outer]))
         self.named.append(dict(self.named[outer]))
+        self.scope_names.append(self.scope_names[outer] if same_scope else set())
         hoisting, self.hoist_to = self.hoist_to, None
         try:
             fill()
@@ -216,6 +220,7 @@ class Lowering(ABC):
             self.hoist_to = hoisting
             self.shared_cache.pop()
             self.named.pop()
+            self.scope_names.pop()
         return self.blocks.pop()
 
     def name(self, v: Value | None, hint: str = "t") -> str:
@@ -277,8 +282,10 @@ class Lowering(ABC):
                 self.local_names[v.id] = self.name(v)
             expr = r.at(self, Remat(), None, coords)
             sym = Sym(self.local_names[v.id])
-            if any(s == sym for s in self.named[self.target].values()):  # the same value, other coordinates
+            if (any(s == sym for s in self.named[self.target].values())  # the same value, other coordinates
+                    or sym.name in self.scope_names[self.target]):  # declared by a block spliced in here
                 sym = Sym(self.name(v))
+            self.scope_names[self.target].add(sym.name)
             self.emit(self.declare(sym.name, v, init=expr))
             self.named[self.target][key] = sym
         return sym
