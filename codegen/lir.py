@@ -231,12 +231,14 @@ class AsyncWait(Stmt):
 @dataclass
 class MatrixLoad(Stmt):
     """Fill `fragment` from threadgroup memory in one instruction (fragments.LaneAddress): each lane
-    passes `address`, its row of `count` 8x8 matrices, read `transpose`d or not."""
+    passes `address`, its row of `count` 8x8 matrices, read `transpose`d or not; with `pair`, the
+    second half of the matrices fills that fragment (two neighbouring fragments in one load)."""
 
     fragment: Expr
     address: Expr
     count: int
     transpose: bool
+    pair: Expr | None = None
 
 
 @dataclass

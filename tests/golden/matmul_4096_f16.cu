@@ -72,6 +72,20 @@ template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldma
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
   }
 }
+
+// Two neighbouring 2-matrix fragments in one .x4: matrices 0, 1 into `lo`, 2, 3 into `hi`.
+template <bool Trans, typename F> __device__ __forceinline__ void mf_ldmatrix_pair(F& lo, F& hi, const void* row) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  unsigned* l = reinterpret_cast<unsigned*>(lo.e);
+  unsigned* h = reinterpret_cast<unsigned*>(hi.e);
+  if constexpr (Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
+  }
+}
 // Conversions through float for __half/__nv_bfloat16 (their direct conversions are ambiguous).
 template <typename T> struct mf_convert {
   template <typename S> static __device__ __forceinline__ T from(S x) { return static_cast<T>(x); }
@@ -203,8 +217,8 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         mf_ldmatrix<4, false>(frag_a[i], (a_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll
-      for (int j = 0; (j < 4); j += 1) {
-        mf_ldmatrix<2, true>(frag_b[j], (b_smem + ((stage * 2304) + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + (j * 16))))));
+      for (int j = 0; (j < 4); j += 2) {
+        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (b_smem + ((stage * 2304) + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + ((j + ((int(threadIdx.x % 32u) / 8) / 2)) * 16))))));
       }
       #pragma unroll
       for (int i = 0; (i < 2); i += 1) {
@@ -404,8 +418,8 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         mf_ldmatrix<4, false>(frag_a[i], (a_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
       }
       #pragma unroll 1
-      for (int j = 0; (j < 4); j += 1) {
-        mf_ldmatrix<2, true>(frag_b[j], (b_smem + ((stage * 2304) + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + (j * 16))))));
+      for (int j = 0; (j < 4); j += 2) {
+        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (b_smem + ((stage * 2304) + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + ((j + ((int(threadIdx.x % 32u) / 8) / 2)) * 16))))));
       }
       #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
