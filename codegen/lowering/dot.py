@@ -219,35 +219,46 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
         row, col = b_origin(j)
         return _convert(operand, b_at(add(row, r_), add(col, c_)), in_type)
 
-    def a_origin(index: Expr) -> tuple[Expr, Expr]:  # the first element of A fragment `index`
-        return add(row0, mul_(index, lit(fragment.rows * layout.warps[0]))), kk
+    def a_origin(index: Expr, depth: Expr = kk, first: Expr = row0) -> tuple[Expr, Expr]:
+        """The first element of A fragment `index` (`first`: this simdgroup's first row)."""
+        return add(first, mul_(index, lit(fragment.rows * layout.warps[0]))), depth
 
-    def b_origin(index: Expr) -> tuple[Expr, Expr]:
-        return kk, add(col0, mul_(index, lit(fragment.cols * layout.warps[1])))
+    def b_origin(index: Expr, depth: Expr = kk, first: Expr = col0) -> tuple[Expr, Expr]:
+        return depth, add(first, mul_(index, lit(fragment.cols * layout.warps[1])))
+
+    def lane_address(operand: Staged, load: LaneAddress | None, origin, role: str) -> Sym | None:
+        """This lane's element of the first fragment (or pair) at depth 0, named once before the
+        depth loop (Steel's `As_offset`, folded once in `BlockMMA`): each matrix load then adds a
+        constant after unrolling, which the compiler folds into the instruction's offset."""
+        if load is None:
+            return None
+        row, col = origin(load.neighbour if load.neighbour is not None else lit(0), lit(0))
+        name = lw.name(None, f"{role}_lane")
+        lw.emit(lir.Decl(name, ir.int32, init=operand.at(add(row, load.row), add(col, load.col)).index))
+        return Sym(name)
 
     def fill(array: str, var: Sym, count: int, per: int, value: Callable[[int], Expr],
-             operand: Callable | Staged, load: LaneAddress | None, origin) -> lir.Stmt:
-        """Load this lane's elements of fragments array[0..count): in one matrix load each where the
-        target has one, else element by element (reads may declare values: nested)."""
-        if load is not None and load.neighbour is not None:  # fragments var and var + 1 in one load
-            row, col = origin(add(var, load.neighbour))
-            address = Bin("+", Sym(operand.name), operand.at(add(row, load.row), add(col, load.col)).index)
-            return each_fragment(var, count, [lir.MatrixLoad(Index(Sym(array), var), address, load.count,
-                                                             load.transpose, Index(Sym(array), add(var, lit(1))))],
-                                 step=2)
+             operand: Callable | Staged, load: LaneAddress | None, lane_at: Sym | None, origin) -> lir.Stmt:
+        """Load this lane's elements of fragments array[0..count): in one matrix load each (of a
+        pair: `neighbour`) where the target has one, else element by element (reads may declare
+        values: nested)."""
         if load is not None:
-            row, col = origin(var)
-            address = Bin("+", Sym(operand.name), operand.at(add(row, load.row), add(col, load.col)).index)
-            return each_fragment(var, count, [lir.MatrixLoad(Index(Sym(array), var), address, load.count,
-                                                             load.transpose)])
+            row, col = origin(var, kk, lit(0))  # from the lane's element of the first fragment
+            step = add(mul_(row, lit(operand.row_stride)), mul_(col, lit(operand.col_stride)))
+            pair = Index(Sym(array), add(var, lit(1))) if load.neighbour is not None else None
+            return each_fragment(var, count, [lir.MatrixLoad(Index(Sym(array), var), Bin("+", Sym(operand.name), lane_at),
+                                                             step, load.count, load.transpose, pair)],
+                                 step=1 + (pair is not None))
         return each_fragment(var, count, lw.nested(lambda: [lw.emit(lir.Assign(element(array, var, e), value(e)))
                                                              for e in range(per)]))
+
+    a_lane, b_lane = lane_address(a_op, a_load, a_origin, "a"), lane_address(b_op, b_load, b_origin, "b")
 
     def step() -> None:
         lw.emit(lir.Decl(fa, a_frag, size=fm))
         lw.emit(lir.Decl(fb, b_frag, size=fn))
-        lw.emit(fill(fa, i, fm, per_a, a_element, a_op, a_load, a_origin))
-        lw.emit(fill(fb, j, fn, per_b, b_element, b_op, b_load, b_origin))
+        lw.emit(fill(fa, i, fm, per_a, a_element, a_op, a_load, a_lane, a_origin))
+        lw.emit(fill(fb, j, fn, per_b, b_element, b_op, b_load, b_lane, b_origin))
         lw.emit(each_fragment(i, fm, [each_fragment(j, fn, [lir.MultiplyAccumulate(
             Index(Sym(fc), add(mul_(i, lit(fn)), j)), Index(Sym(fa), i), Index(Sym(fb), j), fragment.name)])]))
 

@@ -637,7 +637,7 @@ def test_dot_operands_are_pipelined_by_asynchronous_copies():
     assert step.count("__syncthreads();") == 1 and step.index("mf_cp_async_wait<0>();") < step.index("__syncthreads")
     assert step.count("mf_cp_async<16>((a_smem + ((((stage + 1) % 2) * 2560)") == 1
     assert step.count("mf_cp_async<16>((b_smem + ((((stage + 1) % 2) * 2304)") == 1
-    assert "mf_store_vec" not in step and "mf_load_masked" not in step and "(a_smem + ((stage * 2560)" in step
+    assert "mf_store_vec" not in step and "mf_load_masked" not in step and "int a_lane = ((stage * 2560)" in step
     assert "mf_cp_async<16>" not in orelse and "a_smem + ((((stage + 1) % 2) * 2560)" in orelse
 
 

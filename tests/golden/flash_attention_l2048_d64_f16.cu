@@ -68,9 +68,10 @@ template <int Pending> __device__ __forceinline__ void mf_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" :: "n"(Pending) : "memory");
 }
 
-// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row.
-template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldmatrix(F& frag, const void* row) {
-  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row,
+// `offset` elements from `base` (the same base for a K step's loads: converted once, offset folded).
+template <int N, bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix(F& frag, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
   unsigned* r = reinterpret_cast<unsigned*>(frag.e);
   if constexpr (N == 4 && !Trans) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
@@ -86,8 +87,8 @@ template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldma
 }
 
 // Two neighbouring 2-matrix fragments in one .x4: matrices 0, 1 into `lo`, 2, 3 into `hi`.
-template <bool Trans, typename F> __device__ __forceinline__ void mf_ldmatrix_pair(F& lo, F& hi, const void* row) {
-  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+template <bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix_pair(F& lo, F& hi, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
   unsigned* l = reinterpret_cast<unsigned*>(lo.e);
   unsigned* h = reinterpret_cast<unsigned*>(hi.e);
   if constexpr (Trans) {
@@ -263,17 +264,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       frag_c[(k / 4)].e[(k % 4)] = 0.0f;
     }
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((stage * 2304) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)));
     #pragma unroll
     for (int kk = 0; (kk < 64); kk += 16) {
       mf_frag<__half, 8> frag_a[1];
       mf_frag<__half, 4> frag_b[2];
       #pragma unroll
       for (int i = 0; (i < 1); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8)))));
+        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + a_lane), (((i * 32) * 72) + kk));
       }
       #pragma unroll
       for (int j = 0; (j < 2); j += 2) {
-        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (k_1_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + ((j + ((int(threadIdx.x % 32u) / 8) / 2)) * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
+        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (k_1_smem + b_lane), (kk + ((j * 16) * 72)));
       }
       #pragma unroll
       for (int i = 0; (i < 1); i += 1) {
@@ -442,17 +445,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 16); k += 1) {
       frag_c_1[(k / 4)].e[(k % 4)] = 0.0f;
     }
+    int a_lane_1 = ((stage * 1280) + (((warp_row_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8)));
+    int b_lane_1 = ((stage * 2304) + ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 16))));
     #pragma unroll
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
       mf_frag<__half, 8> frag_a_1[1];
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
       }
       #pragma unroll
       for (int j_1 = 0; (j_1 < 4); j_1 += 2) {
-        mf_ldmatrix_pair<true>(frag_b_1[j_1], frag_b_1[(j_1 + 1)], (v_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + ((j_1 + ((int(threadIdx.x % 32u) / 8) / 2)) * 16))))));
+        mf_ldmatrix_pair<true>(frag_b_1[j_1], frag_b_1[(j_1 + 1)], (v_smem + b_lane_1), ((kk_1 * 72) + (j_1 * 16)));
       }
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
@@ -703,17 +708,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       frag_c[(k / 4)].e[(k % 4)] = 0.0f;
     }
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((stage * 2304) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)));
     #pragma unroll 1
     for (int kk = 0; (kk < 64); kk += 16) {
       mf_frag<__half, 8> frag_a[1];
       mf_frag<__half, 4> frag_b[2];
       #pragma unroll 1
       for (int i = 0; (i < 1); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8)))));
+        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + a_lane), (((i * 32) * 72) + kk));
       }
       #pragma unroll 1
       for (int j = 0; (j < 2); j += 2) {
-        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (k_1_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + ((j + ((int(threadIdx.x % 32u) / 8) / 2)) * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
+        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (k_1_smem + b_lane), (kk + ((j * 16) * 72)));
       }
       #pragma unroll 1
       for (int i = 0; (i < 1); i += 1) {
@@ -900,17 +907,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 16); k += 1) {
       frag_c_1[(k / 4)].e[(k % 4)] = 0.0f;
     }
+    int a_lane_1 = ((stage * 1280) + (((warp_row_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8)));
+    int b_lane_1 = ((stage * 2304) + ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 16))));
     #pragma unroll 1
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
       mf_frag<__half, 8> frag_a_1[1];
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
       }
       #pragma unroll 1
       for (int j_1 = 0; (j_1 < 4); j_1 += 2) {
-        mf_ldmatrix_pair<true>(frag_b_1[j_1], frag_b_1[(j_1 + 1)], (v_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + ((j_1 + ((int(threadIdx.x % 32u) / 8) / 2)) * 16))))));
+        mf_ldmatrix_pair<true>(frag_b_1[j_1], frag_b_1[(j_1 + 1)], (v_smem + b_lane_1), ((kk_1 * 72) + (j_1 * 16)));
       }
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {

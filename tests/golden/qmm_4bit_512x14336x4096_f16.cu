@@ -52,9 +52,10 @@ __device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_f
                : "r"(pa[0]), "r"(pa[1]), "r"(pa[2]), "r"(pa[3]), "r"(pb[0]), "r"(pb[1]));
 }
 
-// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row.
-template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldmatrix(F& frag, const void* row) {
-  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row,
+// `offset` elements from `base` (the same base for a K step's loads: converted once, offset folded).
+template <int N, bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix(F& frag, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
   unsigned* r = reinterpret_cast<unsigned*>(frag.e);
   if constexpr (N == 4 && !Trans) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
@@ -70,8 +71,8 @@ template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldma
 }
 
 // Two neighbouring 2-matrix fragments in one .x4: matrices 0, 1 into `lo`, 2, 3 into `hi`.
-template <bool Trans, typename F> __device__ __forceinline__ void mf_ldmatrix_pair(F& lo, F& hi, const void* row) {
-  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+template <bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix_pair(F& lo, F& hi, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
   unsigned* l = reinterpret_cast<unsigned*>(lo.e);
   unsigned* h = reinterpret_cast<unsigned*>(hi.e);
   if constexpr (Trans) {
@@ -230,17 +231,19 @@ if (mf_is_aligned(x_ptr, 16)) {
     __syncthreads();
     int warp_row = 0;
     int warp_col = (int(threadIdx.x / 32u) * 8);
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)));
     #pragma unroll
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[2];
       #pragma unroll
       for (int i = 0; (i < 2); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + ((((warp_row + (i * 16)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8)))));
+        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 16) * 40) + kk));
       }
       #pragma unroll
       for (int j = 0; (j < 2); j += 2) {
-        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (t_11_smem + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + ((j + ((int(threadIdx.x % 32u) / 8) / 2)) * 32)))));
+        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (t_11_smem + b_lane), ((kk * 72) + (j * 32)));
       }
       #pragma unroll
       for (int i = 0; (i < 2); i += 1) {
@@ -391,17 +394,19 @@ if (mf_is_aligned(x_ptr, 16)) {
     __syncthreads();
     int warp_row = 0;
     int warp_col = (int(threadIdx.x / 32u) * 8);
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)));
     #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[2];
       #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + ((((warp_row + (i * 16)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8)))));
+        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 16) * 40) + kk));
       }
       #pragma unroll 1
       for (int j = 0; (j < 2); j += 2) {
-        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (t_11_smem + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + ((j + ((int(threadIdx.x % 32u) / 8) / 2)) * 32)))));
+        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (t_11_smem + b_lane), ((kk * 72) + (j * 32)));
       }
       #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
