@@ -19,7 +19,7 @@ from typing import Callable
 
 from ...dsl.ir import BlockType, Function, Operation, PointerType, ScalarType, Value, element_of, shape_of
 from ...dsl import ir
-from ...errors import KernelDefinitionError
+from ...errors import KernelDefinitionError, SharedMemoryLimitError
 from .. import lir
 from ..layouts import (MMA, Blocked, Expand, Layout, Remat, Scalar, add, div, flat_index, lit, mod, mul_, prod,
                        slot_count, unravel)
@@ -234,9 +234,10 @@ class Lowering(ABC):
         self.taken.add(candidate)
         return candidate
 
-    def error(self, message: str, hint: str) -> KernelDefinitionError:
+    def error(self, message: str, hint: str, kind: type[KernelDefinitionError] = KernelDefinitionError
+              ) -> KernelDefinitionError:
         loc = self.current.loc if self.current is not None else None
-        return KernelDefinitionError(message, kernel=self.fn.name, file=loc.file if loc else self.fn.file,
+        return kind(message, kernel=self.fn.name, file=loc.file if loc else self.fn.file,
                                      line=loc.line if loc else 0, source=loc.source if loc else "", hint=hint)
 
     def slot_loop(self, layout: Layout, body: Callable[[Expr | None, list[Expr]], None], step: int = 1) -> None:
@@ -319,7 +320,7 @@ class Lowering(ABC):
         if self.shared_bytes > target.threadgroup_memory:
             raise self.error(f"the kernel needs {self.shared_bytes} bytes of threadgroup memory, more than the "
                              f"{target.threadgroup_memory} a {target.gpu} threadgroup has",
-                             "use smaller tiles (BLOCK sizes)")
+                             "use smaller tiles (BLOCK sizes) or fewer num_stages", SharedMemoryLimitError)
         self.emit(lir.Decl(name, element, size=count, space="threadgroup", stages=stages, offset=offset))
         return name
 
