@@ -61,6 +61,13 @@ class KernelDefinitionError(MetalforgeError):
         super().__init__(f"in kernel `{kernel}` at {file}:{line}:\n    {source}\n{message}\nfix: {hint}")
 
 
+class SharedMemoryLimitError(KernelDefinitionError):
+    """A config's tiles need more threadgroup (shared) memory than the target has, by the compiler's
+    own count (the compiled kernel's `shared_bytes`, Triton's `shared`): the autotuner records such
+    a config as invalid, as Triton skips configs that run out of resources, so no library kernel
+    recomputes the bytes."""
+
+
 class TuningError(MetalforgeError):
     """Autotuning could not produce a config (every candidate failed, or nothing to tune)."""
 

@@ -461,7 +461,7 @@ class Autotuner:
                 return self._measure(grid, config, copies, expected, timing_lock, meter, load)
         except (TrialTimeout, errors.KernelTimeoutError) as e:
             return TrialResult("timeout", str(e))
-        except (errors.LaunchConfigError, errors.ThreadgroupMemoryError) as e:
+        except (errors.LaunchConfigError, errors.ThreadgroupMemoryError, errors.SharedMemoryLimitError) as e:
             return TrialResult("invalid", str(e))
         except (errors.KernelCompileError, errors.KernelDefinitionError) as e:
             return TrialResult("compile_error", str(e))

@@ -45,11 +45,19 @@ def _fa(bm: int, bn: int, warps: int, stages: int) -> dict:
     return {"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": warps, "num_stages": stages}
 
 
-# Our candidates, fastest first as far as we know (the first is the one `--reps 1` runs).
-OUR_MATMUL = [_mm(128, 128, 32, 8, 3), _mm(128, 128, 32, 8, 4), _mm(128, 128, 32, 8, 2), _mm(128, 256, 32, 8, 3),
-              _mm(128, 128, 64, 8, 3), _mm(128, 64, 32, 4, 4)]
-OUR_SKINNY = {8: [_mm(16, 32, 128, 4, 3, 1), _mm(16, 64, 64, 4, 4, 1), _mm(16, 32, 64, 2, 4, 1)],
-              512: [_mm(128, 128, 32, 8, 3), _mm(64, 128, 32, 4, 4), _mm(64, 64, 64, 4, 3)]}
+# Our candidates, fastest first as far as we know (the first is the one `--reps 1` runs). The wider
+# tiles (128x256, 256x128) and 64-deep K steps need the CUDA back end's dynamic shared memory; the
+# M = 512 list has tiles that make 2-4 programs per SM (512 x 4096 at 128x128 is 128 tiles on 132
+# SMs, one 8-warp program each); the M = 8 list has deep K steps (more bytes in flight per program
+# where N / BLOCK_N is about the number of SMs) in place of a split K.
+OUR_MATMUL = [_mm(128, 128, 64, 8, 3), _mm(128, 128, 32, 8, 3), _mm(128, 128, 32, 8, 4), _mm(128, 128, 64, 8, 4),
+              _mm(128, 256, 32, 8, 3), _mm(128, 256, 64, 8, 3), _mm(256, 128, 64, 8, 3), _mm(128, 64, 64, 4, 4)]
+OUR_SKINNY = {8: [_mm(16, 32, 64, 2, 4, 1), _mm(16, 64, 64, 4, 4, 1), _mm(16, 32, 128, 4, 3, 1),
+                  _mm(16, 32, 128, 2, 4, 1), _mm(16, 16, 128, 2, 4, 1), _mm(16, 16, 256, 2, 4, 1),
+                  _mm(16, 32, 256, 4, 3, 1), _mm(16, 64, 128, 4, 4, 1)],
+              512: [_mm(128, 128, 32, 8, 3), _mm(64, 128, 32, 4, 4), _mm(64, 64, 64, 4, 3), _mm(128, 128, 64, 8, 3),
+                    _mm(64, 128, 64, 4, 4), _mm(128, 64, 64, 4, 4), _mm(64, 64, 64, 4, 4), _mm(64, 256, 32, 8, 3),
+                    _mm(128, 256, 32, 8, 3), _mm(64, 128, 32, 4, 3)]}
 OUR_ATTENTION = {64: [_fa(64, 64, 4, 2), _fa(128, 64, 8, 2), _fa(128, 64, 8, 3), _fa(128, 128, 8, 2),
                       _fa(64, 64, 4, 3)],
                  128: [_fa(64, 64, 4, 2), _fa(128, 64, 8, 2), _fa(128, 64, 8, 3), _fa(64, 32, 4, 3)]}

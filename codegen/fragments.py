@@ -41,9 +41,10 @@ class Fragment:
     def operand_type(self, element: ir.ScalarType) -> ir.ScalarType:
         return ir.float32 if self.exact_inputs else element
 
-    def matrix_load(self, role: str, contiguous: int) -> "LaneAddress | None":
+    def matrix_load(self, role: str, contiguous: int, pair: bool = False) -> "LaneAddress | None":
         """How one instruction loads this lane's elements of a `role` (a or b) fragment from
-        threadgroup memory whose operand axis `contiguous` (0: rows, 1: columns) has stride 1;
+        threadgroup memory whose operand axis `contiguous` (0: rows, 1: columns) has stride 1
+        (with `pair`, of two fragments at once where the target's instruction holds both);
         None where the target has none (the elements are then read one by one)."""
         return None
 
@@ -51,11 +52,14 @@ class Fragment:
 @dataclass(frozen=True)
 class LaneAddress:
     """A matrix load: each lane gives the address of operand element (row, col) of the fragment
-    (16-byte aligned rows of 8 elements); `count` 8x8 matrices, transposed on the way or not."""
+    (16-byte aligned rows of 8 elements); `count` 8x8 matrices, transposed on the way or not. A
+    load of two neighbouring fragments (`neighbour` not None) has each lane address element
+    (row, col) of fragment `i + neighbour` (0 or 1) of the pair starting at fragment i."""
     row: Expr
     col: Expr
     count: int
     transpose: bool
+    neighbour: Expr | None = None
 
 
 class SimdgroupMatrix(Fragment):
@@ -96,24 +100,27 @@ class TensorCoreM16N8K16(Fragment):
             return add(pair, mul_(div(e, 2), lit(8))), g
         return add(g, mul_(div(e, 2), lit(8))), pair
 
-    def matrix_load(self, role, contiguous):
+    def matrix_load(self, role, contiguous, pair=False):
         """ldmatrix: 8x8 matrices of 16-byte rows, matrix q addressed by lanes 8q..8q+7. A lane of
         the mma holds 2 neighbours of the "depth" axis at (g, 2t) of its 8x8 block: along A's
         columns, along B's rows. A is 4 matrices (row block, depth block) = (0,0), (1,0), (0,1),
-        (1,1); B is 2, depth blocks 0 and 1. Stored with the depth axis contiguous the rows are
-        read as they are; with the other axis contiguous, transposed (`.trans`)."""
+        (1,1); B is 2, depth blocks 0 and 1, and a pair of B fragments is 4 (fragment, depth block)
+        = (0,0), (0,1), (1,0), (1,1) in one .x4 (CUTLASS's and Triton's B load: 3 ldmatrix per
+        16x16 A block and two 16x8 B fragments instead of 4). Stored with the depth axis contiguous
+        the rows are read as they are; with the other axis contiguous, transposed (`.trans`)."""
         lane = Special("lane")
-        count = 4 if role == "a" else 2
+        paired = role == "b" and pair
+        count = 4 if role == "a" or paired else 2
         q, r = mod(div(lane, 8), count), mod(lane, 8)
         depth_axis = 1 if role == "a" else 0
         block = mod(q, 2) if role == "a" else lit(0)   # block along the non-depth axis
-        depth_block = div(q, 2) if role == "a" else q
+        depth_block = div(q, 2) if role == "a" else mod(q, 2)
         if contiguous == depth_axis:
             other, depth = add(mul_(block, lit(8)), r), mul_(depth_block, lit(8))
         else:
             other, depth = mul_(block, lit(8)), add(mul_(depth_block, lit(8)), r)
         row, col = (other, depth) if role == "a" else (depth, other)
-        return LaneAddress(row, col, count, contiguous != depth_axis)
+        return LaneAddress(row, col, count, contiguous != depth_axis, div(q, 2) if paired else None)
 
 
 SIMDGROUP_MATRIX = SimdgroupMatrix()

@@ -247,12 +247,17 @@ class AsyncWait(Stmt):
 @dataclass
 class MatrixLoad(Stmt):
     """Fill `fragment` from threadgroup memory in one instruction (fragments.LaneAddress): each lane
-    passes `address`, its row of `count` 8x8 matrices, read `transpose`d or not."""
+    passes `address + offset` (elements), its row of `count` 8x8 matrices, read `transpose`d or not;
+    with `pair`, the second half of the matrices fills that fragment (two neighbouring fragments in
+    one load). `address` is the same for every load of a K step, and `offset` a constant after
+    unrolling: the shared-memory address is converted once and the offset folds into the instruction."""
 
     fragment: Expr
     address: Expr
+    offset: Expr
     count: int
     transpose: bool
+    pair: Expr | None = None
 
 
 @dataclass

@@ -4,20 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..codegen.target import METAL, Target, target_named
-from ..errors import BackendUnavailableError
-from ..runtime import resolve_backend
-
 _REGISTRY: dict[str, Any] = {}
-
-
-def active_target() -> Target:
-    """The code generation target of the back end the tuner measures on (Metal's where none runs
-    here), for prunes that must know the compiler's limits before compiling a config."""
-    try:
-        return target_named(resolve_backend().language)
-    except BackendUnavailableError:
-        return METAL
 
 
 def register(tuner: Any) -> Any:

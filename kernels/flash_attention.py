@@ -13,34 +13,8 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Space, autotune
-from ..codegen.fragments import fragment_for  # how the compiler lays out the score tile
-from ..codegen.layouts import Slice, mma_layout
-from ..codegen.ir_passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
-from ..launcher import DTYPES, cdiv, empty, jit
-from . import active_target, register
-
-
-def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
-    """Prune configs whose threadgroup memory would overflow, before compiling them (for the active
-    back end's target, which the tuner measures on). The tl.dot operands are staged there in the
-    inputs' dtype, rows padded by 16 bytes: Q (BLOCK_M x D), K and V (BLOCK_N x D each), P
-    (BLOCK_M x BLOCK_N), the last three twice with `num_stages=2`. The row max and sum of the
-    scores are reduced in the score fragments' registers, with one fp32 partial per row and
-    simdgroup along the columns for each (the simdgroup grid depends on the target's fragment);
-    where the output accumulator's simdgroups hold other rows than the scores', two BLOCK_M row
-    vectors (alpha and the final sum) go through memory to reach it. The bytes depend on D and the
-    dtype, which only the arguments know, hence a prune rather than a Space constraint."""
-    bm, bn, d = meta["BLOCK_M"], meta["BLOCK_N"], named["D"]
-    elem, stages = named["q_ptr"].dtype.size, min(meta.get("num_stages", 1), 2)  # K, V, P: per KV block
-    operands = (staged_operand_bytes(bm, d, elem) + 2 * staged_operand_bytes(bn, d, elem, stages)
-                + staged_operand_bytes(bm, bn, elem, stages))
-    target = active_target()
-    element, warps, warps_m = DTYPES[named["q_ptr"].dtype], meta["num_warps"], meta.get("warps_m")
-    scores = mma_layout((bm, bn), warps, fragment_for(target, element, (bm, bn, d)), warps_m, rows_first=True)
-    out = mma_layout((bm, d), warps, fragment_for(target, element, (bm, d, bn)), warps_m, rows_first=True)
-    partials = 2 * scores.warps[1] * bm if scores.warps[1] > 1 else 0
-    rows = partials + (0 if Slice(scores, 1).reads_onto(out) else 2 * bm)
-    return operands + rows * 4 <= target.threadgroup_memory
+from ..launcher import cdiv, empty, jit
+from . import register
 
 
 def launch_grid(heads: int, length: int) -> Callable[[dict], tuple]:
@@ -77,7 +51,7 @@ def _reference(q, k, v, out, length, scale, group, dim, causal, *meta):
 @autotune(space=Space({"BLOCK_M": [16, 32, 64], "BLOCK_N": [16, 32, 64], "num_warps": [2, 4],
                        "num_stages": [1, 2]}),  # 2: K, V and P staged in two buffers, alternating per KV block
           # untuned it runs the space's first point, 16 x 16: the one tile that fits every dtype up to D=128
-          key=["q_ptr", "GROUP", "CAUSAL"], prune=fits_threadgroup_memory, reference=_reference,
+          key=["q_ptr", "GROUP", "CAUSAL"], reference=_reference,
           tune_args=_tune_args, tune_shape=_tune_shape, shapes=[(4, 2, 40, 64)], dtypes=[mx.float16],
           rtol=5e-3, atol=5e-3)  # P is rounded to fp16 before P @ V
 @jit

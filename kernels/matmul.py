@@ -11,18 +11,18 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Config, Space, autotune
-from ..codegen.ir_passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..launcher import cdiv, empty, jit
-from . import active_target, register
+from . import register
 
 
-def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
-    """Prune configs whose A and B tiles, staged for tl.dot, overflow threadgroup memory (with
-    `num_stages=0` nothing is staged) on the active back end's target. A prune, not a Space
-    constraint: the bytes depend on the operands' dtype, which only the arguments know."""
-    elem, stages = named["a_ptr"].dtype.size, min(meta.get("num_stages", 1), 2)
-    return stages == 0 or (staged_operand_bytes(meta["BLOCK_M"], meta["BLOCK_K"], elem, stages)
-                           + staged_operand_bytes(meta["BLOCK_K"], meta["BLOCK_N"], elem, stages)) <= active_target().threadgroup_memory
+# Tile sides up to 256 (the CUDA back end's 227 KiB of shared memory holds 128x256 and 256x128 with
+# 64-deep K steps in three stages; Metal's 32 KiB does not: the compiler's count of the kernel's
+# threadgroup memory decides, and the tuner records a config over it as invalid, not a failure).
+MATMUL_TILES = [16, 32, 64, 128, 256]
+# 0: operands straight from device memory into fragments; 1: staged in threadgroup memory; 2 and
+# more: staged in that many buffers, the next K steps' tiles loaded ahead (one barrier per step;
+# on Metal above 2 acts as 2, on CUDA up to 4 cp.async stages)
+MATMUL_STAGES = [1, 2, 3, 4, 0]
 
 
 def launch_grid(m: int, n: int) -> Callable[[dict], tuple]:
@@ -45,12 +45,9 @@ def _tune_shape(named: dict) -> tuple:
 
 
 @register
-@autotune(space=Space({"BLOCK_M": [16, 32, 64, 128], "BLOCK_N": [16, 32, 64, 128], "BLOCK_K": [16, 32, 64],
-                       "GROUP_M": [1, 8], "num_warps": [2, 4, 8],
-                       # 0: operands straight from device memory into fragments; 1: staged in threadgroup
-                       # memory; 2: staged in two buffers, alternating between K steps (one barrier per step)
-                       "num_stages": [1, 2, 0]}),
-          key=["M", "N", "K"], prune=fits_threadgroup_memory, reference=_reference, tune_args=_tune_args,
+@autotune(space=Space({"BLOCK_M": MATMUL_TILES, "BLOCK_N": MATMUL_TILES, "BLOCK_K": [16, 32, 64, 128],
+                       "GROUP_M": [1, 8], "num_warps": [2, 4, 8], "num_stages": MATMUL_STAGES}),
+          key=["M", "N", "K"], reference=_reference, tune_args=_tune_args,
           tune_shape=_tune_shape,
           # untuned: a mid-size tile that fits threadgroup memory for fp32 too (the space's first point is 16x16)
           default=Config({"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8}, num_warps=4),
@@ -110,10 +107,6 @@ def _linear_reference(x, w, b, out, m, n, k, has_bias, *meta):
     return linear_reference(x, w, b if has_bias else None)
 
 
-def _fits_linear(meta: dict, named: dict) -> bool:
-    return fits_threadgroup_memory(meta, {"a_ptr": named["x_ptr"]})
-
-
 @jit
 def output_tile(BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     """The rows and columns of the output tile of a program of a (row tiles, column tiles) grid."""
@@ -128,9 +121,9 @@ def load_tile(ptr, rows, cols, n_rows, n_cols):
 
 
 @register
-@autotune(space=Space({"BLOCK_M": [16, 32, 64, 128], "BLOCK_N": [16, 32, 64, 128], "BLOCK_K": [16, 32, 64],
-                       "num_warps": [2, 4, 8], "num_stages": [1, 2, 0]}),
-          key=["M", "N", "K"], prune=_fits_linear, reference=_linear_reference, tune_args=_linear_tune_args,
+@autotune(space=Space({"BLOCK_M": MATMUL_TILES, "BLOCK_N": MATMUL_TILES, "BLOCK_K": [16, 32, 64, 128],
+                       "num_warps": [2, 4, 8], "num_stages": MATMUL_STAGES}),
+          key=["M", "N", "K"], reference=_linear_reference, tune_args=_linear_tune_args,
           tune_shape=_tune_shape, default=Config({"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}, num_warps=4),
           shapes=[(64, 96, 80)], dtypes=[mx.float16], rtol=2e-3, atol=1e-2)  # as matmul_kernel
 @jit

@@ -11,9 +11,8 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Config, Space, autotune
-from ..codegen.ir_passes.assign_layouts import staged_operand_bytes  # how the compiler stages dot operands
 from ..launcher import cdiv, empty, jit
-from . import active_target, register
+from . import register
 from .matmul import load_tile, output_tile
 
 BITS = (2, 4, 8)
@@ -67,14 +66,6 @@ def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.c
     tl.store(out_ptr + rows, acc, mask=row_ok)
 
 
-def fits_threadgroup_memory(meta: dict, named: dict) -> bool:
-    """Prune qmm configs whose x and dequantised weight tiles, staged for tl.dot in x's dtype,
-    overflow threadgroup memory on the active back end's target (a prune: the bytes depend on x's dtype)."""
-    elem = named["x_ptr"].dtype.size
-    return (staged_operand_bytes(meta["BLOCK_M"], meta["BLOCK_K"], elem)
-            + staged_operand_bytes(meta["BLOCK_K"], meta["BLOCK_N"], elem)) <= active_target().threadgroup_memory
-
-
 def qmm_grid(m: int, n: int) -> Callable[[dict], tuple]:
     """The launch grid of qmm: (row tiles, column tiles), for any tile size the tuner picks."""
     return lambda meta: (cdiv(m, meta["BLOCK_M"]), cdiv(n, meta["BLOCK_N"]))
@@ -100,7 +91,7 @@ def _qmm_reference(x, w_q, scales, biases, out, m, n, k, group, bits, *meta):
 @register
 @autotune(space=Space({"BLOCK_M": [16, 32, 64], "BLOCK_N": [32, 64, 128], "BLOCK_K": [32, 64],
                        "num_warps": [2, 4, 8]}),
-          key=["M", "N", "K", "GROUP", "BITS"], prune=fits_threadgroup_memory, reference=_qmm_reference,
+          key=["M", "N", "K", "GROUP", "BITS"], reference=_qmm_reference,
           # untuned: a mid-size tile that fits threadgroup memory for fp32 too
           default=Config({"BLOCK_M": 32, "BLOCK_N": 64, "BLOCK_K": 32}, num_warps=4),
           tune_args=_qmm_tune_args, tune_shape=_qmm_tune_shape, shapes=[(64, 256, 1024)], shape_ranks=[5],

@@ -63,14 +63,6 @@ class LayoutPlan:
         return layout if isinstance(layout, Registers) else self.default(v)
 
 
-def staged_operand_bytes(rows: int, cols: int, element_bytes: int, stages: int = 1) -> int:
-    """Threadgroup memory of a `tl.dot` operand tile as the dot stages it: each row padded by 16
-    bytes (`pad_dot_operands`), in `stages` buffers of whole 16-byte units when a loop alternates
-    between them (`stage_elements`). Kernels' prunes use it to mirror the compiler."""
-    size = rows * (cols + dot_operand_pad(element_bytes)) * element_bytes
-    return size if stages == 1 else _whole_16_bytes(size) * stages
-
-
 def stage_elements(element: ir.ScalarType, count: int) -> int:
     """Elements of one buffer of a multi-buffered threadgroup array: `count`, padded to 16 bytes."""
     size = max(1, element.bits // 8)

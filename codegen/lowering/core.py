@@ -19,7 +19,7 @@ from typing import Callable
 
 from ...dsl.ir import BlockType, Function, Operation, PointerType, ScalarType, Value, element_of, shape_of
 from ...dsl import ir
-from ...errors import KernelDefinitionError
+from ...errors import KernelDefinitionError, SharedMemoryLimitError
 from .. import lir
 from ..layouts import (MMA, Blocked, Expand, Layout, Remat, Scalar, add, div, flat_index, lit, mod, mul_, prod,
                        slot_count, unravel)
@@ -173,6 +173,7 @@ class Lowering(ABC):
         self.shared_cache: list[dict[int, SharedRepr]] = [{}]
         self.loops: list[LoopFrame] = []  # enclosing `for` loops, innermost last
         self.named: list[dict[tuple, Sym]] = [{}]  # named index values computed in the current block
+        self.scope_names: list[set[str]] = [set()]  # names declared by named_remat in the current C scope
         self.local_names: dict[int, str] = {}
         self.depth: dict[int, int] = {}  # value id -> index of the block it was defined in
         self.hoist_to: int | None = None
@@ -204,12 +205,15 @@ class Lowering(ABC):
         """Index of the block statements go to: the innermost, unless a conversion is being hoisted."""
         return self.hoist_to if self.hoist_to is not None else len(self.blocks) - 1
 
-    def nested(self, fill: Callable[[], None]) -> list[lir.Stmt]:
-        """Statements emitted by `fill`, as a separate block (with its own conversion cache)."""
+    def nested(self, fill: Callable[[], None], same_scope: bool = False) -> list[lir.Stmt]:
+        """Statements emitted by `fill`, as a separate block (with its own conversion cache). With
+        `same_scope`, the caller splices them into the current block later (a cp.async prologue), so
+        the names they declare share the current C scope and must not repeat one declared there."""
         outer = self.target
         self.blocks.append([])
         self.shared_cache.append(dict(self.shared_cache[outer]))
         self.named.append(dict(self.named[outer]))
+        self.scope_names.append(self.scope_names[outer] if same_scope else set())
         hoisting, self.hoist_to = self.hoist_to, None
         try:
             fill()
@@ -217,6 +221,7 @@ class Lowering(ABC):
             self.hoist_to = hoisting
             self.shared_cache.pop()
             self.named.pop()
+            self.scope_names.pop()
         return self.blocks.pop()
 
     def name(self, v: Value | None, hint: str = "t") -> str:
@@ -230,9 +235,10 @@ class Lowering(ABC):
         self.taken.add(candidate)
         return candidate
 
-    def error(self, message: str, hint: str) -> KernelDefinitionError:
+    def error(self, message: str, hint: str, kind: type[KernelDefinitionError] = KernelDefinitionError
+              ) -> KernelDefinitionError:
         loc = self.current.loc if self.current is not None else None
-        return KernelDefinitionError(message, kernel=self.fn.name, file=loc.file if loc else self.fn.file,
+        return kind(message, kernel=self.fn.name, file=loc.file if loc else self.fn.file,
                                      line=loc.line if loc else 0, source=loc.source if loc else "", hint=hint)
 
     def slot_loop(self, layout: Layout, body: Callable[[Expr | None, list[Expr]], None], step: int = 1) -> None:
@@ -278,8 +284,10 @@ class Lowering(ABC):
                 self.local_names[v.id] = self.name(v)
             expr = r.at(self, Remat(), None, coords)
             sym = Sym(self.local_names[v.id])
-            if any(s == sym for s in self.named[self.target].values()):  # the same value, other coordinates
+            if (any(s == sym for s in self.named[self.target].values())  # the same value, other coordinates
+                    or sym.name in self.scope_names[self.target]):  # declared by a block spliced in here
                 sym = Sym(self.name(v))
+            self.scope_names[self.target].add(sym.name)
             self.emit(self.declare(sym.name, v, init=expr))
             self.named[self.target][key] = sym
         return sym
@@ -313,7 +321,7 @@ class Lowering(ABC):
         if self.shared_bytes > target.threadgroup_memory:
             raise self.error(f"the kernel needs {self.shared_bytes} bytes of threadgroup memory, more than the "
                              f"{target.threadgroup_memory} a {target.gpu} threadgroup has",
-                             "use smaller tiles (BLOCK sizes)")
+                             "use smaller tiles (BLOCK sizes) or fewer num_stages", SharedMemoryLimitError)
         self.emit(lir.Decl(name, element, size=count, space="threadgroup", stages=stages, offset=offset))
         return name
 

@@ -100,9 +100,10 @@ def _result_as_a(lw: Lowering, a: Value, layout: MMA) -> RegsRepr | None:
 
 
 def _matrix_load(fragment: Fragment, role: str, operand: Callable | Staged, in_type: ir.ScalarType,
-                 kept: ir.ScalarType) -> LaneAddress | None:
+                 kept: ir.ScalarType, pair: bool = False) -> LaneAddress | None:
     """The target's one-instruction fragment load for a staged operand, where its layout allows it:
-    16-bit elements kept as they are, one axis contiguous, rows 16-byte aligned."""
+    16-bit elements kept as they are, one axis contiguous, rows 16-byte aligned (`pair`: of two
+    fragments at once, where the target can)."""
     if not isinstance(operand, Staged) or in_type != kept or in_type.bits != 16:
         return None
     strides = (operand.row_stride, operand.col_stride)
@@ -111,7 +112,7 @@ def _matrix_load(fragment: Fragment, role: str, operand: Callable | Staged, in_t
     contiguous = strides.index(1)
     if (operand.offset * 2) % 16 or (strides[1 - contiguous] * 2) % 16:
         return None
-    return fragment.matrix_load(role, contiguous)
+    return fragment.matrix_load(role, contiguous, pair)
 
 
 def _tensor(lw: Lowering, v: Value) -> tuple[lir.Tensor, bool]:
@@ -180,9 +181,9 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
 
     fragment = layout.fragment
     a_load = None if a_regs else _matrix_load(fragment, "a", a_op, in_type, fragment.operand_type(in_type))
-    b_load = _matrix_load(fragment, "b", b_op, in_type, fragment.operand_type(in_type))
-    per_a, per_b, _ = fragment.per_lane
     fm, fn = layout.fragments
+    b_load = _matrix_load(fragment, "b", b_op, in_type, fragment.operand_type(in_type), pair=fn % 2 == 0)
+    per_a, per_b, _ = fragment.per_lane
     operand = fragment.operand_type(in_type)
     a_frag, b_frag = lir.FragmentType(operand, fragment.name, "a"), lir.FragmentType(operand, fragment.name, "b")
     fa, fb = lw.name(None, "frag_a"), lw.name(None, "frag_b")
@@ -198,8 +199,8 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
     accumulator = _accumulator(lw, layout, acc, out)
     fc = accumulator.name
 
-    def each_fragment(var: Sym, count: int, body: list[lir.Stmt]) -> lir.Stmt:
-        return lir.For(var.name, lit(0), Bin("<", var, lit(count)), lit(1), body, unroll=True, type=ir.int32)
+    def each_fragment(var: Sym, count: int, body: list[lir.Stmt], step: int = 1) -> lir.Stmt:
+        return lir.For(var.name, lit(0), Bin("<", var, lit(count)), lit(step), body, unroll=True, type=ir.int32)
 
     def element(array: str, index: Expr, e: int) -> Expr:
         return FragmentElement(Index(Sym(array), index), e)
@@ -210,37 +211,54 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
             tile = add(add(mul_(i, lit(a_regs.layout.fragments[1])), pair), lit(e // 4))
             return a_regs.slot(add(mul_(tile, lit(a_regs.layout.per_lane)), lit(e % 4)))
         r_, c_ = fragment.coord("a", lit(e), lane)
-        row, col = a_origin()
+        row, col = a_origin(i)
         return _convert(operand, a_at(add(row, r_), add(col, c_)), in_type)
 
     def b_element(e: int) -> Expr:
         r_, c_ = fragment.coord("b", lit(e), lane)
-        row, col = b_origin()
+        row, col = b_origin(j)
         return _convert(operand, b_at(add(row, r_), add(col, c_)), in_type)
 
-    def a_origin() -> tuple[Expr, Expr]:
-        return add(row0, mul_(i, lit(fragment.rows * layout.warps[0]))), kk
+    def a_origin(index: Expr, depth: Expr = kk, first: Expr = row0) -> tuple[Expr, Expr]:
+        """The first element of A fragment `index` (`first`: this simdgroup's first row)."""
+        return add(first, mul_(index, lit(fragment.rows * layout.warps[0]))), depth
 
-    def b_origin() -> tuple[Expr, Expr]:
-        return kk, add(col0, mul_(j, lit(fragment.cols * layout.warps[1])))
+    def b_origin(index: Expr, depth: Expr = kk, first: Expr = col0) -> tuple[Expr, Expr]:
+        return depth, add(first, mul_(index, lit(fragment.cols * layout.warps[1])))
+
+    def lane_address(operand: Staged, load: LaneAddress | None, origin, role: str) -> Sym | None:
+        """This lane's element of the first fragment (or pair) at depth 0, named once before the
+        depth loop (Steel's `As_offset`, folded once in `BlockMMA`): each matrix load then adds a
+        constant after unrolling, which the compiler folds into the instruction's offset."""
+        if load is None:
+            return None
+        row, col = origin(load.neighbour if load.neighbour is not None else lit(0), lit(0))
+        name = lw.name(None, f"{role}_lane")
+        lw.emit(lir.Decl(name, ir.int32, init=operand.at(add(row, load.row), add(col, load.col)).index))
+        return Sym(name)
 
     def fill(array: str, var: Sym, count: int, per: int, value: Callable[[int], Expr],
-             operand: Callable | Staged, load: LaneAddress | None, origin) -> lir.Stmt:
-        """Load this lane's elements of fragments array[0..count): in one matrix load each where the
-        target has one, else element by element (reads may declare values: nested)."""
+             operand: Callable | Staged, load: LaneAddress | None, lane_at: Sym | None, origin) -> lir.Stmt:
+        """Load this lane's elements of fragments array[0..count): in one matrix load each (of a
+        pair: `neighbour`) where the target has one, else element by element (reads may declare
+        values: nested)."""
         if load is not None:
-            row, col = origin()
-            address = Bin("+", Sym(operand.name), operand.at(add(row, load.row), add(col, load.col)).index)
-            return each_fragment(var, count, [lir.MatrixLoad(Index(Sym(array), var), address, load.count,
-                                                             load.transpose)])
+            row, col = origin(var, kk, lit(0))  # from the lane's element of the first fragment
+            step = add(mul_(row, lit(operand.row_stride)), mul_(col, lit(operand.col_stride)))
+            pair = Index(Sym(array), add(var, lit(1))) if load.neighbour is not None else None
+            return each_fragment(var, count, [lir.MatrixLoad(Index(Sym(array), var), Bin("+", Sym(operand.name), lane_at),
+                                                             step, load.count, load.transpose, pair)],
+                                 step=1 + (pair is not None))
         return each_fragment(var, count, lw.nested(lambda: [lw.emit(lir.Assign(element(array, var, e), value(e)))
                                                              for e in range(per)]))
+
+    a_lane, b_lane = lane_address(a_op, a_load, a_origin, "a"), lane_address(b_op, b_load, b_origin, "b")
 
     def step() -> None:
         lw.emit(lir.Decl(fa, a_frag, size=fm))
         lw.emit(lir.Decl(fb, b_frag, size=fn))
-        lw.emit(fill(fa, i, fm, per_a, a_element, a_op, a_load, a_origin))
-        lw.emit(fill(fb, j, fn, per_b, b_element, b_op, b_load, b_origin))
+        lw.emit(fill(fa, i, fm, per_a, a_element, a_op, a_load, a_lane, a_origin))
+        lw.emit(fill(fb, j, fn, per_b, b_element, b_op, b_load, b_lane, b_origin))
         lw.emit(each_fragment(i, fm, [each_fragment(j, fn, [lir.MultiplyAccumulate(
             Index(Sym(fc), add(mul_(i, lit(fn)), j)), Index(Sym(fa), i), Index(Sym(fb), j), fragment.name)])]))
 

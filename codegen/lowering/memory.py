@@ -195,7 +195,7 @@ def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:
         lw.emit(lir.AsyncCopy(dst, lw.read(ptr, layout, k, coords), element, width,
                               lw.read(mask, layout, k, coords) if mask is not None else None))
     if first is not None:
-        tile.prologue.append(lw.nested(lambda: lw.slot_loop(layout, copy, step=width)))
+        tile.prologue.append(lw.nested(lambda: lw.slot_loop(layout, copy, step=width), same_scope=True))
     else:
         lw.slot_loop(layout, copy, step=width)
     lw.env[op.result.id] = view

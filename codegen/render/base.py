@@ -128,7 +128,8 @@ class Renderer:
         if isinstance(s, lir.AsyncWait):
             return m.async_wait(s.pending)
         if isinstance(s, lir.MatrixLoad):
-            return m.matrix_load(self.expr(s.fragment), self.expr(s.address), s.count, s.transpose)
+            return m.matrix_load(self.expr(s.fragment), self.expr(s.address), self.expr(s.offset), s.count, s.transpose,
+                                 self.expr(s.pair) if s.pair is not None else None)
         if isinstance(s, lir.Return):
             return m.return_()
         if isinstance(s, lir.Barrier):

@@ -399,11 +399,12 @@ def test_spellings():
     assert "mf_frag<float, 4> acc[" in c.body and "mf_frag<__half, 8> frag_a[" in c.body
     assert "mf_mma_m16n8k16(acc[" in c.body and "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in c.header
     # fragments from padded shared memory by ldmatrix: A as stored, B (K x N, N contiguous) transposed
-    assert "mf_ldmatrix<4, false>(frag_a[" in c.body and "mf_ldmatrix<2, true>(frag_b[" in c.body
+    # (two neighbouring B fragments per .x4)
+    assert "mf_ldmatrix<4, false>(frag_a[" in c.body and "mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], " in c.body
     assert "__half* a_1_smem = reinterpret_cast<__half*>(mf_shared + " in c.body
     assert "ldmatrix.sync.aligned.m8n8.x4" in c.header
     c = render("matmul_nt_bf16")  # B read through tl.trans of an [N, K] tile: K contiguous, as stored
-    assert "mf_ldmatrix<2, false>(frag_b[" in c.body
+    assert "mf_ldmatrix_pair<false>(frag_b[" in c.body
     c = render("matmul_f32")  # exact fp32: Metal's 8x8 fragments on warp shuffles
     assert "mf_frag8 acc[" in c.body and "mf_mma8(acc[" in c.body and ".e[1] = " in c.body
     assert "struct mf_frag8 { float e[2]; };" in c.header and "mma.sync" not in c.header
@@ -670,7 +671,7 @@ def test_dot_operands_are_pipelined_by_asynchronous_copies():
     assert step.count("__syncthreads();") == 1 and step.index("mf_cp_async_wait<0>();") < step.index("__syncthreads")
     assert step.count("mf_cp_async<16>((a_smem + ((((stage + 1) % 2) * 2560)") == 1
     assert step.count("mf_cp_async<16>((b_smem + ((((stage + 1) % 2) * 2304)") == 1
-    assert "mf_store_vec" not in step and "mf_load_masked" not in step and "(a_smem + ((stage * 2560)" in step
+    assert "mf_store_vec" not in step and "mf_load_masked" not in step and "int a_lane = ((stage * 2560)" in step
     assert "mf_cp_async<16>" not in orelse and "a_smem + ((((stage + 1) % 2) * 2560)" in orelse
 
 

@@ -53,3 +53,16 @@ def test_flash_attention_multiplies_p_from_its_registers():
     # shared memory: K and V in two buffers, Q once, no P (each row padded by 16 bytes)
     assert c.shared_bytes == 2 * 2 * 64 * 72 * 2 + 64 * 72 * 2
     assert ".entry" in to_ptx(compiled_source(c))
+
+
+@pytest.mark.parametrize("num_stages", [3, 4])
+def test_skinny_matmul_prologue_declares_each_name_once(num_stages):
+    """16x64x64 on 4 warps: one 16-byte copy of A per thread, so the prologue's stages share the
+    kernel's scope, and each stage's `rm` needs a name of its own (NVRTC refused the redeclaration
+    before codegen 22; the emulator runs the same config in tests/dsl/test_dot.py)."""
+    a = mx.zeros((1,), mx.float16)
+    c = matmul_kernel.fn.compile(a, a, mf.empty((8, 4096), mx.float16), 8, 4096, 4096, BLOCK_M=16, BLOCK_N=64,
+                                 BLOCK_K=64, GROUP_M=1, num_warps=4, num_stages=num_stages, target="cuda")
+    prologue = c.asm["cuda"].split("for (int k0 = 0;")[0]
+    assert prologue.count("mf_cp_async_commit();") == num_stages - 1
+    assert ".entry" in to_ptx(compiled_source(c))

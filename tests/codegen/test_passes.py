@@ -106,24 +106,30 @@ def ldmatrix(addresses: list[int], memory: dict[int, int], count: int, transpose
     return out
 
 
-@pytest.mark.parametrize("role", ["a", "b"])
+@pytest.mark.parametrize("role,pair", [("a", False), ("b", False), ("b", True)])
 @pytest.mark.parametrize("contiguous", [0, 1])
-def test_tensor_core_matrix_loads_give_each_lane_its_fragment_elements(role, contiguous):
+def test_tensor_core_matrix_loads_give_each_lane_its_fragment_elements(role, pair, contiguous):
     """The lane addresses fragments.py gives for ldmatrix, run through ldmatrix's documented
-    semantics, deliver exactly the elements `coord` assigns each lane, in register order."""
-    rows, cols = (16, 16) if role == "a" else (16, 8)
+    semantics, deliver exactly the elements `coord` assigns each lane, in register order; a pair of
+    B fragments (the second `apart` columns to the right, as an interleaved warp grid places them)
+    fills the first fragment's registers, then the second's."""
+    apart = 24
+    rows, cols = (16, 16) if role == "a" else (16, 8 + apart * pair)
     stride = (cols + 8, 1) if contiguous == 1 else (1, rows + 8)  # padded rows, either axis contiguous
     memory = {r * stride[0] + c * stride[1]: 1000 * r + c for r in range(rows) for c in range(cols)}
-    load = TENSOR_CORE.matrix_load(role, contiguous)
-    addresses = [evaluate(load.row, {"lane": lane}) * stride[0] + evaluate(load.col, {"lane": lane}) * stride[1]
-                 for lane in range(32)]
-    got = ldmatrix(addresses, memory, load.count, load.transpose)
+    load = TENSOR_CORE.matrix_load(role, contiguous, pair)
+    assert (load.neighbour is not None) == pair and load.count == (4 if role == "a" or pair else 2)
+
+    def address(lane: int) -> int:
+        col = evaluate(load.col, {"lane": lane}) + (apart * evaluate(load.neighbour, {"lane": lane}) if pair else 0)
+        return evaluate(load.row, {"lane": lane}) * stride[0] + col * stride[1]
+    got = ldmatrix([address(lane) for lane in range(32)], memory, load.count, load.transpose)
     per = TENSOR_CORE.per_lane["ab".index(role)]
     for lane in range(32):
-        want = [1000 * evaluate(r, {"lane": lane}) + evaluate(c, {"lane": lane})
-                for r, c in (TENSOR_CORE.coord(role, lir.Lit(e, ir.int32)) for e in range(per))]
+        want = [1000 * evaluate(r, {"lane": lane}) + evaluate(c, {"lane": lane}) + apart * f
+                for f in range(1 + pair) for r, c in (TENSOR_CORE.coord(role, lir.Lit(e, ir.int32)) for e in range(per))]
         assert got[lane] == want, (lane, got[lane], want)
-    assert SIMDGROUP_MATRIX.matrix_load(role, contiguous) is None  # Metal: read element by element
+    assert SIMDGROUP_MATRIX.matrix_load(role, contiguous, pair) is None  # Metal: read element by element
 
 
 def test_fragment_choice():

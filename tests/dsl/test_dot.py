@@ -480,3 +480,18 @@ def test_row_statistics_of_one_dot_apply_to_another_in_registers(rng):
     # the kernel reduces rows, so both results put their 4 simdgroups along the rows
     assert "shape=(32, 32), warps=(4, 1)" in layouts and "shape=(32, 64), warps=(4, 1)" in layouts, layouts
     assert not re.search(r"threadgroup float \w+\[32\]", generated(row_max_onto_another_dot))
+
+
+@pytest.mark.parametrize("num_stages", [2, 4])
+def test_skinny_matmul_with_one_copy_per_thread(rng, num_stages):
+    """The library matmul at 16x64x64 on 4 warps (M = 8): each thread copies one run of its A tile,
+    so a stage's copy is not a loop and the prologue's stages land in one scope; each must declare
+    the kernel's `rm` under its own name (before codegen 22, CUDA redeclared it and NVRTC refused;
+    tests/codegen/test_nvrtc.py). On Metal stages above 2 act as 2: the same answer either way."""
+    from metalforge.kernels.matmul import matmul_kernel
+    M, N, K = 8, 77, 200  # N, K: no multiple of the tile, every edge masked
+    a, a64 = inputs(rng, mx.float16, M, K)
+    b, b64 = inputs(rng, mx.float16, K, N)
+    out = matmul_kernel.fn[(mf.cdiv(N, 64),)](a, b, mf.empty((M, N), mx.float16), M, N, K, BLOCK_M=16, BLOCK_N=64,
+                                               BLOCK_K=64, GROUP_M=1, num_warps=4, num_stages=num_stages)
+    check(out, a64 @ b64, DTYPES["float16"][1])

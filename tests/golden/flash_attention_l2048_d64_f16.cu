@@ -68,9 +68,10 @@ template <int Pending> __device__ __forceinline__ void mf_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" :: "n"(Pending) : "memory");
 }
 
-// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row.
-template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldmatrix(F& frag, const void* row) {
-  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row,
+// `offset` elements from `base` (the same base for a K step's loads: converted once, offset folded).
+template <int N, bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix(F& frag, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
   unsigned* r = reinterpret_cast<unsigned*>(frag.e);
   if constexpr (N == 4 && !Trans) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
@@ -82,6 +83,20 @@ template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldma
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
   } else {
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+  }
+}
+
+// Two neighbouring 2-matrix fragments in one .x4: matrices 0, 1 into `lo`, 2, 3 into `hi`.
+template <bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix_pair(F& lo, F& hi, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
+  unsigned* l = reinterpret_cast<unsigned*>(lo.e);
+  unsigned* h = reinterpret_cast<unsigned*>(hi.e);
+  if constexpr (Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
   }
 }
 // Conversions through float for __half/__nv_bfloat16 (their direct conversions are ambiguous).
@@ -129,18 +144,18 @@ float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 23040);
 float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 23296);
 __half* t_18_smem = reinterpret_cast<__half*>(mf_shared + 23552);
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
-  // 86: start_m = tl.program_id(0)
-  // 87: head = tl.program_id(1)
-  // 88: S = L + past
+  // 60: start_m = tl.program_id(0)
+  // 61: head = tl.program_id(1)
+  // 62: S = L + past
   int S = (mf_L + mf_past);
-  // 89: kv_base = (head // GROUP) * S * D
+  // 63: kv_base = (head // GROUP) * S * D
   int t = (int(blockIdx.y) / 4);
   int t_1 = (t * S);
   int kv_base = (t_1 * 64);
-  // 90: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 64: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 91: rd = tl.arange(0, D)
-  // 92: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 65: rd = tl.arange(0, D)
+  // 66: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -162,28 +177,28 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = mf_v.v[7];
     }
   }
-  // 93: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 94: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 95: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 98: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+  // 67: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 68: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 69: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 72: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
   int t_6 = (int(blockIdx.x) + 1);
   int t_7 = (t_6 * 32);
   int t_8 = (t_7 + mf_past);
   int hi = mf_min<int>(t_8, S);
-  // 99: for start_n in range(0, hi, BLOCK_N):
-  // 100: rn = start_n + tl.arange(0, BLOCK_N)
-  // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 99: for start_n in range(0, hi, BLOCK_N):
+  // 73: for start_n in range(0, hi, BLOCK_N):
+  // 74: rn = start_n + tl.arange(0, BLOCK_N)
+  // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 73: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
-  // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 100: rn = start_n + tl.arange(0, BLOCK_N)
-  // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 99: for start_n in range(0, hi, BLOCK_N):
+  // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 74: rn = start_n + tl.arange(0, BLOCK_N)
+  // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 73: for start_n in range(0, hi, BLOCK_N):
   bool t_10 = (0 < hi);
-  // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 99: for start_n in range(0, hi, BLOCK_N):
+  // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 73: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -225,12 +240,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
     int stage = ((start_n / 32) % 2);
-    // 100: rn = start_n + tl.arange(0, BLOCK_N)
-    // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 74: rn = start_n + tl.arange(0, BLOCK_N)
+    // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
-    // 100: rn = start_n + tl.arange(0, BLOCK_N)
-    // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 74: rn = start_n + tl.arange(0, BLOCK_N)
+    // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_11 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
@@ -241,7 +256,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
       mf_cp_async<16>((k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (k_ptr + kv_2), ((rn_2 < S) & t_11));
     }
-    // 103: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 77: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
@@ -249,17 +264,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       frag_c[(k / 4)].e[(k % 4)] = 0.0f;
     }
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((stage * 2304) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)));
     #pragma unroll
     for (int kk = 0; (kk < 64); kk += 16) {
       mf_frag<__half, 8> frag_a[1];
       mf_frag<__half, 4> frag_b[2];
       #pragma unroll
       for (int i = 0; (i < 1); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8)))));
+        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + a_lane), (((i * 32) * 72) + kk));
       }
       #pragma unroll
-      for (int j = 0; (j < 2); j += 1) {
-        mf_ldmatrix<2, false>(frag_b[j], (k_1_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
+      for (int j = 0; (j < 2); j += 2) {
+        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (k_1_smem + b_lane), (kk + ((j * 16) * 72)));
       }
       #pragma unroll
       for (int i = 0; (i < 1); i += 1) {
@@ -274,7 +291,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
-    // 106: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+    // 80: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
     float qk_1[8];
     #pragma unroll
@@ -283,14 +300,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_1[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
     }
-    // 107: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+    // 81: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_2[k] = ((rn_5 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
-    // 108: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 82: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -327,7 +344,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 109: alpha = tl.exp(m_i - m_new)
+    // 83: alpha = tl.exp(m_i - m_new)
     float t_12[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -338,7 +355,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       alpha[k] = mf_exp(t_12[k]);
     }
-    // 110: p = tl.exp(qk - m_new[:, None])
+    // 84: p = tl.exp(qk - m_new[:, None])
     float t_13[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -349,7 +366,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       p[k] = mf_exp(t_13[k]);
     }
-    // 111: l_i = l_i * alpha + tl.sum(p, 1)
+    // 85: l_i = l_i * alpha + tl.sum(p, 1)
     float t_14[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -391,7 +408,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       l_i_2[k] = (t_14[k] + acc_3[k]);
     }
-    // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     float t_15[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -402,11 +419,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       t_16[k] = mf_cast<__half>(p[k]);
     }
-    // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 100: rn = start_n + tl.arange(0, BLOCK_N)
-    // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 74: rn = start_n + tl.arange(0, BLOCK_N)
+    // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_17 = (start_n_next_1 < hi);
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
@@ -415,7 +432,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
       mf_cp_async<16>((v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (v_ptr + kv_3), ((rn_6 < S) & t_17));
     }
-    // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
@@ -428,17 +445,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 16); k += 1) {
       frag_c_1[(k / 4)].e[(k % 4)] = 0.0f;
     }
+    int a_lane_1 = ((stage * 1280) + (((warp_row_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8)));
+    int b_lane_1 = ((stage * 2304) + ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 16))));
     #pragma unroll
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
       mf_frag<__half, 8> frag_a_1[1];
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
       }
       #pragma unroll
-      for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
-        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
+      for (int j_1 = 0; (j_1 < 4); j_1 += 2) {
+        mf_ldmatrix_pair<true>(frag_b_1[j_1], frag_b_1[(j_1 + 1)], (v_smem + b_lane_1), ((kk_1 * 72) + (j_1 * 16)));
       }
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
@@ -483,7 +502,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     mf_cp_async_commit();
   }
   mf_cp_async_wait<0>();
-  // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   int t_19 = (int(blockIdx.y) * mf_L);
   int t_20 = (t_19 * 64);
   decltype(o_ptr) t_21 = (o_ptr + t_20);
@@ -497,8 +516,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   for (int k = 0; (k < 16); k += 1) {
     t_23[k] = mf_cast<__half>(t_22[k]);
   }
-  // 116: mask=rm[:, None] < L)
-  // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 90: mask=rm[:, None] < L)
+  // 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
@@ -508,18 +527,18 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
   }
 } else {
-  // 86: start_m = tl.program_id(0)
-  // 87: head = tl.program_id(1)
-  // 88: S = L + past
+  // 60: start_m = tl.program_id(0)
+  // 61: head = tl.program_id(1)
+  // 62: S = L + past
   int S = (mf_L + mf_past);
-  // 89: kv_base = (head // GROUP) * S * D
+  // 63: kv_base = (head // GROUP) * S * D
   int t = (int(blockIdx.y) / 4);
   int t_1 = (t * S);
   int kv_base = (t_1 * 64);
-  // 90: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 64: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 91: rd = tl.arange(0, D)
-  // 92: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 65: rd = tl.arange(0, D)
+  // 66: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -548,28 +567,28 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = __float2half(0.0f);
     }
   }
-  // 93: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 94: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 95: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 98: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+  // 67: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 68: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 69: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 72: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
   int t_6 = (int(blockIdx.x) + 1);
   int t_7 = (t_6 * 32);
   int t_8 = (t_7 + mf_past);
   int hi = mf_min<int>(t_8, S);
-  // 99: for start_n in range(0, hi, BLOCK_N):
-  // 100: rn = start_n + tl.arange(0, BLOCK_N)
-  // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 99: for start_n in range(0, hi, BLOCK_N):
+  // 73: for start_n in range(0, hi, BLOCK_N):
+  // 74: rn = start_n + tl.arange(0, BLOCK_N)
+  // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 73: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
-  // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 100: rn = start_n + tl.arange(0, BLOCK_N)
-  // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 99: for start_n in range(0, hi, BLOCK_N):
+  // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 74: rn = start_n + tl.arange(0, BLOCK_N)
+  // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 73: for start_n in range(0, hi, BLOCK_N):
   bool t_10 = (0 < hi);
-  // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 99: for start_n in range(0, hi, BLOCK_N):
+  // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 73: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -647,12 +666,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
     int stage = ((start_n / 32) % 2);
-    // 100: rn = start_n + tl.arange(0, BLOCK_N)
-    // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 74: rn = start_n + tl.arange(0, BLOCK_N)
+    // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
-    // 100: rn = start_n + tl.arange(0, BLOCK_N)
-    // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 102: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 74: rn = start_n + tl.arange(0, BLOCK_N)
+    // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_11 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
@@ -681,7 +700,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
       }
     }
-    // 103: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 77: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
@@ -689,17 +708,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       frag_c[(k / 4)].e[(k % 4)] = 0.0f;
     }
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((stage * 2304) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)));
     #pragma unroll 1
     for (int kk = 0; (kk < 64); kk += 16) {
       mf_frag<__half, 8> frag_a[1];
       mf_frag<__half, 4> frag_b[2];
       #pragma unroll 1
       for (int i = 0; (i < 1); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8)))));
+        mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + a_lane), (((i * 32) * 72) + kk));
       }
       #pragma unroll 1
-      for (int j = 0; (j < 2); j += 1) {
-        mf_ldmatrix<2, false>(frag_b[j], (k_1_smem + ((stage * 2304) + ((kk + (((int(threadIdx.x % 32u) / 8) % 2) * 8)) + (((warp_col + (j * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)))));
+      for (int j = 0; (j < 2); j += 2) {
+        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (k_1_smem + b_lane), (kk + ((j * 16) * 72)));
       }
       #pragma unroll 1
       for (int i = 0; (i < 1); i += 1) {
@@ -714,7 +735,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
-    // 106: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+    // 80: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
     float qk_1[8];
     #pragma unroll 1
@@ -723,14 +744,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_1[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
     }
-    // 107: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+    // 81: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_2[k] = ((rn_5 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
-    // 108: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 82: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -767,7 +788,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 109: alpha = tl.exp(m_i - m_new)
+    // 83: alpha = tl.exp(m_i - m_new)
     float t_12[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -778,7 +799,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       alpha[k] = mf_exp(t_12[k]);
     }
-    // 110: p = tl.exp(qk - m_new[:, None])
+    // 84: p = tl.exp(qk - m_new[:, None])
     float t_13[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -789,7 +810,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       p[k] = mf_exp(t_13[k]);
     }
-    // 111: l_i = l_i * alpha + tl.sum(p, 1)
+    // 85: l_i = l_i * alpha + tl.sum(p, 1)
     float t_14[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -831,7 +852,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       l_i_2[k] = (t_14[k] + acc_3[k]);
     }
-    // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     float t_15[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -842,11 +863,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       t_16[k] = mf_cast<__half>(p[k]);
     }
-    // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 100: rn = start_n + tl.arange(0, BLOCK_N)
-    // 101: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 112: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 74: rn = start_n + tl.arange(0, BLOCK_N)
+    // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_17 = (start_n_next_1 < hi);
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
@@ -873,7 +894,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
       }
     }
-    // 113: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
@@ -886,17 +907,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 16); k += 1) {
       frag_c_1[(k / 4)].e[(k % 4)] = 0.0f;
     }
+    int a_lane_1 = ((stage * 1280) + (((warp_row_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8)));
+    int b_lane_1 = ((stage * 2304) + ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 16))));
     #pragma unroll 1
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
       mf_frag<__half, 8> frag_a_1[1];
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + ((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
       }
       #pragma unroll 1
-      for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
-        mf_ldmatrix<2, true>(frag_b_1[j_1], (v_smem + ((stage * 2304) + (((kk_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col_1 + (j_1 * 16))))));
+      for (int j_1 = 0; (j_1 < 4); j_1 += 2) {
+        mf_ldmatrix_pair<true>(frag_b_1[j_1], frag_b_1[(j_1 + 1)], (v_smem + b_lane_1), ((kk_1 * 72) + (j_1 * 16)));
       }
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
@@ -941,7 +964,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     mf_cp_async_commit();
   }
   mf_cp_async_wait<0>();
-  // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   int t_19 = (int(blockIdx.y) * mf_L);
   int t_20 = (t_19 * 64);
   decltype(o_ptr) t_21 = (o_ptr + t_20);
@@ -955,8 +978,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   for (int k = 0; (k < 16); k += 1) {
     t_23[k] = mf_cast<__half>(t_22[k]);
   }
-  // 116: mask=rm[:, None] < L)
-  // 115: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 90: mask=rm[:, None] < L)
+  // 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));

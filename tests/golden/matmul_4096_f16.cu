@@ -56,9 +56,10 @@ template <int Pending> __device__ __forceinline__ void mf_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" :: "n"(Pending) : "memory");
 }
 
-// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row.
-template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldmatrix(F& frag, const void* row) {
-  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row,
+// `offset` elements from `base` (the same base for a K step's loads: converted once, offset folded).
+template <int N, bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix(F& frag, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
   unsigned* r = reinterpret_cast<unsigned*>(frag.e);
   if constexpr (N == 4 && !Trans) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
@@ -70,6 +71,20 @@ template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldma
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
   } else {
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+  }
+}
+
+// Two neighbouring 2-matrix fragments in one .x4: matrices 0, 1 into `lo`, 2, 3 into `hi`.
+template <bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix_pair(F& lo, F& hi, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
+  unsigned* l = reinterpret_cast<unsigned*>(lo.e);
+  unsigned* h = reinterpret_cast<unsigned*>(hi.e);
+  if constexpr (Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
   }
 }
 // Conversions through float for __half/__nv_bfloat16 (their direct conversions are ambiguous).
@@ -105,47 +120,47 @@ const auto mf_K = K[0];
 __half* a_smem = reinterpret_cast<__half*>(mf_shared + 0);
 __half* b_smem = reinterpret_cast<__half*>(mf_shared + 10240);
 if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
-  // 62: pid = tl.program_id(0)
-  // 63: num_pid_m = tl.cdiv(M, BLOCK_M)
+  // 59: pid = tl.program_id(0)
+  // 60: num_pid_m = tl.cdiv(M, BLOCK_M)
   int t = (mf_M + 64);
   int t_1 = (t - 1);
   int num_pid_m = (t_1 / 64);
-  // 64: num_pid_n = tl.cdiv(N, BLOCK_N)
+  // 61: num_pid_n = tl.cdiv(N, BLOCK_N)
   int t_2 = (mf_N + 64);
   int t_3 = (t_2 - 1);
   int num_pid_n = (t_3 / 64);
-  // 65: num_pid_in_group = GROUP_M * num_pid_n
+  // 62: num_pid_in_group = GROUP_M * num_pid_n
   int num_pid_in_group = (8 * num_pid_n);
-  // 66: first_pid_m = (pid // num_pid_in_group) * GROUP_M
+  // 63: first_pid_m = (pid // num_pid_in_group) * GROUP_M
   int t_4 = (int(blockIdx.x) / num_pid_in_group);
   int first_pid_m = (t_4 * 8);
-  // 67: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
+  // 64: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
   int t_5 = (num_pid_m - first_pid_m);
   int group_size_m = mf_min<int>(t_5, 8);
-  // 68: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+  // 65: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
   int t_6 = (int(blockIdx.x) % num_pid_in_group);
   int t_7 = (t_6 % group_size_m);
   int pid_m = (first_pid_m + t_7);
-  // 69: pid_n = (pid % num_pid_in_group) // group_size_m
+  // 66: pid_n = (pid % num_pid_in_group) // group_size_m
   int t_8 = (int(blockIdx.x) % num_pid_in_group);
   int pid_n = (t_8 / group_size_m);
-  // 70: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 67: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_9 = (pid_m * 64);
-  // 71: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 68: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
   int t_10 = (pid_n * 64);
-  // 72: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 73: for k0 in range(0, K, BLOCK_K):
-  // 74: rk = k0 + tl.arange(0, BLOCK_K)
-  // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-  // 73: for k0 in range(0, K, BLOCK_K):
+  // 69: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 70: for k0 in range(0, K, BLOCK_K):
+  // 71: rk = k0 + tl.arange(0, BLOCK_K)
+  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 70: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
-  // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-  // 74: rk = k0 + tl.arange(0, BLOCK_K)
-  // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  // 73: for k0 in range(0, K, BLOCK_K):
+  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 71: rk = k0 + tl.arange(0, BLOCK_K)
+  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 70: for k0 in range(0, K, BLOCK_K):
   bool t_12 = (0 < mf_K);
-  // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  // 73: for k0 in range(0, K, BLOCK_K):
+  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 70: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[8];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
@@ -167,10 +182,10 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   mf_cp_async_commit();
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
     int stage = ((k0 / 32) % 2);
-    // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+    // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     int k0_next = (k0 + 32);
-    // 74: rk = k0 + tl.arange(0, BLOCK_K)
-    // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+    // 71: rk = k0 + tl.arange(0, BLOCK_K)
+    // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     bool t_13 = (k0_next < mf_K);
     mf_cp_async_wait<0>();
     __syncthreads();
@@ -180,10 +195,10 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       int rk_2 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
       mf_cp_async<16>((a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))), ((a_ptr + (rm * mf_K)) + rk_2), (((rm < mf_M) & (rk_2 < mf_K)) & t_13));
     }
-    // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+    // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
-    // 74: rk = k0 + tl.arange(0, BLOCK_K)
-    // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+    // 71: rk = k0 + tl.arange(0, BLOCK_K)
+    // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     bool t_14 = (k0_next_1 < mf_K);
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
@@ -191,20 +206,22 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
       mf_cp_async<16>((b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), ((b_ptr + (rk_3 * mf_N)) + rn), (((rk_3 < mf_K) & (rn < mf_N)) & t_14));
     }
-    // 77: acc = tl.dot(a, b, acc)
+    // 74: acc = tl.dot(a, b, acc)
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
+    int a_lane = ((stage * 2560) + (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8)));
+    int b_lane = ((stage * 2304) + ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 16))));
     #pragma unroll
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[4];
       #pragma unroll
       for (int i = 0; (i < 2); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (a_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a[i], (a_smem + a_lane), (((i * 32) * 40) + kk));
       }
       #pragma unroll
-      for (int j = 0; (j < 4); j += 1) {
-        mf_ldmatrix<2, true>(frag_b[j], (b_smem + ((stage * 2304) + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + (j * 16))))));
+      for (int j = 0; (j < 4); j += 2) {
+        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (b_smem + b_lane), ((kk * 72) + (j * 16)));
       }
       #pragma unroll
       for (int i = 0; (i < 2); i += 1) {
@@ -217,14 +234,14 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     mf_cp_async_commit();
   }
   mf_cp_async_wait<0>();
-  // 78: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+  // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   __half t_15[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
     t_15[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 79: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 78: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+  // 76: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
     int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
@@ -234,47 +251,47 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     }
   }
 } else {
-  // 62: pid = tl.program_id(0)
-  // 63: num_pid_m = tl.cdiv(M, BLOCK_M)
+  // 59: pid = tl.program_id(0)
+  // 60: num_pid_m = tl.cdiv(M, BLOCK_M)
   int t = (mf_M + 64);
   int t_1 = (t - 1);
   int num_pid_m = (t_1 / 64);
-  // 64: num_pid_n = tl.cdiv(N, BLOCK_N)
+  // 61: num_pid_n = tl.cdiv(N, BLOCK_N)
   int t_2 = (mf_N + 64);
   int t_3 = (t_2 - 1);
   int num_pid_n = (t_3 / 64);
-  // 65: num_pid_in_group = GROUP_M * num_pid_n
+  // 62: num_pid_in_group = GROUP_M * num_pid_n
   int num_pid_in_group = (8 * num_pid_n);
-  // 66: first_pid_m = (pid // num_pid_in_group) * GROUP_M
+  // 63: first_pid_m = (pid // num_pid_in_group) * GROUP_M
   int t_4 = (int(blockIdx.x) / num_pid_in_group);
   int first_pid_m = (t_4 * 8);
-  // 67: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
+  // 64: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
   int t_5 = (num_pid_m - first_pid_m);
   int group_size_m = mf_min<int>(t_5, 8);
-  // 68: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+  // 65: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
   int t_6 = (int(blockIdx.x) % num_pid_in_group);
   int t_7 = (t_6 % group_size_m);
   int pid_m = (first_pid_m + t_7);
-  // 69: pid_n = (pid % num_pid_in_group) // group_size_m
+  // 66: pid_n = (pid % num_pid_in_group) // group_size_m
   int t_8 = (int(blockIdx.x) % num_pid_in_group);
   int pid_n = (t_8 / group_size_m);
-  // 70: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 67: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_9 = (pid_m * 64);
-  // 71: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 68: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
   int t_10 = (pid_n * 64);
-  // 72: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 73: for k0 in range(0, K, BLOCK_K):
-  // 74: rk = k0 + tl.arange(0, BLOCK_K)
-  // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-  // 73: for k0 in range(0, K, BLOCK_K):
+  // 69: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 70: for k0 in range(0, K, BLOCK_K):
+  // 71: rk = k0 + tl.arange(0, BLOCK_K)
+  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 70: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
-  // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-  // 74: rk = k0 + tl.arange(0, BLOCK_K)
-  // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  // 73: for k0 in range(0, K, BLOCK_K):
+  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 71: rk = k0 + tl.arange(0, BLOCK_K)
+  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 70: for k0 in range(0, K, BLOCK_K):
   bool t_12 = (0 < mf_K);
-  // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  // 73: for k0 in range(0, K, BLOCK_K):
+  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 70: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[8];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
@@ -332,10 +349,10 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   mf_cp_async_commit();
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
     int stage = ((k0 / 32) % 2);
-    // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+    // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     int k0_next = (k0 + 32);
-    // 74: rk = k0 + tl.arange(0, BLOCK_K)
-    // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+    // 71: rk = k0 + tl.arange(0, BLOCK_K)
+    // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     bool t_13 = (k0_next < mf_K);
     mf_cp_async_wait<0>();
     __syncthreads();
@@ -363,10 +380,10 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[7] = __float2half(0.0f);
       }
     }
-    // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+    // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
-    // 74: rk = k0 + tl.arange(0, BLOCK_K)
-    // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+    // 71: rk = k0 + tl.arange(0, BLOCK_K)
+    // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     bool t_14 = (k0_next_1 < mf_K);
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
@@ -392,20 +409,22 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
       }
     }
-    // 77: acc = tl.dot(a, b, acc)
+    // 74: acc = tl.dot(a, b, acc)
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
+    int a_lane = ((stage * 2560) + (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8)));
+    int b_lane = ((stage * 2304) + ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 16))));
     #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[4];
       #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (a_smem + ((stage * 2560) + ((((warp_row + (i * 32)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8))))));
+        mf_ldmatrix<4, false>(frag_a[i], (a_smem + a_lane), (((i * 32) * 40) + kk));
       }
       #pragma unroll 1
-      for (int j = 0; (j < 4); j += 1) {
-        mf_ldmatrix<2, true>(frag_b[j], (b_smem + ((stage * 2304) + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + (j * 16))))));
+      for (int j = 0; (j < 4); j += 2) {
+        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (b_smem + b_lane), ((kk * 72) + (j * 16)));
       }
       #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
@@ -418,14 +437,14 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     mf_cp_async_commit();
   }
   mf_cp_async_wait<0>();
-  // 78: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+  // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   __half t_15[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
     t_15[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 79: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 78: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+  // 76: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
     int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));

@@ -1,38 +1,38 @@
-// 62: pid = tl.program_id(0)
-// 63: num_pid_m = tl.cdiv(M, BLOCK_M)
+// 59: pid = tl.program_id(0)
+// 60: num_pid_m = tl.cdiv(M, BLOCK_M)
 int t = (M + 64);
 int t_1 = (t - 1);
 int num_pid_m = (t_1 / 64);
-// 64: num_pid_n = tl.cdiv(N, BLOCK_N)
+// 61: num_pid_n = tl.cdiv(N, BLOCK_N)
 int t_2 = (N + 64);
 int t_3 = (t_2 - 1);
 int num_pid_n = (t_3 / 64);
-// 65: num_pid_in_group = GROUP_M * num_pid_n
+// 62: num_pid_in_group = GROUP_M * num_pid_n
 int num_pid_in_group = (8 * num_pid_n);
-// 66: first_pid_m = (pid // num_pid_in_group) * GROUP_M
+// 63: first_pid_m = (pid // num_pid_in_group) * GROUP_M
 int t_4 = (int(threadgroup_position_in_grid.x) / num_pid_in_group);
 int first_pid_m = (t_4 * 8);
-// 67: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
+// 64: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
 int t_5 = (num_pid_m - first_pid_m);
 int group_size_m = metal::min(t_5, 8);
-// 68: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+// 65: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
 int t_6 = (int(threadgroup_position_in_grid.x) % num_pid_in_group);
 int t_7 = (t_6 % group_size_m);
 int pid_m = (first_pid_m + t_7);
-// 69: pid_n = (pid % num_pid_in_group) // group_size_m
+// 66: pid_n = (pid % num_pid_in_group) // group_size_m
 int t_8 = (int(threadgroup_position_in_grid.x) % num_pid_in_group);
 int pid_n = (t_8 / group_size_m);
-// 70: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+// 67: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 int t_9 = (pid_m * 64);
-// 71: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+// 68: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 int t_10 = (pid_n * 64);
-// 72: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 73: for k0 in range(0, K, BLOCK_K):
-// 74: rk = k0 + tl.arange(0, BLOCK_K)
-// 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-// 73: for k0 in range(0, K, BLOCK_K):
+// 69: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+// 70: for k0 in range(0, K, BLOCK_K):
+// 71: rk = k0 + tl.arange(0, BLOCK_K)
+// 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+// 70: for k0 in range(0, K, BLOCK_K):
 bool t_11 = (0 < K);
-// 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+// 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
 half a[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -47,11 +47,11 @@ for (int k = 0; (k < 16); k += 4) {
     a[(k + 3)] = mf_v[3];
   }
 }
-// 74: rk = k0 + tl.arange(0, BLOCK_K)
-// 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-// 73: for k0 in range(0, K, BLOCK_K):
+// 71: rk = k0 + tl.arange(0, BLOCK_K)
+// 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+// 70: for k0 in range(0, K, BLOCK_K):
 bool t_12 = (0 < K);
-// 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+// 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
 half b[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -66,7 +66,7 @@ for (int k = 0; (k < 16); k += 4) {
     b[(k + 3)] = mf_v[3];
   }
 }
-// 73: for k0 in range(0, K, BLOCK_K):
+// 70: for k0 in range(0, K, BLOCK_K):
 simdgroup_matrix<float, 8, 8> acc[16];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
@@ -84,10 +84,10 @@ for (int k = 0; (k < 16); k += 1) {
   t_14[k] = b[k];
 }
 for (int k0 = 0; (k0 < K); k0 += 32) {
-  // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
   int k0_next = (k0 + 32);
-  // 74: rk = k0 + tl.arange(0, BLOCK_K)
-  // 75: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 71: rk = k0 + tl.arange(0, BLOCK_K)
+  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
   bool t_15 = (k0_next < K);
   int rm = t_9;
   half a_1[16];
@@ -104,10 +104,10 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
       a_1[(k + 3)] = mf_v[3];
     }
   }
-  // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   int k0_next_1 = (k0 + 32);
-  // 74: rk = k0 + tl.arange(0, BLOCK_K)
-  // 76: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 71: rk = k0 + tl.arange(0, BLOCK_K)
+  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   bool t_16 = (k0_next_1 < K);
   int rn = t_10;
   half b_1[16];
@@ -124,7 +124,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
       b_1[(k + 3)] = mf_v[3];
     }
   }
-  // 77: acc = tl.dot(a, b, acc)
+  // 74: acc = tl.dot(a, b, acc)
   threadgroup half a_2_smem[5120];
   int stage = ((k0 / 32) % 2);
   #pragma unroll
@@ -182,14 +182,14 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     t_14[k] = b_3[k];
   }
 }
-// 78: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+// 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
 half t_17[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
   t_17[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
 }
-// 79: mask=(rm[:, None] < M) & (rn[None, :] < N))
-// 78: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+// 76: mask=(rm[:, None] < M) & (rn[None, :] < N))
+// 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
   int rm = (t_9 + ((((((k / 2) / 4) * 2) + (int(simdgroup_index_in_threadgroup) / 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));

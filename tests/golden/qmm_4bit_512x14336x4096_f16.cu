@@ -52,9 +52,10 @@ __device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_f
                : "r"(pa[0]), "r"(pa[1]), "r"(pa[2]), "r"(pa[3]), "r"(pb[0]), "r"(pb[1]));
 }
 
-// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row.
-template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldmatrix(F& frag, const void* row) {
-  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row,
+// `offset` elements from `base` (the same base for a K step's loads: converted once, offset folded).
+template <int N, bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix(F& frag, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
   unsigned* r = reinterpret_cast<unsigned*>(frag.e);
   if constexpr (N == 4 && !Trans) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
@@ -66,6 +67,20 @@ template <int N, bool Trans, typename F> __device__ __forceinline__ void mf_ldma
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
   } else {
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+  }
+}
+
+// Two neighbouring 2-matrix fragments in one .x4: matrices 0, 1 into `lo`, 2, 3 into `hi`.
+template <bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix_pair(F& lo, F& hi, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
+  unsigned* l = reinterpret_cast<unsigned*>(lo.e);
+  unsigned* h = reinterpret_cast<unsigned*>(hi.e);
+  if constexpr (Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
   }
 }
 // Conversions through float for __half/__nv_bfloat16 (their direct conversions are ambiguous).
@@ -100,11 +115,11 @@ const auto mf_K = K[0];
 __half* a_1_smem = reinterpret_cast<__half*>(mf_shared + 0);
 __half* t_11_smem = reinterpret_cast<__half*>(mf_shared + 2560);
 if (mf_is_aligned(x_ptr, 16)) {
-  // 120: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
+  // 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 115: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 116: for k0 in range(0, K, BLOCK_K):
+  // 106: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 107: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -112,8 +127,8 @@ if (mf_is_aligned(x_ptr, 16)) {
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 117: rk = k0 + tl.arange(0, BLOCK_K)
-    // 126: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+    // 108: rk = k0 + tl.arange(0, BLOCK_K)
+    // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
     int rm_1 = (t + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
@@ -130,8 +145,8 @@ if (mf_is_aligned(x_ptr, 16)) {
       a[6] = mf_v.v[6];
       a[7] = mf_v.v[7];
     }
-    // 119: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
-    // 120: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
+    // 110: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
+    // 111: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
     int t_2 = (mf_K / 8);
     int rn = t_1;
     unsigned words[16];
@@ -142,7 +157,7 @@ if (mf_is_aligned(x_ptr, 16)) {
       bool w_mask = ((rk_2 < mf_K) & (rn_1 < mf_N));
       words[k] = (w_mask ? ((wq_ptr + (rn_1 * t_2)) + (rk_2 / 8))[0] : 0u);
     }
-    // 121: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 112: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_3[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -159,9 +174,9 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_4[k]);
     }
-    // 122: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
+    // 113: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
     int t_5 = (mf_K / 64);
-    // 123: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 114: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_6[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -176,7 +191,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_6[k]);
     }
-    // 124: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 115: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_7[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -191,7 +206,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_7[k]);
     }
-    // 125: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
+    // 116: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
     float t_8[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -216,17 +231,19 @@ if (mf_is_aligned(x_ptr, 16)) {
     __syncthreads();
     int warp_row = 0;
     int warp_col = (int(threadIdx.x / 32u) * 8);
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)));
     #pragma unroll
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[2];
       #pragma unroll
       for (int i = 0; (i < 2); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + ((((warp_row + (i * 16)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8)))));
+        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 16) * 40) + kk));
       }
       #pragma unroll
-      for (int j = 0; (j < 2); j += 1) {
-        mf_ldmatrix<2, true>(frag_b[j], (t_11_smem + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + (j * 32)))));
+      for (int j = 0; (j < 2); j += 2) {
+        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (t_11_smem + b_lane), ((kk * 72) + (j * 32)));
       }
       #pragma unroll
       for (int i = 0; (i < 2); i += 1) {
@@ -237,14 +254,14 @@ if (mf_is_aligned(x_ptr, 16)) {
       }
     }
   }
-  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 117: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_12[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_12[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 127: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 118: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 117: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
@@ -254,11 +271,11 @@ if (mf_is_aligned(x_ptr, 16)) {
     }
   }
 } else {
-  // 120: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
+  // 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 115: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 116: for k0 in range(0, K, BLOCK_K):
+  // 106: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 107: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -266,8 +283,8 @@ if (mf_is_aligned(x_ptr, 16)) {
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 117: rk = k0 + tl.arange(0, BLOCK_K)
-    // 126: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+    // 108: rk = k0 + tl.arange(0, BLOCK_K)
+    // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
     int rm_1 = (t + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
@@ -291,8 +308,8 @@ if (mf_is_aligned(x_ptr, 16)) {
       a[6] = __float2half(0.0f);
       a[7] = __float2half(0.0f);
     }
-    // 119: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
-    // 120: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
+    // 110: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
+    // 111: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
     int t_2 = (mf_K / 8);
     int rn = t_1;
     unsigned words[16];
@@ -303,7 +320,7 @@ if (mf_is_aligned(x_ptr, 16)) {
       bool w_mask = ((rk_2 < mf_K) & (rn_1 < mf_N));
       words[k] = (w_mask ? ((wq_ptr + (rn_1 * t_2)) + (rk_2 / 8))[0] : 0u);
     }
-    // 121: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 112: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_3[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -320,9 +337,9 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_4[k]);
     }
-    // 122: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
+    // 113: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
     int t_5 = (mf_K / 64);
-    // 123: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 114: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_6[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -337,7 +354,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_6[k]);
     }
-    // 124: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 115: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_7[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -352,7 +369,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_7[k]);
     }
-    // 125: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
+    // 116: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
     float t_8[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -377,17 +394,19 @@ if (mf_is_aligned(x_ptr, 16)) {
     __syncthreads();
     int warp_row = 0;
     int warp_col = (int(threadIdx.x / 32u) * 8);
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)));
     #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[2];
       #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
-        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + ((((warp_row + (i * 16)) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (kk + (((int(threadIdx.x % 32u) / 8) / 2) * 8)))));
+        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 16) * 40) + kk));
       }
       #pragma unroll 1
-      for (int j = 0; (j < 2); j += 1) {
-        mf_ldmatrix<2, true>(frag_b[j], (t_11_smem + (((kk + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (warp_col + (j * 32)))));
+      for (int j = 0; (j < 2); j += 2) {
+        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (t_11_smem + b_lane), ((kk * 72) + (j * 32)));
       }
       #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
@@ -398,14 +417,14 @@ if (mf_is_aligned(x_ptr, 16)) {
       }
     }
   }
-  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 117: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_12[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     t_12[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 127: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 118: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 117: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));

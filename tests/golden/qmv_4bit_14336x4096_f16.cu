@@ -60,11 +60,11 @@ const auto mf_N = N[0];
 const auto mf_K = K[0];
 float* x_1_smem = reinterpret_cast<float*>(mf_shared + 0);
 if (mf_is_aligned(x_ptr, 8)) {
-  // 53: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 52: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 8);
-  // 54: row_ok = rows < N
-  // 55: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 56: for k0 in range(0, K, BLOCK_K):
+  // 53: row_ok = rows < N
+  // 54: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 55: for k0 in range(0, K, BLOCK_K):
   float acc[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -72,10 +72,10 @@ if (mf_is_aligned(x_ptr, 8)) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 256) {
-    // 57: ks = k0 + tl.arange(0, BLOCK_K)
-    // 58: k_ok = ks < K
-    // 59: mask = row_ok[:, None] & k_ok[None, :]
-    // 60: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
+    // 56: ks = k0 + tl.arange(0, BLOCK_K)
+    // 57: k_ok = ks < K
+    // 58: mask = row_ok[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
     int t_1 = (mf_K / 8);
     int rows = t;
     bool row_ok = (rows < mf_N);
@@ -89,7 +89,7 @@ if (mf_is_aligned(x_ptr, 8)) {
       bool mask = (row_ok_1 & k_ok_1);
       words[k] = (mask ? ((wq_ptr + (rows_1 * t_1)) + (ks_1 / 8))[0] : 0u);
     }
-    // 61: q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_2[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -106,9 +106,9 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       q[k] = static_cast<float>(t_3[k]);
     }
-    // 62: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
+    // 61: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
     int t_4 = (mf_K / 64);
-    // 63: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
     __half t_5[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -125,7 +125,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       scale[k] = static_cast<float>(t_5[k]);
     }
-    // 64: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
     __half t_6[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -142,7 +142,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       bias[k] = static_cast<float>(t_6[k]);
     }
-    // 65: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
+    // 64: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
     __half t_7[4];
     int ks_5 = (k0 + (int(threadIdx.x) * 4));
     bool k_ok_4 = (ks_5 < mf_K);
@@ -159,7 +159,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_7[k]);
     }
-    // 66: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
+    // 65: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
     float t_8[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -230,7 +230,7 @@ if (mf_is_aligned(x_ptr, 8)) {
       acc[k] = acc_4[k];
     }
   }
-  // 67: tl.store(out_ptr + rows, acc, mask=row_ok)
+  // 66: tl.store(out_ptr + rows, acc, mask=row_ok)
   __half t_11[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -245,11 +245,11 @@ if (mf_is_aligned(x_ptr, 8)) {
     }
   }
 } else {
-  // 53: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 52: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 8);
-  // 54: row_ok = rows < N
-  // 55: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 56: for k0 in range(0, K, BLOCK_K):
+  // 53: row_ok = rows < N
+  // 54: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 55: for k0 in range(0, K, BLOCK_K):
   float acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
@@ -257,10 +257,10 @@ if (mf_is_aligned(x_ptr, 8)) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 256) {
-    // 57: ks = k0 + tl.arange(0, BLOCK_K)
-    // 58: k_ok = ks < K
-    // 59: mask = row_ok[:, None] & k_ok[None, :]
-    // 60: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
+    // 56: ks = k0 + tl.arange(0, BLOCK_K)
+    // 57: k_ok = ks < K
+    // 58: mask = row_ok[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
     int t_1 = (mf_K / 8);
     int rows = t;
     bool row_ok = (rows < mf_N);
@@ -274,7 +274,7 @@ if (mf_is_aligned(x_ptr, 8)) {
       bool mask = (row_ok_1 & k_ok_1);
       words[k] = (mask ? ((wq_ptr + (rows_1 * t_1)) + (ks_1 / 8))[0] : 0u);
     }
-    // 61: q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_2[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
@@ -291,9 +291,9 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       q[k] = static_cast<float>(t_3[k]);
     }
-    // 62: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
+    // 61: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
     int t_4 = (mf_K / 64);
-    // 63: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
     __half t_5[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
@@ -310,7 +310,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       scale[k] = static_cast<float>(t_5[k]);
     }
-    // 64: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
     __half t_6[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
@@ -327,7 +327,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 32); k += 1) {
       bias[k] = static_cast<float>(t_6[k]);
     }
-    // 65: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
+    // 64: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
     __half t_7[4];
     int ks_5 = (k0 + (int(threadIdx.x) * 4));
     bool k_ok_4 = (ks_5 < mf_K);
@@ -347,7 +347,7 @@ if (mf_is_aligned(x_ptr, 8)) {
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_7[k]);
     }
-    // 66: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
+    // 65: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
     float t_8[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
@@ -418,7 +418,7 @@ if (mf_is_aligned(x_ptr, 8)) {
       acc[k] = acc_4[k];
     }
   }
-  // 67: tl.store(out_ptr + rows, acc, mask=row_ok)
+  // 66: tl.store(out_ptr + rows, acc, mask=row_ok)
   __half t_11[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {

@@ -1,8 +1,8 @@
-// 53: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+// 52: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
 int t = (int(threadgroup_position_in_grid.x) * 8);
-// 54: row_ok = rows < N
-// 55: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
-// 56: for k0 in range(0, K, BLOCK_K):
+// 53: row_ok = rows < N
+// 54: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
+// 55: for k0 in range(0, K, BLOCK_K):
 float acc[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
@@ -10,10 +10,10 @@ for (int k = 0; (k < 4); k += 1) {
   acc[k] = acc_1;
 }
 for (int k0 = 0; (k0 < K); k0 += 256) {
-  // 57: ks = k0 + tl.arange(0, BLOCK_K)
-  // 58: k_ok = ks < K
-  // 59: mask = row_ok[:, None] & k_ok[None, :]
-  // 60: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
+  // 56: ks = k0 + tl.arange(0, BLOCK_K)
+  // 57: k_ok = ks < K
+  // 58: mask = row_ok[:, None] & k_ok[None, :]
+  // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
   int t_1 = (K / 8);
   int rows = t;
   bool row_ok = (rows < N);
@@ -27,7 +27,7 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
     bool mask = (row_ok_1 & k_ok_1);
     words[k] = (mask ? ((wq_ptr + (rows_1 * t_1)) + (ks_1 / 8))[0] : uint(0));
   }
-  // 61: q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+  // 60: q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
   uint t_2[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
@@ -44,9 +44,9 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
   for (int k = 0; (k < 32); k += 1) {
     q[k] = static_cast<float>(t_3[k]);
   }
-  // 62: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
+  // 61: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
   int t_4 = (K / 64);
-  // 63: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
+  // 62: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
   half t_5[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
@@ -63,7 +63,7 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
   for (int k = 0; (k < 32); k += 1) {
     scale[k] = static_cast<float>(t_5[k]);
   }
-  // 64: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
+  // 63: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
   half t_6[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
@@ -80,7 +80,7 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
   for (int k = 0; (k < 32); k += 1) {
     bias[k] = static_cast<float>(t_6[k]);
   }
-  // 65: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
+  // 64: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
   half t_7[4];
   int ks_5 = (k0 + (int(thread_index_in_threadgroup) * 4));
   bool k_ok_4 = (ks_5 < K);
@@ -97,7 +97,7 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
   for (int k = 0; (k < 4); k += 1) {
     x[k] = static_cast<float>(t_7[k]);
   }
-  // 66: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
+  // 65: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
   float t_8[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
@@ -169,7 +169,7 @@ for (int k0 = 0; (k0 < K); k0 += 256) {
     acc[k] = acc_4[k];
   }
 }
-// 67: tl.store(out_ptr + rows, acc, mask=row_ok)
+// 66: tl.store(out_ptr + rows, acc, mask=row_ok)
 half t_11[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 import metalforge as mf
-from metalforge.codegen.target import target_named
-from metalforge.errors import KernelDefinitionError
+from metalforge.errors import SharedMemoryLimitError
 from metalforge.launcher.generated import UNSET
 from metalforge.kernels import attention, flash_attention, matmul, norms, quantized, registered, rope, softmax
 
@@ -206,33 +205,18 @@ def test_flash_attention_tiles_that_do_not_divide_the_length(rng):
     close(out, mx.array(attention64(f64(q), f64(k), f64(v), True)), 4e-3)
 
 
-@pytest.mark.parametrize("target", ["msl", "cuda"])
-@pytest.mark.parametrize("dtype", [mx.float16, mx.float32])
-def test_threadgroup_memory_prunes_match_the_compiler(dtype, target, monkeypatch):
-    """A config passes the prune exactly when it compiles (else the tuner wastes trials on compile
-    errors, or never tries configs that fit), for either target: the prunes follow the active back
-    end's (CUDA's fp16 scores are on m16n8k16 fragments, reduced through threadgroup memory)."""
-    for module in (flash_attention, matmul):
-        monkeypatch.setattr(module, "active_target", lambda: target_named(target))
-    a, b = mx.zeros((40, 24), dtype), mx.zeros((24, 40), dtype)
-    mm_args = (a, b, mf.empty((40, 40), dtype), 40, 40, 24)
-    q = mx.zeros((2, 40, 64), dtype)
-    fa_args = flash_attention.kernel_args(q, q, q, True)
-    seen = set()
-    for tuner, args, fixed in ((matmul.matmul_kernel, mm_args, {"GROUP_M": 1, "num_warps": 4}),
-                               (flash_attention.flash_attention_kernel, fa_args, {"num_warps": 4})):
-        named = dict(zip(tuner.fn.arg_names, args))
-        for point in tuner.space.points():
-            if any(point[name] != value for name, value in fixed.items()):
-                continue  # the launch settings do not change the memory
-            config = mf.Config.from_point(point)
-            fits = all(prune(config.all_kwargs(), named) for prune in tuner.prune)
-            try:
-                tuner.fn.compile(*args, target=target, **config.all_kwargs())
-                compiles = True
-            except KernelDefinitionError:
-                compiles = False
-            assert fits == compiles, (tuner.name, point, dtype)
-            seen.add(fits)
-    # both sides of Metal's 32 KiB were checked; CUDA's 227 KiB (dynamic shared memory) holds every point
-    assert seen == ({True, False} if target == "msl" else {True})
+def test_configs_over_the_shared_memory_limit_are_invalid_trials():
+    """The compiler's own count of threadgroup memory decides which tiles fit (the library recomputes
+    nothing): a config over the target's limit fails to compile with SharedMemoryLimitError, naming
+    the kernel and the fix, and the tuner records it as an invalid trial (never launched, never a
+    compile failure); on CUDA's 227 KiB the same tile compiles, its `shared_bytes` the padded
+    buffers (rows of BLOCK + 16 bytes, one per stage)."""
+    a, b = mx.zeros((40, 24), mx.float32), mx.zeros((24, 40), mx.float32)
+    args = (a, b, mf.empty((40, 40), mx.float32), 40, 40, 24)
+    config = mf.Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 1}, num_warps=4, num_stages=2)
+    with pytest.raises(SharedMemoryLimitError, match=r"(?s)matmul_kernel.*more than the 32768.*fewer num_stages"):
+        matmul.matmul_kernel.fn.compile(*args, target="msl", **config.all_kwargs())
+    result = matmul.matmul_kernel.evaluate(matmul.launch_grid(40, 40), config, [args], None)
+    assert result.status == "invalid" and "threadgroup memory" in result.reason, result
+    cuda = matmul.matmul_kernel.fn.compile(*args, target="cuda", **config.all_kwargs())
+    assert cuda.shared_bytes == 2 * 4 * (128 * (64 + 4) + 64 * (128 + 4))
