@@ -22,7 +22,7 @@ from ...dsl import ir
 from ...errors import KernelDefinitionError
 from .. import lir
 from ..layouts import (MMA, Blocked, Expand, Layout, Remat, Scalar, add, div, flat_index, lit, mod, mul_, prod,
-                       slot_count, unravel)
+                       same_registers, slot_count, unravel)
 from ..lir import Bin, Call, Cast, Expr, FragmentElement, Index, Lit, Select, Sym, Un
 from ..ir_passes.assign_layouts import PASS_THROUGH, LayoutPlan, stage_elements
 
@@ -63,7 +63,25 @@ class RegsRepr(Repr):
         return Index(Sym(self.name), k)
 
     def at(self, lw, layout, k, coords):
-        return self.slot(k) if layout == self.layout and k is not None else None
+        return self.slot(k) if k is not None and same_registers(layout, self.layout) else None
+
+
+@dataclass
+class SpreadRepr(Repr):
+    """A register tile broadcast along its size-1 dimensions in its own threads (`Blocked.reshaped`):
+    slot k of the result reads the source's slot at k's local indices, 0 along the broadcast ones;
+    a consumer in another layout converts the source through threadgroup memory."""
+
+    name: str
+    source: Blocked
+    layout: Blocked
+
+    def source_slot(self, k: Expr) -> Expr:
+        return self.source.slot_of([lit(0) if n == 1 != m else self.layout.local_index(k, d)
+                                    for d, (n, m) in enumerate(zip(self.source.shape, self.layout.shape))])
+
+    def at(self, lw, layout, k, coords):
+        return Index(Sym(self.name), self.source_slot(k)) if k is not None and layout == self.layout else None
 
 
 @dataclass
@@ -320,7 +338,7 @@ class Lowering(ABC):
     def materialize(self, v: Value, layout: Layout, copy: bool = False, name: str | None = None) -> str:
         """A register array holding `v` in `layout` (v's own when it already is one, unless `copy`)."""
         r = self.env[v.id]
-        if type(r) is RegsRepr and r.layout == layout and not copy:  # a plain array, not fragments
+        if type(r) is RegsRepr and same_registers(r.layout, layout) and not copy:  # a plain array, not fragments
             return r.name
         self.ready([v], layout)
         name = name or self.name(v)
@@ -517,6 +535,11 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
         layout, source, stored, pad = sl, RegsRepr(r.name, sl), sl.shape, 0
         index = lambda coords: flat_index(coords[:sl.dim] + coords[sl.dim + 1:], stored)  # noqa: E731 (readers)
         written = lambda coords: flat_index(coords, stored)  # noqa: E731 (the slice's own coordinates)
+    elif isinstance(r, SpreadRepr):  # a broadcast in registers: store its source once
+        layout, source, stored, pad = r.source, RegsRepr(r.name, r.source), r.source.shape, 0
+        index = lambda coords: flat_index([c if n != 1 else lit(0) for c, n in zip(coords, stored)],  # noqa: E731
+                                          stored)
+        written = lambda coords: flat_index(coords, stored)  # noqa: E731
     else:
         assert isinstance(r, RegsRepr), f"no registers to convert for {v}"
         layout, source, stored = r.layout, r, shape
