@@ -34,6 +34,8 @@ def lower_broadcast(lw: Lowering, op: Operation) -> None:
     elif isinstance(layout, Blocked) and type(src) is RegsRepr and isinstance(src.layout, Blocked) \
             and src.layout.reshaped(layout.shape) == layout:  # each thread reads its own registers
         lw.env[r.id] = SpreadRepr(src.name, src.layout, layout)
+        shape = shape_of(x.type)
+        lw.views[r.id] = (x, lambda coords: [c if n != 1 else lit(0) for c, n in zip(coords, shape)])
     else:
         shape = shape_of(x.type)
         sh = lw.to_shared(x)
@@ -50,10 +52,11 @@ def lower_expand_dims(lw: Lowering, op: Operation) -> None:
         assert isinstance(src, RegsRepr) and isinstance(src.layout, Slice)
         lw.env[r.id] = RegsRepr(src.name, layout)
         return
+    axis = op.attrs["axis"]
     if isinstance(layout, Blocked) and type(src) is RegsRepr:  # a size-1 dimension more: the same registers
         lw.env[r.id] = RegsRepr(src.name, layout)
+        lw.views[r.id] = (x, lambda coords: coords[:axis] + coords[axis + 1:])
         return
-    axis = op.attrs["axis"]
     _view(lw, op, lambda coords: coords[:axis] + coords[axis + 1:])
 
 

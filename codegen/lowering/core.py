@@ -70,7 +70,7 @@ class RegsRepr(Repr):
 class SpreadRepr(Repr):
     """A register tile broadcast along its size-1 dimensions in its own threads (`Blocked.reshaped`):
     slot k of the result reads the source's slot at k's local indices, 0 along the broadcast ones;
-    a consumer in another layout converts the source through threadgroup memory."""
+    a consumer in another layout converts the source through threadgroup memory (`Lowering.views`)."""
 
     name: str
     source: Blocked
@@ -205,6 +205,9 @@ class Lowering(ABC):
         self.fragment_accumulators: set[int] = set()
         # dot operands pipelined by asynchronous copies, by the value ids of their loads and carried tile
         self.async_tiles: dict[int, AsyncTile] = {}
+        # register tiles that re-index another one's registers (an expand_dims or broadcast in place):
+        # value id -> (source, its coordinates for the view's); converted through their source
+        self.views: dict[int, tuple[Value, Callable[[list[Expr]], list[Expr]]]] = {}
         self.current: Operation | None = None
         self.line: int | None = None
         # since the last device-memory barrier: a store or atomic; a load from an output (memory.py)
@@ -310,6 +313,10 @@ class Lowering(ABC):
         for cache in reversed(self.shared_cache):
             if v.id in cache:
                 return cache[v.id]
+        if v.id in self.views:  # a view of registers: convert its source, where the source is defined
+            source, source_coords = self.views[v.id]
+            sh = self.to_shared(source)
+            return SharedRepr(sh.name, shape_of(v.type), lambda coords: sh.index(source_coords(coords)), sh.base)
         level = min(self.depth.get(v.id, 0), len(self.blocks) - 1)
         outer, self.hoist_to = self.hoist_to, level if level < len(self.blocks) - 1 else None
         try:
@@ -535,11 +542,6 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
         layout, source, stored, pad = sl, RegsRepr(r.name, sl), sl.shape, 0
         index = lambda coords: flat_index(coords[:sl.dim] + coords[sl.dim + 1:], stored)  # noqa: E731 (readers)
         written = lambda coords: flat_index(coords, stored)  # noqa: E731 (the slice's own coordinates)
-    elif isinstance(r, SpreadRepr):  # a broadcast in registers: store its source once
-        layout, source, stored, pad = r.source, RegsRepr(r.name, r.source), r.source.shape, 0
-        index = lambda coords: flat_index([c if n != 1 else lit(0) for c, n in zip(coords, stored)],  # noqa: E731
-                                          stored)
-        written = lambda coords: flat_index(coords, stored)  # noqa: E731
     else:
         assert isinstance(r, RegsRepr), f"no registers to convert for {v}"
         layout, source, stored = r.layout, r, shape

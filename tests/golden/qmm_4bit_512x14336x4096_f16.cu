@@ -103,8 +103,8 @@ if (mf_is_aligned(x_ptr, 16)) {
   // 120: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 115: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 116: for k0 in range(0, K, BLOCK_K):
+  // 126: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 127: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -112,7 +112,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 117: rk = k0 + tl.arange(0, BLOCK_K)
+    // 128: rk = k0 + tl.arange(0, BLOCK_K)
     // 126: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -130,8 +130,8 @@ if (mf_is_aligned(x_ptr, 16)) {
       a[6] = mf_v.v[6];
       a[7] = mf_v.v[7];
     }
-    // 119: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
-    // 120: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
+    // 130: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
+    // 131: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
     int t_2 = (mf_K / 8);
     int rn = t_1;
     unsigned words[16];
@@ -142,7 +142,7 @@ if (mf_is_aligned(x_ptr, 16)) {
       bool w_mask = ((rk_2 < mf_K) & (rn_1 < mf_N));
       words[k] = (w_mask ? ((wq_ptr + (rn_1 * t_2)) + (rk_2 / 8))[0] : 0u);
     }
-    // 121: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 132: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_3[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -159,9 +159,9 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_4[k]);
     }
-    // 122: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
+    // 133: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
     int t_5 = (mf_K / 64);
-    // 123: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 134: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_6[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -176,7 +176,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_6[k]);
     }
-    // 124: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 135: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_7[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -191,7 +191,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_7[k]);
     }
-    // 125: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
+    // 136: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
     float t_8[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -237,14 +237,14 @@ if (mf_is_aligned(x_ptr, 16)) {
       }
     }
   }
-  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 137: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_12[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_12[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 127: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 138: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 137: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
@@ -257,8 +257,8 @@ if (mf_is_aligned(x_ptr, 16)) {
   // 120: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 115: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 116: for k0 in range(0, K, BLOCK_K):
+  // 126: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 127: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -266,7 +266,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 117: rk = k0 + tl.arange(0, BLOCK_K)
+    // 128: rk = k0 + tl.arange(0, BLOCK_K)
     // 126: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -291,8 +291,8 @@ if (mf_is_aligned(x_ptr, 16)) {
       a[6] = __float2half(0.0f);
       a[7] = __float2half(0.0f);
     }
-    // 119: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
-    // 120: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
+    // 130: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
+    // 131: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
     int t_2 = (mf_K / 8);
     int rn = t_1;
     unsigned words[16];
@@ -303,7 +303,7 @@ if (mf_is_aligned(x_ptr, 16)) {
       bool w_mask = ((rk_2 < mf_K) & (rn_1 < mf_N));
       words[k] = (w_mask ? ((wq_ptr + (rn_1 * t_2)) + (rk_2 / 8))[0] : 0u);
     }
-    // 121: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 132: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_3[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -320,9 +320,9 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_4[k]);
     }
-    // 122: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
+    // 133: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
     int t_5 = (mf_K / 64);
-    // 123: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 134: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_6[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -337,7 +337,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_6[k]);
     }
-    // 124: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+    // 135: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
     __half t_7[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -352,7 +352,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_7[k]);
     }
-    // 125: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
+    // 136: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
     float t_8[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -398,14 +398,14 @@ if (mf_is_aligned(x_ptr, 16)) {
       }
     }
   }
-  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 137: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_12[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     t_12[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 127: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 138: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 137: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));

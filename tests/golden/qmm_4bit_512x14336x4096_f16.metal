@@ -1,8 +1,8 @@
 // 120: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
 int t = (int(threadgroup_position_in_grid.x) * 32);
 int t_1 = (int(threadgroup_position_in_grid.y) * 64);
-// 115: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 116: for k0 in range(0, K, BLOCK_K):
+// 126: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+// 127: for k0 in range(0, K, BLOCK_K):
 simdgroup_matrix<float, 8, 8> acc[8];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -10,7 +10,7 @@ for (int k = 0; (k < 16); k += 1) {
   acc[(k / 2)].thread_elements()[(k % 2)] = acc_1;
 }
 for (int k0 = 0; (k0 < K); k0 += 32) {
-  // 117: rk = k0 + tl.arange(0, BLOCK_K)
+  // 128: rk = k0 + tl.arange(0, BLOCK_K)
   // 126: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
   int rm = t;
   half a[8];
@@ -27,8 +27,8 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
       a[(k + 3)] = mf_v[3];
     }
   }
-  // 119: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
-  // 120: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
+  // 130: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
+  // 131: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
   int t_2 = (K / 8);
   int rn = t_1;
   uint words[16];
@@ -39,7 +39,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     bool w_mask = ((rk_2 < K) & (rn_1 < N));
     words[k] = (w_mask ? ((wq_ptr + (rn_1 * t_2)) + (rk_2 / 8))[0] : uint(0));
   }
-  // 121: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
+  // 132: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
   uint t_3[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -56,9 +56,9 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 16); k += 1) {
     q[k] = static_cast<float>(t_4[k]);
   }
-  // 122: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
+  // 133: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
   int t_5 = (K / 64);
-  // 123: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+  // 134: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
   half t_6[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -73,7 +73,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 16); k += 1) {
     scale[k] = static_cast<float>(t_6[k]);
   }
-  // 124: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
+  // 135: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
   half t_7[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -88,7 +88,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 16); k += 1) {
     bias[k] = static_cast<float>(t_7[k]);
   }
-  // 125: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
+  // 136: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
   float t_8[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -143,14 +143,14 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     }
   }
 }
-// 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+// 137: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 half t_12[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   t_12[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
 }
-// 127: mask=(rm[:, None] < M) & (rn[None, :] < N))
-// 126: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+// 138: mask=(rm[:, None] < M) & (rn[None, :] < N))
+// 137: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   int rm = (t + ((((((k / 2) / 4) * 2) + (int(simdgroup_index_in_threadgroup) / 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
