@@ -41,13 +41,19 @@ def _reference(x, w_q, scales, biases, out, n, k, group, bits, *meta):
     return reference(x, w_q.reshape(n, -1), scales.reshape(n, -1), biases.reshape(n, -1), group, bits, stream=None)
 
 
+def qmv_default(named: dict) -> Config:
+    """The untuned qmv config for N rows. 512 weights of a row a step, 16 lanes a row (a lane: 4
+    words, one 16-byte load), 4 simdgroups: where N allows, 4 rows a thread sharing its x (32 rows
+    a program: 448 programs at N = 14336, 72 registers a thread on sm_90); below 8192 rows, 1 row a
+    thread (8 a program, 512 programs at N = 4096), so that a smaller layer still spreads over
+    several programs per multiprocessor."""
+    return Config({"BLOCK_N": 32 if named["N"] >= 8192 else 8, "BLOCK_K": 512}, num_warps=4)
+
+
 @register
-@autotune(space=Space({"BLOCK_N": [8, 16, 32], "BLOCK_K": [256, 512, 1024], "num_warps": [2, 4]}),
+@autotune(space=Space({"BLOCK_N": [4, 8, 16, 32], "BLOCK_K": [256, 512, 1024], "num_warps": [2, 4]}),
           key=["N", "K", "GROUP", "BITS"], reference=_reference, tune_args=_tune_args, tune_shape=_tune_shape,
-          # untuned (N = 14336, K = 4096 4-bit g64 in mind): 16-byte word loads, 16 lanes a row, 2 rows a
-          # thread sharing its x, 448 programs of 4 simdgroups
-          default=Config({"BLOCK_N": 32, "BLOCK_K": 512}, num_warps=4),
-          shapes=[(256, 1024)], shape_ranks=[4], dtypes=[mx.float16],
+          default=qmv_default, shapes=[(256, 1024)], shape_ranks=[4], dtypes=[mx.float16],
           rtol=1e-2, atol=1e-2)  # fp16 output of a K-long fp32 sum
 @jit
 def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
@@ -65,7 +71,9 @@ def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.c
     acc = tl.zeros((BLOCK_N, WORDS), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         kw = k0 // PER_WORD + tl.arange(0, WORDS)  # word index in the row
-        k_ok = kw // (GROUP // PER_WORD) < K // GROUP  # whole groups in or out: constant over a thread's words
+        # whole groups in or out, so constant over a thread's words (which stay one vector: a row of
+        # K // PER_WORD words starts at a multiple of GROUP // PER_WORD, aligned for it)
+        k_ok = kw // (GROUP // PER_WORD) < K // GROUP
         mask = row_ok[:, None] & k_ok[None, :]
         words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
         q = ((words[:, :, None] >> shifts[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
