@@ -181,6 +181,17 @@ class Blocked:
         return Blocked(tuple(shape), spt, self.tpw, self.wpc)
 
 
+def merged_last_axes(layout: "Blocked", shape: tuple[int, ...]) -> "Blocked | None":
+    """`layout` seen as a tile of `shape`, its last two axes merged (a row-major reshape), when
+    each thread holds the last axis whole: the same registers in the same order (nibbles unpacked
+    along a third axis, seen as the weight row they are). None when that is not the case."""
+    if (len(layout.shape) < 2 or tuple(shape) != layout.shape[:-2] + (layout.shape[-2] * layout.shape[-1],)
+            or not layout.thread_local(len(layout.shape) - 1) or layout.spt[-1] != layout.shape[-1]):
+        return None
+    n = layout.shape[-1]
+    return Blocked(tuple(shape), layout.spt[:-2] + (layout.spt[-2] * n,), layout.tpw[:-1], layout.wpc[:-1])
+
+
 def same_registers(a: object, b: object) -> bool:
     """Whether two register layouts put every element in the same thread and slot: equal, or a
     reduction's slice along a dimension each thread held whole against the parent without it."""

@@ -17,7 +17,7 @@ from ..fragments import fragment_for
 from ..target import METAL, Target
 from .axis_info import access_width, analyse, constant_run
 from ..layouts import (MMA, Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, canonical,
-                       default_blocked, mma_layout, same_registers)
+                       default_blocked, merged_last_axes, mma_layout, same_registers)
 
 # Ops computing each element from the same element of their operands.
 ELEMENTWISE = frozenset({
@@ -312,6 +312,10 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
             if isinstance(src, Blocked):
                 return src.with_axis(axis)
             return Shared(r.type.shape)
+        if code == "reshape" and isinstance(held[0], Blocked):
+            merged = merged_last_axes(held[0], r.type.shape)
+            if merged is not None:
+                return merged
         if code in VIEWS:  # reshape, permute of stored data
             return Shared(r.type.shape)
         if code in SCANS:

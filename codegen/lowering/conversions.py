@@ -62,6 +62,10 @@ def lower_expand_dims(lw: Lowering, op: Operation) -> None:
 
 def lower_reshape(lw: Lowering, op: Operation) -> None:
     src_shape, dst_shape = shape_of(op.operands[0].type), shape_of(op.result.type)
+    layout, src = lw.plan.of(op.result), lw.env[op.operands[0].id]
+    if isinstance(layout, Blocked) and type(src) is RegsRepr:  # merged axes, the same registers (merged_last_axes)
+        lw.env[op.result.id] = RegsRepr(src.name, layout)
+        return
     _view(lw, op, lambda coords: unravel(flat_index(coords, dst_shape), src_shape))
 
 

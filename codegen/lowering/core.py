@@ -13,6 +13,7 @@ that sends each op to its module is `driver.py`, on top of them.
 from __future__ import annotations
 
 import re
+from math import gcd
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable
@@ -547,7 +548,9 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
         layout, source, stored = r.layout, r, shape
         pad = lw.plan.shared_pad.get(v.id, 0) if len(shape) == 2 else 0
         if isinstance(layout, Blocked) and element_of(v.type) in lw.plan.target.vector_types:
-            width = layout.spt[-1]  # a run's slots are consecutive, its elements neighbours in a row
+            # a run's slots are consecutive, its elements neighbours in a row (a broadcast in registers
+            # may hold more of them than one access moves)
+            width = gcd(layout.spt[-1], lw.plan.target.vector_limit(element_of(v.type)))
         index = written = lambda coords: padded_index(coords, shape, pad)  # noqa: E731
     element = element_of(v.type)
     count = prod(stored[:-1]) * (stored[-1] + pad) if stored else 1

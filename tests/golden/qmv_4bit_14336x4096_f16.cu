@@ -46,12 +46,10 @@ template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { re
 const auto mf_N = N[0];
 const auto mf_K = K[0];
 if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
-  // 62: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 88: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 32);
-  // 63: row_ok = rows < N
-  // 64: shifts = tl.arange(0, PER_WORD) * BITS
-  // 65: acc = tl.zeros((BLOCK_N, WORDS), dtype=tl.float32)
-  // 66: for k0 in range(0, K, BLOCK_K):
+  // 89: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 90: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -59,25 +57,23 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-    // 67: kw = k0 // PER_WORD + tl.arange(0, WORDS)  # word index in the row
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
-    // 68: k_ok = kw // (GROUP // PER_WORD) < K // GROUP  # whole groups in or out: constant over a thread's words
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_2 = (mf_K / 64);
-    // 69: mask = row_ok[:, None] & k_ok[None, :]
-    // 70: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_3 = (mf_K / 8);
     int rows = t;
     int kw = t_1;
-    bool row_ok = (rows < mf_N);
     bool k_ok = ((kw / 8) < t_2);
     unsigned words[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 4) {
       int rows_1 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_1 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
-      bool row_ok_1 = (rows_1 < mf_N);
       bool k_ok_1 = ((kw_1 / 8) < t_2);
-      bool mask = (row_ok_1 & k_ok_1);
+      bool mask = ((rows_1 < mf_N) & k_ok_1);
       {
         mf_vec<4, unsigned> mf_v{{0u, 0u, 0u, 0u}};
         mf_load_masked(mf_v, ((wq_ptr + (rows_1 * t_3)) + kw_1), mask);
@@ -87,12 +83,11 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
         words[(k + 3)] = mf_v.v[3];
       }
     }
-    // 71: q = ((words[:, :, None] >> shifts[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_4[128];
     #pragma unroll
     for (int k = 0; (k < 128); k += 1) {
-      int shifts_1 = ((k % 8) * 4);
-      t_4[k] = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(shifts_1));
+      t_4[k] = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
     }
     unsigned t_5[128];
     #pragma unroll
@@ -104,19 +99,18 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       q[k] = static_cast<float>(t_5[k]);
     }
-    // 72: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
-    // 73: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
-    bool mask = (row_ok & k_ok);
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    bool mask = ((rows < mf_N) & k_ok);
     __half t_7[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 4) {
       int rows_2 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_2 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
       int groups_1 = ((rows_2 * t_6) + (kw_2 / 8));
-      bool row_ok_2 = (rows_2 < mf_N);
       bool k_ok_2 = ((kw_2 / 8) < t_2);
-      bool mask_1 = (row_ok_2 & k_ok_2);
+      bool mask_1 = ((rows_2 < mf_N) & k_ok_2);
       t_7[k] = (mask_1 ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
       t_7[(k + 1)] = t_7[k];
       t_7[(k + 2)] = t_7[k];
@@ -127,16 +121,15 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_7[k]);
     }
-    // 74: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 4) {
       int rows_3 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_3 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
       int groups_2 = ((rows_3 * t_6) + (kw_3 / 8));
-      bool row_ok_3 = (rows_3 < mf_N);
       bool k_ok_3 = ((kw_3 / 8) < t_2);
-      bool mask_2 = (row_ok_3 & k_ok_3);
+      bool mask_2 = ((rows_3 < mf_N) & k_ok_3);
       t_8[k] = (mask_2 ? (biases_ptr + groups_2)[0] : __float2half(0.0f));
       t_8[(k + 1)] = t_8[k];
       t_8[(k + 2)] = t_8[k];
@@ -147,10 +140,21 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_8[k]);
     }
-    // 75: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 76: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 75: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    __half t_9[32];
+    // 63: return q * scale + bias, kw, k_ok
+    float t_9[128];
+    #pragma unroll
+    for (int k = 0; (k < 128); k += 1) {
+      t_9[k] = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
+    }
+    float w[128];
+    #pragma unroll
+    for (int k = 0; (k < 128); k += 1) {
+      w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
+    }
+    // 92: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 93: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 92: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    __half t_10[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 8) {
       int kw_4 = (t_1 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
@@ -158,48 +162,38 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
         mf_load_masked(mf_v, ((x_ptr + (kw_4 * 8)) + 0), k_ok_4);
-        t_9[k] = mf_v.v[0];
-        t_9[(k + 1)] = mf_v.v[1];
-        t_9[(k + 2)] = mf_v.v[2];
-        t_9[(k + 3)] = mf_v.v[3];
-        t_9[(k + 4)] = mf_v.v[4];
-        t_9[(k + 5)] = mf_v.v[5];
-        t_9[(k + 6)] = mf_v.v[6];
-        t_9[(k + 7)] = mf_v.v[7];
+        t_10[k] = mf_v.v[0];
+        t_10[(k + 1)] = mf_v.v[1];
+        t_10[(k + 2)] = mf_v.v[2];
+        t_10[(k + 3)] = mf_v.v[3];
+        t_10[(k + 4)] = mf_v.v[4];
+        t_10[(k + 5)] = mf_v.v[5];
+        t_10[(k + 6)] = mf_v.v[6];
+        t_10[(k + 7)] = mf_v.v[7];
       }
     }
     float x[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
-      x[k] = static_cast<float>(t_9[k]);
+      x[k] = static_cast<float>(t_10[k]);
     }
-    // 77: acc += tl.sum((q * scale + bias) * x, axis=2)
-    float t_10[128];
-    #pragma unroll
-    for (int k = 0; (k < 128); k += 1) {
-      t_10[k] = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
-    }
+    // 94: acc += tl.sum(w * x, axis=2)
     float t_11[128];
     #pragma unroll
     for (int k = 0; (k < 128); k += 1) {
-      t_11[k] = (t_10[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
-    }
-    float t_12[128];
-    #pragma unroll
-    for (int k = 0; (k < 128); k += 1) {
-      t_12[k] = (t_11[k] * x[((((k / 8) % 4) * 8) + (k % 8))]);
+      t_11[k] = (w[k] * x[((((k / 8) % 4) * 8) + (k % 8))]);
     }
     float acc_2[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      acc_2[k] = t_12[(((k / 4) * 32) + ((k % 4) * 8))];
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
+      acc_2[k] = t_11[(((k / 4) * 32) + ((k % 4) * 8))];
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
     }
     float acc_3[16];
     #pragma unroll
@@ -216,7 +210,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       acc[k] = acc_4[k];
     }
   }
-  // 78: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=row_ok)
+  // 95: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
   float acc_5[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -245,26 +239,23 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     float partner_3 = __shfl_xor_sync(0xffffffffu, acc_5[k], 8);
     acc_5[k] = (acc_5[k] + partner_3);
   }
-  __half t_13[4];
+  __half t_12[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
-    t_13[k] = mf_cast<__half>(acc_5[k]);
+    t_12[k] = mf_cast<__half>(acc_5[k]);
   }
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
     int rows = (t + (((k * 4) * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
-    bool row_ok = (rows < mf_N);
-    if ((((int(threadIdx.x % 32u) % 16) == 0) && row_ok)) {
-      *((out_ptr + rows)) = t_13[k];
+    if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows < mf_N))) {
+      *((out_ptr + rows)) = t_12[k];
     }
   }
 } else {
-  // 62: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 88: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 32);
-  // 63: row_ok = rows < N
-  // 64: shifts = tl.arange(0, PER_WORD) * BITS
-  // 65: acc = tl.zeros((BLOCK_N, WORDS), dtype=tl.float32)
-  // 66: for k0 in range(0, K, BLOCK_K):
+  // 89: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 90: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -272,25 +263,23 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-    // 67: kw = k0 // PER_WORD + tl.arange(0, WORDS)  # word index in the row
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
-    // 68: k_ok = kw // (GROUP // PER_WORD) < K // GROUP  # whole groups in or out: constant over a thread's words
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_2 = (mf_K / 64);
-    // 69: mask = row_ok[:, None] & k_ok[None, :]
-    // 70: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_3 = (mf_K / 8);
     int rows = t;
     int kw = t_1;
-    bool row_ok = (rows < mf_N);
     bool k_ok = ((kw / 8) < t_2);
     unsigned words[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 4) {
       int rows_1 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_1 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
-      bool row_ok_1 = (rows_1 < mf_N);
       bool k_ok_1 = ((kw_1 / 8) < t_2);
-      bool mask = (row_ok_1 & k_ok_1);
+      bool mask = ((rows_1 < mf_N) & k_ok_1);
       if (mask) {
         words[k] = ((wq_ptr + (rows_1 * t_3)) + kw_1)[0];
         words[(k + 1)] = ((wq_ptr + (rows_1 * t_3)) + kw_1)[1];
@@ -303,12 +292,11 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
         words[(k + 3)] = 0u;
       }
     }
-    // 71: q = ((words[:, :, None] >> shifts[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_4[128];
     #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
-      int shifts_1 = ((k % 8) * 4);
-      t_4[k] = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(shifts_1));
+      t_4[k] = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
     }
     unsigned t_5[128];
     #pragma unroll 1
@@ -320,19 +308,18 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       q[k] = static_cast<float>(t_5[k]);
     }
-    // 72: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
-    // 73: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
-    bool mask = (row_ok & k_ok);
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    bool mask = ((rows < mf_N) & k_ok);
     __half t_7[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 4) {
       int rows_2 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_2 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
       int groups_1 = ((rows_2 * t_6) + (kw_2 / 8));
-      bool row_ok_2 = (rows_2 < mf_N);
       bool k_ok_2 = ((kw_2 / 8) < t_2);
-      bool mask_1 = (row_ok_2 & k_ok_2);
+      bool mask_1 = ((rows_2 < mf_N) & k_ok_2);
       t_7[k] = (mask_1 ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
       t_7[(k + 1)] = t_7[k];
       t_7[(k + 2)] = t_7[k];
@@ -343,16 +330,15 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_7[k]);
     }
-    // 74: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 4) {
       int rows_3 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_3 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
       int groups_2 = ((rows_3 * t_6) + (kw_3 / 8));
-      bool row_ok_3 = (rows_3 < mf_N);
       bool k_ok_3 = ((kw_3 / 8) < t_2);
-      bool mask_2 = (row_ok_3 & k_ok_3);
+      bool mask_2 = ((rows_3 < mf_N) & k_ok_3);
       t_8[k] = (mask_2 ? (biases_ptr + groups_2)[0] : __float2half(0.0f));
       t_8[(k + 1)] = t_8[k];
       t_8[(k + 2)] = t_8[k];
@@ -363,66 +349,67 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_8[k]);
     }
-    // 75: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 76: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 75: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    __half t_9[32];
+    // 63: return q * scale + bias, kw, k_ok
+    float t_9[128];
+    #pragma unroll 1
+    for (int k = 0; (k < 128); k += 1) {
+      t_9[k] = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
+    }
+    float w[128];
+    #pragma unroll 1
+    for (int k = 0; (k < 128); k += 1) {
+      w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
+    }
+    // 92: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 93: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 92: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    __half t_10[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 8) {
       int kw_4 = (t_1 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
       bool k_ok_4 = ((kw_4 / 8) < t_2);
       if (k_ok_4) {
-        t_9[k] = ((x_ptr + (kw_4 * 8)) + 0)[0];
-        t_9[(k + 1)] = ((x_ptr + (kw_4 * 8)) + 0)[1];
-        t_9[(k + 2)] = ((x_ptr + (kw_4 * 8)) + 0)[2];
-        t_9[(k + 3)] = ((x_ptr + (kw_4 * 8)) + 0)[3];
-        t_9[(k + 4)] = ((x_ptr + (kw_4 * 8)) + 0)[4];
-        t_9[(k + 5)] = ((x_ptr + (kw_4 * 8)) + 0)[5];
-        t_9[(k + 6)] = ((x_ptr + (kw_4 * 8)) + 0)[6];
-        t_9[(k + 7)] = ((x_ptr + (kw_4 * 8)) + 0)[7];
+        t_10[k] = ((x_ptr + (kw_4 * 8)) + 0)[0];
+        t_10[(k + 1)] = ((x_ptr + (kw_4 * 8)) + 0)[1];
+        t_10[(k + 2)] = ((x_ptr + (kw_4 * 8)) + 0)[2];
+        t_10[(k + 3)] = ((x_ptr + (kw_4 * 8)) + 0)[3];
+        t_10[(k + 4)] = ((x_ptr + (kw_4 * 8)) + 0)[4];
+        t_10[(k + 5)] = ((x_ptr + (kw_4 * 8)) + 0)[5];
+        t_10[(k + 6)] = ((x_ptr + (kw_4 * 8)) + 0)[6];
+        t_10[(k + 7)] = ((x_ptr + (kw_4 * 8)) + 0)[7];
       } else {
-        t_9[k] = __float2half(0.0f);
-        t_9[(k + 1)] = __float2half(0.0f);
-        t_9[(k + 2)] = __float2half(0.0f);
-        t_9[(k + 3)] = __float2half(0.0f);
-        t_9[(k + 4)] = __float2half(0.0f);
-        t_9[(k + 5)] = __float2half(0.0f);
-        t_9[(k + 6)] = __float2half(0.0f);
-        t_9[(k + 7)] = __float2half(0.0f);
+        t_10[k] = __float2half(0.0f);
+        t_10[(k + 1)] = __float2half(0.0f);
+        t_10[(k + 2)] = __float2half(0.0f);
+        t_10[(k + 3)] = __float2half(0.0f);
+        t_10[(k + 4)] = __float2half(0.0f);
+        t_10[(k + 5)] = __float2half(0.0f);
+        t_10[(k + 6)] = __float2half(0.0f);
+        t_10[(k + 7)] = __float2half(0.0f);
       }
     }
     float x[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
-      x[k] = static_cast<float>(t_9[k]);
+      x[k] = static_cast<float>(t_10[k]);
     }
-    // 77: acc += tl.sum((q * scale + bias) * x, axis=2)
-    float t_10[128];
-    #pragma unroll 1
-    for (int k = 0; (k < 128); k += 1) {
-      t_10[k] = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
-    }
+    // 94: acc += tl.sum(w * x, axis=2)
     float t_11[128];
     #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
-      t_11[k] = (t_10[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
-    }
-    float t_12[128];
-    #pragma unroll 1
-    for (int k = 0; (k < 128); k += 1) {
-      t_12[k] = (t_11[k] * x[((((k / 8) % 4) * 8) + (k % 8))]);
+      t_11[k] = (w[k] * x[((((k / 8) % 4) * 8) + (k % 8))]);
     }
     float acc_2[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      acc_2[k] = t_12[(((k / 4) * 32) + ((k % 4) * 8))];
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
-      acc_2[k] = (acc_2[k] + t_12[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
+      acc_2[k] = t_11[(((k / 4) * 32) + ((k % 4) * 8))];
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
     }
     float acc_3[16];
     #pragma unroll 1
@@ -439,7 +426,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       acc[k] = acc_4[k];
     }
   }
-  // 78: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=row_ok)
+  // 95: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
   float acc_5[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
@@ -468,17 +455,16 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     float partner_3 = __shfl_xor_sync(0xffffffffu, acc_5[k], 8);
     acc_5[k] = (acc_5[k] + partner_3);
   }
-  __half t_13[4];
+  __half t_12[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
-    t_13[k] = mf_cast<__half>(acc_5[k]);
+    t_12[k] = mf_cast<__half>(acc_5[k]);
   }
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
     int rows = (t + (((k * 4) * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
-    bool row_ok = (rows < mf_N);
-    if ((((int(threadIdx.x % 32u) % 16) == 0) && row_ok)) {
-      *((out_ptr + rows)) = t_13[k];
+    if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows < mf_N))) {
+      *((out_ptr + rows)) = t_12[k];
     }
   }
 }
