@@ -156,9 +156,10 @@ def _qmv(be, rng):
     w_q, scales, biases = mx.quantize(_normal(rng, (n, k), mx.float32), group_size=g, bits=4)
     scales, biases = scales.astype(mx.float16), biases.astype(mx.float16)
     x = _normal(rng, (k,), mx.float16)
-    out = quantized.qmv_kernel.fn[(cdiv(n, 8),)](x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1),
-                                                empty((n,), mx.float16), n, k, g, 4, BLOCK_N=8, BLOCK_K=256,
-                                                num_warps=2, backend=be)
+    config = quantized.qmv_default({"N": 14336})  # the untuned config of the LLM layer this row scales down
+    out = quantized.qmv_kernel.fn[(cdiv(n, config.kwargs["BLOCK_N"]),)](
+        x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1), empty((n,), mx.float16), n, k, g, 4,
+        **config.all_kwargs(), backend=be)
     return [out], [quantized.reference(x, w_q, scales, biases, g)], 1e-2, 1e-2
 
 

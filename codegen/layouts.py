@@ -157,6 +157,53 @@ class Blocked:
     def distinct_warps(self, d: int) -> int:
         return max(1, min(self.wpc[d], self.shape[d] // (self.spt[d] * self.tpw[d])))
 
+    def thread_local(self, d: int) -> bool:
+        """Whether each thread holds dimension d whole (no lanes or simdgroups along it)."""
+        return self.tpw[d] == 1 and self.wpc[d] == 1
+
+    def with_axis(self, axis: int) -> "Blocked":
+        """The same registers seen with a size-1 dimension inserted at `axis` (`x[:, None]`)."""
+        ins = lambda t, v: t[:axis] + (v,) + t[axis:]  # noqa: E731
+        return Blocked(ins(self.shape, 1), ins(self.spt, 1), ins(self.tpw, 1), ins(self.wpc, 1))
+
+    def without_axis(self, axis: int) -> "Blocked":
+        """The layout with dimension `axis` dropped (a thread-local one: the same registers)."""
+        drop = lambda t: t[:axis] + t[axis + 1:]  # noqa: E731
+        return Blocked(drop(self.shape), drop(self.spt), drop(self.tpw), drop(self.wpc))
+
+    def reshaped(self, shape: tuple[int, ...]) -> "Blocked":
+        """The same spread of threads over a tile of `shape` that differs in size-1 dimensions: a
+        broadcast of this tile (each thread holds, along a broadcast dimension, the elements its
+        coordinates cover) or, from a broadcast result, the source that broadcast reads in place.
+        A thread-local dimension stays one run of the thread's (so loads along it stay vectors)."""
+        spt = tuple(n if self.thread_local(d) and n != m else s
+                    for d, (s, n, m) in enumerate(zip(self.spt, shape, self.shape)))
+        return Blocked(tuple(shape), spt, self.tpw, self.wpc)
+
+
+def merged_last_axes(layout: "Blocked", shape: tuple[int, ...]) -> "Blocked | None":
+    """`layout` seen as a tile of `shape`, its last two axes merged (a row-major reshape), when
+    each thread holds the last axis whole: the same registers in the same order (nibbles unpacked
+    along a third axis, seen as the weight row they are). None when that is not the case."""
+    if (len(layout.shape) < 2 or tuple(shape) != layout.shape[:-2] + (layout.shape[-2] * layout.shape[-1],)
+            or not layout.thread_local(len(layout.shape) - 1) or layout.spt[-1] != layout.shape[-1]):
+        return None
+    n = layout.shape[-1]
+    return Blocked(tuple(shape), layout.spt[:-2] + (layout.spt[-2] * n,), layout.tpw[:-1], layout.wpc[:-1])
+
+
+def same_registers(a: object, b: object) -> bool:
+    """Whether two register layouts put every element in the same thread and slot: equal, or a
+    reduction's slice along a dimension each thread held whole against the parent without it."""
+    return a == b or canonical(a) == canonical(b)
+
+
+def canonical(layout: object) -> object:
+    """A Slice of a Blocked along a thread-local dimension as the Blocked tile it is."""
+    if isinstance(layout, Slice) and isinstance(layout.parent, Blocked) and layout.parent.thread_local(layout.dim):
+        return layout.parent.without_axis(layout.dim)
+    return layout
+
 
 @dataclass(frozen=True)
 class Slice:

@@ -40,30 +40,58 @@ def _reference(x, w_q, scales, biases, out, n, k, group, bits, *meta):
     return reference(x, w_q.reshape(n, -1), scales.reshape(n, -1), biases.reshape(n, -1), group, bits, stream=None)
 
 
+@jit
+def dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rows, k0, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
+                     BLOCK_K: tl.constexpr):
+    """Weights k0 .. k0 + BLOCK_K of `rows`, dequantised in fp32 as a (rows, BLOCK_K / PER_WORD,
+    PER_WORD) tile, with the word indices and which of them are inside the row. Each packed word
+    is loaded once (a run of 4 neighbouring words a thread, one 16-byte access) and unpacked in
+    registers along the last axis (`words[:, :, None] >> shifts`, a broadcast in the thread's own
+    registers); the scale and bias, loaded in that tile's layout, once per thread's run of words."""
+    PER_WORD: tl.constexpr = 32 // BITS
+    kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    # whole groups in or out, so constant over a thread's words (which stay one vector: a row of
+    # K // PER_WORD words starts at a multiple of GROUP // PER_WORD, aligned for it)
+    k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    mask = (rows < N)[:, None] & k_ok[None, :]
+    words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    return q * scale + bias, kw, k_ok
+
+
+def qmv_default(named: dict) -> Config:
+    """The untuned qmv config for N rows. 512 weights of a row a step, 16 lanes a row (a lane: 4
+    words, one 16-byte load), 4 simdgroups: where N allows, 4 rows a thread sharing its x (32 rows
+    a program: 448 programs at N = 14336, 72 registers a thread on sm_90); below 8192 rows, 1 row a
+    thread (8 a program, 512 programs at N = 4096), so that a smaller layer still spreads over
+    several programs per multiprocessor."""
+    return Config({"BLOCK_N": 32 if named["N"] >= 8192 else 8, "BLOCK_K": 512}, num_warps=4)
+
+
 @register
-@autotune(space=Space({"BLOCK_N": [4, 8, 16], "BLOCK_K": [128, 256, 512], "num_warps": [2, 4]}),
+@autotune(space=Space({"BLOCK_N": [4, 8, 16, 32], "BLOCK_K": [256, 512, 1024], "num_warps": [2, 4]}),
           key=["N", "K", "GROUP", "BITS"], reference=_reference, tune_args=_tune_args, tune_shape=_tune_shape,
-          shapes=[(256, 1024)], shape_ranks=[4], dtypes=[mx.float16],
+          default=qmv_default, shapes=[(256, 1024)], shape_ranks=[4], dtypes=[mx.float16],
           rtol=1e-2, atol=1e-2)  # fp16 output of a K-long fp32 sum
 @jit
 def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """Each step dequantises a (BLOCK_N, BLOCK_K) block of rows in registers (`dequantized_rows`)
+    and multiplies it with x loaded in that tile's layout (once a thread for all its rows), so
+    nothing goes through threadgroup memory. Each thread sums its products across the K loop; one
+    simdgroup reduction per row at the end (no barrier: simdgroups own rows)."""
     PER_WORD: tl.constexpr = 32 // BITS
     rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-    row_ok = rows < N
-    acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
-        ks = k0 + tl.arange(0, BLOCK_K)
-        k_ok = ks < K
-        mask = row_ok[:, None] & k_ok[None, :]
-        words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
-        q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-        groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
-        scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
-        bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
-        x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
-        acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
-    tl.store(out_ptr + rows, acc, mask=row_ok)
+        w, kw, k_ok = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rows, k0, N, K, GROUP, BITS, BLOCK_K)
+        x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+                    mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        acc += tl.sum(w * x, axis=2)
+    tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
 
 
 def qmm_grid(m: int, n: int) -> Callable[[dict], tuple]:
@@ -99,21 +127,16 @@ def _qmm_reference(x, w_q, scales, biases, out, m, n, k, group, bits, *meta):
 @jit
 def qmm_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, M, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    """out (M, N) = x (M, K) @ W^T: the weight tile is read as W^T's (BLOCK_K, BLOCK_N) block,
-    dequantised in fp32 and rounded to x's dtype (as MLX's kernels do) for the tl.dot."""
-    PER_WORD: tl.constexpr = 32 // BITS
+    """out (M, N) = x (M, K) @ W^T: BLOCK_N rows of W dequantised in fp32 (`dequantized_rows`: each
+    packed word loaded once), rounded to x's dtype (as MLX's kernels do) and given to the tl.dot as
+    W^T's (BLOCK_K, BLOCK_N) block."""
     rm, rn = output_tile(BLOCK_M, BLOCK_N)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         rk = k0 + tl.arange(0, BLOCK_K)
         a = load_tile(x_ptr, rm, rk, M, K)
-        w_mask = (rk[:, None] < K) & (rn[None, :] < N)
-        words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
-        q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
-        groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
-        scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
-        bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
-        acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
+        w, _, _ = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_K)
+        acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
              mask=(rm[:, None] < M) & (rn[None, :] < N))
 

@@ -53,7 +53,7 @@ SPECIMENS = (
              dict(BLOCK_R=16, num_warps=4)),
     Specimen("qmv_4bit_14336x4096_f16", _jit("quantized", "qmv_kernel"),
              lambda: (_h(), _h(mx.uint32), _h(), _h(), empty(14336, mx.float16), 14336, 4096, 64, 4),
-             dict(BLOCK_N=8, BLOCK_K=256, num_warps=2)),
+             dict(BLOCK_N=32, BLOCK_K=512, num_warps=4)),
     Specimen("qmm_4bit_512x14336x4096_f16", _jit("quantized", "qmm_kernel"),
              lambda: (_h(), _h(mx.uint32), _h(), _h(), empty((512, 14336), mx.float16), 512, 14336, 4096, 64, 4),
              dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, num_warps=4)),

@@ -15,9 +15,9 @@ from ...dsl.ir import BlockType, Function, Operation, Value, shape_of
 from ...dsl import ir
 from ..fragments import fragment_for
 from ..target import METAL, Target
-from .axis_info import access_width, analyse
-from ..layouts import (MMA, Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, default_blocked,
-                       mma_layout)
+from .axis_info import access_width, analyse, constant_run
+from ..layouts import (MMA, Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, canonical,
+                       default_blocked, merged_last_axes, mma_layout, same_registers)
 
 # Ops computing each element from the same element of their operands.
 ELEMENTWISE = frozenset({
@@ -44,6 +44,8 @@ class LayoutPlan:
     reduce_parent: dict[int, Blocked] = field(default_factory=dict)  # id(op) -> layout of the reduced operand
     num_warps: int = 4
     access_width: dict[int, int] = field(default_factory=dict)  # id(load/store op) -> elements per access
+    # id(load op) -> slots of a thread's run that one access fills (the same element for all of them)
+    constant_runs: dict[int, int] = field(default_factory=dict)
     vector: dict[tuple[int, ...], int] = field(default_factory=dict)  # tile shape -> elements per thread run
     shared_pad: dict[int, int] = field(default_factory=dict)  # value id -> elements added to each stored row
     dot_stages: int = 1  # buffers of a dot operand staged inside a loop (0: read from device memory)
@@ -125,6 +127,46 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
     for a in fn.args:
         plan.values[a.id] = Scalar()
     pad_dot_operands(fn, plan)
+
+    defined = {r.id: op for op in fn.walk() for r in op.results}
+    # Broadcasts of register tiles: each thread keeps its own elements (`Blocked.reshaped`) unless a
+    # reader needs another layout (`spilled`: then through threadgroup memory, as before); a load
+    # whose only use is such a broadcast (through casts) is loaded in the layout the broadcast's
+    # reader needs (`hints`: x and the scales in a quantized matvec), as Triton's loads take their
+    # users' layouts.
+    hints: dict[int, Blocked] = {}
+    spilled: set[int] = set()
+    changed = [False]
+
+    def broadcast_source_load(v: Value) -> list[Value] | None:
+        """The chain (load result first, v last) when v is a broadcast of a load through casts,
+        every link read only by the next one and the load's operands index arithmetic."""
+        chain = [v]
+        while chain[0].id in defined and defined[chain[0].id].opcode in ("broadcast", "cast"):
+            src = defined[chain[0].id].operands[0]
+            if len(users.get(src.id, [])) != 1:
+                return None
+            chain.insert(0, src)
+        load = defined.get(chain[0].id)
+        if (len(chain) < 2 or load is None or load.opcode != "load" or defined[v.id].opcode != "broadcast"
+                or not all(isinstance(plan.values.get(o.id), (Remat, Scalar)) for o in load.operands)):
+            return None
+        return chain
+
+    def settle(r: Value, layout: Blocked, operands: list[Value]) -> None:
+        """Make every broadcast operand of an element-wise op readable in its layout: hint the load
+        it broadcasts, or spill it to threadgroup memory."""
+        for v in operands:
+            held = plan.values.get(v.id)
+            if not isinstance(held, Blocked) or same_registers(held, layout) or v.id not in defined \
+                    or defined[v.id].opcode != "broadcast" or v.id in spilled:
+                continue
+            chain = broadcast_source_load(v)
+            if chain is not None and chain[0].id not in hints and shape_of(v.type) == layout.shape:
+                hints[chain[0].id] = layout.reshaped(shape_of(chain[0].type))
+            else:
+                spilled.add(v.id)
+            changed[0] = True
 
     def concrete(v: Value) -> Layout:
         """Layout for a value that must be held in registers across a region boundary."""
@@ -214,7 +256,7 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
                     and not op.attrs.get("keep_dims")):
                 plan.reduce_parent[id(op)] = held  # reduced in registers (reductions.py)
                 return Scalar()
-            parent = plan.storage(x)
+            parent = canonical(plan.storage(x))
             if not isinstance(parent, (Blocked, MMA)):
                 parent = plan.default(x)
             plan.reduce_parent[id(op)] = parent
@@ -237,20 +279,35 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
             # A reduction's slice layout or a dot's fragments win over a blocked layout: the blocked
             # operand is often a loop-carried tile, which then takes that layout too (see `for`), and
             # nothing moves.
+            # a broadcast of a load that could take any layout yields to the other operands
+            fixed = [l for v, l in tiles if isinstance(l, Registers) and broadcast_source_load(v) is None]
             preferred = ([l for l in registers if isinstance(l, (Slice, Expand))]
-                         or [l for l in registers if isinstance(l, MMA)] or registers)
-            return preferred[0] if registers else plan.default(r)
+                         or [l for l in registers if isinstance(l, MMA)] or fixed or registers)
+            if not registers:
+                return plan.default(r)
+            if isinstance(preferred[0], Blocked):
+                settle(r, preferred[0], [v for v, _ in tiles])
+            return preferred[0]
         if code == "broadcast":
             (src,) = held
             if isinstance(src, Expand) and src.slice.parent.shape == r.type.shape:
                 return src.slice.parent
+            if isinstance(src, Blocked) and r.id not in spilled and all(
+                    n == m or src.local[d] == 1 for d, (n, m) in enumerate(zip(src.shape, r.type.shape))):
+                return src.reshaped(r.type.shape)
             return plan.default(r)
         if code == "expand_dims":
             (src,) = held
             axis = op.attrs["axis"]
             if isinstance(src, Slice) and src.dim == axis:
                 return Expand(src)
+            if isinstance(src, Blocked):
+                return src.with_axis(axis)
             return Shared(r.type.shape)
+        if code == "reshape" and isinstance(held[0], Blocked):
+            merged = merged_last_axes(held[0], r.type.shape)
+            if merged is not None:
+                return merged
         if code in VIEWS:  # reshape, permute of stored data
             return Shared(r.type.shape)
         if code in SCANS:
@@ -265,10 +322,25 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
         if code == "load" and dot_stages == 0 and only_dot_operand(r) and \
                 all(isinstance(l, (Remat, Scalar)) for _, l in tiles):
             return Remat()  # loaded where the dot reads it, straight into matrix fragments
+        if code == "load" and r.id in hints:
+            return hints[r.id]
         if code == "load" or code.startswith("atomic_"):
             held = [l for _, l in tiles if isinstance(l, Registers)]
             return held[0] if held and code.startswith("atomic_") else plan.default(r)
         return plan.default(r)
 
-    visit(fn.body.ops)
+    for _ in range(8):  # until no broadcast needs a hint or a spill (each one changes once)
+        changed[0] = False
+        plan.values = {a.id: Scalar() for a in fn.args}
+        plan.reduce_parent.clear()
+        evaluates.clear()
+        visit(fn.body.ops)
+        if not changed[0]:
+            break
+    for op in fn.walk():  # loads repeating one element over a thread's run of slots read it once
+        layout = plan.values.get(op.result.id) if op.opcode == "load" else None
+        if isinstance(layout, Blocked) and plan.access_width.get(id(op), 1) == 1:
+            dims = [d for d, n in enumerate(layout.local) if n > 1]
+            if dims and layout.spt[dims[-1]] > 1 and constant_run(op, info, dims[-1], layout.spt[dims[-1]]):
+                plan.constant_runs[id(op)] = layout.spt[dims[-1]]
     return plan

@@ -57,15 +57,25 @@ def analyse(fn: Function, divisible_by_16: set[str]) -> dict[int, AxisInfo]:
             return found
         return AxisInfo.unknown(shape_of(v.type)) if isinstance(v.type, BlockType) else AxisInfo.scalar(1)
 
+    constants: dict[int, int] = {}  # integer constants (scalars and splats), by value id
+
     def visit(ops: list[Operation]) -> None:
         for op in ops:
+            if op.opcode in ("constant", "full") and float(op.attrs["value"]).is_integer():
+                constants[op.result.id] = int(op.attrs["value"])
+            elif op.opcode in ("splat", "broadcast") and op.operands[0].id in constants:
+                constants[op.result.id] = constants[op.operands[0].id]
             if op.opcode == "for":
                 lb, _, step = (get(v).divisibility[0] if not isinstance(v.type, BlockType) else 1
                                for v in op.operands[:3])
                 info[op.regions[0].args[0].id] = AxisInfo.scalar(gcd(lb, step))
             for region in op.regions:
                 visit(region.ops)
-            if len(op.results) == 1:
+            if len(op.results) == 1 and op.opcode in ("sdiv", "udiv") and op.operands[1].id in constants:
+                found = divided(get(op.operands[0]), constants[op.operands[1].id], shape_of(op.result.type))
+                if found is not None:
+                    info[op.result.id] = found
+            elif len(op.results) == 1:
                 found = infer(op, [get(v) for v in op.operands])
                 if found is not None:
                     info[op.result.id] = found
@@ -78,6 +88,23 @@ def _element_divisibility(a: AxisInfo) -> tuple[int, ...]:
     """Divisibility of every element, per dimension: a contiguous run's later elements (2^n + 1, ...)
     are not multiples of what its first one is (Triton counts them as 1 too)."""
     return tuple(d if c == 1 else 1 for d, c in zip(a.divisibility, a.contiguity)) if a.contiguity else a.divisibility
+
+
+def divided(a: AxisInfo, m: int, shape: tuple[int, ...]) -> AxisInfo | None:
+    """Index values (non-negative, as Triton's AxisInfo assumes) divided by a positive constant `m`:
+    a multiple of d divided by m is a multiple of d / m; an aligned run of contiguous values whose
+    length and start divide m has one quotient (a word's index `k // 8` is constant over the 8
+    elements it packs, a group's over the group)."""
+    if m <= 0 or m & (m - 1):
+        return None
+    if m == 1:
+        return a
+    if not shape:
+        d = a.divisibility[0]
+        return AxisInfo.scalar(d // m if d % m == 0 else 1)
+    constancy = tuple(max(k, gcd(gcd(c, d), m)) for c, d, k in zip(a.contiguity, a.divisibility, a.constancy))
+    divisibility = tuple(d // m if d % m == 0 and k == n else 1 for d, k, n in zip(a.divisibility, a.constancy, shape))
+    return AxisInfo((1,) * len(shape), divisibility, constancy)
 
 
 def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
@@ -166,3 +193,10 @@ def access_width(op: Operation, info: dict[int, AxisInfo], limit: int) -> int:
         if isinstance(v.type, BlockType):
             width = gcd(width, info[v.id].constancy[-1] if v.id in info else 1)
     return width
+
+
+def constant_run(op: Operation, info: dict[int, AxisInfo], dim: int, run: int) -> bool:
+    """Whether load `op` reads one element over each aligned run of `run` neighbours along `dim`: its
+    pointers, mask and `other` constant over them (a group's scale, read for each of its words)."""
+    tiles = [v for v in op.operands if isinstance(v.type, BlockType)]
+    return all(v.id in info and info[v.id].constancy[dim] % run == 0 for v in tiles)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from ...dsl import ir
 from ...dsl.ir import Operation, element_of, shape_of
 from .. import lir
-from ..layouts import Expand, Remat, Scalar, Slice, flat_index, lit, unravel
+from ..layouts import Blocked, Expand, Remat, Scalar, Slice, flat_index, lit, unravel
 from ..lir import Cast, Index, Sym
-from .core import BroadcastRepr, Lowering, RegsRepr, RematRepr, ScalarRepr, SharedRepr, flipped
+from .core import BroadcastRepr, Lowering, RegsRepr, RematRepr, ScalarRepr, SharedRepr, SpreadRepr, flipped
 
 
 def _view(lw: Lowering, op: Operation, source_coords) -> None:
@@ -31,6 +31,11 @@ def lower_broadcast(lw: Lowering, op: Operation) -> None:
         lw.env[r.id] = RematRepr(op)
     elif isinstance(src, RegsRepr) and isinstance(src.layout, Expand):  # converted only for a consumer that needs it
         lw.env[r.id] = BroadcastRepr(src.name, src.layout)
+    elif isinstance(layout, Blocked) and type(src) is RegsRepr and isinstance(src.layout, Blocked) \
+            and src.layout.reshaped(layout.shape) == layout:  # each thread reads its own registers
+        lw.env[r.id] = SpreadRepr(src.name, src.layout, layout)
+        shape = shape_of(x.type)
+        lw.views[r.id] = (x, lambda coords: [c if n != 1 else lit(0) for c, n in zip(coords, shape)])
     else:
         shape = shape_of(x.type)
         sh = lw.to_shared(x)
@@ -42,17 +47,25 @@ def lower_broadcast(lw: Lowering, op: Operation) -> None:
 def lower_expand_dims(lw: Lowering, op: Operation) -> None:
     x, r = op.operands[0], op.result
     layout = lw.plan.of(r)
+    src = lw.env[x.id]
     if isinstance(layout, Expand):
-        src = lw.env[x.id]
         assert isinstance(src, RegsRepr) and isinstance(src.layout, Slice)
         lw.env[r.id] = RegsRepr(src.name, layout)
         return
     axis = op.attrs["axis"]
+    if isinstance(layout, Blocked) and type(src) is RegsRepr:  # a size-1 dimension more: the same registers
+        lw.env[r.id] = RegsRepr(src.name, layout)
+        lw.views[r.id] = (x, lambda coords: coords[:axis] + coords[axis + 1:])
+        return
     _view(lw, op, lambda coords: coords[:axis] + coords[axis + 1:])
 
 
 def lower_reshape(lw: Lowering, op: Operation) -> None:
     src_shape, dst_shape = shape_of(op.operands[0].type), shape_of(op.result.type)
+    layout, src = lw.plan.of(op.result), lw.env[op.operands[0].id]
+    if isinstance(layout, Blocked) and type(src) is RegsRepr:  # merged axes, the same registers (merged_last_axes)
+        lw.env[op.result.id] = RegsRepr(src.name, layout)
+        return
     _view(lw, op, lambda coords: unravel(flat_index(coords, dst_shape), src_shape))
 
 

@@ -13,6 +13,7 @@ that sends each op to its module is `driver.py`, on top of them.
 from __future__ import annotations
 
 import re
+from math import gcd
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable
@@ -22,7 +23,7 @@ from ...dsl import ir
 from ...errors import KernelDefinitionError, SharedMemoryLimitError
 from .. import lir
 from ..layouts import (MMA, Blocked, Expand, Layout, Remat, Scalar, add, div, flat_index, lit, mod, mul_, prod,
-                       slot_count, unravel)
+                       same_registers, slot_count, unravel)
 from ..lir import Bin, Call, Cast, Expr, FragmentElement, Index, Lit, Select, Sym, Un
 from ..ir_passes.assign_layouts import PASS_THROUGH, LayoutPlan, stage_elements
 
@@ -63,7 +64,25 @@ class RegsRepr(Repr):
         return Index(Sym(self.name), k)
 
     def at(self, lw, layout, k, coords):
-        return self.slot(k) if layout == self.layout and k is not None else None
+        return self.slot(k) if k is not None and same_registers(layout, self.layout) else None
+
+
+@dataclass
+class SpreadRepr(Repr):
+    """A register tile broadcast along its size-1 dimensions in its own threads (`Blocked.reshaped`):
+    slot k of the result reads the source's slot at k's local indices, 0 along the broadcast ones;
+    a consumer in another layout converts the source through threadgroup memory (`Lowering.views`)."""
+
+    name: str
+    source: Blocked
+    layout: Blocked
+
+    def source_slot(self, k: Expr) -> Expr:
+        return self.source.slot_of([lit(0) if n == 1 != m else self.layout.local_index(k, d)
+                                    for d, (n, m) in enumerate(zip(self.source.shape, self.layout.shape))])
+
+    def at(self, lw, layout, k, coords):
+        return Index(Sym(self.name), self.source_slot(k)) if k is not None and layout == self.layout else None
 
 
 @dataclass
@@ -188,6 +207,9 @@ class Lowering(ABC):
         self.fragment_accumulators: set[int] = set()
         # dot operands pipelined by asynchronous copies, by the value ids of their loads and carried tile
         self.async_tiles: dict[int, AsyncTile] = {}
+        # register tiles that re-index another one's registers (an expand_dims or broadcast in place):
+        # value id -> (source, its coordinates for the view's); converted through their source
+        self.views: dict[int, tuple[Value, Callable[[list[Expr]], list[Expr]]]] = {}
         self.current: Operation | None = None
         self.line: int | None = None
         # since the last device-memory barrier: a store or atomic; a load from an output (memory.py)
@@ -300,6 +322,10 @@ class Lowering(ABC):
         for cache in reversed(self.shared_cache):
             if v.id in cache:
                 return cache[v.id]
+        if v.id in self.views:  # a view of registers: convert its source, where the source is defined
+            source, source_coords = self.views[v.id]
+            sh = self.to_shared(source)
+            return SharedRepr(sh.name, shape_of(v.type), lambda coords: sh.index(source_coords(coords)), sh.base)
         level = min(self.depth.get(v.id, 0), len(self.blocks) - 1)
         outer, self.hoist_to = self.hoist_to, level if level < len(self.blocks) - 1 else None
         try:
@@ -328,7 +354,7 @@ class Lowering(ABC):
     def materialize(self, v: Value, layout: Layout, copy: bool = False, name: str | None = None) -> str:
         """A register array holding `v` in `layout` (v's own when it already is one, unless `copy`)."""
         r = self.env[v.id]
-        if type(r) is RegsRepr and r.layout == layout and not copy:  # a plain array, not fragments
+        if type(r) is RegsRepr and same_registers(r.layout, layout) and not copy:  # a plain array, not fragments
             return r.name
         self.ready([v], layout)
         name = name or self.name(v)
@@ -530,7 +556,9 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
         layout, source, stored = r.layout, r, shape
         pad = lw.plan.shared_pad.get(v.id, 0) if len(shape) == 2 else 0
         if isinstance(layout, Blocked) and element_of(v.type) in lw.plan.target.vector_types:
-            width = layout.spt[-1]  # a run's slots are consecutive, its elements neighbours in a row
+            # a run's slots are consecutive, its elements neighbours in a row (a broadcast in registers
+            # may hold more of them than one access moves)
+            width = gcd(layout.spt[-1], lw.plan.target.vector_limit(element_of(v.type)))
         index = written = lambda coords: padded_index(coords, shape, pad)  # noqa: E731
     element = element_of(v.type)
     count = prod(stored[:-1]) * (stored[-1] + pad) if stored else 1

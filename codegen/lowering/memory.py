@@ -106,13 +106,17 @@ def lower_load(lw: Lowering, op: Operation) -> None:
         lw.env[r.id] = RegsRepr(name, layout)
         return
 
+    run = lw.plan.constant_runs.get(id(op), 1)  # neighbouring slots holding the same element
+
     def body(k, coords):
         value = _deref(lw, lw.read(ptr, layout, k, coords), ptr)
         if mask is not None:
             fallback = lw.read(other, layout, k, coords) if other is not None else Lit(0, element)
             value = Select(lw.read(mask, layout, k, coords), value, fallback)
         lw.emit(lir.Assign(Index(Sym(name), k), value))
-    lw.slot_loop(layout, body)
+        for u in range(1, run):
+            lw.emit(lir.Assign(Index(Sym(name), add(k, lit(u))), Index(Sym(name), k)))
+    lw.slot_loop(layout, body, step=run)
     lw.env[r.id] = RegsRepr(name, layout)
 
 

@@ -198,8 +198,12 @@ def test_layout_assignment():
     assert by_code["sum"] == [Slice(x_layout, 1)]
     expands = by_code["expand_dims"]
     assert Expand(Slice(x_layout, 1)) in expands  # mean[:, None]: same registers
-    assert Shared((1, 64)) in expands  # w[None, :] of a 1-D load goes through threadgroup memory
-    assert x_layout in by_code["broadcast"]  # broadcasting mean back needs no data movement
+    # w[None, :] of a 1-D load: the same registers with a size-1 axis; its broadcast, read in x's
+    # layout (warps along rows, not columns), goes through threadgroup memory
+    w_layout = default_blocked((64,), 4)
+    assert w_layout.with_axis(0) in expands and not any(isinstance(l, Shared) for l in expands)
+    # mean's broadcast back in place, w's converted
+    assert [l for l in by_code["broadcast"] if not isinstance(l, Remat)] == [x_layout, x_layout]
     assert isinstance(plan.values[fn.args[0].id], Scalar)
 
 
@@ -602,3 +606,43 @@ def test_compile_ir_refuses_matmul2d_without_staged_operands():
         [1, 0, 2, 1, 1]
     # CUDA copies dot operands asynchronously into up to 4 buffers
     assert [dot_stages_for(s, False, "cuda") for s in (None, 2, 3, 4, 6)] == [1, 2, 3, 4, 4]
+
+
+@mf.jit
+def unpack_words(W, X, S, Y, BN: tl.constexpr, BW: tl.constexpr):
+    """A quantized matvec's step: packed 4-bit words unpacked along a third axis, one scale per
+    group of 8 words, x per word."""
+    rows = tl.arange(0, BN)
+    w = tl.arange(0, BW)
+    j = tl.arange(0, 8)
+    words = tl.load(W + rows[:, None] * BW + w[None, :])
+    q = ((words[:, :, None] >> (j * 4)[None, None, :]) & 15).to(tl.float32)
+    s = tl.load(S + rows[:, None, None] * (BW // 8) + (w // 8)[None, :, None])
+    x = tl.load(X + (w * 8)[None, :, None] + j[None, None, :])
+    tl.store(Y + rows, tl.sum(tl.sum(q * s * x, axis=2), axis=1))
+
+
+@pytest.mark.parametrize("target", ["msl", "cuda"])
+def test_register_broadcasts_and_loads_in_their_readers_layout(target):
+    """words[:, :, None] broadcast over the nibbles stays in each thread's registers; x and the scales,
+    broadcast onto that tile, are loaded in its layout (x as vectors along the nibbles, a scale once
+    per thread's run of words: `w // 8` is constant over 8 words); nothing goes through threadgroup
+    memory and the sum over the nibbles stays in the thread."""
+    types = {"W": ir.ptr(ir.uint32), "X": ir.ptr(ir.float32), "S": ir.ptr(ir.float32), "Y": ir.ptr(ir.float32)}
+    fn = build(unpack_words, types, {"BN": 8, "BW": 32})
+    plan = assign_layouts(fn, 2, CUDA if target == "cuda" else METAL)
+    words_load, s_load, x_load = [op for op in fn.walk() if op.opcode == "load"]
+    words = plan.of(words_load.result)
+    assert words == default_blocked((8, 32), 2, vec=4)  # 4 words, 16 bytes, a thread
+    tile = words.with_axis(2).reshaped((8, 32, 8))
+    assert tile.spt == (1, 4, 8)
+    assert plan.of(x_load.result) == tile.reshaped((1, 32, 8)) and plan.of(s_load.result) == tile.reshaped((8, 32, 1))
+    assert not any(isinstance(l, Shared) for l in plan.values.values())
+    assert plan.constant_runs == {id(s_load): 4}
+    info = analyse(fn, set())
+    quotient = next(op for op in fn.walk() if op.opcode == "sdiv" and op.result.type.shape).result
+    assert info[quotient.id].constancy == (8,)
+    kernel = compile_ir(fn, {"Y"}, 2, target)
+    assert kernel.shared_bytes == 0 and kernel.facts.barriers == 0
+    # a thread: its row's 4 words in one 16-byte load, their 32 float x in 8, one 4-byte scale
+    assert kernel.facts.loads == {16: 9, 4: 1}

@@ -112,14 +112,14 @@ extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_M = M[0];
 const auto mf_N = N[0];
 const auto mf_K = K[0];
-__half* a_1_smem = reinterpret_cast<__half*>(mf_shared + 0);
-__half* t_11_smem = reinterpret_cast<__half*>(mf_shared + 2560);
-if (mf_is_aligned(x_ptr, 16)) {
+__half* t_12_smem = reinterpret_cast<__half*>(mf_shared + 0);
+__half* a_1_smem = reinterpret_cast<__half*>(mf_shared + 5120);
+if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
   // 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 106: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 107: for k0 in range(0, K, BLOCK_K):
+  // 134: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 135: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -127,7 +127,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 108: rk = k0 + tl.arange(0, BLOCK_K)
+    // 136: rk = k0 + tl.arange(0, BLOCK_K)
     // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -145,94 +145,90 @@ if (mf_is_aligned(x_ptr, 16)) {
       a[6] = mf_v.v[6];
       a[7] = mf_v.v[7];
     }
-    // 110: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
-    // 111: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
-    int t_2 = (mf_K / 8);
+    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    int t_2 = (k0 / 8);
+    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    int t_3 = (mf_K / 64);
+    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    int t_4 = (mf_K / 8);
     int rn = t_1;
-    unsigned words[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      int rn_1 = (t_1 + (((k % 2) * 32) + int(threadIdx.x % 32u)));
-      int rk_2 = (k0 + (((k / 2) * 4) + int(threadIdx.x / 32u)));
-      bool w_mask = ((rk_2 < mf_K) & (rn_1 < mf_N));
-      words[k] = (w_mask ? ((wq_ptr + (rn_1 * t_2)) + (rk_2 / 8))[0] : 0u);
+    unsigned words[2];
+    int rn_1 = (t_1 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
+    int kw_1 = (t_2 + ((int(threadIdx.x % 32u) % 2) * 2));
+    bool k_ok_1 = ((kw_1 / 8) < t_3);
+    bool mask = ((rn_1 < mf_N) & k_ok_1);
+    {
+      mf_vec<2, unsigned> mf_v{{0u, 0u}};
+      mf_load_masked(mf_v, ((wq_ptr + (rn_1 * t_4)) + kw_1), mask);
+      words[0] = mf_v.v[0];
+      words[1] = mf_v.v[1];
     }
-    // 112: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_3[16];
+    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    unsigned t_5[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      int rk_3 = (k0 + (((k / 2) * 4) + int(threadIdx.x / 32u)));
-      t_3[k] = (words[k] >> static_cast<unsigned>(((rk_3 % 8) * 4)));
+      t_5[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
     }
-    unsigned t_4[16];
+    unsigned t_6[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_4[k] = (t_3[k] & 15u);
+      t_6[k] = (t_5[k] & 15u);
     }
     float q[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      q[k] = static_cast<float>(t_4[k]);
+      q[k] = static_cast<float>(t_6[k]);
     }
-    // 113: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
-    int t_5 = (mf_K / 64);
-    // 114: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
-    __half t_6[16];
+    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    int t_7 = (mf_K / 64);
+    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_8[2];
+    int groups_1 = ((rn_1 * t_7) + (kw_1 / 8));
+    t_8[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
+    t_8[1] = t_8[0];
+    float scale[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      scale[k] = static_cast<float>(t_8[k]);
+    }
+    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_9[2];
+    t_9[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
+    t_9[1] = t_9[0];
+    float bias[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      bias[k] = static_cast<float>(t_9[k]);
+    }
+    // 62: return q * scale + bias, kw, k_ok
+    float t_10[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      int rn_2 = (t_1 + (((k % 2) * 32) + int(threadIdx.x % 32u)));
-      int rk_4 = (k0 + (((k / 2) * 4) + int(threadIdx.x / 32u)));
-      int groups_1 = ((rn_2 * t_5) + (rk_4 / 64));
-      bool w_mask = ((rk_4 < mf_K) & (rn_2 < mf_N));
-      t_6[k] = (w_mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
+      t_10[k] = (q[k] * scale[(k / 8)]);
     }
-    float scale[16];
+    float w[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      scale[k] = static_cast<float>(t_6[k]);
+      w[k] = (t_10[k] + bias[(k / 8)]);
     }
-    // 115: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
-    __half t_7[16];
+    // 139: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    __half t_11[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      int rn_3 = (t_1 + (((k % 2) * 32) + int(threadIdx.x % 32u)));
-      int rk_5 = (k0 + (((k / 2) * 4) + int(threadIdx.x / 32u)));
-      int groups_2 = ((rn_3 * t_5) + (rk_5 / 64));
-      bool w_mask = ((rk_5 < mf_K) & (rn_3 < mf_N));
-      t_7[k] = (w_mask ? (biases_ptr + groups_2)[0] : __float2half(0.0f));
-    }
-    float bias[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      bias[k] = static_cast<float>(t_7[k]);
-    }
-    // 116: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
-    float t_8[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_8[k] = (scale[k] * q[k]);
-    }
-    float t_9[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_9[k] = (t_8[k] + bias[k]);
-    }
-    __half t_10[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = mf_cast<__half>(t_9[k]);
+      t_11[k] = mf_cast<__half>(w[k]);
     }
     __syncthreads();
-    mf_store_vec<8>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))), a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
     #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_11_smem[(((((k / 2) * 4) + int(threadIdx.x / 32u)) * 72) + (((k % 2) * 32) + int(threadIdx.x % 32u)))] = t_10[k];
+    for (int k = 0; (k < 16); k += 8) {
+      mf_store_vec<8>((t_12_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
     }
+    mf_store_vec<8>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))), a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
     __syncthreads();
     int warp_row = 0;
     int warp_col = (int(threadIdx.x / 32u) * 8);
     int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
-    int b_lane = ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)));
+    int b_lane = ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)) + (int(threadIdx.x % 32u) % 8)) * 40));
     #pragma unroll
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
@@ -243,7 +239,7 @@ if (mf_is_aligned(x_ptr, 16)) {
       }
       #pragma unroll
       for (int j = 0; (j < 2); j += 2) {
-        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (t_11_smem + b_lane), ((kk * 72) + (j * 32)));
+        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (t_12_smem + b_lane), (kk + ((j * 32) * 40)));
       }
       #pragma unroll
       for (int i = 0; (i < 2); i += 1) {
@@ -254,28 +250,28 @@ if (mf_is_aligned(x_ptr, 16)) {
       }
     }
   }
-  // 117: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
-  __half t_12[16];
+  // 140: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  __half t_13[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
+    t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 118: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 117: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 141: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 140: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rn = (t_1 + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((out_ptr + (rm * mf_N)) + rn)) = t_12[k];
+      *(((out_ptr + (rm * mf_N)) + rn)) = t_13[k];
     }
   }
 } else {
   // 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 106: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 107: for k0 in range(0, K, BLOCK_K):
+  // 134: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 135: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -283,7 +279,7 @@ if (mf_is_aligned(x_ptr, 16)) {
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 108: rk = k0 + tl.arange(0, BLOCK_K)
+    // 136: rk = k0 + tl.arange(0, BLOCK_K)
     // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -308,94 +304,91 @@ if (mf_is_aligned(x_ptr, 16)) {
       a[6] = __float2half(0.0f);
       a[7] = __float2half(0.0f);
     }
-    // 110: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
-    // 111: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
-    int t_2 = (mf_K / 8);
+    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    int t_2 = (k0 / 8);
+    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    int t_3 = (mf_K / 64);
+    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    int t_4 = (mf_K / 8);
     int rn = t_1;
-    unsigned words[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      int rn_1 = (t_1 + (((k % 2) * 32) + int(threadIdx.x % 32u)));
-      int rk_2 = (k0 + (((k / 2) * 4) + int(threadIdx.x / 32u)));
-      bool w_mask = ((rk_2 < mf_K) & (rn_1 < mf_N));
-      words[k] = (w_mask ? ((wq_ptr + (rn_1 * t_2)) + (rk_2 / 8))[0] : 0u);
+    unsigned words[2];
+    int rn_1 = (t_1 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
+    int kw_1 = (t_2 + ((int(threadIdx.x % 32u) % 2) * 2));
+    bool k_ok_1 = ((kw_1 / 8) < t_3);
+    bool mask = ((rn_1 < mf_N) & k_ok_1);
+    if (mask) {
+      words[0] = ((wq_ptr + (rn_1 * t_4)) + kw_1)[0];
+      words[1] = ((wq_ptr + (rn_1 * t_4)) + kw_1)[1];
+    } else {
+      words[0] = 0u;
+      words[1] = 0u;
     }
-    // 112: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_3[16];
+    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    unsigned t_5[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      int rk_3 = (k0 + (((k / 2) * 4) + int(threadIdx.x / 32u)));
-      t_3[k] = (words[k] >> static_cast<unsigned>(((rk_3 % 8) * 4)));
+      t_5[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
     }
-    unsigned t_4[16];
+    unsigned t_6[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_4[k] = (t_3[k] & 15u);
+      t_6[k] = (t_5[k] & 15u);
     }
     float q[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      q[k] = static_cast<float>(t_4[k]);
+      q[k] = static_cast<float>(t_6[k]);
     }
-    // 113: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
-    int t_5 = (mf_K / 64);
-    // 114: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
-    __half t_6[16];
+    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    int t_7 = (mf_K / 64);
+    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_8[2];
+    int groups_1 = ((rn_1 * t_7) + (kw_1 / 8));
+    t_8[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
+    t_8[1] = t_8[0];
+    float scale[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      scale[k] = static_cast<float>(t_8[k]);
+    }
+    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_9[2];
+    t_9[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
+    t_9[1] = t_9[0];
+    float bias[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      bias[k] = static_cast<float>(t_9[k]);
+    }
+    // 62: return q * scale + bias, kw, k_ok
+    float t_10[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      int rn_2 = (t_1 + (((k % 2) * 32) + int(threadIdx.x % 32u)));
-      int rk_4 = (k0 + (((k / 2) * 4) + int(threadIdx.x / 32u)));
-      int groups_1 = ((rn_2 * t_5) + (rk_4 / 64));
-      bool w_mask = ((rk_4 < mf_K) & (rn_2 < mf_N));
-      t_6[k] = (w_mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
+      t_10[k] = (q[k] * scale[(k / 8)]);
     }
-    float scale[16];
+    float w[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      scale[k] = static_cast<float>(t_6[k]);
+      w[k] = (t_10[k] + bias[(k / 8)]);
     }
-    // 115: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
-    __half t_7[16];
+    // 139: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    __half t_11[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      int rn_3 = (t_1 + (((k % 2) * 32) + int(threadIdx.x % 32u)));
-      int rk_5 = (k0 + (((k / 2) * 4) + int(threadIdx.x / 32u)));
-      int groups_2 = ((rn_3 * t_5) + (rk_5 / 64));
-      bool w_mask = ((rk_5 < mf_K) & (rn_3 < mf_N));
-      t_7[k] = (w_mask ? (biases_ptr + groups_2)[0] : __float2half(0.0f));
-    }
-    float bias[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      bias[k] = static_cast<float>(t_7[k]);
-    }
-    // 116: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
-    float t_8[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_8[k] = (scale[k] * q[k]);
-    }
-    float t_9[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_9[k] = (t_8[k] + bias[k]);
-    }
-    __half t_10[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = mf_cast<__half>(t_9[k]);
+      t_11[k] = mf_cast<__half>(w[k]);
     }
     __syncthreads();
-    mf_store_vec<8>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))), a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
     #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_11_smem[(((((k / 2) * 4) + int(threadIdx.x / 32u)) * 72) + (((k % 2) * 32) + int(threadIdx.x % 32u)))] = t_10[k];
+    for (int k = 0; (k < 16); k += 8) {
+      mf_store_vec<8>((t_12_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
     }
+    mf_store_vec<8>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))), a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
     __syncthreads();
     int warp_row = 0;
     int warp_col = (int(threadIdx.x / 32u) * 8);
     int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
-    int b_lane = ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)));
+    int b_lane = ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)) + (int(threadIdx.x % 32u) % 8)) * 40));
     #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
@@ -406,7 +399,7 @@ if (mf_is_aligned(x_ptr, 16)) {
       }
       #pragma unroll 1
       for (int j = 0; (j < 2); j += 2) {
-        mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (t_11_smem + b_lane), ((kk * 72) + (j * 32)));
+        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (t_12_smem + b_lane), (kk + ((j * 32) * 40)));
       }
       #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
@@ -417,20 +410,20 @@ if (mf_is_aligned(x_ptr, 16)) {
       }
     }
   }
-  // 117: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
-  __half t_12[16];
+  // 140: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  __half t_13[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
+    t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 118: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 117: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 141: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 140: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rn = (t_1 + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((out_ptr + (rm * mf_N)) + rn)) = t_12[k];
+      *(((out_ptr + (rm * mf_N)) + rn)) = t_13[k];
     }
   }
 }

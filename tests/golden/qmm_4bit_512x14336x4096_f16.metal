@@ -1,8 +1,8 @@
 // 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
 int t = (int(threadgroup_position_in_grid.x) * 32);
 int t_1 = (int(threadgroup_position_in_grid.y) * 64);
-// 106: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 107: for k0 in range(0, K, BLOCK_K):
+// 134: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+// 135: for k0 in range(0, K, BLOCK_K):
 simdgroup_matrix<float, 8, 8> acc[8];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -10,7 +10,7 @@ for (int k = 0; (k < 16); k += 1) {
   acc[(k / 2)].thread_elements()[(k % 2)] = acc_1;
 }
 for (int k0 = 0; (k0 < K); k0 += 32) {
-  // 108: rk = k0 + tl.arange(0, BLOCK_K)
+  // 136: rk = k0 + tl.arange(0, BLOCK_K)
   // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
   int rm = t;
   half a[8];
@@ -27,93 +27,89 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
       a[(k + 3)] = mf_v[3];
     }
   }
-  // 110: w_mask = (rk[:, None] < K) & (rn[None, :] < N)
-  // 111: words = tl.load(wq_ptr + rn[None, :] * (K // PER_WORD) + (rk // PER_WORD)[:, None], mask=w_mask, other=0)
-  int t_2 = (K / 8);
+  // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+  int t_2 = (k0 / 8);
+  // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+  int t_3 = (K / 64);
+  // 56: mask = (rows < N)[:, None] & k_ok[None, :]
+  // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+  int t_4 = (K / 8);
   int rn = t_1;
-  uint words[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    int rn_1 = (t_1 + (((k % 2) * 32) + int(thread_index_in_simdgroup)));
-    int rk_2 = (k0 + (((k / 2) * 4) + int(simdgroup_index_in_threadgroup)));
-    bool w_mask = ((rk_2 < K) & (rn_1 < N));
-    words[k] = (w_mask ? ((wq_ptr + (rn_1 * t_2)) + (rk_2 / 8))[0] : uint(0));
+  uint words[2];
+  int rn_1 = (t_1 + ((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)));
+  int kw_1 = (t_2 + ((int(thread_index_in_simdgroup) % 2) * 2));
+  bool k_ok_1 = ((kw_1 / 8) < t_3);
+  bool mask = ((rn_1 < N) & k_ok_1);
+  {
+    packed_uint2 mf_v = packed_uint2(uint(0), uint(0));
+    if (mask) mf_v = *((const device packed_uint2*)(((wq_ptr + (rn_1 * t_4)) + kw_1)));
+    words[0] = mf_v[0];
+    words[1] = mf_v[1];
   }
-  // 112: q = ((words >> ((rk % PER_WORD) * BITS)[:, None]) & ((1 << BITS) - 1)).to(tl.float32)
-  uint t_3[16];
+  // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+  uint t_5[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    int rk_3 = (k0 + (((k / 2) * 4) + int(simdgroup_index_in_threadgroup)));
-    t_3[k] = (words[k] >> static_cast<uint>(((rk_3 % 8) * 4)));
+    t_5[k] = (words[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
   }
-  uint t_4[16];
+  uint t_6[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_4[k] = (t_3[k] & uint(15));
+    t_6[k] = (t_5[k] & uint(15));
   }
   float q[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    q[k] = static_cast<float>(t_4[k]);
+    q[k] = static_cast<float>(t_6[k]);
   }
-  // 113: groups = rn[None, :] * (K // GROUP) + (rk // GROUP)[:, None]
-  int t_5 = (K / 64);
-  // 114: scale = tl.load(scales_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
-  half t_6[16];
+  // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+  int t_7 = (K / 64);
+  // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  half t_8[2];
+  int groups_1 = ((rn_1 * t_7) + (kw_1 / 8));
+  t_8[0] = (mask ? (scales_ptr + groups_1)[0] : half(0.0f));
+  t_8[1] = t_8[0];
+  float scale[2];
+  #pragma unroll
+  for (int k = 0; (k < 2); k += 1) {
+    scale[k] = static_cast<float>(t_8[k]);
+  }
+  // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  half t_9[2];
+  t_9[0] = (mask ? (biases_ptr + groups_1)[0] : half(0.0f));
+  t_9[1] = t_9[0];
+  float bias[2];
+  #pragma unroll
+  for (int k = 0; (k < 2); k += 1) {
+    bias[k] = static_cast<float>(t_9[k]);
+  }
+  // 62: return q * scale + bias, kw, k_ok
+  float t_10[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    int rn_2 = (t_1 + (((k % 2) * 32) + int(thread_index_in_simdgroup)));
-    int rk_4 = (k0 + (((k / 2) * 4) + int(simdgroup_index_in_threadgroup)));
-    int groups_1 = ((rn_2 * t_5) + (rk_4 / 64));
-    bool w_mask = ((rk_4 < K) & (rn_2 < N));
-    t_6[k] = (w_mask ? (scales_ptr + groups_1)[0] : half(0.0f));
+    t_10[k] = (q[k] * scale[(k / 8)]);
   }
-  float scale[16];
+  float w[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    scale[k] = static_cast<float>(t_6[k]);
+    w[k] = (t_10[k] + bias[(k / 8)]);
   }
-  // 115: bias = tl.load(biases_ptr + groups, mask=w_mask, other=0.0).to(tl.float32)
-  half t_7[16];
+  // 139: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+  half t_11[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    int rn_3 = (t_1 + (((k % 2) * 32) + int(thread_index_in_simdgroup)));
-    int rk_5 = (k0 + (((k / 2) * 4) + int(simdgroup_index_in_threadgroup)));
-    int groups_2 = ((rn_3 * t_5) + (rk_5 / 64));
-    bool w_mask = ((rk_5 < K) & (rn_3 < N));
-    t_7[k] = (w_mask ? (biases_ptr + groups_2)[0] : half(0.0f));
+    t_11[k] = static_cast<half>(w[k]);
   }
-  float bias[16];
+  threadgroup half t_12_smem[2560];
+  threadgroup_barrier(mem_flags::mem_threadgroup);
   #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    bias[k] = static_cast<float>(t_7[k]);
-  }
-  // 116: acc = tl.dot(a, (scale * q + bias).to(a.dtype), acc)
-  float t_8[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_8[k] = (scale[k] * q[k]);
-  }
-  float t_9[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_9[k] = (t_8[k] + bias[k]);
-  }
-  half t_10[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = static_cast<half>(t_9[k]);
+  for (int k = 0; (k < 16); k += 4) {
+    *((threadgroup packed_half4*)((t_12_smem + ((((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)) * 40) + (((int(thread_index_in_simdgroup) % 2) * 16) + k))))) = packed_half4(t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)]);
   }
   threadgroup half a_1_smem[1280];
-  threadgroup_barrier(mem_flags::mem_threadgroup);
   #pragma unroll
   for (int k = 0; (k < 8); k += 4) {
     *((threadgroup packed_half4*)((a_1_smem + ((((k * 4) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))) * 40) + ((int(thread_index_in_simdgroup) % 8) * 4))))) = packed_half4(a[k], a[(k + 1)], a[(k + 2)], a[(k + 3)]);
-  }
-  threadgroup half t_11_smem[2304];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_11_smem[(((((k / 2) * 4) + int(simdgroup_index_in_threadgroup)) * 72) + (((k % 2) * 32) + int(thread_index_in_simdgroup)))] = t_10[k];
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   int frag_row = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
@@ -131,8 +127,8 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     }
     #pragma unroll
     for (int j = 0; (j < 4); j += 1) {
-      frag_b[j].thread_elements()[0] = static_cast<float>(t_11_smem[(((kk + frag_row) * 72) + ((warp_col + (j * 16)) + frag_col))]);
-      frag_b[j].thread_elements()[1] = static_cast<float>(t_11_smem[(((kk + frag_row) * 72) + ((warp_col + (j * 16)) + (frag_col + 1)))]);
+      frag_b[j].thread_elements()[0] = static_cast<float>(t_12_smem[((kk + frag_row) + (((warp_col + (j * 16)) + frag_col) * 40))]);
+      frag_b[j].thread_elements()[1] = static_cast<float>(t_12_smem[((kk + frag_row) + (((warp_col + (j * 16)) + (frag_col + 1)) * 40))]);
     }
     #pragma unroll
     for (int i = 0; (i < 2); i += 1) {
@@ -143,19 +139,19 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     }
   }
 }
-// 117: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
-half t_12[16];
+// 140: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+half t_13[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_12[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
+  t_13[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
 }
-// 118: mask=(rm[:, None] < M) & (rn[None, :] < N))
-// 117: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+// 141: mask=(rm[:, None] < M) & (rn[None, :] < N))
+// 140: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   int rm = (t + ((((((k / 2) / 4) * 2) + (int(simdgroup_index_in_threadgroup) / 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
   int rn = (t_1 + ((((((k / 2) % 4) * 2) + (int(simdgroup_index_in_threadgroup) % 2)) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
   if (((rm < M) & (rn < N))) {
-    *(((out_ptr + (rm * N)) + rn)) = t_12[k];
+    *(((out_ptr + (rm * N)) + rn)) = t_13[k];
   }
 }

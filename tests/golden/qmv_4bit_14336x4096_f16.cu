@@ -18,18 +18,6 @@ template <int N, typename T> __device__ __forceinline__ void mf_load_masked(mf_v
   if (mask) w = *reinterpret_cast<const W*>(p);
   v = *reinterpret_cast<const mf_vec<N, T>*>(&w);
 }
-
-// Threadgroup vector stores whose alignment is not known: in one access when the address is
-// aligned, element by element otherwise.
-template <int N, typename T, typename... V> __device__ __forceinline__ void mf_store_vec(T* p, V... values) {
-  const mf_vec<N, T> x{{values...}};
-  if (reinterpret_cast<uintptr_t>(p) % sizeof(x) == 0) {
-    *reinterpret_cast<mf_vec<N, T>*>(p) = x;
-  } else {
-#pragma unroll
-    for (int i = 0; i < N; i++) p[i] = x.v[i];
-  }
-}
 // Conversions through float for __half/__nv_bfloat16 (their direct conversions are ambiguous).
 template <typename T> struct mf_convert {
   template <typename S> static __device__ __forceinline__ T from(S x) { return static_cast<T>(x); }
@@ -55,381 +43,428 @@ template <> struct mf_convert<__nv_bfloat16> {
 };
 template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
 
-extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_N = N[0];
 const auto mf_K = K[0];
-float* x_1_smem = reinterpret_cast<float*>(mf_shared + 0);
-if (mf_is_aligned(x_ptr, 8)) {
-  // 52: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-  int t = (int(blockIdx.x) * 8);
-  // 53: row_ok = rows < N
-  // 54: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 55: for k0 in range(0, K, BLOCK_K):
-  float acc[4];
+if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
+  // 87: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  int t = (int(blockIdx.x) * 32);
+  // 88: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 89: for k0 in range(0, K, BLOCK_K):
+  float acc[16];
   #pragma unroll
-  for (int k = 0; (k < 4); k += 1) {
+  for (int k = 0; (k < 16); k += 1) {
     float acc_1 = 0.0f;
     acc[k] = acc_1;
   }
-  for (int k0 = 0; (k0 < mf_K); k0 += 256) {
-    // 56: ks = k0 + tl.arange(0, BLOCK_K)
-    // 57: k_ok = ks < K
-    // 58: mask = row_ok[:, None] & k_ok[None, :]
-    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
-    int t_1 = (mf_K / 8);
+  for (int k0 = 0; (k0 < mf_K); k0 += 512) {
+    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    int t_1 = (k0 / 8);
+    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    int t_2 = (mf_K / 64);
+    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    int t_3 = (mf_K / 8);
     int rows = t;
-    bool row_ok = (rows < mf_N);
-    unsigned words[32];
+    int kw = t_1;
+    bool k_ok = ((kw / 8) < t_2);
+    unsigned words[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 4) {
+      int rows_1 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int kw_1 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
+      bool k_ok_1 = ((kw_1 / 8) < t_2);
+      bool mask = ((rows_1 < mf_N) & k_ok_1);
+      {
+        mf_vec<4, unsigned> mf_v{{0u, 0u, 0u, 0u}};
+        mf_load_masked(mf_v, ((wq_ptr + (rows_1 * t_3)) + kw_1), mask);
+        words[k] = mf_v.v[0];
+        words[(k + 1)] = mf_v.v[1];
+        words[(k + 2)] = mf_v.v[2];
+        words[(k + 3)] = mf_v.v[3];
+      }
+    }
+    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    unsigned t_4[128];
+    #pragma unroll
+    for (int k = 0; (k < 128); k += 1) {
+      t_4[k] = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
+    }
+    unsigned t_5[128];
+    #pragma unroll
+    for (int k = 0; (k < 128); k += 1) {
+      t_5[k] = (t_4[k] & 15u);
+    }
+    float q[128];
+    #pragma unroll
+    for (int k = 0; (k < 128); k += 1) {
+      q[k] = static_cast<float>(t_5[k]);
+    }
+    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    int t_6 = (mf_K / 64);
+    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    bool mask = ((rows < mf_N) & k_ok);
+    __half t_7[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 4) {
+      int rows_2 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int kw_2 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
+      int groups_1 = ((rows_2 * t_6) + (kw_2 / 8));
+      bool k_ok_2 = ((kw_2 / 8) < t_2);
+      bool mask_1 = ((rows_2 < mf_N) & k_ok_2);
+      t_7[k] = (mask_1 ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
+      t_7[(k + 1)] = t_7[k];
+      t_7[(k + 2)] = t_7[k];
+      t_7[(k + 3)] = t_7[k];
+    }
+    float scale[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      scale[k] = static_cast<float>(t_7[k]);
+    }
+    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_8[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 4) {
+      int rows_3 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int kw_3 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
+      int groups_2 = ((rows_3 * t_6) + (kw_3 / 8));
+      bool k_ok_3 = ((kw_3 / 8) < t_2);
+      bool mask_2 = ((rows_3 < mf_N) & k_ok_3);
+      t_8[k] = (mask_2 ? (biases_ptr + groups_2)[0] : __float2half(0.0f));
+      t_8[(k + 1)] = t_8[k];
+      t_8[(k + 2)] = t_8[k];
+      t_8[(k + 3)] = t_8[k];
+    }
+    float bias[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      bias[k] = static_cast<float>(t_8[k]);
+    }
+    // 62: return q * scale + bias, kw, k_ok
+    float t_9[128];
+    #pragma unroll
+    for (int k = 0; (k < 128); k += 1) {
+      t_9[k] = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
+    }
+    float w[128];
+    #pragma unroll
+    for (int k = 0; (k < 128); k += 1) {
+      w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
+    }
+    // 91: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 92: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 91: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    __half t_10[32];
+    #pragma unroll
+    for (int k = 0; (k < 32); k += 8) {
+      int kw_4 = (t_1 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
+      bool k_ok_4 = ((kw_4 / 8) < t_2);
+      {
+        mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+        mf_load_masked(mf_v, ((x_ptr + (kw_4 * 8)) + 0), k_ok_4);
+        t_10[k] = mf_v.v[0];
+        t_10[(k + 1)] = mf_v.v[1];
+        t_10[(k + 2)] = mf_v.v[2];
+        t_10[(k + 3)] = mf_v.v[3];
+        t_10[(k + 4)] = mf_v.v[4];
+        t_10[(k + 5)] = mf_v.v[5];
+        t_10[(k + 6)] = mf_v.v[6];
+        t_10[(k + 7)] = mf_v.v[7];
+      }
+    }
+    float x[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
-      int rows_1 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
-      int ks_1 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
-      bool row_ok_1 = (rows_1 < mf_N);
-      bool k_ok_1 = (ks_1 < mf_K);
-      bool mask = (row_ok_1 & k_ok_1);
-      words[k] = (mask ? ((wq_ptr + (rows_1 * t_1)) + (ks_1 / 8))[0] : 0u);
+      x[k] = static_cast<float>(t_10[k]);
     }
-    // 60: q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_2[32];
+    // 93: acc += tl.sum(w * x, axis=2)
+    float t_11[128];
     #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      int ks_2 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
-      t_2[k] = (words[k] >> static_cast<unsigned>(((ks_2 % 8) * 4)));
+    for (int k = 0; (k < 128); k += 1) {
+      t_11[k] = (w[k] * x[((((k / 8) % 4) * 8) + (k % 8))]);
     }
-    unsigned t_3[32];
+    float acc_2[16];
     #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      t_3[k] = (t_2[k] & 15u);
+    for (int k = 0; (k < 16); k += 1) {
+      acc_2[k] = t_11[(((k / 4) * 32) + ((k % 4) * 8))];
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
     }
-    float q[32];
+    float acc_3[16];
     #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      q[k] = static_cast<float>(t_3[k]);
-    }
-    // 61: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
-    int t_4 = (mf_K / 64);
-    // 62: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
-    __half t_5[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      int rows_2 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
-      int ks_3 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
-      int groups_1 = ((rows_2 * t_4) + (ks_3 / 64));
-      bool row_ok_2 = (rows_2 < mf_N);
-      bool k_ok_2 = (ks_3 < mf_K);
-      bool mask = (row_ok_2 & k_ok_2);
-      t_5[k] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
-    }
-    float scale[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      scale[k] = static_cast<float>(t_5[k]);
-    }
-    // 63: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
-    __half t_6[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      int rows_3 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
-      int ks_4 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
-      int groups_2 = ((rows_3 * t_4) + (ks_4 / 64));
-      bool row_ok_3 = (rows_3 < mf_N);
-      bool k_ok_3 = (ks_4 < mf_K);
-      bool mask = (row_ok_3 & k_ok_3);
-      t_6[k] = (mask ? (biases_ptr + groups_2)[0] : __float2half(0.0f));
-    }
-    float bias[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      bias[k] = static_cast<float>(t_6[k]);
-    }
-    // 64: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
-    __half t_7[4];
-    int ks_5 = (k0 + (int(threadIdx.x) * 4));
-    bool k_ok_4 = (ks_5 < mf_K);
-    {
-      mf_vec<4, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-      mf_load_masked(mf_v, (x_ptr + ks_5), k_ok_4);
-      t_7[0] = mf_v.v[0];
-      t_7[1] = mf_v.v[1];
-      t_7[2] = mf_v.v[2];
-      t_7[3] = mf_v.v[3];
-    }
-    float x[4];
-    #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
-      x[k] = static_cast<float>(t_7[k]);
-    }
-    // 65: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
-    float t_8[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      t_8[k] = (scale[k] * q[k]);
-    }
-    float t_9[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      t_9[k] = (t_8[k] + bias[k]);
-    }
-    __syncthreads();
-    mf_store_vec<4>((x_1_smem + (int(threadIdx.x) * 4)), x[0], x[1], x[2], x[3]);
-    __syncthreads();
-    float t_10[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      t_10[k] = (t_9[k] * x_1_smem[(((k % 8) * 32) + int(threadIdx.x % 32u))]);
-    }
-    float acc_2[4];
-    #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
-      acc_2[k] = t_10[(k * 8)];
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 1)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 2)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 3)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 4)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 5)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 6)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 7)]);
-    }
-    #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
-      float partner = __shfl_xor_sync(0xffffffffu, acc_2[k], 1);
-      acc_2[k] = (acc_2[k] + partner);
-    }
-    #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
-      float partner_1 = __shfl_xor_sync(0xffffffffu, acc_2[k], 2);
-      acc_2[k] = (acc_2[k] + partner_1);
-    }
-    #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
-      float partner_2 = __shfl_xor_sync(0xffffffffu, acc_2[k], 4);
-      acc_2[k] = (acc_2[k] + partner_2);
-    }
-    #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
-      float partner_3 = __shfl_xor_sync(0xffffffffu, acc_2[k], 8);
-      acc_2[k] = (acc_2[k] + partner_3);
-    }
-    #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
-      float partner_4 = __shfl_xor_sync(0xffffffffu, acc_2[k], 16);
-      acc_2[k] = (acc_2[k] + partner_4);
-    }
-    float acc_3[4];
-    #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
+    for (int k = 0; (k < 16); k += 1) {
       acc_3[k] = (acc[k] + acc_2[k]);
     }
-    float acc_4[4];
+    float acc_4[16];
     #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
+    for (int k = 0; (k < 16); k += 1) {
       acc_4[k] = acc_3[k];
     }
     #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
+    for (int k = 0; (k < 16); k += 1) {
       acc[k] = acc_4[k];
     }
   }
-  // 66: tl.store(out_ptr + rows, acc, mask=row_ok)
-  __half t_11[4];
+  // 94: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+  float acc_5[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
-    t_11[k] = mf_cast<__half>(acc[k]);
+    acc_5[k] = acc[(k * 4)];
+    acc_5[k] = (acc_5[k] + acc[((k * 4) + 1)]);
+    acc_5[k] = (acc_5[k] + acc[((k * 4) + 2)]);
+    acc_5[k] = (acc_5[k] + acc[((k * 4) + 3)]);
   }
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
-    int rows = (t + ((((k * 8) / 8) * 2) + int(threadIdx.x / 32u)));
-    bool row_ok = (rows < mf_N);
-    if (((int(threadIdx.x % 32u) == 0) && row_ok)) {
-      *((out_ptr + rows)) = t_11[k];
+    float partner = __shfl_xor_sync(0xffffffffu, acc_5[k], 1);
+    acc_5[k] = (acc_5[k] + partner);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 4); k += 1) {
+    float partner_1 = __shfl_xor_sync(0xffffffffu, acc_5[k], 2);
+    acc_5[k] = (acc_5[k] + partner_1);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 4); k += 1) {
+    float partner_2 = __shfl_xor_sync(0xffffffffu, acc_5[k], 4);
+    acc_5[k] = (acc_5[k] + partner_2);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 4); k += 1) {
+    float partner_3 = __shfl_xor_sync(0xffffffffu, acc_5[k], 8);
+    acc_5[k] = (acc_5[k] + partner_3);
+  }
+  __half t_12[4];
+  #pragma unroll
+  for (int k = 0; (k < 4); k += 1) {
+    t_12[k] = mf_cast<__half>(acc_5[k]);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 4); k += 1) {
+    int rows = (t + (((k * 4) * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+    if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows < mf_N))) {
+      *((out_ptr + rows)) = t_12[k];
     }
   }
 } else {
-  // 52: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-  int t = (int(blockIdx.x) * 8);
-  // 53: row_ok = rows < N
-  // 54: acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 55: for k0 in range(0, K, BLOCK_K):
-  float acc[4];
+  // 87: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  int t = (int(blockIdx.x) * 32);
+  // 88: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 89: for k0 in range(0, K, BLOCK_K):
+  float acc[16];
   #pragma unroll 1
-  for (int k = 0; (k < 4); k += 1) {
+  for (int k = 0; (k < 16); k += 1) {
     float acc_1 = 0.0f;
     acc[k] = acc_1;
   }
-  for (int k0 = 0; (k0 < mf_K); k0 += 256) {
-    // 56: ks = k0 + tl.arange(0, BLOCK_K)
-    // 57: k_ok = ks < K
-    // 58: mask = row_ok[:, None] & k_ok[None, :]
-    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + (ks // PER_WORD)[None, :], mask=mask, other=0)
-    int t_1 = (mf_K / 8);
+  for (int k0 = 0; (k0 < mf_K); k0 += 512) {
+    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    int t_1 = (k0 / 8);
+    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    int t_2 = (mf_K / 64);
+    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    int t_3 = (mf_K / 8);
     int rows = t;
-    bool row_ok = (rows < mf_N);
-    unsigned words[32];
+    int kw = t_1;
+    bool k_ok = ((kw / 8) < t_2);
+    unsigned words[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 4) {
+      int rows_1 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int kw_1 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
+      bool k_ok_1 = ((kw_1 / 8) < t_2);
+      bool mask = ((rows_1 < mf_N) & k_ok_1);
+      if (mask) {
+        words[k] = ((wq_ptr + (rows_1 * t_3)) + kw_1)[0];
+        words[(k + 1)] = ((wq_ptr + (rows_1 * t_3)) + kw_1)[1];
+        words[(k + 2)] = ((wq_ptr + (rows_1 * t_3)) + kw_1)[2];
+        words[(k + 3)] = ((wq_ptr + (rows_1 * t_3)) + kw_1)[3];
+      } else {
+        words[k] = 0u;
+        words[(k + 1)] = 0u;
+        words[(k + 2)] = 0u;
+        words[(k + 3)] = 0u;
+      }
+    }
+    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    unsigned t_4[128];
+    #pragma unroll 1
+    for (int k = 0; (k < 128); k += 1) {
+      t_4[k] = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
+    }
+    unsigned t_5[128];
+    #pragma unroll 1
+    for (int k = 0; (k < 128); k += 1) {
+      t_5[k] = (t_4[k] & 15u);
+    }
+    float q[128];
+    #pragma unroll 1
+    for (int k = 0; (k < 128); k += 1) {
+      q[k] = static_cast<float>(t_5[k]);
+    }
+    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    int t_6 = (mf_K / 64);
+    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    bool mask = ((rows < mf_N) & k_ok);
+    __half t_7[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 4) {
+      int rows_2 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int kw_2 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
+      int groups_1 = ((rows_2 * t_6) + (kw_2 / 8));
+      bool k_ok_2 = ((kw_2 / 8) < t_2);
+      bool mask_1 = ((rows_2 < mf_N) & k_ok_2);
+      t_7[k] = (mask_1 ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
+      t_7[(k + 1)] = t_7[k];
+      t_7[(k + 2)] = t_7[k];
+      t_7[(k + 3)] = t_7[k];
+    }
+    float scale[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      scale[k] = static_cast<float>(t_7[k]);
+    }
+    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_8[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 4) {
+      int rows_3 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+      int kw_3 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
+      int groups_2 = ((rows_3 * t_6) + (kw_3 / 8));
+      bool k_ok_3 = ((kw_3 / 8) < t_2);
+      bool mask_2 = ((rows_3 < mf_N) & k_ok_3);
+      t_8[k] = (mask_2 ? (biases_ptr + groups_2)[0] : __float2half(0.0f));
+      t_8[(k + 1)] = t_8[k];
+      t_8[(k + 2)] = t_8[k];
+      t_8[(k + 3)] = t_8[k];
+    }
+    float bias[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      bias[k] = static_cast<float>(t_8[k]);
+    }
+    // 62: return q * scale + bias, kw, k_ok
+    float t_9[128];
+    #pragma unroll 1
+    for (int k = 0; (k < 128); k += 1) {
+      t_9[k] = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
+    }
+    float w[128];
+    #pragma unroll 1
+    for (int k = 0; (k < 128); k += 1) {
+      w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
+    }
+    // 91: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 92: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 91: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    __half t_10[32];
+    #pragma unroll 1
+    for (int k = 0; (k < 32); k += 8) {
+      int kw_4 = (t_1 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
+      bool k_ok_4 = ((kw_4 / 8) < t_2);
+      if (k_ok_4) {
+        t_10[k] = ((x_ptr + (kw_4 * 8)) + 0)[0];
+        t_10[(k + 1)] = ((x_ptr + (kw_4 * 8)) + 0)[1];
+        t_10[(k + 2)] = ((x_ptr + (kw_4 * 8)) + 0)[2];
+        t_10[(k + 3)] = ((x_ptr + (kw_4 * 8)) + 0)[3];
+        t_10[(k + 4)] = ((x_ptr + (kw_4 * 8)) + 0)[4];
+        t_10[(k + 5)] = ((x_ptr + (kw_4 * 8)) + 0)[5];
+        t_10[(k + 6)] = ((x_ptr + (kw_4 * 8)) + 0)[6];
+        t_10[(k + 7)] = ((x_ptr + (kw_4 * 8)) + 0)[7];
+      } else {
+        t_10[k] = __float2half(0.0f);
+        t_10[(k + 1)] = __float2half(0.0f);
+        t_10[(k + 2)] = __float2half(0.0f);
+        t_10[(k + 3)] = __float2half(0.0f);
+        t_10[(k + 4)] = __float2half(0.0f);
+        t_10[(k + 5)] = __float2half(0.0f);
+        t_10[(k + 6)] = __float2half(0.0f);
+        t_10[(k + 7)] = __float2half(0.0f);
+      }
+    }
+    float x[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 1) {
-      int rows_1 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
-      int ks_1 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
-      bool row_ok_1 = (rows_1 < mf_N);
-      bool k_ok_1 = (ks_1 < mf_K);
-      bool mask = (row_ok_1 & k_ok_1);
-      words[k] = (mask ? ((wq_ptr + (rows_1 * t_1)) + (ks_1 / 8))[0] : 0u);
+      x[k] = static_cast<float>(t_10[k]);
     }
-    // 60: q = ((words >> ((ks % PER_WORD) * BITS)[None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_2[32];
+    // 93: acc += tl.sum(w * x, axis=2)
+    float t_11[128];
     #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      int ks_2 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
-      t_2[k] = (words[k] >> static_cast<unsigned>(((ks_2 % 8) * 4)));
+    for (int k = 0; (k < 128); k += 1) {
+      t_11[k] = (w[k] * x[((((k / 8) % 4) * 8) + (k % 8))]);
     }
-    unsigned t_3[32];
+    float acc_2[16];
     #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      t_3[k] = (t_2[k] & 15u);
+    for (int k = 0; (k < 16); k += 1) {
+      acc_2[k] = t_11[(((k / 4) * 32) + ((k % 4) * 8))];
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+      acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
     }
-    float q[32];
+    float acc_3[16];
     #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      q[k] = static_cast<float>(t_3[k]);
-    }
-    // 61: groups = rows[:, None] * (K // GROUP) + (ks // GROUP)[None, :]
-    int t_4 = (mf_K / 64);
-    // 62: scale = tl.load(scales_ptr + groups, mask=mask, other=0.0).to(tl.float32)
-    __half t_5[32];
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      int rows_2 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
-      int ks_3 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
-      int groups_1 = ((rows_2 * t_4) + (ks_3 / 64));
-      bool row_ok_2 = (rows_2 < mf_N);
-      bool k_ok_2 = (ks_3 < mf_K);
-      bool mask = (row_ok_2 & k_ok_2);
-      t_5[k] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
-    }
-    float scale[32];
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      scale[k] = static_cast<float>(t_5[k]);
-    }
-    // 63: bias = tl.load(biases_ptr + groups, mask=mask, other=0.0).to(tl.float32)
-    __half t_6[32];
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      int rows_3 = (t + (((k / 8) * 2) + int(threadIdx.x / 32u)));
-      int ks_4 = (k0 + (((k % 8) * 32) + int(threadIdx.x % 32u)));
-      int groups_2 = ((rows_3 * t_4) + (ks_4 / 64));
-      bool row_ok_3 = (rows_3 < mf_N);
-      bool k_ok_3 = (ks_4 < mf_K);
-      bool mask = (row_ok_3 & k_ok_3);
-      t_6[k] = (mask ? (biases_ptr + groups_2)[0] : __float2half(0.0f));
-    }
-    float bias[32];
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      bias[k] = static_cast<float>(t_6[k]);
-    }
-    // 64: x = tl.load(x_ptr + ks, mask=k_ok, other=0.0).to(tl.float32)
-    __half t_7[4];
-    int ks_5 = (k0 + (int(threadIdx.x) * 4));
-    bool k_ok_4 = (ks_5 < mf_K);
-    if (k_ok_4) {
-      t_7[0] = (x_ptr + ks_5)[0];
-      t_7[1] = (x_ptr + ks_5)[1];
-      t_7[2] = (x_ptr + ks_5)[2];
-      t_7[3] = (x_ptr + ks_5)[3];
-    } else {
-      t_7[0] = __float2half(0.0f);
-      t_7[1] = __float2half(0.0f);
-      t_7[2] = __float2half(0.0f);
-      t_7[3] = __float2half(0.0f);
-    }
-    float x[4];
-    #pragma unroll 1
-    for (int k = 0; (k < 4); k += 1) {
-      x[k] = static_cast<float>(t_7[k]);
-    }
-    // 65: acc += tl.sum((scale * q + bias) * x[None, :], axis=1)
-    float t_8[32];
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      t_8[k] = (scale[k] * q[k]);
-    }
-    float t_9[32];
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      t_9[k] = (t_8[k] + bias[k]);
-    }
-    __syncthreads();
-    mf_store_vec<4>((x_1_smem + (int(threadIdx.x) * 4)), x[0], x[1], x[2], x[3]);
-    __syncthreads();
-    float t_10[32];
-    #pragma unroll 1
-    for (int k = 0; (k < 32); k += 1) {
-      t_10[k] = (t_9[k] * x_1_smem[(((k % 8) * 32) + int(threadIdx.x % 32u))]);
-    }
-    float acc_2[4];
-    #pragma unroll 1
-    for (int k = 0; (k < 4); k += 1) {
-      acc_2[k] = t_10[(k * 8)];
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 1)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 2)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 3)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 4)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 5)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 6)]);
-      acc_2[k] = (acc_2[k] + t_10[((k * 8) + 7)]);
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 4); k += 1) {
-      float partner = __shfl_xor_sync(0xffffffffu, acc_2[k], 1);
-      acc_2[k] = (acc_2[k] + partner);
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 4); k += 1) {
-      float partner_1 = __shfl_xor_sync(0xffffffffu, acc_2[k], 2);
-      acc_2[k] = (acc_2[k] + partner_1);
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 4); k += 1) {
-      float partner_2 = __shfl_xor_sync(0xffffffffu, acc_2[k], 4);
-      acc_2[k] = (acc_2[k] + partner_2);
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 4); k += 1) {
-      float partner_3 = __shfl_xor_sync(0xffffffffu, acc_2[k], 8);
-      acc_2[k] = (acc_2[k] + partner_3);
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 4); k += 1) {
-      float partner_4 = __shfl_xor_sync(0xffffffffu, acc_2[k], 16);
-      acc_2[k] = (acc_2[k] + partner_4);
-    }
-    float acc_3[4];
-    #pragma unroll 1
-    for (int k = 0; (k < 4); k += 1) {
+    for (int k = 0; (k < 16); k += 1) {
       acc_3[k] = (acc[k] + acc_2[k]);
     }
-    float acc_4[4];
+    float acc_4[16];
     #pragma unroll 1
-    for (int k = 0; (k < 4); k += 1) {
+    for (int k = 0; (k < 16); k += 1) {
       acc_4[k] = acc_3[k];
     }
     #pragma unroll 1
-    for (int k = 0; (k < 4); k += 1) {
+    for (int k = 0; (k < 16); k += 1) {
       acc[k] = acc_4[k];
     }
   }
-  // 66: tl.store(out_ptr + rows, acc, mask=row_ok)
-  __half t_11[4];
+  // 94: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+  float acc_5[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
-    t_11[k] = mf_cast<__half>(acc[k]);
+    acc_5[k] = acc[(k * 4)];
+    acc_5[k] = (acc_5[k] + acc[((k * 4) + 1)]);
+    acc_5[k] = (acc_5[k] + acc[((k * 4) + 2)]);
+    acc_5[k] = (acc_5[k] + acc[((k * 4) + 3)]);
   }
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
-    int rows = (t + ((((k * 8) / 8) * 2) + int(threadIdx.x / 32u)));
-    bool row_ok = (rows < mf_N);
-    if (((int(threadIdx.x % 32u) == 0) && row_ok)) {
-      *((out_ptr + rows)) = t_11[k];
+    float partner = __shfl_xor_sync(0xffffffffu, acc_5[k], 1);
+    acc_5[k] = (acc_5[k] + partner);
+  }
+  #pragma unroll 1
+  for (int k = 0; (k < 4); k += 1) {
+    float partner_1 = __shfl_xor_sync(0xffffffffu, acc_5[k], 2);
+    acc_5[k] = (acc_5[k] + partner_1);
+  }
+  #pragma unroll 1
+  for (int k = 0; (k < 4); k += 1) {
+    float partner_2 = __shfl_xor_sync(0xffffffffu, acc_5[k], 4);
+    acc_5[k] = (acc_5[k] + partner_2);
+  }
+  #pragma unroll 1
+  for (int k = 0; (k < 4); k += 1) {
+    float partner_3 = __shfl_xor_sync(0xffffffffu, acc_5[k], 8);
+    acc_5[k] = (acc_5[k] + partner_3);
+  }
+  __half t_12[4];
+  #pragma unroll 1
+  for (int k = 0; (k < 4); k += 1) {
+    t_12[k] = mf_cast<__half>(acc_5[k]);
+  }
+  #pragma unroll 1
+  for (int k = 0; (k < 4); k += 1) {
+    int rows = (t + (((k * 4) * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+    if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows < mf_N))) {
+      *((out_ptr + rows)) = t_12[k];
     }
   }
 }

@@ -111,6 +111,50 @@ def test_quantized_matvec(rng, n, k):
     close(quantized.qmv(x, w_q, scales, biases), quantized.reference(x, w_q, scales, biases), 1e-3)
 
 
+@pytest.mark.parametrize("bits,group,k,config", [
+    (4, 64, 704, dict(BLOCK_N=32, BLOCK_K=512, num_warps=4)),  # the default: two steps, the second 3 groups of 8
+    (2, 32, 704, dict(BLOCK_N=8, BLOCK_K=256, num_warps=2)),   # 16 nibbles a word, groups of 2 words
+    (8, 128, 640, dict(BLOCK_N=16, BLOCK_K=1024, num_warps=2))])  # a step longer than the row
+def test_quantized_matvec_configs(rng, bits, group, k, config):
+    """Every word, scale and x element read once in the word tile's layout: odd row counts and a
+    last step of whole groups masked off, for each word width, against float64 on the same
+    dequantised weights."""
+    n = 37
+    w_q, scales, biases = mx.quantize(normal(rng, (n, k)), group_size=group, bits=bits)
+    x = normal(rng, (k,))
+    out = quantized.qmv_kernel.fn[(mf.cdiv(n, config["BLOCK_N"]),)](
+        x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1), mf.full((n,), float("nan"), mx.float32), n, k,
+        group, bits, **config)
+    w = f64(mx.dequantize(w_q, scales, biases, group_size=group, bits=bits))
+    want = w @ f64(x)
+    # fp32: each weight's scale * q + bias rounded (2u) and a k-long sum (k u), u = 2^-24
+    bound = (k + 2) * 2.0 ** -24 * (np.abs(w) @ np.abs(f64(x))) + 1e-30
+    got = f64(out)
+    assert np.isfinite(got).all() and (np.abs(got - want) <= bound).all(), np.abs(got - want).max()
+
+
+@pytest.mark.parametrize("bits,group,k,config", [
+    (2, 32, 160, dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=32, num_warps=2)),  # 2 words a row a step
+    (8, 64, 320, dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=64, num_warps=4)),
+    (4, 128, 384, dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, num_warps=4))])  # the untuned default
+def test_quantized_matmul_configs(rng, bits, group, k, config):
+    """qmm's weight rows dequantised with each word loaded once and seen as W^T's block for tl.dot:
+    odd M and N, every word width, against float64 (x in fp32: rounding the weights to x's dtype,
+    as qmm and MLX do, changes nothing)."""
+    m, n = 19, 37
+    w_q, scales, biases = mx.quantize(normal(rng, (n, k)), group_size=group, bits=bits)
+    x = normal(rng, (m, k))
+    out = quantized.qmm_kernel.fn[quantized.qmm_grid(m, n)(config)](
+        x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1), mf.full((m, n), float("nan"), mx.float32), m, n,
+        k, group, bits, **config)
+    w = f64(mx.dequantize(w_q, scales, biases, group_size=group, bits=bits))
+    want = f64(x) @ w.T
+    # fp32: each weight's scale * q + bias rounded (2u), a k-long sum of products (k u), u = 2^-24
+    bound = (k + 2) * 2.0 ** -24 * (np.abs(f64(x)) @ np.abs(w).T) + 1e-30
+    got = f64(out)
+    assert np.isfinite(got).all() and (np.abs(got - want) <= bound).all(), np.abs(got - want).max()
+
+
 @pytest.mark.parametrize("heads,kv_heads,s,d,splits", [(4, 2, 300, 64, 1), (2, 2, 45, 32, 1), (4, 2, 1111, 64, 4),
                                                      (8, 8, 600, 32, 2)])
 def test_decode_attention(rng, heads, kv_heads, s, d, splits):
