@@ -137,7 +137,8 @@ def benchmarked(kernel, backend: Any, db: Path) -> dict[str, Callable[[], Any]]:
     mx.eval(calls["autotune tuple"]())  # compiles; the raw call runs its source
     compiled = kernel.last
     raw = backend.build(metal_kernel(compiled.name, [n for n, _ in compiled.inputs], [n for n, _ in compiled.outputs],
-                                     compiled.body, compiled.header, atomic_outputs=compiled.atomic_outputs))
+                                     compiled.body, compiled.header, atomic_outputs=compiled.atomic_outputs,
+                                     shared_memory=compiled.shared_bytes))
     named = dict(zip(kernel.arg_names, args))
     inputs = [named[n] if isinstance(named[n], mx.array) else
               mx.array(named[n], dtype=mx.int32 if isinstance(named[n], int) else mx.float32) for n, _ in compiled.inputs]

@@ -38,6 +38,7 @@ import mlx.core as mx
 
 import metalforge as mf
 from metalforge.kernels import attention, flash_attention, matmul, norms, quantized, rope, softmax
+from metalforge.launcher.function import JITFunction
 
 ROTATE_BYTES = 256 << 20
 
@@ -100,13 +101,18 @@ def matmul_rate() -> float:
 
 
 def triton_version(kernel) -> Any:
-    """The same kernel body compiled by Triton: its globals' `tl` swapped for triton.language."""
+    """The same kernel body compiled by Triton: its globals' `tl` swapped for triton.language, and
+    the @jit helpers it calls (kernels/norms.py's rms_normalised) swapped for their Triton versions."""
     import triton
     import triton.language as ttl
 
     fn = kernel.fn.fn if hasattr(kernel, "fn") and hasattr(kernel.fn, "fn") else kernel.fn
     glb = dict(fn.__globals__)
     glb["tl"] = ttl
+    for name in fn.__code__.co_names:
+        helper = glb.get(name)
+        if isinstance(helper, JITFunction) and helper.fn is not fn:
+            glb[name] = triton_version(helper)
     clone = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
     clone.__module__ = fn.__module__
     clone.__annotations__ = {k: ttl.constexpr for k, v in fn.__annotations__.items()
@@ -481,7 +487,8 @@ def launch_overhead() -> dict:
     mx.eval(dsl())
     compiled = softmax.softmax_kernel.fn.last
     raw = backend.build(metal_kernel(compiled.name, [n for n, _ in compiled.inputs], [n for n, _ in compiled.outputs],
-                                     compiled.body, compiled.header, atomic_outputs=compiled.atomic_outputs))
+                                     compiled.body, compiled.header, atomic_outputs=compiled.atomic_outputs,
+                                     shared_memory=compiled.shared_bytes))
     scalars = [mx.array(1024, dtype=mx.int32), mx.array(1024, dtype=mx.int32)]
     threads = compiled.threads
 
