@@ -12,7 +12,6 @@ Run: python benchmarks/dot_sass.py   (ptxas and cuobjdump from PATH or Triton's 
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,7 +24,9 @@ import metalforge as mf
 from metalforge.kernels.matmul import matmul_kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.codegen.nvrtc import ptxas, resources, to_ptx  # noqa: E402 (MLX's NVRTC options and header)
+sys.path.insert(0, str(Path(__file__).parent))
+from gpu_bench import triton_version  # noqa: E402
+from tests.codegen.nvrtc import cuda_tool, ptxas, resources, to_ptx  # noqa: E402 (MLX's NVRTC options and header)
 from tests.codegen.test_cuda_render import compiled_source  # noqa: E402
 
 CONFIGS = [(4096, 128, 128, 64, 8, 8, 3), (4096, 128, 128, 32, 8, 8, 4), (4096, 128, 256, 32, 8, 8, 3),
@@ -50,16 +51,7 @@ def k_loop(sass: str) -> Counter:
 
 
 def cuobjdump() -> str | None:
-    """cuobjdump from PATH, else beside Triton's bundled ptxas."""
-    found = shutil.which("cuobjdump")
-    if found:
-        return found
-    try:
-        import triton  # optional: its wheel bundles the CUDA binary tools
-    except ImportError:
-        return None
-    bundled = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
-    return str(bundled) if bundled.exists() else None
+    return cuda_tool("cuobjdump")
 
 
 def sass_of(cubin: Path) -> str:
@@ -82,30 +74,7 @@ def theirs(bm: int, bn: int, bk: int, group: int, warps: int, stages: int, tmp: 
         from triton.backends.compiler import GPUTarget
     except ImportError:
         return "Triton not installed"
-    import triton.language as ttl
-
-    @triton.jit
-    def kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: ttl.constexpr, BLOCK_N: ttl.constexpr,
-               BLOCK_K: ttl.constexpr, GROUP_M: ttl.constexpr):
-        pid = ttl.program_id(0)
-        num_pid_m = ttl.cdiv(M, BLOCK_M)
-        num_pid_n = ttl.cdiv(N, BLOCK_N)
-        num_pid_in_group = GROUP_M * num_pid_n
-        first_pid_m = (pid // num_pid_in_group) * GROUP_M
-        group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
-        pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
-        pid_n = (pid % num_pid_in_group) // group_size_m
-        rm = pid_m * BLOCK_M + ttl.arange(0, BLOCK_M)
-        rn = pid_n * BLOCK_N + ttl.arange(0, BLOCK_N)
-        acc = ttl.zeros((BLOCK_M, BLOCK_N), dtype=ttl.float32)
-        for k0 in range(0, K, BLOCK_K):
-            rk = k0 + ttl.arange(0, BLOCK_K)
-            a = ttl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-            b = ttl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-            acc = ttl.dot(a, b, acc)
-        ttl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
-                  mask=(rm[:, None] < M) & (rn[None, :] < N))
-
+    kernel = triton_version(matmul_kernel)  # the library's own source, with triton.language
     signature = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
                  **{name: "constexpr" for name in ("BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M")}}
     source = triton.compiler.ASTSource(fn=kernel, signature=signature,

@@ -24,16 +24,21 @@ def nvrtc_missing() -> str | None:
     return runtime_nvrtc.available()
 
 
-def ptxas() -> str | None:
-    path = shutil.which("ptxas")
+def cuda_tool(name: str) -> str | None:
+    """A CUDA binary tool (ptxas, cuobjdump) from PATH, else Triton's wheel's bundled copy."""
+    path = shutil.which(name)
     if path:
         return path
     try:
-        import triton  # optional: its wheel bundles ptxas
+        import triton  # optional: its wheel bundles the CUDA binary tools
     except ImportError:
         return None
-    bundled = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
+    bundled = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / name
     return str(bundled) if bundled.exists() else None
+
+
+def ptxas() -> str | None:
+    return cuda_tool("ptxas")
 
 
 def to_ptx(source: str, name: str = "kernel.cu") -> str:
