@@ -33,6 +33,7 @@ import metalforge as mf
 from metalforge.kernels import flash_attention, matmul
 
 sys.path.insert(0, str(Path(__file__).parent))
+from runlog import Log  # noqa: E402
 from gpu_bench import (ATTENTION_TRITON_CONFIGS, MATMUL_TRITON_CONFIGS, fastest_triton, max_error,  # noqa: E402
                        rotations, time_mlx, time_torch, triton_version)
 
@@ -256,12 +257,7 @@ def main() -> int:
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    log_file = (out / "log.txt").open("w")
-
-    def log(text: str) -> None:
-        print(text, flush=True)
-        log_file.write(text + "\n")
-        log_file.flush()
+    log = Log(out / "log.txt", mode="w", stamp=False, stream=sys.stdout)
 
     mx.random.seed(17)
     bench, start, results = Bench(args.reps, log), time.time(), []
@@ -277,7 +273,7 @@ def main() -> int:
             row = make(bench)
         except Exception as e:
             log(f"{key}: FAILED: {type(e).__name__}: {str(e)[:300]}")
-            log_file.write(traceback.format_exc())
+            log.write(traceback.format_exc())
             results.append(Row(key, 0, failed=f"{type(e).__name__}: {str(e)[:120]}"))
             continue
         log(f"{key}: ours {row.ours_us:.1f} us {row.ours_config}, triton {row.triton_us}, mlx {row.mlx_us}, "

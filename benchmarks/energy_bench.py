@@ -42,6 +42,7 @@ import mlx.core as mx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gpu_bench import benchmark_shapes  # noqa: E402
+from runlog import Log  # noqa: E402
 
 import metalforge as mf  # noqa: E402
 from metalforge.autotune import plot  # noqa: E402
@@ -53,19 +54,6 @@ from metalforge.tuning_db.front import pareto_front  # noqa: E402
 
 FRONT_TRIALS = {"qmv_kernel": 18, "matmul_kernel": 16}
 OBJECTIVES = ("time", "energy", "contended")
-
-
-class Log:
-    """Lines to a log file in DIR (and stderr), flushed as they come: a run cut short keeps them."""
-
-    def __init__(self, path: Path) -> None:
-        self.file = open(path, "a")
-
-    def __call__(self, message: str) -> None:
-        line = f"{time.strftime('%H:%M:%S')} {message}"
-        print(line, file=sys.stderr, flush=True)
-        self.file.write(line + "\n")
-        self.file.flush()
 
 
 def soft(log: Log, what: str, failures: list[str], run: Callable[[], Any]) -> Any:

@@ -47,6 +47,9 @@ from metalforge import cli
 from metalforge.autotune import record
 from metalforge.kernels import attention, flash_attention, matmul, norms, quantized, registered, rope
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from runlog import Log  # noqa: E402
+
 # (mlx-lm architecture, ModelArgs). Real shapes of Llama-3.2-1B, Llama-3-8B and Qwen2-1.5B, without
 # Llama 3's rope_scaling (mlx-lm's own Llama3RoPE class, which patch leaves alone).
 MODELS: dict[str, tuple[str, dict]] = {
@@ -315,11 +318,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         ap.error(f"unknown model(s) {', '.join(unknown)}; choose from {', '.join(MODELS)}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    logfile = (out / "lm_bench.log").open("a")
-
-    def log(text: str) -> None:
-        print(text, flush=True)
-        logfile.write(text + "\n")
+    log = Log(out / "lm_bench.log", stamp=False, stream=sys.stdout)
 
     run_start = time.perf_counter()
     mlx_lm = import_mlx_lm()
@@ -328,7 +327,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         try:
             greedy = greedy_check(args.greedy, 16, 32)
         except Exception as e:  # noqa: BLE001 - the check failing must not end the run
-            logfile.write(traceback.format_exc())
+            log.write(traceback.format_exc())
             greedy = {"model": args.greedy, "error": f"{type(e).__name__}: {e}"}
         log(f"fp32 greedy check: {greedy}")
     rows = []
@@ -341,7 +340,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         try:
             rows.append(bench_model(name, args, out, log))
         except Exception as e:  # noqa: BLE001 - one broken row must not end the run
-            logfile.write(traceback.format_exc())
+            log.write(traceback.format_exc())
             rows.append({"model": name, "error": f"{type(e).__name__}: {e}"})
         log(f"{name}: {time.perf_counter() - started:.0f} s")
     versions = {"device": str(mx.default_device()), "date": datetime.date.today().isoformat(),

@@ -188,10 +188,10 @@ def plot_trace(rows: list[dict], path: Path) -> None:
             spans[-1][2] = r["t"] - t0
         else:
             spans.append([r["label"], r["t"] - t0, r["t"] - t0])
-    for i, (label, start, end) in enumerate(spans):
+    for i, (label, begin, end) in enumerate(spans):
         for ax in axes:
-            ax.axvspan(start, end, color=f"C{i % 10}", alpha=0.08)
-        axes[0].annotate(label, ((start + end) / 2, 1.0), xycoords=("data", "axes fraction"), rotation=90,
+            ax.axvspan(begin, end, color=f"C{i % 10}", alpha=0.08)
+        axes[0].annotate(label, ((begin + end) / 2, 1.0), xycoords=("data", "axes fraction"), rotation=90,
                          fontsize=6, ha="center", va="top")
     axes[-1].set_xlabel("seconds")
     fig.tight_layout()
