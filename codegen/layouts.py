@@ -133,6 +133,28 @@ class Blocked:
         return add(add(mul_(div(j, self.spt[d]), lit(self.cover[d])), mul_(thread, lit(self.spt[d]))),
                    mod(j, self.spt[d]))
 
+    def thread_origin(self) -> list[Expr]:
+        """This thread's coordinates of slot 0; with `slot_offsets`, coords(k) = their sum when no
+        dimension wraps (`wraps`)."""
+        return [mul_(add(mul_(self.warp_coord(d), lit(self.tpw[d])), self.lane_coord(d)), lit(self.spt[d]))
+                for d in range(len(self.shape))]
+
+    def slot_offsets(self, k: Expr) -> list[Expr]:
+        """Slot k's coordinates relative to the thread's slot 0: the same on every thread (constants
+        once an unrolled slot loop fixes k)."""
+        out = []
+        for d in range(len(self.shape)):
+            j = self.local_index(k, d)
+            out.append(j if self.local[d] == self.spt[d] else
+                       add(mul_(div(j, self.spt[d]), lit(self.cover[d])), mod(j, self.spt[d])))
+        return out
+
+    @property
+    def wraps(self) -> bool:
+        """Whether the threads cover more than the tile along some dimension (coordinates taken mod
+        its size, replicas), so that coordinates are not thread origin + slot offset."""
+        return any(c > n for c, n in zip(self.cover, self.shape))
+
     def coords(self, k: Expr) -> list[Expr]:
         out = []
         for d in range(len(self.shape)):

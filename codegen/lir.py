@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Callable, Iterator, Union
 
-from ..dsl.ir import PointerType, ScalarType
+from ..dsl.ir import PointerType, ScalarType, int32
 
 
 
@@ -222,7 +222,9 @@ class VectorStore(Stmt):
 class AsyncCopy(Stmt):
     """`dst[i] = src[i]` for `count` neighbouring elements, from device to threadgroup memory without
     passing through registers (CUDA's cp.async); with a `mask`, zeros where it is false (nothing is
-    read). The copy lands at a later `AsyncWait`; a barrier after that makes it visible to all."""
+    read). The copy lands at a later `AsyncWait`; a barrier after that makes it visible to all.
+    The destination is `dst + offset` elements: a base shared by a tile's copies and a constant after
+    unrolling, which the compiler folds into the instruction (as `MatrixLoad` does)."""
 
     dst: Expr
     src: Expr
@@ -230,6 +232,7 @@ class AsyncCopy(Stmt):
     count: int
     mask: Expr | None = None
     aligned: bool = False  # known aligned to the copy's size (lir_passes/aligned_vectors.py)
+    offset: Expr = field(default_factory=lambda: Lit(0, int32))
 
 
 @dataclass

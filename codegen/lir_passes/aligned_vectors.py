@@ -17,7 +17,7 @@ import dataclasses
 from functools import reduce
 
 from .. import lir
-from ..layouts import lit
+from ..layouts import add, lit
 
 
 def version_vector_accesses(kernel: lir.Kernel) -> None:
@@ -65,10 +65,11 @@ def _rewritten(stmts: list[lir.Stmt], aligned: bool) -> list[lir.Stmt]:
         if isinstance(s, lir.AsyncCopy):  # element-wise: plain threadgroup stores, zero where masked
             if aligned:
                 return [dataclasses.replace(s, aligned=True)]
-            copies = [lir.Assign(lir.Index(s.dst, lit(i)), lir.Index(s.src, lit(i))) for i in range(s.count)]
+            dst = add(s.dst, s.offset)
+            copies = [lir.Assign(lir.Index(dst, lit(i)), lir.Index(s.src, lit(i))) for i in range(s.count)]
             if s.mask is None:
                 return copies
-            zeros = [lir.Assign(lir.Index(s.dst, lit(i)), lir.Lit(0, s.type)) for i in range(s.count)]
+            zeros = [lir.Assign(lir.Index(dst, lit(i)), lir.Lit(0, s.type)) for i in range(s.count)]
             return [lir.If(s.mask, copies, zeros)]
         if isinstance(s, lir.VectorStore) and s.space == "device":
             if aligned:

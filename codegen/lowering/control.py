@@ -7,7 +7,7 @@ from ...dsl.ir import Block, Operation, Value, element_of, walk_block
 from .. import lir
 from ..layouts import MMA, Scalar, add, lit, mod
 from ..lir import Bin, Lit, Select, Sym
-from .core import LoopFrame, Lowering, Repr, ScalarRepr, loop_stage
+from .core import LoopFrame, Lowering, Repr, ScalarRepr, loop_stage, ring_slot
 from .memory import issue_prologue
 
 
@@ -77,20 +77,23 @@ def lower_for(lw: Lowering, op: Operation) -> None:
         issue_prologue(lw, tiles)
     iv_name = lw.name(iv, "i")
     lw.env[iv.id] = ScalarRepr(Sym(iv_name))
+    outer = lw.target
 
     def fill() -> None:
-        frame = LoopFrame(Sym(iv_name), lo, step, len(lw.blocks) - 1)
+        frame = LoopFrame(Sym(iv_name), lo, step, len(lw.blocks) - 1, outer)
         lw.loops.append(frame)
         try:
             for tile in tiles:  # the buffers this iteration's carried tiles are in
                 stage = loop_stage(lw, frame, tile.stages)
                 for j, arg in enumerate(tile.carried):
-                    lw.env[arg.id] = tile.view(mod(add(stage, lit(j)), tile.stages) if j else stage)
+                    lw.env[arg.id] = tile.view(ring_slot(stage, j, tile.stages))
             moved = [(c, v) for c, v in zip(carried, body.ops[-1].operands) if c is not None]
             lw.lower_block(body.ops[:-1])
             _yield_into(lw, [c for c, _ in moved], [v for _, v in moved])
             if tiles:
                 lw.emit(lir.AsyncCommit())  # this iteration's copies, one group
+            for stmt in frame.advance:
+                lw.emit(stmt)
         finally:
             lw.loops.pop()
     stmts = lw.nested(fill)

@@ -127,14 +127,16 @@ class SharedRepr(Repr):
 
 @dataclass
 class LoopFrame:
-    """A `for` loop being lowered: its induction variable, start and step, its body's block, and the
-    variable holding which of two alternating buffers this iteration uses (declared once, when a
-    double-buffered tile first needs it)."""
+    """A `for` loop being lowered: its induction variable, start and step, its body's block, the
+    block the loop statement goes to (`outer`), and the counters of its rings of buffers (declared
+    once, when a multi-buffered tile first needs one, and advanced at the end of each iteration)."""
     iv: Expr
     start: Expr
     step: Expr
     block: int
+    outer: int
     stages: dict[int, Sym] = field(default_factory=dict)  # iteration count mod n, by n
+    advance: list[lir.Stmt] = field(default_factory=list)  # the counters' updates, at the end of the body
     copies_landed: bool = False  # this iteration waited for its asynchronous copies (AsyncTile)
 
 
@@ -595,13 +597,22 @@ def _rotating_loop(lw: Lowering, v: Value) -> LoopFrame | None:
 
 
 def loop_stage(lw: Lowering, loop: LoopFrame, buffers: int = 2) -> Sym:
-    """The loop's iteration count mod `buffers`, declared in its body the first time a buffer needs it."""
+    """The loop's iteration count mod `buffers`: a counter declared before the loop the first time a
+    buffer needs it and wrapped forward at the end of each iteration (Steel's loaders advance the
+    same way), so no iteration divides its induction variable by the step and the ring size."""
     if buffers not in loop.stages:
-        iteration = loop.iv if isinstance(loop.start, Lit) and loop.start.value == 0 else Bin("-", loop.iv, loop.start)
-        iteration = div(iteration, loop.step.value) if isinstance(loop.step, Lit) else Bin("/", iteration, loop.step)
-        loop.stages[buffers] = Sym(lw.name(None, "stage"))
-        lw.emit(lir.Decl(loop.stages[buffers].name, ir.int32, init=mod(iteration, buffers)))
+        stage = loop.stages[buffers] = Sym(lw.name(None, "stage"))
+        lw.blocks[loop.outer].append(lir.Decl(stage.name, ir.int32, init=lit(0)))
+        loop.advance.append(lir.Assign(stage, ring_slot(stage, 1, buffers)))
     return loop.stages[buffers]
+
+
+def ring_slot(stage: Expr, ahead: int, buffers: int) -> Expr:
+    """`(stage + ahead) % buffers` for a ring index `stage` in [0, buffers) and 0 <= ahead < buffers,
+    as a select instead of a division."""
+    if ahead == 0:
+        return stage
+    return Select(Bin("<", stage, lit(buffers - ahead)), add(stage, lit(ahead)), Bin("-", stage, lit(buffers - ahead)))
 
 
 def flipped(coords: list[Expr], axis: int, shape: tuple[int, ...]) -> list[Expr]:

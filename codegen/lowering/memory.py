@@ -12,12 +12,13 @@ from __future__ import annotations
 from functools import reduce
 from math import gcd
 
+from ...dsl import ir
 from ...dsl.ir import BlockType, Function, Operation, Value, element_of, shape_of
 from .. import lir
 from ..layouts import Blocked, Registers, Remat, Scalar, add, lit, mod
 from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym
 from ..ir_passes.prefetch import feeds_dots_only, users_of
-from .core import AsyncTile, Lowering, RegsRepr, RematRepr, ScalarRepr, loop_stage
+from .core import AsyncTile, Lowering, RegsRepr, RematRepr, ScalarRepr, loop_stage, ring_slot
 
 
 def _deref(lw: Lowering, ptr: Expr, pointer: Value) -> Expr:
@@ -190,18 +191,31 @@ def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:
             lw.emit(lir.AsyncWait(tile.stages - 2))
             lw.emit(lir.Barrier())
             loop.copies_landed = True
-        buffer = mod(add(loop_stage(lw, loop, tile.stages), lit(tile.stages - 1)), tile.stages)
+        buffer = ring_slot(loop_stage(lw, loop, tile.stages), tile.stages - 1, tile.stages)
     view = tile.view(buffer)
     width = _vector_width(lw, op, layout)
 
-    def copy(k, coords):
-        dst = Bin("+", Sym(view.name), view.position(coords))
-        lw.emit(lir.AsyncCopy(dst, lw.read(ptr, layout, k, coords), element, width,
-                              lw.read(mask, layout, k, coords) if mask is not None else None))
-    if first is not None:
-        tile.prologue.append(lw.nested(lambda: lw.slot_loop(layout, copy, step=width), same_scope=True))
-    else:
+    def copies() -> None:
+        # the thread's destination named once (buffer and lane part), each copy a constant from it
+        # (Steel's BlockLoader keeps `dst` the same way); a layout whose threads wrap computes each
+        dst = None
+        if not layout.wraps:
+            dst = Sym(lw.name(None, f"{view.name.removesuffix('_smem')}_dst"))
+            lw.emit(lir.Decl(dst.name, ir.int32, init=view.position(layout.thread_origin())))
+
+        def copy(k, coords):
+            src = lw.read(ptr, layout, k, coords)
+            masked = lw.read(mask, layout, k, coords) if mask is not None else None
+            if dst is None:
+                lw.emit(lir.AsyncCopy(Bin("+", Sym(view.name), view.position(coords)), src, element, width, masked))
+            else:
+                lw.emit(lir.AsyncCopy(Bin("+", Sym(view.name), dst), src, element, width, masked,
+                                      offset=view.index(layout.slot_offsets(k))))
         lw.slot_loop(layout, copy, step=width)
+    if first is not None:
+        tile.prologue.append(lw.nested(copies, same_scope=True))
+    else:
+        copies()
     lw.env[op.result.id] = view
 
 

@@ -121,7 +121,7 @@ class Renderer:
             return m.vector_store(self.expr(s.ptr), [self.expr(v) for v in s.values],
                                   self.vector_type(s.type, len(s.values)), s.space, s.aligned)
         if isinstance(s, lir.AsyncCopy):
-            return m.async_copy(self.expr(s.dst), self.expr(s.src), s.count * s.type.bits // 8,
+            return m.async_copy(self.expr(s.dst), self.expr(s.offset), self.expr(s.src), s.count * s.type.bits // 8,
                                 None if s.mask is None else self.expr(s.mask))
         if isinstance(s, lir.AsyncCommit):
             return m.async_commit()

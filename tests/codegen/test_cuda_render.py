@@ -669,10 +669,13 @@ def test_dot_operands_are_pipelined_by_asynchronous_copies():
     assert prologue.count("mf_cp_async<16>(") == 2 and prologue.count("mf_cp_async_commit();") == 1
     step = loop[:loop.index("mf_cp_async_wait<0>();\n", loop.index("mf_mma_m16n8k16"))]
     assert step.count("__syncthreads();") == 1 and step.index("mf_cp_async_wait<0>();") < step.index("__syncthreads")
-    assert step.count("mf_cp_async<16>((a_smem + ((((stage + 1) % 2) * 2560)") == 1
-    assert step.count("mf_cp_async<16>((b_smem + ((((stage + 1) % 2) * 2304)") == 1
+    # the other buffer's destination named once per step, each copy a constant offset from it
+    assert step.count("int a_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2560) + ") == 1
+    assert step.count("int b_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ") == 1
+    assert step.count("mf_cp_async<16>((a_smem + a_dst_1), ((k * 4) * 40), ") == 1
+    assert step.count("mf_cp_async<16>((b_smem + b_dst_1), ((k * 2) * 72), ") == 1
     assert "mf_store_vec" not in step and "mf_load_masked" not in step and "int a_lane = ((stage * 2560)" in step
-    assert "mf_cp_async<16>" not in orelse and "a_smem + ((((stage + 1) % 2) * 2560)" in orelse
+    assert "mf_cp_async<16>" not in orelse and "(a_smem + a_dst_" in orelse
 
 
 @pytest.mark.parametrize("num_stages", [3, 4])
@@ -689,12 +692,14 @@ def test_more_stages_copy_further_ahead_into_a_ring_of_buffers(num_stages):
     prologue, loop = then.split("for (int k0 = 0;", 1)
     assert prologue.count("mf_cp_async<16>(") == 2 * (num_stages - 1)
     assert prologue.count("mf_cp_async_commit();") == num_stages - 1
-    assert f"(a_smem + ({(num_stages - 2) * 2560} + " in prologue  # the last prologue step's buffer
+    assert f"= ({(num_stages - 2) * 2560} + " in prologue  # the last prologue step's buffer
     step = loop[:loop.index("mf_cp_async_wait<0>();\n", loop.index("mf_mma_m16n8k16"))]
-    assert f"int stage = ((k0 / 32) % {num_stages});" in step
+    # the ring index: a counter from 0 before the loop, wrapped forward at the end of each step
+    assert "int stage = 0;\n  for (int k0 = 0;" in then and "/ 32)" not in step
+    assert f"stage = ((stage < {num_stages - 1}) ? (stage + 1) : (stage - {num_stages - 1}));\n  }}" in then
     assert re.search(rf"int k0_next\w* = \(k0 \+ {32 * (num_stages - 1)}\);", step)
     assert step.index(f"mf_cp_async_wait<{num_stages - 2}>();") < step.index("__syncthreads();")
     assert step.count("__syncthreads();") == 1 and step.count("mf_cp_async_commit();") == 1
     assert step.index("mf_mma_m16n8k16") < step.index("mf_cp_async_commit();")
-    assert f"(a_smem + ((((stage + {num_stages - 1}) % {num_stages}) * 2560)" in step
+    assert f"((((stage < 1) ? (stage + {num_stages - 1}) : (stage - 1)) * 2560) + " in step
     assert c.shared_bytes == num_stages * 2 * (64 * 40 + 32 * 72)
