@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import gcd
 
-from ...dsl.ir import BlockType, Function, Operation, Value, element_of, shape_of
+from ...dsl.ir import BlockType, Function, Operation, PointerType, Value, element_of, shape_of
 
 MAX_DIVISIBILITY = 1 << 30
 
@@ -69,6 +69,8 @@ def analyse(fn: Function, divisible_by_16: set[str]) -> dict[int, AxisInfo]:
                 lb, _, step = (get(v).divisibility[0] if not isinstance(v.type, BlockType) else 1
                                for v in op.operands[:3])
                 info[op.regions[0].args[0].id] = AxisInfo.scalar(gcd(lb, step))
+                visit_loop(op.regions[0], op.operands[3:])
+                continue
             for region in op.regions:
                 visit(region.ops)
             if len(op.results) == 1 and op.opcode in ("sdiv", "udiv") and op.operands[1].id in constants:
@@ -79,6 +81,24 @@ def analyse(fn: Function, divisible_by_16: set[str]) -> dict[int, AxisInfo]:
                 found = infer(op, [get(v) for v in op.operands])
                 if found is not None:
                     info[op.result.id] = found
+
+    def visit_loop(body, inits: list[Value]) -> None:
+        """A `for` body; a carried scalar pointer (the prefetch pass's advancing loader base) is as
+        aligned as both its initial value and every value yielded for it: assumed the initial
+        value's, then lowered to what the body yields until that holds (divisibilities only drop)."""
+        carried = [(position, arg) for position, arg in enumerate(body.args[1:]) if isinstance(arg.type, PointerType)]
+        for position, arg in carried:
+            info[arg.id] = AxisInfo.scalar(get(inits[position]).divisibility[0])
+        while True:
+            visit(body.ops)
+            yielded = body.ops[-1].operands
+            lowered = [(arg, gcd(get(arg).divisibility[0], get(yielded[position]).divisibility[0]))
+                       for position, arg in carried]
+            lowered = [(arg, d) for arg, d in lowered if d != get(arg).divisibility[0]]
+            if not lowered:
+                return
+            for arg, d in lowered:
+                info[arg.id] = AxisInfo.scalar(d)
 
     visit(fn.body.ops)
     return info

@@ -99,6 +99,13 @@ def _pipeline(parent: Block, loop: Operation, defined: dict[int, Operation], onl
         # the tile `distance` iterations ahead, issued just before this iteration's first use
         advance, nxt_iv = _offset(iv, iv, distance * step_value, load.loc)
         nxt = [*advance, *_clone_load(chain, load, {iv.id: nxt_iv}, nxt_iv, hi, load.loc)]
+        pointer = _advancing_pointer(loop, load, chain, local, step_value * distance, step_value)
+        if pointer is not None:  # its address from a carried base instead of from the induction variable
+            before, offsets, advanced = pointer
+            parent.ops[parent.ops.index(loop):parent.ops.index(loop)] = before
+            nxt[-1:-1] = offsets
+            nxt[-1].operands[0] = offsets[-1].result
+            nxt.append(advanced)
         first_use = min(i for i, op in enumerate(body.ops) if _uses(op, load.result))
         body.ops[first_use:first_use] = nxt
         # carried: this iteration's tile and the next distance - 1 arrive as block arguments, shifted
@@ -108,7 +115,121 @@ def _pipeline(parent: Block, loop: Operation, defined: dict[int, Operation], onl
         loop.operands.extend(ops[-1].result for ops in firsts)
         body.args.extend(carried)
         loop.results.extend(Value(load.result.type) for _ in range(distance))
-        body.ops[-1].operands.extend([*carried[1:], nxt[-1].result])
+        body.ops[-1].operands.extend([*carried[1:], (nxt[-2] if pointer is not None else nxt[-1]).result])
+
+
+def _advancing_pointer(loop: Operation, load: Operation, chain: list[Operation], local: dict[int, Operation],
+                       ahead: int, step: int) -> tuple[list[Operation], list[Operation], Operation] | None:
+    """Steel's `BlockLoader::next()` for a load `ahead` (a constant) past the induction variable: when
+    its pointer is one scalar base pointer (from outside the loop) plus offsets that grow by the same
+    scalar amount D per unit of the induction variable on every element, the base becomes a carried
+    value, `base + ahead * D` before the loop and advanced by `step * D` each iteration, and the
+    offsets are those of the loop's first iteration (loop-invariant: computed once by the target's
+    compiler, not again from the induction variable each iteration). Returns the ops before the
+    loop (D, the initial base), the body's ops computing the load's pointer from the carried base,
+    and the advance (yielded; the loop carries the base); None when the pointer is not of that form."""
+    iv, lo = loop.regions[0].args[0], loop.operands[0]
+    feeding = _feeding(load.operands[0], local, chain)
+    bases = {o.id: o for op in feeding for o in op.operands
+             if isinstance(o.type, ir.PointerType) and o.id not in local and o is not iv}
+    if len(bases) != 1:
+        return None
+    (base,) = bases.values()
+    before: list[Operation] = []
+    slope = _slope(load.operands[0], iv, local, before, load.loc)
+    if not isinstance(slope, Value):
+        return None
+    carried = Value(base.type, f"{base.name}_k" if base.name else None)
+    init = _addptr(before, base, _binary(before, "mul", slope, _constant(before, ahead, load.loc), load.loc), load.loc)
+    stride = _binary(before, "mul", slope, _constant(before, step, load.loc), load.loc)
+    offsets = _clone_ops(feeding, {iv.id: lo, base.id: carried})
+    advance: list[Operation] = []
+    body = loop.regions[0]
+    body.args.append(carried)
+    loop.operands.append(init)
+    loop.results.append(Value(base.type, carried.name))
+    body.ops[-1].operands.append(_addptr(advance, carried, stride, load.loc))
+    advance[0].result.name = f"{base.name}_next" if base.name else None
+    return before, offsets, advance[0]
+
+
+def _feeding(v: Value, local: dict[int, Operation], chain: list[Operation]) -> list[Operation]:
+    """The ops of `chain` that `v` is computed from, in program order."""
+    need, stack = set(), [v]
+    while stack:
+        op = local.get(stack.pop().id)
+        if op is not None and id(op) not in need:
+            need.add(id(op))
+            stack.extend(op.operands)
+    return [op for op in chain if id(op) in need]
+
+
+def _slope(v: Value, iv: Value, local: dict[int, Operation], out: list[Operation], loc):
+    """How much `v` grows per unit of `iv`, the same on every element: 0, or a scalar int Value
+    (computed by ops appended to `out`, from values outside the loop); None when it is not such."""
+    if v is iv:
+        return _constant(out, 1, loc)
+    op = local.get(v.id)
+    if op is None:
+        return 0
+    if op.opcode in ("splat", "broadcast", "expand_dims"):
+        return _slope(op.operands[0], iv, local, out, loc)
+    if op.opcode in ("constant", "arange", "full"):
+        return 0
+    if op.opcode in ("add", "addptr", "sub"):
+        a, b = (_slope(o, iv, local, out, loc) for o in op.operands)
+        if a is None or b is None:
+            return None
+        if b == 0 or a == 0:
+            return a if b == 0 else (b if op.opcode != "sub" else None)
+        return _binary(out, "sub" if op.opcode == "sub" else "add", a, b, loc)
+    if op.opcode == "mul":
+        a, b = (_slope(o, iv, local, out, loc) for o in op.operands)
+        if a is None or b is None or (a != 0 and b != 0):
+            return None
+        if a == 0 and b == 0:
+            return 0
+        factor = _uniform(op.operands[0] if a == 0 else op.operands[1], local)
+        return None if factor is None else _binary(out, "mul", a if b == 0 else b, factor, loc)
+    return None
+
+
+def _uniform(v: Value, local: dict[int, Operation]) -> Value | None:
+    """The scalar from outside the loop that every element of `v` equals (a splat of it), or None."""
+    while isinstance(v.type, BlockType):
+        op = local.get(v.id)
+        if op is None or op.opcode not in ("splat", "broadcast", "expand_dims"):
+            return None
+        v = op.operands[0]
+    return None if v.id in local else v
+
+
+def _constant(out: list[Operation], value: int, loc) -> Value:
+    result = Value(ir.int32)
+    out.append(Operation("constant", [], [result], {"value": value}, loc))
+    return result
+
+
+def _binary(out: list[Operation], opcode: str, a: Value, b: Value, loc) -> Value:
+    result = Value(ir.int32)
+    out.append(Operation(opcode, [a, b], [result], loc=loc))
+    return result
+
+
+def _addptr(out: list[Operation], pointer: Value, offset: Value, loc) -> Value:
+    result = Value(pointer.type, pointer.name)
+    out.append(Operation("addptr", [pointer, offset], [result], loc=loc))
+    return result
+
+
+def _clone_ops(ops: list[Operation], mapping: dict[int, Value]) -> list[Operation]:
+    """Copies of `ops` reading `mapping`'s values in place of the originals (and each other's results)."""
+    ids, out = dict(mapping), []
+    for op in ops:
+        results = [Value(r.type, r.name) for r in op.results]
+        out.append(Operation(op.opcode, [ids.get(v.id, v) for v in op.operands], results, dict(op.attrs), op.loc))
+        ids.update({r.id: n for r, n in zip(op.results, results)})
+    return out
 
 
 def _address_ops(load: Operation, local: dict[int, Operation], carried: set[int]) -> list[Operation] | None:
@@ -135,17 +256,10 @@ def _address_ops(load: Operation, local: dict[int, Operation], carried: set[int]
 def _clone_load(chain: list[Operation], load: Operation, mapping: dict[int, Value], iv: Value, hi: Value,
                 loc) -> list[Operation]:
     """Copies of `chain` and `load` with values remapped, the load masked to `iv < hi` as well."""
-    out: list[Operation] = []
+    out = _clone_ops(chain, mapping)
     ids = dict(mapping)
-
-    def clone(op: Operation) -> Operation:
-        results = [Value(r.type, r.name) for r in op.results]
-        new = Operation(op.opcode, [ids.get(v.id, v) for v in op.operands], results, dict(op.attrs), op.loc)
-        ids.update({r.id: n for r, n in zip(op.results, results)})
-        out.append(new)
-        return new
-    for op in chain:
-        clone(op)
+    for old, new in zip(chain, out):
+        ids.update({r.id: n for r, n in zip(old.results, new.results)})
     shape = load.result.type.shape
     in_range = Value(ir.int1)
     out.append(Operation("cmp", [iv, hi], [in_range], {"pred": "lt"}, loc))

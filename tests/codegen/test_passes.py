@@ -3,6 +3,7 @@ dead-code elimination, layout assignment, and the errors lowering raises."""
 from __future__ import annotations
 
 import itertools
+import re
 
 import mlx.core as mx
 import numpy as np
@@ -362,7 +363,13 @@ def test_prefetch_loads_dot_operands_one_iteration_ahead():
                                target="msl").asm["prefetch"]
     before, loop = ir_text.split("= for ", 1)
     assert before.count(" = load ") == 2 and loop.count(" = load ") == 2  # prologue, and the next tiles
-    assert loop.count("add %k0, ") == 2 and "%a.1 = %a, %bt.1 = %bt) {" in loop and "dot %a.1, " in loop
+    assert loop.count("add %k0, ") == 2 and "%a.1 = %a, %b_ptr_k.1 = %b_ptr.1, %bt.1 = %bt) {" in loop
+    assert "dot %a.1, " in loop
+    # the next tiles' addresses: a carried base (Steel's loader `next()`), advanced by BLOCK elements
+    # along K each iteration, plus the first iteration's offsets (no k0 in them)
+    assert "%a_ptr_k.1 = %a_ptr.1, " in loop and "yield %a_ptrs.2, %acc.3, %a_ptr_next, %a.2, %b_ptr_next, %bt.2" in loop
+    assert "splat %a_ptr_k.1 " in loop and "splat %b_ptr_k.1 " in loop
+    assert re.search(r"%a_ptr_next: ptr<f16> = addptr %a_ptr_k\.1, %\d+", loop)
     single = dot_loop.compile(x, x, mf.empty((16, 16)), 40, BLOCK=16, POINTERS=False, target="msl").asm
     assert "prefetch" not in single  # num_stages=1: loads stay where the kernel wrote them
     carried = dot_loop.compile(x, x, mf.empty((16, 16)), 40, BLOCK=16, POINTERS=True, num_stages=2,
