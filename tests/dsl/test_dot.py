@@ -495,3 +495,23 @@ def test_skinny_matmul_with_one_copy_per_thread(rng, num_stages):
     out = matmul_kernel.fn[(mf.cdiv(N, 64),)](a, b, mf.empty((M, N), mx.float16), M, N, K, BLOCK_M=16, BLOCK_N=64,
                                                BLOCK_K=64, GROUP_M=1, num_warps=4, num_stages=num_stages)
     check(out, a64 @ b64, DTYPES["float16"][1])
+
+
+@pytest.mark.parametrize("M,N,K", [(96, 64, 128), (37, 53, 75)], ids=["divides_the_tiles", "masks_every_edge"])
+def test_matmul_loader_pointers_advance(rng, M, N, K):
+    """num_stages=2: the next K step's tiles are read through one base pointer per operand carried
+    across the K loop and advanced by BLOCK_K * stride (Steel's loader `next()`), plus the first
+    step's offsets, instead of addresses recomputed from k0 (codegen/ir_passes/prefetch.py); the
+    masks still come from k0. Where the sizes are multiples of 16 the loads stay packed_half4 (the
+    carried pointer keeps the arguments' alignment). Results against float64 on both shapes."""
+    from metalforge.kernels.matmul import matmul_kernel
+    a, a64 = inputs(rng, mx.float16, M, K)
+    b, b64 = inputs(rng, mx.float16, K, N)
+    meta = dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=16, GROUP_M=2, num_warps=4, num_stages=2)
+    out = matmul_kernel.fn[(mf.cdiv(M, 32) * mf.cdiv(N, 32),)](a, b, mf.empty((M, N), mx.float16), M, N, K, **meta)
+    check(out, a64 @ b64, DTYPES["float16"][1])
+    msl = matmul_kernel.fn.compile(a, b, mf.empty((M, N), mx.float16), M, N, K, target="msl", **meta).asm["msl"]
+    k_loop = msl[msl.index("for (int k0"):]
+    assert "a_ptr_next = (a_ptr_k + " in k_loop and "b_ptr_next = (b_ptr_k + " in k_loop
+    assert "(a_ptr_k + (rm_1 * K))" in k_loop and "k0" not in k_loop.split("a_ptr_k + ")[1].split(";")[0]
+    assert ("packed_half4*)(((a_ptr_k + " in k_loop) == (M % 16 == 0)

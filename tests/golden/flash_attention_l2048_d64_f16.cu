@@ -53,9 +53,12 @@ __device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_f
 }
 
 // Device -> shared copies that bypass registers (cp.async, sm_80+): `Bytes` of 4, 8 or 16, 16 cached
-// in L2 only (.cg). A false mask copies no bytes and zero-fills the destination (src-size 0).
-template <int Bytes> __device__ __forceinline__ void mf_cp_async(void* dst, const void* src, bool mask = true) {
-  const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+// in L2 only (.cg), to `offset` elements from `base` (the same base for a tile's copies: converted
+// once, the offset folded into the instruction). A false mask copies no bytes and zero-fills the
+// destination (src-size 0).
+template <int Bytes, typename T> __device__ __forceinline__ void mf_cp_async(T* base, int offset, const void* src,
+                                                                             bool mask = true) {
+  const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
   if constexpr (Bytes == 16) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(shared), "l"(src), "r"(mask ? 16 : 0));
   } else {
@@ -217,21 +220,24 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
+  int k_1_dst = ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8));
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
     int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv = ((kv_base + (rn * 64)) + rd);
-    mf_cp_async<16>((k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), (k_ptr + kv), ((rn < S) & t_9));
+    mf_cp_async<16>((k_1_smem + k_1_dst), ((k * 2) * 72), (k_ptr + kv), ((rn < S) & t_9));
   }
+  int v_dst = ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8));
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
     int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
-    mf_cp_async<16>((v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), (v_ptr + kv_1), ((rn_1 < S) & t_10));
+    mf_cp_async<16>((v_smem + v_dst), ((k * 2) * 72), (v_ptr + kv_1), ((rn_1 < S) & t_10));
   }
   mf_cp_async_commit();
+  int stage = 0;
   __syncthreads();
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
@@ -239,7 +245,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    int stage = ((start_n / 32) % 2);
     // 74: rn = start_n + tl.arange(0, BLOCK_N)
     // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
@@ -249,12 +254,13 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     bool t_11 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
+    int k_1_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int rn_2 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
-      mf_cp_async<16>((k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (k_ptr + kv_2), ((rn_2 < S) & t_11));
+      mf_cp_async<16>((k_1_smem + k_1_dst_1), ((k * 2) * 72), (k_ptr + kv_2), ((rn_2 < S) & t_11));
     }
     // 77: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
@@ -425,12 +431,13 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_17 = (start_n_next_1 < hi);
+    int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
-      mf_cp_async<16>((v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), (v_ptr + kv_3), ((rn_6 < S) & t_17));
+      mf_cp_async<16>((v_smem + v_dst_1), ((k * 2) * 72), (v_ptr + kv_3), ((rn_6 < S) & t_17));
     }
     // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
@@ -500,6 +507,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_i[k] = m_new_1[k];
     }
     mf_cp_async_commit();
+    stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
   // 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -607,57 +615,60 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
+  int k_1_dst = ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8));
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv = ((kv_base + (rn * 64)) + rd);
     if (((rn < S) & t_9)) {
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = (k_ptr + kv)[0];
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = (k_ptr + kv)[1];
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = (k_ptr + kv)[2];
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = (k_ptr + kv)[3];
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = (k_ptr + kv)[4];
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = (k_ptr + kv)[5];
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = (k_ptr + kv)[6];
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = (k_ptr + kv)[7];
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[0] = (k_ptr + kv)[0];
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[1] = (k_ptr + kv)[1];
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[2] = (k_ptr + kv)[2];
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[3] = (k_ptr + kv)[3];
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[4] = (k_ptr + kv)[4];
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[5] = (k_ptr + kv)[5];
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[6] = (k_ptr + kv)[6];
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[7] = (k_ptr + kv)[7];
     } else {
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = __float2half(0.0f);
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = __float2half(0.0f);
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = __float2half(0.0f);
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = __float2half(0.0f);
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = __float2half(0.0f);
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = __float2half(0.0f);
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = __float2half(0.0f);
-      (k_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = __float2half(0.0f);
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[0] = __float2half(0.0f);
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[1] = __float2half(0.0f);
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[2] = __float2half(0.0f);
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[3] = __float2half(0.0f);
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[4] = __float2half(0.0f);
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[5] = __float2half(0.0f);
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[6] = __float2half(0.0f);
+      ((k_1_smem + k_1_dst) + ((k * 2) * 72))[7] = __float2half(0.0f);
     }
   }
+  int v_dst = ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8));
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
     if (((rn_1 < S) & t_10)) {
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = (v_ptr + kv_1)[0];
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = (v_ptr + kv_1)[1];
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = (v_ptr + kv_1)[2];
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = (v_ptr + kv_1)[3];
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = (v_ptr + kv_1)[4];
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = (v_ptr + kv_1)[5];
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = (v_ptr + kv_1)[6];
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = (v_ptr + kv_1)[7];
+      ((v_smem + v_dst) + ((k * 2) * 72))[0] = (v_ptr + kv_1)[0];
+      ((v_smem + v_dst) + ((k * 2) * 72))[1] = (v_ptr + kv_1)[1];
+      ((v_smem + v_dst) + ((k * 2) * 72))[2] = (v_ptr + kv_1)[2];
+      ((v_smem + v_dst) + ((k * 2) * 72))[3] = (v_ptr + kv_1)[3];
+      ((v_smem + v_dst) + ((k * 2) * 72))[4] = (v_ptr + kv_1)[4];
+      ((v_smem + v_dst) + ((k * 2) * 72))[5] = (v_ptr + kv_1)[5];
+      ((v_smem + v_dst) + ((k * 2) * 72))[6] = (v_ptr + kv_1)[6];
+      ((v_smem + v_dst) + ((k * 2) * 72))[7] = (v_ptr + kv_1)[7];
     } else {
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = __float2half(0.0f);
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = __float2half(0.0f);
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = __float2half(0.0f);
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = __float2half(0.0f);
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = __float2half(0.0f);
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = __float2half(0.0f);
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = __float2half(0.0f);
-      (v_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = __float2half(0.0f);
+      ((v_smem + v_dst) + ((k * 2) * 72))[0] = __float2half(0.0f);
+      ((v_smem + v_dst) + ((k * 2) * 72))[1] = __float2half(0.0f);
+      ((v_smem + v_dst) + ((k * 2) * 72))[2] = __float2half(0.0f);
+      ((v_smem + v_dst) + ((k * 2) * 72))[3] = __float2half(0.0f);
+      ((v_smem + v_dst) + ((k * 2) * 72))[4] = __float2half(0.0f);
+      ((v_smem + v_dst) + ((k * 2) * 72))[5] = __float2half(0.0f);
+      ((v_smem + v_dst) + ((k * 2) * 72))[6] = __float2half(0.0f);
+      ((v_smem + v_dst) + ((k * 2) * 72))[7] = __float2half(0.0f);
     }
   }
   mf_cp_async_commit();
+  int stage = 0;
   __syncthreads();
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
@@ -665,7 +676,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    int stage = ((start_n / 32) % 2);
     // 74: rn = start_n + tl.arange(0, BLOCK_N)
     // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
@@ -675,29 +685,30 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     bool t_11 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
+    int k_1_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int rn_2 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
       if (((rn_2 < S) & t_11)) {
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = (k_ptr + kv_2)[0];
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = (k_ptr + kv_2)[1];
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = (k_ptr + kv_2)[2];
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = (k_ptr + kv_2)[3];
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = (k_ptr + kv_2)[4];
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = (k_ptr + kv_2)[5];
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = (k_ptr + kv_2)[6];
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = (k_ptr + kv_2)[7];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[0] = (k_ptr + kv_2)[0];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[1] = (k_ptr + kv_2)[1];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[2] = (k_ptr + kv_2)[2];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[3] = (k_ptr + kv_2)[3];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[4] = (k_ptr + kv_2)[4];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[5] = (k_ptr + kv_2)[5];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[6] = (k_ptr + kv_2)[6];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[7] = (k_ptr + kv_2)[7];
       } else {
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = __float2half(0.0f);
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = __float2half(0.0f);
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = __float2half(0.0f);
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = __float2half(0.0f);
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = __float2half(0.0f);
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = __float2half(0.0f);
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = __float2half(0.0f);
-        (k_1_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[0] = __float2half(0.0f);
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[1] = __float2half(0.0f);
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[2] = __float2half(0.0f);
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[3] = __float2half(0.0f);
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[4] = __float2half(0.0f);
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[5] = __float2half(0.0f);
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[6] = __float2half(0.0f);
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
     // 77: qk = tl.dot(q, tl.trans(k)) * sm_scale
@@ -869,29 +880,30 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_17 = (start_n_next_1 < hi);
+    int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
       if (((rn_6 < S) & t_17)) {
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = (v_ptr + kv_3)[0];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = (v_ptr + kv_3)[1];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = (v_ptr + kv_3)[2];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = (v_ptr + kv_3)[3];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = (v_ptr + kv_3)[4];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = (v_ptr + kv_3)[5];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = (v_ptr + kv_3)[6];
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = (v_ptr + kv_3)[7];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[0] = (v_ptr + kv_3)[0];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[1] = (v_ptr + kv_3)[1];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[2] = (v_ptr + kv_3)[2];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[3] = (v_ptr + kv_3)[3];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[4] = (v_ptr + kv_3)[4];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[5] = (v_ptr + kv_3)[5];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[6] = (v_ptr + kv_3)[6];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[7] = (v_ptr + kv_3)[7];
       } else {
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = __float2half(0.0f);
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = __float2half(0.0f);
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = __float2half(0.0f);
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = __float2half(0.0f);
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = __float2half(0.0f);
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = __float2half(0.0f);
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = __float2half(0.0f);
-        (v_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[0] = __float2half(0.0f);
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[1] = __float2half(0.0f);
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[2] = __float2half(0.0f);
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[3] = __float2half(0.0f);
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[4] = __float2half(0.0f);
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[5] = __float2half(0.0f);
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[6] = __float2half(0.0f);
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
     // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
@@ -962,6 +974,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_i[k] = m_new_1[k];
     }
     mf_cp_async_commit();
+    stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
   // 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),

@@ -99,6 +99,7 @@ half t_12[16];
 for (int k = 0; (k < 16); k += 1) {
   t_12[k] = v[k];
 }
+int stage = 0;
 threadgroup half q_1_smem[2304];
 threadgroup_barrier(mem_flags::mem_threadgroup);
 #pragma unroll
@@ -132,7 +133,6 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   }
   // 77: qk = tl.dot(q, tl.trans(k)) * sm_scale
   threadgroup half k_3_smem[4608];
-  int stage = ((start_n / 32) % 2);
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
     *((threadgroup packed_half4*)((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)]);
@@ -354,6 +354,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   for (int k = 0; (k < 16); k += 1) {
     t_12[k] = v_3[k];
   }
+  stage = ((stage < 1) ? (stage + 1) : (stage - 1));
 }
 // 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
 int t_21 = (int(threadgroup_position_in_grid.y) * L);

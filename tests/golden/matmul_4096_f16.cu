@@ -41,9 +41,12 @@ __device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_f
 }
 
 // Device -> shared copies that bypass registers (cp.async, sm_80+): `Bytes` of 4, 8 or 16, 16 cached
-// in L2 only (.cg). A false mask copies no bytes and zero-fills the destination (src-size 0).
-template <int Bytes> __device__ __forceinline__ void mf_cp_async(void* dst, const void* src, bool mask = true) {
-  const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+// in L2 only (.cg), to `offset` elements from `base` (the same base for a tile's copies: converted
+// once, the offset folded into the instruction). A false mask copies no bytes and zero-fills the
+// destination (src-size 0).
+template <int Bytes, typename T> __device__ __forceinline__ void mf_cp_async(T* base, int offset, const void* src,
+                                                                             bool mask = true) {
+  const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
   if constexpr (Bytes == 16) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(shared), "l"(src), "r"(mask ? 16 : 0));
   } else {
@@ -155,11 +158,18 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 70: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
   // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  int t_12 = 32;
+  decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
+  int t_13 = 32;
   // 71: rk = k0 + tl.arange(0, BLOCK_K)
   // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   // 70: for k0 in range(0, K, BLOCK_K):
-  bool t_12 = (0 < mf_K);
+  bool t_14 = (0 < mf_K);
   // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  int t_15 = mf_N;
+  int t_16 = (t_15 * 32);
+  decltype(b_ptr) b_ptr_1 = (b_ptr + t_16);
+  int t_17 = (t_15 * 32);
   // 70: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[8];
   #pragma unroll
@@ -167,45 +177,61 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     float acc_1 = 0.0f;
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
+  decltype(a_ptr) a_ptr_k;
+  a_ptr_k = a_ptr_1;
+  decltype(a_ptr) b_ptr_k;
+  b_ptr_k = b_ptr_1;
+  int a_dst = ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8));
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
     int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
     int rk = ((int(threadIdx.x % 32u) % 4) * 8);
-    mf_cp_async<16>((a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))), ((a_ptr + (rm * mf_K)) + rk), (((rm < mf_M) & (rk < mf_K)) & t_11));
+    mf_cp_async<16>((a_smem + a_dst), ((k * 4) * 40), ((a_ptr + (rm * mf_K)) + rk), (((rm < mf_M) & (rk < mf_K)) & t_11));
   }
+  int b_dst = ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8));
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
     int rk_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-    mf_cp_async<16>((b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), ((b_ptr + (rk_1 * mf_N)) + rn), (((rk_1 < mf_K) & (rn < mf_N)) & t_12));
+    mf_cp_async<16>((b_smem + b_dst), ((k * 2) * 72), ((b_ptr + (rk_1 * mf_N)) + rn), (((rk_1 < mf_K) & (rn < mf_N)) & t_14));
   }
   mf_cp_async_commit();
+  int stage = 0;
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    int stage = ((k0 / 32) % 2);
     // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     int k0_next = (k0 + 32);
     // 71: rk = k0 + tl.arange(0, BLOCK_K)
     // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-    bool t_13 = (k0_next < mf_K);
+    bool t_18 = (k0_next < mf_K);
+    // 71: rk = k0 + tl.arange(0, BLOCK_K)
+    // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     mf_cp_async_wait<0>();
     __syncthreads();
+    int a_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2560) + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)));
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
-      int rk_2 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
-      mf_cp_async<16>((a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))), ((a_ptr + (rm * mf_K)) + rk_2), (((rm < mf_M) & (rk_2 < mf_K)) & t_13));
+      int rk_2 = ((int(threadIdx.x % 32u) % 4) * 8);
+      int rk_3 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
+      mf_cp_async<16>((a_smem + a_dst_1), ((k * 4) * 40), ((a_ptr_k + (rm * mf_K)) + rk_2), (((rm < mf_M) & (rk_3 < mf_K)) & t_18));
     }
+    decltype(a_ptr) a_ptr_next = (a_ptr_k + t_13);
     // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
     // 71: rk = k0 + tl.arange(0, BLOCK_K)
     // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-    bool t_14 = (k0_next_1 < mf_K);
+    bool t_19 = (k0_next_1 < mf_K);
+    // 71: rk = k0 + tl.arange(0, BLOCK_K)
+    // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+    int b_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rk_3 = (k0_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rk_4 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
       int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-      mf_cp_async<16>((b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))), ((b_ptr + (rk_3 * mf_N)) + rn), (((rk_3 < mf_K) & (rn < mf_N)) & t_14));
+      int rk_5 = (k0_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      mf_cp_async<16>((b_smem + b_dst_1), ((k * 2) * 72), ((b_ptr_k + (rk_4 * mf_N)) + rn), (((rk_5 < mf_K) & (rn < mf_N)) & t_19));
     }
+    decltype(b_ptr) b_ptr_next = (b_ptr_k + t_17);
     // 74: acc = tl.dot(a, b, acc)
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
@@ -231,14 +257,21 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         }
       }
     }
+    decltype(a_ptr) a_ptr_next_1;
+    a_ptr_next_1 = a_ptr_next;
+    decltype(b_ptr) b_ptr_next_1;
+    b_ptr_next_1 = b_ptr_next;
+    a_ptr_k = a_ptr_next_1;
+    b_ptr_k = b_ptr_next_1;
     mf_cp_async_commit();
+    stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
   // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
-  __half t_15[32];
+  __half t_20[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    t_15[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
+    t_20[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 76: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
@@ -247,7 +280,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rn = (t_10 + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((c_ptr + (rm * mf_N)) + rn)) = t_15[k];
+      *(((c_ptr + (rm * mf_N)) + rn)) = t_20[k];
     }
   }
 } else {
@@ -286,11 +319,18 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 70: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
   // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  int t_12 = 32;
+  decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
+  int t_13 = 32;
   // 71: rk = k0 + tl.arange(0, BLOCK_K)
   // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   // 70: for k0 in range(0, K, BLOCK_K):
-  bool t_12 = (0 < mf_K);
+  bool t_14 = (0 < mf_K);
   // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  int t_15 = mf_N;
+  int t_16 = (t_15 * 32);
+  decltype(b_ptr) b_ptr_1 = (b_ptr + t_16);
+  int t_17 = (t_15 * 32);
   // 70: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[8];
   #pragma unroll 1
@@ -298,117 +338,133 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     float acc_1 = 0.0f;
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
+  decltype(a_ptr) a_ptr_k;
+  a_ptr_k = a_ptr_1;
+  decltype(a_ptr) b_ptr_k;
+  b_ptr_k = b_ptr_1;
+  int a_dst = ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8));
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
     int rk = ((int(threadIdx.x % 32u) % 4) * 8);
     if ((((rm < mf_M) & (rk < mf_K)) & t_11)) {
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[0] = ((a_ptr + (rm * mf_K)) + rk)[0];
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[1] = ((a_ptr + (rm * mf_K)) + rk)[1];
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[2] = ((a_ptr + (rm * mf_K)) + rk)[2];
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[3] = ((a_ptr + (rm * mf_K)) + rk)[3];
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[4] = ((a_ptr + (rm * mf_K)) + rk)[4];
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[5] = ((a_ptr + (rm * mf_K)) + rk)[5];
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[6] = ((a_ptr + (rm * mf_K)) + rk)[6];
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[7] = ((a_ptr + (rm * mf_K)) + rk)[7];
+      ((a_smem + a_dst) + ((k * 4) * 40))[0] = ((a_ptr + (rm * mf_K)) + rk)[0];
+      ((a_smem + a_dst) + ((k * 4) * 40))[1] = ((a_ptr + (rm * mf_K)) + rk)[1];
+      ((a_smem + a_dst) + ((k * 4) * 40))[2] = ((a_ptr + (rm * mf_K)) + rk)[2];
+      ((a_smem + a_dst) + ((k * 4) * 40))[3] = ((a_ptr + (rm * mf_K)) + rk)[3];
+      ((a_smem + a_dst) + ((k * 4) * 40))[4] = ((a_ptr + (rm * mf_K)) + rk)[4];
+      ((a_smem + a_dst) + ((k * 4) * 40))[5] = ((a_ptr + (rm * mf_K)) + rk)[5];
+      ((a_smem + a_dst) + ((k * 4) * 40))[6] = ((a_ptr + (rm * mf_K)) + rk)[6];
+      ((a_smem + a_dst) + ((k * 4) * 40))[7] = ((a_ptr + (rm * mf_K)) + rk)[7];
     } else {
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[0] = __float2half(0.0f);
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[1] = __float2half(0.0f);
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[2] = __float2half(0.0f);
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[3] = __float2half(0.0f);
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[4] = __float2half(0.0f);
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[5] = __float2half(0.0f);
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[6] = __float2half(0.0f);
-      (a_smem + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))[7] = __float2half(0.0f);
+      ((a_smem + a_dst) + ((k * 4) * 40))[0] = __float2half(0.0f);
+      ((a_smem + a_dst) + ((k * 4) * 40))[1] = __float2half(0.0f);
+      ((a_smem + a_dst) + ((k * 4) * 40))[2] = __float2half(0.0f);
+      ((a_smem + a_dst) + ((k * 4) * 40))[3] = __float2half(0.0f);
+      ((a_smem + a_dst) + ((k * 4) * 40))[4] = __float2half(0.0f);
+      ((a_smem + a_dst) + ((k * 4) * 40))[5] = __float2half(0.0f);
+      ((a_smem + a_dst) + ((k * 4) * 40))[6] = __float2half(0.0f);
+      ((a_smem + a_dst) + ((k * 4) * 40))[7] = __float2half(0.0f);
     }
   }
+  int b_dst = ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8));
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rk_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-    if ((((rk_1 < mf_K) & (rn < mf_N)) & t_12)) {
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = ((b_ptr + (rk_1 * mf_N)) + rn)[0];
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = ((b_ptr + (rk_1 * mf_N)) + rn)[1];
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = ((b_ptr + (rk_1 * mf_N)) + rn)[2];
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = ((b_ptr + (rk_1 * mf_N)) + rn)[3];
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = ((b_ptr + (rk_1 * mf_N)) + rn)[4];
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = ((b_ptr + (rk_1 * mf_N)) + rn)[5];
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = ((b_ptr + (rk_1 * mf_N)) + rn)[6];
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = ((b_ptr + (rk_1 * mf_N)) + rn)[7];
+    if ((((rk_1 < mf_K) & (rn < mf_N)) & t_14)) {
+      ((b_smem + b_dst) + ((k * 2) * 72))[0] = ((b_ptr + (rk_1 * mf_N)) + rn)[0];
+      ((b_smem + b_dst) + ((k * 2) * 72))[1] = ((b_ptr + (rk_1 * mf_N)) + rn)[1];
+      ((b_smem + b_dst) + ((k * 2) * 72))[2] = ((b_ptr + (rk_1 * mf_N)) + rn)[2];
+      ((b_smem + b_dst) + ((k * 2) * 72))[3] = ((b_ptr + (rk_1 * mf_N)) + rn)[3];
+      ((b_smem + b_dst) + ((k * 2) * 72))[4] = ((b_ptr + (rk_1 * mf_N)) + rn)[4];
+      ((b_smem + b_dst) + ((k * 2) * 72))[5] = ((b_ptr + (rk_1 * mf_N)) + rn)[5];
+      ((b_smem + b_dst) + ((k * 2) * 72))[6] = ((b_ptr + (rk_1 * mf_N)) + rn)[6];
+      ((b_smem + b_dst) + ((k * 2) * 72))[7] = ((b_ptr + (rk_1 * mf_N)) + rn)[7];
     } else {
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = __float2half(0.0f);
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = __float2half(0.0f);
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = __float2half(0.0f);
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = __float2half(0.0f);
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = __float2half(0.0f);
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = __float2half(0.0f);
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = __float2half(0.0f);
-      (b_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = __float2half(0.0f);
+      ((b_smem + b_dst) + ((k * 2) * 72))[0] = __float2half(0.0f);
+      ((b_smem + b_dst) + ((k * 2) * 72))[1] = __float2half(0.0f);
+      ((b_smem + b_dst) + ((k * 2) * 72))[2] = __float2half(0.0f);
+      ((b_smem + b_dst) + ((k * 2) * 72))[3] = __float2half(0.0f);
+      ((b_smem + b_dst) + ((k * 2) * 72))[4] = __float2half(0.0f);
+      ((b_smem + b_dst) + ((k * 2) * 72))[5] = __float2half(0.0f);
+      ((b_smem + b_dst) + ((k * 2) * 72))[6] = __float2half(0.0f);
+      ((b_smem + b_dst) + ((k * 2) * 72))[7] = __float2half(0.0f);
     }
   }
   mf_cp_async_commit();
+  int stage = 0;
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    int stage = ((k0 / 32) % 2);
     // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     int k0_next = (k0 + 32);
     // 71: rk = k0 + tl.arange(0, BLOCK_K)
     // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-    bool t_13 = (k0_next < mf_K);
+    bool t_18 = (k0_next < mf_K);
+    // 71: rk = k0 + tl.arange(0, BLOCK_K)
+    // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     mf_cp_async_wait<0>();
     __syncthreads();
+    int a_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2560) + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)));
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
-      int rk_2 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
-      if ((((rm < mf_M) & (rk_2 < mf_K)) & t_13)) {
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[0] = ((a_ptr + (rm * mf_K)) + rk_2)[0];
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[1] = ((a_ptr + (rm * mf_K)) + rk_2)[1];
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[2] = ((a_ptr + (rm * mf_K)) + rk_2)[2];
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[3] = ((a_ptr + (rm * mf_K)) + rk_2)[3];
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[4] = ((a_ptr + (rm * mf_K)) + rk_2)[4];
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[5] = ((a_ptr + (rm * mf_K)) + rk_2)[5];
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[6] = ((a_ptr + (rm * mf_K)) + rk_2)[6];
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[7] = ((a_ptr + (rm * mf_K)) + rk_2)[7];
+      int rk_2 = ((int(threadIdx.x % 32u) % 4) * 8);
+      int rk_3 = (k0_next + ((int(threadIdx.x % 32u) % 4) * 8));
+      if ((((rm < mf_M) & (rk_3 < mf_K)) & t_18)) {
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[0] = ((a_ptr_k + (rm * mf_K)) + rk_2)[0];
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[1] = ((a_ptr_k + (rm * mf_K)) + rk_2)[1];
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[2] = ((a_ptr_k + (rm * mf_K)) + rk_2)[2];
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[3] = ((a_ptr_k + (rm * mf_K)) + rk_2)[3];
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[4] = ((a_ptr_k + (rm * mf_K)) + rk_2)[4];
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[5] = ((a_ptr_k + (rm * mf_K)) + rk_2)[5];
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[6] = ((a_ptr_k + (rm * mf_K)) + rk_2)[6];
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[7] = ((a_ptr_k + (rm * mf_K)) + rk_2)[7];
       } else {
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[0] = __float2half(0.0f);
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[1] = __float2half(0.0f);
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[2] = __float2half(0.0f);
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[3] = __float2half(0.0f);
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[4] = __float2half(0.0f);
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[5] = __float2half(0.0f);
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[6] = __float2half(0.0f);
-        (a_smem + ((((stage + 1) % 2) * 2560) + ((((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))))[7] = __float2half(0.0f);
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[0] = __float2half(0.0f);
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[1] = __float2half(0.0f);
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[2] = __float2half(0.0f);
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[3] = __float2half(0.0f);
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[4] = __float2half(0.0f);
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[5] = __float2half(0.0f);
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[6] = __float2half(0.0f);
+        ((a_smem + a_dst_1) + ((k * 4) * 40))[7] = __float2half(0.0f);
       }
     }
+    decltype(a_ptr) a_ptr_next = (a_ptr_k + t_13);
     // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
     // 71: rk = k0 + tl.arange(0, BLOCK_K)
     // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-    bool t_14 = (k0_next_1 < mf_K);
+    bool t_19 = (k0_next_1 < mf_K);
+    // 71: rk = k0 + tl.arange(0, BLOCK_K)
+    // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+    int b_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rk_3 = (k0_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rk_4 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
       int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-      if ((((rk_3 < mf_K) & (rn < mf_N)) & t_14)) {
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = ((b_ptr + (rk_3 * mf_N)) + rn)[0];
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = ((b_ptr + (rk_3 * mf_N)) + rn)[1];
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = ((b_ptr + (rk_3 * mf_N)) + rn)[2];
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = ((b_ptr + (rk_3 * mf_N)) + rn)[3];
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = ((b_ptr + (rk_3 * mf_N)) + rn)[4];
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = ((b_ptr + (rk_3 * mf_N)) + rn)[5];
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = ((b_ptr + (rk_3 * mf_N)) + rn)[6];
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = ((b_ptr + (rk_3 * mf_N)) + rn)[7];
+      int rk_5 = (k0_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      if ((((rk_5 < mf_K) & (rn < mf_N)) & t_19)) {
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[0] = ((b_ptr_k + (rk_4 * mf_N)) + rn)[0];
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[1] = ((b_ptr_k + (rk_4 * mf_N)) + rn)[1];
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[2] = ((b_ptr_k + (rk_4 * mf_N)) + rn)[2];
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[3] = ((b_ptr_k + (rk_4 * mf_N)) + rn)[3];
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[4] = ((b_ptr_k + (rk_4 * mf_N)) + rn)[4];
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[5] = ((b_ptr_k + (rk_4 * mf_N)) + rn)[5];
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[6] = ((b_ptr_k + (rk_4 * mf_N)) + rn)[6];
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[7] = ((b_ptr_k + (rk_4 * mf_N)) + rn)[7];
       } else {
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[0] = __float2half(0.0f);
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[1] = __float2half(0.0f);
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[2] = __float2half(0.0f);
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[3] = __float2half(0.0f);
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[4] = __float2half(0.0f);
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[5] = __float2half(0.0f);
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[6] = __float2half(0.0f);
-        (b_smem + ((((stage + 1) % 2) * 2304) + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))))[7] = __float2half(0.0f);
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[0] = __float2half(0.0f);
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[1] = __float2half(0.0f);
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[2] = __float2half(0.0f);
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[3] = __float2half(0.0f);
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[4] = __float2half(0.0f);
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[5] = __float2half(0.0f);
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[6] = __float2half(0.0f);
+        ((b_smem + b_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
+    decltype(b_ptr) b_ptr_next = (b_ptr_k + t_17);
     // 74: acc = tl.dot(a, b, acc)
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
@@ -434,14 +490,21 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         }
       }
     }
+    decltype(a_ptr) a_ptr_next_1;
+    a_ptr_next_1 = a_ptr_next;
+    decltype(b_ptr) b_ptr_next_1;
+    b_ptr_next_1 = b_ptr_next;
+    a_ptr_k = a_ptr_next_1;
+    b_ptr_k = b_ptr_next_1;
     mf_cp_async_commit();
+    stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
   // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
-  __half t_15[32];
+  __half t_20[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
-    t_15[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
+    t_20[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 76: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
@@ -450,7 +513,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rn = (t_10 + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((c_ptr + (rm * mf_N)) + rn)) = t_15[k];
+      *(((c_ptr + (rm * mf_N)) + rn)) = t_20[k];
     }
   }
 }
