@@ -155,6 +155,14 @@ def idle_power(meter: Meter) -> float:
     return window.watts
 
 
+def energy_seconds(meter: Meter, repeats: int) -> float:
+    """About how long `energy_per_call` meters on `meter` (to plan a run): two idle measurements (a
+    settle of ~3 of the counter's updates, a lead-in of ~1.5 and a window each) and `repeats`
+    windows after a lead-in, each window ending ~half an update past `window_s`."""
+    update = meter.period_s or 0.0
+    return 2 * (4.5 * update + meter.window_s) + 1.5 * update + repeats * (meter.window_s + update / 2)
+
+
 def energy_per_call(launch: Callable[[tuple], Any], copies: list[tuple], meter: Meter, *, estimate_s: float,
                     repeats: int = ENERGY_REPEATS, batched: bool = False) -> EnergyResult:
     """Joules per launch: `repeats` windows back to back (`meter.measure`, each at least

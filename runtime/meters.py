@@ -80,13 +80,16 @@ class Window:
 
 class Meter:
     """A power meter. `window_s`: the shortest window that resolves energy to about 1% (set by the
-    counter's or sampler's update period); `available`/`reason`: whether it can measure here and,
-    if not, why."""
+    counter's or sampler's update period); `period_s`: the update period of a meter whose readings
+    change in steps (None otherwise); `available`/`reason`: whether it can measure here and, if not,
+    why; `note`: anything else about how it measures (a fallback taken)."""
 
     name = "meter"
     window_s = 1.0
+    period_s: Optional[float] = None
     available = True
     reason = ""
+    note = ""
     clock: Callable[[], float] = staticmethod(time.monotonic)
 
     def begin(self) -> Any:
@@ -216,13 +219,11 @@ class NvmlMeter(Meter):
             self.counter = True
         except nvml.NVMLError:  # older GPUs: NotSupported
             self.counter = False
-        self.period_s: Optional[float] = None
-        self.note = ""
         if self.counter:
             try:
                 self.period_s = self._update_period()
             except MeterUnavailableError as e:
-                self.counter, self.note = False, f"{e}: power is sampled instead"
+                self.counter, self.note = False, f"{e} when the meter opened: power is sampled instead"
         # Power readings are averages over up to 1 s: sampled windows span at least that.
         self.window_s = max(MIN_WINDOW_S, WINDOW_STEPS * self.period_s) if self.counter else 1.0
         self.name = "nvml-counter" if self.counter else "nvml-power"
