@@ -1,6 +1,7 @@
 """Energy per call, Pareto fronts and contention (issue 23), for the lead's GPU run.
 
-    python benchmarks/energy_bench.py --out DIR [--budget 200] [--repeats 5] [--front-trials qmv_kernel=4 matmul_kernel=4]
+    python benchmarks/energy_bench.py --out DIR [--budget 200] [--repeats 5]
+                                      [--front-trials qmv_kernel=4 matmul_kernel=4]
                                       [--kernels softmax_kernel ...] [--share 0.5] [--quick | --smoke]
                                       [--record-trace FILE]
 
@@ -183,7 +184,8 @@ def joules_per_call(name: str, shape: tuple, meter: meters.Meter, repeats: int, 
     return row
 
 
-def front_study(name: str, shape: tuple, trials: int, timeout: float, log: Log, out: Path) -> dict:
+def front_study(name: str, shape: tuple, trials: int, timeout: float, meter: meters.Meter, log: Log,
+                out: Path) -> dict:
     """A time-and-energy tuning of one kernel (at most `trials` configs in `timeout` seconds): its
     front, the energy saved within 10% of the fastest, and its measured configs fastest first (for
     the contention table)."""
@@ -192,7 +194,7 @@ def front_study(name: str, shape: tuple, trials: int, timeout: float, log: Log, 
     grid, args = tuner.tune_case(shape, dtype)
     tuner.energy_repeats = FRONT_REPEATS
     t0 = time.perf_counter()
-    tuner.tune(grid, *args, trials=trials, objective=FRONT_OBJECTIVES, timeout=timeout)
+    tuner.tune(grid, *args, trials=trials, objective=FRONT_OBJECTIVES, timeout=timeout, meter=meter)
     db = TuningDB(tuner.db_path)
     winner = db.lookup(tuner.tuning_key(args)).winner
     ok = sorted((t for t in db.trials(name) if t["study"] == winner["study"] and t["status"] == "ok"
@@ -325,7 +327,7 @@ def main() -> int:
         if plan.fits(f"front {name} {shape} (2 configs at least)", 2 * per_config):
             trials = min(trials, max(2, fit))
             front = soft(log, f"front {name} {shape}", failures,
-                         lambda: front_study(name, shape, trials, trials * per_config, log, out))
+                         lambda: front_study(name, shape, trials, trials * per_config, meter, log, out))
             if front is not None:
                 fronts.append(front)
 
