@@ -108,8 +108,9 @@ def median_time_ms(launch: Callable[[tuple], Any], copies: list[tuple], *, warmu
 @dataclass
 class EnergyResult:
     """Joules per launch (median over `per_call`, one value per repeated window) with the idle power
-    subtracted, the spread of the repeats ((max - min) / median), the idle power measured just
-    before and the mean power while launching, both in watts."""
+    subtracted, the spread of the repeats ((max - min) / median), the idle power (the mean of its
+    measurements before and after the repeats; `idle_drift`: after less before, over that mean) and
+    the mean power while launching, in watts."""
 
     joules: float
     spread: float
@@ -117,44 +118,70 @@ class EnergyResult:
     busy_w: float
     calls: int
     per_call: list[float]
+    idle_drift: float = 0.0
 
 
-def launch_for(launch: Callable[[tuple], Any], copies: list[tuple], seconds: float, batch: int) -> int:
-    """Launch (cycling through the input copies, `batch` launches per evaluation) until `seconds`
-    have passed; returns how many launches ran, all finished."""
-    launched, deadline = 0, time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
+def launch_step(launch: Callable[[tuple], Any], copies: list[tuple], batch: int) -> Callable[[], int]:
+    """One unit of work for a meter: `batch` launches (cycling through the input copies, on from
+    where the last unit stopped) evaluated together; returns `batch` once they have finished."""
+    launched = 0
+
+    def step() -> int:
+        nonlocal launched
         outputs: list[mx.array] = []
         for _ in range(batch):
             outputs += as_outputs(launch(copies[launched % len(copies)]))
             launched += 1
         mx.eval(outputs)
+        return batch
+    return step
+
+
+def launch_for(launch: Callable[[tuple], Any], copies: list[tuple], seconds: float, batch: int) -> int:
+    """Launch (cycling through the input copies, `batch` launches per evaluation) until `seconds`
+    have passed; returns how many launches ran, all finished."""
+    step, launched, deadline = launch_step(launch, copies, batch), 0, time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        launched += step()
     return launched
+
+
+def idle_power(meter: Meter) -> float:
+    """The device's idle power (W): once it has settled after work (`meter.settle`), over one
+    `meter.window_s` window with nothing launched."""
+    mx.synchronize()  # nothing of ours still running
+    meter.settle()
+    window, _ = meter.measure(meter.window_s)[0]
+    return window.watts
+
+
+def energy_seconds(meter: Meter, repeats: int) -> float:
+    """About how long `energy_per_call` meters on `meter` (to plan a run): two idle measurements (a
+    settle of ~3 of the counter's updates, a lead-in of ~1.5 and a window each) and `repeats`
+    windows after a lead-in, each window ending ~half an update past `window_s`."""
+    update = meter.period_s or 0.0
+    return 2 * (4.5 * update + meter.window_s) + 1.5 * update + repeats * (meter.window_s + update / 2)
 
 
 def energy_per_call(launch: Callable[[tuple], Any], copies: list[tuple], meter: Meter, *, estimate_s: float,
                     repeats: int = ENERGY_REPEATS, batched: bool = False) -> EnergyResult:
-    """Joules per launch: the device's idle power over one `meter.window_s` window with nothing
-    launched, then `repeats` windows each running launches for at least `meter.window_s` (so the
-    meter resolves the energy: its counter or samples change many times), each giving (joules -
-    idle watts x seconds) / launches. Launches are evaluated in batches as `median_time_ms` times
-    them (`estimate_s`, one launch's time, sizes the batch), so the energy is that of the launches
-    as the tuner timed them, host gaps included."""
-    mx.synchronize()  # nothing of ours still running while the idle power is measured
-    token = meter.begin()
-    time.sleep(meter.window_s)
-    idle = meter.end(token)
-    batch = batch_size(estimate_s) if batched else 1
-    per_call, busy = [], []
-    for _ in range(repeats):
-        token = meter.begin()
-        calls = launch_for(launch, copies, meter.window_s, batch)
-        window = meter.end(token)
-        per_call.append((window.joules - idle.watts * window.seconds) / calls)
-        busy.append(window.watts)
+    """Joules per launch: `repeats` windows back to back (`meter.measure`, each at least
+    `meter.window_s`, so the meter resolves the energy) over which launches run, each giving
+    (joules - idle watts x seconds) / launches in it; the idle power is that before and after them
+    (`idle_power`, their mean: the device warms while it works, and idle power rises with it).
+    Launches are evaluated in batches as `median_time_ms` times them (`estimate_s`, one launch's
+    time, sizes the batch), so the energy is that of the launches as the tuner timed them, host
+    gaps included."""
+    before = idle_power(meter)
+    step = launch_step(launch, copies, batch_size(estimate_s) if batched else 1)
+    windows = meter.measure(meter.window_s, step, repeats)
+    after = idle_power(meter)
+    idle_w = (before + after) / 2
+    per_call = [(window.joules - idle_w * window.seconds) / calls for window, calls in windows]
     median = statistics.median(per_call)
     spread = (max(per_call) - min(per_call)) / abs(median) if median else math.inf
-    return EnergyResult(median, spread, idle.watts, statistics.fmean(busy), calls, per_call)
+    return EnergyResult(median, spread, idle_w, statistics.fmean(w.watts for w, _ in windows), windows[-1][1],
+                        per_call, (after - before) / idle_w if idle_w else 0.0)
 
 
 @dataclass

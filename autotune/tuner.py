@@ -65,9 +65,10 @@ class TrialResult:
     energy_j: Optional[float] = None            # joules per launch, idle power subtracted
     energy_spread: Optional[float] = None       # (max - min) / median of energy_j over the repeats
     power_w: Optional[float] = None             # mean power while launching
-    idle_w: Optional[float] = None              # idle power measured just before
+    idle_w: Optional[float] = None              # idle power: the mean of before and after the repeats
     contended_ms: Optional[float] = None        # time per launch beside the contention load
     inflicted_slowdown: Optional[float] = None  # the load's copy rate alone / beside the launches
+    idle_drift: Optional[float] = None          # idle power after less before, over idle_w (not stored)
 
     @property
     def figures(self) -> dict[str, float]:
@@ -493,7 +494,7 @@ class Autotuner:
                 energy = energy_per_call(launch, copies, meter, estimate_s=result.time_ms / 1e3,
                                          repeats=self.energy_repeats, batched=batched)
                 result.energy_j, result.energy_spread = energy.joules, energy.spread
-                result.power_w, result.idle_w = energy.busy_w, energy.idle_w
+                result.power_w, result.idle_w, result.idle_drift = energy.busy_w, energy.idle_w, energy.idle_drift
             if load is not None:
                 contended = contended_time(launch, copies, load, warmup_ms=self.warmup, rep_ms=self.rep,
                                            timeout_s=self.trial_timeout, estimate_s=result.time_ms / 1e3,

@@ -12,7 +12,8 @@ and contention figures is tuned first (`tune(objective=(time, energy, contended)
 each, into DIR/tuning.sqlite: run after benchmarks/energy_bench.py with the same --out and the
 matvec's front is reused). Then, for each policy (`set_tuning_policy`), the mix runs for N seconds
 idle and N seconds beside a contention load (`--share` of the time streaming memory: a second CUDA
-process on the GPU machine, the CPU on a Mac), after the idle power is measured: tokens per second,
+process on the GPU machine, the CPU on a Mac), after the idle power is measured (once the power has
+settled; NVML counter windows aligned to the counter's changes, as energy_bench.py's): tokens per second,
 average power, joules per token (total and above idle), the load's slowdown, and the clocks and
 temperature sampled every 0.2 s (DIR/sustained.png).
 
@@ -36,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from energy_bench import Log, device_name, parser, soft, start  # noqa: E402
 
 import metalforge as mf  # noqa: E402
-from metalforge.autotune.bench import as_outputs, rotating_copies  # noqa: E402
+from metalforge.autotune.bench import as_outputs, idle_power, rotating_copies  # noqa: E402
 from metalforge.kernels import registered  # noqa: E402
 from metalforge.runtime import meters  # noqa: E402
 from metalforge.runtime.contention import ContentionLoad  # noqa: E402
@@ -73,13 +74,10 @@ class Mix:
                 self.step += 1
         return outputs
 
-    def run(self, seconds: float) -> int:
-        """Token-equivalents run in `seconds` (whole evaluations)."""
-        tokens, deadline = 0, time.perf_counter() + seconds
-        while time.perf_counter() < deadline:
-            mx.eval([o for _ in range(TOKENS_PER_EVAL) for o in self.token()])
-            tokens += TOKENS_PER_EVAL
-        return tokens
+    def run(self) -> int:
+        """One evaluation of TOKENS_PER_EVAL token-equivalents (a meter's unit of work); how many."""
+        mx.eval([o for _ in range(TOKENS_PER_EVAL) for o in self.token()])
+        return TOKENS_PER_EVAL
 
     def configs(self) -> list[str]:
         return [f"{tuner.name} {'x'.join(map(str, tuner.tuning_key(copies[0]).shape))}: "
@@ -134,10 +132,7 @@ def run_policy(mix: Mix, policy: str, contended: bool, seconds: float, meter: me
     mf.set_tuning_policy(policy)
     mx.eval(mix.token())  # lookups (the policy's configs) and compiles outside the measurement
     trace.label = f"{policy} idle power"
-    mx.synchronize()
-    token = meter.begin()
-    time.sleep(meter.window_s)
-    idle = meter.end(token)
+    idle_w = idle_power(meter)
     trace.label = f"{policy} {'contended' if contended else 'alone'}"
     slowdown = None
     if contended:
@@ -145,19 +140,17 @@ def run_policy(mix: Mix, policy: str, contended: bool, seconds: float, meter: me
             before = load.counters()
             time.sleep(0.25)
             alone = load.copy_rate(before, load.counters())
-            before, token = load.counters(), meter.begin()
-            tokens = mix.run(seconds)
-            window, beside = meter.end(token), load.copy_rate(before, load.counters())
+            before = load.counters()
+            [(window, tokens)] = meter.measure(seconds, mix.run)
+            beside = load.copy_rate(before, load.counters())
         slowdown = alone / beside if alone and beside else None
     else:
-        token = meter.begin()
-        tokens = mix.run(seconds)
-        window = meter.end(token)
+        [(window, tokens)] = meter.measure(seconds, mix.run)
     samples = [r for r in trace.rows if r["label"] == trace.label]
     row = {"policy": policy, "condition": "contended" if contended else "alone", "tokens": tokens,
            "seconds": window.seconds, "tokens_per_s": tokens / window.seconds, "power_w": window.watts,
-           "idle_w": idle.watts, "j_per_token": window.joules / tokens,
-           "j_per_token_above_idle": (window.joules - idle.watts * window.seconds) / tokens,
+           "idle_w": idle_w, "j_per_token": window.joules / tokens,
+           "j_per_token_above_idle": (window.joules - idle_w * window.seconds) / tokens,
            "load_slowdown": slowdown, "configs": mix.configs(),
            "sm_mhz": mean([s["sm_mhz"] for s in samples]), "temp_c_max": max(
                [s["temp_c"] for s in samples if s["temp_c"] is not None], default=None)}
@@ -214,7 +207,8 @@ def main() -> int:
     if mix is not None:
         runs = len(args.policies) * 2
         left = args.budget - (time.perf_counter() - started)
-        seconds = max(1.0, min(args.seconds, left / runs - meter.window_s - 2.0))
+        idle_s = meter.window_s + 6 * (meter.period_s or 0.0)  # a settle, a lead-in, a window
+        seconds = max(1.0, min(args.seconds, left / runs - idle_s - 2.0))
         if seconds < args.seconds:
             log(f"{args.seconds:g} s per run does not fit the budget: {seconds:.1f} s")
         trace = Trace(meter)

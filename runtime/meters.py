@@ -16,6 +16,9 @@ joules and seconds (and the clock and temperature readings seen in between). Thr
 
 Resolution and overhead of each are in docs/energy.md; `window_s` is the shortest window a
 measurement should span (autotune.bench.energy_per_call runs the kernel at least that long).
+`measure(seconds, step)` runs work over windows (`step`, one unit of work, called until the window is
+covered), `settle()` waits for the power to stop falling after work, before idle power is measured:
+the NVML counter's windows run from one observed change of the counter to another (see NvmlMeter).
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ import os
 import platform
 import plistlib
 import shutil
+import statistics
 import subprocess
 import threading
 import time
@@ -34,6 +38,13 @@ from typing import Any, Callable, Optional, Sequence
 from ..errors import MetalforgeError
 
 SAMPLE_S = 0.01              # NVML power sampling period without an energy counter
+POLL_S = 0.001               # the NVML energy counter is read this often while a window waits for it to change
+WINDOW_STEPS = 10            # an NVML counter window spans at least this many of the counter's updates
+MIN_WINDOW_S = 0.5           # ... and at least this long (a counter updating faster than every 50 ms)
+PERIOD_STEPS = 4             # counter updates timed when the meter opens, to measure their period
+STEP_TIMEOUT_S = 1.0         # a counter that does not change for this long is stuck (the H200's: every ~0.1 s)
+SETTLE_STEPS = 10            # settle() waits at most this many counter updates for the power to stop falling
+SETTLE_TOLERANCE = 0.02      # a step's power this close to the previous one's is "no longer falling"
 POWERMETRICS_INTERVAL_MS = 100
 PROBE_TIMEOUT_S = 5.0        # `sudo -n` / powermetrics start-up checks never wait longer
 
@@ -69,13 +80,17 @@ class Window:
 
 class Meter:
     """A power meter. `window_s`: the shortest window that resolves energy to about 1% (set by the
-    counter's or sampler's update period); `available`/`reason`: whether it can measure here and,
-    if not, why."""
+    counter's or sampler's update period); `period_s`: the update period of a meter whose readings
+    change in steps (None otherwise); `available`/`reason`: whether it can measure here and, if not,
+    why; `note`: anything else about how it measures (a fallback taken)."""
 
     name = "meter"
     window_s = 1.0
+    period_s: Optional[float] = None
     available = True
     reason = ""
+    note = ""
+    clock: Callable[[], float] = staticmethod(time.monotonic)
 
     def begin(self) -> Any:
         """Start a window; returns a token for `end`."""
@@ -88,6 +103,29 @@ class Meter:
     def sample(self) -> Reading:
         """One reading now (power, clocks, temperature), for traces over time."""
         return Reading(time.monotonic())
+
+    def measure(self, seconds: float, step: Optional[Callable[[], int]] = None,
+                windows: int = 1) -> list[tuple[Window, int]]:
+        """`windows` consecutive windows of at least `seconds` each, with `step` (one unit of work,
+        finished when it returns; it returns how many launches it ran) called over and over while
+        they are open, or nothing run (`step` None: idle power). Each window with the launches run
+        inside it. This one opens each window with `begin`, runs the work until `seconds` have
+        passed and closes it with `end`; a meter whose readings change in steps aligns them."""
+        measured = []
+        for _ in range(windows):
+            token, launches = self.begin(), 0
+            deadline = self.clock() + seconds
+            if step is None:
+                time.sleep(seconds)
+            while step is not None and self.clock() < deadline:
+                launches += step()
+            measured.append((self.end(token), launches))
+        return measured
+
+    def settle(self) -> float:
+        """Wait until the device's power has stopped falling after work (idle power is measured
+        after it); the seconds waited. This one cannot tell and waits for nothing."""
+        return 0.0
 
     def close(self) -> None:
         """Release what the meter holds (a sampling process, a library handle)."""
@@ -150,15 +188,30 @@ class _Sampler:
 
 class NvmlMeter(Meter):
     """An NVIDIA GPU's energy through NVML. `nvml`: the `pynvml` module (a stand-in in tests);
-    `clock`: the time source (monotonic seconds)."""
+    `clock`: the time source (monotonic seconds); `sleep`: how to wait (a simulated clock's in tests).
+
+    The total-energy counter changes in steps: on the H200 every ~101 ms (docs/runs), so a window
+    read at arbitrary instants counts whole steps over a time that is not theirs (up to one step
+    per edge: +-20% of a 0.5 s window). Counter windows therefore run from one observed change of
+    the counter to another: the counter is read every POLL_S (between units of work while work
+    runs) and a window starts at the first change seen and ends at the first change seen once
+    `seconds` (less half a step) have passed, its joules the counter's difference between the two
+    changes and its seconds the host time between them. The work runs from before the first edge
+    (a lead-in of one update period, so a counter published late still counts only work) until
+    the last. Each edge is seen late by at most one poll plus one unit of work (`delta`), so the
+    window's seconds are off by at most `delta` against the counter's: a relative error at most
+    P_max/P_min x delta / seconds (1 ms over 1 s: 0.1%). The update period is measured when the
+    meter opens (`period_s`: the median of PERIOD_STEPS observed steps) and windows span at least
+    WINDOW_STEPS of them. A counter that does not change within STEP_TIMEOUT_S at open is not used
+    (power sampling instead, `note` says why); one that stops later raises MeterUnavailableError."""
 
     name = "nvml"
 
     def __init__(self, index: int = 0, nvml: Any = None, clock: Callable[[], float] = time.monotonic,
-                 sample_s: float = SAMPLE_S) -> None:
+                 sample_s: float = SAMPLE_S, sleep: Callable[[float], None] = time.sleep) -> None:
         if nvml is None:
             import pynvml as nvml  # the optional `energy` extra
-        self.nvml, self.clock, self.sample_s = nvml, clock, sample_s
+        self.nvml, self.clock, self.sample_s, self.sleep = nvml, clock, sample_s, sleep
         nvml.nvmlInit()
         self.handle = nvml.nvmlDeviceGetHandleByIndex(index)
         try:
@@ -166,8 +219,13 @@ class NvmlMeter(Meter):
             self.counter = True
         except nvml.NVMLError:  # older GPUs: NotSupported
             self.counter = False
-        # The counter is in mJ and updated every few ms; power readings are averages over up to 1 s.
-        self.window_s = 0.5 if self.counter else 1.0
+        if self.counter:
+            try:
+                self.period_s = self._update_period()
+            except MeterUnavailableError as e:
+                self.counter, self.note = False, f"{e} when the meter opened: power is sampled instead"
+        # Power readings are averages over up to 1 s: sampled windows span at least that.
+        self.window_s = max(MIN_WINDOW_S, WINDOW_STEPS * self.period_s) if self.counter else 1.0
         self.name = "nvml-counter" if self.counter else "nvml-power"
 
     def _optional(self, read: Callable[..., Any], *args: Any) -> Optional[float]:
@@ -187,19 +245,87 @@ class NvmlMeter(Meter):
     def energy_mj(self) -> float:
         return float(self.nvml.nvmlDeviceGetTotalEnergyConsumption(self.handle))
 
+    def _edge(self, work: Optional[Callable[[], int]] = None,
+              not_before: float = -math.inf) -> tuple[float, float, int]:
+        """Run `work` until the counter is seen to change at or after host time `not_before`: the time
+        it was seen (the first read showing it), the counter's value then, and the launches `work` ran
+        meanwhile. The counter is read every POLL_S: after each sleep of POLL_S when there is no
+        `work`, else after the first unit of work ending POLL_S or more after the last read. A counter
+        unchanged for STEP_TIMEOUT_S raises MeterUnavailableError."""
+        last, launches = self.energy_mj(), 0
+        polled = changed = self.clock()
+        while True:
+            if work is None:
+                self.sleep(POLL_S)
+            else:
+                launches += work()
+            now = self.clock()
+            if work is not None and now - polled < POLL_S:
+                continue
+            polled, value = now, self.energy_mj()
+            if value != last:
+                if now >= not_before:
+                    return now, value, launches
+                last, changed = value, now
+            elif now - changed > STEP_TIMEOUT_S:
+                raise MeterUnavailableError(f"NVML's energy counter did not change for {STEP_TIMEOUT_S:g} s")
+
+    def _update_period(self) -> float:
+        """The counter's update period: the median of PERIOD_STEPS steps observed at idle."""
+        edges = [self._edge()[0] for _ in range(PERIOD_STEPS + 1)]
+        return statistics.median(b - a for a, b in zip(edges, edges[1:]))
+
     def begin(self) -> Any:
+        """Wait for the counter to change; the window starts there (`end` waits for another change:
+        nothing runs meanwhile, so the window's last update period is mostly idle)."""
         if self.counter:
-            return self.sample(), self.energy_mj()
+            t, mj, _ = self._edge()
+            return self.sample(), t, mj
         return _Sampler(self.sample, self.sample_s)
 
     def end(self, token: Any) -> Window:
         if self.counter:
-            first, start_mj = token
-            stop_mj, last = self.energy_mj(), self.sample()
-            return Window((stop_mj - start_mj) / 1e3, last.t - first.t, [first, last])
+            first, t0, start_mj = token
+            t1, stop_mj, _ = self._edge()
+            return Window((stop_mj - start_mj) / 1e3, t1 - t0, [first, self.sample()])
         readings = token.stop()
         return Window(integrate(trapezoids(readings), readings[0].t, readings[-1].t),
                       readings[-1].t - readings[0].t, readings)
+
+    def measure(self, seconds: float, step: Optional[Callable[[], int]] = None,
+                windows: int = 1) -> list[tuple[Window, int]]:
+        """Counter windows aligned to its changes (the class docstring), back to back: each ends at
+        the first change seen once `seconds` less half an update period have passed since its start
+        (so a window of WINDOW_STEPS periods spans that many steps, not one more), the next starts
+        there. The work runs throughout, from a lead-in of one period before the first window."""
+        if not self.counter:
+            return super().measure(seconds, step, windows)
+        t, mj, _ = self._edge(step, self.clock() + self.period_s)  # the lead-in
+        first, measured = self.sample(), []
+        for _ in range(windows):
+            t1, mj1, launches = self._edge(step, t + seconds - self.period_s / 2)
+            last = self.sample()
+            measured.append((Window((mj1 - mj) / 1e3, t1 - t, [first, last]), launches))
+            t, mj, first = t1, mj1, last
+        return measured
+
+    def settle(self) -> float:
+        """Wait (nothing running) until the power over one counter step is no longer below the
+        previous step's by more than SETTLE_TOLERANCE, at most SETTLE_STEPS steps; the seconds
+        waited. The step that saw the work end is skipped. The tolerance covers how finely a step's
+        power is known: its ends are each seen within one poll, +-1 ms of a ~100 ms step (1%) each."""
+        if not self.counter:
+            return super().settle()
+        start = self.clock()
+        t, mj, _ = self._edge()
+        previous = None
+        for _ in range(SETTLE_STEPS):
+            t1, mj1, _ = self._edge()
+            power = (mj1 - mj) / (t1 - t)
+            if previous is not None and power >= previous * (1 - SETTLE_TOLERANCE):
+                break
+            previous, t, mj = power, t1, mj1
+        return self.clock() - start
 
     def close(self) -> None:
         try:

@@ -23,19 +23,21 @@ def trace_joules(t0: float, t1: float) -> float:
 
 def test_nvml_energy_counter_over_a_window():
     nvml = FakeNVML(counter=True)
-    meter = NvmlMeter(nvml=nvml, clock=lambda: nvml.now)
+    meter = NvmlMeter(nvml=nvml, clock=lambda: nvml.now, sleep=nvml.sleep)
     assert meter.counter and meter.name == "nvml-counter" and nvml.initialised == 1
-    nvml.now = 0.20  # rows at even hundredths: the counter (updated every 20 ms) is current there
-    token = meter.begin()
-    nvml.now = 0.90
-    window = meter.end(token)
+    # The synthetic counter changes every 20 ms (at even hundredths), polled every 1 ms from there.
+    assert meter.period_s == pytest.approx(0.02) and meter.window_s == meters.MIN_WINDOW_S
+    nvml.now = 0.205
+    token = meter.begin()  # waits for the change at 0.22
+    nvml.now = 0.905
+    window = meter.end(token)  # and the one at 0.92
     # The counter is whole mJ of the unrounded power, the reference integrates the trace's rounded
     # mW: 1 mJ per reading plus 0.5 mW x 0.7 s of rounding, under 3 mJ in all.
-    assert window.joules == pytest.approx(trace_joules(0.20, 0.90), abs=3e-3)
+    assert window.joules == pytest.approx(trace_joules(0.22, 0.92), abs=3e-3)
     assert window.seconds == pytest.approx(0.70)
     first, last = window.readings
     assert (first.sm_clock_mhz, last.sm_clock_mhz, first.mem_clock_mhz) == (345, 345, 2619)
-    assert last.temperature_c > first.temperature_c and first.power_w == pytest.approx(TRACE[20]["power_mw"] / 1e3)
+    assert last.temperature_c > first.temperature_c and first.power_w == pytest.approx(TRACE[22]["power_mw"] / 1e3)
     meter.close()
     assert nvml.initialised == 0
 

@@ -1,0 +1,63 @@
+"""benchmarks/energy_bench.py end to end on the emulator with a stand-in meter (its joules measure
+nothing here: the meter's arithmetic is tested against NVML replays): every part runs within a
+generous budget, and a budget too small for a part skips it with a line saying so, in the issue's
+order."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from metalforge.runtime import meters
+
+from .fakes import FakeMeter
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import energy_bench  # noqa: E402
+
+
+def run(tmp_path, monkeypatch, capsys, budget: float) -> tuple[int, dict, str]:
+    monkeypatch.setenv("METALFORGE_BACKEND", "emulator")
+    monkeypatch.setenv("METALFORGE_DB", str(tmp_path / "unused.sqlite"))  # main points it at DIR; restored after
+    monkeypatch.setattr(meters, "meter_for", lambda name: FakeMeter(idle_w=30.0, window_s=0.02))
+    monkeypatch.setattr(sys, "argv", ["energy_bench.py", "--out", str(tmp_path), "--smoke", "--kernels",
+                                      "softmax_kernel", "rope_kernel", "--front-trials", "qmv_kernel=2",
+                                      "--budget", str(budget)])
+    code = energy_bench.main()
+    return code, json.loads((tmp_path / "energy.json").read_text()), capsys.readouterr().out
+
+
+def test_every_part_runs_within_the_budget(tmp_path, monkeypatch, capsys):
+    code, report, printed = run(tmp_path, monkeypatch, capsys, 600)
+    assert code == 0 and not report["skipped"] and not report["failures"]
+    assert [r["kernel"] for r in report["per_call"]] == ["softmax_kernel", "rope_kernel"]
+    assert all(r["energy_spread"] is not None and r["idle_drift"] == 0.0 for r in report["per_call"])
+    [front] = report["fronts"]
+    assert front["kernel"] == "qmv_kernel" and front["measured"] == 2
+    assert [c["chosen_by"] for c in report["contention"]] == ["time", "contention"]
+    assert all(c["contended_ms"] > 0 and c["time_ms"] > 0 for c in report["contention"])
+    assert "| beside a 50% load | tuned for |" in printed and "idle drift" in printed
+    assert (tmp_path / "energy.log").read_text()
+
+
+def test_a_budget_too_small_skips_each_part_saying_so(tmp_path, monkeypatch, capsys):
+    code, report, printed = run(tmp_path, monkeypatch, capsys, 0)
+    assert code == 0 and not report["per_call"] and not report["fronts"] and not report["contention"]
+    skipped = report["skipped"]
+    assert [line.split(":")[1].strip() for line in skipped] == [
+        "softmax_kernel (8, 4000) joules per call", "rope_kernel (4, 64, 128) joules per call",
+        "front qmv_kernel (256, 1024) (2 configs at least)", "contention table"]
+    assert all(line in printed for line in skipped) and "s left of --budget" in skipped[0]
+
+
+def test_the_plan_learns_the_overhead_and_refuses_what_does_not_fit():
+    lines = []
+    plan = energy_bench.Plan(10.0, lines.append)
+    assert plan.overhead() == energy_bench.OVERHEAD_S  # nothing seen yet
+    plan.observe(took_s=4.0, metered_s=3.0)
+    plan.observe(took_s=6.0, metered_s=3.0)
+    assert plan.overhead() == pytest.approx(2.0)
+    assert plan.fits("small", 5.0) and not plan.fits("large", 11.0)
+    assert lines == plan.skipped and lines[0].startswith("SKIPPED: large: needs ~11 s, ") and len(lines) == 1
