@@ -177,7 +177,7 @@ class Autotuner:
                  tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
                  dtypes: Sequence[mx.Dtype] = (), objective: Objective = "time", contention_share: float = 0.5,
                  energy_repeats: int = 3, tune_shape: Optional[TuneShape] = None,
-                 shape_ranks: Sequence[int] = ()) -> None:
+                 shape_ranks: Sequence[int] = (), buckets: Optional[Mapping[str, Callable[[int], int]]] = None) -> None:
         missing = [k for k in key if k not in fn.arg_names]
         if missing:
             raise ValueError(f"autotune key {missing} names no argument of kernel `{fn.name}` "
@@ -194,6 +194,11 @@ class Autotuner:
         self.tune_shape = tune_shape
         self.shape_ranks = sorted({len(s) for s in self.shapes} | set(shape_ranks))
         self._key_index = [fn.arg_names.index(k) for k in key]
+        self.buckets = dict(buckets or {})
+        unkeyed = sorted(set(self.buckets) - set(key))
+        if unkeyed:
+            raise ValueError(f"autotune buckets {unkeyed} of kernel `{fn.name}` are not in its key {list(key)}")
+        self._bucket_of = [self.buckets.get(k) for k in key]
         self._cache: dict[tuple, tuple[Config, Optional[tuple]]] = {}
         self._source_hash: Optional[str] = None
         self._open_db: Optional[tuple[tuple, TuningDB]] = None  # see _reader
@@ -234,7 +239,7 @@ class Autotuner:
         """The in-memory cache key: shape key and dtypes, kept cheap (no strings made): launches of
         kernels without a dispatcher compute it each time."""
         shape: list[int] = []
-        for i in self._key_index:
+        for i, bucket in zip(self._key_index, self._bucket_of):
             if i >= len(args):
                 raise TypeError(f"kernel `{self.name}`: the autotune key argument `{self.fn.arg_names[i]}` was not "
                                 f"given; pass the arguments up to it by position")
@@ -242,7 +247,7 @@ class Autotuner:
             if hasattr(a, "shape"):
                 shape.extend(a.shape)
             else:
-                shape.append(int(a))
+                shape.append(int(a) if bucket is None else bucket(int(a)))
         return tuple(shape), tuple([getattr(a, "dtype", None) for a in args])  # None: a scalar
 
     def tuning_key(self, args: Sequence[Any]) -> TuningKey:
@@ -266,7 +271,7 @@ class Autotuner:
     def _first_launch(self, grid: Grid, *args: Any, **meta: Any) -> Any:
         """The first launch makes the dispatcher, for its argument types."""
         dispatch = self.fn.dispatcher(self._dispatch_miss, args, meta, open_meta=True, shape_of=self.key,
-                                      counted=True)
+                                      buckets=self.buckets, counted=True)
         launched = dispatch(grid, *args, **meta)
         self._dispatch = dispatch  # after the launch: a call that fails (its types unknown) teaches nothing
         return launched
@@ -663,6 +668,11 @@ class Autotuner:
         return f"<metalforge.autotune {self.name} key={self.key}>"
 
 
+def power_of_two_bucket(n: int) -> int:
+    """`n` rounded up to a power of two (1 for n <= 1): a bucket for `autotune(buckets=...)`."""
+    return 1 << (n - 1).bit_length() if n > 1 else 1
+
+
 def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = (), *,
              space: Union[Space, Mapping[str, Sequence[Any]], None] = None,
              prune: Union[Predicate, Sequence[Predicate]] = (), reference: Optional[Callable[..., Any]] = None,
@@ -671,7 +681,8 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
              tune_args: Optional[TuneArgs] = None, shapes: Sequence[tuple] = (),
              dtypes: Sequence[mx.Dtype] = (), objective: Objective = "time", contention_share: float = 0.5,
              energy_repeats: int = 3, tune_shape: Optional[TuneShape] = None,
-             shape_ranks: Sequence[int] = ()) -> Callable[[Any], Autotuner]:
+             shape_ranks: Sequence[int] = (),
+             buckets: Optional[Mapping[str, Callable[[int], int]]] = None) -> Callable[[Any], Autotuner]:
     """Decorate a launchable kernel (above `@mf.jit`) with a search space, as Triton's `autotune`.
 
     configs: Triton's list of `Config`s; or space: a `Space` (or a dict of parameter -> choices).
@@ -687,6 +698,9 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
     shape_ranks: further shape ranks tune_args takes (besides those of `shapes`).
     tune_shape(named_args) -> shape: the inverse of tune_args, the shape that tunes a launch, which
     METALFORGE_RECORD records for `metalforge autotune --recorded` (autotune/record.py).
+    buckets: key arguments (ints) mapped to a function of their value: a launch's key holds
+    `bucket(value)`, so every value of a bucket runs one looked-up config and one launch function
+    (a decode's key length, new at every token, rounded up to a power of two: `power_of_two_bucket`).
     objective: what `tune` minimises: "time", "energy" (joules per launch), "edp" (energy x delay),
     "contended" (time beside a contention load streaming memory `contention_share` of the time), or a
     list of them (a multi-objective search storing the Pareto front); energy_repeats: energy windows
@@ -702,7 +716,7 @@ def autotune(configs: Optional[Sequence[Config]] = None, key: Sequence[str] = ()
                          warmup=warmup, rep=rep, trial_timeout=trial_timeout, default=default, db=db,
                          tune_args=tune_args, shapes=shapes, dtypes=dtypes, objective=objective,
                          contention_share=contention_share, energy_repeats=energy_repeats,
-                         tune_shape=tune_shape, shape_ranks=shape_ranks)
+                         tune_shape=tune_shape, shape_ranks=shape_ranks, buckets=buckets)
 
     return decorate
 

@@ -10,7 +10,7 @@ import math
 import mlx.core as mx
 
 from .. import language as tl
-from ..autotune import Space, autotune
+from ..autotune import Space, autotune, power_of_two_bucket
 from ..launcher import cdiv, empty, jit
 from . import register
 
@@ -30,14 +30,15 @@ def split_count(heads: int, s: int) -> int:
 
 
 def _launch_args(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None) -> tuple[tuple, tuple, int]:
-    """(grid, arguments, splits) of the partial kernel for q (H, D), k and v (H_kv, S, D); scale
-    default 1 / sqrt(D)."""
-    heads, d = q.shape
-    kv_heads, s, _ = k.shape
+    """(grid, arguments, splits) of the partial kernel for q (..., D) of H heads and k, v (..., S, D)
+    of H_kv heads (mlx-lm's (B, H, 1, D) and (B, H_kv, S, D) as they come: the kernel reads flat
+    buffers); scale default 1 / sqrt(D)."""
+    d, s = q.shape[-1], k.shape[-2]
+    heads, kv_heads = q.size // d, k.size // (s * d)
     splits = split_count(heads, s)
     parts = heads * splits
-    return (heads, splits), (q.reshape(-1), k.reshape(-1), v.reshape(-1), empty((parts, d), mx.float32),
-                             empty((parts,), mx.float32), empty((parts,), mx.float32), s, cdiv(s, splits),
+    return (heads, splits), (q, k, v, empty((parts, d), mx.float32), empty((parts,), mx.float32),
+                             empty((parts,), mx.float32), s, cdiv(s, splits),
                              1.0 / math.sqrt(d) if scale is None else scale, heads // kv_heads, d), splits
 
 
@@ -54,7 +55,7 @@ def _tune_shape(named: dict) -> tuple:
     grows S by one per token, and a winner tuned there serves its whole bucket (the run-time lookup
     takes the nearest tuned bucket), so a recorded generation tunes a few lengths, not every one."""
     d, s = named["D"], named["S"]
-    return named["q_ptr"].size // d, named["k_ptr"].size // (s * d), 1 << (s - 1).bit_length(), d
+    return named["q_ptr"].size // d, named["k_ptr"].size // (s * d), power_of_two_bucket(s), d
 
 
 def _reference(q, k, v, o, m, l, s, split, scale, group, d, *meta):
@@ -63,6 +64,7 @@ def _reference(q, k, v, o, m, l, s, split, scale, group, d, *meta):
 
 @register
 @autotune(space=Space({"BLOCK_N": [16, 32, 64, 128], "num_warps": [2, 4]}), key=["S", "D"], reference=_reference,
+          buckets={"S": power_of_two_bucket},  # a decode's S grows by one per token: one config per bucket
           tune_args=_tune_args, tune_shape=_tune_shape, shapes=[(8, 2, 555, 64)], dtypes=[mx.float16], rtol=1e-3, atol=1e-3)
 @jit
 def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, scale, GROUP: tl.constexpr,
@@ -124,13 +126,14 @@ def decode_attention_combine_kernel(o_ptr, m_ptr, l_ptr, out_ptr, splits, D: tl.
 
 
 def decode_attention(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None, backend=None) -> mx.array:
-    """softmax(scale q k^T) v for q (H, D) and k, v (H_kv, S, D); H a multiple of H_kv; scale default
-    1 / sqrt(D)."""
-    heads, dim = q.shape
+    """softmax(scale q k^T) v for one query per head: q (H, D) and k, v (H_kv, S, D), or with leading
+    axes as mlx-lm's cache holds them (q (B, H, 1, D), k and v (B, H_kv, S, D)); H a multiple of
+    H_kv; output in q's shape; scale default 1 / sqrt(D)."""
+    dim = q.shape[-1]
     grid, args, splits = _launch_args(q, k, v, scale)
     o, m, l = decode_attention_kernel[grid](*args, backend=backend)
-    return decode_attention_combine_kernel[(heads,)](o, m, l, empty((heads, dim), q.dtype), splits, dim,
-                                                     1 << (splits - 1).bit_length(), backend=backend)
+    return decode_attention_combine_kernel[(grid[0],)](o, m, l, empty(q.shape, q.dtype), splits, dim,
+                                                       1 << (splits - 1).bit_length(), backend=backend)
 
 
 def partials_reference(q: mx.array, k: mx.array, v: mx.array, split: int) -> tuple[mx.array, mx.array, mx.array]:

@@ -116,28 +116,34 @@ def layer_norm_kernel(x_ptr, w_ptr, b_ptr, out_ptr, mean_ptr, rstd_ptr, n_cols, 
     tl.store(rstd_ptr + row, rstd)
 
 
+def _rows_of(x: mx.array) -> tuple[int, int]:
+    """(rows, columns) of x (..., columns): the kernels read x as the flat buffer MLX hands them, so
+    leading axes need no reshape (each would be one more node in MLX's graph per call)."""
+    cols = x.shape[-1]
+    return (x.size // cols if cols else 0), cols
+
+
 def rms_norm(x: mx.array, weight: mx.array, eps: float = 1e-5, backend=None) -> mx.array:
-    """rms_norm(x) * weight over the last axis of 2-D x (`mx.fast.rms_norm`), in x's dtype."""
-    rows, cols = x.shape
-    return rms_norm_kernel[(rows,)](x.reshape(-1), weight, empty((rows, cols), x.dtype), cols, eps, next_pow2(cols),
-                                    backend=backend)
+    """rms_norm(x) * weight over the last axis of x (`mx.fast.rms_norm`), in x's dtype and shape."""
+    rows, cols = _rows_of(x)
+    return rms_norm_kernel[(rows,)](x, weight, empty(x.shape, x.dtype), cols, eps, next_pow2(cols), backend=backend)
 
 
 def add_rms_norm(x: mx.array, residual: mx.array, weight: mx.array, eps: float = 1e-5,
                  backend=None) -> tuple[mx.array, mx.array]:
-    """(rms_norm(x + residual) * weight, x + residual) for 2-D x."""
-    rows, cols = x.shape
-    return add_rms_norm_kernel[(rows,)](x.reshape(-1), residual.reshape(-1), weight, empty((rows, cols), x.dtype),
-                                        empty((rows, cols), x.dtype), cols, eps, next_pow2(cols), backend=backend)
+    """(rms_norm(x + residual) * weight, x + residual) over the last axis, in x's shape."""
+    rows, cols = _rows_of(x)
+    return add_rms_norm_kernel[(rows,)](x, residual, weight, empty(x.shape, x.dtype), empty(x.shape, x.dtype), cols,
+                                        eps, next_pow2(cols), backend=backend)
 
 
 def layer_norm(x: mx.array, weight: mx.array, bias: mx.array, eps: float = 1e-5,
                backend=None) -> tuple[mx.array, mx.array, mx.array]:
-    """(layer_norm(x) * weight + bias, mean, rstd) over the last axis of 2-D x."""
-    rows, cols = x.shape
-    return layer_norm_kernel[(rows,)](x.reshape(-1), weight, bias, empty((rows, cols), x.dtype),
-                                      empty((rows,), mx.float32), empty((rows,), mx.float32), cols, eps,
-                                      next_pow2(cols), backend=backend)
+    """(layer_norm(x) * weight + bias, mean, rstd) over the last axis of x; mean and rstd have x's
+    leading axes."""
+    rows, cols = _rows_of(x)
+    return layer_norm_kernel[(rows,)](x, weight, bias, empty(x.shape, x.dtype), empty(x.shape[:-1], mx.float32),
+                                      empty(x.shape[:-1], mx.float32), cols, eps, next_pow2(cols), backend=backend)
 
 
 def rms_norm_reference(x, weight, eps=1e-5):

@@ -154,21 +154,25 @@ def _check(w_q: mx.array, scales: mx.array, group_size: int, bits: int) -> tuple
 
 def qmv(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64, bits: int = 4,
         backend=None) -> mx.array:
-    """y = W x for x of shape (K,) and W (N, K) quantized with `mx.quantize(W, group_size, bits)`."""
+    """y = W x for x of K elements (shape (K,), or (..., K) with one row: a decode step's (1, 1, K))
+    and W (N, K) quantized with `mx.quantize(W, group_size, bits)`; y has x's leading axes and N.
+    Arrays go to the kernel as they are (it reads flat buffers): no reshape nodes per call."""
     n, k = _check(w_q, scales, group_size, bits)
+    if x.size != k:
+        raise ValueError(f"qmv: x of shape {x.shape} is not one row of {k} (use qmm for more rows)")
     grid = lambda meta: (cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
-    return qmv_kernel[grid](x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1), empty((n,), x.dtype), n, k,
-                            group_size, bits, backend=backend)
+    return qmv_kernel[grid](x, w_q, scales, biases, empty((*x.shape[:-1], n), x.dtype), n, k, group_size, bits,
+                            backend=backend)
 
 
 def qmm(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64, bits: int = 4,
         backend=None) -> mx.array:
-    """x @ W^T for x of shape (M, K) and W (N, K) quantized with `mx.quantize(W, group_size, bits)`:
-    `mx.quantized_matmul(x, w_q, scales, biases, transpose=True)`, output (M, N) in x's dtype."""
+    """x @ W^T for x of shape (..., K) and W (N, K) quantized with `mx.quantize(W, group_size, bits)`:
+    `mx.quantized_matmul(x, w_q, scales, biases, transpose=True)`, output (..., N) in x's dtype."""
     n, k = _check(w_q, scales, group_size, bits)
-    m = x.shape[0]
-    return qmm_kernel[qmm_grid(m, n)](x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1),
-                                      empty((m, n), x.dtype), m, n, k, group_size, bits, backend=backend)
+    m = x.size // k
+    return qmm_kernel[qmm_grid(m, n)](x, w_q, scales, biases, empty((*x.shape[:-1], n), x.dtype), m, n, k, group_size,
+                                      bits, backend=backend)
 
 
 def reference(x, w_q, scales, biases, group_size: int = 64, bits: int = 4, stream=mx.cpu,

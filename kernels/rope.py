@@ -68,11 +68,13 @@ def rope_kernel(x_ptr, out_ptr, n_rows, T, log_base, HALF: tl.constexpr, BLOCK_R
 
 def rope(x: mx.array, base: float = 10000.0, offset: int = 0, scale: float = 1.0, traditional: bool = False,
          backend=None) -> mx.array:
-    """RoPE over (H, T, D) x (D even) with positions offset..offset+T-1, each times `scale`."""
-    heads, t, d = x.shape
-    grid = lambda meta: (cdiv(heads * t, meta["BLOCK_R"]),)  # noqa: E731
-    return rope_kernel[grid](x.reshape(-1), empty(x.shape, x.dtype), heads * t, t, math.log(base), d // 2,
-                             offset=offset, pos_scale=scale, TRADITIONAL=traditional, backend=backend)
+    """RoPE over x (..., T, D) (D even; (H, T, D), or mlx-lm's (B, H, T, D), as it comes: no reshape)
+    with positions offset..offset+T-1 along the second-to-last axis, each times `scale`."""
+    t, d = x.shape[-2], x.shape[-1]
+    rows = x.size // d
+    grid = lambda meta: (cdiv(rows, meta["BLOCK_R"]),)  # noqa: E731
+    return rope_kernel[grid](x, empty(x.shape, x.dtype), rows, t, math.log(base), d // 2, offset=offset,
+                             pos_scale=scale, TRADITIONAL=traditional, backend=backend)
 
 
 def reference(x: mx.array, base: float = 10000.0, offset: int = 0, scale: float = 1.0,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import types
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 import mlx.core as mx
 
@@ -77,7 +77,8 @@ class JITFunction(_FrontendFunction):
 
     def dispatcher(self, miss: Callable[[Any, tuple, tuple, dict], Any], args: Sequence[Any], kwargs: dict[str, Any],
                    *, cache: generated.LaunchCache | None = None, open_meta: bool = False,
-                   shape_of: Sequence[str] = (), counted: bool = False) -> Callable[..., Any]:
+                   shape_of: Sequence[str] = (), buckets: Optional[Mapping[str, Callable[[int], int]]] = None,
+                   counted: bool = False) -> Callable[..., Any]:
         """A dispatcher with this kernel's parameters (see launcher.generated.dispatcher), quickest for
         calls with the argument types of `kernel[grid](*args, **kwargs)`, over `cache` (a new one unless
         given; it is the dispatcher's `.cache`): the kernel's own, and an autotuner's, whose cache also
@@ -87,7 +88,7 @@ class JITFunction(_FrontendFunction):
                  for n, c, default in zip(self.arg_names, self.is_constexpr, self.defaults)]
         return generated.dispatcher(self.name, self.arg_names, self.is_constexpr, self.defaults, kinds,
                                     generated.LaunchCache() if cache is None else cache, miss,
-                                    open_meta=open_meta, shape_of=shape_of, counted=counted)
+                                    open_meta=open_meta, shape_of=shape_of, buckets=buckets, counted=counted)
 
     def _miss(self, grid: Any, key: tuple, args: tuple, kwargs: dict[str, Any]) -> tuple[Callable[..., Any], bool]:
         return self.launch_function(args, kwargs)

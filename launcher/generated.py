@@ -103,7 +103,8 @@ class LaunchCache(dict):
 
 def dispatcher(kernel: str, params: Sequence[str], constexpr: Sequence[bool], defaults: Sequence[Any],
                types: Sequence[type | None], cache: LaunchCache, miss: Callable[[Any, tuple, tuple, dict], Any], *,
-               open_meta: bool = False, shape_of: Sequence[str] = (), counted: bool = False) -> Callable[..., Any]:
+               open_meta: bool = False, shape_of: Sequence[str] = (), buckets: Mapping[str, Callable[[int], int]] | None = None,
+               counted: bool = False) -> Callable[..., Any]:
     """`kernel`'s dispatcher: `dispatch(grid, *args, **kwargs)` with the kernel's parameters and the
     launch options. It looks its key up in `cache` (also its `.cache`) and runs what it finds as
     `run(grid, *every parameter)`; on a miss it calls `miss(grid, key, args, kwargs)` with the call as
@@ -115,7 +116,8 @@ def dispatcher(kernel: str, params: Sequence[str], constexpr: Sequence[bool], de
     (arguments.TYPED_FACTS); other calls key on every argument's full facts. open_meta: constexprs
     and launch options other than `backend` are not given unless passed (an autotuner fills them in
     from its config). shape_of: parameters whose shapes (arrays and placeholders) or values
-    (scalars) are part of the key too (an autotuner's key). counted: the cache holds `(run, calls)`
+    (scalars) are part of the key too (an autotuner's key); buckets: those of them (ints) whose
+    key holds a function of the value instead (`bucket(value)`). counted: the cache holds `(run, calls)`
     pairs, and each launch adds 1 to `calls[0]` where it is not None."""
     check_parameter_names(kernel, params)
     namespace: dict[str, Any] = {"_mf_array": mx.array, "_mf_Placeholder": arguments.Placeholder,
@@ -147,12 +149,15 @@ def dispatcher(kernel: str, params: Sequence[str], constexpr: Sequence[bool], de
             options.append(f"{name}=_mf_option_{name}")
             rest.append(name)
     kinds = dict(zip(params, types))
+    for p, bucket in (buckets or {}).items():
+        namespace[f"_mf_bucket_{p}"] = bucket
+    value = {p: f"_mf_bucket_{p}({p})" if p in (buckets or {}) else p for p in shape_of}
     generic = ["_mf_GENERIC", *[f"_mf_fact({name})" for name in runtime], *rest,
-               *[f"({p}.shape if type({p}) is _mf_array else {p}[0] if type({p}) is _mf_Placeholder else {p})"
+               *[f"({p}.shape if type({p}) is _mf_array else {p}[0] if type({p}) is _mf_Placeholder else {value[p]})"
                  for p in shape_of]]
     if runtime and all(kind in arguments.TYPED_FACTS for kind, c in zip(types, constexpr) if not c):
-        shapes = [f"{p}.shape" if kinds[p] is mx.array else f"{p}[0]" if kinds[p] is arguments.Placeholder else p
-                  for p in shape_of]
+        shapes = [f"{p}.shape" if kinds[p] is mx.array else f"{p}[0]" if kinds[p] is arguments.Placeholder
+                  else value[p] for p in shape_of]
         key = f"""\
     if {" and ".join(guards)}:
         _mf_key = ({", ".join([*typed, *rest, *shapes])},)

@@ -29,9 +29,9 @@ def clear_fallbacks() -> None:
     _COUNTS.clear()
 
 
-def dtype_problem(what: str, *arrays: mx.array) -> str | None:
-    """Why the kernels cannot take `arrays` (a dtype they lack, or dtypes that differ), or None."""
-    dtypes = {a.dtype for a in arrays}
+def dtype_problem(what: str, *dtypes: mx.Dtype) -> str | None:
+    """Why the kernels cannot take arrays of `dtypes` (a dtype they lack, or dtypes that differ), or None."""
+    dtypes = set(dtypes)
     bad = sorted(str(d) for d in dtypes if d not in FLOATS)
     if bad:
         return f"{what}: dtype {', '.join(bad)} (the kernels take float16, bfloat16, float32)"

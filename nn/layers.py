@@ -4,7 +4,8 @@ library kernels. What the kernels do not take (a dtype, a shape, a mask kind, a 
 runs the MLX built-in instead, counted in `fallbacks()`. Leading axes are flattened into rows."""
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+import functools
+from typing import Optional, Union
 
 import mlx.core as mx
 import mlx.nn as nn
@@ -13,18 +14,17 @@ from ..kernels import attention, flash_attention, matmul, norms, quantized, rope
 from .fallback import dtype_problem, fall_back, power_of_two
 
 
-def _rows(x: mx.array) -> mx.array:
-    return x.reshape(-1, x.shape[-1])
-
-
-def _shape_problem(what: str, x: mx.array, features: int) -> Optional[str]:
-    """Why the kernels cannot take input x of a layer over `features`, or None. Reasons name no
-    sizes that change from call to call (a sequence length), so each is logged once."""
-    if x.ndim == 0 or x.size == 0:
+@functools.lru_cache(maxsize=4096)
+def _problem(what: str, shape: tuple, features: int, *dtypes: mx.Dtype) -> Optional[str]:
+    """Why the kernels cannot take an input of `shape` to a layer over `features` with arrays of
+    `dtypes` (the input's first), or None. Reasons name no sizes that change from call to call (a
+    sequence length), so each is logged once. Cached: a model asks it of the same few shapes on
+    every call, and a decode step makes hundreds of calls."""
+    if not shape or 0 in shape:
         return f"{what}: an empty or 0-d input"
-    if x.shape[-1] != features:
-        return f"{what}: input's last axis {x.shape[-1]}, expected {features}"
-    return None
+    if shape[-1] != features:
+        return f"{what}: input's last axis {shape[-1]}, expected {features}"
+    return dtype_problem(what, *dtypes)
 
 
 class RMSNorm(nn.RMSNorm):
@@ -32,11 +32,11 @@ class RMSNorm(nn.RMSNorm):
 
     def __call__(self, x: mx.array) -> mx.array:
         weight = self["weight"]
-        problem = _shape_problem("RMSNorm", x, weight.shape[0]) or dtype_problem("RMSNorm", x, weight)
+        problem = _problem("RMSNorm", x.shape, weight.shape[0], x.dtype, weight.dtype)
         if problem:
             fall_back(problem)
             return super().__call__(x)
-        return norms.rms_norm(_rows(x), weight, self.eps).reshape(x.shape)
+        return norms.rms_norm(x, weight, self.eps)
 
 
 class LayerNorm(nn.LayerNorm):
@@ -45,11 +45,11 @@ class LayerNorm(nn.LayerNorm):
     def __call__(self, x: mx.array) -> mx.array:
         weight = self["weight"] if "weight" in self else mx.ones((self.dims,), x.dtype)
         bias = self["bias"] if "bias" in self else mx.zeros((self.dims,), x.dtype)
-        problem = _shape_problem("LayerNorm", x, self.dims) or dtype_problem("LayerNorm", x, weight, bias)
+        problem = _problem("LayerNorm", x.shape, self.dims, x.dtype, weight.dtype, bias.dtype)
         if problem:
             fall_back(problem)
             return super().__call__(x)
-        return norms.layer_norm(_rows(x), weight, bias, self.eps)[0].reshape(x.shape)
+        return norms.layer_norm(x, weight, bias, self.eps)[0]
 
 
 class RoPE(nn.RoPE):
@@ -57,31 +57,35 @@ class RoPE(nn.RoPE):
     `kernels.rope.rope`; positions run along the second-to-last axis."""
 
     def __call__(self, x: mx.array, offset: int = 0) -> mx.array:
-        problem = None
-        if x.ndim < 3 or x.size == 0:  # under 3 axes: MLX's error
-            problem = f"RoPE: an input of {x.ndim} axes or empty"
-        elif x.shape[-1] != self.dims:
-            problem = f"RoPE: dims={self.dims} of rows of {x.shape[-1]} (rotating part of each row)"
-        elif not power_of_two(self.dims // 2) or self.dims % 2:
-            problem = f"RoPE: dims={self.dims} (the kernel takes twice a power of two)"
-        elif not isinstance(offset, int):
-            problem = "RoPE: an array offset (per-sequence positions)"
-        problem = problem or dtype_problem("RoPE", x)
+        problem = (_rope_problem(x.shape, x.dtype, self.dims) if type(offset) is int
+                   else "RoPE: an array offset (per-sequence positions)")
         if problem:
             fall_back(problem)
             return super().__call__(x, offset)
-        t = x.shape[-2]
-        return rope.rope(x.reshape(-1, t, self.dims), self.base, offset, self.scale, self.traditional).reshape(x.shape)
+        return rope.rope(x, self.base, offset, self.scale, self.traditional)
+
+
+@functools.lru_cache(maxsize=4096)
+def _rope_problem(shape: tuple, dtype: mx.Dtype, dims: int) -> Optional[str]:
+    """Why the RoPE kernel cannot rotate an input of `shape` and `dtype` by `dims`, or None (cached as
+    `_problem`)."""
+    if len(shape) < 3 or 0 in shape:  # under 3 axes: MLX's error
+        return f"RoPE: an input of {len(shape)} axes or empty"
+    if shape[-1] != dims:
+        return f"RoPE: dims={dims} of rows of {shape[-1]} (rotating part of each row)"
+    if not power_of_two(dims // 2) or dims % 2:
+        return f"RoPE: dims={dims} (the kernel takes twice a power of two)"
+    return dtype_problem("RoPE", dtype)
 
 
 def _linear(what: str, x: mx.array, weight: mx.array, bias: Optional[mx.array]) -> Optional[mx.array]:
     """x @ W^T (+ bias) on `kernels.matmul.linear`; None (the fallback counted) where it cannot run."""
-    params = (weight,) if bias is None else (weight, bias)
-    problem = _shape_problem(what, x, weight.shape[1]) or dtype_problem(what, x, *params)
+    dtypes = (weight.dtype,) if bias is None else (weight.dtype, bias.dtype)
+    problem = _problem(what, x.shape, weight.shape[1], x.dtype, *dtypes)
     if problem:
         fall_back(problem)
         return None
-    return matmul.linear(_rows(x), weight, bias).reshape(*x.shape[:-1], weight.shape[0])
+    return matmul.linear(x.reshape(-1, x.shape[-1]), weight, bias).reshape(*x.shape[:-1], weight.shape[0])
 
 
 class Linear(nn.Linear):
@@ -106,22 +110,26 @@ def _quantized_product(what: str, layer: nn.Module, x: mx.array) -> Optional[mx.
     more rows (a prefill) on the quantized matmul `kernels.quantized.qmm`; None (the fallback
     counted) where the kernels cannot take it."""
     weight, scales, biases = layer["weight"], layer["scales"], layer.get("biases")
-    problem = None
-    if layer.mode != "affine" or biases is None:
-        problem = f"{what}: mode {layer.mode!r} (the kernels take 'affine')"
-    elif layer.bits not in quantized.BITS:
-        problem = f"{what}: bits={layer.bits} (the kernels take {', '.join(map(str, quantized.BITS))})"
-    problem = problem or _shape_problem(what, x, weight.shape[1] * 32 // layer.bits) or dtype_problem(
-        what, x, scales)
+    problem = _quantized_problem(what, layer.mode, layer.bits, biases is None, x.shape, weight.shape[1], x.dtype,
+                                 scales.dtype)
     if problem:
         fall_back(problem)
         return None
-    rows = _rows(x)
-    if rows.shape[0] == 1:
-        out = quantized.qmv(rows.reshape(-1), weight, scales, biases, layer.group_size, layer.bits)
-    else:
-        out = quantized.qmm(rows, weight, scales, biases, layer.group_size, layer.bits)
-    return out.reshape(*x.shape[:-1], weight.shape[0])
+    if x.size == x.shape[-1]:
+        return quantized.qmv(x, weight, scales, biases, layer.group_size, layer.bits)
+    return quantized.qmm(x, weight, scales, biases, layer.group_size, layer.bits)
+
+
+@functools.lru_cache(maxsize=4096)
+def _quantized_problem(what: str, mode: str, bits: int, no_biases: bool, shape: tuple, words: int, dtype: mx.Dtype,
+                       scales_dtype: mx.Dtype) -> Optional[str]:
+    """Why the quantized kernels cannot take this product (an input of `shape` against a weight of
+    `words` 32-bit words per row), or None (cached as `_problem`)."""
+    if mode != "affine" or no_biases:
+        return f"{what}: mode {mode!r} (the kernels take 'affine')"
+    if bits not in quantized.BITS:
+        return f"{what}: bits={bits} (the kernels take {', '.join(map(str, quantized.BITS))})"
+    return _problem(what, shape, words * 32 // bits, dtype, scales_dtype)
 
 
 class QuantizedLinear(nn.QuantizedLinear):
@@ -144,22 +152,25 @@ class QuantizedEmbedding(nn.QuantizedEmbedding):
         return super().as_linear(x) if out is None else out
 
 
-def _attention_problem(q: mx.array, k: mx.array, v: mx.array, mask: Any, sinks: Optional[mx.array]) -> Optional[str]:
-    """Why the attention kernels cannot take this call, or None."""
-    if sinks is not None:
+@functools.lru_cache(maxsize=4096)
+def _attention_problem(q: tuple, k: tuple, v: tuple, mask: Optional[str], sinks: bool,
+                       dtypes: tuple) -> Optional[str]:
+    """Why the attention kernels cannot take q, k, v of these shapes and dtypes with a mask of kind
+    `mask` (None, 'causal' or a type's name), or None (cached as `_problem`)."""
+    if sinks:
         return "scaled_dot_product_attention: attention sinks"
-    if q.ndim != 4 or k.ndim != 4 or v.shape != k.shape or q.shape[0] != k.shape[0] or q.shape[3] != k.shape[3]:
-        return (f"scaled_dot_product_attention: q, k, v of {q.ndim}, {k.ndim}, {v.ndim} axes or unmatched sizes "
+    if len(q) != 4 or len(k) != 4 or v != k or q[0] != k[0] or q[3] != k[3]:
+        return (f"scaled_dot_product_attention: q, k, v of {len(q)}, {len(k)}, {len(v)} axes or unmatched sizes "
                 "(expected (B, H, L, D), (B, H_kv, S, D) twice)")
-    if q.shape[1] % k.shape[1]:
-        return f"scaled_dot_product_attention: {q.shape[1]} query heads over {k.shape[1]} key heads"
-    if not power_of_two(q.shape[3]):
-        return f"scaled_dot_product_attention: head dimension {q.shape[3]} (the kernels take powers of two)"
-    if mask is not None and not (isinstance(mask, str) and mask == "causal"):
-        return f"scaled_dot_product_attention: a mask of kind {type(mask).__name__} (the kernels take None, 'causal')"
-    if q.shape[2] > k.shape[2]:
+    if q[1] % k[1]:
+        return f"scaled_dot_product_attention: {q[1]} query heads over {k[1]} key heads"
+    if not power_of_two(q[3]):
+        return f"scaled_dot_product_attention: head dimension {q[3]} (the kernels take powers of two)"
+    if mask not in (None, "causal"):
+        return f"scaled_dot_product_attention: a mask of kind {mask} (the kernels take None, 'causal')"
+    if q[2] > k[2]:
         return "scaled_dot_product_attention: more queries than keys"
-    return dtype_problem("scaled_dot_product_attention", q, k, v)
+    return dtype_problem("scaled_dot_product_attention", *dtypes)
 
 
 def scaled_dot_product_attention(q: mx.array, k: mx.array, v: mx.array, *, scale: float,
@@ -170,19 +181,18 @@ def scaled_dot_product_attention(q: mx.array, k: mx.array, v: mx.array, *, scale
     decode attention `kernels.attention`, more queries (a prefill, mask None or 'causal', the
     queries being the last positions of the keys as in MLX) on `kernels.flash_attention`. Batches
     fold into heads."""
-    problem = _attention_problem(q, k, v, mask, sinks)
+    kind = mask if mask is None or (isinstance(mask, str) and mask == "causal") else type(mask).__name__
+    problem = _attention_problem(q.shape, k.shape, v.shape, kind, sinks is not None, (q.dtype, k.dtype, v.dtype))
     if problem:
         fall_back(problem)
         return mx.fast.scaled_dot_product_attention(q, k, v, scale=scale, mask=mask, sinks=sinks)
+    if q.shape[2] == 1:  # the one query is the last position: a causal mask hides nothing
+        return attention.decode_attention(q, k, v, scale)
     batch, heads, length, dim = q.shape
     kv_heads, keys = k.shape[1], k.shape[2]
-    if length == 1:  # the one query is the last position: a causal mask hides nothing
-        out = attention.decode_attention(q.reshape(batch * heads, dim), k.reshape(batch * kv_heads, keys, dim),
-                                         v.reshape(batch * kv_heads, keys, dim), scale)
-    else:
-        out = flash_attention.flash_attention(q.reshape(batch * heads, length, dim),
-                                              k.reshape(batch * kv_heads, keys, dim),
-                                              v.reshape(batch * kv_heads, keys, dim), mask == "causal", scale)
+    out = flash_attention.flash_attention(q.reshape(batch * heads, length, dim),
+                                          k.reshape(batch * kv_heads, keys, dim),
+                                          v.reshape(batch * kv_heads, keys, dim), kind == "causal", scale)
     return out.reshape(q.shape)
 
 
