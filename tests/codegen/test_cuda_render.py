@@ -34,7 +34,7 @@ from metalforge.kernels import matmul as library_matmul
 from metalforge.kernels import softmax as library_softmax
 from metalforge.runtime.cuda import CudaBackend
 
-from ..dsl.test_dot import flash_attention, matmul, matmul_nt
+from ..dsl.test_dot import batched_dot, flash_attention, matmul, matmul_nt, matmul_out
 
 HERE = Path(__file__).parent
 STANDIN = HERE / "mlx_cuda_utils.cuh"
@@ -340,6 +340,16 @@ CASES = {
                                                                     mf.empty((4, 50, 64), mx.float16), 50, 0.125),
                                           dict(GROUP=2, D=64, CAUSAL=True, BLOCK_M=16, BLOCK_N=32, num_warps=2,
                                                num_stages=2)),
+    # per-thread multiply-add dots (lowering/dot.py, lower_fma_dot): int8 -> int32, float16 accumulated in float16, 3-D
+    "matmul_int8": Case(matmul_out, lambda: (_f(50, 40, dtype=mx.int8), _f(40, 30, dtype=mx.int8),
+                                             mf.empty((50, 30), mx.int32), 50, 30, 40),
+                        dict(OUT=tl.int32, BLOCK_M=32, BLOCK_N=16, BLOCK_K=32, num_warps=4, num_stages=2)),
+    "matmul_f16_out_f16": Case(matmul_out, lambda: (_f(50, 40, dtype=mx.float16), _f(40, 30, dtype=mx.float16),
+                                                    mf.empty((50, 30), mx.float16), 50, 30, 40),
+                               dict(OUT=tl.float16, BLOCK_M=16, BLOCK_N=32, BLOCK_K=16, num_warps=2)),
+    "dot_3d_bf16": Case(batched_dot, lambda: (_f(3, 19, 40, dtype=mx.bfloat16), _f(3, 40, 13, dtype=mx.bfloat16),
+                                              mf.empty((3, 19, 13)), 3, 19, 13, 40),
+                        dict(BLOCK_B=2, BLOCK_M=16, BLOCK_N=8, BLOCK_K=16, num_warps=2)),
     "decode_attention_split": Case(attention.decode_attention_kernel.fn, lambda: (
         _f(64 * 4, dtype=mx.float16), _f(2 * 700 * 64, dtype=mx.float16), _f(2 * 700 * 64, dtype=mx.float16),
         mf.empty((8, 64)), mf.empty(8), mf.empty(8), 700, 350, 0.125), dict(GROUP=2, D=64, BLOCK_N=64)),
