@@ -1378,6 +1378,44 @@ class _Builder:
                              "tl.permute the axis to sort last, sort, and permute back")
         return self.emit1("sort", [v], v.type, descending=bool(self.const_arg(descending, "descending", (bool, int))))
 
+    def b_topk(self, x: Any, k: Any, dim: Any) -> Value:
+        """Triton's topk (standard.py: sort_impl with k, descending): the largest k along the last axis,
+        largest first; here the row sorted descending and its first k elements gathered."""
+        v = self.value_arg(x, "x")
+        shape = shape_of(v.type)
+        if not shape:
+            raise self.error("tl.topk needs a tile, got a scalar", "take the top k of a tile")
+        if dim is not None and semantic.normalize_axis(self.const_arg(dim, "dim"), len(shape)) != len(shape) - 1:
+            raise self.error(f"tl.topk selects along the last axis only (as Triton), got dim={dim} for {v.type}",
+                             "tl.permute the axis to select along last, and permute back")
+        k = self.const_arg(k, "k")
+        if not 1 <= k <= shape[-1] or k & (k - 1):
+            raise self.error(f"tl.topk needs k a power of two from 1 to the last axis' {shape[-1]}, got k={k}",
+                             "pass a power-of-two k, e.g. triton.next_power_of_2 of the count you need")
+        ranked = self.emit1("sort", [v], v.type, descending=True)
+        first = self.broadcast(self.b_arange(0, k), (*shape[:-1], k))
+        return self.emit1("gather", [ranked, first], make_type(element_of(v.type), (*shape[:-1], k)),
+                          axis=len(shape) - 1)
+
+    def b_histogram(self, input: Any, num_bins: Any, mask: Any) -> Value:
+        """Triton's semantic.histogram: int32 counts of a 1-D integer tile's values, bins of width 1 from
+        0; values outside [0, num_bins) count nowhere, nor do elements where `mask` is False."""
+        x = self.value_arg(input, "input")
+        if len(shape_of(x.type)) != 1 or not element_of(x.type).is_int:
+            raise self.error(f"tl.histogram needs a 1-D integer tile, got {x.type}",
+                             "reshape it to 1-D (tl.reshape(x, [n])) and convert it with .to(tl.int32)")
+        bins = self.const_arg(num_bins, "num_bins")
+        if bins < 1 or bins & (bins - 1):
+            raise self.error(f"tl.histogram needs a power-of-two num_bins (its result is a tile), got {bins}",
+                             "round num_bins up to a power of two and ignore the bins past the ones you need")
+        operands = [x]
+        if mask is not None:
+            m = self.value_arg(mask, "mask")
+            if element_of(m.type) != ir.int1:
+                raise self.error(f"tl.histogram's mask must be boolean, got {m.type}", "pass a comparison, e.g. offs < n")
+            operands.append(self.broadcast(m, shape_of(x.type)))
+        return self.emit1("histogram", operands, make_type(ir.int32, (bins,)))
+
     def b_cumprod(self, input: Any, axis: Any, reverse: Any) -> Value:
         """Triton's cumprod: a scan with a multiply, in the input's type (bf16 in fp32, as Triton)."""
         x = self.value_arg(input, "input")

@@ -147,6 +147,15 @@ def histogram(x_ptr, hist_ptr, n, BLOCK: tl.constexpr):
 
 
 @mf.jit
+def counts_and_top(x_ptr, hist_ptr, top_ptr, n, BLOCK: tl.constexpr, BINS: tl.constexpr, K: tl.constexpr):
+    """tl.histogram (masked) and tl.topk of one block."""
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0)
+    tl.store(hist_ptr + tl.arange(0, BINS), tl.histogram(x, BINS, mask=offs < n))
+    tl.store(top_ptr + tl.arange(0, K), tl.topk(x, K))
+
+
+@mf.jit
 def atomics(x_ptr, total_ptr, big_ptr, small_ptr, swap_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
@@ -282,6 +291,8 @@ CASES = {
     "cumsum_1d_i32": Case(cumsum_1d, lambda: (_f(70, dtype=mx.int32), mf.empty(70, mx.int32), 70), dict(BLOCK=128)),
     "cumsum_2d_rows": Case(cumsum_2d, lambda: (_f(6, 20), mf.empty((6, 20)), 6, 20), dict(AXIS=1, BM=8, BN=32)),
     "cumsum_2d_cols": Case(cumsum_2d, lambda: (_f(6, 20), mf.empty((6, 20)), 6, 20), dict(AXIS=0, BM=8, BN=32)),
+    "counts_and_top_i8": Case(counts_and_top, lambda: (_f(100, dtype=mx.int8), mf.empty(32, mx.int32),
+                                                       mf.empty(8, mx.int8), 100), dict(BLOCK=128, BINS=32, K=8)),
     "histogram": Case(histogram, lambda: (_f(1000, dtype=mx.int32), mf.zeros(16, mx.int32), 1000), dict(BLOCK=256)),
     "atomics_f32": Case(atomics, lambda: (_f(300), mf.zeros(1), mf.zeros(4), mf.zeros(4), mf.zeros(300), 300),
                         dict(BLOCK=128)),
