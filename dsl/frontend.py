@@ -1625,8 +1625,8 @@ class _Builder:
         if element not in (ir.int8, ir.float32, ir.float16, ir.bfloat16):
             raise self.error(f"tl.dot on {element!r} tiles is not supported", "convert the operands with "
                              ".to(tl.float16) or .to(tl.float32)")
-        if requested not in (ir.float32, ir.float16, ir.int32) or (requested == ir.int32) != element.is_int \
-                and requested != ir.float32:
+        allowed = (ir.int32, ir.float32) if element.is_int else (ir.float32, ir.float16)
+        if requested not in allowed:
             raise self.error(f"tl.dot(out_dtype={requested!r}) on {element!r} tiles is not supported: the result is "
                              "int32 for int8 operands, float16 or float32 for float16 ones and float32 otherwise (as "
                              "Triton)", "pass out_dtype=tl.float32 (tl.int32 for int8 operands) and convert the "
