@@ -127,6 +127,18 @@ SIMDGROUP_MATRIX = SimdgroupMatrix()
 TENSOR_CORE = TensorCoreM16N8K16()
 
 
+FRAGMENT_TYPES = (ir.float32, ir.float16, ir.bfloat16)
+
+
+def on_fragments(operand: ir.ScalarType, result: ir.ScalarType, rank: int) -> bool:
+    """Whether a `tl.dot` of `operand` tiles with a `result` tile of `rank` runs on matrix fragments:
+    2-D products of float32, float16 or bfloat16 accumulated in float32. Metal's simdgroup matrices
+    have no integer type and no batch axis, and accumulating in float16 (Triton's `out_dtype=float16`)
+    would need half accumulator fragments on both targets: those dots (int8 -> int32, float16 ->
+    float16, [B, M, K] @ [B, K, N]) run as per-thread multiply-adds (lowering/dot.py, `lower_fma_dot`)."""
+    return rank == 2 and operand in FRAGMENT_TYPES and result == ir.float32
+
+
 def fragment_for(target: Target, element: ir.ScalarType, shape: tuple[int, int, int]) -> Fragment:
     """The instruction a `tl.dot` of `element` operands and [M, K] @ [K, N] = `shape` (M, N, K) uses:
     tensor cores on CUDA for fp16/bf16 tiles they divide, Metal's 8x8 simdgroup matrices otherwise

@@ -1378,6 +1378,44 @@ class _Builder:
                              "tl.permute the axis to sort last, sort, and permute back")
         return self.emit1("sort", [v], v.type, descending=bool(self.const_arg(descending, "descending", (bool, int))))
 
+    def b_topk(self, x: Any, k: Any, dim: Any) -> Value:
+        """Triton's topk (standard.py: sort_impl with k, descending): the largest k along the last axis,
+        largest first; here the row sorted descending and its first k elements gathered."""
+        v = self.value_arg(x, "x")
+        shape = shape_of(v.type)
+        if not shape:
+            raise self.error("tl.topk needs a tile, got a scalar", "take the top k of a tile")
+        if dim is not None and semantic.normalize_axis(self.const_arg(dim, "dim"), len(shape)) != len(shape) - 1:
+            raise self.error(f"tl.topk selects along the last axis only (as Triton), got dim={dim} for {v.type}",
+                             "tl.permute the axis to select along last, and permute back")
+        k = self.const_arg(k, "k")
+        if not 1 <= k <= shape[-1] or k & (k - 1):
+            raise self.error(f"tl.topk needs k a power of two from 1 to the last axis' {shape[-1]}, got k={k}",
+                             "pass a power-of-two k, e.g. triton.next_power_of_2 of the count you need")
+        ranked = self.emit1("sort", [v], v.type, descending=True)
+        first = self.broadcast(self.b_arange(0, k), (*shape[:-1], k))
+        return self.emit1("gather", [ranked, first], make_type(element_of(v.type), (*shape[:-1], k)),
+                          axis=len(shape) - 1)
+
+    def b_histogram(self, input: Any, num_bins: Any, mask: Any) -> Value:
+        """Triton's semantic.histogram: int32 counts of a 1-D integer tile's values, bins of width 1 from
+        0; values outside [0, num_bins) count nowhere, nor do elements where `mask` is False."""
+        x = self.value_arg(input, "input")
+        if len(shape_of(x.type)) != 1 or not element_of(x.type).is_int:
+            raise self.error(f"tl.histogram needs a 1-D integer tile, got {x.type}",
+                             "reshape it to 1-D (tl.reshape(x, [n])) and convert it with .to(tl.int32)")
+        bins = self.const_arg(num_bins, "num_bins")
+        if bins < 1 or bins & (bins - 1):
+            raise self.error(f"tl.histogram needs a power-of-two num_bins (its result is a tile), got {bins}",
+                             "round num_bins up to a power of two and ignore the bins past the ones you need")
+        operands = [x]
+        if mask is not None:
+            m = self.value_arg(mask, "mask")
+            if element_of(m.type) != ir.int1:
+                raise self.error(f"tl.histogram's mask must be boolean, got {m.type}", "pass a comparison, e.g. offs < n")
+            operands.append(self.broadcast(m, shape_of(x.type)))
+        return self.emit1("histogram", operands, make_type(ir.int32, (bins,)))
+
     def b_cumprod(self, input: Any, axis: Any, reverse: Any) -> Value:
         """Triton's cumprod: a scan with a multiply, in the input's type (bf16 in fp32, as Triton)."""
         x = self.value_arg(input, "input")
@@ -1562,25 +1600,45 @@ class _Builder:
 
     def b_dot(self, input: Any, other: Any, acc: Any, input_precision: Any, allow_tf32: Any,
               max_num_imprecise_acc: Any, out_dtype: Any) -> Value:
+        """Triton's rules (semantic.dot): [M, K] @ [K, N], or batched [B, M, K] @ [B, K, N]; int8 operands
+        accumulate in int32 (`out_dtype` int32, or the default), float32 and bfloat16 ones in float32
+        whatever `out_dtype`, float16 ones in `out_dtype` (float32, or float16: accumulated in float16);
+        `acc` has the result's type."""
         a, b = self.value_arg(input, "input"), self.value_arg(other, "other")
         sa, sb = shape_of(a.type), shape_of(b.type)
-        if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0]:
-            raise self.error(f"tl.dot needs [M, K] and [K, N] tiles, got {list(sa)} and {list(sb)}",
-                             "transpose or reshape the operands")
-        if min(sa[0], sa[1], sb[1]) < 8:
+        if len(sa) != len(sb) or len(sa) not in (2, 3) or sa[-1] != sb[-2] or sa[:-2] != sb[:-2]:
+            raise self.error(f"tl.dot needs [M, K] and [K, N] tiles, or [B, M, K] and [B, K, N], got {list(sa)} "
+                             f"and {list(sb)}", "transpose or reshape the operands")
+        if min(sa[-2], sa[-1], sb[-1]) < 8:
             raise self.error(f"tl.dot needs tiles of at least 8 in every dimension (Metal's simdgroup matrices are "
-                             f"8x8), got [{sa[0]}, {sa[1]}] @ [{sb[0]}, {sb[1]}]",
+                             f"8x8), got [{sa[-2]}, {sa[-1]}] @ [{sb[-2]}, {sb[-1]}]",
                              "use BLOCK sizes of 8 or more and mask the edges")
-        if element_of(a.type) != element_of(b.type):
-            raise self.error(f"tl.dot operands differ in type: {element_of(a.type)!r} and {element_of(b.type)!r}",
+        element = element_of(a.type)
+        if element != element_of(b.type):
+            raise self.error(f"tl.dot operands differ in type: {element!r} and {element_of(b.type)!r}",
                              "convert one operand with .to(...)")
-        out = ir.int32 if element_of(a.type).is_int else self.dtype_arg(out_dtype)
-        t = make_type(out, (sa[0], sb[1]))
+        requested = self.dtype_arg(out_dtype)
+        if element.is_int and element != ir.int8:
+            raise self.error(f"tl.dot on {element!r} tiles is not supported: integer products take int8 operands "
+                             "(accumulated in int32), as Triton", "convert the operands with .to(tl.int8) if their "
+                             "values fit, else with .to(tl.float32)")
+        if element not in (ir.int8, ir.float32, ir.float16, ir.bfloat16):
+            raise self.error(f"tl.dot on {element!r} tiles is not supported", "convert the operands with "
+                             ".to(tl.float16) or .to(tl.float32)")
+        allowed = (ir.int32, ir.float32) if element.is_int else (ir.float32, ir.float16)
+        if requested not in allowed:
+            raise self.error(f"tl.dot(out_dtype={requested!r}) on {element!r} tiles is not supported: the result is "
+                             "int32 for int8 operands, float16 or float32 for float16 ones and float32 otherwise (as "
+                             "Triton)", "pass out_dtype=tl.float32 (tl.int32 for int8 operands) and convert the "
+                             "result with .to(...)")
+        out = ir.int32 if element.is_int else requested if element == ir.float16 else ir.float32
+        t = make_type(out, (*sa[:-1], sb[-1]))
         operands = [a, b]
         if acc is not None:
             c = self.value_arg(acc, "acc")
             if c.type != t:
-                raise self.error(f"tl.dot accumulator is {c.type}, expected {t}", "initialise it with tl.zeros")
+                raise self.error(f"tl.dot accumulator is {c.type}, expected {t}", "initialise it with tl.zeros of "
+                                 "the result's shape and type (int32 for int8 operands, out_dtype for float16 ones)")
             operands.append(c)
         return self.emit1("dot", operands, t)
 

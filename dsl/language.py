@@ -187,8 +187,16 @@ def associative_scan(input, axis, combine_fn, reverse=False):
 @builtin
 def sort(x, dim=None, descending=False): """x sorted along its last axis (dim None or the last), ascending unless descending."""
 @builtin
+def topk(x, k, dim=None): """The k largest elements of x's last axis (k a power of two), in descending order."""
+@builtin
+def histogram(input, num_bins, mask=None):
+    """int32 counts of a 1-D integer tile's values in bins of width 1 from 0: [num_bins]; values outside
+    [0, num_bins) and elements where mask is False count nowhere."""
+@builtin
 def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
-        out_dtype=float32): """Matrix product of 2-D tiles on simdgroup matrices, accumulated in float32."""
+        out_dtype=float32):
+    """Matrix product of [M, K] and [K, N] tiles, or of [B, M, K] and [B, K, N] ones: float32 for float
+    operands (float16 with out_dtype=float16 for float16 ones), int32 for int8 ones."""
 # --- control flow and compile-time helpers ----------------------------------------------------
 @builtin
 def static_range(arg1, arg2=None, step=None): """Range unrolled at compile time (constexpr bounds)."""
@@ -223,8 +231,6 @@ class PropagateNan(enum.Enum):
 # Triton 3.6's `tl` names that metalforge does not have yet (issue 18): a kernel reaching for one is
 # told so by name, with what to do instead, rather than seeing an AttributeError
 NOT_YET_SUPPORTED: dict[str, str] = {
-    **dict.fromkeys(("histogram", "topk"),
-                    "write it with loads, stores and tl.where for now"),
     **dict.fromkeys(("make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"),
                     "use tl.make_block_ptr, or load and store through pointer tiles with masks"),
     **dict.fromkeys(("atomic_and", "atomic_or", "atomic_xor"), "use tl.atomic_cas in a loop"),

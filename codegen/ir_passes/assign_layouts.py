@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ...dsl.ir import BlockType, Function, Operation, Value, shape_of
 from ...dsl import ir
-from ..fragments import fragment_for
+from ..fragments import fragment_for, on_fragments
 from ..target import METAL, Target
 from .axis_info import access_width, analyse, constant_run
 from ..layouts import (MMA, Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, canonical,
@@ -86,8 +86,9 @@ def pad_dot_operands(fn: Function, plan: LayoutPlan) -> None:
     memory banks (and stay 16-byte aligned for CUDA's ldmatrix)."""
     defined = {r.id: op for op in fn.walk() for r in op.results}
     for op in fn.walk():
-        if op.opcode != "dot":
-            continue
+        if op.opcode != "dot" or not on_fragments(op.operands[0].type.element, op.result.type.element,
+                                                  len(op.result.type.shape)):
+            continue  # per-thread dots read their operands where they are (unpadded)
         for v in op.operands[:2]:
             while v.id in defined and defined[v.id].opcode == "permute":
                 v = defined[v.id].operands[0]
@@ -312,8 +313,9 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
             return Shared(r.type.shape)
         if code in SCANS:
             return Shared(r.type.shape)
-        if code == "dot" and plan.matmul2d:
-            return plan.default(r)  # the product comes back through threadgroup memory, rows whole
+        if code == "dot" and (plan.matmul2d or not on_fragments(op.operands[0].type.element, r.type.element,
+                                                                 len(r.type.shape))):
+            return plan.default(r)  # matmul2d's product comes back through threadgroup memory, rows whole
         if code == "dot":
             a = op.operands[0]
             m, k = a.type.shape

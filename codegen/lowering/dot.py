@@ -7,6 +7,10 @@ depth it loads one A fragment per fragment row and one B fragment per fragment c
 converted to float, as MLX's Steel kernels do, so fp16/bf16 inputs accumulate in fp32) and issues
 one multiply-accumulate per (row, column) pair. Operands are read from threadgroup memory through their strides, so a transposed
 operand (`tl.trans`) is read in place rather than copied.
+
+Dots the fragments cannot do (`fragments.on_fragments`: int8 -> int32, float16 accumulated in float16,
+batched 3-D tiles) run as per-thread multiply-adds over operands in threadgroup memory
+(`lower_fma_dot`): correct on every target, not fast.
 """
 from __future__ import annotations
 
@@ -16,13 +20,10 @@ from typing import Callable
 from ...dsl import ir
 from ...dsl.ir import Operation, Value, shape_of
 from .. import lir
-from ..fragments import TENSOR_CORE, Fragment, LaneAddress
+from ..fragments import TENSOR_CORE, Fragment, LaneAddress, on_fragments
 from ..layouts import MMA, Remat, add, div, lit, mul_
 from ..lir import Bin, Cast, Expr, FragmentElement, Index, Lit, Sym
 from .core import FragmentRepr, Lowering, RegsRepr, RematRepr, SharedRepr, store_to_shared
-
-DOT_TYPES = (ir.float32, ir.float16, ir.bfloat16)
-
 
 def _convert(t: ir.ScalarType, e: Expr, source: ir.ScalarType) -> Expr:
     return e if t == source else Cast(t, e)
@@ -165,9 +166,8 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
     acc = op.operands[2] if len(op.operands) > 2 else None
     r = op.result
     in_type = ir.element_of(a.type)
-    if in_type not in DOT_TYPES:
-        raise lw.error(f"tl.dot on {in_type!r} tiles is not supported: Metal's simdgroup matrices take "
-                       "float32, float16 and bfloat16", "convert the operands with .to(tl.float16) or .to(tl.float32)")
+    if not on_fragments(in_type, ir.element_of(r.type), len(shape_of(r.type))):
+        return lower_fma_dot(lw, op)
     if lw.plan.matmul2d:
         return lower_tensor_matmul(lw, op)
     layout = lw.plan.of(r)
@@ -270,6 +270,39 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
     name = lw.result_array(op, layout)  # a result of another type: converted once, after the products
     lw.slot_loop(layout, lambda k, coords: lw.emit(lir.Assign(Index(Sym(name), k),
                                                               _convert(out, accumulator.slot(k), ir.float32))))
+    lw.env[r.id] = RegsRepr(name, layout)
+
+
+def lower_fma_dot(lw: Lowering, op: Operation) -> None:
+    """`tl.dot` as per-thread multiply-adds: each thread sums, for each element of the result it holds
+    (its layout: the default blocked one), the K products of its row of A and column of B, read from
+    threadgroup memory (or recomputed, for index arithmetic), in the result's type: int32 for int8
+    operands (exact: |127 * 128| * K < 2**31 for K < 131072), float16 for float16 operands with
+    `out_dtype=tl.float16` (rounded at every step, as Triton's float16 accumulators are). A batched
+    product reads A[b, m, k] and B[b, k, n]."""
+    a, b = op.operands[:2]
+    acc = op.operands[2] if len(op.operands) > 2 else None
+    r = op.result
+    out, k_extent = ir.element_of(r.type), shape_of(a.type)[-1]
+    for v in (a, b):
+        if not isinstance(lw.env[v.id], RematRepr):
+            lw.to_shared(v)
+    layout = lw.plan.of(r)
+    name = lw.result_array(op, layout)
+
+    def element(k: Expr, coords: list[Expr]) -> None:
+        total, kk = lw.name(None, "sum"), Sym(lw.name(None, "kk"))
+        batch, (row, col) = coords[:-2], coords[-2:]
+        init = _convert(out, lw.read(acc, layout, k, coords), out) if acc is not None else Lit(0, out)
+        lw.emit(lir.Decl(total, out, init=init))
+
+        def product() -> None:
+            x = _convert(out, lw.read(a, Remat(), None, [*batch, row, kk]), ir.element_of(a.type))
+            y = _convert(out, lw.read(b, Remat(), None, [*batch, kk, col]), ir.element_of(b.type))
+            lw.emit(lir.Assign(Sym(total), Bin("+", Sym(total), Bin("*", x, y))))
+        lw.emit(lir.For(kk.name, lit(0), Bin("<", kk, lit(k_extent)), lit(1), lw.nested(product), type=ir.int32))
+        lw.emit(lir.Assign(Index(Sym(name), k), Sym(total)))
+    lw.slot_loop(layout, element)
     lw.env[r.id] = RegsRepr(name, layout)
 
 

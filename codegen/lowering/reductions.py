@@ -1,7 +1,8 @@
 """Reduction and scan lowering. A reduction along one axis runs in three steps, as on any SIMT GPU:
 combine the thread's own slots, then the lanes of the simdgroup that hold other parts of the row
 (xor shuffles), then the simdgroups (through threadgroup memory). Scans are staged in threadgroup
-memory and swept row by row; tl.sort runs a bitonic network on the staged rows."""
+memory and swept row by row; tl.sort runs a bitonic network on the staged rows; tl.histogram counts
+each bin's elements."""
 from __future__ import annotations
 
 from typing import Callable
@@ -9,9 +10,9 @@ from typing import Callable
 from ...dsl import ir
 from ...dsl.ir import Operation, ScalarType, Value, element_of, shape_of
 from .. import lir
-from ..layouts import MMA, Blocked, Scalar, Slice, add, flat_index, lit, mul_, prod, unravel
+from ..layouts import MMA, Blocked, Remat, Scalar, Slice, add, flat_index, lit, mul_, prod, unravel
 from ..lir import Bin, Call, Expr, Index, Select, Shuffle, Special, Sym
-from .core import Lowering, RegsRepr, ScalarRepr, SharedRepr
+from .core import Lowering, RegsRepr, RematRepr, ScalarRepr, SharedRepr
 
 Combine = Callable[[list[Expr], list[Expr]], list[Expr]]
 
@@ -241,5 +242,33 @@ def lower_scan(lw: Lowering, op: Operation) -> None:
         lw.env[r.id] = SharedRepr(out, shape, lambda coords: flat_index(coords, shape))
 
 
+def lower_histogram(lw: Lowering, op: Operation) -> None:
+    """tl.histogram by counting: with the input (and mask) readable at any index (threadgroup memory,
+    or recomputed for index arithmetic), each thread counts, for each bin it holds, the elements equal
+    to the bin's number and not masked off. n compares per bin and no atomics: deterministic, and
+    values outside [0, num_bins) match no bin."""
+    x, mask = op.operands[0], op.operands[1] if len(op.operands) > 1 else None
+    n = shape_of(x.type)[0]
+    for v in op.operands:
+        if not isinstance(lw.env[v.id], RematRepr):
+            lw.to_shared(v)
+    layout = lw.plan.of(op.result)
+    name = lw.result_array(op, layout)
+
+    def count(k: Expr, coords: list[Expr]) -> None:
+        total, i = lw.name(None, "count"), Sym(lw.name(None, "i"))
+        lw.emit(lir.Decl(total, ir.int32, init=lit(0)))
+
+        def compare() -> None:
+            hit = Bin("==", lw.read(x, Remat(), None, [i]), coords[0])
+            if mask is not None:
+                hit = Bin("&&", lw.read(mask, Remat(), None, [i]), hit)
+            lw.emit(lir.Assign(Sym(total), Bin("+", Sym(total), Select(hit, lit(1), lit(0)))))
+        lw.emit(lir.For(i.name, lit(0), Bin("<", i, lit(n)), lit(1), lw.nested(compare), type=ir.int32))
+        lw.emit(lir.Assign(Index(Sym(name), k), Sym(total)))
+    lw.slot_loop(layout, count)
+    lw.env[op.result.id] = RegsRepr(name, layout)
+
+
 HANDLERS = {**{k: lower_reduction for k in ("sum", "max", "min", "argmax", "argmin", "reduce")},
-            "cumsum": lower_scan, "scan": lower_scan, "sort": lower_sort}
+            "cumsum": lower_scan, "scan": lower_scan, "sort": lower_sort, "histogram": lower_histogram}

@@ -34,7 +34,7 @@ from metalforge.kernels import matmul as library_matmul
 from metalforge.kernels import softmax as library_softmax
 from metalforge.runtime.cuda import CudaBackend
 
-from ..dsl.test_dot import flash_attention, matmul, matmul_nt
+from ..dsl.test_dot import batched_dot, flash_attention, matmul, matmul_nt, matmul_out
 
 HERE = Path(__file__).parent
 STANDIN = HERE / "mlx_cuda_utils.cuh"
@@ -144,6 +144,15 @@ def histogram(x_ptr, hist_ptr, n, BLOCK: tl.constexpr):
     mask = offs < n
     bins = tl.load(x_ptr + offs, mask=mask, other=0)
     tl.atomic_add(hist_ptr + bins, 1, mask=mask)
+
+
+@mf.jit
+def counts_and_top(x_ptr, hist_ptr, top_ptr, n, BLOCK: tl.constexpr, BINS: tl.constexpr, K: tl.constexpr):
+    """tl.histogram (masked) and tl.topk of one block."""
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0)
+    tl.store(hist_ptr + tl.arange(0, BINS), tl.histogram(x, BINS, mask=offs < n))
+    tl.store(top_ptr + tl.arange(0, K), tl.topk(x, K))
 
 
 @mf.jit
@@ -282,6 +291,8 @@ CASES = {
     "cumsum_1d_i32": Case(cumsum_1d, lambda: (_f(70, dtype=mx.int32), mf.empty(70, mx.int32), 70), dict(BLOCK=128)),
     "cumsum_2d_rows": Case(cumsum_2d, lambda: (_f(6, 20), mf.empty((6, 20)), 6, 20), dict(AXIS=1, BM=8, BN=32)),
     "cumsum_2d_cols": Case(cumsum_2d, lambda: (_f(6, 20), mf.empty((6, 20)), 6, 20), dict(AXIS=0, BM=8, BN=32)),
+    "counts_and_top_i8": Case(counts_and_top, lambda: (_f(100, dtype=mx.int8), mf.empty(32, mx.int32),
+                                                       mf.empty(8, mx.int8), 100), dict(BLOCK=128, BINS=32, K=8)),
     "histogram": Case(histogram, lambda: (_f(1000, dtype=mx.int32), mf.zeros(16, mx.int32), 1000), dict(BLOCK=256)),
     "atomics_f32": Case(atomics, lambda: (_f(300), mf.zeros(1), mf.zeros(4), mf.zeros(4), mf.zeros(300), 300),
                         dict(BLOCK=128)),
@@ -340,6 +351,16 @@ CASES = {
                                                                     mf.empty((4, 50, 64), mx.float16), 50, 0.125),
                                           dict(GROUP=2, D=64, CAUSAL=True, BLOCK_M=16, BLOCK_N=32, num_warps=2,
                                                num_stages=2)),
+    # per-thread multiply-add dots (lowering/dot.py, lower_fma_dot): int8 -> int32, float16 accumulated in float16, 3-D
+    "matmul_int8": Case(matmul_out, lambda: (_f(50, 40, dtype=mx.int8), _f(40, 30, dtype=mx.int8),
+                                             mf.empty((50, 30), mx.int32), 50, 30, 40),
+                        dict(OUT=tl.int32, BLOCK_M=32, BLOCK_N=16, BLOCK_K=32, num_warps=4, num_stages=2)),
+    "matmul_f16_out_f16": Case(matmul_out, lambda: (_f(50, 40, dtype=mx.float16), _f(40, 30, dtype=mx.float16),
+                                                    mf.empty((50, 30), mx.float16), 50, 30, 40),
+                               dict(OUT=tl.float16, BLOCK_M=16, BLOCK_N=32, BLOCK_K=16, num_warps=2)),
+    "dot_3d_bf16": Case(batched_dot, lambda: (_f(3, 19, 40, dtype=mx.bfloat16), _f(3, 40, 13, dtype=mx.bfloat16),
+                                              mf.empty((3, 19, 13)), 3, 19, 13, 40),
+                        dict(BLOCK_B=2, BLOCK_M=16, BLOCK_N=8, BLOCK_K=16, num_warps=2)),
     "decode_attention_split": Case(attention.decode_attention_kernel.fn, lambda: (
         _f(64 * 4, dtype=mx.float16), _f(2 * 700 * 64, dtype=mx.float16), _f(2 * 700 * 64, dtype=mx.float16),
         mf.empty((8, 64)), mf.empty(8), mf.empty(8), 700, 350, 0.125), dict(GROUP=2, D=64, BLOCK_N=64)),

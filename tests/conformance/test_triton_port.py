@@ -801,6 +801,144 @@ def test_sort_errors_name_the_kernel(both, which, message):
     refused(both, "sort_error_kernel", message, Out(16, "float32"), WHICH=which)
 
 
+# --- tl.topk --------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("M,N,K", [[1, 16, 16], [8, 16, 16], [4, 32, 8], [2, 128, 64]])
+@pytest.mark.parametrize("dtype_str", ["int32", "float16", "float32"])  # bfloat16: as test_sort
+def test_topk(both, rng, M, N, K, dtype_str):
+    """test_standard.py's test_topk: the K largest of each row, largest first (torch.topk's values)."""
+    x = numpy_random(rng, (M, N), dtype_str)
+    both.check("topk_kernel", (1,), (x, Out((M, K), dtype_str)), [np.sort(x, 1)[:, ::-1][:, :K].copy()],
+               consts={"N": N, "M": M, "K": K}, num_warps=8)
+
+
+@pytest.mark.parametrize("n_rows,n_cols,k", [(1, 1, 1), (5, 37, 4), (9, 64, 32)])
+def test_topk_odd_sizes(both, rng, n_rows, n_cols, k):
+    block_m, block_n = 4, 64
+    x = rng.integers(-50, 50, (n_rows, n_cols)).astype(np.float32)  # ties happen
+    top = np.sort(x, 1)[:, ::-1][:, :k]
+    rows = np.arange(n_rows)[:, None]
+    ranks = np.sort(np.arange(block_n)[None, :] * (rows + 1) % 7, 1)[:, ::-1][:, :k].astype(np.float32)
+    both.check("topk_odd_kernel", (-(-n_rows // block_m),), (x, Out((n_rows, 2 * k), "float32"), n_rows, n_cols),
+               [np.concatenate([top, ranks], 1)], consts={"K": k, "BLOCK_M": block_m, "BLOCK_N": block_n})
+
+
+@pytest.mark.parametrize("which,message", [
+    ("dim", "tl.topk selects along the last axis only"),
+    ("k", "tl.topk needs k a power of two from 1 to the last axis' 4, got k=3"),
+    ("scalar", "tl.topk needs a tile, got a scalar"),
+])
+def test_topk_errors_name_the_kernel(both, which, message):
+    refused(both, "topk_error_kernel", message, Out(16, "float32"), WHICH=which)
+
+
+# --- tl.histogram ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("M,N", [[2048, 2], [1024, 8], [1024, 128], [256, 512], [32, 512], [8, 512], [8, 2]])
+def test_histogram(both, rng, M, N):
+    x = rng.integers(0, N, M).astype(np.int32)
+    both.check("histogram_kernel", (1,), (x, Out(N, "int32")), [np.bincount(x, minlength=N).astype(np.int32)],
+               consts={"M": M, "N": N})
+
+
+@pytest.mark.parametrize("M,N", [(1, 64), (2, 32), (4, 16), (8, 8), (16, 4), (32, 2), (64, 1)])
+def test_histogram_mask(both, rng, M, N):
+    """The second half of the input is masked off."""
+    x = rng.integers(0, N, M).astype(np.int32)
+    both.check("histogram_mask_kernel", (1,), (np.concatenate([x, x]), Out(N, "int32")),
+               [np.bincount(x, minlength=N).astype(np.int32)], consts={"M": M, "N": N})
+
+
+def histogram_rows(x: np.ndarray, block: int, bins: int) -> np.ndarray:
+    """histogram_odd_kernel's output: per program, its block's counts of values in [0, bins), then the
+    counts of offs % 5 over its valid offsets, plus 1."""
+    rows = []
+    for start in range(0, len(x), block):
+        part, offs = x[start:start + block], np.arange(start, min(start + block, len(x)))
+        inside = part[(part >= 0) & (part < bins)]
+        rows.append(np.concatenate([np.bincount(inside, minlength=bins), np.bincount(offs % 5, minlength=bins) + 1]))
+    return np.array(rows, np.int32)
+
+
+@pytest.mark.parametrize("n", [1, 37, 100])
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "int64"])
+def test_histogram_odd_sizes(both, rng, n, dtype):
+    """Several programs, masked tails, values outside [0, BINS) (negative and past it, wrapping to
+    large values for uint8) counted nowhere. The value BINS itself is checked on metalforge alone,
+    against numpy: Triton 3.6's interpreter counts it in the last bin (np.histogram's closed last bin;
+    triton-lang/triton#11194 makes it drop it, as the NVIDIA lowering's unsigned compare does)."""
+    block, bins = 32, 16
+    x = rng.integers(-3, bins + 4, n)
+    x = np.where(x == bins, bins + 1, x).astype(NP[dtype])
+    # other widths on metalforge alone: the interpreter's np.histogram weights take the input's type (int8
+    # counts overflow; int64 counts are refused as its int32 result)
+    if dtype == "int32":
+        both.check("histogram_odd_kernel", (-(-n // block),), (x, Out((len(range(0, n, block)), 2 * bins), "int32"),
+                                                               n), [histogram_rows(x.astype(np.int64), block, bins)],
+                   consts={"BLOCK": block, "BINS": bins})
+    x[::3] = bins
+    want = histogram_rows(x.astype(np.int64), block, bins)
+    got = both.mf.run("histogram_odd_kernel", (-(-n // block),), x, Out((len(want), 2 * bins), "int32"), n,
+                      BLOCK=block, BINS=bins)[0]
+    compare(got, want, "histogram with values equal to num_bins: metalforge vs numpy")
+
+
+@pytest.mark.parametrize("which,message", [
+    ("float", "tl.histogram needs a 1-D integer tile, got f32[16]"),
+    ("rank", "tl.histogram needs a 1-D integer tile, got i32[4,4]"),
+    ("bins", "tl.histogram needs a power-of-two num_bins (its result is a tile), got 6"),
+    ("mask", "tl.histogram's mask must be boolean, got i32[16]"),
+])
+def test_histogram_errors_name_the_kernel(both, which, message):
+    refused(both, "histogram_error_kernel", message, np.zeros(16, np.int32), Out(8, "int32"), WHICH=which)
+
+
+# --- 3-D tl.dot, int8 -> int32, float16 accumulated in float16 -----------------------------------------------------
+def dot_error_bound(x: np.ndarray, y: np.ndarray, u: float) -> float:
+    """Twice the bound on a sum of K products rounded at every step with unit roundoff u, |fl - exact| <=
+    gamma_{K+1} sum |x_k y_k| (Higham 3.1; gamma_n = n u / (1 - n u)), plus 2**-25 per step for float16
+    subnormal results: the two sides each lie within it of the exact product, so within twice of each other."""
+    k = x.shape[-1]
+    gamma = (k + 1) * u / (1 - (k + 1) * u)
+    return 2 * float((gamma * (np.abs(x.astype(np.float64)) @ np.abs(y.astype(np.float64)))).max() + k * 2.0 ** -25)
+
+
+@pytest.mark.parametrize("B,num_warps", [(1, 1), (2, 4), (4, 2)])
+@pytest.mark.parametrize("M,N,K", [(32, 32, 32), (64, 32, 16)])
+@pytest.mark.parametrize("in_dtype,out_dtype", [("int8", "int32"), ("float16", "float16"), ("float16", "float32"),
+                                                ("float32", "float32")])
+def test_dot3d(both, rng, B, num_warps, M, N, K, in_dtype, out_dtype):
+    """test_core.py's test_dot3d: [B, M, K] @ [B, K, N] in one tl.dot, one program per [BLOCK_M, BLOCK_N]
+    tile (metalforge runs it as per-thread multiply-adds). int8 products are exact in int32; floats
+    within the accumulation's error bound (float16: u = 2**-11, float32: 2**-24) of each other."""
+    block_m, block_n = 32, 32
+    if in_dtype == "int8":
+        x, y = (rng.integers(-128, 128, s).astype(np.int8) for s in ((B, M, K), (B, K, N)))
+        want = (x.astype(np.int64) @ y.astype(np.int64)).astype(np.int32)
+        tol = 0.0
+    else:
+        x, y = (numpy_random(rng, s, in_dtype) for s in ((B, M, K), (B, K, N)))
+        want = (x.astype(np.float64) @ y.astype(np.float64)).astype(NP[out_dtype])
+        tol = dot_error_bound(x, y, 2.0 ** -11 if out_dtype == "float16" else 2.0 ** -24)
+    out = Out((B, M, N), out_dtype)
+    both.check("dot3d_kernel", (M // block_m, N // block_n), (x, y, out, M * K, K, 1, K * N, N, 1, M * N, N, 1), [want],
+               consts={"BLOCK_B": B, "BLOCK_M": block_m, "BLOCK_N": block_n, "BLOCK_K": K, "INPUT_PRECISION": "ieee",
+                       "out_dtype": DT(out_dtype)}, atol=tol, num_warps=num_warps)
+
+
+@pytest.mark.parametrize("in_dtype,out_dtype", [("int8", "int32"), ("float16", "float16")])
+@pytest.mark.parametrize("M,N,K", [(3, 5, 7), (19, 37, 70)])
+def test_dot_out_dtype_odd_sizes(both, rng, in_dtype, out_dtype, M, N, K):
+    """metalforge's own: a K loop accumulating in out_dtype over masked tiles, several programs."""
+    if in_dtype == "int8":
+        x, y = (rng.integers(-128, 128, s).astype(np.int8) for s in ((M, K), (K, N)))
+        want, tol = (x.astype(np.int64) @ y.astype(np.int64)).astype(np.int32), 0.0
+    else:
+        x, y = (numpy_random(rng, s, in_dtype) for s in ((M, K), (K, N)))
+        want = (x.astype(np.float64) @ y.astype(np.float64)).astype(np.float16)
+        tol = dot_error_bound(x, y, 2.0 ** -11)
+    both.check("dot_out_dtype_kernel", (-(-M // 16), -(-N // 16)), (x, y, Out((M, N), out_dtype), M, N), [want],
+               consts={"K": K, "OUT": DT(out_dtype), "BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 32}, atol=tol)
+
+
 # --- fp16/bf16 atomics -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("op,mode,sem", [(op, mode, sem) for op in ["add"]
                                          for mode in ["all_neg", "all_pos", "min_neg", "max_pos"]
@@ -880,7 +1018,7 @@ def test_byte_atomics_are_refused_on_metal(both):
 
 
 # --- clear errors for what is not supported ------------------------------------------------------------------------
-@pytest.mark.parametrize("feature", ["topk", "histogram", "make_tensor_descriptor"])
+@pytest.mark.parametrize("feature", ["xor_sum", "atomic_or", "make_tensor_descriptor"])
 def test_unsupported_feature_is_named(both, feature):
     """Triton runs these; metalforge refuses them at the user's line, naming the tl function and a fix."""
     from metalforge.errors import KernelDefinitionError

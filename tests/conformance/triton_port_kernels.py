@@ -920,6 +920,135 @@ def sort_error_kernel(X, WHICH: tl.constexpr):
     tl.store(X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :], x)
 
 
+# --- tl.topk (test_standard.py's test_topk kernel) ----------------------------------------------------------------
+@jit
+def topk_kernel(X, Z, N: tl.constexpr, M: tl.constexpr, K: tl.constexpr):
+    offs_m = tl.arange(0, M)
+    offs_x_n = tl.arange(0, N)
+    offs_z_n = tl.arange(0, K)
+    offs_x = offs_m[:, None] * N + offs_x_n[None, :]
+    x = tl.load(X + offs_x)
+    z = tl.topk(x, K)
+    offs_z = offs_m[:, None] * K + offs_z_n[None, :]
+    tl.store(Z + offs_z, z)
+
+
+@jit
+def topk_odd_kernel(X, Z, n_rows, n_cols, K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """metalforge's own: rows of odd length padded with -inf (it never ranks in the top k while k <=
+    n_cols), several programs, a 3-D tile (dim=2) and rows of index arithmetic."""
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    inside = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    x = tl.load(X + rows[:, None] * n_cols + cols[None, :], mask=inside, other=float("-inf"))
+    top = tl.reshape(tl.topk(tl.reshape(x, (BLOCK_M // 2, 2, BLOCK_N)), K, dim=2), (BLOCK_M, K))
+    ranks = tl.topk(cols[None, :] * (rows[:, None] + 1) % 7 + 0 * rows[:, None], K)
+    ks = tl.arange(0, K)
+    out = Z + rows[:, None] * 2 * K + ks[None, :]
+    tl.store(out, top, mask=rows[:, None] < n_rows)
+    tl.store(out + K, ranks.to(tl.float32), mask=rows[:, None] < n_rows)
+
+
+@jit
+def topk_error_kernel(X, WHICH: tl.constexpr):
+    x = tl.load(X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :])
+    if WHICH == "dim":
+        x = x + tl.sum(tl.topk(x, 2, dim=0), 0)[None, :]
+    elif WHICH == "k":
+        x = x + tl.sum(tl.topk(x, 3), 1)[:, None]
+    else:
+        x = x + tl.topk(tl.sum(tl.sum(x, 1), 0), 1)
+    tl.store(X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :], x)
+
+
+# --- tl.histogram (test_core.py's test_histogram and test_histogram_mask kernels) ---------------------------------
+@jit
+def histogram_kernel(x_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr):
+    offset1 = tl.arange(0, M)
+    offset2 = tl.arange(0, N)
+    x = tl.load(x_ptr + offset1)
+    z = tl.histogram(x, N)
+    bias = tl.full([M, N], 1, dtype=tl.int32)
+    # check that histogram produces object compatible with broadcasting
+    biased = z + bias
+    tl.store(z_ptr + offset2, z)
+
+
+@jit
+def histogram_mask_kernel(x_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr):
+    offset1 = tl.arange(0, 2 * M)
+    offset2 = tl.arange(0, N)
+    mask = offset1 < M
+    x = tl.load(x_ptr + offset1)
+    z = tl.histogram(x, N, mask)
+    tl.store(z_ptr + offset2, z)
+
+
+@jit
+def histogram_odd_kernel(X, Z, n, BLOCK: tl.constexpr, BINS: tl.constexpr):
+    """metalforge's own: each program counts its block of a length-n input (a masked tail) into its own
+    row, as a method and with a mask, then a histogram of index arithmetic (offs % 5) plus 1."""
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < n, other=0)
+    row = Z + pid * 2 * BINS + tl.arange(0, BINS)
+    tl.store(row, x.histogram(BINS, mask=offs < n))
+    tl.store(row + BINS, tl.histogram(offs % 5, BINS, offs < n) + 1)
+
+
+@jit
+def histogram_error_kernel(X, Z, WHICH: tl.constexpr):
+    x = tl.load(X + tl.arange(0, 16))
+    if WHICH == "float":
+        h = tl.histogram(x.to(tl.float32), 8)
+    elif WHICH == "rank":
+        h = tl.sum(tl.reshape(tl.histogram(tl.reshape(x, (4, 4)), 8), (8, 1)), 1)
+    elif WHICH == "bins":
+        h = tl.histogram(x, 6)
+    else:
+        h = tl.histogram(x, 8, mask=x)
+    tl.store(Z + tl.arange(0, 8), h)
+
+
+# --- 3-D tl.dot, int8 and float16 accumulation (test_core.py's test_dot3d kernel) ----------------------------------
+@jit
+def dot3d_kernel(q_ptr, k_ptr, o_ptr, stride_qb, stride_qm, stride_qk, stride_kb, stride_kk, stride_kn, stride_ob,
+                 stride_om, stride_on, BLOCK_B: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                 BLOCK_K: tl.constexpr, INPUT_PRECISION: tl.constexpr, out_dtype: tl.constexpr = tl.float32):
+    startm = tl.program_id(0) * BLOCK_M
+    startn = tl.program_id(1) * BLOCK_N
+    offs_b = tl.arange(0, BLOCK_B)
+    offs_m = startm + tl.arange(0, BLOCK_M)
+    offs_n = startn + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    q_ptrs = q_ptr + offs_b[:, None, None] * stride_qb + offs_m[None, :, None] * stride_qm + offs_k[
+        None, None, :] * stride_qk
+    k_ptrs = k_ptr + offs_b[:, None, None] * stride_kb + offs_k[None, :, None] * stride_kk + offs_n[
+        None, None, :] * stride_kn
+    q = tl.load(q_ptrs)
+    k = tl.load(k_ptrs)
+    qk = tl.dot(q, k, input_precision=INPUT_PRECISION, out_dtype=out_dtype)
+    o_ptrs = o_ptr + offs_b[:, None, None] * stride_ob + offs_m[None, :, None] * stride_om + offs_n[
+        None, None, :] * stride_on
+    tl.store(o_ptrs, qk)
+
+
+@jit
+def dot_out_dtype_kernel(X, Y, Z, M, N, K: tl.constexpr, OUT: tl.constexpr, BLOCK_M: tl.constexpr,
+                         BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """metalforge's own: a K loop accumulating in OUT (out_dtype) over masked odd-sized tiles (K constexpr:
+    Triton 3.6's interpreter cannot take a run-time loop bound under numpy 2)."""
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=OUT)
+    for k0 in range(0, K, BLOCK_K):
+        ks = k0 + tl.arange(0, BLOCK_K)
+        x = tl.load(X + rm[:, None] * K + ks[None, :], mask=(rm[:, None] < M) & (ks[None, :] < K), other=0)
+        y = tl.load(Y + ks[:, None] * N + rn[None, :], mask=(ks[:, None] < K) & (rn[None, :] < N), other=0)
+        acc = tl.dot(x, y, acc, out_dtype=OUT)
+    tl.store(Z + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
 # --- fp16/bf16 atomics (test_core.py's test_atomic_rmw kernel, GENERATE_TEST_HERE written out per op) ----------
 @jit
 def atomic_rmw_add_kernel(X, Z, SEM: tl.constexpr):
@@ -976,10 +1105,10 @@ def byte_atomics_kernel(X, Z):
 @jit
 def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
     x = tl.load(X + tl.arange(0, N))
-    if FEATURE == "topk":
-        x = tl.topk(x, N)
-    elif FEATURE == "histogram":
-        x = tl.histogram(x.to(tl.int32), N).to(tl.float32)
+    if FEATURE == "xor_sum":
+        x = x + tl.xor_sum(x.to(tl.int32), 0)
+    elif FEATURE == "atomic_or":
+        tl.atomic_or(Z.to(tl.pointer_type(tl.int32)), 1)
     elif FEATURE == "make_tensor_descriptor":
         x = tl.make_tensor_descriptor(X, [N], [1], [N]).load([0])
     tl.store(Z + tl.arange(0, N), x)

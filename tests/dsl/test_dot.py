@@ -257,6 +257,118 @@ def test_batched_matmul(rng):
     check(out, a64 @ b64, 2e-3)
 
 
+# --- dots on per-thread multiply-adds: int8 -> int32, float16 accumulated in float16, 3-D -----------
+@mf.jit
+def matmul_out(a_ptr, b_ptr, c_ptr, M, N, K, OUT: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+               BLOCK_K: tl.constexpr):
+    """C = A @ B accumulated in OUT over a K loop (tl.dot's out_dtype; int32 for int8 operands)."""
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=OUT)
+    for k0 in range(0, K, BLOCK_K):
+        ks = k0 + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rm[:, None] * K + ks[None, :], mask=(rm[:, None] < M) & (ks[None, :] < K), other=0)
+        b = tl.load(b_ptr + ks[:, None] * N + rn[None, :], mask=(ks[:, None] < K) & (rn[None, :] < N), other=0)
+        acc = tl.dot(a, b, acc, out_dtype=OUT)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@mf.jit
+def batched_dot(a_ptr, b_ptr, c_ptr, B, M, N, K, BLOCK_B: tl.constexpr, BLOCK_M: tl.constexpr,
+                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """C[b] = A[b] @ B[b] as one 3-D tl.dot per K step, BLOCK_B batches per program; the result in
+    float32 (int32 for int8 operands) plus 1, so the epilogue reads the dot's registers."""
+    rb = tl.program_id(2) * BLOCK_B + tl.arange(0, BLOCK_B)[:, None, None]
+    rm = (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M))[None, :, None]
+    rn = (tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))[None, None, :]
+    acc = tl.zeros((BLOCK_B, BLOCK_M, BLOCK_N), dtype=c_ptr.dtype.element_ty)
+    for k0 in range(0, K, BLOCK_K):
+        ks = k0 + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rb * M * K + rm * K + ks[None, None, :],
+                    mask=(rb < B) & (rm < M) & (ks[None, None, :] < K), other=0)
+        b = tl.load(b_ptr + rb * K * N + ks[None, :, None] * N + rn,
+                    mask=(rb < B) & (ks[None, :, None] < K) & (rn < N), other=0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rb * M * N + rm * N + rn, acc + 1, mask=(rb < B) & (rm < M) & (rn < N))
+
+
+def int8_inputs(rng, *shape) -> tuple[mx.array, np.ndarray]:
+    x = rng.integers(-128, 128, size=shape).astype(np.int8)
+    return mxa(x), x.astype(np.int64)
+
+
+@pytest.mark.parametrize("num_stages", [None, 2, 0], ids=["staged", "double_buffered", "from_device"])
+@pytest.mark.parametrize("blocks,num_warps", [((32, 16, 32), 4), ((16, 32, 16), 2)])
+def test_int8_dot_accumulates_exactly_in_int32(rng, num_stages, blocks, num_warps):
+    """Triton's rule: int8 operands give an int32 result; the sums of up to 130 products of +-128
+    are exact in int32, so the result equals numpy's int64 product."""
+    M, N, K = 37, 29, 130
+    (a, a64), (b, b64) = int8_inputs(rng, M, K), int8_inputs(rng, K, N)
+    bm, bn, bk = blocks
+    out = matmul_out[(mf.cdiv(M, bm), mf.cdiv(N, bn))](a, b, mf.empty((M, N), mx.int32), M, N, K, OUT=tl.int32,
+                                                        BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=num_warps,
+                                                        num_stages=num_stages)
+    np.testing.assert_array_equal(npy(out), (a64 @ b64).astype(np.int32))
+
+
+def fp16_accumulation_bound(a64: np.ndarray, b64: np.ndarray, K: int) -> np.ndarray:
+    """Error bound of a float16 sum of K float16 products (Higham, Accuracy and Stability, 3.1):
+    |fl(sum) - sum| <= gamma_{K+1} * sum |a_k b_k| with u = 2**-11, gamma_n = n u / (1 - n u) (K
+    additions and one product rounding per term), plus 2**-25 per operation for results in float16's
+    subnormal range, where the relative bound does not hold."""
+    u = 2.0 ** -11
+    gamma = (K + 1) * u / (1 - (K + 1) * u)
+    return gamma * (np.abs(a64) @ np.abs(b64)) + 2 * K * 2.0 ** -25
+
+
+@pytest.mark.parametrize("num_stages", [None, 2])
+def test_float16_dot_with_float16_out_dtype(rng, num_stages):
+    M, N, K = 21, 35, 72
+    (a, a64), (b, b64) = inputs(rng, mx.float16, M, K), inputs(rng, mx.float16, K, N)
+    out = matmul_out[(mf.cdiv(M, 16), mf.cdiv(N, 32))](a, b, mf.empty((M, N), mx.float16), M, N, K, OUT=tl.float16,
+                                                        BLOCK_M=16, BLOCK_N=32, BLOCK_K=16, num_stages=num_stages)
+    got = to64(out)
+    assert not np.isnan(got).any()
+    assert (np.abs(got - a64 @ b64) <= fp16_accumulation_bound(a64, b64, K)).all()
+
+
+def test_float16_out_dtype_accumulates_in_float16():
+    """What sets float16 accumulation apart: 4096 products of 1 saturate a float16 sum at 2048
+    (2048 + 1 rounds to even, 2048), where a float32 accumulator reaches 4096 (exact in float16)."""
+    M, N, K = 8, 8, 4096
+    ones = mx.ones((M, K), mx.float16), mx.ones((K, N), mx.float16)
+    out = matmul_out[(1, 1)](*ones, mf.empty((M, N), mx.float16), M, N, K, OUT=tl.float16, BLOCK_M=8, BLOCK_N=8,
+                             BLOCK_K=64, num_warps=1)
+    np.testing.assert_array_equal(to64(out), np.full((M, N), 2048.0))
+    out = matmul_out[(1, 1)](*ones, mf.empty((M, N), mx.float32), M, N, K, OUT=tl.float32, BLOCK_M=8, BLOCK_N=8,
+                             BLOCK_K=64, num_warps=1)
+    np.testing.assert_array_equal(to64(out), np.full((M, N), 4096.0))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float32", "float16", "bfloat16"])
+def test_batched_3d_dot(rng, dtype):
+    """[B, M, K] @ [B, K, N] in one tl.dot, two batches per program, odd sizes so every mask (batch
+    included) matters. Float operands accumulate in float32: |error| <= gamma_K * sum |a_k b_k| with
+    u = 2**-24 (Higham 3.1; the operands' values are exact in float64), well under 1e-5 of it."""
+    B, M, N, K = 3, 19, 13, 40
+    if dtype == "int8":
+        (a, a64), (b, b64) = int8_inputs(rng, B, M, K), int8_inputs(rng, B, K, N)
+        out_type = mx.int32
+    else:
+        (a, a64), (b, b64) = inputs(rng, DTYPES[dtype][0], B, M, K), inputs(rng, DTYPES[dtype][0], B, K, N)
+        out_type = mx.float32
+    out = batched_dot[(mf.cdiv(M, 16), mf.cdiv(N, 8), mf.cdiv(B, 2))](
+        a, b, mf.empty((B, M, N), out_type), B, M, N, K, BLOCK_B=2, BLOCK_M=16, BLOCK_N=8, BLOCK_K=16, num_warps=2)
+    want = a64 @ b64 + 1
+    if dtype == "int8":
+        np.testing.assert_array_equal(npy(out), want.astype(np.int32))
+    else:
+        u = 2.0 ** -24
+        bound = K * u / (1 - K * u) * (np.abs(a64) @ np.abs(b64)) + u * np.abs(want)  # and the + 1's rounding
+        got = to64(out)
+        assert not np.isnan(got).any() and (np.abs(got - want) <= bound).all()
+
+
 # --- causal flash attention forward, GQA: dot(Q, K^T) feeds dot(P, V) ----------------------------
 # The library's kernel (kernels/flash_attention.py), launched here with explicit tiles: the test
 # covers the DSL, the library tests cover the tuned wrapper.
@@ -405,17 +517,49 @@ def small_dot(a_ptr, o_ptr, BLOCK: tl.constexpr):
 
 
 @mf.jit
-def int_dot(a_ptr, o_ptr, BLOCK: tl.constexpr):
-    r = tl.arange(0, BLOCK)
-    a = tl.load(a_ptr + r[:, None] * BLOCK + r[None, :])
-    tl.store(o_ptr + r[:, None] * BLOCK + r[None, :], tl.dot(a, a))
+def dot_error(a_ptr, o_ptr, WHICH: tl.constexpr):
+    r = tl.arange(0, 8)
+    a = tl.load(a_ptr + r[:, None] * 8 + r[None, :])
+    a3 = tl.reshape(tl.join(a, a), (2, 8, 8), can_reorder=True) if WHICH != "int16" else a
+    if WHICH == "int16":
+        c = tl.dot(a, a)
+    elif WHICH == "rank":
+        c = tl.sum(tl.dot(a3, a), axis=0)
+    elif WHICH == "batch":
+        c = tl.sum(tl.dot(a3, tl.reshape(tl.join(a3, a3), (4, 8, 8), can_reorder=True)), axis=0)
+    elif WHICH == "bf16_out":
+        c = tl.dot(a, a, out_dtype=tl.bfloat16)
+    elif WHICH == "int32_out":
+        c = tl.dot(a.to(tl.float16), a.to(tl.float16), out_dtype=tl.int32)
+    elif WHICH == "int8_out_f16":
+        c = tl.dot(a.to(tl.int8), a.to(tl.int8), out_dtype=tl.float16)
+    else:  # an int8 product into a float32 accumulator
+        c = tl.dot(a.to(tl.int8), a.to(tl.int8), tl.zeros((8, 8), tl.float32))
+    tl.store(o_ptr + r[:, None] * 8 + r[None, :], c)
 
 
 def test_dot_errors():
     with pytest.raises(KernelDefinitionError, match=r"at least 8 in every dimension.*\n(.|\n)*use BLOCK sizes"):
         small_dot[(1,)](mx.zeros((16,)), mf.empty((16,), mx.float32), BLOCK=4)
-    with pytest.raises(KernelDefinitionError, match="tl.dot on tl.int8 tiles is not supported"):
-        int_dot[(1,)](mx.zeros((64,), mx.int8), mf.empty((64,), mx.int32), BLOCK=8)
+
+
+@pytest.mark.parametrize("which,dtype,message,fix", [
+    ("int16", mx.int16, "tl.dot on tl.int16 tiles is not supported: integer products take int8", ".to(tl.int8)"),
+    ("rank", mx.float32, "tl.dot needs [M, K] and [K, N] tiles, or [B, M, K] and [B, K, N], got [2, 8, 8] and [8, 8]",
+     "transpose or reshape"),
+    ("batch", mx.float32, "got [2, 8, 8] and [4, 8, 8]", "transpose or reshape"),
+    ("bf16_out", mx.float16, "tl.dot(out_dtype=tl.bfloat16) on tl.float16 tiles is not supported", "convert the result"),
+    ("int32_out", mx.float32, "tl.dot(out_dtype=tl.int32) on tl.float16 tiles is not supported", "out_dtype=tl.float32"),
+    ("int8_out_f16", mx.float32, "tl.dot(out_dtype=tl.float16) on tl.int8 tiles is not supported", "tl.int32 for int8"),
+    ("int8_float_acc", mx.float32, "tl.dot accumulator is f32[8,8], expected i32[8,8]", "int32 for int8 operands"),
+])
+def test_dot_argument_errors_name_the_kernel(which, dtype, message, fix):
+    """Triton's tl.dot rules (semantic.dot), refused at the user's line with the fix."""
+    with pytest.raises(KernelDefinitionError) as e:
+        dot_error[(1,)](mx.zeros((64,), dtype), mf.empty((64,), mx.float32), WHICH=which)
+    text = str(e.value)
+    assert message in text and fix in text, text
+    assert "dot_error" in text and "test_dot.py" in text and "tl.dot(" in text, text
 
 
 # --- reductions of a dot result in its own registers (Metal's 8x8 fragments) -----------------------
