@@ -22,6 +22,7 @@ from typing import Mapping
 from ...dsl import ir
 from ...dsl.ir import Block, BlockType, Function, Operation, Value, element_of, make_type, shape_of
 from .axis_info import MAX_DIVISIBILITY, AxisInfo, analyse
+from .prefetch import _positive_constant
 
 
 @dataclass(frozen=True)
@@ -55,11 +56,6 @@ def drop_implied_masks(fn: Function, divisibility: Mapping[str, int]) -> Functio
                 _simplify(block, op, known, facts)
     visit(fn.body, [])
     return fn
-
-
-def _positive_constant(v: Value, defined: dict[int, Operation]) -> bool:
-    op = defined.get(v.id)
-    return op is not None and op.opcode == "constant" and isinstance(op.attrs["value"], int) and op.attrs["value"] > 0
 
 
 class _Facts:
