@@ -6,7 +6,8 @@ For each config, `matmul_kernel` (fp16, N = K = 4096) is compiled for sm_90 as M
 tests/codegen/nvrtc.py) and, where Triton is importable, Triton's compile of the same kernel body for
 sm_80 (its mma.sync path; for sm_90 Triton emits wgmma). Printed per side: registers, and in the
 K loop (the backward branch around the most HMMAs) the instructions, HMMA, LDSM (ldmatrix), LDGSTS
-(cp.async) and the integer / predicate arithmetic (IMAD, IADD3, LEA, VIADD, SHF, LOP3, ISETP, SEL).
+(cp.async) and the integer / predicate arithmetic (IMAD, IADD3, LEA, VIADD, SHF, LOP3, ISETP, SEL), of
+which the ISETP (the masks' comparisons) are also counted apart.
 Run: python benchmarks/dot_sass.py   (ptxas and cuobjdump from PATH or Triton's wheel; about a minute)
 """
 from __future__ import annotations
@@ -89,7 +90,7 @@ def theirs(bm: int, bn: int, bk: int, group: int, warps: int, stages: int, tmp: 
 
 def summary(registers: int, loop: Counter) -> str:
     return (f"{registers}, {loop['all']}, {loop['LDSM']}, {sum(loop[k] for k in INTEGER)} "
-            f"(HMMA {loop['HMMA']}, LDGSTS {loop['LDGSTS']})")
+            f"(HMMA {loop['HMMA']}, LDGSTS {loop['LDGSTS']}, ISETP {loop['ISETP']})")
 
 
 def main() -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from ..dsl.ir import Function, ScalarType
 from ..errors import LaunchConfigError
@@ -18,6 +19,7 @@ from .facts import KernelFacts, kernel_facts
 from .ir_passes.assign_layouts import LayoutPlan, assign_layouts
 from .ir_passes.dce import eliminate_dead_code
 from .ir_passes.fold import fold_constants
+from .ir_passes.masks import drop_implied_masks
 from .ir_passes.prefetch import prefetch_dot_operands
 from .lir_passes.aligned_vectors import version_vector_accesses
 from .lir_passes.barriers import merge_barriers
@@ -28,7 +30,7 @@ from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 from .target import target_named
 
-CODEGEN_VERSION = "27"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "28"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 _SOURCE_COMMENT = re.compile(r"^\s*// (\d+): (.*)$")  # lowering's comment naming each op's Python line
 PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
@@ -101,10 +103,11 @@ def dot_stages_for(num_stages: int | None, matmul2d: bool, target: str = "msl") 
 
 
 def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "msl",
-               divisible_by_16: frozenset[str] = frozenset(), dot_stages: int = 1,
+               divisibility: Mapping[str, int] = {}, dot_stages: int = 1,
                warps_m: int | None = None, matmul2d: bool = False) -> CompiledKernel:
     """Run the passes on `fn` (a freshly built specialisation) and render it for `target` (codegen.target.TARGETS);
-    `divisible_by_16` names the integer arguments this specialisation knows to be multiples of 16;
+    `divisibility` maps the integer arguments this specialisation knows divisible (launcher/arguments.py)
+    to the power of two that divides them;
     `dot_stages` is where `tl.dot` operands live: 0 read straight from device memory (those loaded
     only for it), 1 staged in threadgroup memory, 2 staged in two buffers alternating per iteration,
     3 or 4 (asynchronous copies) in that many, loaded that many iterations ahead less one;
@@ -120,7 +123,9 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     if dot_stages >= 2:  # dot operands loaded dot_stages - 1 iterations ahead (their old loads become dead code)
         fn = eliminate_dead_code(prefetch_dot_operands(fn, dot_stages - 1))
         asm["prefetch"] = str(fn)
-    plan = assign_layouts(fn, num_warps, tgt, divisible_by_16, dot_stages, warps_m, matmul2d)
+    fn = eliminate_dead_code(drop_implied_masks(fn, divisibility))  # after prefetch: its guards too
+    asm["masks"] = str(fn)
+    plan = assign_layouts(fn, num_warps, tgt, divisibility, dot_stages, warps_m, matmul2d)
     asm["layouts"] = describe_layouts(fn, plan)
     check_slots(fn, plan, num_warps)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)

@@ -79,18 +79,33 @@ def _initial(value: float) -> float:
     return _NAN if value != value else value
 
 
+# An integer argument's divisibility as its kernel is specialised on it, by its remainder modulo 128:
+# the largest power of two up to 128 that divides it where that is 16 or more, else 1. Five classes
+# (1, 16, 32, 64, 128): 16 as in Triton (masks constant over vector-wide groups), and up to 128 so
+# that a loop's `k + tl.arange(0, BLOCK_K) < K` is known all-true when K is a multiple of BLOCK_K
+# (codegen/ir_passes/masks.py); one tuple index per argument and launch.
+MAX_DIVISIBILITY_FACT = 128
+DIVISIBILITY = tuple(MAX_DIVISIBILITY_FACT if r == 0 else r & -r if r & -r >= 16 else 1
+                     for r in range(MAX_DIVISIBILITY_FACT))
+
+
+def divisibility(value: int) -> int:
+    """What an integer argument's specialisation knows divides it (DIVISIBILITY)."""
+    return DIVISIBILITY[value & (MAX_DIVISIBILITY_FACT - 1)]
+
+
 def fact(value: Any) -> Any:
     """The facts of a runtime argument that select its kernel's specialisation: an array's dtype; a
-    placeholder's dtype and initial value; an int's width (32 or 64 bits) and whether it is a multiple
-    of 16 (as in Triton: the compiler then knows masks allow vector accesses), as a code 0-3; a float's
-    or bool's kind; anything else its type (the launch then says what to pass instead)."""
+    placeholder's dtype and initial value; an int's divisibility class (1, 16, 32, 64 or 128, see
+    DIVISIBILITY) plus 2 when it fits 32 bits (the classes leave bit 1 free); a float's or bool's
+    kind; anything else its type (the launch then says what to pass instead)."""
     kind = type(value)
     if kind is mx.array:
         return value.dtype
     if kind is Placeholder:
         return value[1:]
     if kind is int:
-        return (value & 15 == 0) | ((-2**31 <= value < 2**31) << 1)
+        return DIVISIBILITY[value & 127] | ((-2**31 <= value < 2**31) << 1)
     if kind is float:
         return "f32"
     return "i1" if kind is bool else kind
@@ -100,11 +115,11 @@ def fact(value: Any) -> Any:
 # expressions of `{v}` a dispatcher inlines: what the type leaves open. An array's dtype is its hash
 # where MLX hashes each dtype to a number of its own (its enum value): a small int in a key hashes and
 # compares for free, where a Dtype object (a new one per `.dtype`) costs ~50 ns to hash and as much
-# to compare.
+# to compare. An int's divisibility reads `_mf_divisibility`, DIVISIBILITY in the dispatcher's namespace.
 _DTYPE_HASHES_UNIQUE = len({hash(d) for d in DTYPES}) == len(DTYPES)
 TYPED_FACTS: dict[type, tuple[str, ...]] = {
     mx.array: ("hash({v}.dtype)" if _DTYPE_HASHES_UNIQUE else "{v}.dtype",), Placeholder: ("{v}[1]", "{v}[2]"),
-    int: ("not {v} & 15", "-2147483648 <= {v} <= 2147483647"), float: (), bool: ()}
+    int: ("_mf_divisibility[{v} & 127]", "-2147483648 <= {v} <= 2147483647"), float: (), bool: ()}
 
 
 def scalar_type(value: Any) -> ir.ScalarType:

@@ -28,7 +28,7 @@ from ..errors import BackendUnavailableError, LaunchConfigError, MetalforgeError
 from ..runtime import backends, metal_kernel
 from ..runtime.kernel import ValueTypes
 from . import generated
-from .arguments import MX_DTYPES, Placeholder, check_element, fact, scalar_arrays, scalar_type, zeros
+from .arguments import MX_DTYPES, Placeholder, check_element, divisibility, fact, scalar_arrays, scalar_type, zeros
 from .generated import LAUNCH_OPTIONS, UNSET
 
 _PRINT_BUFFER = zeros(((PRINT_CAPACITY + 1) * RECORD_WORDS,), mx.uint32)  # tl.device_print's hidden output
@@ -237,8 +237,8 @@ class JITFunction(_FrontendFunction):
             arg_types = {n: self.arg_type(n, v) for n, v, c in zip(self.arg_names, values, self.is_constexpr) if not c}
             constexprs = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
             outputs = {n for n, v in zip(self.arg_names, values) if isinstance(v, Placeholder)}
-            divisible = frozenset(n for n, v, c in zip(self.arg_names, values, self.is_constexpr)
-                                  if not c and type(v) is int and v % 16 == 0)
+            divisible = {n: divisibility(v) for n, v, c in zip(self.arg_names, values, self.is_constexpr)
+                         if not c and type(v) is int and divisibility(v) > 1}
             compiled = compile_ir(self.build_ir(arg_types, constexprs), outputs, num_warps, target, divisible,
                                   dot_stages=stages, warps_m=warps_m, matmul2d=matmul2d)
             self.cache[key] = compiled

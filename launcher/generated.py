@@ -121,7 +121,8 @@ def dispatcher(kernel: str, params: Sequence[str], constexpr: Sequence[bool], de
     pairs, and each launch adds 1 to `calls[0]` where it is not None."""
     check_parameter_names(kernel, params)
     namespace: dict[str, Any] = {"_mf_array": mx.array, "_mf_Placeholder": arguments.Placeholder,
-                                 "_mf_fact": arguments.fact, "_mf_get": cache.get,
+                                 "_mf_fact": arguments.fact, "_mf_divisibility": arguments.DIVISIBILITY,
+                                 "_mf_get": cache.get,
                                  "_mf_cache": cache, "_mf_recent": cache.recent,
                                  "_mf_miss": miss, "_mf_id": id, "_mf_UNSET": UNSET, "_mf_GENERIC": _GENERIC,
                                  "_mf_choice": environment_choice, "_mf_given": given_call,

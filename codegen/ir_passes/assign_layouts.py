@@ -10,6 +10,7 @@ carried and branch-yielded tiles take a register layout fixed before their regio
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from ...dsl.ir import BlockType, Function, Operation, Value, shape_of
 from ...dsl import ir
@@ -96,7 +97,7 @@ def pad_dot_operands(fn: Function, plan: LayoutPlan) -> None:
 
 
 def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
-                   divisible_by_16: frozenset[str] = frozenset(), dot_stages: int = 1,
+                   divisibility: Mapping[str, int] = {}, dot_stages: int = 1,
                    warps_m: int | None = None, matmul2d: bool = False) -> LayoutPlan:
     plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages, matmul2d=matmul2d, target=target)
     users: dict[int, list[Operation]] = {}
@@ -117,7 +118,7 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
     # Vector accesses: a shape's default layout gives each thread runs of as many neighbouring
     # elements as all loads and stores of that shape can move at once (one where any cannot, so
     # tiles of one shape keep one layout and never convert between them).
-    info = analyse(fn, set(divisible_by_16))
+    info = analyse(fn, divisibility)
     for op in fn.walk():
         if op.opcode in ("load", "store") and isinstance(op.operands[0].type, BlockType):
             element = op.operands[0].type.element.element

@@ -5,14 +5,15 @@ For each dimension d of a tile value:
 - contiguity[d]: its values run in steps of +1 along d in groups of this many elements;
 - divisibility[d]: the first value of each such group is a multiple of this (a power of two);
 - constancy[d]: its values repeat along d in groups of this many elements.
-Scalars have a divisibility only. Integer kernel arguments divisible by 16 are specialised as such
-(the launch keys them apart, as Triton does), which is what makes `offs < n` constant over aligned
-groups and the masked edge of a row vectorisable.
+Scalars have a divisibility only. Integer kernel arguments are specialised on their divisibility (16,
+32, 64 or 128, launcher/arguments.py: the launch keys them apart, as Triton does for 16), which is what
+makes `offs < n` constant over aligned groups and the masked edge of a row vectorisable.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from math import gcd
+from typing import Mapping
 
 from ...dsl.ir import BlockType, Function, Operation, PointerType, Value, element_of, shape_of
 
@@ -44,12 +45,12 @@ class AxisInfo:
         return AxisInfo((1,) * len(shape), (divisibility,) * len(shape), tuple(shape))
 
 
-def analyse(fn: Function, divisible_by_16: set[str]) -> dict[int, AxisInfo]:
-    """AxisInfo of every integer, pointer and boolean value of `fn` whose facts are known."""
+def analyse(fn: Function, divisibility: Mapping[str, int]) -> dict[int, AxisInfo]:
+    """AxisInfo of every integer, pointer and boolean value of `fn` whose facts are known;
+    `divisibility`: what divides each integer argument this specialisation knows of (by name)."""
     info: dict[int, AxisInfo] = {}
     for a in fn.args:
-        info[a.id] = AxisInfo.scalar(16 if a.name in divisible_by_16 else
-                                     MAX_DIVISIBILITY if hasattr(a.type, "element") else 1)
+        info[a.id] = AxisInfo.scalar(divisibility.get(a.name, MAX_DIVISIBILITY if hasattr(a.type, "element") else 1))
 
     def get(v: Value) -> AxisInfo:
         found = info.get(v.id)

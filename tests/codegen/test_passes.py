@@ -222,7 +222,7 @@ def offsets(X, Y, n, stride, BLOCK: tl.constexpr):
 def test_axis_info_and_access_widths(n_divisible):
     fn = build(offsets, {"X": ir.ptr(ir.float32), "Y": ir.ptr(ir.float32), "n": ir.int32, "stride": ir.int32},
                {"BLOCK": 128})
-    info = analyse(fn, {"n"} if n_divisible else set())
+    info = analyse(fn, {"n": 16} if n_divisible else {})
     loads = [op for op in fn.walk() if op.opcode == "load"]
     store = next(op for op in fn.walk() if op.opcode == "store")
     offs_ptr = info[loads[0].operands[0].id]
@@ -231,7 +231,7 @@ def test_axis_info_and_access_widths(n_divisible):
     assert mask.constancy == ((16,) if n_divisible else (1,))
     widths = [access_width(op, info, 4) for op in loads + [store]]
     assert widths == ([4, 4, 1, 4] if n_divisible else [1, 4, 1, 1])
-    plan = assign_layouts(fn, 4, divisible_by_16=frozenset({"n"} if n_divisible else ()))
+    plan = assign_layouts(fn, 4, divisibility={"n": 16} if n_divisible else {})
     assert plan.vector[(128,)] == 1  # the strided load keeps [128] tiles one element per thread
     assert plan.vector[(8, 128)] == 4
 
@@ -250,7 +250,7 @@ def test_axis_info_products_of_runs_claim_nothing_for_later_elements(stride_divi
     its first element alone, so it must not make `flat < total` look constant over groups."""
     fn = build(row_window, {"X": ir.ptr(ir.float32), "Y": ir.ptr(ir.float32), "stride": ir.int32,
                             "total": ir.int32}, {"BLOCK": 16})
-    info = analyse(fn, {"stride", "total"} if stride_divisible else {"total"})
+    info = analyse(fn, {"stride": 16, "total": 16} if stride_divisible else {"total": 16})
     load = next(op for op in fn.walk() if op.opcode == "load")
     assert info[load.operands[1].id].constancy[1] == (16 if stride_divisible else 1)
     assert access_width(load, info, 4) == (4 if stride_divisible else 1)
@@ -646,7 +646,7 @@ def test_register_broadcasts_and_loads_in_their_readers_layout(target):
     assert plan.of(x_load.result) == tile.reshaped((1, 32, 8)) and plan.of(s_load.result) == tile.reshaped((8, 32, 1))
     assert not any(isinstance(l, Shared) for l in plan.values.values())
     assert plan.constant_runs == {id(s_load): 4}
-    info = analyse(fn, set())
+    info = analyse(fn, {})
     quotient = next(op for op in fn.walk() if op.opcode == "sdiv" and op.result.type.shape).result
     assert info[quotient.id].constancy == (8,)
     kernel = compile_ir(fn, {"Y"}, 2, target)

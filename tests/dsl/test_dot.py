@@ -397,6 +397,10 @@ def test_flash_attention_causal_gqa(rng, D, blocks, num_stages):
                                                num_warps=2, num_stages=num_stages)
     # P is rounded to fp16 before the second product, as in Triton's kernel: ~1e-3 relative
     check(out, attention_reference(q64, k64, v64, H // H_KV), 4e-3)
+    if num_stages == 2:  # K and V read through base pointers carried across the loop, advanced by BLOCK_N * D
+        loop = generated(flash_attention)
+        loop = loop[loop.index("for (int start_n"):]
+        assert f"k_ptr_next = (k_ptr_k + {bn * D})" in loop and f"v_ptr_next = (v_ptr_k + {bn * D})" in loop
 
 
 # --- Metal 4 cooperative matmul (launch setting matmul2d=True) -------------------------------------
@@ -646,7 +650,7 @@ def test_matmul_loader_pointers_advance(rng, M, N, K):
     """num_stages=2: the next K step's tiles are read through one base pointer per operand carried
     across the K loop and advanced by BLOCK_K * stride (Steel's loader `next()`), plus the first
     step's offsets, instead of addresses recomputed from k0 (codegen/ir_passes/prefetch.py); the
-    masks still come from k0. Where the sizes are multiples of 16 the loads stay packed_half4 (the
+    masks that remain still come from k0. Where the sizes are multiples of 16 the loads stay packed_half4 (the
     carried pointer keeps the arguments' alignment). Results against float64 on both shapes."""
     from metalforge.kernels.matmul import matmul_kernel
     a, a64 = inputs(rng, mx.float16, M, K)
@@ -659,3 +663,25 @@ def test_matmul_loader_pointers_advance(rng, M, N, K):
     assert "a_ptr_next = (a_ptr_k + " in k_loop and "b_ptr_next = (b_ptr_k + " in k_loop
     assert "(a_ptr_k + (rm_1 * K))" in k_loop and "k0" not in k_loop.split("a_ptr_k + ")[1].split(";")[0]
     assert ("packed_half4*)(((a_ptr_k + " in k_loop) == (M % 16 == 0)
+
+
+@pytest.mark.parametrize("num_stages", [1, 2])
+@pytest.mark.parametrize("M,N,K,BLOCK_K", [(96, 64, 128, 32), (64, 96, 192, 64), (48, 64, 80, 32), (37, 53, 75, 32)],
+                         ids=["k_divides_32", "k_divides_64", "k_multiple_of_16_only", "masks_every_edge"])
+def test_matmul_k_mask_dropped_where_k_divides_the_step(rng, M, N, K, BLOCK_K, num_stages):
+    """K specialised as a multiple of BLOCK_K (launcher/arguments.py: divisibility up to 128) makes
+    the loop's `k0 + tl.arange(0, BLOCK_K) < K` all true, and the loads in the K loop lose it
+    (codegen/ir_passes/masks.py); with num_stages=2 the next tile keeps the one scalar guard
+    `k0_next < K`. K = 80 is a multiple of 16 but not of 32, K = 75 of nothing: their masks stay.
+    The row and column masks (`rm < M`, `rn < N`) stay in every case. Results against float64."""
+    from metalforge.kernels.matmul import matmul_kernel
+    a, a64 = inputs(rng, mx.float16, M, K)
+    b, b64 = inputs(rng, mx.float16, K, N)
+    meta = dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=BLOCK_K, GROUP_M=2, num_warps=4, num_stages=num_stages)
+    out = matmul_kernel.fn[(mf.cdiv(M, 32) * mf.cdiv(N, 32),)](a, b, mf.empty((M, N), mx.float16), M, N, K, **meta)
+    check(out, a64 @ b64, DTYPES["float16"][1])
+    msl = matmul_kernel.fn.compile(a, b, mf.empty((M, N), mx.float16), M, N, K, target="msl", **meta).asm["msl"]
+    k_loop = [line for line in msl[msl.index("for (int k0"):msl.index("tl.store(")].splitlines()
+              if "//" not in line and (") mf_v = " in line or ": half(0.0f)" in line)]  # the tile loads
+    assert k_loop and all(re.search(r"\b(rm|rn)_\d+ < [MN]\b", line) for line in k_loop), k_loop
+    assert any(re.search(r"\brk_\d+ < K\b", line) for line in k_loop) == (K % BLOCK_K != 0), k_loop

@@ -135,7 +135,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     int rk_1 = (k0 + ((int(threadIdx.x % 32u) % 4) * 8));
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-      mf_load_masked(mf_v, ((x_ptr + (rm_1 * mf_K)) + rk_1), ((rm_1 < mf_M) & (rk_1 < mf_K)));
+      mf_load_masked(mf_v, ((x_ptr + (rm_1 * mf_K)) + rk_1), (rm_1 < mf_M));
       a[0] = mf_v.v[0];
       a[1] = mf_v.v[1];
       a[2] = mf_v.v[2];
@@ -285,7 +285,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     __half a[8];
     int rm_1 = (t + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
     int rk_1 = (k0 + ((int(threadIdx.x % 32u) % 4) * 8));
-    if (((rm_1 < mf_M) & (rk_1 < mf_K))) {
+    if ((rm_1 < mf_M)) {
       a[0] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[0];
       a[1] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[1];
       a[2] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[2];

@@ -20,7 +20,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     int rk_1 = (k0 + ((int(thread_index_in_simdgroup) % 8) * 4));
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (((rm_1 < M) & (rk_1 < K))) mf_v = *((const device packed_half4*)(((x_ptr + (rm_1 * K)) + rk_1)));
+      if ((rm_1 < M)) mf_v = *((const device packed_half4*)(((x_ptr + (rm_1 * K)) + rk_1)));
       a[k] = mf_v[0];
       a[(k + 1)] = mf_v[1];
       a[(k + 2)] = mf_v[2];

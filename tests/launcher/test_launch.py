@@ -49,6 +49,8 @@ BASE = dict(x=mx.ones(N), out=(N,), n=N, factor=2.0, meta=dict(BLOCK=128, num_wa
 VARIANTS = {  # each differs from BASE in one thing that selects the specialisation
     "input dtype": dict(x=mx.ones(N, dtype=mx.float16)),
     "not a multiple of 16": dict(n=N - 1),
+    "a multiple of 16, not 32": dict(n=N - 16),
+    "a multiple of 64, not 128": dict(n=N - 64),
     "64-bit int": dict(n=2**31 + 16),
     "int scalar for a float one": dict(factor=2),
     "constexpr": dict(meta=dict(BLOCK=256, num_warps=4)),
@@ -81,7 +83,7 @@ def _expect_ran(kernel, backend: Recording, args: tuple, meta: dict) -> None:
 
 @pytest.mark.parametrize("entry", ["jit", "autotune"])
 def test_every_fact_that_selects_a_specialisation_gives_its_own_kernel(entry):
-    """A changed dtype, multiple of 16, int width, scalar type, constexpr, launch option, output dtype or
+    """A changed dtype, divisibility class (16, 32, 64, 128 or none), int width, scalar type, constexpr, launch option, output dtype or
     initial value compiles a specialisation of its own, and every launch (the first and the cached
     ones) runs the one its arguments select; back to the first arguments, the first kernel runs."""
     backend = Recording()
@@ -97,6 +99,18 @@ def test_every_fact_that_selects_a_specialisation_gives_its_own_kernel(entry):
                 kernel[(4,)](*args, **meta, backend=backend)
             _expect_ran(kernel, backend, args, meta)
         assert len(kernel.cache) == compiled + (name != "base again"), name
+
+
+def test_ints_specialise_on_five_divisibility_classes():
+    """The largest power of two up to 128 dividing an int where it is 16 or more, else 1: 4096 and
+    256 and 0 share one class, so shapes that are multiples of 128 compile one kernel; the launch's
+    inline fact and `fact` agree with `divisibility` (which the compiler is given) on both signs."""
+    from metalforge.launcher.arguments import DIVISIBILITY, divisibility, fact
+    values = [0, 1, 15, 16, 48, 32, 96, 64, 192, 128, 256, 4096, 4080, 75, -16, -128, 2**31 + 64, -(2**40)]
+    assert [divisibility(v) for v in values] == [128, 1, 1, 16, 16, 32, 32, 64, 64, 128, 128, 128, 16, 1, 16, 128,
+                                                 64, 128]
+    assert set(DIVISIBILITY) == {1, 16, 32, 64, 128}
+    assert all(fact(v) == divisibility(v) | (2 if -2**31 <= v < 2**31 else 0) for v in values)
 
 
 def test_each_back_end_runs_its_own_launches():
