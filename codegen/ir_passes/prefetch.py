@@ -189,24 +189,19 @@ def _slope(v: Value, iv: Value, local: dict[int, Operation], out: list[Operation
             return None
         if a == 0 and b == 0:
             return 0
-        factor = _uniform(op.operands[0] if a == 0 else op.operands[1], local, out, loc)
+        factor = _uniform(op.operands[0] if a == 0 else op.operands[1], local)
         return None if factor is None else _binary(out, "mul", a if b == 0 else b, factor, loc)
     return None
 
 
-def _uniform(v: Value, local: dict[int, Operation], out: list[Operation], loc) -> Value | None:
-    """The scalar every element of `v` equals (a splat of it) as a value before the loop: one from
-    outside it, or a constant of the body (a constexpr such as attention's head dimension D, which the
-    front end materialises where it is used), copied into `out`; None when it is neither."""
+def _uniform(v: Value, local: dict[int, Operation]) -> Value | None:
+    """The scalar from outside the loop that every element of `v` equals (a splat of it), or None."""
     while isinstance(v.type, BlockType):
         op = local.get(v.id)
         if op is None or op.opcode not in ("splat", "broadcast", "expand_dims"):
             return None
         v = op.operands[0]
-    op = local.get(v.id)
-    if op is not None and op.opcode == "constant" and isinstance(op.attrs["value"], int):
-        return _constant(out, op.attrs["value"], loc)
-    return None if op is not None else v
+    return None if v.id in local else v
 
 
 def _constant(out: list[Operation], value: int, loc) -> Value:
@@ -216,17 +211,6 @@ def _constant(out: list[Operation], value: int, loc) -> Value:
 
 
 def _binary(out: list[Operation], opcode: str, a: Value, b: Value, loc) -> Value:
-    """`a opcode b` appended to `out`; a constant where both are constants of `out` (a slope of
-    constexprs: the pass runs after constant folding), the other operand where one is the identity."""
-    constants = {op.result.id: op.attrs["value"] for op in out if op.opcode == "constant"}
-    if a.id in constants and b.id in constants:
-        x, y = constants[a.id], constants[b.id]
-        return _constant(out, x + y if opcode == "add" else x - y if opcode == "sub" else x * y, loc)
-    identity = 1 if opcode == "mul" else 0
-    if constants.get(b.id) == identity:
-        return a
-    if constants.get(a.id) == identity and opcode != "sub":
-        return b
     result = Value(ir.int32)
     out.append(Operation(opcode, [a, b], [result], loc=loc))
     return result
