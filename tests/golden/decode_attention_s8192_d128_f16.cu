@@ -32,15 +32,15 @@ float* m_smem = reinterpret_cast<float*>(mf_shared + 512);
 float* acc_5_smem = reinterpret_cast<float*>(mf_shared + 528);
 float* l_i_4_smem = reinterpret_cast<float*>(mf_shared + 2576);
 if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
-  // 77: head = tl.program_id(0)
-  // 78: split = tl.program_id(1)
-  // 79: part = head * tl.num_programs(1) + split
+  // 79: head = tl.program_id(0)
+  // 80: split = tl.program_id(1)
+  // 81: part = head * tl.num_programs(1) + split
   int t = (int(blockIdx.x) * int(gridDim.y));
   int part = (t + int(blockIdx.y));
-  // 80: kv_head = head // GROUP
+  // 82: kv_head = head // GROUP
   int kv_head = (int(blockIdx.x) / 4);
-  // 81: d = tl.arange(0, D)
-  // 82: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  // 83: d = tl.arange(0, D)
+  // 84: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
@@ -49,15 +49,15 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
   q[0] = (t_4[0] * mf_scale);
-  // 83: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
-  // 84: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 85: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
-  // 86: lo = split * SPLIT
+  // 85: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+  // 86: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 87: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+  // 88: lo = split * SPLIT
   int lo = (int(blockIdx.y) * mf_SPLIT);
-  // 87: hi = tl.minimum(lo + SPLIT, S)
+  // 89: hi = tl.minimum(lo + SPLIT, S)
   int t_5 = (lo + mf_SPLIT);
   int hi = mf_min<int>(t_5, mf_S);
-  // 88: for start in range(lo, hi, BLOCK_N):
+  // 90: for start in range(lo, hi, BLOCK_N):
   float acc[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -80,11 +80,11 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
-    // 89: n = start + tl.arange(0, BLOCK_N)
-    // 90: valid = n < hi
-    // 91: offs = (kv_head * S + n)[:, None] * D + d[None, :]
+    // 91: n = start + tl.arange(0, BLOCK_N)
+    // 92: valid = n < hi
+    // 93: offs = (kv_head * S + n)[:, None] * D + d[None, :]
     int t_6 = (kv_head * mf_S);
-    // 92: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 94: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
     __half t_7[64];
     #pragma unroll
@@ -111,7 +111,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       k_1[k] = static_cast<float>(t_7[k]);
     }
-    // 93: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    // 95: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
     float t_8[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -156,13 +156,13 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
-    // 94: m_new = tl.maximum(m_i, scores)
+    // 96: m_new = tl.maximum(m_i, scores)
     float m_new[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       m_new[k] = fmaxf(m_i[k], scores[k]);
     }
-    // 96: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+    // 98: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
     bool t_9[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -183,7 +183,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
     }
-    // 97: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+    // 99: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
     float t_12[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -201,7 +201,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_3 = (n_3 < hi);
       p[k] = (valid_3 ? t_13[k] : 0.0f);
     }
-    // 98: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 100: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     __half t_14[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 8) {
@@ -227,7 +227,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       v[k] = static_cast<float>(t_14[k]);
     }
-    // 99: acc = acc * alpha[:, None] + p[:, None] * v
+    // 101: acc = acc * alpha[:, None] + p[:, None] * v
     float t_15[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -243,7 +243,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       acc_3[k] = (t_15[k] + t_16[k]);
     }
-    // 100: l_i = l_i * alpha + p
+    // 102: l_i = l_i * alpha + p
     float t_17[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -282,7 +282,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       m_i[k] = m_new_1[k];
     }
   }
-  // 102: m = tl.max(m_i, axis=0)
+  // 104: m = tl.max(m_i, axis=0)
   float m[1];
   m[0] = m_i[0];
   m[0] = fmaxf(m[0], m_i[1]);
@@ -304,7 +304,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   m[0] = fmaxf(m[0], m_smem[2]);
   m[0] = fmaxf(m[0], m_smem[3]);
   float m_1 = m[0];
-  // 103: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+  // 105: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
   bool t_18[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -325,7 +325,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   for (int k = 0; (k < 8); k += 1) {
     w[k] = (t_18[k] ? 1.0f : t_20[k]);
   }
-  // 104: acc = tl.sum(acc * w[:, None], axis=0)
+  // 106: acc = tl.sum(acc * w[:, None], axis=0)
   float t_21[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -363,7 +363,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc_5[k] = (acc_5[k] + acc_5_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
   }
-  // 105: l_i = tl.sum(l_i * w, axis=0)
+  // 107: l_i = tl.sum(l_i * w, axis=0)
   float t_22[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -390,7 +390,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
   float l_i_5 = l_i_4[0];
-  // 107: tl.store(o_ptr + part * D + d, acc)
+  // 109: tl.store(o_ptr + part * D + d, acc)
   int t_23 = (part * 128);
   decltype(o_ptr) t_24 = (o_ptr + t_23);
   #pragma unroll
@@ -400,26 +400,26 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       *((t_24 + d)) = acc_5[k];
     }
   }
-  // 108: tl.store(m_ptr + part, m_i)
+  // 110: tl.store(m_ptr + part, m_i)
   decltype(m_ptr) t_25 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_25) = m_1;
   }
-  // 109: tl.store(l_ptr + part, l_i)
+  // 111: tl.store(l_ptr + part, l_i)
   decltype(l_ptr) t_26 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_26) = l_i_5;
   }
 } else {
-  // 77: head = tl.program_id(0)
-  // 78: split = tl.program_id(1)
-  // 79: part = head * tl.num_programs(1) + split
+  // 79: head = tl.program_id(0)
+  // 80: split = tl.program_id(1)
+  // 81: part = head * tl.num_programs(1) + split
   int t = (int(blockIdx.x) * int(gridDim.y));
   int part = (t + int(blockIdx.y));
-  // 80: kv_head = head // GROUP
+  // 82: kv_head = head // GROUP
   int kv_head = (int(blockIdx.x) / 4);
-  // 81: d = tl.arange(0, D)
-  // 82: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  // 83: d = tl.arange(0, D)
+  // 84: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
@@ -428,15 +428,15 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
   q[0] = (t_4[0] * mf_scale);
-  // 83: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
-  // 84: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 85: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
-  // 86: lo = split * SPLIT
+  // 85: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+  // 86: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 87: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+  // 88: lo = split * SPLIT
   int lo = (int(blockIdx.y) * mf_SPLIT);
-  // 87: hi = tl.minimum(lo + SPLIT, S)
+  // 89: hi = tl.minimum(lo + SPLIT, S)
   int t_5 = (lo + mf_SPLIT);
   int hi = mf_min<int>(t_5, mf_S);
-  // 88: for start in range(lo, hi, BLOCK_N):
+  // 90: for start in range(lo, hi, BLOCK_N):
   float acc[64];
   #pragma unroll 1
   for (int k = 0; (k < 64); k += 1) {
@@ -459,11 +459,11 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
-    // 89: n = start + tl.arange(0, BLOCK_N)
-    // 90: valid = n < hi
-    // 91: offs = (kv_head * S + n)[:, None] * D + d[None, :]
+    // 91: n = start + tl.arange(0, BLOCK_N)
+    // 92: valid = n < hi
+    // 93: offs = (kv_head * S + n)[:, None] * D + d[None, :]
     int t_6 = (kv_head * mf_S);
-    // 92: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 94: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
     __half t_7[64];
     #pragma unroll 1
@@ -497,7 +497,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       k_1[k] = static_cast<float>(t_7[k]);
     }
-    // 93: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    // 95: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
     float t_8[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -542,13 +542,13 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
-    // 94: m_new = tl.maximum(m_i, scores)
+    // 96: m_new = tl.maximum(m_i, scores)
     float m_new[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       m_new[k] = fmaxf(m_i[k], scores[k]);
     }
-    // 96: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+    // 98: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
     bool t_9[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -569,7 +569,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
     }
-    // 97: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+    // 99: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
     float t_12[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -587,7 +587,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_3 = (n_3 < hi);
       p[k] = (valid_3 ? t_13[k] : 0.0f);
     }
-    // 98: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 100: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     __half t_14[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
@@ -620,7 +620,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       v[k] = static_cast<float>(t_14[k]);
     }
-    // 99: acc = acc * alpha[:, None] + p[:, None] * v
+    // 101: acc = acc * alpha[:, None] + p[:, None] * v
     float t_15[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -636,7 +636,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       acc_3[k] = (t_15[k] + t_16[k]);
     }
-    // 100: l_i = l_i * alpha + p
+    // 102: l_i = l_i * alpha + p
     float t_17[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -675,7 +675,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       m_i[k] = m_new_1[k];
     }
   }
-  // 102: m = tl.max(m_i, axis=0)
+  // 104: m = tl.max(m_i, axis=0)
   float m[1];
   m[0] = m_i[0];
   m[0] = fmaxf(m[0], m_i[1]);
@@ -697,7 +697,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   m[0] = fmaxf(m[0], m_smem[2]);
   m[0] = fmaxf(m[0], m_smem[3]);
   float m_1 = m[0];
-  // 103: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+  // 105: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
   bool t_18[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -718,7 +718,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   for (int k = 0; (k < 8); k += 1) {
     w[k] = (t_18[k] ? 1.0f : t_20[k]);
   }
-  // 104: acc = tl.sum(acc * w[:, None], axis=0)
+  // 106: acc = tl.sum(acc * w[:, None], axis=0)
   float t_21[64];
   #pragma unroll 1
   for (int k = 0; (k < 64); k += 1) {
@@ -756,7 +756,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc_5[k] = (acc_5[k] + acc_5_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
   }
-  // 105: l_i = tl.sum(l_i * w, axis=0)
+  // 107: l_i = tl.sum(l_i * w, axis=0)
   float t_22[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -783,7 +783,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
   float l_i_5 = l_i_4[0];
-  // 107: tl.store(o_ptr + part * D + d, acc)
+  // 109: tl.store(o_ptr + part * D + d, acc)
   int t_23 = (part * 128);
   decltype(o_ptr) t_24 = (o_ptr + t_23);
   #pragma unroll 1
@@ -793,12 +793,12 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       *((t_24 + d)) = acc_5[k];
     }
   }
-  // 108: tl.store(m_ptr + part, m_i)
+  // 110: tl.store(m_ptr + part, m_i)
   decltype(m_ptr) t_25 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_25) = m_1;
   }
-  // 109: tl.store(l_ptr + part, l_i)
+  // 111: tl.store(l_ptr + part, l_i)
   decltype(l_ptr) t_26 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_26) = l_i_5;

@@ -195,14 +195,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 73: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
   // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  decltype(k_ptr) k_ptr_1 = (k_ptr + 2048);
   // 74: rn = start_n + tl.arange(0, BLOCK_N)
   // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
   // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   // 73: for start_n in range(0, hi, BLOCK_N):
   bool t_10 = (0 < hi);
   // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  decltype(v_ptr) v_ptr_1 = (v_ptr + 2048);
   // 73: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll
@@ -222,10 +220,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
-  decltype(k_ptr) k_ptr_k;
-  k_ptr_k = k_ptr_1;
-  decltype(k_ptr) v_ptr_k;
-  v_ptr_k = v_ptr_1;
   int k_1_dst = ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8));
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
@@ -255,23 +249,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
     // 74: rn = start_n + tl.arange(0, BLOCK_N)
-    // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_11 = (start_n_next < hi);
-    // 74: rn = start_n + tl.arange(0, BLOCK_N)
     // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_11 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
     int k_1_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rn_2 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+      int rn_2 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
-      int rn_3 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      mf_cp_async<16>((k_1_smem + k_1_dst_1), ((k * 2) * 72), (k_ptr_k + kv_2), ((rn_3 < S) & t_11));
+      mf_cp_async<16>((k_1_smem + k_1_dst_1), ((k * 2) * 72), (k_ptr + kv_2), ((rn_2 < S) & t_11));
     }
-    decltype(k_ptr) k_ptr_next = (k_ptr_k + 2048);
     // 77: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
@@ -313,15 +303,15 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_1[k] = (((rm_1 + mf_past) >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
+      int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_1[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
     }
     // 81: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_2[k] = ((rn_6 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
+      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_2[k] = ((rn_5 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
     // 82: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
@@ -438,21 +428,17 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 74: rn = start_n + tl.arange(0, BLOCK_N)
-    // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_17 = (start_n_next_1 < hi);
-    // 74: rn = start_n + tl.arange(0, BLOCK_N)
     // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_17 = (start_n_next_1 < hi);
     int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      int rn_7 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+      int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_3 = ((kv_base + (rn_7 * 64)) + rd);
-      int rn_8 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      mf_cp_async<16>((v_smem + v_dst_1), ((k * 2) * 72), (v_ptr_k + kv_3), ((rn_8 < S) & t_17));
+      int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
+      mf_cp_async<16>((v_smem + v_dst_1), ((k * 2) * 72), (v_ptr + kv_3), ((rn_6 < S) & t_17));
     }
-    decltype(v_ptr) v_ptr_next = (v_ptr_k + 2048);
     // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -508,10 +494,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new_1[k] = m_new[k];
     }
-    decltype(k_ptr) k_ptr_next_1;
-    k_ptr_next_1 = k_ptr_next;
-    decltype(v_ptr) v_ptr_next_1;
-    v_ptr_next_1 = v_ptr_next;
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
       l_i[k] = l_i_3[k];
@@ -524,8 +506,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_i[k] = m_new_1[k];
     }
-    k_ptr_k = k_ptr_next_1;
-    v_ptr_k = v_ptr_next_1;
     mf_cp_async_commit();
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
@@ -610,14 +590,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 73: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
   // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  decltype(k_ptr) k_ptr_1 = (k_ptr + 2048);
   // 74: rn = start_n + tl.arange(0, BLOCK_N)
   // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
   // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   // 73: for start_n in range(0, hi, BLOCK_N):
   bool t_10 = (0 < hi);
   // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  decltype(v_ptr) v_ptr_1 = (v_ptr + 2048);
   // 73: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll 1
@@ -637,10 +615,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
-  decltype(k_ptr) k_ptr_k;
-  k_ptr_k = k_ptr_1;
-  decltype(k_ptr) v_ptr_k;
-  v_ptr_k = v_ptr_1;
   int k_1_dst = ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8));
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
@@ -706,29 +680,26 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
     // 74: rn = start_n + tl.arange(0, BLOCK_N)
-    // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_11 = (start_n_next < hi);
-    // 74: rn = start_n + tl.arange(0, BLOCK_N)
     // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_11 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
     int k_1_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rn_2 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+      int rn_2 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
-      int rn_3 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      if (((rn_3 < S) & t_11)) {
-        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[0] = (k_ptr_k + kv_2)[0];
-        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[1] = (k_ptr_k + kv_2)[1];
-        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[2] = (k_ptr_k + kv_2)[2];
-        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[3] = (k_ptr_k + kv_2)[3];
-        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[4] = (k_ptr_k + kv_2)[4];
-        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[5] = (k_ptr_k + kv_2)[5];
-        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[6] = (k_ptr_k + kv_2)[6];
-        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[7] = (k_ptr_k + kv_2)[7];
+      if (((rn_2 < S) & t_11)) {
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[0] = (k_ptr + kv_2)[0];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[1] = (k_ptr + kv_2)[1];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[2] = (k_ptr + kv_2)[2];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[3] = (k_ptr + kv_2)[3];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[4] = (k_ptr + kv_2)[4];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[5] = (k_ptr + kv_2)[5];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[6] = (k_ptr + kv_2)[6];
+        ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[7] = (k_ptr + kv_2)[7];
       } else {
         ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[0] = __float2half(0.0f);
         ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[1] = __float2half(0.0f);
@@ -740,7 +711,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
-    decltype(k_ptr) k_ptr_next = (k_ptr_k + 2048);
     // 77: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
@@ -782,15 +752,15 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_1[k] = (((rm_1 + mf_past) >= rn_5) ? qk[k] : __uint_as_float(0xff800000u));
+      int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_1[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
     }
     // 81: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      int rn_6 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_2[k] = ((rn_6 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
+      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+      qk_2[k] = ((rn_5 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
     // 82: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
@@ -907,27 +877,24 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 74: rn = start_n + tl.arange(0, BLOCK_N)
-    // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_17 = (start_n_next_1 < hi);
-    // 74: rn = start_n + tl.arange(0, BLOCK_N)
     // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_17 = (start_n_next_1 < hi);
     int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      int rn_7 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+      int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
-      int kv_3 = ((kv_base + (rn_7 * 64)) + rd);
-      int rn_8 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
-      if (((rn_8 < S) & t_17)) {
-        ((v_smem + v_dst_1) + ((k * 2) * 72))[0] = (v_ptr_k + kv_3)[0];
-        ((v_smem + v_dst_1) + ((k * 2) * 72))[1] = (v_ptr_k + kv_3)[1];
-        ((v_smem + v_dst_1) + ((k * 2) * 72))[2] = (v_ptr_k + kv_3)[2];
-        ((v_smem + v_dst_1) + ((k * 2) * 72))[3] = (v_ptr_k + kv_3)[3];
-        ((v_smem + v_dst_1) + ((k * 2) * 72))[4] = (v_ptr_k + kv_3)[4];
-        ((v_smem + v_dst_1) + ((k * 2) * 72))[5] = (v_ptr_k + kv_3)[5];
-        ((v_smem + v_dst_1) + ((k * 2) * 72))[6] = (v_ptr_k + kv_3)[6];
-        ((v_smem + v_dst_1) + ((k * 2) * 72))[7] = (v_ptr_k + kv_3)[7];
+      int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
+      if (((rn_6 < S) & t_17)) {
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[0] = (v_ptr + kv_3)[0];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[1] = (v_ptr + kv_3)[1];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[2] = (v_ptr + kv_3)[2];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[3] = (v_ptr + kv_3)[3];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[4] = (v_ptr + kv_3)[4];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[5] = (v_ptr + kv_3)[5];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[6] = (v_ptr + kv_3)[6];
+        ((v_smem + v_dst_1) + ((k * 2) * 72))[7] = (v_ptr + kv_3)[7];
       } else {
         ((v_smem + v_dst_1) + ((k * 2) * 72))[0] = __float2half(0.0f);
         ((v_smem + v_dst_1) + ((k * 2) * 72))[1] = __float2half(0.0f);
@@ -939,7 +906,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         ((v_smem + v_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
-    decltype(v_ptr) v_ptr_next = (v_ptr_k + 2048);
     // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -995,10 +961,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new_1[k] = m_new[k];
     }
-    decltype(k_ptr) k_ptr_next_1;
-    k_ptr_next_1 = k_ptr_next;
-    decltype(v_ptr) v_ptr_next_1;
-    v_ptr_next_1 = v_ptr_next;
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       l_i[k] = l_i_3[k];
@@ -1011,8 +973,6 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_i[k] = m_new_1[k];
     }
-    k_ptr_k = k_ptr_next_1;
-    v_ptr_k = v_ptr_next_1;
     mf_cp_async_commit();
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }

@@ -57,7 +57,6 @@ for (int k = 0; (k < 16); k += 4) {
     k_1[(k + 3)] = mf_v[3];
   }
 }
-decltype(k_ptr) k_ptr_1 = (k_ptr + 2048);
 // 74: rn = start_n + tl.arange(0, BLOCK_N)
 // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
 // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
@@ -79,7 +78,6 @@ for (int k = 0; (k < 16); k += 4) {
     v[(k + 3)] = mf_v[3];
   }
 }
-decltype(v_ptr) v_ptr_1 = (v_ptr + 2048);
 // 73: for start_n in range(0, hi, BLOCK_N):
 float l_i[1];
 l_i[0] = 0.0f;
@@ -91,15 +89,11 @@ for (int k = 0; (k < 16); k += 1) {
 }
 float m_i[1];
 m_i[0] = (-INFINITY);
-decltype(k_ptr) k_ptr_k;
-k_ptr_k = k_ptr_1;
 half t_11[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   t_11[k] = k_1[k];
 }
-decltype(k_ptr) v_ptr_k;
-v_ptr_k = v_ptr_1;
 half t_12[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -118,29 +112,25 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next = (start_n + 32);
   // 74: rn = start_n + tl.arange(0, BLOCK_N)
-  // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  bool t_13 = (start_n_next < hi);
-  // 74: rn = start_n + tl.arange(0, BLOCK_N)
   // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
   // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  bool t_13 = (start_n_next < hi);
   int rd = 0;
   half k_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int rn_4 = ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
+    int rn_3 = (start_n_next + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
     int rd_1 = ((int(thread_index_in_simdgroup) % 16) * 4);
-    int kv_3 = ((kv_base + (rn_4 * 64)) + rd_1);
-    int rn_5 = (start_n_next + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (((rn_5 < S) & t_13)) mf_v = *((const device packed_half4*)((k_ptr_k + kv_3)));
+      if (((rn_3 < S) & t_13)) mf_v = *((const device packed_half4*)((k_ptr + kv_3)));
       k_2[k] = mf_v[0];
       k_2[(k + 1)] = mf_v[1];
       k_2[(k + 2)] = mf_v[2];
       k_2[(k + 3)] = mf_v[3];
     }
   }
-  decltype(k_ptr) k_ptr_next = (k_ptr_k + 2048);
   // 77: qk = tl.dot(q, tl.trans(k)) * sm_scale
   threadgroup half k_3_smem[4608];
   #pragma unroll
@@ -190,15 +180,15 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     int rm_1 = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
-    int rn_7 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
-    qk_1[k] = (((rm_1 + past) >= rn_7) ? qk[k] : (-INFINITY));
+    int rn_5 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
+    qk_1[k] = (((rm_1 + past) >= rn_5) ? qk[k] : (-INFINITY));
   }
   // 81: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
   float qk_2[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    int rn_8 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
-    qk_2[k] = ((rn_8 < S) ? qk_1[k] : (-INFINITY));
+    int rn_6 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
+    qk_2[k] = ((rn_6 < S) ? qk_1[k] : (-INFINITY));
   }
   // 82: m_new = tl.maximum(m_i, tl.max(qk, 1))
   float acc_2[1];
@@ -264,28 +254,24 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next_1 = (start_n + 32);
   // 74: rn = start_n + tl.arange(0, BLOCK_N)
-  // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  bool t_19 = (start_n_next_1 < hi);
-  // 74: rn = start_n + tl.arange(0, BLOCK_N)
   // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
   // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  bool t_19 = (start_n_next_1 < hi);
   half v_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    int rn_11 = ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
+    int rn_8 = (start_n_next_1 + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
     int rd_2 = ((int(thread_index_in_simdgroup) % 16) * 4);
-    int kv_5 = ((kv_base + (rn_11 * 64)) + rd_2);
-    int rn_12 = (start_n_next_1 + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (((rn_12 < S) & t_19)) mf_v = *((const device packed_half4*)((v_ptr_k + kv_5)));
+      if (((rn_8 < S) & t_19)) mf_v = *((const device packed_half4*)((v_ptr + kv_5)));
       v_1[k] = mf_v[0];
       v_1[(k + 1)] = mf_v[1];
       v_1[(k + 2)] = mf_v[2];
       v_1[(k + 3)] = mf_v[3];
     }
   }
-  decltype(v_ptr) v_ptr_next = (v_ptr_k + 2048);
   // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
   threadgroup half t_20_smem[2560];
   #pragma unroll
@@ -344,15 +330,11 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   }
   float m_new_1[1];
   m_new_1[0] = m_new[0];
-  decltype(k_ptr) k_ptr_next_1;
-  k_ptr_next_1 = k_ptr_next;
   half k_4[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     k_4[k] = k_2[k];
   }
-  decltype(v_ptr) v_ptr_next_1;
-  v_ptr_next_1 = v_ptr_next;
   half v_3[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -364,12 +346,10 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     acc[k] = acc_5[k];
   }
   m_i[0] = m_new_1[0];
-  k_ptr_k = k_ptr_next_1;
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_11[k] = k_4[k];
   }
-  v_ptr_k = v_ptr_next_1;
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_12[k] = v_3[k];

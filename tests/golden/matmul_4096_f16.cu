@@ -158,15 +158,18 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 70: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
   // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-  decltype(a_ptr) a_ptr_1 = (a_ptr + 32);
+  int t_12 = 32;
+  decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
+  int t_13 = 32;
   // 71: rk = k0 + tl.arange(0, BLOCK_K)
   // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   // 70: for k0 in range(0, K, BLOCK_K):
-  bool t_12 = (0 < mf_K);
+  bool t_14 = (0 < mf_K);
   // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  int t_13 = (mf_N * 32);
-  decltype(b_ptr) b_ptr_1 = (b_ptr + t_13);
-  int t_14 = (mf_N * 32);
+  int t_15 = mf_N;
+  int t_16 = (t_15 * 32);
+  decltype(b_ptr) b_ptr_1 = (b_ptr + t_16);
+  int t_17 = (t_15 * 32);
   // 70: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[8];
   #pragma unroll
@@ -190,14 +193,14 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   for (int k = 0; (k < 16); k += 8) {
     int rk_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-    mf_cp_async<16>((b_smem + b_dst), ((k * 2) * 72), ((b_ptr + (rk_1 * mf_N)) + rn), ((rn < mf_N) & t_12));
+    mf_cp_async<16>((b_smem + b_dst), ((k * 2) * 72), ((b_ptr + (rk_1 * mf_N)) + rn), ((rn < mf_N) & t_14));
   }
   mf_cp_async_commit();
   int stage = 0;
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
     // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     int k0_next = (k0 + 32);
-    bool t_15 = (k0_next < mf_K);
+    bool t_18 = (k0_next < mf_K);
     // 71: rk = k0 + tl.arange(0, BLOCK_K)
     // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     mf_cp_async_wait<0>();
@@ -207,12 +210,12 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     for (int k = 0; (k < 16); k += 8) {
       int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
       int rk_2 = ((int(threadIdx.x % 32u) % 4) * 8);
-      mf_cp_async<16>((a_smem + a_dst_1), ((k * 4) * 40), ((a_ptr_k + (rm * mf_K)) + rk_2), ((rm < mf_M) & t_15));
+      mf_cp_async<16>((a_smem + a_dst_1), ((k * 4) * 40), ((a_ptr_k + (rm * mf_K)) + rk_2), ((rm < mf_M) & t_18));
     }
-    decltype(a_ptr) a_ptr_next = (a_ptr_k + 32);
+    decltype(a_ptr) a_ptr_next = (a_ptr_k + t_13);
     // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
-    bool t_16 = (k0_next_1 < mf_K);
+    bool t_19 = (k0_next_1 < mf_K);
     // 71: rk = k0 + tl.arange(0, BLOCK_K)
     // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int b_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
@@ -220,9 +223,9 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     for (int k = 0; (k < 16); k += 8) {
       int rk_3 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
       int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-      mf_cp_async<16>((b_smem + b_dst_1), ((k * 2) * 72), ((b_ptr_k + (rk_3 * mf_N)) + rn), ((rn < mf_N) & t_16));
+      mf_cp_async<16>((b_smem + b_dst_1), ((k * 2) * 72), ((b_ptr_k + (rk_3 * mf_N)) + rn), ((rn < mf_N) & t_19));
     }
-    decltype(b_ptr) b_ptr_next = (b_ptr_k + t_14);
+    decltype(b_ptr) b_ptr_next = (b_ptr_k + t_17);
     // 74: acc = tl.dot(a, b, acc)
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
@@ -259,10 +262,10 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   }
   mf_cp_async_wait<0>();
   // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
-  __half t_17[32];
+  __half t_20[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
-    t_17[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
+    t_20[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 76: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
@@ -271,7 +274,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rn = (t_10 + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((c_ptr + (rm * mf_N)) + rn)) = t_17[k];
+      *(((c_ptr + (rm * mf_N)) + rn)) = t_20[k];
     }
   }
 } else {
@@ -310,15 +313,18 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 70: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
   // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-  decltype(a_ptr) a_ptr_1 = (a_ptr + 32);
+  int t_12 = 32;
+  decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
+  int t_13 = 32;
   // 71: rk = k0 + tl.arange(0, BLOCK_K)
   // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   // 70: for k0 in range(0, K, BLOCK_K):
-  bool t_12 = (0 < mf_K);
+  bool t_14 = (0 < mf_K);
   // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  int t_13 = (mf_N * 32);
-  decltype(b_ptr) b_ptr_1 = (b_ptr + t_13);
-  int t_14 = (mf_N * 32);
+  int t_15 = mf_N;
+  int t_16 = (t_15 * 32);
+  decltype(b_ptr) b_ptr_1 = (b_ptr + t_16);
+  int t_17 = (t_15 * 32);
   // 70: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[8];
   #pragma unroll 1
@@ -360,7 +366,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   for (int k = 0; (k < 16); k += 8) {
     int rk_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-    if (((rn < mf_N) & t_12)) {
+    if (((rn < mf_N) & t_14)) {
       ((b_smem + b_dst) + ((k * 2) * 72))[0] = ((b_ptr + (rk_1 * mf_N)) + rn)[0];
       ((b_smem + b_dst) + ((k * 2) * 72))[1] = ((b_ptr + (rk_1 * mf_N)) + rn)[1];
       ((b_smem + b_dst) + ((k * 2) * 72))[2] = ((b_ptr + (rk_1 * mf_N)) + rn)[2];
@@ -385,7 +391,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
     // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     int k0_next = (k0 + 32);
-    bool t_15 = (k0_next < mf_K);
+    bool t_18 = (k0_next < mf_K);
     // 71: rk = k0 + tl.arange(0, BLOCK_K)
     // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     mf_cp_async_wait<0>();
@@ -395,7 +401,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     for (int k = 0; (k < 16); k += 8) {
       int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
       int rk_2 = ((int(threadIdx.x % 32u) % 4) * 8);
-      if (((rm < mf_M) & t_15)) {
+      if (((rm < mf_M) & t_18)) {
         ((a_smem + a_dst_1) + ((k * 4) * 40))[0] = ((a_ptr_k + (rm * mf_K)) + rk_2)[0];
         ((a_smem + a_dst_1) + ((k * 4) * 40))[1] = ((a_ptr_k + (rm * mf_K)) + rk_2)[1];
         ((a_smem + a_dst_1) + ((k * 4) * 40))[2] = ((a_ptr_k + (rm * mf_K)) + rk_2)[2];
@@ -415,10 +421,10 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         ((a_smem + a_dst_1) + ((k * 4) * 40))[7] = __float2half(0.0f);
       }
     }
-    decltype(a_ptr) a_ptr_next = (a_ptr_k + 32);
+    decltype(a_ptr) a_ptr_next = (a_ptr_k + t_13);
     // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
-    bool t_16 = (k0_next_1 < mf_K);
+    bool t_19 = (k0_next_1 < mf_K);
     // 71: rk = k0 + tl.arange(0, BLOCK_K)
     // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int b_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
@@ -426,7 +432,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     for (int k = 0; (k < 16); k += 8) {
       int rk_3 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
       int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
-      if (((rn < mf_N) & t_16)) {
+      if (((rn < mf_N) & t_19)) {
         ((b_smem + b_dst_1) + ((k * 2) * 72))[0] = ((b_ptr_k + (rk_3 * mf_N)) + rn)[0];
         ((b_smem + b_dst_1) + ((k * 2) * 72))[1] = ((b_ptr_k + (rk_3 * mf_N)) + rn)[1];
         ((b_smem + b_dst_1) + ((k * 2) * 72))[2] = ((b_ptr_k + (rk_3 * mf_N)) + rn)[2];
@@ -446,7 +452,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
         ((b_smem + b_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
-    decltype(b_ptr) b_ptr_next = (b_ptr_k + t_14);
+    decltype(b_ptr) b_ptr_next = (b_ptr_k + t_17);
     // 74: acc = tl.dot(a, b, acc)
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
@@ -483,10 +489,10 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   }
   mf_cp_async_wait<0>();
   // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
-  __half t_17[32];
+  __half t_20[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
-    t_17[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
+    t_20[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 76: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
@@ -495,7 +501,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rn = (t_10 + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((c_ptr + (rm * mf_N)) + rn)) = t_17[k];
+      *(((c_ptr + (rm * mf_N)) + rn)) = t_20[k];
     }
   }
 }

@@ -47,11 +47,13 @@ for (int k = 0; (k < 16); k += 4) {
     a[(k + 3)] = mf_v[3];
   }
 }
-decltype(a_ptr) a_ptr_1 = (a_ptr + 32);
+int t_12 = 32;
+decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
+int t_13 = 32;
 // 71: rk = k0 + tl.arange(0, BLOCK_K)
 // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
 // 70: for k0 in range(0, K, BLOCK_K):
-bool t_12 = (0 < K);
+bool t_14 = (0 < K);
 // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
 half b[16];
 #pragma unroll
@@ -60,16 +62,17 @@ for (int k = 0; (k < 16); k += 4) {
   int rn = (t_10 + ((int(thread_index_in_simdgroup) % 16) * 4));
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-    if (((rn < N) & t_12)) mf_v = *((const device packed_half4*)(((b_ptr + (rk_1 * N)) + rn)));
+    if (((rn < N) & t_14)) mf_v = *((const device packed_half4*)(((b_ptr + (rk_1 * N)) + rn)));
     b[k] = mf_v[0];
     b[(k + 1)] = mf_v[1];
     b[(k + 2)] = mf_v[2];
     b[(k + 3)] = mf_v[3];
   }
 }
-int t_13 = (N * 32);
-decltype(b_ptr) b_ptr_1 = (b_ptr + t_13);
-int t_14 = (N * 32);
+int t_15 = N;
+int t_16 = (t_15 * 32);
+decltype(b_ptr) b_ptr_1 = (b_ptr + t_16);
+int t_17 = (t_15 * 32);
 // 70: for k0 in range(0, K, BLOCK_K):
 simdgroup_matrix<float, 8, 8> acc[16];
 #pragma unroll
@@ -79,23 +82,23 @@ for (int k = 0; (k < 32); k += 1) {
 }
 decltype(a_ptr) a_ptr_k;
 a_ptr_k = a_ptr_1;
-half t_15[16];
+half t_18[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_15[k] = a[k];
+  t_18[k] = a[k];
 }
 decltype(a_ptr) b_ptr_k;
 b_ptr_k = b_ptr_1;
-half t_16[16];
+half t_19[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_16[k] = b[k];
+  t_19[k] = b[k];
 }
 int stage = 0;
 for (int k0 = 0; (k0 < K); k0 += 32) {
   // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
   int k0_next = (k0 + 32);
-  bool t_17 = (k0_next < K);
+  bool t_20 = (k0_next < K);
   // 71: rk = k0 + tl.arange(0, BLOCK_K)
   // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
   int rm = t_9;
@@ -106,17 +109,17 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     int rk_3 = ((int(thread_index_in_simdgroup) % 8) * 4);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (((rm_1 < M) & t_17)) mf_v = *((const device packed_half4*)(((a_ptr_k + (rm_1 * K)) + rk_3)));
+      if (((rm_1 < M) & t_20)) mf_v = *((const device packed_half4*)(((a_ptr_k + (rm_1 * K)) + rk_3)));
       a_1[k] = mf_v[0];
       a_1[(k + 1)] = mf_v[1];
       a_1[(k + 2)] = mf_v[2];
       a_1[(k + 3)] = mf_v[3];
     }
   }
-  decltype(a_ptr) a_ptr_next = (a_ptr_k + 32);
+  decltype(a_ptr) a_ptr_next = (a_ptr_k + t_13);
   // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   int k0_next_1 = (k0 + 32);
-  bool t_18 = (k0_next_1 < K);
+  bool t_21 = (k0_next_1 < K);
   // 71: rk = k0 + tl.arange(0, BLOCK_K)
   // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   int rn = t_10;
@@ -127,24 +130,24 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     int rn_1 = (t_10 + ((int(thread_index_in_simdgroup) % 16) * 4));
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (((rn_1 < N) & t_18)) mf_v = *((const device packed_half4*)(((b_ptr_k + (rk_5 * N)) + rn_1)));
+      if (((rn_1 < N) & t_21)) mf_v = *((const device packed_half4*)(((b_ptr_k + (rk_5 * N)) + rn_1)));
       b_1[k] = mf_v[0];
       b_1[(k + 1)] = mf_v[1];
       b_1[(k + 2)] = mf_v[2];
       b_1[(k + 3)] = mf_v[3];
     }
   }
-  decltype(b_ptr) b_ptr_next = (b_ptr_k + t_14);
+  decltype(b_ptr) b_ptr_next = (b_ptr_k + t_17);
   // 74: acc = tl.dot(a, b, acc)
   threadgroup half a_2_smem[5120];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    *((threadgroup packed_half4*)((a_2_smem + ((stage * 2560) + ((((k * 4) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))) * 40) + ((int(thread_index_in_simdgroup) % 8) * 4)))))) = packed_half4(t_15[k], t_15[(k + 1)], t_15[(k + 2)], t_15[(k + 3)]);
+    *((threadgroup packed_half4*)((a_2_smem + ((stage * 2560) + ((((k * 4) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))) * 40) + ((int(thread_index_in_simdgroup) % 8) * 4)))))) = packed_half4(t_18[k], t_18[(k + 1)], t_18[(k + 2)], t_18[(k + 3)]);
   }
   threadgroup half b_2_smem[4608];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    *((threadgroup packed_half4*)((b_2_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_16[k], t_16[(k + 1)], t_16[(k + 2)], t_16[(k + 3)]);
+    *((threadgroup packed_half4*)((b_2_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_19[k], t_19[(k + 1)], t_19[(k + 2)], t_19[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   int frag_row = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
@@ -190,20 +193,20 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   a_ptr_k = a_ptr_next_1;
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_15[k] = a_3[k];
+    t_18[k] = a_3[k];
   }
   b_ptr_k = b_ptr_next_1;
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_16[k] = b_3[k];
+    t_19[k] = b_3[k];
   }
   stage = ((stage < 1) ? (stage + 1) : (stage - 1));
 }
 // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
-half t_19[32];
+half t_22[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
-  t_19[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
+  t_22[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
 }
 // 76: mask=(rm[:, None] < M) & (rn[None, :] < N))
 // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
@@ -212,6 +215,6 @@ for (int k = 0; (k < 32); k += 1) {
   int rm = (t_9 + ((((((k / 2) / 4) * 2) + (int(simdgroup_index_in_threadgroup) / 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
   int rn = (t_10 + ((((((k / 2) % 4) * 2) + (int(simdgroup_index_in_threadgroup) % 2)) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
   if (((rm < M) & (rn < N))) {
-    *(((c_ptr + (rm * N)) + rn)) = t_19[k];
+    *(((c_ptr + (rm * N)) + rn)) = t_22[k];
   }
 }
