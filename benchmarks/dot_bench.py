@@ -8,8 +8,9 @@ Rows (fp16):
 - causal flash attention h32/kv8: d64 L=2048, d128 L=4096 and L=8192: ours vs Triton vs MLX's sdpa.
 
 Every row is checked against a float32 reference before it is timed (MLX's own fp32 kernels on the
-GPU, independent of ours). Timing is gpu_bench's: many launches per `mx.eval` with inputs rotated
-over >= 256 MiB (time_mlx), CUDA events for Triton (time_torch), the median of repeats. A failing
+GPU, independent of ours). Timing is gpu_bench's, alike for every column: the host clock around
+back-to-back launches with inputs rotated over >= 256 MiB (time_mlx: pipelined with mx.async_eval;
+time_torch), the median of repeats. A failing
 row prints `FAILED: reason` and the script goes on.
 
     python3 benchmarks/dot_bench.py --out DIR                      (~4 minutes: every row)

@@ -47,37 +47,55 @@ def rotations(nbytes: int) -> int:
     return max(2, min(16, math.ceil(ROTATE_BYTES / max(1, nbytes))))
 
 
-def time_mlx(make_outputs: Callable[[int], Any], copies: int, launches: int = 20, reps: int = 7) -> float:
-    """Median microseconds per launch: `launches` launches (rotating over copies) per mx.eval. The
-    lazy graph is built before the clock starts, so Python's per-call cost (the same for every MLX
-    op, timed on its own by `launch_overhead`) is not counted as GPU time."""
+PIPELINE_CHUNK = 4  # launches per mx.async_eval in the pipelined timing
+
+
+def time_mlx(make_outputs: Callable[[int], Any], copies: int, launches: int = 100, reps: int = 7,
+             pipelined: bool = True) -> float:
+    """Median microseconds per launch of `launches` back-to-back launches (rotating over copies).
+
+    The lazy graph is built before the clock starts, so Python's per-call cost (the same for every MLX
+    op, timed on its own by `launch_overhead`) is not counted as GPU time. Pipelined (the default):
+    the launches are handed to MLX `PIPELINE_CHUNK` at a time with `mx.async_eval`, as a program (and
+    mlx-lm's generation) does, so MLX's host work for the next launches overlaps the GPU running the
+    last ones: on MLX's CUDA back end one `mx.eval` of all of them records every launch into one
+    CUDA graph before the GPU starts, which adds MLX's host cost per launch (~8 us, measured on the
+    H200, docs/benchmarks.md) to the GPU's time. `pipelined=False` times that one `mx.eval` (the
+    method of the benchmarks before 2026-12-04)."""
     mx.eval(make_outputs(0))
     samples = []
     for _ in range(reps):
         outs = [make_outputs(i % copies) for i in range(launches)]
         mx.synchronize()
         t = time.perf_counter()
-        mx.eval(outs)
+        if pipelined:
+            for i in range(0, launches, PIPELINE_CHUNK):
+                mx.async_eval(outs[i:i + PIPELINE_CHUNK])
+        else:
+            mx.eval(outs)
         mx.synchronize()
         samples.append((time.perf_counter() - t) / launches * 1e6)
+        mx.eval(outs)
         del outs
     return statistics.median(samples)
 
 
-def time_torch(launch: Callable[[int], Any], copies: int, launches: int = 20, reps: int = 7) -> float:
+def time_torch(launch: Callable[[int], Any], copies: int, launches: int = 100, reps: int = 7) -> float:
+    """Median microseconds per launch of `launches` back-to-back launches, timed as `time_mlx` does:
+    the host clock between a synchronised start and the synchronised end (the launches queue
+    asynchronously meanwhile, so the host's launch cost overlaps the GPU's work)."""
     import torch
 
     launch(0)
     torch.cuda.synchronize()
     samples = []
     for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
+        torch.cuda.synchronize()
+        t = time.perf_counter()
         for i in range(launches):
             launch(i % copies)
-        end.record()
         torch.cuda.synchronize()
-        samples.append(start.elapsed_time(end) * 1e3 / launches)
+        samples.append((time.perf_counter() - t) / launches * 1e6)
     return statistics.median(samples)
 
 
@@ -475,26 +493,26 @@ def triton_cases(cases: list[Case], log) -> None:
 
 def launch_overhead() -> dict:
     """Host time of one cached launch through the autotuned entry point users call (its tuned config)
-    and of the raw `mx.fast.cuda_kernel` call of the same source (same GPU work, queued without
-    evaluation): the difference is what dispatch adds. benchmarks/dsl_bench.py measures more kernels."""
-    from metalforge.runtime import backends, metal_kernel
-
-    backend = backends.resolve("cuda")
+    and of the raw MLX call it makes (`mx.fast.precompiled_cuda_kernel` with the same cubin, scalars
+    and outputs, recorded from the launch; same GPU work, queued without evaluation): the
+    difference is what dispatch adds. benchmarks/dsl_bench.py measures more kernels."""
     x = mx.zeros((4 * 1024,), mx.float16)
 
     def dsl() -> Any:
         return softmax.softmax_kernel[(4,)](x, mf.empty((4, 1024), mx.float16), 1024, 1024)
     mx.eval(dsl())
-    compiled = softmax.softmax_kernel.fn.last
-    raw = backend.build(metal_kernel(compiled.name, [n for n, _ in compiled.inputs], [n for n, _ in compiled.outputs],
-                                     compiled.body, compiled.header, atomic_outputs=compiled.atomic_outputs,
-                                     shared_memory=compiled.shared_bytes))
-    scalars = [mx.array(1024, dtype=mx.int32), mx.array(1024, dtype=mx.int32)]
-    threads = compiled.threads
+    calls, launch = [], mx.fast.precompiled_cuda_kernel
+    mx.fast.precompiled_cuda_kernel = lambda **call: calls.append(call) or launch(**call)
+    try:
+        mx.eval(dsl())
+    finally:
+        mx.fast.precompiled_cuda_kernel = launch
+    if not calls:
+        raise RuntimeError("the DSL launch did not go through mx.fast.precompiled_cuda_kernel (NVRTC missing?)")
+    recorded = calls[-1]
 
     def direct() -> Any:
-        return raw(inputs=[x, *scalars], output_shapes=[(4, 1024)], output_dtypes=[mx.float16],
-                   grid=(4 * threads, 1, 1), threadgroup=(threads, 1, 1))
+        return launch(**recorded)
     mx.eval(direct())
 
     def per_call_us(fn, n: int = 1000) -> float:
@@ -506,7 +524,8 @@ def launch_overhead() -> dict:
             mx.eval(outs)
         return statistics.median(samples)
     dsl_us, raw_us = per_call_us(dsl), per_call_us(direct)
-    return {"dsl_launch_us": dsl_us, "raw_cuda_kernel_us": raw_us, "overhead_us": dsl_us - raw_us}
+    return {"dsl_launch_us": dsl_us, "raw_mlx_call_us": raw_us, "overhead_us": dsl_us - raw_us,
+            "cubin_bytes": len(recorded["compiled_source"])}
 
 
 OVERHEAD = "launch overhead"
@@ -654,8 +673,9 @@ def main() -> int:
         c = got = None  # the sweep builds the next row's inputs only after this row's are freed
     if not args.sweep and not args.smoke and args.only in (None, OVERHEAD) and mf.runtime.resolve_backend().name == "cuda":
         overhead = launch_overhead()
-        log(f"cached DSL launch {overhead['dsl_launch_us']:.1f} us, raw mx.fast.cuda_kernel call "
-            f"{overhead['raw_cuda_kernel_us']:.1f} us: dispatch adds {overhead['overhead_us']:.1f} us")
+        log(f"cached DSL launch {overhead['dsl_launch_us']:.1f} us, raw mx.fast.precompiled_cuda_kernel call "
+            f"{overhead['raw_mlx_call_us']:.1f} us (cubin {overhead['cubin_bytes']} bytes): dispatch adds "
+            f"{overhead['overhead_us']:.1f} us")
         results.append({"kernel": OVERHEAD, "shape": "softmax 4x1024 fp16", **overhead})
     for row in results:
         row.update(bandwidth=bandwidth, matmul_rate=rate)
@@ -695,9 +715,9 @@ def write_report(results, out, device, bandwidth, rate, log_lines, sweep: bool =
                      f"{f(rf / o if o and rf else None, '{:.0%}')} | "
                      f"{tflops} |")
     for r in overhead:
-        lines += ["", f"Cached autotuned DSL launch ({r['shape']}): {f(r['dsl_launch_us'])} us per call; a raw "
-                      f"`mx.fast.cuda_kernel` call of the same source {f(r['raw_cuda_kernel_us'])} us; "
-                      f"the DSL adds {f(r['overhead_us'])} us (Python, per call)."]
+        lines += ["", f"Cached autotuned DSL launch ({r['shape']}): {f(r['dsl_launch_us'])} us per call; the raw "
+                      f"`mx.fast.precompiled_cuda_kernel` call it makes {f(r['raw_mlx_call_us'])} us (cubin of "
+                      f"{r['cubin_bytes']} bytes); the DSL adds {f(r['overhead_us'])} us (Python, per call)."]
     with open(os.path.join(out, "benchmarks.md"), "w") as fh:
         fh.write("\n".join(lines) + "\n")
     with open(os.path.join(out, "results.json"), "w") as fh:

@@ -8,8 +8,10 @@ metalforge's layers, one run with METALFORGE_RECORD records the kernel launches,
 autotune --recorded` tunes exactly those (bounded by --tune-seconds), and the patched model runs
 the same prompt, decoding the unpatched run's tokens (so that every step compares like with like).
 Correctness first: the largest logit difference of the prefill and of the decode steps, and
-whether greedy decoding picks the same tokens. Then tokens/s for both (median of --reps runs,
-each step evaluated as generation does), and each kernel's share of a patched decode step and
+whether greedy decoding picks the same tokens. Then tokens/s for both (median of --reps runs):
+prefill; decode as mlx-lm generates (its own `generate_step` loop, which builds the next step while
+the GPU runs this one), and decode with each step evaluated before the next (the logits compared);
+and each kernel's share of a patched decode step and
 prefill (a separate pass that evaluates around every kernel call, so the shares are of a
 synchronised run).
 
@@ -225,12 +227,29 @@ def median_run(model: nn.Module, prompt: mx.array, steps: int, reps: int, tokens
     return best
 
 
+def generation_rate(model: nn.Module, prompt: mx.array, steps: int, reps: int) -> float:
+    """Decode tokens per second as mlx-lm generates: its own `generate_step` loop (greedy), which
+    builds each step's graph while the GPU runs the step before (`mx.async_eval`). The median of
+    `reps` runs after one warm-up run, each timed from its first token (the prefill's) to its last."""
+    generate_step = importlib.import_module("mlx_lm.generate").generate_step
+    rates = []
+    for _ in range(reps + 1):
+        tokens = generate_step(prompt, model, max_tokens=steps + 1, sampler=lambda lp: mx.argmax(lp, axis=-1))
+        next(tokens)
+        start = time.perf_counter()
+        count = sum(1 for _ in tokens)
+        rates.append(count / (time.perf_counter() - start))
+    return statistics.median(rates[1:])
+
+
 def bench_model(name: str, args: argparse.Namespace, out: Path, log: Any) -> dict:
     mx.random.seed(1)
     model = build(name, mx.float16, 4, 64)
     prompt = mx.random.randint(0, MODELS[name][1]["vocab_size"], (args.prompt,))
     base = median_run(model, prompt, args.decode, args.reps, None)
-    log(f"{name}: unpatched prefill {base['prefill_s']:.3f} s, decode {base['decode_s']:.3f} s")
+    base_rate = generation_rate(model, prompt, args.decode, args.reps)
+    log(f"{name}: unpatched prefill {base['prefill_s']:.3f} s, decode {base['decode_s']:.3f} s (evaluated per step), "
+        f"{base_rate:.1f} tokens/s in mlx-lm's generation")
     report = mfnn.patch(model)
     log(f"{name}: patched {report}")
     recorded = out / f"{name}.record.jsonl"
@@ -245,6 +264,7 @@ def bench_model(name: str, args: argparse.Namespace, out: Path, log: Any) -> dic
         status = tune_recorded(recorded, args.tune_seconds, args.trials)
         log(f"{name}: tuned {len(record.read(recorded))} recorded cases (exit {status})")
     patched = median_run(model, prompt, args.decode, args.reps, base["tokens"])
+    patched_rate = generation_rate(model, prompt, args.decode, args.reps)
     prefill_diff, decode_diff = max_logit_difference(base, patched)
     shares = kernel_shares(model, prompt, min(args.decode, 16))
     mfnn.unpatch(model)
@@ -253,8 +273,9 @@ def bench_model(name: str, args: argparse.Namespace, out: Path, log: Any) -> dic
             "prefill_tokens": args.prompt, "decode_tokens": args.decode,
             "unpatched_prefill_tok_s": args.prompt / base["prefill_s"],
             "patched_prefill_tok_s": args.prompt / patched["prefill_s"],
-            "unpatched_decode_tok_s": args.decode / base["decode_s"],
-            "patched_decode_tok_s": args.decode / patched["decode_s"],
+            "unpatched_decode_tok_s": base_rate, "patched_decode_tok_s": patched_rate,
+            "unpatched_stepwise_tok_s": args.decode / base["decode_s"],
+            "patched_stepwise_tok_s": args.decode / patched["decode_s"],
             "max_logit_diff_prefill": prefill_diff, "max_logit_diff_decode": decode_diff,
             "greedy_tokens_same": f"{same}/{len(base['tokens'])}",
             "max_abs_logit": float(mx.abs(base["prefill_logits"].astype(mx.float32)).max().item()),
@@ -276,16 +297,18 @@ def greedy_check(name: str, prompt_len: int, steps: int) -> dict:
 
 
 def table(rows: list[dict]) -> str:
-    lines = ["| model | prefill tok/s MLX | patched | decode tok/s MLX | patched | max logit diff (prefill, decode) "
-             "| greedy same | top kernels: decode step | prefill |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| model | prefill tok/s MLX | patched | decode tok/s MLX | patched | evaluated per step: MLX | patched "
+             "| max logit diff (prefill, decode) | greedy same | top kernels: decode step | prefill |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r:
-            lines.append(f"| {r['model']} | FAILED: {r['error']} ||||||||")
+            lines.append(f"| {r['model']} | FAILED: {r['error']} ||||||||||")
             continue
         top = " | ".join(", ".join(f"{k} {v:.0%}" for k, v in list(r["kernel_shares"][phase].items())[:3])
                          for phase in ("decode", "prefill"))
         lines.append(f"| {r['model']} | {r['unpatched_prefill_tok_s']:.0f} | {r['patched_prefill_tok_s']:.0f} | "
                      f"{r['unpatched_decode_tok_s']:.1f} | {r['patched_decode_tok_s']:.1f} | "
+                     f"{r['unpatched_stepwise_tok_s']:.1f} | {r['patched_stepwise_tok_s']:.1f} | "
                      f"{r['max_logit_diff_prefill']:.3g}, {r['max_logit_diff_decode']:.3g} "
                      f"(of {r['max_abs_logit']:.3g}) | {r['greedy_tokens_same']} | {top} |")
     return "\n".join(lines)

@@ -6,8 +6,9 @@ tile (Triton's tutorial form) and the library's online softmax, residual add + R
 and RoPE; each at a few launch configurations, both sides compiled from the very same Python
 function. Every input is drawn once in numpy (seeded) and handed to both; each side's output is
 checked against a float64 numpy reference before anything is timed. Timing: `launches` launches
-per measurement over inputs rotated across >= 256 MiB, median of `reps` (MLX: the lazy graph built
-before the clock, one mx.eval; Triton: CUDA events), as benchmarks/gpu_bench.py times. The roofline
+per measurement over inputs rotated across >= 256 MiB, median of `reps`, both sides timed alike by
+benchmarks/gpu_bench.py (`time_mlx`, `time_torch`: the host clock around back-to-back launches; MLX's
+pipelined with `mx.async_eval`; the "serial" column is ours in one mx.eval, the earlier method). The roofline
 is the bytes each row must move over torch's measured copy bandwidth.
 
     python benchmarks/same_source.py --out DIR [--label TEXT] [--quick]
@@ -86,6 +87,7 @@ class Row:
     nbytes: int
     ours_us: float = math.nan
     triton_us: float = math.nan
+    ours_serial_us: float = math.nan  # one mx.eval of all launches (the method before 2026-12-04)
     ours_err: float = math.nan
     triton_err: float = math.nan
     tol: float = 0.0
@@ -128,6 +130,7 @@ class Bench:
             else:
                 row.ours_us = time_mlx(ours, copies, self.launches, self.reps)
                 row.triton_us = time_torch(triton, copies, self.launches, self.reps)
+                row.ours_serial_us = time_mlx(ours, copies, self.launches, self.reps, pipelined=False)
         except Exception as e:  # a failing row is reported, the others still run
             self.log(f"FAILED {row.kernel} {row.config}: {type(e).__name__}: {e}")
         self.rows.append(row)
@@ -314,7 +317,7 @@ def main() -> int:
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--label", default="current")
     ap.add_argument("--quick", action="store_true", help="small shapes (a smoke run, not for the record)")
-    ap.add_argument("--launches", type=int, default=20)
+    ap.add_argument("--launches", type=int, default=100)
     ap.add_argument("--reps", type=int, default=7)
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -334,11 +337,13 @@ def main() -> int:
     (args.out / f"same_source-{args.label}.json").write_text(json.dumps(
         {"meta": meta, "rows": [asdict(r) for r in b.rows]}, indent=1))
     print(f"# same source [{args.label}] codegen {meta['codegen']}, copy {bandwidth / 1e12:.2f} TB/s, seed {SEED}")
-    print(f"{'kernel':26s} {'shape':22s} {'config':22s} {'ours':>8s} {'triton':>8s} {'o/t':>5s} {'roof%':>5s} err")
+    print(f"{'kernel':26s} {'shape':22s} {'config':22s} {'ours':>8s} {'triton':>8s} {'o/t':>5s} {'roof%':>5s} "
+          f"{'serial':>8s} err")
     for r in b.rows:
         roof = r.nbytes / bandwidth * 1e6
         print(f"{r.kernel:26s} {r.shape:22s} {r.config:22s} {r.ours_us:8.1f} {r.triton_us:8.1f} "
-              f"{r.ours_us / r.triton_us:5.2f} {100 * roof / r.ours_us:5.0f} {r.ours_err:.1e}/{r.triton_err:.1e}")
+              f"{r.ours_us / r.triton_us:5.2f} {100 * roof / r.ours_us:5.0f} {r.ours_serial_us:8.1f} "
+              f"{r.ours_err:.1e}/{r.triton_err:.1e}")
     return 0 if all(r.ours_us == r.ours_us for r in b.rows) else 1
 
 
