@@ -89,10 +89,10 @@ def _precompiled(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
     symbol = f"mf_{kernel.name}_{digest}"  # MLX keeps compiled modules by this name
     source = translation_unit(kernel, symbol)
     cubin = nvrtc.compile_cubin(source, symbol)
-    contiguous, shared, launch = kernel.ensure_row_contiguous, kernel.shared_memory, mx.fast.precompiled_cuda_kernel
+    contiguous, shared, fast = kernel.ensure_row_contiguous, kernel.shared_memory, mx.fast
 
     def run(*, inputs, scalars, output_shapes, output_dtypes, grid, threadgroup, init_value=None, stream=None):
-        return launch(name=symbol, compiled_source=cubin, inputs=inputs, output_shapes=output_shapes,
+        return fast.precompiled_cuda_kernel(name=symbol, compiled_source=cubin, inputs=inputs, output_shapes=output_shapes,
                       output_dtypes=output_dtypes, scalars=scalars, grid=grid, threadgroup=threadgroup,
                       shared_memory=shared, init_value=init_value, ensure_row_contiguous=contiguous, stream=stream)
 
