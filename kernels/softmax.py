@@ -12,7 +12,8 @@ from . import register
 MIN_BLOCK = 32          # one SIMD group's width: the smallest useful block
 MAX_PER_THREAD = 32     # columns per thread in a block: each keeps a running max and sum (fp32) and its x,
                         # so 32 already takes ~128 registers; beyond that CUDA and Metal spill
-DEFAULT_MAX_BLOCK = 4096
+MAX_BLOCK = 32768       # a 32000-token vocabulary row in one block: read once (two reads above it)
+MAX_WARPS = 32          # 1024 threads: Metal's and CUDA's threadgroup limit
 
 
 def _next_pow2(n: int) -> int:
@@ -37,11 +38,13 @@ def fits_row(meta: dict, named: dict) -> bool:
 
 def default_config(named: dict) -> Config:
     """The untuned config and every search's first trial, from the row length: a block of the row's
-    next power of two (one step over short rows, DEFAULT_MAX_BLOCK-column steps over long ones) with
-    16 columns per thread. A guess aimed at GPUs, not a measurement (on the emulator one warp is
-    fastest: its threads are a CPU's loop iterations)."""
-    block = min(DEFAULT_MAX_BLOCK, max(MIN_BLOCK, _next_pow2(named["n_cols"])))
-    return Config({"BLOCK": block}, num_warps=max(1, min(16, block // (32 * 16))))
+    next power of two (one step over rows up to MAX_BLOCK, MAX_BLOCK-column steps over longer ones) with
+    16 columns per thread, up to MAX_WARPS (then up to 32 columns). A guess aimed at GPUs, not a
+    measurement (on the emulator one warp is fastest: its threads are a CPU's loop iterations); on
+    the H200 a 32000-column fp16 row in one block of 1024 threads ran 171 us against 200 us for two
+    reads of 16384-column blocks (docs/benchmarks.md)."""
+    block = min(MAX_BLOCK, max(MIN_BLOCK, _next_pow2(named["n_cols"])))
+    return Config({"BLOCK": block}, num_warps=max(1, min(MAX_WARPS, block // (32 * 16))))
 
 
 def _reference(x_flat, out, n_cols, row_stride, *meta):
@@ -55,9 +58,9 @@ def _tune_args(shape: tuple, dtype: mx.Dtype):
 
 
 @register
-# BLOCK up to 16384 (two steps over a 32000-column vocabulary row); 1-16 warps (<= 512 threads, valid on Metal
-# and CUDA); 30 of the 50 points satisfy the constraints.
-@autotune(space=Space({"BLOCK": pow2(MIN_BLOCK, 16384), "num_warps": [1, 2, 4, 8, 16]},
+# BLOCK up to MAX_BLOCK (a 32000-column vocabulary row in one step); 1-32 warps (<= 1024 threads, valid on
+# Metal and CUDA).
+@autotune(space=Space({"BLOCK": pow2(MIN_BLOCK, MAX_BLOCK), "num_warps": [1, 2, 4, 8, 16, MAX_WARPS]},
                       constraints=[_fills_threads, _fits_registers]),
           key=["n_cols"], prune=fits_row, default=default_config, reference=_reference, tune_args=_tune_args,
           tune_shape=lambda named: (named["x_ptr"].size // named["n_cols"], named["n_cols"]), shapes=[(8, 4000)], dtypes=[mx.float16])
