@@ -168,7 +168,8 @@ class JITFunction(_FrontendFunction):
                                             output_names, compiled.body, compiled.header,
                                             atomic_outputs=compiled.atomic_outputs, backend=runner,
                                             origin=functools.partial(self.python_origin, compiled),
-                                            value_types=value_types, shared_memory=compiled.shared_bytes))
+                                            value_types=value_types, shared_memory=compiled.shared_bytes,
+                                            max_threads=compiled.threads))
         meta = types.MappingProxyType({**{self.arg_names[i]: values[i] for i in self.constexpr_at},
                                        "num_warps": num_warps})
         prints = functools.partial(_decode_prints, compiled.prints) if compiled.prints else None

@@ -71,7 +71,8 @@ def translation_unit(kernel: MetalKernel, symbol: str) -> str:
     outputs = [f"    {CUDA_TYPES[t]}* {n}" for n, t in zip(kernel.output_names, types.outputs)]
     scalars = [f"    const mf_by_value<{CUDA_TYPES[t]}> {n}" for n, t in zip(kernel.input_names, types.inputs)
                if n in by_value]
-    return (f"{_PRELUDE}{kernel.header}\nextern \"C\" __global__ void {symbol}(\n"
+    bounds = f"__launch_bounds__({kernel.max_threads}) " if kernel.max_threads else ""
+    return (f"{_PRELUDE}{kernel.header}\nextern \"C\" __global__ void {bounds}{symbol}(\n"
             + ",\n".join(arrays + outputs + scalars) + f") {{\n{kernel.source}\n}}\n")
 
 

@@ -126,6 +126,10 @@ class MetalKernel:
     # for generated kernels whose back end takes scalars by value (its `scalars_by_value`)
     value_types: Optional[ValueTypes] = None
     shared_memory: int = 0  # bytes of dynamic shared memory the source's `extern __shared__` array needs (CUDA)
+    # threads of every launch's threadgroup (generated kernels: num_warps x 32; 0: unknown): CUDA's
+    # compiler keeps registers to what that many threads may hold (else a launch of 1024 threads whose
+    # kernel took over 64 registers fails with "too many resources requested")
+    max_threads: int = 0
 
     def __post_init__(self) -> None:
         if not self.output_names:
@@ -217,7 +221,7 @@ def metal_kernel(name: str, input_names: Sequence[str], output_names: Sequence[s
                  ensure_row_contiguous: bool = True, atomic_outputs: bool = False,
                  compile_options: Optional[dict] = None, *, backend: Any = None,
                  origin: Optional[Callable[[int], Optional[str]]] = None,
-                 value_types: Optional[ValueTypes] = None, shared_memory: int = 0) -> MetalKernel:
+                 value_types: Optional[ValueTypes] = None, shared_memory: int = 0, max_threads: int = 0) -> MetalKernel:
     """A custom Metal kernel with `mx.fast.metal_kernel`'s signature and call convention.
 
     `backend` ("metal", "emulator", a back-end instance, or None for $METALFORGE_BACKEND / automatic)
@@ -225,7 +229,7 @@ def metal_kernel(name: str, input_names: Sequence[str], output_names: Sequence[s
     (generated kernels) names the user's Python line behind a line of `source` in error messages;
     `value_types` (generated kernels) has the scalars passed by value where the back end allows;
     `shared_memory` is the dynamic shared memory a CUDA source declares `extern __shared__` (generated
-    kernels: their `shared_bytes`).
+    kernels: their `shared_bytes`); `max_threads` the threads every launch uses (generated kernels).
     """
     return MetalKernel(name, input_names, output_names, source, header, ensure_row_contiguous, atomic_outputs,
-                       compile_options, backend, origin, value_types, shared_memory)
+                       compile_options, backend, origin, value_types, shared_memory, max_threads)

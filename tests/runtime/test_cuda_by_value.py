@@ -109,3 +109,20 @@ def test_without_nvrtc_scalars_stay_arrays(monkeypatch):
     """Where NVRTC is missing the back end says so, and kernels go to cuda_kernel as before."""
     monkeypatch.setattr(nvrtc, "available", lambda: "NVRTC was not found")
     assert H200().scalars_by_value() == {}
+
+
+@pytest.mark.parametrize("warps", [4, 32])
+def test_launch_bounds_hold_registers_to_the_threads(warps, launches, monkeypatch):
+    """A launch of 1024 threads fails on CUDA ("too many resources requested") when its kernel took
+    over 64 registers, as the softmax kernel at BLOCK 32768 did on the H200 without a bound: the
+    translation unit a launch compiles tells the compiler the config's threads (PTX's .maxntid)."""
+    from metalforge.kernels import softmax
+    units, compile_cubin = [], nvrtc.compile_cubin
+    monkeypatch.setattr(nvrtc, "compile_cubin", lambda source, name, *a: units.append((source, name))
+                        or compile_cubin(source, name, *a))
+    rows, cols = 2, 32001 + warps  # a shape of its own: a cached kernel would not compile again
+    x = mx.zeros((rows, cols), dtype=mx.float16)
+    softmax.softmax_kernel.fn[(rows,)](x.reshape(-1), mf.empty((rows, cols), mx.float16), cols, cols, BLOCK=32768,
+                                       num_warps=warps, backend=H200())
+    assert launches[-1]["threadgroup"] == (32 * warps, 1, 1) and len(units) == 1
+    assert f".maxntid {32 * warps}, 1, 1" in nvrtc.compile_ptx(*units[0], "sm_90")
