@@ -59,15 +59,15 @@ float* acc_1_smem = reinterpret_cast<float*>(mf_shared + 32);
 float* row_max_smem = reinterpret_cast<float*>(mf_shared + 64);
 float* row_sum_smem = reinterpret_cast<float*>(mf_shared + 96);
 if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
-  // 66: row = tl.program_id(0)
-  // 67: base = row * row_stride
+  // 69: row = tl.program_id(0)
+  // 70: base = row * row_stride
   int base = (int(blockIdx.x) * mf_row_stride);
-  // 68: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
+  // 71: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
   bool t = (mf_n_cols <= 4096);
   if (t) {
-    // 69: offs = tl.arange(0, BLOCK)
-    // 70: mask = offs < n_cols
-    // 71: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    // 72: offs = tl.arange(0, BLOCK)
+    // 73: mask = offs < n_cols
+    // 74: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_1 = (x_ptr + base);
     __half t_2[16];
     #pragma unroll
@@ -92,7 +92,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       x[k] = static_cast<float>(t_2[k]);
     }
-    // 72: e = tl.exp(x - tl.max(x, axis=0))
+    // 75: e = tl.exp(x - tl.max(x, axis=0))
     float acc[1];
     acc[0] = x[0];
     acc[0] = fmaxf(acc[0], x[1]);
@@ -144,7 +144,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       e[k] = mf_exp(t_4[k]);
     }
-    // 73: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
+    // 76: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
     decltype(out_ptr) t_5 = (out_ptr + base);
     float acc_1[1];
     acc_1[0] = e[0];
@@ -205,12 +205,12 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
         *reinterpret_cast<mf_vec<8, __half>*>((t_5 + offs_2)) = mf_vec<8, __half>{{t_8[k], t_8[(k + 1)], t_8[(k + 2)], t_8[(k + 3)], t_8[(k + 4)], t_8[(k + 5)], t_8[(k + 6)], t_8[(k + 7)]}};
       }
     }
-    // 74: return
+    // 77: return
     return;
   }
-  // 77: m = tl.full((BLOCK,), -float("inf"), tl.float32)
-  // 78: s = tl.zeros((BLOCK,), dtype=tl.float32)
-  // 79: for start in range(0, n_cols, BLOCK):
+  // 80: m = tl.full((BLOCK,), -float("inf"), tl.float32)
+  // 81: s = tl.zeros((BLOCK,), dtype=tl.float32)
+  // 82: for start in range(0, n_cols, BLOCK):
   float s[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -224,8 +224,8 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     m[k] = m_1;
   }
   for (int start = 0; (start < mf_n_cols); start += 4096) {
-    // 80: offs = start + tl.arange(0, BLOCK)
-    // 81: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
+    // 83: offs = start + tl.arange(0, BLOCK)
+    // 84: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_9 = (x_ptr + base);
     __half t_10[16];
     #pragma unroll
@@ -249,13 +249,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       x_1[k] = static_cast<float>(t_10[k]);
     }
-    // 82: m_new = tl.maximum(m, x)
+    // 85: m_new = tl.maximum(m, x)
     float m_new[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
       m_new[k] = fmaxf(m[k], x_1[k]);
     }
-    // 83: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
+    // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
     bool t_11[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -325,7 +325,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       m[k] = m_new_1[k];
     }
   }
-  // 85: row_max = tl.max(m, axis=0)
+  // 88: row_max = tl.max(m, axis=0)
   float row_max[1];
   row_max[0] = m[0];
   row_max[0] = fmaxf(row_max[0], m[1]);
@@ -367,7 +367,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_max[0] = fmaxf(row_max[0], row_max_smem[6]);
   row_max[0] = fmaxf(row_max[0], row_max_smem[7]);
   float row_max_1 = row_max[0];
-  // 86: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
+  // 89: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
   bool t_20[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -434,11 +434,11 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_sum[0] = (row_sum[0] + row_sum_smem[6]);
   row_sum[0] = (row_sum[0] + row_sum_smem[7]);
   float row_sum_1 = row_sum[0];
-  // 87: for start in range(0, n_cols, BLOCK):
+  // 90: for start in range(0, n_cols, BLOCK):
   for (int start_1 = 0; (start_1 < mf_n_cols); start_1 += 4096) {
-    // 88: offs = start + tl.arange(0, BLOCK)
-    // 89: mask = offs < n_cols
-    // 90: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    // 91: offs = start + tl.arange(0, BLOCK)
+    // 92: mask = offs < n_cols
+    // 93: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_25 = (x_ptr + base);
     __half t_26[16];
     #pragma unroll
@@ -463,7 +463,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       x_2[k] = static_cast<float>(t_26[k]);
     }
-    // 91: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
+    // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
     decltype(out_ptr) t_27 = (out_ptr + base);
     float t_28[16];
     #pragma unroll
@@ -495,15 +495,15 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
   }
 } else {
-  // 66: row = tl.program_id(0)
-  // 67: base = row * row_stride
+  // 69: row = tl.program_id(0)
+  // 70: base = row * row_stride
   int base = (int(blockIdx.x) * mf_row_stride);
-  // 68: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
+  // 71: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
   bool t = (mf_n_cols <= 4096);
   if (t) {
-    // 69: offs = tl.arange(0, BLOCK)
-    // 70: mask = offs < n_cols
-    // 71: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    // 72: offs = tl.arange(0, BLOCK)
+    // 73: mask = offs < n_cols
+    // 74: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_1 = (x_ptr + base);
     __half t_2[16];
     #pragma unroll 1
@@ -535,7 +535,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       x[k] = static_cast<float>(t_2[k]);
     }
-    // 72: e = tl.exp(x - tl.max(x, axis=0))
+    // 75: e = tl.exp(x - tl.max(x, axis=0))
     float acc[1];
     acc[0] = x[0];
     acc[0] = fmaxf(acc[0], x[1]);
@@ -587,7 +587,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       e[k] = mf_exp(t_4[k]);
     }
-    // 73: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
+    // 76: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
     decltype(out_ptr) t_5 = (out_ptr + base);
     float acc_1[1];
     acc_1[0] = e[0];
@@ -655,12 +655,12 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
         (t_5 + offs_2)[7] = t_8[(k + 7)];
       }
     }
-    // 74: return
+    // 77: return
     return;
   }
-  // 77: m = tl.full((BLOCK,), -float("inf"), tl.float32)
-  // 78: s = tl.zeros((BLOCK,), dtype=tl.float32)
-  // 79: for start in range(0, n_cols, BLOCK):
+  // 80: m = tl.full((BLOCK,), -float("inf"), tl.float32)
+  // 81: s = tl.zeros((BLOCK,), dtype=tl.float32)
+  // 82: for start in range(0, n_cols, BLOCK):
   float s[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -674,8 +674,8 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     m[k] = m_1;
   }
   for (int start = 0; (start < mf_n_cols); start += 4096) {
-    // 80: offs = start + tl.arange(0, BLOCK)
-    // 81: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
+    // 83: offs = start + tl.arange(0, BLOCK)
+    // 84: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_9 = (x_ptr + base);
     __half t_10[16];
     #pragma unroll 1
@@ -706,13 +706,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       x_1[k] = static_cast<float>(t_10[k]);
     }
-    // 82: m_new = tl.maximum(m, x)
+    // 85: m_new = tl.maximum(m, x)
     float m_new[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       m_new[k] = fmaxf(m[k], x_1[k]);
     }
-    // 83: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
+    // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
     bool t_11[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -782,7 +782,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       m[k] = m_new_1[k];
     }
   }
-  // 85: row_max = tl.max(m, axis=0)
+  // 88: row_max = tl.max(m, axis=0)
   float row_max[1];
   row_max[0] = m[0];
   row_max[0] = fmaxf(row_max[0], m[1]);
@@ -824,7 +824,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_max[0] = fmaxf(row_max[0], row_max_smem[6]);
   row_max[0] = fmaxf(row_max[0], row_max_smem[7]);
   float row_max_1 = row_max[0];
-  // 86: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
+  // 89: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
   bool t_20[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -891,11 +891,11 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_sum[0] = (row_sum[0] + row_sum_smem[6]);
   row_sum[0] = (row_sum[0] + row_sum_smem[7]);
   float row_sum_1 = row_sum[0];
-  // 87: for start in range(0, n_cols, BLOCK):
+  // 90: for start in range(0, n_cols, BLOCK):
   for (int start_1 = 0; (start_1 < mf_n_cols); start_1 += 4096) {
-    // 88: offs = start + tl.arange(0, BLOCK)
-    // 89: mask = offs < n_cols
-    // 90: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    // 91: offs = start + tl.arange(0, BLOCK)
+    // 92: mask = offs < n_cols
+    // 93: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_25 = (x_ptr + base);
     __half t_26[16];
     #pragma unroll 1
@@ -927,7 +927,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       x_2[k] = static_cast<float>(t_26[k]);
     }
-    // 91: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
+    // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
     decltype(out_ptr) t_27 = (out_ptr + base);
     float t_28[16];
     #pragma unroll 1

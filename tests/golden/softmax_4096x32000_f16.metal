@@ -1,12 +1,12 @@
-// 66: row = tl.program_id(0)
-// 67: base = row * row_stride
+// 69: row = tl.program_id(0)
+// 70: base = row * row_stride
 int base = (int(threadgroup_position_in_grid.x) * row_stride);
-// 68: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
+// 71: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
 bool t = (n_cols <= 4096);
 if (t) {
-  // 69: offs = tl.arange(0, BLOCK)
-  // 70: mask = offs < n_cols
-  // 71: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+  // 72: offs = tl.arange(0, BLOCK)
+  // 73: mask = offs < n_cols
+  // 74: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
   decltype(x_ptr) t_1 = (x_ptr + base);
   half t_2[16];
   #pragma unroll
@@ -27,7 +27,7 @@ if (t) {
   for (int k = 0; (k < 16); k += 1) {
     x[k] = static_cast<float>(t_2[k]);
   }
-  // 72: e = tl.exp(x - tl.max(x, axis=0))
+  // 75: e = tl.exp(x - tl.max(x, axis=0))
   float acc[1];
   acc[0] = x[0];
   acc[0] = metal::max(acc[0], x[1]);
@@ -80,7 +80,7 @@ if (t) {
   for (int k = 0; (k < 16); k += 1) {
     e[k] = metal::exp(t_4[k]);
   }
-  // 73: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
+  // 76: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
   decltype(out_ptr) t_5 = (out_ptr + base);
   float acc_1[1];
   acc_1[0] = e[0];
@@ -142,12 +142,12 @@ if (t) {
       *((device packed_half4*)((t_5 + offs_2))) = packed_half4(t_8[k], t_8[(k + 1)], t_8[(k + 2)], t_8[(k + 3)]);
     }
   }
-  // 74: return
+  // 77: return
   return;
 }
-// 77: m = tl.full((BLOCK,), -float("inf"), tl.float32)
-// 78: s = tl.zeros((BLOCK,), dtype=tl.float32)
-// 79: for start in range(0, n_cols, BLOCK):
+// 80: m = tl.full((BLOCK,), -float("inf"), tl.float32)
+// 81: s = tl.zeros((BLOCK,), dtype=tl.float32)
+// 82: for start in range(0, n_cols, BLOCK):
 float s[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -161,8 +161,8 @@ for (int k = 0; (k < 16); k += 1) {
   m[k] = m_1;
 }
 for (int start = 0; (start < n_cols); start += 4096) {
-  // 80: offs = start + tl.arange(0, BLOCK)
-  // 81: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
+  // 83: offs = start + tl.arange(0, BLOCK)
+  // 84: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
   decltype(x_ptr) t_9 = (x_ptr + base);
   half t_10[16];
   #pragma unroll
@@ -182,13 +182,13 @@ for (int start = 0; (start < n_cols); start += 4096) {
   for (int k = 0; (k < 16); k += 1) {
     x_1[k] = static_cast<float>(t_10[k]);
   }
-  // 82: m_new = tl.maximum(m, x)
+  // 85: m_new = tl.maximum(m, x)
   float m_new[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     m_new[k] = metal::max(m[k], x_1[k]);
   }
-  // 83: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
+  // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
   bool t_11[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -258,7 +258,7 @@ for (int start = 0; (start < n_cols); start += 4096) {
     m[k] = m_new_1[k];
   }
 }
-// 85: row_max = tl.max(m, axis=0)
+// 88: row_max = tl.max(m, axis=0)
 float row_max[1];
 row_max[0] = m[0];
 row_max[0] = metal::max(row_max[0], m[1]);
@@ -301,7 +301,7 @@ row_max[0] = metal::max(row_max[0], row_max_smem[5]);
 row_max[0] = metal::max(row_max[0], row_max_smem[6]);
 row_max[0] = metal::max(row_max[0], row_max_smem[7]);
 float row_max_1 = row_max[0];
-// 86: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
+// 89: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
 bool t_20[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -369,11 +369,11 @@ row_sum[0] = (row_sum[0] + row_sum_smem[5]);
 row_sum[0] = (row_sum[0] + row_sum_smem[6]);
 row_sum[0] = (row_sum[0] + row_sum_smem[7]);
 float row_sum_1 = row_sum[0];
-// 87: for start in range(0, n_cols, BLOCK):
+// 90: for start in range(0, n_cols, BLOCK):
 for (int start_1 = 0; (start_1 < n_cols); start_1 += 4096) {
-  // 88: offs = start + tl.arange(0, BLOCK)
-  // 89: mask = offs < n_cols
-  // 90: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
+  // 91: offs = start + tl.arange(0, BLOCK)
+  // 92: mask = offs < n_cols
+  // 93: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
   decltype(x_ptr) t_25 = (x_ptr + base);
   half t_26[16];
   #pragma unroll
@@ -394,7 +394,7 @@ for (int start_1 = 0; (start_1 < n_cols); start_1 += 4096) {
   for (int k = 0; (k < 16); k += 1) {
     x_2[k] = static_cast<float>(t_26[k]);
   }
-  // 91: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
+  // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
   decltype(out_ptr) t_27 = (out_ptr + base);
   float t_28[16];
   #pragma unroll
