@@ -41,8 +41,8 @@ def default_config(named: dict) -> Config:
     next power of two (one step over rows up to MAX_BLOCK, MAX_BLOCK-column steps over longer ones) with
     16 columns per thread, up to MAX_WARPS (then up to 32 columns). A guess aimed at GPUs, not a
     measurement (on the emulator one warp is fastest: its threads are a CPU's loop iterations); on
-    the H200 a 32000-column fp16 row in one block of 1024 threads ran 171 us against 200 us for two
-    reads of 16384-column blocks (docs/benchmarks.md)."""
+    the H200 4096 rows of 32000 fp16 columns in one block of 1024 threads ran 178 us against 215 us
+    at best for two reads of smaller blocks, and MLX's 181 us (docs/benchmarks.md)."""
     block = min(MAX_BLOCK, max(MIN_BLOCK, _next_pow2(named["n_cols"])))
     return Config({"BLOCK": block}, num_warps=max(1, min(MAX_WARPS, block // (32 * 16))))
 
