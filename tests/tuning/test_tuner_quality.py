@@ -46,15 +46,15 @@ def test_the_landscape_file_holds_every_config_with_its_time_or_reason(measured)
     assert landscape["device"]["chip"] == identify("emulator").chip
     assert landscape["start"] == {"kwargs": {"BLOCK": 128}, "num_warps": 1, "num_stages": 1}
     entries = landscape["configs"]
-    assert len(entries) == softmax_kernel.space.size == 50
-    assert collections.Counter(e["status"] for e in entries) == {"ok": 6, "invalid": 44}
+    assert len(entries) == softmax_kernel.space.size == 66
+    assert collections.Counter(e["status"] for e in entries) == {"ok": 6, "invalid": 60}
     for e in entries:
         if e["status"] == "ok":
             assert e["time_ms"] > 0 and e["config"]["kwargs"]["BLOCK"] <= 128
         else:
             assert e["time_ms"] is None
             assert "violates constraint" in e["reason"] or "pruned by fits_row" in e["reason"]
-    assert "[50/50 " in progress and "measuring softmax_kernel:2x100:float32 on emulator" in progress
+    assert "[66/66 " in progress and "measuring softmax_kernel:2x100:float32 on emulator" in progress
 
 
 def test_replaying_the_file_reports_what_the_measuring_run_reported(measured, tmp_path, capsys):
@@ -84,7 +84,7 @@ def test_a_landscape_of_another_space_is_refused(measured, tmp_path, capsys):
     path.write_text(json.dumps(data))
     assert tq.main(["--landscapes-in", str(path), "--seeds", "1"]) == 1
     err = capsys.readouterr().err
-    assert "49 configs, 0 of them outside the current search space of 50 points (1 unmeasured)" in err
+    assert "65 configs, 0 of them outside the current search space of 66 points (1 unmeasured)" in err
 
 
 @pytest.mark.parametrize("case,message", [
@@ -151,10 +151,10 @@ def test_fix_measures_part_of_the_space_and_its_replay_searches_that_part(emu, t
     assert tq.main(["--cases", CASE, "--fix", "num_warps=2", "--seeds", "2", "--landscapes-out", str(path)]) == 0
     measured = capsys.readouterr().out
     (landscape,) = json.loads(path.read_text())["landscapes"]
-    assert landscape["fixed"] == {"num_warps": 2} and len(landscape["configs"]) == 10
+    assert landscape["fixed"] == {"num_warps": 2} and len(landscape["configs"]) == 11
     assert {e["config"]["num_warps"] for e in landscape["configs"]} == {2}
     assert landscape["start"] == {"kwargs": {"BLOCK": 128}, "num_warps": 2, "num_stages": 1}  # moved into the part
-    assert "10 points, 2 measured" in measured and "num_warps=2 fixed" in measured  # BLOCK 64 and 128
+    assert "11 points, 2 measured" in measured and "num_warps=2 fixed" in measured  # BLOCK 64 and 128
     assert tq.main(["--landscapes-in", str(path), "--seeds", "2"]) == 0
     assert capsys.readouterr().out == measured
 
@@ -176,11 +176,11 @@ def test_a_cut_off_measurement_resumes_from_its_partial_file(emu, tmp_path, caps
                        + json.dumps({**tag, "entry": other})[:40])  # the line a killed run was writing
     assert tq.main(["--cases", CASE, "--seeds", "1", "--landscapes-out", str(path)]) == 0
     progress = capsys.readouterr().err
-    assert "resuming: 1 of 50 configs measured before" in progress
-    assert "[2/50 " in progress and "[50/50 " in progress and "[1/50 " not in progress
+    assert "resuming: 1 of 66 configs measured before" in progress
+    assert "[2/66 " in progress and "[66/66 " in progress and "[1/66 " not in progress
     (landscape,) = json.loads(path.read_text())["landscapes"]
     entries = {json.dumps(e["config"], sort_keys=True): e for e in landscape["configs"]}
-    assert len(entries) == 50 and entries[json.dumps(earlier["config"], sort_keys=True)] == earlier
+    assert len(entries) == 66 and entries[json.dumps(earlier["config"], sort_keys=True)] == earlier
     assert sum(e["status"] == "ok" and e["time_ms"] < 100 for e in entries.values()) == 5  # the others, measured
     assert not partial.exists()
 
@@ -194,7 +194,7 @@ def test_jobs_must_be_positive(capsys):
 @pytest.mark.parametrize("fix,message", [
     ("num_warps", "--fix 'num_warps': expected NAME=VALUE"),
     ("BLOK=64", "--fix BLOK: not a parameter of softmax_kernel's space (parameters: BLOCK, num_warps)"),
-    ("num_warps=3", "--fix num_warps=3: not one of softmax_kernel's choices for num_warps (1, 2, 4, 8, 16)"),
+    ("num_warps=3", "--fix num_warps=3: not one of softmax_kernel's choices for num_warps (1, 2, 4, 8, 16, 32)"),
 ])
 def test_bad_fixes_are_refused_before_measuring(fix, message, capsys):
     with pytest.raises(SystemExit) as exit_:
