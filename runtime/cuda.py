@@ -93,9 +93,10 @@ def _precompiled(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
     contiguous, shared, fast = kernel.ensure_row_contiguous, kernel.shared_memory, mx.fast
 
     def run(*, inputs, scalars, output_shapes, output_dtypes, grid, threadgroup, init_value=None, stream=None):
-        return fast.precompiled_cuda_kernel(name=symbol, compiled_source=cubin, inputs=inputs, output_shapes=output_shapes,
-                      output_dtypes=output_dtypes, scalars=scalars, grid=grid, threadgroup=threadgroup,
-                      shared_memory=shared, init_value=init_value, ensure_row_contiguous=contiguous, stream=stream)
+        return fast.precompiled_cuda_kernel(
+            name=symbol, compiled_source=cubin, inputs=inputs, output_shapes=output_shapes, output_dtypes=output_dtypes,
+            scalars=scalars, grid=grid, threadgroup=threadgroup, shared_memory=shared, init_value=init_value,
+            ensure_row_contiguous=contiguous, stream=stream)
 
     run.source = source
     return run

@@ -29,7 +29,7 @@ def f64(x: mx.array) -> np.ndarray:
 
 
 def softmax_float64(x: mx.array) -> np.ndarray:
-    x64 = np.array(x.astype(mx.float32)).astype(np.float64)
+    x64 = f64(x)
     e = np.exp(x64 - x64.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
