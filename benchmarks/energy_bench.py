@@ -323,11 +323,14 @@ def main() -> int:
     fronts = []
     for i, (name, trials, shape) in enumerate(studies):
         per_config = front_metered + plan.overhead()
-        fit = int(plan.left() / (len(studies) - i) // per_config)
+        share = plan.left() / (len(studies) - i + 1)  # this front's part of what is left (the contention table's too)
         if plan.fits(f"front {name} {shape} (2 configs at least)", 2 * per_config):
-            trials = min(trials, max(2, fit))
+            trials = min(trials, max(2, int(share // per_config)))
+            # the tuner stops at `trials` configs; its timeout, the share, only guards against configs far
+            # slower than planned (a timeout of trials * per_config would cut the front at one config
+            # whenever this kernel's compile runs longer than the rows' that set the overhead)
             front = soft(log, f"front {name} {shape}", failures,
-                         lambda: front_study(name, shape, trials, trials * per_config, meter, log, out))
+                         lambda: front_study(name, shape, trials, max(share, 2 * per_config), meter, log, out))
             if front is not None:
                 fronts.append(front)
 
