@@ -73,11 +73,15 @@ def median_time_ms(launch: Callable[[tuple], Any], copies: list[tuple], *, warmu
     least MIN_REPS samples), cycling through the input copies, within `timeout_s` overall.
 
     A sample is one launch, built and waited for, unless `batched` (a back end whose launches are
-    lazy and run in order: CUDA): then a sample builds a batch of launches (`batch_size`) first and
-    times one evaluation of them all, per launch. Building a launch and waiting for the device after
-    it added 0.10-0.15 ms to a 0.17 ms matmul on the H200 and varied: between runs, the
-    single-launch median of one config moved by up to 29%, the batched one by at most 8%
-    (docs/autotune.md)."""
+    lazy and run in order: CUDA): then a sample builds a batch of launches (`batch_size`) and
+    evaluates them all at once, per launch. Waiting for the device after every launch added
+    0.10-0.15 ms to a 0.17 ms matmul on the H200 and varied: between runs, the single-launch median
+    of one config moved by up to 29%, the batched one by at most 8% (docs/autotune.md). Building
+    counts: it is what a program pays per launch besides the device's time, and it differs between
+    configs, since MLX's CUDA back end copies and hashes a kernel's whole cubin at every launch
+    (3 us for a cubin under 12 KB, 12 us at 28 KB, 24 us at 53 KB on the H200's host,
+    benchmarks/launch_cost.py); for the few-microsecond kernels of a decode step that is most of
+    the cost, and a config of smaller code wins there."""
     deadline = time.perf_counter() + timeout_s
     estimate, _ = timed(launch, copies[0], timeout_s)
     batch = batch_size(estimate) if batched else 1
@@ -91,8 +95,6 @@ def median_time_ms(launch: Callable[[tuple], Any], copies: list[tuple], *, warmu
         for _ in range(batch):
             outputs += as_outputs(launch(copies[launched % len(copies)]))
             launched += 1
-        if batched:
-            start = time.perf_counter()  # the device time of the batch, without building it
         mx.eval(outputs)
         elapsed = (time.perf_counter() - start) / batch
         if elapsed > timeout_s:

@@ -4,9 +4,8 @@ The autotuner scores a config by `autotune.bench.median_time_ms`. This times a f
 library kernel several rounds over, each round starting after 2 s of idle device (as while the tuner
 compiles the next config) and timing every config by every method in turn, in the order below:
 - single: samples of one launch, built and waited for (the tuner's on Metal and the emulator);
-- batched: a batch of launches (`bench.batch_size`: about 2 ms of them) built first, one timed
-  evaluation, their mean (the tuner's on CUDA; on the emulator, whose launches run when they are
-  built, it times next to nothing);
+- batched: a batch of launches (`bench.batch_size`: about 2 ms of them) built, then evaluated at
+  once, building and evaluation timed, their mean (the tuner's on CUDA);
 - pipelined: a batch of launches, each submitted as it is built (`mx.async_eval`), one wait, their
   mean (docs/landscapes/h200-in-order-2026-12-03.json was measured so).
 It prints each method's median per round and the spread (slowest round over fastest). Outputs are

@@ -8,7 +8,10 @@ addresses decide for all of them at once: the body is emitted twice, under one t
 kernel's start, with plain aligned vector accesses in the first copy and element-wise accesses in
 the second. A test per access instead (the previous scheme) kept both paths' addresses live at
 every access: 79 instead of 60 registers for the residual RMS norm, a third of the SASS branches.
-Threadgroup arrays are declared once, before both copies (both use the same storage).
+Threadgroup arrays are declared once, before both copies (both use the same storage), and so is
+the work before the first vector access (RoPE's angles, cosines and sines: over half its code),
+which both copies would repeat: each launch through MLX's CUDA back end copies and hashes the whole
+cubin, about 0.5 us per KB above ~12 KB on the H200 (benchmarks/launch_cost.py).
 """
 from __future__ import annotations
 
@@ -29,9 +32,11 @@ def version_vector_accesses(kernel: lir.Kernel) -> None:
     shared = [s for s in lir.walk(kernel.body) if isinstance(s, lir.Decl) and s.space == "threadgroup"]
     dropped = {id(s) for s in shared}
     body = lir.rewrite(kernel.body, lambda s: [] if id(s) in dropped else None)
+    first = next(i for i, s in enumerate(body) if _device_accesses([s]))
     cond = reduce(lambda a, b: lir.Bin("&&", a, b),
                   [lir.Call("is_aligned", (lir.Sym(name), lit(n))) for name, n in sorted(alignment.items())])
-    kernel.body = shared + [lir.If(cond, _rewritten(body, aligned=True), _rewritten(body, aligned=False))]
+    kernel.body = shared + body[:first] + [lir.If(cond, _rewritten(body[first:], aligned=True),
+                                                  _rewritten(body[first:], aligned=False))]
 
 
 def _device_accesses(stmts: list[lir.Stmt]) -> list[lir.Stmt]:
