@@ -73,7 +73,7 @@ MODELS: dict[str, tuple[str, dict]] = {
                                  tie_word_embeddings=True)),
 }
 # the library functions metalforge.nn calls, timed one by one in the profiling pass
-KERNELS = ((quantized, "qmv"), (quantized, "qmm"), (norms, "rms_norm"), (norms, "layer_norm"), (rope, "rope"),
+KERNELS = ((quantized, "qmv"), (quantized, "qmv_swiglu"), (quantized, "qmm"), (norms, "rms_norm"), (norms, "layer_norm"), (rope, "rope"),
            (attention, "decode_attention"), (flash_attention, "flash_attention"), (matmul, "linear"))
 
 

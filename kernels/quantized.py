@@ -94,6 +94,49 @@ def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.c
     tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
 
 
+def _swiglu_tune_args(shape: tuple, dtype: mx.Dtype):
+    grid, (x, *gate, out, n, k, group, bits) = _tune_args(shape, dtype)
+    return grid, (x, *gate, *_weights(n, k, group, bits, dtype), out, n, k, group, bits)
+
+
+def _swiglu_reference(x, wg, sg, bg, wu, su, bu, out, n, k, group, bits, *meta):
+    return swiglu_reference(x, (wg.reshape(n, -1), sg.reshape(n, -1), bg.reshape(n, -1)),
+                            (wu.reshape(n, -1), su.reshape(n, -1), bu.reshape(n, -1)), group, bits, stream=None)
+
+
+def qmv_swiglu_default(named: dict) -> Config:
+    """The untuned config: qmv's, with half its rows a program where it gives a thread 4 (each row is
+    two products here)."""
+    config = qmv_default(named)
+    return Config({**config.kwargs, "BLOCK_N": min(config.kwargs["BLOCK_N"], 16)}, num_warps=config.num_warps)
+
+
+@register
+@autotune(space=Space({"BLOCK_N": [4, 8, 16, 32], "BLOCK_K": [256, 512, 1024], "num_warps": [2, 4]}),
+          key=["N", "K", "GROUP", "BITS"], reference=_swiglu_reference, tune_args=_swiglu_tune_args,
+          tune_shape=_tune_shape, default=qmv_swiglu_default, shapes=[(256, 1024)], shape_ranks=[4],
+          dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # as qmv
+@jit
+def qmv_swiglu_kernel(x_ptr, wg_ptr, sg_ptr, bg_ptr, wu_ptr, su_ptr, bu_ptr, out_ptr, N, K, GROUP: tl.constexpr,
+                      BITS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """silu(W_g x) * (W_u x), a gated MLP's hidden activations at a decode step, in one launch: each
+    program takes the same rows of both weights, as qmv takes one's, so x is loaded once for both
+    and the activation is applied to the fp32 sums (MLX rounds both products to fp16 first)."""
+    PER_WORD: tl.constexpr = 32 // BITS
+    rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        wg, kw, k_ok = dequantized_rows(wg_ptr, sg_ptr, bg_ptr, rows, k0, N, K, GROUP, BITS, BLOCK_K)
+        wu, kw, k_ok = dequantized_rows(wu_ptr, su_ptr, bu_ptr, rows, k0, N, K, GROUP, BITS, BLOCK_K)
+        x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+                    mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        gate += tl.sum(wg * x, axis=2)
+        up += tl.sum(wu * x, axis=2)
+    g = tl.sum(gate, axis=1)
+    tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
+
+
 def qmm_grid(m: int, n: int) -> Callable[[dict], tuple]:
     """The launch grid of qmm: (row tiles, column tiles), for any tile size the tuner picks."""
     return lambda meta: (cdiv(m, meta["BLOCK_M"]), cdiv(n, meta["BLOCK_N"]))
@@ -165,6 +208,24 @@ def qmv(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_si
                             backend=backend)
 
 
+Quantized = tuple[mx.array, mx.array, mx.array]  # (w_q, scales, biases) as mx.quantize makes them
+
+
+def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
+               backend=None) -> mx.array:
+    """silu(W_g x) * (W_u x) for one row x (as qmv takes it) and the gate and up weights of a gated
+    MLP, (N, K) each, quantized alike (`gate`, `up`: their (w_q, scales, biases)); output in x's
+    dtype, with x's leading axes and N."""
+    n, k = _check(gate[0], gate[1], group_size, bits)
+    if _check(up[0], up[1], group_size, bits) != (n, k):
+        raise ValueError(f"qmv_swiglu: gate weight ({n}, {k}) and up weight {up[0].shape} (packed) differ in shape")
+    if x.size != k:
+        raise ValueError(f"qmv_swiglu: x of shape {x.shape} is not one row of {k}")
+    grid = lambda meta: (cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
+    return qmv_swiglu_kernel[grid](x, *gate, *up, empty((*x.shape[:-1], n), x.dtype), n, k, group_size, bits,
+                                   backend=backend)
+
+
 def qmm(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64, bits: int = 4,
         backend=None) -> mx.array:
     """x @ W^T for x of shape (..., K) and W (N, K) quantized with `mx.quantize(W, group_size, bits)`:
@@ -182,8 +243,20 @@ def reference(x, w_q, scales, biases, group_size: int = 64, bits: int = 4, strea
     shapes (512 x 128256 x 4096 for a vocabulary) take seconds on the CPU for each case tuned.
     `weights_in_x_dtype`: the dequantised weights rounded to x's dtype first, as qmm (and MLX) do,
     so that a tolerance need not grow with K (their rounding moves a K-long sum by ~u sqrt(K))."""
+    return _product(x, w_q, scales, biases, group_size, bits, stream, weights_in_x_dtype).astype(x.dtype)
+
+
+def _product(x, w_q, scales, biases, group_size: int, bits: int, stream, weights_in_x_dtype: bool = False) -> mx.array:
+    """`reference`'s product, in float32."""
     w = mx.dequantize(w_q, scales.astype(mx.float32), biases.astype(mx.float32), group_size=group_size, bits=bits,
                       stream=stream)
     if weights_in_x_dtype:
         w = w.astype(x.dtype, stream=stream).astype(mx.float32, stream=stream)
-    return mx.matmul(x.astype(mx.float32), w.T, stream=stream).astype(x.dtype)
+    return mx.matmul(x.astype(mx.float32), w.T, stream=stream)
+
+
+def swiglu_reference(x, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
+                     stream=mx.cpu) -> mx.array:
+    """silu(W_g x) * (W_u x) in float32, rounded to x's dtype (MLX's dequantize and matmul)."""
+    g = _product(x, *gate, group_size, bits, stream)
+    return (g * mx.sigmoid(g, stream=stream) * _product(x, *up, group_size, bits, stream)).astype(x.dtype)

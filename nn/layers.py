@@ -152,6 +152,42 @@ class QuantizedEmbedding(nn.QuantizedEmbedding):
         return super().as_linear(x) if out is None else out
 
 
+class FusedSwiGLU:
+    """Mixed into a gated MLP class whose call is `down_proj(swiglu(gate_proj(x), up_proj(x)))`
+    (mlx-lm's Llama and Qwen2 MLP; `patch` checks the code): at a decode step (one row) with both
+    projections quantized alike, the two products and the activation are one launch
+    (`quantized.qmv_swiglu`) instead of three. Anything else runs the class's own call, whose
+    projections are metalforge's layers all the same."""
+
+    def __call__(self, x: mx.array) -> mx.array:
+        gate, up = self.gate_proj, self.up_proj
+        if x.size == x.shape[-1] and _swiglu_fusable(gate, up, x):
+            return self.down_proj(quantized.qmv_swiglu(x, (gate["weight"], gate["scales"], gate["biases"]),
+                                                       (up["weight"], up["scales"], up["biases"]),
+                                                       gate.group_size, gate.bits))
+        return super().__call__(x)
+
+
+def _swiglu_fusable(gate: nn.Module, up: nn.Module, x: mx.array) -> bool:
+    """Both projections metalforge's QuantizedLinear without bias, of one shape, group size, bits and
+    scales dtype, and the kernels take the product (no fallback to count: the projections run
+    unfused otherwise, each on its kernel where it can)."""
+    if type(gate) is not QuantizedLinear or type(up) is not QuantizedLinear or "bias" in gate or "bias" in up:
+        return False
+    weight, scales = gate["weight"], gate["scales"]
+    if (up.group_size, up.bits, up.mode, up["weight"].shape, up["scales"].dtype) != \
+            (gate.group_size, gate.bits, gate.mode, weight.shape, scales.dtype) or up.get("biases") is None:
+        return False
+    return _quantized_problem("QuantizedLinear", gate.mode, gate.bits, gate.get("biases") is None, x.shape,
+                              weight.shape[1], x.dtype, scales.dtype) is None
+
+
+@functools.lru_cache(maxsize=None)
+def fused_swiglu(cls: type) -> type:
+    """`cls` (a gated MLP class) with FusedSwiGLU's call; `metalforge_original` names it for unpatch."""
+    return type(f"FusedSwiGLU{cls.__name__}", (FusedSwiGLU, cls), {"metalforge_original": cls})
+
+
 @functools.lru_cache(maxsize=4096)
 def _attention_problem(q: tuple, k: tuple, v: tuple, mask: Optional[str], sinks: bool,
                        dtypes: tuple) -> Optional[str]:

@@ -61,6 +61,21 @@ def _is_mlx_lm_attention(fn: Any) -> bool:
         and getattr(fn, "__name__", "") == ATTENTION and not hasattr(fn, "metalforge_original")
 
 
+def _gated_mlp_call(self, x):  # mlx-lm's gated MLP as Llama and Qwen2 write it (compared, never run)
+    return self.down_proj(swiglu(self.gate_proj(x), self.up_proj(x)))  # noqa: F821
+
+
+def _is_swiglu_mlp(cls: type) -> bool:
+    """Whether `cls.__call__` is mlx-lm's gated MLP: the same bytecode and names as `_gated_mlp_call`,
+    and `swiglu` mlx-lm's own activation (whatever the model's Python module)."""
+    call = cls.__dict__.get("__call__")
+    code, reference = getattr(call, "__code__", None), _gated_mlp_call.__code__
+    if code is None or (code.co_code, code.co_names) != (reference.co_code, reference.co_names):
+        return False
+    activations = sys.modules.get("mlx_lm.models.activations")
+    return activations is not None and call.__globals__.get("swiglu") is getattr(activations, "swiglu", None)
+
+
 def _python_modules(model: nn.Module) -> list[Any]:
     """The Python modules that define the classes of the model's layers, each once."""
     names = dict.fromkeys(type(m).__module__ for _, m in model.named_modules())
@@ -75,12 +90,15 @@ def _check(model: Any, what: str) -> None:
 def patch(model: nn.Module) -> PatchReport:
     """Swap the model's RMSNorm, LayerNorm, RoPE, Linear, Embedding, QuantizedLinear and
     QuantizedEmbedding modules (exactly those classes: subclasses with their own behaviour, e.g. mlx-lm's scaled RoPEs, stay) for
-    metalforge.nn's, and mlx-lm's attention function in the model's Python modules; returns what
-    was replaced. Patching twice replaces nothing more."""
+    metalforge.nn's, mlx-lm's gated MLPs for ones that fuse gate, up and SwiGLU at a decode step
+    (`layers.FusedSwiGLU`), and mlx-lm's attention function in the model's Python modules; returns
+    what was replaced. Patching twice replaces nothing more."""
     _check(model, "patch")
     report = PatchReport()
     for path, module in model.named_modules():
         drop_in = layers.DROP_INS.get(type(module))
+        if drop_in is None and _is_swiglu_mlp(type(module)):
+            drop_in = layers.fused_swiglu(type(module))
         if drop_in is not None:
             module.__class__ = drop_in
             report.modules.append((path, drop_in.__name__))
@@ -97,7 +115,7 @@ def unpatch(model: nn.Module) -> PatchReport:
     _check(model, "unpatch")
     report = PatchReport()
     for path, module in model.named_modules():
-        original = _ORIGINAL_OF.get(type(module))
+        original = _ORIGINAL_OF.get(type(module)) or type(module).__dict__.get("metalforge_original")
         if original is not None:
             module.__class__ = original
             report.modules.append((path, original.__name__))

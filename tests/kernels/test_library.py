@@ -96,7 +96,7 @@ def test_softmax_space_keeps_registers_and_threads_in_bounds():
 
 def test_library_is_registered_for_autotuning():
     library = registered()
-    assert {"softmax_kernel", "add_rms_norm_kernel", "layer_norm_kernel", "qmv_kernel",
+    assert {"softmax_kernel", "add_rms_norm_kernel", "layer_norm_kernel", "qmv_kernel", "qmv_swiglu_kernel",
             "decode_attention_kernel", "rope_kernel", "matmul_kernel", "flash_attention_kernel"} <= set(library)
     for tuner in library.values():
         grid, args = tuner.tune_case(tuner.shapes[0], tuner.dtypes[0])
@@ -154,6 +154,51 @@ def test_quantized_matvec_configs(rng, bits, group, k, config):
     bound = (k + 2) * 2.0 ** -24 * (np.abs(w) @ np.abs(f64(x))) + 1e-30
     got = f64(out)
     assert np.isfinite(got).all() and (np.abs(got - want) <= bound).all(), np.abs(got - want).max()
+
+
+@pytest.mark.parametrize("bits,group,k,config", [
+    (4, 64, 704, dict(BLOCK_N=16, BLOCK_K=512, num_warps=4)),  # two steps, the second 3 groups of 8
+    (2, 32, 704, dict(BLOCK_N=4, BLOCK_K=256, num_warps=2)),
+    (8, 128, 640, dict(BLOCK_N=32, BLOCK_K=1024, num_warps=2))])  # a step longer than the row
+def test_quantized_swiglu_configs(rng, bits, group, k, config):
+    """silu(W_g x) * (W_u x) in one launch, against float64 on the same dequantised weights, rows
+    masked at an odd count, every word width."""
+    n = 37
+    gate, up = (mx.quantize(normal(rng, (n, k)), group_size=group, bits=bits) for _ in range(2))
+    x = normal(rng, (k,))
+    flat = [a.reshape(-1) for a in (*gate, *up)]
+    out = quantized.qmv_swiglu_kernel.fn[(mf.cdiv(n, config["BLOCK_N"]),)](
+        x, *flat, mf.full((n,), float("nan"), mx.float32), n, k, group, bits, **config)
+    wg, wu = (f64(mx.dequantize(*w, group_size=group, bits=bits)) for w in (gate, up))
+    g, u = wg @ f64(x), wu @ f64(x)
+    silu = g / (1 + np.exp(-g))
+    # each fp32 product as qmv's bound; silu's slope is at most 1.1 in magnitude; then the few
+    # roundings of exp, the division and the two products (8 units)
+    unit = 2.0 ** -24
+    err_g, err_u = ((k + 2) * unit * (np.abs(w) @ np.abs(f64(x))) for w in (wg, wu))
+    bound = 1.1 * np.abs(u) * err_g + np.abs(silu) * err_u + 8 * unit * np.abs(silu * u) + 1e-30
+    got = f64(out)
+    assert np.isfinite(got).all() and (np.abs(got - silu * u) <= bound).all(), np.abs(got - silu * u).max()
+
+
+def test_quantized_swiglu_fp16_matches_the_reference(rng):
+    """The library call on fp16 (leading axes kept) against its float32 reference rounded to fp16."""
+    n, k = 45, 256
+    gate, up = (tuple(a.astype(mx.float16) if a.dtype == mx.float32 else a
+                      for a in mx.quantize(normal(rng, (n, k)), group_size=64, bits=4)) for _ in range(2))
+    x = normal(rng, (1, 1, k), mx.float16)
+    out = quantized.qmv_swiglu(x, gate, up)
+    assert out.shape == (1, 1, n) and out.dtype == mx.float16
+    close(out, quantized.swiglu_reference(x, gate, up), 2e-3)  # fp16 output: 2^-11 relative, twice
+
+
+def test_quantized_swiglu_refuses_mismatched_weights(rng):
+    gate = mx.quantize(normal(rng, (16, 128)), group_size=64, bits=4)
+    up = mx.quantize(normal(rng, (8, 128)), group_size=64, bits=4)
+    with pytest.raises(ValueError, match=r"gate weight \(16, 128\) and up weight"):
+        quantized.qmv_swiglu(normal(rng, (128,)), gate, up)
+    with pytest.raises(ValueError, match="not one row of 128"):
+        quantized.qmv_swiglu(normal(rng, (2, 128)), gate, gate)
 
 
 @pytest.mark.parametrize("bits,group,k,config", [

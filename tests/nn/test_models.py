@@ -41,14 +41,20 @@ def assert_logits_match(a: mx.array, b: mx.array, scale: float) -> None:
     assert difference <= LOGIT_BOUND * scale, (difference, scale)
 
 
-def test_patched_model_matches_unpatched_through_the_kv_cache(tiny):
+def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch):
+    from metalforge.kernels import quantized
+
     model, prompt = tiny
     base = lm_bench.generate(model, prompt, STEPS)
     mfnn.clear_fallbacks()
     report = mfnn.patch(model)
-    assert set(report.counts()) == {"QuantizedLinear", "QuantizedEmbedding", "RMSNorm", "RoPE"}
+    assert set(report.counts()) == {"QuantizedLinear", "QuantizedEmbedding", "RMSNorm", "RoPE", "FusedSwiGLUMLP"}
+    assert report.counts()["FusedSwiGLUMLP"] == 2  # the MLP of each layer
     assert len(report.attention) == 1  # Qwen2 ties its embedding: its head is QuantizedEmbedding.as_linear
+    fused = []
+    monkeypatch.setattr(quantized, "qmv_swiglu", lambda *a, f=quantized.qmv_swiglu: fused.append(1) or f(*a))
     patched = lm_bench.generate(model, prompt, STEPS, base["tokens"])
+    assert len(fused) == 2 * STEPS  # each decode step's MLPs (the prefill's run unfused, on qmm)
     assert mfnn.fallbacks() == {}, "every call of the patched model ran on metalforge's kernels"
     scale = float(np.abs(np.array(base["prefill_logits"])).max())
     assert_logits_match(patched["prefill_logits"], base["prefill_logits"], scale)
@@ -82,13 +88,16 @@ def test_patch_replaces_in_place_and_unpatch_restores(tiny):
     norm, proj = layer.input_layernorm, layer.self_attn.q_proj
     module = __import__(type(layer.self_attn).__module__, fromlist=["x"])
     original_attention = module.scaled_dot_product_attention
+    mlp_class = type(layer.mlp)
     first = mfnn.patch(model)
     assert type(norm) is mfnn.RMSNorm and type(proj) is mfnn.QuantizedLinear
+    assert isinstance(layer.mlp, (mfnn.FusedSwiGLU, mlp_class)) and type(layer.mlp) is not mlp_class
     assert layer.input_layernorm is norm and module.scaled_dot_product_attention is not original_attention
     assert str(mfnn.patch(model)) == "nothing replaced"  # patching twice changes nothing more
     restored = mfnn.unpatch(model)
-    assert restored.counts() == first.counts() and restored.attention == first.attention
-    assert type(norm) is nn.RMSNorm and type(proj) is nn.QuantizedLinear
+    assert [p for p, _ in restored.modules] == [p for p, _ in first.modules] and restored.attention == first.attention
+    assert restored.counts()[mlp_class.__name__] == first.counts()[f"FusedSwiGLU{mlp_class.__name__}"] == 2
+    assert type(norm) is nn.RMSNorm and type(proj) is nn.QuantizedLinear and type(layer.mlp) is mlp_class
     assert module.scaled_dot_product_attention is original_attention
 
 
@@ -145,8 +154,8 @@ def test_recorded_tuning_end_to_end(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv(record.RECORD_ENV)
     cases = record.read(path)
     kernels = {c.target.split(":")[1] for c in cases}
-    assert kernels == {"qmm_kernel", "qmv_kernel", "rms_norm_kernel", "rope_kernel", "flash_attention_kernel",
-                       "decode_attention_kernel"}
+    assert kernels == {"qmm_kernel", "qmv_kernel", "qmv_swiglu_kernel", "rms_norm_kernel", "rope_kernel",
+                       "flash_attention_kernel", "decode_attention_kernel"}
     assert all(c.dtype == "float16" for c in cases)
     db = tmp_path / "tuned.sqlite"
     # tune the first case of each kernel (one trial each: the search itself is tested elsewhere)

@@ -1,0 +1,380 @@
+inline float mf_sigmoid(float x) { return 1.0f / (1.0f + metal::exp(-x)); }
+
+// 126: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+int t = (int(threadgroup_position_in_grid.x) * 16);
+// 127: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 128: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 129: for k0 in range(0, K, BLOCK_K):
+float gate[8];
+#pragma unroll
+for (int k = 0; (k < 8); k += 1) {
+  float gate_1 = 0.0f;
+  gate[k] = gate_1;
+}
+float up[8];
+#pragma unroll
+for (int k = 0; (k < 8); k += 1) {
+  float up_1 = 0.0f;
+  up[k] = up_1;
+}
+for (int k0 = 0; (k0 < K); k0 += 512) {
+  // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+  int t_1 = (k0 / 8);
+  // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+  int t_2 = (K / 64);
+  // 56: mask = (rows < N)[:, None] & k_ok[None, :]
+  // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+  int t_3 = (K / 8);
+  int rows = t;
+  int kw = t_1;
+  bool k_ok = ((kw / 8) < t_2);
+  uint words[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 4) {
+    int rows_1 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int kw_1 = (t_1 + ((int(thread_index_in_simdgroup) % 16) * 4));
+    bool k_ok_1 = ((kw_1 / 8) < t_2);
+    bool mask = ((rows_1 < N) & k_ok_1);
+    {
+      packed_uint4 mf_v = packed_uint4(uint(0), uint(0), uint(0), uint(0));
+      if (mask) mf_v = *((const device packed_uint4*)(((wg_ptr + (rows_1 * t_3)) + kw_1)));
+      words[k] = mf_v[0];
+      words[(k + 1)] = mf_v[1];
+      words[(k + 2)] = mf_v[2];
+      words[(k + 3)] = mf_v[3];
+    }
+  }
+  // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+  uint t_4[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    t_4[k] = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<uint>(((k % 8) * 4)));
+  }
+  uint t_5[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    t_5[k] = (t_4[k] & uint(15));
+  }
+  float q[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    q[k] = static_cast<float>(t_5[k]);
+  }
+  // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+  int t_6 = (K / 64);
+  // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  bool mask = ((rows < N) & k_ok);
+  half t_7[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 4) {
+    int rows_2 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int kw_2 = (t_1 + ((int(thread_index_in_simdgroup) % 16) * 4));
+    int groups_1 = ((rows_2 * t_6) + (kw_2 / 8));
+    bool k_ok_2 = ((kw_2 / 8) < t_2);
+    bool mask_1 = ((rows_2 < N) & k_ok_2);
+    t_7[k] = (mask_1 ? (sg_ptr + groups_1)[0] : half(0.0f));
+    t_7[(k + 1)] = t_7[k];
+    t_7[(k + 2)] = t_7[k];
+    t_7[(k + 3)] = t_7[k];
+  }
+  float scale[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    scale[k] = static_cast<float>(t_7[k]);
+  }
+  // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  half t_8[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 4) {
+    int rows_3 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int kw_3 = (t_1 + ((int(thread_index_in_simdgroup) % 16) * 4));
+    int groups_2 = ((rows_3 * t_6) + (kw_3 / 8));
+    bool k_ok_3 = ((kw_3 / 8) < t_2);
+    bool mask_2 = ((rows_3 < N) & k_ok_3);
+    t_8[k] = (mask_2 ? (bg_ptr + groups_2)[0] : half(0.0f));
+    t_8[(k + 1)] = t_8[k];
+    t_8[(k + 2)] = t_8[k];
+    t_8[(k + 3)] = t_8[k];
+  }
+  float bias[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    bias[k] = static_cast<float>(t_8[k]);
+  }
+  // 62: return q * scale + bias, kw, k_ok
+  float t_9[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    t_9[k] = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
+  }
+  float wg[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    wg[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
+  }
+  // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+  int t_10 = (k0 / 8);
+  // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+  int t_11 = (K / 64);
+  // 56: mask = (rows < N)[:, None] & k_ok[None, :]
+  // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+  int t_12 = (K / 8);
+  int kw_4 = t_10;
+  bool k_ok_4 = ((kw_4 / 8) < t_11);
+  uint words_1[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 4) {
+    int rows_4 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int kw_5 = (t_10 + ((int(thread_index_in_simdgroup) % 16) * 4));
+    bool k_ok_5 = ((kw_5 / 8) < t_11);
+    bool mask_3 = ((rows_4 < N) & k_ok_5);
+    {
+      packed_uint4 mf_v = packed_uint4(uint(0), uint(0), uint(0), uint(0));
+      if (mask_3) mf_v = *((const device packed_uint4*)(((wu_ptr + (rows_4 * t_12)) + kw_5)));
+      words_1[k] = mf_v[0];
+      words_1[(k + 1)] = mf_v[1];
+      words_1[(k + 2)] = mf_v[2];
+      words_1[(k + 3)] = mf_v[3];
+    }
+  }
+  // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+  uint t_13[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    t_13[k] = (words_1[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<uint>(((k % 8) * 4)));
+  }
+  uint t_14[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    t_14[k] = (t_13[k] & uint(15));
+  }
+  float q_1[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    q_1[k] = static_cast<float>(t_14[k]);
+  }
+  // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+  int t_15 = (K / 64);
+  // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  bool mask_3 = ((rows < N) & k_ok_4);
+  half t_16[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 4) {
+    int rows_5 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int kw_6 = (t_10 + ((int(thread_index_in_simdgroup) % 16) * 4));
+    int groups_4 = ((rows_5 * t_15) + (kw_6 / 8));
+    bool k_ok_6 = ((kw_6 / 8) < t_11);
+    bool mask_4 = ((rows_5 < N) & k_ok_6);
+    t_16[k] = (mask_4 ? (su_ptr + groups_4)[0] : half(0.0f));
+    t_16[(k + 1)] = t_16[k];
+    t_16[(k + 2)] = t_16[k];
+    t_16[(k + 3)] = t_16[k];
+  }
+  float scale_1[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    scale_1[k] = static_cast<float>(t_16[k]);
+  }
+  // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  half t_17[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 4) {
+    int rows_6 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int kw_7 = (t_10 + ((int(thread_index_in_simdgroup) % 16) * 4));
+    int groups_5 = ((rows_6 * t_15) + (kw_7 / 8));
+    bool k_ok_7 = ((kw_7 / 8) < t_11);
+    bool mask_5 = ((rows_6 < N) & k_ok_7);
+    t_17[k] = (mask_5 ? (bu_ptr + groups_5)[0] : half(0.0f));
+    t_17[(k + 1)] = t_17[k];
+    t_17[(k + 2)] = t_17[k];
+    t_17[(k + 3)] = t_17[k];
+  }
+  float bias_1[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    bias_1[k] = static_cast<float>(t_17[k]);
+  }
+  // 62: return q * scale + bias, kw, k_ok
+  float t_18[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    t_18[k] = (q_1[k] * scale_1[(((k / 32) * 4) + ((k / 8) % 4))]);
+  }
+  float wu[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
+  }
+  // 132: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+  // 133: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+  // 132: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+  half t_19[4];
+  int kw_8 = (t_10 + ((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)));
+  bool k_ok_8 = ((kw_8 / 8) < t_11);
+  {
+    packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
+    if (k_ok_8) mf_v = *((const device packed_half4*)(((x_ptr + (kw_8 * 8)) + ((int(thread_index_in_simdgroup) % 2) * 4))));
+    t_19[0] = mf_v[0];
+    t_19[1] = mf_v[1];
+    t_19[2] = mf_v[2];
+    t_19[3] = mf_v[3];
+  }
+  float x[4];
+  #pragma unroll
+  for (int k = 0; (k < 4); k += 1) {
+    x[k] = static_cast<float>(t_19[k]);
+  }
+  // 134: gate += tl.sum(wg * x, axis=2)
+  threadgroup float x_1_smem[512];
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  *((threadgroup packed_float4*)((x_1_smem + ((((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)) * 8) + ((int(thread_index_in_simdgroup) % 2) * 4))))) = packed_float4(x[0], x[1], x[2], x[3]);
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  float t_20[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    t_20[k] = (wg[k] * x_1_smem[(((((int(thread_index_in_simdgroup) % 16) * 4) + ((k / 8) % 4)) * 8) + (k % 8))]);
+  }
+  float acc[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    acc[k] = t_20[(((k / 4) * 32) + ((k % 4) * 8))];
+    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
+  }
+  float gate_2[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    gate_2[k] = (gate[k] + acc[k]);
+  }
+  // 135: up += tl.sum(wu * x, axis=2)
+  float t_21[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    t_21[k] = (wu[k] * x_1_smem[(((((int(thread_index_in_simdgroup) % 16) * 4) + ((k / 8) % 4)) * 8) + (k % 8))]);
+  }
+  float acc_1[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    acc_1[k] = t_21[(((k / 4) * 32) + ((k % 4) * 8))];
+    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
+  }
+  float up_2[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    up_2[k] = (up[k] + acc_1[k]);
+  }
+  float gate_3[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    gate_3[k] = gate_2[k];
+  }
+  float up_3[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    up_3[k] = up_2[k];
+  }
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    gate[k] = gate_3[k];
+  }
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    up[k] = up_3[k];
+  }
+}
+// 136: g = tl.sum(gate, axis=1)
+float g[2];
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  g[k] = gate[(k * 4)];
+  g[k] = (g[k] + gate[((k * 4) + 1)]);
+  g[k] = (g[k] + gate[((k * 4) + 2)]);
+  g[k] = (g[k] + gate[((k * 4) + 3)]);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner = simd_shuffle_xor(g[k], ushort(1));
+  g[k] = (g[k] + partner);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner_1 = simd_shuffle_xor(g[k], ushort(2));
+  g[k] = (g[k] + partner_1);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner_2 = simd_shuffle_xor(g[k], ushort(4));
+  g[k] = (g[k] + partner_2);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner_3 = simd_shuffle_xor(g[k], ushort(8));
+  g[k] = (g[k] + partner_3);
+}
+// 137: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
+float t_22[2];
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  t_22[k] = mf_sigmoid(g[k]);
+}
+float t_23[2];
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  t_23[k] = (g[k] * t_22[k]);
+}
+float acc_2[2];
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  acc_2[k] = up[(k * 4)];
+  acc_2[k] = (acc_2[k] + up[((k * 4) + 1)]);
+  acc_2[k] = (acc_2[k] + up[((k * 4) + 2)]);
+  acc_2[k] = (acc_2[k] + up[((k * 4) + 3)]);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner_4 = simd_shuffle_xor(acc_2[k], ushort(1));
+  acc_2[k] = (acc_2[k] + partner_4);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner_5 = simd_shuffle_xor(acc_2[k], ushort(2));
+  acc_2[k] = (acc_2[k] + partner_5);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner_6 = simd_shuffle_xor(acc_2[k], ushort(4));
+  acc_2[k] = (acc_2[k] + partner_6);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner_7 = simd_shuffle_xor(acc_2[k], ushort(8));
+  acc_2[k] = (acc_2[k] + partner_7);
+}
+float t_24[2];
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  t_24[k] = (t_23[k] * acc_2[k]);
+}
+half t_25[2];
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  t_25[k] = static_cast<half>(t_24[k]);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  int rows = (t + (((k * 4) * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+  if ((((int(thread_index_in_simdgroup) % 16) == 0) && (rows < N))) {
+    *((out_ptr + rows)) = t_25[k];
+  }
+}
