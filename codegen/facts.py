@@ -38,9 +38,9 @@ def kernel_facts(kernel: lir.Kernel) -> KernelFacts:
     body = kernel.body
     shared = [s for s in lir.walk(body) if isinstance(s, lir.Decl) and s.space == "threadgroup"]
     facts.shared_bytes = max((s.offset + max(1, s.type.bits // 8) * (s.size or 1) for s in shared), default=0)
-    versioned = [i for i, s in enumerate(body) if isinstance(s, lir.If) and _tests_alignment(s.cond)]
-    if versioned:  # the work before the versioned part, then its aligned copy
-        body = body[:versioned[0]] + body[versioned[0]].then
+    versioned = [s for s in body if isinstance(s, lir.If) and _tests_alignment(s.cond)]
+    if versioned:
+        body = versioned[0].then
     arrays = {s.name for s in lir.walk(body) if isinstance(s, lir.Decl) and s.size is not None}
     arrays |= {s.name for s in shared}
     types = {name: t.element for name, t in kernel.inputs if hasattr(t, "element")}

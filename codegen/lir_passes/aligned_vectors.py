@@ -8,10 +8,12 @@ addresses decide for all of them at once: the body is emitted twice, under one t
 kernel's start, with plain aligned vector accesses in the first copy and element-wise accesses in
 the second. A test per access instead (the previous scheme) kept both paths' addresses live at
 every access: 79 instead of 60 registers for the residual RMS norm, a third of the SASS branches.
-Threadgroup arrays are declared once, before both copies (both use the same storage), and so is
-the work before the first vector access (RoPE's angles, cosines and sines: over half its code),
-which both copies would repeat: each launch through MLX's CUDA back end copies and hashes the whole
-cubin, about 0.5 us per KB above ~12 KB on the H200 (benchmarks/launch_cost.py).
+Threadgroup arrays are declared once, before both copies (both use the same storage). Nothing
+else is shared: hoisting the work before the first vector access out of the copies (RoPE's
+angles, cosines and sines, half its cubin; MLX copies and hashes the cubin per launch) was
+measured on the H200 on 2026-12-04 and undone: the register arrays it declares are indexed by the
+element-wise copy's rolled loops, which puts them in local memory for the aligned copy too
+(vector add 1.23-1.35x Triton's time on the same source, RoPE 1.27-1.46x, from 0.98-1.04).
 """
 from __future__ import annotations
 
@@ -32,11 +34,9 @@ def version_vector_accesses(kernel: lir.Kernel) -> None:
     shared = [s for s in lir.walk(kernel.body) if isinstance(s, lir.Decl) and s.space == "threadgroup"]
     dropped = {id(s) for s in shared}
     body = lir.rewrite(kernel.body, lambda s: [] if id(s) in dropped else None)
-    first = next(i for i, s in enumerate(body) if _device_accesses([s]))
     cond = reduce(lambda a, b: lir.Bin("&&", a, b),
                   [lir.Call("is_aligned", (lir.Sym(name), lit(n))) for name, n in sorted(alignment.items())])
-    kernel.body = shared + body[:first] + [lir.If(cond, _rewritten(body[first:], aligned=True),
-                                                  _rewritten(body[first:], aligned=False))]
+    kernel.body = shared + [lir.If(cond, _rewritten(body, aligned=True), _rewritten(body, aligned=False))]
 
 
 def _device_accesses(stmts: list[lir.Stmt]) -> list[lir.Stmt]:

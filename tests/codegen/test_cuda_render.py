@@ -32,7 +32,6 @@ from metalforge.launcher import MX_DTYPES
 from metalforge.kernels import attention, quantized
 from metalforge.kernels import matmul as library_matmul
 from metalforge.kernels import softmax as library_softmax
-from metalforge.kernels import rope as library_rope
 from metalforge.runtime.cuda import CudaBackend
 
 from ..dsl.test_dot import batched_dot, flash_attention, matmul, matmul_nt, matmul_out
@@ -639,18 +638,6 @@ def test_versioned_kernel_declares_threadgroup_arrays_once():
     assert all(name in then and name in orelse for name in shared)
 
 
-def test_work_before_the_first_vector_access_is_emitted_once():
-    """RoPE computes its angles, cosines and sines before it loads: that work (most of its code, which
-    MLX's CUDA back end copies and hashes per launch) comes once, before the versioned part."""
-    x = mx.zeros((1, 32, 1, 64), mx.float16)
-    body = library_rope.rope_kernel.fn.compile(x, mf.empty(x.shape, mx.float16), 32, 1, 13.1, 32, 8, offset=17,
-                                               target="cuda", num_warps=4).body
-    head, then, orelse = _branches(body)
-    assert head.count("cosf(") == head.count("sinf(") == 1 and "mf_load_masked(" not in head
-    assert "cosf(" not in then + orelse and "sinf(" not in then + orelse
-    assert then.count("mf_load_masked(") == 2 and "mf_vec" not in orelse
-
-
 def test_unvectorised_kernel_is_not_versioned():
     """n not known to be a multiple of 16: every access is element-wise, one copy of the body."""
     x = mx.zeros((4096,), mx.float16)
@@ -669,9 +656,8 @@ def test_alignment_follows_pointer_copies_and_the_widest_access():
             lir.VectorStore(lir.Sym("out"), [lir.Lit(0.0, ir.float32)] * 2, ir.float32)]
     kernel = lir.Kernel("k", [("a", p), ("b", p), ("n", ir.int32)], [("out", ir.float32)], body, 32)
     version_vector_accesses(kernel)
-    shared, pointer, versioned = kernel.body  # the pointer copy makes no access: declared once, before
+    shared, versioned = kernel.body
     assert isinstance(shared, lir.Decl) and shared.space == "threadgroup" and isinstance(versioned, lir.If)
-    assert isinstance(pointer, lir.Decl) and pointer.name == "q"
     tests = {c.args[0].name: c.args[1].value for c in _calls(versioned.cond)}
     assert tests == {"a": 16, "b": 8, "out": 8}
     fast = [s for s in lir.walk(versioned.then) if isinstance(s, (lir.VectorLoad, lir.VectorStore))]

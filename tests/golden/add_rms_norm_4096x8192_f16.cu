@@ -53,14 +53,14 @@ extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_n_cols = n_cols[0];
 const auto mf_eps = eps[0];
 float* acc_smem = reinterpret_cast<float*>(mf_shared + 0);
-// 90: row = tl.program_id(0)
-// 91: offs = tl.arange(0, BLOCK)
-// 92: mask = offs < n_cols
-// 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
-int t = (int(blockIdx.x) * mf_n_cols);
-decltype(x_ptr) t_1 = (x_ptr + t);
-__half t_2[32];
 if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_aligned(sum_ptr, 16)) && mf_is_aligned(w_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
+  // 90: row = tl.program_id(0)
+  // 91: offs = tl.arange(0, BLOCK)
+  // 92: mask = offs < n_cols
+  // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  int t = (int(blockIdx.x) * mf_n_cols);
+  decltype(x_ptr) t_1 = (x_ptr + t);
+  __half t_2[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 8) {
     int offs = ((k * 256) + (int(threadIdx.x) * 8));
@@ -250,6 +250,13 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
     }
   }
 } else {
+  // 90: row = tl.program_id(0)
+  // 91: offs = tl.arange(0, BLOCK)
+  // 92: mask = offs < n_cols
+  // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  int t = (int(blockIdx.x) * mf_n_cols);
+  decltype(x_ptr) t_1 = (x_ptr + t);
+  __half t_2[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
     int offs = ((k * 256) + (int(threadIdx.x) * 8));

@@ -31,54 +31,54 @@ float* q_1_smem = reinterpret_cast<float*>(mf_shared + 0);
 float* m_smem = reinterpret_cast<float*>(mf_shared + 512);
 float* acc_5_smem = reinterpret_cast<float*>(mf_shared + 528);
 float* l_i_4_smem = reinterpret_cast<float*>(mf_shared + 2576);
-// 79: head = tl.program_id(0)
-// 80: split = tl.program_id(1)
-// 81: part = head * tl.num_programs(1) + split
-int t = (int(blockIdx.x) * int(gridDim.y));
-int part = (t + int(blockIdx.y));
-// 82: kv_head = head // GROUP
-int kv_head = (int(blockIdx.x) / 4);
-// 83: d = tl.arange(0, D)
-// 84: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
-int t_1 = (int(blockIdx.x) * 128);
-decltype(q_ptr) t_2 = (q_ptr + t_1);
-__half t_3[1];
-t_3[0] = (t_2 + int(threadIdx.x))[0];
-float t_4[1];
-t_4[0] = static_cast<float>(t_3[0]);
-float q[1];
-q[0] = (t_4[0] * mf_scale);
-// 85: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
-// 86: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
-// 87: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
-// 88: lo = split * SPLIT
-int lo = (int(blockIdx.y) * mf_SPLIT);
-// 89: hi = tl.minimum(lo + SPLIT, S)
-int t_5 = (lo + mf_SPLIT);
-int hi = mf_min<int>(t_5, mf_S);
-// 90: for start in range(lo, hi, BLOCK_N):
-float acc[64];
-#pragma unroll
-for (int k = 0; (k < 64); k += 1) {
-  float acc_1 = 0.0f;
-  acc[k] = acc_1;
-}
-float l_i[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  float l_i_1 = 0.0f;
-  l_i[k] = l_i_1;
-}
-float m_i[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  float m_i_1 = __uint_as_float(0xff800000u);
-  m_i[k] = m_i_1;
-}
-__syncthreads();
-q_1_smem[int(threadIdx.x)] = q[0];
-__syncthreads();
 if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
+  // 79: head = tl.program_id(0)
+  // 80: split = tl.program_id(1)
+  // 81: part = head * tl.num_programs(1) + split
+  int t = (int(blockIdx.x) * int(gridDim.y));
+  int part = (t + int(blockIdx.y));
+  // 82: kv_head = head // GROUP
+  int kv_head = (int(blockIdx.x) / 4);
+  // 83: d = tl.arange(0, D)
+  // 84: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  int t_1 = (int(blockIdx.x) * 128);
+  decltype(q_ptr) t_2 = (q_ptr + t_1);
+  __half t_3[1];
+  t_3[0] = (t_2 + int(threadIdx.x))[0];
+  float t_4[1];
+  t_4[0] = static_cast<float>(t_3[0]);
+  float q[1];
+  q[0] = (t_4[0] * mf_scale);
+  // 85: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+  // 86: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 87: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+  // 88: lo = split * SPLIT
+  int lo = (int(blockIdx.y) * mf_SPLIT);
+  // 89: hi = tl.minimum(lo + SPLIT, S)
+  int t_5 = (lo + mf_SPLIT);
+  int hi = mf_min<int>(t_5, mf_S);
+  // 90: for start in range(lo, hi, BLOCK_N):
+  float acc[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    float acc_1 = 0.0f;
+    acc[k] = acc_1;
+  }
+  float l_i[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    float l_i_1 = 0.0f;
+    l_i[k] = l_i_1;
+  }
+  float m_i[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    float m_i_1 = __uint_as_float(0xff800000u);
+    m_i[k] = m_i_1;
+  }
+  __syncthreads();
+  q_1_smem[int(threadIdx.x)] = q[0];
+  __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
     // 91: n = start + tl.arange(0, BLOCK_N)
     // 92: valid = n < hi
@@ -411,6 +411,53 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     *(t_26) = l_i_5;
   }
 } else {
+  // 79: head = tl.program_id(0)
+  // 80: split = tl.program_id(1)
+  // 81: part = head * tl.num_programs(1) + split
+  int t = (int(blockIdx.x) * int(gridDim.y));
+  int part = (t + int(blockIdx.y));
+  // 82: kv_head = head // GROUP
+  int kv_head = (int(blockIdx.x) / 4);
+  // 83: d = tl.arange(0, D)
+  // 84: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  int t_1 = (int(blockIdx.x) * 128);
+  decltype(q_ptr) t_2 = (q_ptr + t_1);
+  __half t_3[1];
+  t_3[0] = (t_2 + int(threadIdx.x))[0];
+  float t_4[1];
+  t_4[0] = static_cast<float>(t_3[0]);
+  float q[1];
+  q[0] = (t_4[0] * mf_scale);
+  // 85: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+  // 86: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 87: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+  // 88: lo = split * SPLIT
+  int lo = (int(blockIdx.y) * mf_SPLIT);
+  // 89: hi = tl.minimum(lo + SPLIT, S)
+  int t_5 = (lo + mf_SPLIT);
+  int hi = mf_min<int>(t_5, mf_S);
+  // 90: for start in range(lo, hi, BLOCK_N):
+  float acc[64];
+  #pragma unroll 1
+  for (int k = 0; (k < 64); k += 1) {
+    float acc_1 = 0.0f;
+    acc[k] = acc_1;
+  }
+  float l_i[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    float l_i_1 = 0.0f;
+    l_i[k] = l_i_1;
+  }
+  float m_i[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    float m_i_1 = __uint_as_float(0xff800000u);
+    m_i[k] = m_i_1;
+  }
+  __syncthreads();
+  q_1_smem[int(threadIdx.x)] = q[0];
+  __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
     // 91: n = start + tl.arange(0, BLOCK_N)
     // 92: valid = n < hi

@@ -146,23 +146,23 @@ __half* q_1_smem = reinterpret_cast<__half*>(mf_shared + 18432);
 float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 23040);
 float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 23296);
 __half* t_18_smem = reinterpret_cast<__half*>(mf_shared + 23552);
-// 60: start_m = tl.program_id(0)
-// 61: head = tl.program_id(1)
-// 62: S = L + past
-int S = (mf_L + mf_past);
-// 63: kv_base = (head // GROUP) * S * D
-int t = (int(blockIdx.y) / 4);
-int t_1 = (t * S);
-int kv_base = (t_1 * 64);
-// 64: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
-int t_2 = (int(blockIdx.x) * 32);
-// 65: rd = tl.arange(0, D)
-// 66: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
-int t_3 = (int(blockIdx.y) * mf_L);
-int t_4 = (t_3 * 64);
-decltype(q_ptr) t_5 = (q_ptr + t_4);
-__half q[16];
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
+  // 60: start_m = tl.program_id(0)
+  // 61: head = tl.program_id(1)
+  // 62: S = L + past
+  int S = (mf_L + mf_past);
+  // 63: kv_base = (head // GROUP) * S * D
+  int t = (int(blockIdx.y) / 4);
+  int t_1 = (t * S);
+  int kv_base = (t_1 * 64);
+  // 64: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  int t_2 = (int(blockIdx.x) * 32);
+  // 65: rd = tl.arange(0, D)
+  // 66: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  int t_3 = (int(blockIdx.y) * mf_L);
+  int t_4 = (t_3 * 64);
+  decltype(q_ptr) t_5 = (q_ptr + t_4);
+  __half q[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
     int rm = (t_2 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
@@ -535,6 +535,22 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
   }
 } else {
+  // 60: start_m = tl.program_id(0)
+  // 61: head = tl.program_id(1)
+  // 62: S = L + past
+  int S = (mf_L + mf_past);
+  // 63: kv_base = (head // GROUP) * S * D
+  int t = (int(blockIdx.y) / 4);
+  int t_1 = (t * S);
+  int kv_base = (t_1 * 64);
+  // 64: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  int t_2 = (int(blockIdx.x) * 32);
+  // 65: rd = tl.arange(0, D)
+  // 66: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  int t_3 = (int(blockIdx.y) * mf_L);
+  int t_4 = (t_3 * 64);
+  decltype(q_ptr) t_5 = (q_ptr + t_4);
+  __half q[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rm = (t_2 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));

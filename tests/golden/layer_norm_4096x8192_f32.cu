@@ -30,14 +30,14 @@ const auto mf_n_cols = n_cols[0];
 const auto mf_eps = eps[0];
 float* acc_smem = reinterpret_cast<float*>(mf_shared + 0);
 float* acc_1_smem = reinterpret_cast<float*>(mf_shared + 32);
-// 105: row = tl.program_id(0)
-// 106: offs = tl.arange(0, BLOCK)
-// 107: mask = offs < n_cols
-// 108: x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
-int t = (int(blockIdx.x) * mf_n_cols);
-decltype(x_ptr) t_1 = (x_ptr + t);
-float x[32];
 if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(w_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
+  // 105: row = tl.program_id(0)
+  // 106: offs = tl.arange(0, BLOCK)
+  // 107: mask = offs < n_cols
+  // 108: x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  int t = (int(blockIdx.x) * mf_n_cols);
+  decltype(x_ptr) t_1 = (x_ptr + t);
+  float x[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
     int offs = ((k * 256) + (int(threadIdx.x) * 4));
@@ -259,6 +259,13 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
     *(t_17) = rstd;
   }
 } else {
+  // 105: row = tl.program_id(0)
+  // 106: offs = tl.arange(0, BLOCK)
+  // 107: mask = offs < n_cols
+  // 108: x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  int t = (int(blockIdx.x) * mf_n_cols);
+  decltype(x_ptr) t_1 = (x_ptr + t);
+  float x[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 4) {
     int offs = ((k * 256) + (int(threadIdx.x) * 4));

@@ -122,66 +122,66 @@ const auto mf_N = N[0];
 const auto mf_K = K[0];
 __half* a_smem = reinterpret_cast<__half*>(mf_shared + 0);
 __half* b_smem = reinterpret_cast<__half*>(mf_shared + 10240);
-// 59: pid = tl.program_id(0)
-// 60: num_pid_m = tl.cdiv(M, BLOCK_M)
-int t = (mf_M + 64);
-int t_1 = (t - 1);
-int num_pid_m = (t_1 / 64);
-// 61: num_pid_n = tl.cdiv(N, BLOCK_N)
-int t_2 = (mf_N + 64);
-int t_3 = (t_2 - 1);
-int num_pid_n = (t_3 / 64);
-// 62: num_pid_in_group = GROUP_M * num_pid_n
-int num_pid_in_group = (8 * num_pid_n);
-// 63: first_pid_m = (pid // num_pid_in_group) * GROUP_M
-int t_4 = (int(blockIdx.x) / num_pid_in_group);
-int first_pid_m = (t_4 * 8);
-// 64: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
-int t_5 = (num_pid_m - first_pid_m);
-int group_size_m = mf_min<int>(t_5, 8);
-// 65: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
-int t_6 = (int(blockIdx.x) % num_pid_in_group);
-int t_7 = (t_6 % group_size_m);
-int pid_m = (first_pid_m + t_7);
-// 66: pid_n = (pid % num_pid_in_group) // group_size_m
-int t_8 = (int(blockIdx.x) % num_pid_in_group);
-int pid_n = (t_8 / group_size_m);
-// 67: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-int t_9 = (pid_m * 64);
-// 68: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-int t_10 = (pid_n * 64);
-// 69: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 70: for k0 in range(0, K, BLOCK_K):
-// 71: rk = k0 + tl.arange(0, BLOCK_K)
-// 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-// 70: for k0 in range(0, K, BLOCK_K):
-bool t_11 = (0 < mf_K);
-// 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-int t_12 = 32;
-decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
-int t_13 = 32;
-// 71: rk = k0 + tl.arange(0, BLOCK_K)
-// 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-// 70: for k0 in range(0, K, BLOCK_K):
-bool t_14 = (0 < mf_K);
-// 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-int t_15 = mf_N;
-int t_16 = (t_15 * 32);
-decltype(b_ptr) b_ptr_1 = (b_ptr + t_16);
-int t_17 = (t_15 * 32);
-// 70: for k0 in range(0, K, BLOCK_K):
-mf_frag<float, 4> acc[8];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  float acc_1 = 0.0f;
-  acc[(k / 4)].e[(k % 4)] = acc_1;
-}
-decltype(a_ptr) a_ptr_k;
-a_ptr_k = a_ptr_1;
-decltype(a_ptr) b_ptr_k;
-b_ptr_k = b_ptr_1;
-int a_dst = ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8));
 if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
+  // 59: pid = tl.program_id(0)
+  // 60: num_pid_m = tl.cdiv(M, BLOCK_M)
+  int t = (mf_M + 64);
+  int t_1 = (t - 1);
+  int num_pid_m = (t_1 / 64);
+  // 61: num_pid_n = tl.cdiv(N, BLOCK_N)
+  int t_2 = (mf_N + 64);
+  int t_3 = (t_2 - 1);
+  int num_pid_n = (t_3 / 64);
+  // 62: num_pid_in_group = GROUP_M * num_pid_n
+  int num_pid_in_group = (8 * num_pid_n);
+  // 63: first_pid_m = (pid // num_pid_in_group) * GROUP_M
+  int t_4 = (int(blockIdx.x) / num_pid_in_group);
+  int first_pid_m = (t_4 * 8);
+  // 64: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
+  int t_5 = (num_pid_m - first_pid_m);
+  int group_size_m = mf_min<int>(t_5, 8);
+  // 65: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+  int t_6 = (int(blockIdx.x) % num_pid_in_group);
+  int t_7 = (t_6 % group_size_m);
+  int pid_m = (first_pid_m + t_7);
+  // 66: pid_n = (pid % num_pid_in_group) // group_size_m
+  int t_8 = (int(blockIdx.x) % num_pid_in_group);
+  int pid_n = (t_8 / group_size_m);
+  // 67: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  int t_9 = (pid_m * 64);
+  // 68: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+  int t_10 = (pid_n * 64);
+  // 69: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 70: for k0 in range(0, K, BLOCK_K):
+  // 71: rk = k0 + tl.arange(0, BLOCK_K)
+  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 70: for k0 in range(0, K, BLOCK_K):
+  bool t_11 = (0 < mf_K);
+  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  int t_12 = 32;
+  decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
+  int t_13 = 32;
+  // 71: rk = k0 + tl.arange(0, BLOCK_K)
+  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 70: for k0 in range(0, K, BLOCK_K):
+  bool t_14 = (0 < mf_K);
+  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  int t_15 = mf_N;
+  int t_16 = (t_15 * 32);
+  decltype(b_ptr) b_ptr_1 = (b_ptr + t_16);
+  int t_17 = (t_15 * 32);
+  // 70: for k0 in range(0, K, BLOCK_K):
+  mf_frag<float, 4> acc[8];
+  #pragma unroll
+  for (int k = 0; (k < 32); k += 1) {
+    float acc_1 = 0.0f;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
+  }
+  decltype(a_ptr) a_ptr_k;
+  a_ptr_k = a_ptr_1;
+  decltype(a_ptr) b_ptr_k;
+  b_ptr_k = b_ptr_1;
+  int a_dst = ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8));
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
     int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));
@@ -278,6 +278,65 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     }
   }
 } else {
+  // 59: pid = tl.program_id(0)
+  // 60: num_pid_m = tl.cdiv(M, BLOCK_M)
+  int t = (mf_M + 64);
+  int t_1 = (t - 1);
+  int num_pid_m = (t_1 / 64);
+  // 61: num_pid_n = tl.cdiv(N, BLOCK_N)
+  int t_2 = (mf_N + 64);
+  int t_3 = (t_2 - 1);
+  int num_pid_n = (t_3 / 64);
+  // 62: num_pid_in_group = GROUP_M * num_pid_n
+  int num_pid_in_group = (8 * num_pid_n);
+  // 63: first_pid_m = (pid // num_pid_in_group) * GROUP_M
+  int t_4 = (int(blockIdx.x) / num_pid_in_group);
+  int first_pid_m = (t_4 * 8);
+  // 64: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
+  int t_5 = (num_pid_m - first_pid_m);
+  int group_size_m = mf_min<int>(t_5, 8);
+  // 65: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+  int t_6 = (int(blockIdx.x) % num_pid_in_group);
+  int t_7 = (t_6 % group_size_m);
+  int pid_m = (first_pid_m + t_7);
+  // 66: pid_n = (pid % num_pid_in_group) // group_size_m
+  int t_8 = (int(blockIdx.x) % num_pid_in_group);
+  int pid_n = (t_8 / group_size_m);
+  // 67: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  int t_9 = (pid_m * 64);
+  // 68: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+  int t_10 = (pid_n * 64);
+  // 69: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 70: for k0 in range(0, K, BLOCK_K):
+  // 71: rk = k0 + tl.arange(0, BLOCK_K)
+  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 70: for k0 in range(0, K, BLOCK_K):
+  bool t_11 = (0 < mf_K);
+  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  int t_12 = 32;
+  decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
+  int t_13 = 32;
+  // 71: rk = k0 + tl.arange(0, BLOCK_K)
+  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 70: for k0 in range(0, K, BLOCK_K):
+  bool t_14 = (0 < mf_K);
+  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  int t_15 = mf_N;
+  int t_16 = (t_15 * 32);
+  decltype(b_ptr) b_ptr_1 = (b_ptr + t_16);
+  int t_17 = (t_15 * 32);
+  // 70: for k0 in range(0, K, BLOCK_K):
+  mf_frag<float, 4> acc[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 32); k += 1) {
+    float acc_1 = 0.0f;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
+  }
+  decltype(a_ptr) a_ptr_k;
+  a_ptr_k = a_ptr_1;
+  decltype(a_ptr) b_ptr_k;
+  b_ptr_k = b_ptr_1;
+  int a_dst = ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8));
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rm = (t_9 + ((k * 4) + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4))));

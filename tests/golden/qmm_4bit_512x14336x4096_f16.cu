@@ -114,18 +114,18 @@ const auto mf_N = N[0];
 const auto mf_K = K[0];
 __half* t_12_smem = reinterpret_cast<__half*>(mf_shared + 0);
 __half* a_1_smem = reinterpret_cast<__half*>(mf_shared + 5120);
-// 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
-int t = (int(blockIdx.x) * 32);
-int t_1 = (int(blockIdx.y) * 64);
-// 177: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 178: for k0 in range(0, K, BLOCK_K):
-mf_frag<float, 4> acc[4];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  float acc_1 = 0.0f;
-  acc[(k / 4)].e[(k % 4)] = acc_1;
-}
 if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
+  // 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
+  int t = (int(blockIdx.x) * 32);
+  int t_1 = (int(blockIdx.y) * 64);
+  // 177: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 178: for k0 in range(0, K, BLOCK_K):
+  mf_frag<float, 4> acc[4];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    float acc_1 = 0.0f;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
+  }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
     // 179: rk = k0 + tl.arange(0, BLOCK_K)
     // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
@@ -267,6 +267,17 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     }
   }
 } else {
+  // 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
+  int t = (int(blockIdx.x) * 32);
+  int t_1 = (int(blockIdx.y) * 64);
+  // 177: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 178: for k0 in range(0, K, BLOCK_K):
+  mf_frag<float, 4> acc[4];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    float acc_1 = 0.0f;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
+  }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
     // 179: rk = k0 + tl.arange(0, BLOCK_K)
     // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),

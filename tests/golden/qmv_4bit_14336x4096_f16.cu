@@ -45,17 +45,17 @@ template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { re
 
 const auto mf_N = N[0];
 const auto mf_K = K[0];
-// 87: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-int t = (int(blockIdx.x) * 32);
-// 88: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 89: for k0 in range(0, K, BLOCK_K):
-float acc[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  float acc_1 = 0.0f;
-  acc[k] = acc_1;
-}
 if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
+  // 87: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  int t = (int(blockIdx.x) * 32);
+  // 88: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 89: for k0 in range(0, K, BLOCK_K):
+  float acc[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    float acc_1 = 0.0f;
+    acc[k] = acc_1;
+  }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
     // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
@@ -252,6 +252,16 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
   }
 } else {
+  // 87: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  int t = (int(blockIdx.x) * 32);
+  // 88: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 89: for k0 in range(0, K, BLOCK_K):
+  float acc[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    float acc_1 = 0.0f;
+    acc[k] = acc_1;
+  }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
     // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);

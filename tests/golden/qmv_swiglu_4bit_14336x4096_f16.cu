@@ -68,24 +68,24 @@ extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_N = N[0];
 const auto mf_K = K[0];
 float* x_1_smem = reinterpret_cast<float*>(mf_shared + 0);
-// 126: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-int t = (int(blockIdx.x) * 16);
-// 127: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 128: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 129: for k0 in range(0, K, BLOCK_K):
-float gate[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  float gate_1 = 0.0f;
-  gate[k] = gate_1;
-}
-float up[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  float up_1 = 0.0f;
-  up[k] = up_1;
-}
 if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x_ptr, 8))) {
+  // 126: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  int t = (int(blockIdx.x) * 16);
+  // 127: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 128: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 129: for k0 in range(0, K, BLOCK_K):
+  float gate[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    float gate_1 = 0.0f;
+    gate[k] = gate_1;
+  }
+  float up[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    float up_1 = 0.0f;
+    up[k] = up_1;
+  }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
     // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
@@ -447,6 +447,23 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
   }
 } else {
+  // 126: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  int t = (int(blockIdx.x) * 16);
+  // 127: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 128: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 129: for k0 in range(0, K, BLOCK_K):
+  float gate[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    float gate_1 = 0.0f;
+    gate[k] = gate_1;
+  }
+  float up[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    float up_1 = 0.0f;
+    up[k] = up_1;
+  }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
     // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);

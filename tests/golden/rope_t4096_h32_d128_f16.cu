@@ -56,38 +56,38 @@ const auto mf_T = T[0];
 const auto mf_log_base = log_base[0];
 const auto mf_offset = offset[0];
 const auto mf_pos_scale = pos_scale[0];
-// 51: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
-int t = (int(blockIdx.x) * 16);
-// 52: ok = rows < n_rows
-// 53: i = tl.arange(0, HALF)
-// 54: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
-float t_1 = (-mf_log_base);
-float t_2 = mf_fdiv(t_1, 64.0f);
-// 55: theta = ((rows % T + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
-float theta[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  int rows = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
-  int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
-  float inv_freq = mf_exp((static_cast<float>(i) * t_2));
-  theta[k] = ((static_cast<float>(((rows % mf_T) + mf_offset)) * mf_pos_scale) * inv_freq);
-}
-// 56: c = tl.cos(theta)
-float c[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  c[k] = cosf(theta[k]);
-}
-// 57: s = tl.sin(theta)
-float s[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  s[k] = sinf(theta[k]);
-}
-// 58: first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
-// 63: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
-__half t_3[8];
 if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
+  // 51: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+  int t = (int(blockIdx.x) * 16);
+  // 52: ok = rows < n_rows
+  // 53: i = tl.arange(0, HALF)
+  // 54: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+  float t_1 = (-mf_log_base);
+  float t_2 = mf_fdiv(t_1, 64.0f);
+  // 55: theta = ((rows % T + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
+  float theta[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    int rows = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
+    float inv_freq = mf_exp((static_cast<float>(i) * t_2));
+    theta[k] = ((static_cast<float>(((rows % mf_T) + mf_offset)) * mf_pos_scale) * inv_freq);
+  }
+  // 56: c = tl.cos(theta)
+  float c[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    c[k] = cosf(theta[k]);
+  }
+  // 57: s = tl.sin(theta)
+  float s[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    s[k] = sinf(theta[k]);
+  }
+  // 58: first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+  // 63: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
+  __half t_3[8];
   {
     mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
     mf_load_masked(mf_v, (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))), ((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows));
@@ -173,6 +173,37 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     *reinterpret_cast<mf_vec<8, __half>*>(((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)) = mf_vec<8, __half>{{t_12[0], t_12[1], t_12[2], t_12[3], t_12[4], t_12[5], t_12[6], t_12[7]}};
   }
 } else {
+  // 51: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+  int t = (int(blockIdx.x) * 16);
+  // 52: ok = rows < n_rows
+  // 53: i = tl.arange(0, HALF)
+  // 54: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+  float t_1 = (-mf_log_base);
+  float t_2 = mf_fdiv(t_1, 64.0f);
+  // 55: theta = ((rows % T + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
+  float theta[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    int rows = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
+    float inv_freq = mf_exp((static_cast<float>(i) * t_2));
+    theta[k] = ((static_cast<float>(((rows % mf_T) + mf_offset)) * mf_pos_scale) * inv_freq);
+  }
+  // 56: c = tl.cos(theta)
+  float c[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    c[k] = cosf(theta[k]);
+  }
+  // 57: s = tl.sin(theta)
+  float s[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    s[k] = sinf(theta[k]);
+  }
+  // 58: first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+  // 63: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
+  __half t_3[8];
   if (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows)) {
     t_3[0] = (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[0];
     t_3[1] = (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[1];

@@ -58,12 +58,12 @@ float* acc_smem = reinterpret_cast<float*>(mf_shared + 0);
 float* acc_1_smem = reinterpret_cast<float*>(mf_shared + 32);
 float* row_max_smem = reinterpret_cast<float*>(mf_shared + 64);
 float* row_sum_smem = reinterpret_cast<float*>(mf_shared + 96);
-// 69: row = tl.program_id(0)
-// 70: base = row * row_stride
-int base = (int(blockIdx.x) * mf_row_stride);
-// 71: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
-bool t = (mf_n_cols <= 4096);
 if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
+  // 69: row = tl.program_id(0)
+  // 70: base = row * row_stride
+  int base = (int(blockIdx.x) * mf_row_stride);
+  // 71: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
+  bool t = (mf_n_cols <= 4096);
   if (t) {
     // 72: offs = tl.arange(0, BLOCK)
     // 73: mask = offs < n_cols
@@ -495,6 +495,11 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
   }
 } else {
+  // 69: row = tl.program_id(0)
+  // 70: base = row * row_stride
+  int base = (int(blockIdx.x) * mf_row_stride);
+  // 71: if n_cols <= BLOCK:  # the row fits one block: read it once and keep it (the loops below read it twice)
+  bool t = (mf_n_cols <= 4096);
   if (t) {
     // 72: offs = tl.arange(0, BLOCK)
     // 73: mask = offs < n_cols
