@@ -1,0 +1,46 @@
+"""benchmarks/launch_cost.py without a GPU: NVRTC compiles for sm_90 and MLX's launch is recorded
+instead of run (as in test_cuda_by_value.py), so the script's rows come out with the cubins' sizes;
+the figures themselves are the H200's (docs/benchmarks.md)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import mlx.core as mx
+import pytest
+
+from metalforge.runtime import nvrtc
+
+from .test_cuda_by_value import H200
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import launch_cost  # noqa: E402
+
+pytestmark = pytest.mark.skipif(nvrtc.available() is not None, reason="NVRTC is missing (`bash .ci/install`)")
+
+
+def test_rows_carry_each_launchs_cubin(monkeypatch):
+    sizes = []
+
+    def precompiled_cuda_kernel(**call):
+        sizes.append(len(call["compiled_source"]))
+        return [mx.zeros(s, dtype=d) for s, d in zip(call["output_shapes"], call["output_dtypes"])]
+
+    monkeypatch.setattr(nvrtc, "device_architecture", lambda device=0: "sm_90")
+    monkeypatch.setattr(mx.fast, "precompiled_cuda_kernel", precompiled_cuda_kernel)
+    monkeypatch.setattr("metalforge.runtime.backends.resolve", lambda *a, **k: H200())
+    monkeypatch.setattr(launch_cost, "BATCH", 3)
+    monkeypatch.setattr(launch_cost, "CHAIN", 2)
+    monkeypatch.setattr(launch_cost, "ROUNDS", 1)
+    padded = launch_cost.cubin_rows()
+    assert [r["cubin_bytes"] - padded[0]["cubin_bytes"] for r in padded[:-1]] == [p << 10 for p in launch_cost.PADS_KB]
+    assert padded[-1]["cubin_bytes"] is None and all(r["build_us"] > 0 and r["eval_us"] > 0 for r in padded)
+    library = launch_cost.library_rows()
+    assert [r["what"].split()[0] for r in library] == ["qmv", "qmv", "rms_norm", "rope", "decode"]
+    assert all(r["cubin_bytes"] > 4096 for r in library)
+    assert [r["launches"] for r in library] == [1, 1, 1, 1, 2]  # decode attention: partials, then combine
+
+
+def test_refuses_to_run_without_cuda(tmp_path, capsys):
+    assert launch_cost.main(["--out", str(tmp_path)]) == 2
+    assert "no CUDA device here" in capsys.readouterr().err
