@@ -585,61 +585,66 @@ class Autotuner:
         key = self.tuning_key(args)
         study_name = key.study_name + study_suffix(objectives)
         backend = backends.resolve(getattr(self.fn, "backend", None))
-        if needs_energy(objectives):
-            meter = meter or meters.meter_for(backend.name)
-            if not meter.available:
-                raise meters.MeterUnavailableError(f"kernel `{self.name}`: objective {'+'.join(objectives)} measures "
-                                                   f"energy, but there is no power meter: {meter.reason}")
-        else:
-            meter = None
-        store = TuningDB(self.db_path)
-        expected = as_outputs(self.reference(*args)) if self.reference is not None else None
-        copies = rotating_copies(args)
-        bar = Progress(trials, f"{self.name} {key.shape} {','.join(key.dtypes)}", progress)
-        best_ms: list[Optional[float]] = [None]  # for the progress bar
+        opened = meters.meter_for(backend.name) if needs_energy(objectives) and meter is None else None
+        try:  # a meter opened here (an NVML handle, a powermetrics process) is closed here
+            if needs_energy(objectives):
+                meter = meter or opened
+                if not meter.available:
+                    raise meters.MeterUnavailableError(f"kernel `{self.name}`: objective {'+'.join(objectives)} measures "
+                                                       f"energy, but there is no power meter: {meter.reason}")
+            else:
+                meter = None
+            store = TuningDB(self.db_path)
+            expected = as_outputs(self.reference(*args)) if self.reference is not None else None
+            copies = rotating_copies(args)
+            bar = Progress(trials, f"{self.name} {key.shape} {','.join(key.dtypes)}", progress)
+            best_ms: list[Optional[float]] = [None]  # for the progress bar
 
-        def record(trial: optuna.Trial, config: Config, r: TrialResult) -> None:
-            store.record_trial(key, study=study_name, trial_number=trial.number, config=config.to_json(),
-                               status=r.status, reason=r.reason, time_ms=r.time_ms, max_error=r.max_error,
-                               figures={k: v for k, v in r.figures.items() if k != "time_ms"})
+            def record(trial: optuna.Trial, config: Config, r: TrialResult) -> None:
+                store.record_trial(key, study=study_name, trial_number=trial.number, config=config.to_json(),
+                                   status=r.status, reason=r.reason, time_ms=r.time_ms, max_error=r.max_error,
+                                   figures={k: v for k, v in r.figures.items() if k != "time_ms"})
 
-        def report(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
-            ms = trial.user_attrs.get("figures", {}).get("time_ms")
-            if ms is not None and (best_ms[0] is None or ms < best_ms[0]):
-                best_ms[0] = ms
-            if trial.user_attrs.get("measured", True):  # the bar counts measured configs, as `trials` does
-                bar.update(trial.user_attrs.get("status", trial.state.name.lower()), best_ms[0])
+            def report(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
+                ms = trial.user_attrs.get("figures", {}).get("time_ms")
+                if ms is not None and (best_ms[0] is None or ms < best_ms[0]):
+                    best_ms[0] = ms
+                if trial.user_attrs.get("measured", True):  # the bar counts measured configs, as `trials` does
+                    bar.update(trial.user_attrs.get("status", trial.state.name.lower()), best_ms[0])
 
-        shared = open_storage(storage, heartbeat_s) if storage else None
-        with contextlib.ExitStack() as stack:
-            stack.callback(bar.close)
-            load = None
-            if needs_contention(objectives):
-                load = stack.enter_context(ContentionLoad(self.contention_share,
-                                                          "cuda" if backend.name == "cuda" else "cpu"))
-            stack.enter_context(_quiet_optuna())
-            study = self.create_study(self.make_sampler(sampler, seed, trials), self.starting_configs(args, store),
-                                      len(objectives), study_name=study_name, storage=shared or store.optuna_storage())
-            results = self.search(
-                study, lambda config: self.evaluate(grid, config, copies, expected, meter=meter, load=load), trials,
-                timeout=timeout, patience=patience, record=record, callbacks=[report], shared=shared is not None,
-                objectives=objectives)
-        done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
-        if not done:
-            counts = collections.Counter(r.status for r in results.values())
-            raise errors.TuningError(
-                f"kernel `{self.name}`: no valid config for {study_name} after {len(study.trials)} trials ("
-                + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + "); see `metalforge db show " + self.name + "`")
-        front = pareto_front([_point(t) for t in done], front_keys(objectives))
-        point = _point(study.best_trial) if len(objectives) == 1 else front[0]
-        winner = store.record_winner(key, config=point["config"], time_ms=point["time_ms"], trials=len(study.trials),
-                                     study=study_name, front=front if objectives != ("time",) else None)
-        if shared is not None:
-            publish_winner(shared, winner)
-        config = self._chosen(winner)
-        self._cache[self._signature(args)] = (config, None)
-        self._forget_launches()  # launches cached with the config this replaces
-        return config
+            shared = open_storage(storage, heartbeat_s) if storage else None
+            with contextlib.ExitStack() as stack:
+                stack.callback(bar.close)
+                load = None
+                if needs_contention(objectives):
+                    load = stack.enter_context(ContentionLoad(self.contention_share,
+                                                              "cuda" if backend.name == "cuda" else "cpu"))
+                stack.enter_context(_quiet_optuna())
+                study = self.create_study(self.make_sampler(sampler, seed, trials), self.starting_configs(args, store),
+                                          len(objectives), study_name=study_name, storage=shared or store.optuna_storage())
+                results = self.search(
+                    study, lambda config: self.evaluate(grid, config, copies, expected, meter=meter, load=load), trials,
+                    timeout=timeout, patience=patience, record=record, callbacks=[report], shared=shared is not None,
+                    objectives=objectives)
+            done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+            if not done:
+                counts = collections.Counter(r.status for r in results.values())
+                raise errors.TuningError(
+                    f"kernel `{self.name}`: no valid config for {study_name} after {len(study.trials)} trials ("
+                    + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + "); see `metalforge db show " + self.name + "`")
+            front = pareto_front([_point(t) for t in done], front_keys(objectives))
+            point = _point(study.best_trial) if len(objectives) == 1 else front[0]
+            winner = store.record_winner(key, config=point["config"], time_ms=point["time_ms"], trials=len(study.trials),
+                                         study=study_name, front=front if objectives != ("time",) else None)
+            if shared is not None:
+                publish_winner(shared, winner)
+            config = self._chosen(winner)
+            self._cache[self._signature(args)] = (config, None)
+            self._forget_launches()  # launches cached with the config this replaces
+            return config
+        finally:
+            if opened is not None:
+                opened.close()
 
     def check_shape(self, shape: tuple) -> None:
         """Refuse a shape `tune_args` cannot take: one whose rank differs from the standard shapes'."""

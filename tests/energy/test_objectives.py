@@ -132,6 +132,25 @@ def test_energy_objective_without_a_meter_is_refused_before_tuning(emu, db_path)
     assert not TuningDB(db_path).trials("nometer")
 
 
+def test_tune_closes_the_meter_it_opens_and_only_that(emu, db_path, charged, monkeypatch):
+    """The back end's meter (an NVML handle, a powermetrics process) is opened by `tune` and closed
+    when it ends, refused or not; a meter the caller passes stays open for the caller."""
+    closed = []
+    monkeypatch.setattr(charged, "close", lambda: closed.append(1), raising=False)
+    tuner = autotune(configs=[Config({"BLOCK": 64}, num_warps=1)], key=["n"], reference=reference, warmup=1, rep=3,
+                     objective="energy", energy_repeats=2)(Launchable("closing_kernel"))
+    grid, args = tune_args((300,), mx.float32)
+    tuner.tune(grid, *args, trials=1)
+    assert closed == [1]
+    tuner.tune(grid, *args, trials=1, meter=charged)  # the caller's meter
+    assert closed == [1]
+    monkeypatch.setattr(charged, "reason", "unplugged", raising=False)
+    monkeypatch.setattr(type(charged), "available", property(lambda self: not hasattr(self, "reason")))
+    with pytest.raises(meters.MeterUnavailableError, match="unplugged"):
+        tuner.tune(grid, *args, trials=1)
+    assert closed == [1, 1]
+
+
 def test_contended_objective_times_beside_the_load(emu, db_path):
     tuner = autotune(configs=[Config({"BLOCK": 64}, num_warps=1), Config({"BLOCK": 128}, num_warps=2)], key=["n"],
                      reference=reference, warmup=1, rep=3, objective="contended",
