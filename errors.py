@@ -40,6 +40,10 @@ class SimdDivergenceError(KernelLaunchError):
     """A simd function was called from diverged lanes of a simdgroup."""
 
 
+class DeviceAssertionError(KernelRuntimeError):
+    """A `tl.device_assert` (or `tl.assume`) of a kernel built with debug on found a false element."""
+
+
 class OutOfBoundsError(KernelRuntimeError):
     """A thread read or wrote outside a buffer, wrote to an input, or made a misaligned access."""
 

@@ -17,6 +17,7 @@ import textwrap
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from .. import env
 from ..errors import KernelDefinitionError, MetalforgeError
 from . import ir, language as tl, semantic
 from .ir import Block, Function, Loc, Operation, PointerType, ScalarType, Type, Value, element_of, make_type, shape_of
@@ -103,8 +104,10 @@ class JITFunction:
     """A @jit function: parsed once, built into IR per specialisation, and inlined when called from
     another kernel."""
 
-    def __init__(self, fn: Callable[..., Any]) -> None:
+    def __init__(self, fn: Callable[..., Any], debug: bool | None = None) -> None:
         self.fn = fn
+        # device asserts checked (`@jit(debug=True)`, else METALFORGE_DEBUG when the kernel is defined)
+        self.debug = env.flag("METALFORGE_DEBUG", False) if debug is None else bool(debug)
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
         self.__wrapped__ = fn
@@ -141,7 +144,7 @@ class JITFunction:
             if id(fn) in seen:
                 return
             seen.add(id(fn))
-            parts.append("".join(fn.source.lines))
+            parts.append("".join(fn.source.lines) + ("\0debug" if fn.debug else ""))
             free = dict(zip(fn.fn.__code__.co_freevars, (c.cell_contents for c in fn.fn.__closure__ or ())))
             for node in ast.walk(fn.source.tree):
                 value = _referenced(node, free, fn.fn.__globals__)
@@ -1598,6 +1601,26 @@ class _Builder:
     def b_atomic_cas(self, pointer: Any, cmp: Any, val: Any, sem: Any, scope: Any) -> Value:
         return self.atomic("cas", pointer, [cmp, val], None, sem, scope)
 
+    def bitwise_atomic(self, kind: str, pointer: Any, val: Any, mask: Any, sem: Any, scope: Any) -> Value:
+        """tl.atomic_and/or/xor: on 32-bit integers, as Metal's atomic_fetch_and/or/xor_explicit take them
+        (Triton takes 64-bit ones too; Metal has no 64-bit atomics, and 16-bit ones would go through the
+        compare-and-swap words of check_atomic_outputs, which have no bitwise forms)."""
+        _, e = self.pointer_arg(pointer, f"tl.atomic_{kind}")
+        if e not in (ir.int32, ir.uint32):
+            raise self.error(f"tl.atomic_{kind} on {e!r} is not supported: it takes int32 and uint32 (Triton refuses "
+                             "floats too; Metal has no 64-bit or 16-bit bitwise atomics)",
+                             "keep the bits in an int32 or uint32 output (tl.atomic_cas in a loop for other types)")
+        return self.atomic(kind, pointer, [val], mask, sem, scope)
+
+    def b_atomic_and(self, pointer: Any, val: Any, mask: Any, sem: Any, scope: Any) -> Value:
+        return self.bitwise_atomic("and", pointer, val, mask, sem, scope)
+
+    def b_atomic_or(self, pointer: Any, val: Any, mask: Any, sem: Any, scope: Any) -> Value:
+        return self.bitwise_atomic("or", pointer, val, mask, sem, scope)
+
+    def b_atomic_xor(self, pointer: Any, val: Any, mask: Any, sem: Any, scope: Any) -> Value:
+        return self.bitwise_atomic("xor", pointer, val, mask, sem, scope)
+
     def b_dot(self, input: Any, other: Any, acc: Any, input_precision: Any, allow_tf32: Any,
               max_num_imprecise_acc: Any, out_dtype: Any) -> Value:
         """Triton's rules (semantic.dot): [M, K] @ [K, N], or batched [B, M, K] @ [B, K, N]; int8 operands
@@ -1654,6 +1677,26 @@ class _Builder:
         self.const_arg(prefix, "prefix", str)
         self.emit("print", [self.value_arg(a, "a printed value") for a in args], [], {"prefix": prefix,
                                                                                        "hex": bool(hex)})
+
+    def b_device_assert(self, cond: Any, msg: Any, mask: Any) -> None:
+        self.device_check(cond, self.const_arg(msg, "msg", str), mask, "tl.device_assert")
+
+    def b_assume(self, cond: Any) -> None:
+        self.device_check(cond, "", None, "tl.assume")
+
+    def device_check(self, cond: Any, msg: str, mask: Any, what: str) -> None:
+        """tl.device_assert and tl.assume: the condition type-checked always, checked at run time only
+        in a kernel built with debug on (as Triton, whose asserts exist only with TRITON_DEBUG)."""
+        if not isinstance(cond, Value):
+            cond = self.constant(self.const_arg(cond, "cond", (bool, int)), ir.int1)
+        c = self.convert(cond, ir.int1)
+        m = self.mask_arg(mask)
+        if not self.kernel.debug:
+            return
+        shape = shape_of(c.type) or (shape_of(m.type) if m is not None else ())
+        operands = [self.broadcast(c, shape) if shape else c] + ([self.broadcast(m, shape) if shape else m]
+                                                                 if m is not None else [])
+        self.emit("assert", operands, [], {"msg": msg, "what": what, "masked": m is not None})
 
     def b_multiple_of(self, input: Any, values: Any) -> Value:
         x = self.value_arg(input, "input")

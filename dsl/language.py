@@ -112,6 +112,12 @@ def atomic_min(pointer, val, mask=None, sem=None, scope=None): """Atomic min; re
 def atomic_xchg(pointer, val, mask=None, sem=None, scope=None): """Atomic exchange; returns the old values."""
 @builtin
 def atomic_cas(pointer, cmp, val, sem=None, scope=None): """Atomic compare-and-swap; returns the old values."""
+@builtin
+def atomic_and(pointer, val, mask=None, sem=None, scope=None): """Atomic bitwise and (32-bit integers); returns the old values."""
+@builtin
+def atomic_or(pointer, val, mask=None, sem=None, scope=None): """Atomic bitwise or (32-bit integers); returns the old values."""
+@builtin
+def atomic_xor(pointer, val, mask=None, sem=None, scope=None): """Atomic bitwise xor (32-bit integers); returns the old values."""
 # --- elementwise -----------------------------------------------------------------------------
 @builtin
 def where(condition, x, y): """Select x where condition, else y."""
@@ -208,6 +214,14 @@ def static_assert(cond, msg=""): """Assert a constexpr condition at compile time
 @builtin
 def device_print(prefix, *args, hex=False): """Print values from the device."""
 @builtin
+def device_assert(cond, msg="", mask=None):
+    """Fail the launch where `cond` is false (where `mask` is true), naming `msg`, the program and the
+    element: checked only in kernels built with debug on (`@jit(debug=True)`, or METALFORGE_DEBUG=1
+    when the kernel is defined), as Triton checks it only with TRITON_DEBUG; otherwise nothing."""
+@builtin
+def assume(cond):
+    """A fact the compiler may rely on (Triton's hint); with debug on it is checked as device_assert."""
+@builtin
 def multiple_of(input, values): """Hint: every value is a multiple of values."""
 @builtin
 def max_contiguous(input, values): """Hint: runs of values contiguous elements."""
@@ -233,10 +247,9 @@ class PropagateNan(enum.Enum):
 NOT_YET_SUPPORTED: dict[str, str] = {
     **dict.fromkeys(("make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"),
                     "use tl.make_block_ptr, or load and store through pointer tiles with masks"),
-    **dict.fromkeys(("atomic_and", "atomic_or", "atomic_xor"), "use tl.atomic_cas in a loop"),
-    **dict.fromkeys(("xor_sum", "reduce_or", "argsort"), "use tl.reduce with a @jit combine function"),
-    **dict.fromkeys(("device_assert", "assume", "inline_asm_elementwise", "dot_scaled", "item", "unsplat",
-                     "extra"), "remove it from the kernel"),
+    "argsort": "use tl.reduce with a @jit combine function",
+    **dict.fromkeys(("inline_asm_elementwise", "dot_scaled", "item", "unsplat", "extra"),
+                    "remove it from the kernel"),
 }
 
 # `tl.math`: Triton 3.6's math namespace (the same builtins as their `tl` names)

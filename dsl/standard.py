@@ -108,3 +108,27 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
     n1, n2 = pair_uniform_to_normal(u1, u2)
     n3, n4 = pair_uniform_to_normal(u3, u4)
     return n1, n2, n3, n4
+
+
+@library_helper
+def _xor_combine(a, b):
+    return a ^ b
+
+
+@library_helper
+def xor_sum(input, axis=None, keep_dims=False):
+    """Triton's xor_sum: the bitwise xor of the elements along `axis` (all of them for None), integers only."""
+    tl.static_assert(tl.constexpr(input.dtype.is_int), "xor_sum takes integer tiles")
+    return tl.reduce(input, axis, _xor_combine, keep_dims=keep_dims)
+
+
+@library_helper
+def _or_combine(a, b):
+    return a | b
+
+
+@library_helper
+def reduce_or(input, axis, keep_dims=False):
+    """Triton's reduce_or: the bitwise or of the elements along `axis`, integers only."""
+    tl.static_assert(tl.constexpr(input.dtype.is_int), "reduce_or takes integer tiles")
+    return tl.reduce(input, axis, _or_combine, keep_dims=keep_dims)

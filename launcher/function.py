@@ -58,8 +58,8 @@ class JITFunction(_FrontendFunction):
 
     codegen_version = CODEGEN_VERSION
 
-    def __init__(self, fn: Callable[..., Any]) -> None:
-        super().__init__(fn)
+    def __init__(self, fn: Callable[..., Any], debug: bool | None = None) -> None:
+        super().__init__(fn, debug)
         self.cache: dict[tuple, CompiledKernel] = {}     # compiled specialisations (see `specialize`)
         self.launches = generated.LaunchCache()  # the dispatcher's: key -> launch function
         self.last: CompiledKernel | None = None
@@ -325,8 +325,10 @@ def jit(fn: Callable[..., Any] | None = None, *, version: Any = None, repr: Any 
 
     `@jit` and `@jit(...)` with `triton.jit`'s keyword arguments both work, so Triton sources need no
     edit; the arguments steer Triton's own compiler and change nothing here (helpers are always
-    inlined, whatever `noinline` says; specialisation follows the argument types; `debug`'s device
-    asserts do not exist)."""
+    inlined, whatever `noinline` says; specialisation follows the argument types), except `debug`:
+    `tl.device_assert` and `tl.assume` are checked at run time in a kernel built with debug on
+    (default: the METALFORGE_DEBUG environment variable when the kernel is defined, as Triton reads
+    TRITON_DEBUG)."""
     if fn is None:
-        return JITFunction
-    return JITFunction(fn)
+        return functools.partial(JITFunction, debug=debug)
+    return JITFunction(fn, debug)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...dsl.ir import Block, Function, Operation
 
-_SIDE_EFFECTS = {"store", "print", "barrier", "return", "yield", "condition", "for", "while", "if"}
+_SIDE_EFFECTS = {"store", "print", "assert", "barrier", "return", "yield", "condition", "for", "while", "if"}
 
 
 def _has_effects(op: Operation) -> bool:

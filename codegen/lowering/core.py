@@ -200,7 +200,7 @@ class Lowering(ABC):
         self.hoist_to: int | None = None
         self.taken: set[str] = set(_RESERVED)
         self.shared_bytes = 0
-        self.atomic_outputs = any(op.opcode.startswith("atomic_") or op.opcode == "print" for op in fn.walk())
+        self.atomic_outputs = any(op.opcode.startswith("atomic_") or op.opcode in ("print", "assert") for op in fn.walk())
         self.word_outputs: set[str] = set()  # 16-bit outputs accessed through 32-bit words (memory.py)
         self.prints: list[tuple] = []  # device_print sites: (prefix, element types, hex)
         self.producer: dict[int, Operation] = {}

@@ -342,13 +342,13 @@ def check_atomic_outputs(lw: Lowering) -> None:
     bad = {name: e for name, e in outputs.items() if name not in lw.word_outputs}
     if not bad:
         return
-    atomics = [op for op in lw.fn.walk() if op.opcode.startswith("atomic_") or op.opcode == "print"]
+    atomics = [op for op in lw.fn.walk() if op.opcode.startswith("atomic_") or op.opcode in ("print", "assert")]
     lw.producer.update({r.id: op for op in lw.fn.walk() for r in op.results})  # for base_argument, before the walk
-    on_bad = [op for op in atomics if op.opcode != "print" and lw.base_argument(op.operands[0]) in bad]
+    on_bad = [op for op in atomics if op.opcode not in ("print", "assert") and lw.base_argument(op.operands[0]) in bad]
     lw.current = (on_bad or atomics)[0]
     name = lw.base_argument(lw.current.operands[0]) if on_bad else next(iter(bad))
     element, on_it = bad[name], bool(on_bad)
-    what = "atomics on it" if on_it else "atomics or tl.device_print"
+    what = "atomics on it" if on_it else "atomics, tl.device_print or a debug tl.device_assert"
     raise lw.error(f"output `{name}` is {element!r} in a kernel with {what}: {lw.plan.target.gpu} has no atomic "
                    f"{element!r}, and MLX makes every output of such a kernel atomic",
                    "accumulate in an int32 output (convert after the kernel), or keep the "

@@ -1017,8 +1017,26 @@ def test_byte_atomics_are_refused_on_metal(both):
     assert "tl.atomic_add(Z, tl.load(X))" in text and "int32" in text, text
 
 
+# --- xor_sum, reduce_or, atomic_and / or / xor ---------------------------------------------------------------------
+@pytest.mark.parametrize("op", ["and", "or", "xor"])
+@pytest.mark.parametrize("dtype", ["int32", "uint32"])
+def test_bitwise_reductions_and_atomics(both, rng, op, dtype):
+    m, n_cols, n = 4, 16, 3 * 64 - 5  # three programs, the last masked
+    x = random_ints(rng, dtype, m * n_cols)
+    start = {"and": -1, "or": 0, "xor": 0}[op]
+    y = np.resize(x, 3 * m * n_cols)[:n]
+    reduce = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[op].reduce
+    start_bits = np.array(start, np.int64).astype(dtype)
+    want = np.array([reduce(np.concatenate([[start_bits], y[k::4]])) for k in range(4)], dtype=dtype)
+    rows = np.bitwise_xor.reduce(x.reshape(m, n_cols), axis=1)
+    cols = np.bitwise_or.reduce(x.reshape(m, n_cols), axis=0)
+    # MLX starts every output of a kernel at one value: all four start at `start`
+    both.check("bitwise_atomics_kernel", (3,), (x, Out(m, dtype, start), Out(n_cols, dtype, start), Out(4, dtype, start), n),
+               [rows, cols, want], consts={"M": m, "N": n_cols, "OP": op})
+
+
 # --- clear errors for what is not supported ------------------------------------------------------------------------
-@pytest.mark.parametrize("feature", ["xor_sum", "atomic_or", "make_tensor_descriptor"])
+@pytest.mark.parametrize("feature", ["make_tensor_descriptor"])
 def test_unsupported_feature_is_named(both, feature):
     """Triton runs these; metalforge refuses them at the user's line, naming the tl function and a fix."""
     from metalforge.errors import KernelDefinitionError

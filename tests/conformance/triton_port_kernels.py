@@ -1103,12 +1103,26 @@ def byte_atomics_kernel(X, Z):
 
 # --- unsupported Triton features are named (metalforge's own) ------------------------------------------------------
 @jit
+def bitwise_atomics_kernel(X, Rows, Cols, Bits, n, M: tl.constexpr, N: tl.constexpr, OP: tl.constexpr):
+    """metalforge's own: tl.xor_sum and tl.reduce_or along each axis, and tl.atomic_and/or/xor from
+    every lane of several programs into 4 words (masked at an odd n)."""
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(X + offs)
+    tl.store(Rows + tl.arange(0, M), tl.xor_sum(x, axis=1))
+    tl.store(Cols + tl.arange(0, N), tl.reduce_or(x, 0))
+    i = tl.program_id(0) * M * N + offs
+    y = tl.load(X + i % (M * N), mask=i < n)
+    if OP == "and":
+        tl.atomic_and(Bits + i % 4, y, mask=i < n)
+    elif OP == "or":
+        tl.atomic_or(Bits + i % 4, y, mask=i < n)
+    else:
+        tl.atomic_xor(Bits + i % 4, y, mask=i < n)
+
+
+@jit
 def unsupported_kernel(X, Z, FEATURE: tl.constexpr, N: tl.constexpr):
     x = tl.load(X + tl.arange(0, N))
-    if FEATURE == "xor_sum":
-        x = x + tl.xor_sum(x.to(tl.int32), 0)
-    elif FEATURE == "atomic_or":
-        tl.atomic_or(Z.to(tl.pointer_type(tl.int32)), 1)
-    elif FEATURE == "make_tensor_descriptor":
+    if FEATURE == "make_tensor_descriptor":
         x = tl.make_tensor_descriptor(X, [N], [1], [N]).load([0])
     tl.store(Z + tl.arange(0, N), x)

@@ -501,6 +501,38 @@ def test_associative_scan(rng):
     equal(npy(rev).reshape(M, N), np.cumsum(i[:, ::-1], axis=1)[:, ::-1].astype(np.int32))
 
 
+# --- xor_sum, reduce_or (dsl/standard.py: tl.reduce with Triton's combine functions) ----------------------------
+@mf.jit
+def bit_reductions(x_ptr, rows_xor, cols_or, all_xor, keep_or, M: tl.constexpr, N: tl.constexpr):
+    i = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + i)
+    tl.store(rows_xor + tl.arange(0, M), tl.xor_sum(x, axis=1))
+    tl.store(cols_or + tl.arange(0, N), tl.reduce_or(x, 0))
+    tl.store(all_xor, tl.xor_sum(x))
+    tl.store(keep_or + tl.arange(0, M)[:, None], tl.reduce_or(x, axis=1, keep_dims=True))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int16])
+def test_xor_sum_and_reduce_or(rng, dtype):
+    m, n = 4, 32
+    x = rng.integers(np.iinfo(dtype).min, np.iinfo(dtype).max, size=(m, n), dtype=np.int64).astype(dtype)
+    mdt = {np.int32: mx.int32, np.uint32: mx.uint32, np.int16: mx.int16}[dtype]
+    rows, cols, total, keep = bit_reductions[(1,)](mxa(x.reshape(-1)), mf.empty((m,), mdt), mf.empty((n,), mdt),
+                                                   mf.empty((1,), mdt), mf.empty((m,), mdt), M=m, N=n)
+    equal(rows, np.bitwise_xor.reduce(x, axis=1))
+    equal(cols, np.bitwise_or.reduce(x, axis=0))
+    equal(total, np.bitwise_xor.reduce(x.reshape(-1)).reshape(1))
+    equal(keep, np.bitwise_or.reduce(x, axis=1))
+
+
+def test_xor_sum_refuses_floats():
+    from metalforge.errors import KernelDefinitionError
+    with pytest.raises(KernelDefinitionError, match="xor_sum takes integer tiles") as e:
+        bit_reductions[(1,)](mx.zeros((64,), mx.float32), *(mf.empty((s,), mx.float32) for s in (2, 32, 1, 2)),
+                             M=2, N=32)
+    assert "test_language.py" in str(e.value)
+
+
 # --- atomics: max / min / xchg / cas ---------------------------------------------------------------------------
 @mf.jit
 def atomic_minmax(x_ptr, bins_ptr, o_max, o_min, n, BLOCK: tl.constexpr):
@@ -523,6 +555,58 @@ def test_atomic_max_min(rng, dtype):
                                                 BLOCK=128, num_warps=4)
     equal(mx_, np.array([max(0, x[b == k].max()) for k in range(nb)], dtype=dtype))
     equal(mn, np.array([min(0, (-x[b == k]).min()) for k in range(nb)], dtype=dtype))
+
+
+@mf.jit
+def atomic_bits(x_ptr, bins_ptr, o_bits, old_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    b = tl.load(bins_ptr + offs, mask=mask, other=0)
+    if OP == "and":
+        old = tl.atomic_and(o_bits + b, x, mask=mask)
+    elif OP == "or":
+        old = tl.atomic_or(o_bits + b, x, mask=mask)
+    else:
+        old = tl.atomic_xor(o_bits + b, x, mask=mask)
+    tl.store(old_ptr + offs, old, mask=mask)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32])
+@pytest.mark.parametrize("op", ["and", "or", "xor"])
+def test_atomic_and_or_xor(rng, dtype, op):
+    """Programs racing on 11 bins at an odd size: each bin ends as the and / or / xor of its values
+    whatever the order, and the old values returned are states the bin went through (an and's old
+    value has every bit of the result, an or's none the result lacks)."""
+    n, nb = int(rng.integers(500, 700)) | 1, 11
+    x = rng.integers(0, 2**32, size=n, dtype=np.uint64).astype(np.uint32).view(dtype)
+    b = rng.integers(0, nb, size=n).astype(np.int32)
+    b[:nb] = np.arange(nb)
+    start = -1 if op == "and" else 0  # all bits set: the and's neutral value
+    mdt = mx.int32 if dtype == np.int32 else mx.uint32
+    bits, old = atomic_bits[(mf.cdiv(n, 128),)](
+        mxa(x), mxa(b), mf.full((nb,), start if dtype == np.int32 else start % 2**32, mdt),
+        mf.full((n,), start if dtype == np.int32 else start % 2**32, mdt), n, OP=op, BLOCK=128, num_warps=4)
+    reduce = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[op].reduce
+    final = np.array([reduce(x[b == k]) for k in range(nb)], dtype=dtype)
+    equal(bits, final)
+    old, final_of = npy(old), final[b]
+    if op == "and":
+        assert ((old & final_of) == final_of).all()
+    elif op == "or":
+        assert ((old | final_of) == final_of).all()
+
+
+@pytest.mark.parametrize("element,message", [
+    (mx.float32, r"tl.atomic_or on tl.float32 is not supported: it takes int32 and uint32"),
+    (mx.int16, r"tl.atomic_or on tl.int16 is not supported")])
+def test_bitwise_atomics_refuse_other_types(element, message):
+    from metalforge.errors import KernelDefinitionError
+    x = mx.zeros((8,), element)
+    with pytest.raises(KernelDefinitionError, match=message) as e:
+        atomic_bits[(1,)](x, mx.zeros((8,), mx.int32), mf.zeros((2,), element), mf.zeros((8,), element), 8, OP="or",
+                          BLOCK=8)
+    assert "test_language.py" in str(e.value) and "fix:" in str(e.value)
 
 
 @mf.jit
