@@ -303,6 +303,15 @@ class Loop(Stmt):
 
 
 @dataclass
+class SinCos(Stmt):
+    """`sin = sin(value); cos = cos(value)` with one range reduction (float32)."""
+
+    value: Expr
+    sin: Expr
+    cos: Expr
+
+
+@dataclass
 class MultiplyAccumulate(Stmt):
     """`c = a @ b + c` on fragments, a collective of the simdgroup (all 32 lanes take part)."""
 

@@ -22,6 +22,7 @@ from .ir_passes.fold import fold_constants
 from .ir_passes.masks import drop_implied_masks
 from .ir_passes.prefetch import prefetch_dot_operands
 from .lir_passes.aligned_vectors import version_vector_accesses
+from .lir_passes.sincos import fuse_sincos
 from .lir_passes.barriers import merge_barriers
 from .lir_passes.simplify import simplify_indices
 from .lir_passes.unused import drop_unused_scalars
@@ -132,6 +133,8 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     kernel.body = merge_barriers(kernel.body)
     simplify_indices(kernel, num_warps)
     kernel.body = drop_unused_scalars(kernel.body)
+    if tgt.fuse_sincos:
+        kernel.body = fuse_sincos(kernel.body)
     if tgt.vectors_need_alignment:
         version_vector_accesses(kernel)
     header, body = RENDERERS[target]().render(kernel)

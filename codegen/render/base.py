@@ -137,6 +137,8 @@ class Renderer:
         if isinstance(s, lir.TensorMatmul):
             return m.tensor_matmul(self.expr(s.dest), self.expr(s.a), self.expr(s.b), s.m, s.n, s.k,
                                    s.transpose_a, s.transpose_b, s.simdgroups)
+        if isinstance(s, lir.SinCos):
+            return m.sincos(self.expr(s.value), self.expr(s.sin), self.expr(s.cos))
         if isinstance(s, lir.MultiplyAccumulate):
             return m.multiply_accumulate(self.expr(s.c), self.expr(s.a), self.expr(s.b), s.fragment)
         raise NotImplementedError(type(s).__name__)

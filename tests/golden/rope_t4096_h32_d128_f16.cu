@@ -75,15 +75,11 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   }
   // 56: c = tl.cos(theta)
   float c[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    c[k] = cosf(theta[k]);
-  }
   // 57: s = tl.sin(theta)
   float s[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    s[k] = sinf(theta[k]);
+    sincosf(theta[k], &s[k], &c[k]);
   }
   // 58: first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
   // 63: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
@@ -191,15 +187,11 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   }
   // 56: c = tl.cos(theta)
   float c[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    c[k] = cosf(theta[k]);
-  }
   // 57: s = tl.sin(theta)
   float s[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    s[k] = sinf(theta[k]);
+    sincosf(theta[k], &s[k], &c[k]);
   }
   // 58: first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
   // 63: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
