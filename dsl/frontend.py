@@ -247,6 +247,20 @@ class BlockPointer:
                 and all(same(a, b) for a, b in zip(other.shape + other.strides, self.shape + self.strides)))
 
 
+@dataclass(frozen=True)
+class TensorDescriptor:
+    """tl.make_tensor_descriptor's result, a front-end value: a tensor view (base, shape, strides) and
+    the block shape its loads and stores move. A load or store at `offsets` is a block pointer's at
+    those offsets with every axis checked: outside the tensor, loads give the padding and stores do
+    nothing (Triton's rule, which TMA applies in hardware)."""
+
+    base: Value
+    shape: tuple[Any, ...]
+    strides: tuple[Any, ...]
+    block_shape: tuple[int, ...]
+    padding: str
+
+
 def _to_stub(dtype, fp_downcast_rounding=None, bitcast=False): """Signature of tensor.to."""
 
 
@@ -895,6 +909,10 @@ class _Builder:
             if isinstance(base, Value):  # tensor method: x.to(...), x.sum(0), x.reshape(...)
                 args, kwargs = self.call_args(node)
                 return self.method(base, node.func.attr, args, kwargs)
+            if isinstance(base, TensorDescriptor):  # desc.load(offsets), desc.store(offsets, value)
+                args, kwargs = self.call_args(node)
+                self.node = node
+                return self.descriptor_method(base, node.func.attr, args, kwargs)
             fn = self.constexpr_attribute(base, node.func.attr)
         else:
             fn = self.expr(node.func)
@@ -1478,6 +1496,75 @@ class _Builder:
                     raise self.error(f"tl.make_block_ptr's {what} must be integers, got {x!r}", f"pass integer {what}")
         return BlockPointer(p, parts["shape"], parts["strides"], self.block_offsets(parts["offsets"]),
                             parts["block_shape"], parts["order"])
+
+    def b_make_tensor_descriptor(self, base: Any, shape: Any, strides: Any, block_shape: Any,
+                                 padding_option: Any) -> TensorDescriptor:
+        """Triton's checks (1 to 5 axes, a contiguous last axis, at least 16 bytes of it a block, 'zero'
+        or 'nan' padding, 'nan' for floats only), then the block pointer's."""
+        what = "tl.make_tensor_descriptor"
+        parts = {}
+        for name, x in (("shape", shape), ("strides", strides), ("block_shape", block_shape)):
+            if not isinstance(x, (tuple, list)):
+                raise self.error(f"{what}'s {name} must be a list, got {x!r}", f"pass {name}=[...]")
+            parts[name] = tuple(x)
+        rank = len(parts["shape"])
+        if not 1 <= rank <= 5 or len(parts["strides"]) != rank or len(parts["block_shape"]) != rank:
+            raise self.error(f"{what} needs 1 to 5 axes, with one stride and one block size each; got shape of "
+                             f"{rank}, {len(parts['strides'])} strides, block_shape of {len(parts['block_shape'])}",
+                             "give shape, strides and block_shape one entry per axis")
+        if not isinstance(parts["strides"][-1], int) or parts["strides"][-1] != 1:
+            raise self.error(f"{what}'s last stride must be the constant 1 (a contiguous last axis), got "
+                             f"{parts['strides'][-1]!r}", "make the contiguous axis the last one (or use "
+                             "tl.make_block_ptr, which takes any strides)")
+        p, e = self.pointer_arg(base, what)
+        last = self.const_arg(parts["block_shape"][-1], "a block_shape entry")
+        if last * max(1, e.bits // 8) < 16:
+            raise self.error(f"{what}'s block has {last} x {max(1, e.bits // 8)} bytes along its last axis; Triton "
+                             "asks for at least 16", f"make block_shape[-1] at least {-(-16 // max(1, e.bits // 8))}")
+        if padding_option not in ("zero", "nan"):
+            raise self.error(f"{what}: padding_option={padding_option!r} is not 'zero' or 'nan'",
+                             "pass padding_option='zero' or 'nan'")
+        if padding_option == "nan" and not e.is_float:
+            raise self.error(f"{what}: padding_option='nan' needs floating-point elements, got {e!r}",
+                             "pad integers with padding_option='zero'")
+        self.b_make_block_ptr(p, parts["shape"], parts["strides"], [0] * rank, parts["block_shape"],
+                              tuple(builtins.range(rank - 1, -1, -1)))  # the block pointer's own checks
+        return TensorDescriptor(p, parts["shape"], parts["strides"], parts["block_shape"], padding_option)
+
+    def descriptor_block(self, desc: Any, offsets: Any, what: str) -> BlockPointer:
+        if not isinstance(desc, TensorDescriptor):
+            raise self.error(f"{what} needs a tensor descriptor, got {getattr(desc, 'type', desc)!r}",
+                             "make one with tl.make_tensor_descriptor")
+        offsets = tuple(offsets) if isinstance(offsets, (tuple, list)) else (offsets,)
+        if len(offsets) != len(desc.block_shape):
+            raise self.error(f"{what} got {len(offsets)} offsets for a descriptor of {len(desc.block_shape)} axes",
+                             "give one element offset per axis")
+        rank = len(desc.block_shape)
+        return BlockPointer(desc.base, desc.shape, desc.strides, self.block_offsets(offsets), desc.block_shape,
+                            tuple(builtins.range(rank - 1, -1, -1)))
+
+    def b_load_tensor_descriptor(self, desc: Any, offsets: Any) -> Value:
+        bp = self.descriptor_block(desc, offsets, "tl.load_tensor_descriptor")
+        return self.b_load(bp, None, None, tuple(builtins.range(len(bp.block_shape))), desc.padding, "", "", False)
+
+    def b_store_tensor_descriptor(self, desc: Any, offsets: Any, value: Any) -> None:
+        bp = self.descriptor_block(desc, offsets, "tl.store_tensor_descriptor")
+        self.b_store(bp, value, None, tuple(builtins.range(len(bp.block_shape))), "", "")
+
+    def descriptor_method(self, desc: TensorDescriptor, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """`desc.load(offsets)` and `desc.store(offsets, value)`, as tl.load_/store_tensor_descriptor."""
+        methods = {"load": ("tl.load_tensor_descriptor", self.b_load_tensor_descriptor, ("offsets",)),
+                   "store": ("tl.store_tensor_descriptor", self.b_store_tensor_descriptor, ("offsets", "value"))}
+        if name not in methods:
+            raise self.error(f"a tensor descriptor's .{name}() is not supported by metalforge yet (it has .load and "
+                             ".store)", "load the block, update it, and store it back (or use tl.atomic_* on a "
+                             "pointer tile)")
+        label, impl, params = methods[name]
+        given = dict(zip(params, args), **kwargs)
+        if len(args) > len(params) or set(given) != set(params):
+            raise self.error(f"desc.{name}() takes ({', '.join(params)}), got {len(args)} positional and "
+                             f"{sorted(kwargs)} keyword argument(s)", f"call desc.{name}({', '.join(params)})")
+        return impl(desc, *(given[p] for p in params))
 
     def block_offsets(self, offsets: Sequence[Any]) -> tuple[Value, ...]:
         """Block pointer offsets as int32 scalars (as Triton keeps them)."""

@@ -103,6 +103,15 @@ def make_block_ptr(base, shape, strides, offsets, block_shape, order):
 @builtin
 def advance(base, offsets): """The block pointer base moved by offsets (elements along each axis)."""
 @builtin
+def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero"):
+    """A tensor descriptor: loads and stores of block_shape blocks at element offsets (desc.load(offsets),
+    desc.store(offsets, value)) of the tensor at base; outside it, loads give padding_option's value
+    ('zero' or 'nan') and stores do nothing. The last stride must be 1."""
+@builtin
+def load_tensor_descriptor(desc, offsets): """desc.load(offsets)."""
+@builtin
+def store_tensor_descriptor(desc, offsets, value): """desc.store(offsets, value)."""
+@builtin
 def atomic_add(pointer, val, mask=None, sem=None, scope=None): """Atomic add; returns the old values."""
 @builtin
 def atomic_max(pointer, val, mask=None, sem=None, scope=None): """Atomic max; returns the old values."""
@@ -245,9 +254,6 @@ class PropagateNan(enum.Enum):
 # Triton 3.6's `tl` names that metalforge does not have yet (issue 18): a kernel reaching for one is
 # told so by name, with what to do instead, rather than seeing an AttributeError
 NOT_YET_SUPPORTED: dict[str, str] = {
-    **dict.fromkeys(("make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"),
-                    "use tl.make_block_ptr, or load and store through pointer tiles with masks"),
-    "argsort": "use tl.reduce with a @jit combine function",
     **dict.fromkeys(("inline_asm_elementwise", "dot_scaled", "item", "unsplat", "extra"),
                     "remove it from the kernel"),
 }

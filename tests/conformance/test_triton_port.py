@@ -1035,8 +1035,18 @@ def test_bitwise_reductions_and_atomics(both, rng, op, dtype):
                [rows, cols, want], consts={"M": m, "N": n_cols, "OP": op})
 
 
+# --- tensor descriptors ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("m,n", [(16, 16), (37, 44), (5, 68)])  # rows of 16-byte multiples, as Triton asks
+def test_tensor_descriptor_blocks_at_odd_sizes(both, rng, m, n):
+    bm, bn = 16, 16
+    x = rng.integers(1, 1000, (m, n)).astype(np.float32)  # no zeros (the kernel counts the padding's); exact sums
+    grid = (-(-m // bm), -(-n // bn))
+    both.check("descriptor_kernel", grid, (x.reshape(-1), Out(m * n, "float32"), m, n), [(x * 2).reshape(-1)],
+               consts={"BM": bm, "BN": bn})
+
+
 # --- clear errors for what is not supported ------------------------------------------------------------------------
-@pytest.mark.parametrize("feature", ["make_tensor_descriptor"])
+@pytest.mark.parametrize("feature", ["dot_scaled"])
 def test_unsupported_feature_is_named(both, feature):
     """Triton runs these; metalforge refuses them at the user's line, naming the tl function and a fix."""
     from metalforge.errors import KernelDefinitionError
