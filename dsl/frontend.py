@@ -249,15 +249,12 @@ class BlockPointer:
 
 @dataclass(frozen=True)
 class TensorDescriptor:
-    """tl.make_tensor_descriptor's result, a front-end value: a tensor view (base, shape, strides) and
-    the block shape its loads and stores move. A load or store at `offsets` is a block pointer's at
-    those offsets with every axis checked: outside the tensor, loads give the padding and stores do
-    nothing (Triton's rule, which TMA applies in hardware)."""
+    """tl.make_tensor_descriptor's result, a front-end value: a block pointer at offsets 0 (the tensor
+    view and the block shape its loads and stores move) and the padding. A load or store at `offsets`
+    is that block pointer's at those offsets with every axis checked: outside the tensor, loads give
+    the padding and stores do nothing (Triton's rule, which TMA applies in hardware)."""
 
-    base: Value
-    shape: tuple[Any, ...]
-    strides: tuple[Any, ...]
-    block_shape: tuple[int, ...]
+    block: BlockPointer
     padding: str
 
 
@@ -1527,41 +1524,41 @@ class _Builder:
         if padding_option == "nan" and not e.is_float:
             raise self.error(f"{what}: padding_option='nan' needs floating-point elements, got {e!r}",
                              "pad integers with padding_option='zero'")
-        self.b_make_block_ptr(p, parts["shape"], parts["strides"], [0] * rank, parts["block_shape"],
-                              tuple(builtins.range(rank - 1, -1, -1)))  # the block pointer's own checks
-        return TensorDescriptor(p, parts["shape"], parts["strides"], parts["block_shape"], padding_option)
+        block = self.b_make_block_ptr(p, parts["shape"], parts["strides"], [0] * rank, parts["block_shape"],
+                                      tuple(builtins.range(rank - 1, -1, -1)))  # its own checks too
+        return TensorDescriptor(block, padding_option)
 
-    def descriptor_block(self, desc: Any, offsets: Any, what: str) -> BlockPointer:
+    def descriptor_block(self, desc: Any, offsets: Any, what: str) -> tuple[BlockPointer, tuple[int, ...]]:
+        """The descriptor's block pointer moved to `offsets`, and all its axes (the ones checked)."""
         if not isinstance(desc, TensorDescriptor):
             raise self.error(f"{what} needs a tensor descriptor, got {getattr(desc, 'type', desc)!r}",
                              "make one with tl.make_tensor_descriptor")
         offsets = tuple(offsets) if isinstance(offsets, (tuple, list)) else (offsets,)
-        if len(offsets) != len(desc.block_shape):
-            raise self.error(f"{what} got {len(offsets)} offsets for a descriptor of {len(desc.block_shape)} axes",
+        rank = len(desc.block.block_shape)
+        if len(offsets) != rank:
+            raise self.error(f"{what} got {len(offsets)} offsets for a descriptor of {rank} axes",
                              "give one element offset per axis")
-        rank = len(desc.block_shape)
-        return BlockPointer(desc.base, desc.shape, desc.strides, self.block_offsets(offsets), desc.block_shape,
-                            tuple(builtins.range(rank - 1, -1, -1)))
+        return replace(desc.block, offsets=self.block_offsets(offsets)), tuple(builtins.range(rank))
 
     def b_load_tensor_descriptor(self, desc: Any, offsets: Any) -> Value:
-        bp = self.descriptor_block(desc, offsets, "tl.load_tensor_descriptor")
-        return self.b_load(bp, None, None, tuple(builtins.range(len(bp.block_shape))), desc.padding, "", "", False)
+        bp, axes = self.descriptor_block(desc, offsets, "tl.load_tensor_descriptor")
+        return self.b_load(bp, None, None, axes, desc.padding, "", "", False)
 
     def b_store_tensor_descriptor(self, desc: Any, offsets: Any, value: Any) -> None:
-        bp = self.descriptor_block(desc, offsets, "tl.store_tensor_descriptor")
-        self.b_store(bp, value, None, tuple(builtins.range(len(bp.block_shape))), "", "")
+        bp, axes = self.descriptor_block(desc, offsets, "tl.store_tensor_descriptor")
+        self.b_store(bp, value, None, axes, "", "")
 
     def descriptor_method(self, desc: TensorDescriptor, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`desc.load(offsets)` and `desc.store(offsets, value)`, as tl.load_/store_tensor_descriptor."""
-        methods = {"load": ("tl.load_tensor_descriptor", self.b_load_tensor_descriptor, ("offsets",)),
-                   "store": ("tl.store_tensor_descriptor", self.b_store_tensor_descriptor, ("offsets", "value"))}
+        methods = {"load": (self.b_load_tensor_descriptor, ("offsets",)),
+                   "store": (self.b_store_tensor_descriptor, ("offsets", "value"))}
         if name not in methods:
             raise self.error(f"a tensor descriptor's .{name}() is not supported by metalforge yet (it has .load and "
                              ".store)", "load the block, update it, and store it back (or use tl.atomic_* on a "
                              "pointer tile)")
-        label, impl, params = methods[name]
-        given = dict(zip(params, args), **kwargs)
-        if len(args) > len(params) or set(given) != set(params):
+        impl, params = methods[name]
+        given = {**kwargs, **dict(zip(params, args))}
+        if len(args) > len(params) or set(kwargs) & set(params[:len(args)]) or set(given) != set(params):
             raise self.error(f"desc.{name}() takes ({', '.join(params)}), got {len(args)} positional and "
                              f"{sorted(kwargs)} keyword argument(s)", f"call desc.{name}({', '.join(params)})")
         return impl(desc, *(given[p] for p in params))

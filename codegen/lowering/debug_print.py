@@ -17,6 +17,7 @@ from .core import Lowering
 
 PRINT_BUFFER = "mf_print_buffer"
 RECORD_WORDS = 6        # pid x, pid y, pid z, (print site << 8 | argument), element index, value bits
+FAILURES_WORD = 1       # of record 0 (word 0: the record counter): false assertion elements, all counted
 PRINT_CAPACITY = 4096   # records per launch; later ones are dropped (the launcher says so)
 
 
@@ -58,7 +59,9 @@ def _records(lw: Lowering, v, tag: int, bits, mask=None, when_false: bool = Fals
                        [lir.Store(Bin("+", buffer, add(base, lit(i))), Cast(ir.uint32, f), atomic=True)
                         for i, f in enumerate(fields)])]
         conditions = [layout.owner(k) if k is not None else Bin("==", Special("tid"), lit(0))]
-        if when_false:
+        if when_false:  # counted apart from the records, which a full buffer drops
+            body.insert(0, lir.Decl(lw.name(None, "failure"), ir.uint32,
+                                    init=Atomic("add", Bin("+", buffer, lit(FAILURES_WORD)), lit(1), ir.uint32)))
             conditions.append(Un("!", value))
             if mask is not None:
                 conditions.append(lw.read(mask, layout, k, coords))
@@ -94,8 +97,13 @@ def decode(words, prints, emit=print) -> None:
         emit(f"pid ({px}, {py}, {pz}) idx ({index}) {prefix}{shown}")
     if count > PRINT_CAPACITY:
         emit(f"({count - PRINT_CAPACITY} more device_print records were dropped)")
+    failures = int(words[FAILURES_WORD])
     if failed:
         where, pid, index = min(failed, key=lambda f: (f[1][::-1], f[2]))
-        others = len(failed) - 1 + max(0, count - PRINT_CAPACITY)
         raise DeviceAssertionError(f"{where}; first at pid {pid} idx ({index})"
-                                   + (f", and {others} more false element(s) or records" if others else ""))
+                                   + (f", and {failures - 1} more false element(s)" if failures > 1 else ""))
+    if failures:
+        sites = sorted({p[0] for p in prints if p[2] == ASSERT})
+        raise DeviceAssertionError(f"{failures} element(s) failed a device assertion ({'; '.join(sites)}), but "
+                                   f"their records were dropped: the launch's device_print records filled the "
+                                   f"buffer ({PRINT_CAPACITY}); print fewer values to see which")

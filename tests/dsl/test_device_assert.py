@@ -80,3 +80,20 @@ def runtime_message(x_ptr, msg_ptr):
 def test_the_message_must_be_a_constant():
     with pytest.raises(KernelDefinitionError, match="msg must be a constexpr"):
         runtime_message[(1,)](mx.ones(1), mx.ones(1))
+
+
+@mf.jit(debug=True)
+def printed_then_checked(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_print("x", x)
+    tl.debug_barrier()  # every print's record is taken before any assertion's, whatever the schedule
+    tl.device_assert(x >= 0, "negative")
+
+
+def test_a_failure_whose_record_a_full_buffer_dropped_still_fails(capsys):
+    """4096 printed elements fill the record buffer before the assertion's records: the failures are
+    counted apart, so the launch fails all the same, saying the records were dropped."""
+    with pytest.raises(DeviceAssertionError, match=r"(?s)8 element\(s\) failed a device assertion \(tl.device_assert "
+                       r"failed in kernel `printed_then_checked`.*negative\), but their records were dropped"):
+        printed_then_checked[(1,)](mx.array(np.arange(4096, dtype=np.float32)[::-1] - 7.5), BLOCK=4096, num_warps=4)
+    assert len(capsys.readouterr().out.splitlines()) == 4096 + 1  # and the line saying 8 were dropped

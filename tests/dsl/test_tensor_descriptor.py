@@ -34,6 +34,8 @@ def described(x_ptr, n, STRIDE: tl.constexpr, BLOCK: tl.constexpr, PAD: tl.const
     desc = tl.make_tensor_descriptor(x_ptr, [n, n], [n, STRIDE], [BLOCK, BLOCK], padding_option=PAD)
     if USE == "offsets":
         desc.load([0])
+    elif USE == "twice":
+        desc.store([0, 0], desc.load([0, 0]), offsets=[0, 0])
     elif USE == "atomic":
         desc.atomic_add([0, 0], tl.zeros((BLOCK, BLOCK), tl.float32))
     else:
@@ -47,6 +49,7 @@ def described(x_ptr, n, STRIDE: tl.constexpr, BLOCK: tl.constexpr, PAD: tl.const
     (mx.float32, dict(PAD="max"), "padding_option='max' is not 'zero' or 'nan'"),
     (mx.float32, dict(USE="offsets"), "got 1 offsets for a descriptor of 2 axes"),
     (mx.float32, dict(USE="atomic"), r"a tensor descriptor's .atomic_add\(\) is not supported"),
+    (mx.float32, dict(USE="twice"), r"desc.store\(\) takes \(offsets, value\), got 2 positional and \['offsets'\]"),
 ])
 def test_refusals_name_the_line_and_the_fix(dtype, consts, message):
     meta = {**dict(STRIDE=1, BLOCK=8, PAD="zero", USE="copy"), **consts}
