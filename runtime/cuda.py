@@ -89,12 +89,12 @@ def _precompiled(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
     digest = hashlib.sha256(translation_unit(kernel, "mf_kernel").encode()).hexdigest()[:20]
     symbol = f"mf_{kernel.name}_{digest}"  # MLX keeps compiled modules by this name
     source = translation_unit(kernel, symbol)
-    cubin = nvrtc.compile_cubin(source, symbol)
+    module = nvrtc.compile_module(source, symbol)
     contiguous, shared, fast = kernel.ensure_row_contiguous, kernel.shared_memory, mx.fast
 
     def run(*, inputs, scalars, output_shapes, output_dtypes, grid, threadgroup, init_value=None, stream=None):
         return fast.precompiled_cuda_kernel(
-            name=symbol, compiled_source=cubin, inputs=inputs, output_shapes=output_shapes, output_dtypes=output_dtypes,
+            name=symbol, compiled_source=module, inputs=inputs, output_shapes=output_shapes, output_dtypes=output_dtypes,
             scalars=scalars, grid=grid, threadgroup=threadgroup, shared_memory=shared, init_value=init_value,
             ensure_row_contiguous=contiguous, stream=stream)
 
@@ -123,5 +123,6 @@ class CudaBackend:
 
     def build(self, kernel: MetalKernel) -> Callable[..., list[mx.array]]:
         """What runs `kernel`, made once per build key: the function `mx.fast.cuda_kernel` returns,
-        or for scalars by value a call of `mx.fast.precompiled_cuda_kernel` on the compiled cubin."""
+        or for scalars by value a call of `mx.fast.precompiled_cuda_kernel` on the compiled module
+        (a compressed fatbin: runtime/nvrtc.py's compile_module says why)."""
         return self.built(kernel)

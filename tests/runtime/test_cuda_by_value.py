@@ -58,7 +58,7 @@ def test_scalars_go_by_value_in_mlx_order(launches):
     scale_shift[(mf.cdiv(n, 256),)](x, mf.empty(n), n, 2, 0.5, True, 2**40 + 3, BLOCK=256, backend=backend)
     call, = launches
     cubin = call["compiled_source"]
-    assert cubin[:4] == b"\x7fELF"  # a cubin, for sm_90
+    assert cubin[:4] == FATBIN_MAGIC  # a fatbin (the compressed cubin for sm_90)
     # arrays (the int64 `big` stays a 0-d array: MLX passes 32-bit ints), then the by-value scalars
     # in input order, each converted to its parameter's type (an int `scale` specialises as int32,
     # as in Triton); outputs after the arrays, in the signature
@@ -76,19 +76,36 @@ def test_scalars_go_by_value_in_mlx_order(launches):
     assert [str(launches[i]["scalars"][2]) for i in (-2, -1)] == ["-0.0", "0.0"]  # each keeps its sign
 
 
+def scale_shift_kernel():
+    """scale_shift rendered for CUDA, its scalars by value."""
+    compiled = scale_shift.compile(mx.ones(8), mf.empty(8), 8, 1.0, 0.0, True, 2**40, BLOCK=256, target="cuda")
+    return metal_kernel(compiled.name, [n for n, _ in compiled.inputs], [n for n, _ in compiled.outputs],
+                        compiled.body, compiled.header, backend=H200(),
+                        value_types=ValueTypes((mx.float32, mx.int32, mx.float32, mx.float32, mx.bool_, mx.int64),
+                                               (mx.float32,), ("n", "scale", "shift", "flip")))
+
+
 def test_translation_unit_declares_mlx_order():
-    backend = H200()
-    x = mx.ones(8)
-    compiled = scale_shift.compile(x, mf.empty(8), 8, 1.0, 0.0, True, 2**40, BLOCK=256, target="cuda")
-    kernel = metal_kernel(compiled.name, [n for n, _ in compiled.inputs], [n for n, _ in compiled.outputs],
-                          compiled.body, compiled.header, backend=backend,
-                          value_types=ValueTypes((mx.float32, mx.int32, mx.float32, mx.float32, mx.bool_, mx.int64),
-                                                 (mx.float32,), ("n", "scale", "shift", "flip")))
-    unit = translation_unit(kernel, "entry")
+    unit = translation_unit(scale_shift_kernel(), "entry")
     signature = unit[unit.index('extern "C" __global__ void entry('):unit.index(") {")]
     order = [line.strip().rstrip(",").split()[-1] for line in signature.splitlines()[1:]]
     assert order == ["x_ptr", "big", "out_ptr", "n", "scale", "shift", "flip"]
     assert "const mf_by_value<int32_t> n" in signature and "const mf_by_value<bool> flip" in signature
+
+
+FATBIN_MAGIC = (0xBA55ED50).to_bytes(4, "little")
+
+
+def test_modules_are_compressed_fatbins_of_the_cubin(monkeypatch):
+    """MLX copies and hashes the compiled code at every launch: the module is the cubin in a
+    compressed fatbin, several times smaller; without nvFatbin, the cubin itself."""
+    tu = translation_unit(scale_shift_kernel(), "k")
+    cubin = nvrtc.compile_cubin(tu, "k", "sm_90")
+    assert cubin[:4] == b"\x7fELF"
+    module = nvrtc.compile_module(tu, "k", "sm_90")
+    assert module[:4] == FATBIN_MAGIC and len(module) < len(cubin) / 2
+    monkeypatch.setattr(nvrtc, "_fatbin", lambda: None)
+    assert nvrtc.compile_module(tu, "k", "sm_90") == cubin
 
 
 @pytest.mark.parametrize("specimen", SPECIMENS, ids=[s.name for s in SPECIMENS])
