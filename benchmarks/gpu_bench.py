@@ -493,7 +493,7 @@ def triton_cases(cases: list[Case], log) -> None:
 
 def launch_overhead() -> dict:
     """Host time of one cached launch through the autotuned entry point users call (its tuned config)
-    and of the raw MLX call it makes (`mx.fast.precompiled_cuda_kernel` with the same cubin, scalars
+    and of the raw MLX call it makes (`mx.fast.precompiled_cuda_kernel` with the same compiled code, scalars
     and outputs, recorded from the launch; same GPU work, queued without evaluation): the
     difference is what dispatch adds. benchmarks/dsl_bench.py measures more kernels."""
     x = mx.zeros((4 * 1024,), mx.float16)
@@ -525,7 +525,7 @@ def launch_overhead() -> dict:
         return statistics.median(samples)
     dsl_us, raw_us = per_call_us(dsl), per_call_us(direct)
     return {"dsl_launch_us": dsl_us, "raw_mlx_call_us": raw_us, "overhead_us": dsl_us - raw_us,
-            "cubin_bytes": len(recorded["compiled_source"])}
+            "code_bytes": len(recorded["compiled_source"])}
 
 
 OVERHEAD = "launch overhead"
@@ -674,7 +674,7 @@ def main() -> int:
     if not args.sweep and not args.smoke and args.only in (None, OVERHEAD) and mf.runtime.resolve_backend().name == "cuda":
         overhead = launch_overhead()
         log(f"cached DSL launch {overhead['dsl_launch_us']:.1f} us, raw mx.fast.precompiled_cuda_kernel call "
-            f"{overhead['raw_mlx_call_us']:.1f} us (cubin {overhead['cubin_bytes']} bytes): dispatch adds "
+            f"{overhead['raw_mlx_call_us']:.1f} us (code {overhead['code_bytes']} bytes): dispatch adds "
             f"{overhead['overhead_us']:.1f} us")
         results.append({"kernel": OVERHEAD, "shape": "softmax 4x1024 fp16", **overhead})
     for row in results:
@@ -716,8 +716,8 @@ def write_report(results, out, device, bandwidth, rate, log_lines, sweep: bool =
                      f"{tflops} |")
     for r in overhead:
         lines += ["", f"Cached autotuned DSL launch ({r['shape']}): {f(r['dsl_launch_us'])} us per call; the raw "
-                      f"`mx.fast.precompiled_cuda_kernel` call it makes {f(r['raw_mlx_call_us'])} us (cubin of "
-                      f"{r['cubin_bytes']} bytes); the DSL adds {f(r['overhead_us'])} us (Python, per call)."]
+                      f"`mx.fast.precompiled_cuda_kernel` call it makes {f(r['raw_mlx_call_us'])} us (compiled code of "
+                      f"{r['code_bytes']} bytes); the DSL adds {f(r['overhead_us'])} us (Python, per call)."]
     with open(os.path.join(out, "benchmarks.md"), "w") as fh:
         fh.write("\n".join(lines) + "\n")
     with open(os.path.join(out, "results.json"), "w") as fh:

@@ -10,8 +10,8 @@ size of a config is a cost of its own (autotune/bench.py counts building in a sa
    (the Python call) and to evaluate one node of a chain of 500 (MLX's encoding plus the GPU's few
    microseconds), best of 3; a built-in `x + 1` chain beside it.
 2. The library kernels of a Llama-3.2-1B decode step (fp16, 4-bit g64, 512 cached tokens), each with
-   the config the run-time lookup picks: its cubin's size, and the same two figures through the DSL's
-   launch.
+   the config the run-time lookup picks: the size of the code its launch hands MLX (the cubin in a
+   compressed fatbin, runtime/nvrtc.py), and the same two figures through the DSL's launch.
 
     python benchmarks/launch_cost.py --out DIR
 
@@ -68,9 +68,9 @@ def cubin_rows() -> list[dict[str, Any]]:
                 name="mf_one_line", compiled_source=padded, inputs=[a], output_shapes=[(32,)],
                 output_dtypes=[mx.float32], scalars=[], grid=(32, 1, 1), threadgroup=(32, 1, 1))[0]
         build, evaluate = per_launch_us(launch, x)
-        rows.append({"what": "one-line kernel", "cubin_bytes": len(padded), "build_us": build, "eval_us": evaluate})
+        rows.append({"what": "one-line kernel", "code_bytes": len(padded), "build_us": build, "eval_us": evaluate})
     build, evaluate = per_launch_us(lambda a: a + 1.0, x)
-    rows.append({"what": "built-in x + 1", "cubin_bytes": None, "build_us": build, "eval_us": evaluate})
+    rows.append({"what": "built-in x + 1", "code_bytes": None, "build_us": build, "eval_us": evaluate})
     return rows
 
 
@@ -118,7 +118,7 @@ def library_rows() -> list[dict[str, Any]]:
             mx.fast.precompiled_cuda_kernel = call
         # the chain takes the first 2048 outputs (a view: no kernel), counted in the build
         build, evaluate = per_launch_us(lambda a: launch(a).reshape(1, 1, -1)[..., :2048], x)
-        rows.append({"what": what, "cubin_bytes": sum(sizes.values()), "launches": len(sizes),
+        rows.append({"what": what, "code_bytes": sum(sizes.values()), "launches": len(sizes),
                      "build_us": build, "eval_us": evaluate})
     return rows
 
@@ -133,9 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     rows = cubin_rows() + library_rows()
     (args.out / "launch_cost.json").write_text(json.dumps(rows, indent=1))
-    print("| launch | cubin bytes | build us | evaluate us (chain) |\n|---|---|---|---|")
+    print("| launch | code bytes | build us | evaluate us (chain) |\n|---|---|---|---|")
     for r in rows:
-        size = "-" if r["cubin_bytes"] is None else f"{r['cubin_bytes']}" + (
+        size = "-" if r["code_bytes"] is None else f"{r['code_bytes']}" + (
             f" ({r['launches']} kernels)" if r.get("launches", 1) > 1 else "")
         print(f"| {r['what']} | {size} | {r['build_us']:.2f} | {r['eval_us']:.2f} |")
     return 0
