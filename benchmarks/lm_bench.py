@@ -73,8 +73,9 @@ MODELS: dict[str, tuple[str, dict]] = {
                                  tie_word_embeddings=True)),
 }
 # the library functions metalforge.nn calls, timed one by one in the profiling pass
-KERNELS = ((quantized, "qmv"), (quantized, "qmv_swiglu"), (quantized, "qmm"), (norms, "rms_norm"), (norms, "layer_norm"), (rope, "rope"),
-           (attention, "decode_attention"), (flash_attention, "flash_attention"), (matmul, "linear"))
+KERNELS = ((quantized, "qmv"), (quantized, "qmv_swiglu"), (quantized, "qmv_qkv"), (quantized, "qmm"),
+           (norms, "rms_norm"), (norms, "layer_norm"), (rope, "rope"), (attention, "decode_attention"),
+           (flash_attention, "flash_attention"), (matmul, "linear"))
 
 
 def import_mlx_lm() -> types.ModuleType:

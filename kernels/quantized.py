@@ -71,6 +71,25 @@ def qmv_default(named: dict) -> Config:
     return Config({"BLOCK_N": 32 if named["N"] >= 8192 else 8, "BLOCK_K": 512}, num_warps=4)
 
 
+@jit
+def qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, block, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
+             BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """Rows block * BLOCK_N .. + BLOCK_N of W x into out. Each step dequantises a (BLOCK_N, BLOCK_K)
+    block of rows in registers (`dequantized_rows`) and multiplies it with x loaded in that tile's
+    layout (once a thread for all its rows), so nothing goes through threadgroup memory. Each thread
+    sums its products across the K loop; one simdgroup reduction per row at the end (no barrier:
+    simdgroups own rows)."""
+    PER_WORD: tl.constexpr = 32 // BITS
+    rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        w, kw, k_ok = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rows, k0, N, K, GROUP, BITS, BLOCK_K)
+        x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+                    mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        acc += tl.sum(w * x, axis=2)
+    tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+
+
 @register
 @autotune(space=Space({"BLOCK_N": [4, 8, 16, 32], "BLOCK_K": [256, 512, 1024], "num_warps": [2, 4]}),
           key=["N", "K", "GROUP", "BITS"], reference=_reference, tune_args=_tune_args, tune_shape=_tune_shape,
@@ -79,19 +98,61 @@ def qmv_default(named: dict) -> Config:
 @jit
 def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    """Each step dequantises a (BLOCK_N, BLOCK_K) block of rows in registers (`dequantized_rows`)
-    and multiplies it with x loaded in that tile's layout (once a thread for all its rows), so
-    nothing goes through threadgroup memory. Each thread sums its products across the K loop; one
-    simdgroup reduction per row at the end (no barrier: simdgroups own rows)."""
-    PER_WORD: tl.constexpr = 32 // BITS
-    rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-    acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    for k0 in range(0, K, BLOCK_K):
-        w, kw, k_ok = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rows, k0, N, K, GROUP, BITS, BLOCK_K)
-        x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-                    mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        acc += tl.sum(w * x, axis=2)
-    tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+    """W x, BLOCK_N rows a program (`qmv_rows`)."""
+    qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+
+
+def _qkv_tune_args(shape: tuple, dtype: mx.Dtype):
+    nq, nkv, k, bits, group = (*shape, 4, 64) if len(shape) == 3 else shape
+    x = mx.random.normal((k,)).astype(dtype)
+    weights = [w for n in (nq, nkv, nkv) for w in _weights(n, k, group, bits, dtype)]
+    outputs = [empty((n,), dtype) for n in (nq, nkv, nkv)]
+    return qkv_grid(nq, nkv), (x, *weights, *outputs, nq, nkv, k, group, bits)
+
+
+def _qkv_tune_shape(named: dict) -> tuple:
+    """(NQ, NKV, K) for 4-bit g64, else (NQ, NKV, K, bits, group): what `_qkv_tune_args` takes."""
+    nq, nkv, k, bits, group = named["NQ"], named["NKV"], named["K"], named["BITS"], named["GROUP"]
+    return (nq, nkv, k) if (bits, group) == (4, 64) else (nq, nkv, k, bits, group)
+
+
+def _qkv_reference(x, wq, sq, bq, wk, sk, bk, wv, sv, bv, q, k, v, nq, nkv, kk, group, bits, *meta):
+    return tuple(reference(x, w.reshape(n, -1), s.reshape(n, -1), b.reshape(n, -1), group, bits, stream=None)
+                 for w, s, b, n in ((wq, sq, bq, nq), (wk, sk, bk, nkv), (wv, sv, bv, nkv)))
+
+
+def qmv_qkv_default(named: dict) -> Config:
+    """The untuned config: qmv's for the query rows (the most of the three)."""
+    return qmv_default({"N": named["NQ"]})
+
+
+def qkv_grid(nq: int, nkv: int) -> Callable[[dict], tuple]:
+    """The launch grid of qmv_qkv: the query rows' blocks, then the keys', then the values'."""
+    return lambda meta: (cdiv(nq, meta["BLOCK_N"]) + 2 * cdiv(nkv, meta["BLOCK_N"]),)
+
+
+@register
+@autotune(space=Space({"BLOCK_N": [4, 8, 16, 32], "BLOCK_K": [256, 512, 1024], "num_warps": [2, 4]}),
+          key=["NQ", "NKV", "K", "GROUP", "BITS"], reference=_qkv_reference, tune_args=_qkv_tune_args,
+          tune_shape=_qkv_tune_shape, default=qmv_qkv_default,
+          shapes=[(256, 64, 1024)], shape_ranks=[5], dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # as qmv
+@jit
+def qmv_qkv_kernel(x_ptr, wq_ptr, sq_ptr, bq_ptr, wk_ptr, sk_ptr, bk_ptr, wv_ptr, sv_ptr, bv_ptr, q_ptr, k_ptr, v_ptr,
+                   NQ, NKV, K, GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_N: tl.constexpr,
+                   BLOCK_K: tl.constexpr):
+    """An attention layer's three projections of one row at a decode step in one launch (three
+    launches' host time is what a decode step is bound by): the first programs take the query
+    rows, the next the keys', the last the values', each as qmv takes its rows."""
+    block = tl.program_id(0)
+    q_blocks = tl.cdiv(NQ, BLOCK_N)
+    kv_blocks = tl.cdiv(NKV, BLOCK_N)
+    if block < q_blocks:
+        qmv_rows(x_ptr, wq_ptr, sq_ptr, bq_ptr, q_ptr, block, NQ, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+    elif block < q_blocks + kv_blocks:
+        qmv_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+    else:
+        qmv_rows(x_ptr, wv_ptr, sv_ptr, bv_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K, GROUP, BITS, BLOCK_N,
+                 BLOCK_K)
 
 
 def _swiglu_tune_args(shape: tuple, dtype: mx.Dtype):
@@ -209,6 +270,24 @@ def qmv(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_si
 
 
 Quantized = tuple[mx.array, mx.array, mx.array]  # (w_q, scales, biases) as mx.quantize makes them
+
+
+def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: int = 64, bits: int = 4,
+            backend=None) -> tuple[mx.array, mx.array, mx.array]:
+    """(W_q x, W_k x, W_v x) for one row x (as qmv takes it) and an attention layer's query, key and
+    value weights, quantized alike (each its (w_q, scales, biases)); W_k and W_v of one shape (grouped
+    heads make them smaller than W_q). Outputs in x's dtype with x's leading axes."""
+    nq, kq = _check(q[0], q[1], group_size, bits)
+    nkv, kk = _check(k[0], k[1], group_size, bits)
+    if kk != kq or _check(v[0], v[1], group_size, bits) != (nkv, kk):
+        raise ValueError(f"qmv_qkv: weights ({nq}, {kq}), ({nkv}, {kk}) and {v[0].shape} (packed) do not share K, or "
+                         "the key and value weights differ in shape")
+    if x.size != kq:
+        raise ValueError(f"qmv_qkv: x of shape {x.shape} is not one row of {kq}")
+    lead = x.shape[:-1]
+    return tuple(qmv_qkv_kernel[qkv_grid(nq, nkv)](
+        x, *q, *k, *v, empty((*lead, nq), x.dtype), empty((*lead, nkv), x.dtype), empty((*lead, nkv), x.dtype),
+        nq, nkv, kq, group_size, bits, backend=backend))
 
 
 def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,

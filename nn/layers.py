@@ -169,17 +169,75 @@ class FusedSwiGLU:
 
 
 def _swiglu_fusable(gate: nn.Module, up: nn.Module, x: mx.array) -> bool:
-    """Both projections metalforge's QuantizedLinear without bias, of one shape, group size, bits and
-    scales dtype, and the kernels take the product (no fallback to count: the projections run
+    """Both projections metalforge's QuantizedLinear without bias, of one shape (`_fusable`)."""
+    return "bias" not in gate and "bias" not in up and _fusable((gate, up), x) and \
+        up["weight"].shape == gate["weight"].shape
+
+
+def _fusable(projections: tuple, x: mx.array) -> bool:
+    """The projections all metalforge's QuantizedLinear, of one group size, bits, mode, input width
+    and scales dtype, and the kernels take the product (no fallback to count: the projections run
     unfused otherwise, each on its kernel where it can)."""
-    if type(gate) is not QuantizedLinear or type(up) is not QuantizedLinear or "bias" in gate or "bias" in up:
+    first = projections[0]
+    if any(type(p) is not QuantizedLinear or p.get("biases") is None for p in projections):
         return False
-    weight, scales = gate["weight"], gate["scales"]
-    if (up.group_size, up.bits, up.mode, up["weight"].shape, up["scales"].dtype) != \
-            (gate.group_size, gate.bits, gate.mode, weight.shape, scales.dtype) or up.get("biases") is None:
+    weight, scales = first["weight"], first["scales"]
+    facts = (first.group_size, first.bits, first.mode, weight.shape[1], scales.dtype)
+    if any((p.group_size, p.bits, p.mode, p["weight"].shape[1], p["scales"].dtype) != facts for p in projections):
         return False
-    return _quantized_problem("QuantizedLinear", gate.mode, gate.bits, gate.get("biases") is None, x.shape,
-                              weight.shape[1], x.dtype, scales.dtype) is None
+    return _quantized_problem("QuantizedLinear", first.mode, first.bits, False, x.shape, weight.shape[1], x.dtype,
+                              scales.dtype) is None
+
+
+def _quantized(layer: nn.Module) -> quantized.Quantized:
+    return layer["weight"], layer["scales"], layer["biases"]
+
+
+class FusedQKV:
+    """Mixed into an attention class whose call is mlx-lm's Llama and Qwen2 attention (`patch`
+    checks the code: `qkv_attention_call` below): at a decode step (one row) with the query, key
+    and value projections quantized alike, the three products are one launch (`quantized.qmv_qkv`)
+    instead of three; a projection's bias is added after, as QuantizedLinear adds it. The rest is
+    that call's own steps. Anything else runs the class's own call."""
+
+    def __call__(self, x: mx.array, mask: Optional[mx.array] = None, cache=None) -> mx.array:
+        projections = (self.q_proj, self.k_proj, self.v_proj)
+        if x.size != x.shape[-1] or x.ndim != 3 or not _fusable(projections, x) or \
+                projections[1]["weight"].shape != projections[2]["weight"].shape:
+            return super().__call__(x, mask, cache)
+        products = quantized.qmv_qkv(x, *map(_quantized, projections), self.q_proj.group_size, self.q_proj.bits)
+        queries, keys, values = (out + p["bias"] if "bias" in p else out for out, p in zip(products, projections))
+        return qkv_attention_call(self, x, mask, cache, queries, keys, values)
+
+
+def qkv_attention_call(self, x, mask, cache, queries, keys, values):
+    """mlx-lm's Llama and Qwen2 attention after its three projections (`queries, keys, values =
+    self.q_proj(x), self.k_proj(x), self.v_proj(x)`), line for line; `patch` fuses an attention
+    class only where its call is this with that line in front (`nn/patch.py` compares the code).
+    The attention function is the one the class's Python module holds now (patched or not)."""
+    B, L, D = x.shape
+    queries = queries.reshape(B, L, self.n_heads, -1).transpose(0, 2, 1, 3)
+    keys = keys.reshape(B, L, self.n_kv_heads, -1).transpose(0, 2, 1, 3)
+    values = values.reshape(B, L, self.n_kv_heads, -1).transpose(0, 2, 1, 3)
+
+    if cache is not None:
+        queries = self.rope(queries, offset=cache.offset)
+        keys = self.rope(keys, offset=cache.offset)
+        keys, values = cache.update_and_fetch(keys, values)
+    else:
+        queries = self.rope(queries)
+        keys = self.rope(keys)
+
+    attention = self.metalforge_original.__call__.__globals__["scaled_dot_product_attention"]
+    output = attention(queries, keys, values, cache=cache, scale=self.scale, mask=mask)
+    output = output.transpose(0, 2, 1, 3).reshape(B, L, -1)
+    return self.o_proj(output)
+
+
+@functools.lru_cache(maxsize=None)
+def fused_qkv(cls: type) -> type:
+    """`cls` (an attention class) with FusedQKV's call; `metalforge_original` names it for unpatch."""
+    return type(f"FusedQKV{cls.__name__}", (FusedQKV, cls), {"metalforge_original": cls})
 
 
 @functools.lru_cache(maxsize=None)

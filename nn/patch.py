@@ -68,17 +68,59 @@ def _gated_mlp_call(self, x):  # mlx-lm's gated MLP as Llama and Qwen2 write it 
 def _is_swiglu_mlp(cls: type) -> bool:
     """Whether `cls.__call__` is mlx-lm's gated MLP: the same bytecode and names as `_gated_mlp_call`,
     and `swiglu` mlx-lm's own activation (whatever the model's Python module)."""
-    call = cls.__dict__.get("__call__")
-    code, reference = getattr(call, "__code__", None), _gated_mlp_call.__code__
-    if code is None or (code.co_code, code.co_names) != (reference.co_code, reference.co_names):
+    if not _same_code(cls, _gated_mlp_call):
         return False
     activations = sys.modules.get("mlx_lm.models.activations")
-    return activations is not None and call.__globals__.get("swiglu") is getattr(activations, "swiglu", None)
+    return activations is not None and \
+        cls.__dict__["__call__"].__globals__.get("swiglu") is getattr(activations, "swiglu", None)
+
+
+def _qkv_attention_call(self, x, mask=None, cache=None):  # mlx-lm's Llama and Qwen2 attention (compared, never run)
+    B, L, D = x.shape
+
+    queries, keys, values = self.q_proj(x), self.k_proj(x), self.v_proj(x)
+
+    queries = queries.reshape(B, L, self.n_heads, -1).transpose(0, 2, 1, 3)
+    keys = keys.reshape(B, L, self.n_kv_heads, -1).transpose(0, 2, 1, 3)
+    values = values.reshape(B, L, self.n_kv_heads, -1).transpose(0, 2, 1, 3)
+
+    if cache is not None:
+        queries = self.rope(queries, offset=cache.offset)
+        keys = self.rope(keys, offset=cache.offset)
+        keys, values = cache.update_and_fetch(keys, values)
+    else:
+        queries = self.rope(queries)
+        keys = self.rope(keys)
+
+    output = scaled_dot_product_attention(  # noqa: F821
+        queries, keys, values, cache=cache, scale=self.scale, mask=mask
+    )
+    output = output.transpose(0, 2, 1, 3).reshape(B, L, -1)
+    return self.o_proj(output)
+
+
+def _same_code(cls: type, reference: Callable) -> bool:
+    """Whether `cls.__call__` (its own, not inherited) compiles to `reference`'s code: bytecode,
+    names, constants and variables."""
+    code, ref = getattr(cls.__dict__.get("__call__"), "__code__", None), reference.__code__
+    return code is not None and (code.co_code, code.co_names, code.co_consts, code.co_varnames) == \
+        (ref.co_code, ref.co_names, ref.co_consts, ref.co_varnames)
+
+
+def _is_qkv_attention(cls: type) -> bool:
+    """Whether `cls.__call__` is mlx-lm's Llama/Qwen2 attention (`_qkv_attention_call`'s code), its
+    attention function mlx-lm's (or metalforge's wrapper of it)."""
+    if not _same_code(cls, _qkv_attention_call):
+        return False
+    attention = cls.__dict__["__call__"].__globals__.get(ATTENTION)
+    return _is_mlx_lm_attention(getattr(attention, "metalforge_original", attention))
 
 
 def _python_modules(model: nn.Module) -> list[Any]:
-    """The Python modules that define the classes of the model's layers, each once."""
-    names = dict.fromkeys(type(m).__module__ for _, m in model.named_modules())
+    """The Python modules that define the classes of the model's layers (a fused class's original's),
+    each once."""
+    classes = (getattr(type(m), "metalforge_original", type(m)) for _, m in model.named_modules())
+    names = dict.fromkeys(cls.__module__ for cls in classes)
     return [sys.modules[name] for name in names if name in sys.modules]
 
 
@@ -91,7 +133,8 @@ def patch(model: nn.Module) -> PatchReport:
     """Swap the model's RMSNorm, LayerNorm, RoPE, Linear, Embedding, QuantizedLinear and
     QuantizedEmbedding modules (exactly those classes: subclasses with their own behaviour, e.g. mlx-lm's scaled RoPEs, stay) for
     metalforge.nn's, mlx-lm's gated MLPs for ones that fuse gate, up and SwiGLU at a decode step
-    (`layers.FusedSwiGLU`), and mlx-lm's attention function in the model's Python modules; returns
+    (`layers.FusedSwiGLU`), mlx-lm's Llama/Qwen2 attention layers for ones that fuse the query, key
+    and value projections there (`layers.FusedQKV`), and mlx-lm's attention function in the model's Python modules; returns
     what was replaced. Patching twice replaces nothing more."""
     _check(model, "patch")
     report = PatchReport()
@@ -99,6 +142,8 @@ def patch(model: nn.Module) -> PatchReport:
         drop_in = layers.DROP_INS.get(type(module))
         if drop_in is None and _is_swiglu_mlp(type(module)):
             drop_in = layers.fused_swiglu(type(module))
+        elif drop_in is None and _is_qkv_attention(type(module)):
+            drop_in = layers.fused_qkv(type(module))
         if drop_in is not None:
             module.__class__ = drop_in
             report.modules.append((path, drop_in.__name__))

@@ -46,10 +46,11 @@ template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { re
 const auto mf_N = N[0];
 const auto mf_K = K[0];
 if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
-  // 87: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 102: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+  // 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 32);
-  // 88: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 89: for k0 in range(0, K, BLOCK_K):
+  // 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 85: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -151,9 +152,9 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 91: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 92: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 91: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
     __half t_10[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 8) {
@@ -177,7 +178,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 32); k += 1) {
       x[k] = static_cast<float>(t_10[k]);
     }
-    // 93: acc += tl.sum(w * x, axis=2)
+    // 89: acc += tl.sum(w * x, axis=2)
     float t_11[128];
     #pragma unroll
     for (int k = 0; (k < 128); k += 1) {
@@ -210,7 +211,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       acc[k] = acc_4[k];
     }
   }
-  // 94: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+  // 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
   float acc_5[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -252,10 +253,11 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
   }
 } else {
-  // 87: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 102: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+  // 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 32);
-  // 88: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 89: for k0 in range(0, K, BLOCK_K):
+  // 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 85: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -360,9 +362,9 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 91: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 92: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 91: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
     __half t_10[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 8) {
@@ -393,7 +395,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 32); k += 1) {
       x[k] = static_cast<float>(t_10[k]);
     }
-    // 93: acc += tl.sum(w * x, axis=2)
+    // 89: acc += tl.sum(w * x, axis=2)
     float t_11[128];
     #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
@@ -426,7 +428,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       acc[k] = acc_4[k];
     }
   }
-  // 94: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+  // 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
   float acc_5[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {

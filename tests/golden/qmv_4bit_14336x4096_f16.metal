@@ -1,7 +1,8 @@
-// 87: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+// 102: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+// 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
 int t = (int(threadgroup_position_in_grid.x) * 32);
-// 88: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 89: for k0 in range(0, K, BLOCK_K):
+// 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 85: for k0 in range(0, K, BLOCK_K):
 float acc[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -103,9 +104,9 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 128); k += 1) {
     w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
   }
-  // 91: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-  // 92: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-  // 91: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+  // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+  // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+  // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
   half t_10[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
@@ -125,7 +126,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 32); k += 1) {
     x[k] = static_cast<float>(t_10[k]);
   }
-  // 93: acc += tl.sum(w * x, axis=2)
+  // 89: acc += tl.sum(w * x, axis=2)
   float t_11[128];
   #pragma unroll
   for (int k = 0; (k < 128); k += 1) {
@@ -158,7 +159,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     acc[k] = acc_4[k];
   }
 }
-// 94: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+// 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
 float acc_5[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {

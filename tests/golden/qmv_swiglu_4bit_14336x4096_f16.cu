@@ -69,11 +69,11 @@ const auto mf_N = N[0];
 const auto mf_K = K[0];
 float* x_1_smem = reinterpret_cast<float*>(mf_shared + 0);
 if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x_ptr, 8))) {
-  // 126: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 187: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 16);
-  // 127: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 128: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 129: for k0 in range(0, K, BLOCK_K):
+  // 188: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 189: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 190: for k0 in range(0, K, BLOCK_K):
   float gate[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -274,9 +274,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 132: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 133: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 132: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 193: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 194: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 193: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
     __half t_19[4];
     int kw_8 = (t_10 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
     bool k_ok_8 = ((kw_8 / 8) < t_11);
@@ -293,7 +293,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_19[k]);
     }
-    // 134: gate += tl.sum(wg * x, axis=2)
+    // 195: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
     mf_store_vec<4>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4))), x[0], x[1], x[2], x[3]);
     __syncthreads();
@@ -319,7 +319,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       gate_2[k] = (gate[k] + acc[k]);
     }
-    // 135: up += tl.sum(wu * x, axis=2)
+    // 196: up += tl.sum(wu * x, axis=2)
     float t_21[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -361,7 +361,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       up[k] = up_3[k];
     }
   }
-  // 136: g = tl.sum(gate, axis=1)
+  // 197: g = tl.sum(gate, axis=1)
   float g[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -390,7 +390,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_3 = __shfl_xor_sync(0xffffffffu, g[k], 8);
     g[k] = (g[k] + partner_3);
   }
-  // 137: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
+  // 198: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
   float t_22[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -447,11 +447,11 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
   }
 } else {
-  // 126: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 187: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 16);
-  // 127: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 128: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 129: for k0 in range(0, K, BLOCK_K):
+  // 188: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 189: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 190: for k0 in range(0, K, BLOCK_K):
   float gate[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -658,9 +658,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 132: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 133: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 132: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 193: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 194: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 193: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
     __half t_19[4];
     int kw_8 = (t_10 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
     bool k_ok_8 = ((kw_8 / 8) < t_11);
@@ -680,7 +680,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_19[k]);
     }
-    // 134: gate += tl.sum(wg * x, axis=2)
+    // 195: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
     mf_store_vec<4>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4))), x[0], x[1], x[2], x[3]);
     __syncthreads();
@@ -706,7 +706,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       gate_2[k] = (gate[k] + acc[k]);
     }
-    // 135: up += tl.sum(wu * x, axis=2)
+    // 196: up += tl.sum(wu * x, axis=2)
     float t_21[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -748,7 +748,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       up[k] = up_3[k];
     }
   }
-  // 136: g = tl.sum(gate, axis=1)
+  // 197: g = tl.sum(gate, axis=1)
   float g[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -777,7 +777,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_3 = __shfl_xor_sync(0xffffffffu, g[k], 8);
     g[k] = (g[k] + partner_3);
   }
-  // 137: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
+  // 198: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
   float t_22[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {

@@ -1,10 +1,10 @@
 inline float mf_sigmoid(float x) { return 1.0f / (1.0f + metal::exp(-x)); }
 
-// 126: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+// 187: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
 int t = (int(threadgroup_position_in_grid.x) * 16);
-// 127: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 128: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 129: for k0 in range(0, K, BLOCK_K):
+// 188: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 189: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 190: for k0 in range(0, K, BLOCK_K):
 float gate[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
@@ -205,9 +205,9 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 64); k += 1) {
     wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
   }
-  // 132: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-  // 133: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-  // 132: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+  // 193: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+  // 194: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+  // 193: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
   half t_19[4];
   int kw_8 = (t_10 + ((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)));
   bool k_ok_8 = ((kw_8 / 8) < t_11);
@@ -224,7 +224,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 4); k += 1) {
     x[k] = static_cast<float>(t_19[k]);
   }
-  // 134: gate += tl.sum(wg * x, axis=2)
+  // 195: gate += tl.sum(wg * x, axis=2)
   threadgroup float x_1_smem[512];
   threadgroup_barrier(mem_flags::mem_threadgroup);
   *((threadgroup packed_float4*)((x_1_smem + ((((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)) * 8) + ((int(thread_index_in_simdgroup) % 2) * 4))))) = packed_float4(x[0], x[1], x[2], x[3]);
@@ -251,7 +251,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 8); k += 1) {
     gate_2[k] = (gate[k] + acc[k]);
   }
-  // 135: up += tl.sum(wu * x, axis=2)
+  // 196: up += tl.sum(wu * x, axis=2)
   float t_21[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -293,7 +293,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     up[k] = up_3[k];
   }
 }
-// 136: g = tl.sum(gate, axis=1)
+// 197: g = tl.sum(gate, axis=1)
 float g[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {
@@ -322,7 +322,7 @@ for (int k = 0; (k < 2); k += 1) {
   float partner_3 = simd_shuffle_xor(g[k], ushort(8));
   g[k] = (g[k] + partner_3);
 }
-// 137: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
+// 198: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
 float t_22[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {

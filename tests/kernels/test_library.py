@@ -96,7 +96,7 @@ def test_softmax_space_keeps_registers_and_threads_in_bounds():
 
 def test_library_is_registered_for_autotuning():
     library = registered()
-    assert {"softmax_kernel", "add_rms_norm_kernel", "layer_norm_kernel", "qmv_kernel", "qmv_swiglu_kernel",
+    assert {"softmax_kernel", "add_rms_norm_kernel", "layer_norm_kernel", "qmv_kernel", "qmv_swiglu_kernel", "qmv_qkv_kernel",
             "decode_attention_kernel", "rope_kernel", "matmul_kernel", "flash_attention_kernel"} <= set(library)
     for tuner in library.values():
         grid, args = tuner.tune_case(tuner.shapes[0], tuner.dtypes[0])
@@ -154,6 +154,45 @@ def test_quantized_matvec_configs(rng, bits, group, k, config):
     bound = (k + 2) * 2.0 ** -24 * (np.abs(w) @ np.abs(f64(x))) + 1e-30
     got = f64(out)
     assert np.isfinite(got).all() and (np.abs(got - want) <= bound).all(), np.abs(got - want).max()
+
+
+@pytest.mark.parametrize("bits,group,k,config", [
+    (4, 64, 704, dict(BLOCK_N=8, BLOCK_K=512, num_warps=4)),  # two steps, the second 3 groups of 8
+    (8, 32, 320, dict(BLOCK_N=32, BLOCK_K=1024, num_warps=2))])  # one block each of q, k and v
+def test_quantized_qkv_configs(rng, bits, group, k, config):
+    """Three products in one launch: the query rows' programs first, then the keys', then the
+    values' (odd row counts that leave each a masked last block), each against float64 within
+    qmv's bound; every output poisoned with NaN first."""
+    nq, nkv = 45, 19
+    weights = [mx.quantize(normal(rng, (n, k)), group_size=group, bits=bits) for n in (nq, nkv, nkv)]
+    x = normal(rng, (k,))
+    blocks = [mf.cdiv(n, config["BLOCK_N"]) for n in (nq, nkv, nkv)]
+    outs = quantized.qmv_qkv_kernel.fn[(sum(blocks),)](
+        x, *(a.reshape(-1) for w in weights for a in w), *(mf.full((n,), float("nan"), mx.float32) for n in (nq, nkv, nkv)),
+        nq, nkv, k, group, bits, **config)
+    for out, w in zip(outs, weights):
+        dense = f64(mx.dequantize(*w, group_size=group, bits=bits))
+        want = dense @ f64(x)
+        bound = (k + 2) * 2.0 ** -24 * (np.abs(dense) @ np.abs(f64(x))) + 1e-30
+        got = f64(out)
+        assert np.isfinite(got).all() and (np.abs(got - want) <= bound).all(), np.abs(got - want).max()
+
+
+def test_quantized_qkv_matches_the_reference_and_refuses_mismatches(rng):
+    """The library call on fp16 (leading axes kept) against each projection's float32 reference
+    rounded to fp16, and its refusal of weights that do not fit together."""
+    k = 256
+    q, kk, v = (tuple(a.astype(mx.float16) if a.dtype == mx.float32 else a
+                      for a in mx.quantize(normal(rng, (n, k)), group_size=64, bits=4)) for n in (64, 16, 16))
+    x = normal(rng, (1, 1, k), mx.float16)
+    outs = quantized.qmv_qkv(x, q, kk, v)
+    for out, w in zip(outs, (q, kk, v)):
+        assert out.shape == (1, 1, w[0].shape[0]) and out.dtype == mx.float16
+        close(out, quantized.reference(x, *w), 2e-3)  # fp16 output: 2^-11 relative, twice
+    with pytest.raises(ValueError, match="key and value weights differ"):
+        quantized.qmv_qkv(x, q, kk, q)
+    with pytest.raises(ValueError, match="not one row of 256"):
+        quantized.qmv_qkv(normal(rng, (2, k)), q, kk, v)
 
 
 @pytest.mark.parametrize("bits,group,k,config", [

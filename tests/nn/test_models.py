@@ -48,13 +48,17 @@ def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch)
     base = lm_bench.generate(model, prompt, STEPS)
     mfnn.clear_fallbacks()
     report = mfnn.patch(model)
-    assert set(report.counts()) == {"QuantizedLinear", "QuantizedEmbedding", "RMSNorm", "RoPE", "FusedSwiGLUMLP"}
-    assert report.counts()["FusedSwiGLUMLP"] == 2  # the MLP of each layer
+    assert set(report.counts()) == {"QuantizedLinear", "QuantizedEmbedding", "RMSNorm", "RoPE", "FusedSwiGLUMLP",
+                                    "FusedQKVAttention"}
+    assert report.counts()["FusedSwiGLUMLP"] == report.counts()["FusedQKVAttention"] == 2  # each layer's
     assert len(report.attention) == 1  # Qwen2 ties its embedding: its head is QuantizedEmbedding.as_linear
     fused = []
-    monkeypatch.setattr(quantized, "qmv_swiglu", lambda *a, f=quantized.qmv_swiglu: fused.append(1) or f(*a))
+    for name in ("qmv_swiglu", "qmv_qkv"):
+        monkeypatch.setattr(quantized, name, lambda *a, f=getattr(quantized, name), n=name: fused.append(n) or f(*a))
     patched = lm_bench.generate(model, prompt, STEPS, base["tokens"])
-    assert len(fused) == 2 * STEPS  # each decode step's MLPs (the prefill's run unfused, on qmm)
+    # each decode step's MLPs and attention projections (Qwen2's with their biases; the prefill's
+    # run unfused, on qmm)
+    assert sorted(fused) == ["qmv_qkv"] * 2 * STEPS + ["qmv_swiglu"] * 2 * STEPS
     assert mfnn.fallbacks() == {}, "every call of the patched model ran on metalforge's kernels"
     scale = float(np.abs(np.array(base["prefill_logits"])).max())
     assert_logits_match(patched["prefill_logits"], base["prefill_logits"], scale)
@@ -88,7 +92,7 @@ def test_patch_replaces_in_place_and_unpatch_restores(tiny):
     norm, proj = layer.input_layernorm, layer.self_attn.q_proj
     module = __import__(type(layer.self_attn).__module__, fromlist=["x"])
     original_attention = module.scaled_dot_product_attention
-    mlp_class = type(layer.mlp)
+    mlp_class, attention_class = type(layer.mlp), type(layer.self_attn)
     first = mfnn.patch(model)
     assert type(norm) is mfnn.RMSNorm and type(proj) is mfnn.QuantizedLinear
     assert isinstance(layer.mlp, (mfnn.FusedSwiGLU, mlp_class)) and type(layer.mlp) is not mlp_class
@@ -97,8 +101,37 @@ def test_patch_replaces_in_place_and_unpatch_restores(tiny):
     restored = mfnn.unpatch(model)
     assert [p for p, _ in restored.modules] == [p for p, _ in first.modules] and restored.attention == first.attention
     assert restored.counts()[mlp_class.__name__] == first.counts()[f"FusedSwiGLU{mlp_class.__name__}"] == 2
+    assert restored.counts()[attention_class.__name__] == first.counts()[f"FusedQKV{attention_class.__name__}"] == 2
     assert type(norm) is nn.RMSNorm and type(proj) is nn.QuantizedLinear and type(layer.mlp) is mlp_class
+    assert type(layer.self_attn) is attention_class
     assert module.scaled_dot_product_attention is original_attention
+
+
+def test_attention_fuses_only_mlx_lms_call_on_quantized_projections(rng, monkeypatch):
+    """An attention class whose call differs from mlx-lm's by one line is left alone; an mlx-lm
+    attention whose projections are not quantized (float32 Linear) runs its own call, unfused, and
+    the model still matches the unpatched one."""
+    import sys
+
+    from metalforge.kernels import quantized
+
+    patch_module = sys.modules["metalforge.nn.patch"]
+    model = lm_bench.build("llama-tiny", mx.float32, None, seed=int(rng.integers(1 << 31)))
+    attention_class = type(model.model.layers[0].self_attn)
+
+    class Scaled(attention_class):
+        def __call__(self, x, mask=None, cache=None):
+            return super().__call__(x * 2, mask, cache)
+    assert patch_module._is_qkv_attention(attention_class) and not patch_module._is_qkv_attention(Scaled)
+    prompt = mx.array(rng.integers(0, lm_bench.MODELS["llama-tiny"][1]["vocab_size"], PROMPT))
+    base = lm_bench.generate(model, prompt, STEPS)
+    assert mfnn.patch(model).counts()["FusedQKVAttention"] == 2
+    monkeypatch.setattr(quantized, "qmv_qkv", lambda *a: pytest.fail("float32 projections fused"))
+    patched = lm_bench.generate(model, prompt, STEPS, base["tokens"])
+    scale = float(np.abs(np.array(base["prefill_logits"])).max())
+    for ours, theirs in zip(patched["step_logits"], base["step_logits"], strict=True):
+        assert_logits_match(ours, theirs, scale)
+    mfnn.unpatch(model)
 
 
 def test_patch_any_module_tree(rng):
@@ -127,7 +160,7 @@ def test_quantized_kv_cache_keeps_mlx_lms_attention(rng):
     """mlx-lm's quantized KV cache has its own attention: the patched function hands it back."""
     model = lm_bench.build("llama-tiny", mx.float32, 4, 32)
     mfnn.patch(model)
-    module = __import__(type(model.model.layers[0].self_attn).__module__, fromlist=["x"])
+    module = __import__(type(model.model.layers[0]).__module__, fromlist=["x"])
     mfnn.clear_fallbacks()
     q = rng.standard_normal((1, 4, 1, 32)).astype(np.float32)  # a new array per call: mlx-lm scales it in place
     keys = mx.quantize(mx.array(rng.standard_normal((1, 2, 5, 32)).astype(np.float32)), group_size=32, bits=8)
@@ -154,7 +187,7 @@ def test_recorded_tuning_end_to_end(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv(record.RECORD_ENV)
     cases = record.read(path)
     kernels = {c.target.split(":")[1] for c in cases}
-    assert kernels == {"qmm_kernel", "qmv_kernel", "qmv_swiglu_kernel", "rms_norm_kernel", "rope_kernel",
+    assert kernels == {"qmm_kernel", "qmv_kernel", "qmv_swiglu_kernel", "qmv_qkv_kernel", "rms_norm_kernel", "rope_kernel",
                        "flash_attention_kernel", "decode_attention_kernel"}
     assert all(c.dtype == "float16" for c in cases)
     db = tmp_path / "tuned.sqlite"
