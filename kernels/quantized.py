@@ -5,7 +5,8 @@ is the matrix-vector product (`qmv`); a prefill is the matrix product (`qmm`), w
 each weight tile into the input's dtype and multiplies it with `tl.dot`."""
 from __future__ import annotations
 
-from typing import Callable
+import math
+from typing import Callable, NamedTuple, Optional
 
 import mlx.core as mx
 
@@ -131,25 +132,73 @@ def qkv_grid(nq: int, nkv: int) -> Callable[[dict], tuple]:
     return lambda meta: (cdiv(nq, meta["BLOCK_N"]) + 2 * cdiv(nkv, meta["BLOCK_N"]),)
 
 
+@jit
+def qmv_rotated_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, block, N, K, offset, pos_scale, log_base,
+                     GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                     HALF: tl.constexpr, TRADITIONAL: tl.constexpr):
+    """As qmv_rows, BLOCK_N // 2 pairs of rows a program, each pair rotated by RoPE at position
+    `offset` (heads of 2 * HALF rows; the pair (i, i + HALF) of a head, or (2i, 2i + 1) where
+    TRADITIONAL; angle offset * pos_scale * base^(-i / HALF), as rope_kernel computes it) before it
+    is stored."""
+    PER_WORD: tl.constexpr = 32 // BITS
+    pair = block * (BLOCK_N // 2) + tl.arange(0, BLOCK_N // 2)
+    i = pair % HALF
+    first = (pair // HALF) * (2 * HALF) + i
+    partner = HALF
+    if TRADITIONAL:
+        first = (pair // HALF) * (2 * HALF) + 2 * i
+        partner = 1
+    acc1 = tl.zeros((BLOCK_N // 2, BLOCK_K // PER_WORD), dtype=tl.float32)
+    acc2 = tl.zeros((BLOCK_N // 2, BLOCK_K // PER_WORD), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        w1, kw, k_ok = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, first, k0, N, K, GROUP, BITS, BLOCK_K)
+        w2, kw, k_ok = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, first + partner, k0, N, K, GROUP, BITS,
+                                        BLOCK_K)
+        x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+                    mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        acc1 += tl.sum(w1 * x, axis=2)
+        acc2 += tl.sum(w2 * x, axis=2)
+    y1 = tl.sum(acc1, axis=1)
+    y2 = tl.sum(acc2, axis=1)
+    theta = (offset.to(tl.float32) * pos_scale) * tl.exp(i.to(tl.float32) * (-log_base / HALF))
+    c = tl.cos(theta)
+    s = tl.sin(theta)
+    ok = first < N
+    tl.store(out_ptr + first, y1 * c - y2 * s, mask=ok)
+    tl.store(out_ptr + first + partner, y1 * s + y2 * c, mask=ok)
+
+
 @register
 @autotune(space=Space({"BLOCK_N": [4, 8, 16, 32], "BLOCK_K": [256, 512, 1024], "num_warps": [2, 4]}),
           key=["NQ", "NKV", "K", "GROUP", "BITS"], reference=_qkv_reference, tune_args=_qkv_tune_args,
-          tune_shape=_qkv_tune_shape, default=qmv_qkv_default,
-          shapes=[(256, 64, 1024)], shape_ranks=[5], dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # as qmv
+          tune_shape=_qkv_tune_shape, default=qmv_qkv_default, shapes=[(256, 64, 1024)], shape_ranks=[5],
+          dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # as qmv
 @jit
 def qmv_qkv_kernel(x_ptr, wq_ptr, sq_ptr, bq_ptr, wk_ptr, sk_ptr, bk_ptr, wv_ptr, sv_ptr, bv_ptr, q_ptr, k_ptr, v_ptr,
                    NQ, NKV, K, GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_N: tl.constexpr,
-                   BLOCK_K: tl.constexpr):
+                   BLOCK_K: tl.constexpr, offset=0, pos_scale=1.0, log_base=0.0, HALF: tl.constexpr = 1,
+                   ROPE: tl.constexpr = False, TRADITIONAL: tl.constexpr = False):
     """An attention layer's three projections of one row at a decode step in one launch (three
     launches' host time is what a decode step is bound by): the first programs take the query
-    rows, the next the keys', the last the values', each as qmv takes its rows."""
+    rows, the next the keys', the last the values', each as qmv takes its rows. With ROPE, the
+    queries and keys come out rotated for the token at position `offset` (`qmv_rotated_rows`): the two
+    RoPE launches that follow the projections are saved too (the config is qmv_qkv's, tuned
+    without rotation)."""
     block = tl.program_id(0)
     q_blocks = tl.cdiv(NQ, BLOCK_N)
     kv_blocks = tl.cdiv(NKV, BLOCK_N)
     if block < q_blocks:
-        qmv_rows(x_ptr, wq_ptr, sq_ptr, bq_ptr, q_ptr, block, NQ, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+        if ROPE:
+            qmv_rotated_rows(x_ptr, wq_ptr, sq_ptr, bq_ptr, q_ptr, block, NQ, K, offset, pos_scale, log_base, GROUP,
+                             BITS, BLOCK_N, BLOCK_K, HALF, TRADITIONAL)
+        else:
+            qmv_rows(x_ptr, wq_ptr, sq_ptr, bq_ptr, q_ptr, block, NQ, K, GROUP, BITS, BLOCK_N, BLOCK_K)
     elif block < q_blocks + kv_blocks:
-        qmv_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+        if ROPE:
+            qmv_rotated_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, offset, pos_scale,
+                             log_base, GROUP, BITS, BLOCK_N, BLOCK_K, HALF, TRADITIONAL)
+        else:
+            qmv_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, GROUP, BITS, BLOCK_N, BLOCK_K)
     else:
         qmv_rows(x_ptr, wv_ptr, sv_ptr, bv_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K, GROUP, BITS, BLOCK_N,
                  BLOCK_K)
@@ -272,11 +321,22 @@ def qmv(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_si
 Quantized = tuple[mx.array, mx.array, mx.array]  # (w_q, scales, biases) as mx.quantize makes them
 
 
+class Rotation(NamedTuple):
+    """RoPE as `rope.rope` takes it, for qmv_qkv to apply to the queries and keys of one token."""
+    head_dim: int
+    base: float
+    offset: int
+    scale: float = 1.0
+    traditional: bool = False
+
+
 def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: int = 64, bits: int = 4,
-            backend=None) -> tuple[mx.array, mx.array, mx.array]:
+            rotation: Optional[Rotation] = None, backend=None) -> tuple[mx.array, mx.array, mx.array]:
     """(W_q x, W_k x, W_v x) for one row x (as qmv takes it) and an attention layer's query, key and
     value weights, quantized alike (each its (w_q, scales, biases)); W_k and W_v of one shape (grouped
-    heads make them smaller than W_q). Outputs in x's dtype with x's leading axes."""
+    heads make them smaller than W_q). Outputs in x's dtype with x's leading axes. With `rotation`,
+    the queries and keys come out rotated as `rope.rope` rotates heads of `head_dim` at position
+    `offset` (x is then one token)."""
     nq, kq = _check(q[0], q[1], group_size, bits)
     nkv, kk = _check(k[0], k[1], group_size, bits)
     if kk != kq or _check(v[0], v[1], group_size, bits) != (nkv, kk):
@@ -284,10 +344,17 @@ def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: i
                          "the key and value weights differ in shape")
     if x.size != kq:
         raise ValueError(f"qmv_qkv: x of shape {x.shape} is not one row of {kq}")
-    lead = x.shape[:-1]
+    lead, rope = x.shape[:-1], {}
+    if rotation is not None:
+        d = rotation.head_dim
+        if d % 2 or nq % d or nkv % d:
+            raise ValueError(f"qmv_qkv: head dimension {d} does not divide the {nq} query and {nkv} key rows into "
+                             "heads of pairs")
+        rope = dict(offset=rotation.offset, pos_scale=rotation.scale, log_base=math.log(rotation.base), HALF=d // 2,
+                    ROPE=True, TRADITIONAL=rotation.traditional)
     return tuple(qmv_qkv_kernel[qkv_grid(nq, nkv)](
         x, *q, *k, *v, empty((*lead, nq), x.dtype), empty((*lead, nkv), x.dtype), empty((*lead, nkv), x.dtype),
-        nq, nkv, kq, group_size, bits, backend=backend))
+        nq, nkv, kq, group_size, bits, **rope, backend=backend))
 
 
 def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,

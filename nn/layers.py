@@ -197,34 +197,54 @@ class FusedQKV:
     """Mixed into an attention class whose call is mlx-lm's Llama and Qwen2 attention (`patch`
     checks the code: `qkv_attention_call` below): at a decode step (one row) with the query, key
     and value projections quantized alike, the three products are one launch (`quantized.qmv_qkv`)
-    instead of three; a projection's bias is added after, as QuantizedLinear adds it. The rest is
-    that call's own steps. Anything else runs the class's own call."""
+    instead of three; without projection biases and with metalforge's RoPE over whole heads, the
+    same launch rotates the queries and keys (two launches fewer again). A bias is added after the
+    products, as QuantizedLinear adds it (RoPE then runs on its own). The rest is that call's own
+    steps. Anything else runs the class's own call."""
 
     def __call__(self, x: mx.array, mask: Optional[mx.array] = None, cache=None) -> mx.array:
         projections = (self.q_proj, self.k_proj, self.v_proj)
         if x.size != x.shape[-1] or x.ndim != 3 or not _fusable(projections, x) or \
                 projections[1]["weight"].shape != projections[2]["weight"].shape:
             return super().__call__(x, mask, cache)
-        products = quantized.qmv_qkv(x, *map(_quantized, projections), self.q_proj.group_size, self.q_proj.bits)
+        rotation = _fused_rotation(self, projections, x, cache)
+        products = quantized.qmv_qkv(x, *map(_quantized, projections), self.q_proj.group_size, self.q_proj.bits,
+                                     rotation)
         queries, keys, values = (out + p["bias"] if "bias" in p else out for out, p in zip(products, projections))
-        return qkv_attention_call(self, x, mask, cache, queries, keys, values)
+        return qkv_attention_call(self, x, mask, cache, queries, keys, values, rotated=rotation is not None)
 
 
-def qkv_attention_call(self, x, mask, cache, queries, keys, values):
+def _fused_rotation(attention: nn.Module, projections: tuple, x: mx.array, cache) -> Optional[quantized.Rotation]:
+    """The RoPE qmv_qkv can apply for this attention layer at this step, or None: its rope
+    metalforge's RoPE (not a subclass with its own behaviour) over whole heads that the kernel
+    takes, no projection biases (they come before the rotation), an integer position."""
+    rope_layer, offset = attention.rope, 0 if cache is None else cache.offset
+    if type(rope_layer) is not RoPE or type(offset) is not int or any("bias" in p for p in projections):
+        return None
+    head_dim = projections[1]["weight"].shape[0] // attention.n_kv_heads  # rows of W_k per head
+    if projections[0]["weight"].shape[0] != attention.n_heads * head_dim or \
+            _rope_problem((1, attention.n_heads, 1, head_dim), x.dtype, rope_layer.dims):
+        return None
+    return quantized.Rotation(head_dim, rope_layer.base, offset, rope_layer.scale, rope_layer.traditional)
+
+
+def qkv_attention_call(self, x, mask, cache, queries, keys, values, rotated: bool = False):
     """mlx-lm's Llama and Qwen2 attention after its three projections (`queries, keys, values =
-    self.q_proj(x), self.k_proj(x), self.v_proj(x)`), line for line; `patch` fuses an attention
-    class only where its call is this with that line in front (`nn/patch.py` compares the code).
-    The attention function is the one the class's Python module holds now (patched or not)."""
+    self.q_proj(x), self.k_proj(x), self.v_proj(x)`), line for line, the queries' and keys' RoPE
+    left out where the projections came `rotated`; `patch` fuses an attention class only where its
+    call is this with that line in front (`nn/patch.py` compares the code). The attention function
+    is the one the class's Python module holds now (patched or not)."""
     B, L, D = x.shape
     queries = queries.reshape(B, L, self.n_heads, -1).transpose(0, 2, 1, 3)
     keys = keys.reshape(B, L, self.n_kv_heads, -1).transpose(0, 2, 1, 3)
     values = values.reshape(B, L, self.n_kv_heads, -1).transpose(0, 2, 1, 3)
 
     if cache is not None:
-        queries = self.rope(queries, offset=cache.offset)
-        keys = self.rope(keys, offset=cache.offset)
+        if not rotated:
+            queries = self.rope(queries, offset=cache.offset)
+            keys = self.rope(keys, offset=cache.offset)
         keys, values = cache.update_and_fetch(keys, values)
-    else:
+    elif not rotated:
         queries = self.rope(queries)
         keys = self.rope(keys)
 

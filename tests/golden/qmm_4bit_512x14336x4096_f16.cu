@@ -118,8 +118,8 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
   // 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 238: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 239: for k0 in range(0, K, BLOCK_K):
+  // 287: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 288: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -127,7 +127,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 240: rk = k0 + tl.arange(0, BLOCK_K)
+    // 289: rk = k0 + tl.arange(0, BLOCK_K)
     // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -145,12 +145,12 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
       a[6] = mf_v.v[6];
       a[7] = mf_v.v[7];
     }
-    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_2 = (k0 / 8);
-    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_3 = (mf_K / 64);
-    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_4 = (mf_K / 8);
     int rn = t_1;
     unsigned words[2];
@@ -164,7 +164,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
       words[0] = mf_v.v[0];
       words[1] = mf_v.v[1];
     }
-    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_5[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -180,9 +180,9 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_6[k]);
     }
-    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);
-    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[2];
     int groups_1 = ((rn_1 * t_7) + (kw_1 / 8));
     t_8[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
@@ -192,7 +192,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 2); k += 1) {
       scale[k] = static_cast<float>(t_8[k]);
     }
-    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_9[2];
     t_9[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
     t_9[1] = t_9[0];
@@ -201,7 +201,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 2); k += 1) {
       bias[k] = static_cast<float>(t_9[k]);
     }
-    // 62: return q * scale + bias, kw, k_ok
+    // 63: return q * scale + bias, kw, k_ok
     float t_10[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -212,7 +212,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_10[k] + bias[(k / 8)]);
     }
-    // 243: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 292: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
     __half t_11[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -250,14 +250,14 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
       }
     }
   }
-  // 244: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 293: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 245: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 244: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 294: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 293: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
@@ -270,8 +270,8 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
   // 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 238: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 239: for k0 in range(0, K, BLOCK_K):
+  // 287: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 288: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -279,7 +279,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 240: rk = k0 + tl.arange(0, BLOCK_K)
+    // 289: rk = k0 + tl.arange(0, BLOCK_K)
     // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -304,12 +304,12 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
       a[6] = __float2half(0.0f);
       a[7] = __float2half(0.0f);
     }
-    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_2 = (k0 / 8);
-    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_3 = (mf_K / 64);
-    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_4 = (mf_K / 8);
     int rn = t_1;
     unsigned words[2];
@@ -324,7 +324,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
       words[0] = 0u;
       words[1] = 0u;
     }
-    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_5[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -340,9 +340,9 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_6[k]);
     }
-    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);
-    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[2];
     int groups_1 = ((rn_1 * t_7) + (kw_1 / 8));
     t_8[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
@@ -352,7 +352,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 2); k += 1) {
       scale[k] = static_cast<float>(t_8[k]);
     }
-    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_9[2];
     t_9[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
     t_9[1] = t_9[0];
@@ -361,7 +361,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 2); k += 1) {
       bias[k] = static_cast<float>(t_9[k]);
     }
-    // 62: return q * scale + bias, kw, k_ok
+    // 63: return q * scale + bias, kw, k_ok
     float t_10[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -372,7 +372,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_10[k] + bias[(k / 8)]);
     }
-    // 243: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 292: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
     __half t_11[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -410,14 +410,14 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
       }
     }
   }
-  // 244: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 293: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 245: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 244: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 294: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 293: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));

@@ -46,11 +46,11 @@ template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { re
 const auto mf_N = N[0];
 const auto mf_K = K[0];
 if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
-  // 102: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
-  // 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 103: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+  // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 32);
-  // 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 85: for k0 in range(0, K, BLOCK_K):
+  // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 86: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -58,12 +58,12 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
-    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_2 = (mf_K / 64);
-    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_3 = (mf_K / 8);
     int rows = t;
     int kw = t_1;
@@ -84,7 +84,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
         words[(k + 3)] = mf_v.v[3];
       }
     }
-    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_4[128];
     #pragma unroll
     for (int k = 0; (k < 128); k += 1) {
@@ -100,9 +100,9 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       q[k] = static_cast<float>(t_5[k]);
     }
-    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
-    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask = ((rows < mf_N) & k_ok);
     __half t_7[16];
     #pragma unroll
@@ -122,7 +122,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_7[k]);
     }
-    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 4) {
@@ -141,7 +141,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_8[k]);
     }
-    // 62: return q * scale + bias, kw, k_ok
+    // 63: return q * scale + bias, kw, k_ok
     float t_9[128];
     #pragma unroll
     for (int k = 0; (k < 128); k += 1) {
@@ -152,9 +152,9 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
     __half t_10[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 8) {
@@ -178,7 +178,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 32); k += 1) {
       x[k] = static_cast<float>(t_10[k]);
     }
-    // 89: acc += tl.sum(w * x, axis=2)
+    // 90: acc += tl.sum(w * x, axis=2)
     float t_11[128];
     #pragma unroll
     for (int k = 0; (k < 128); k += 1) {
@@ -211,7 +211,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       acc[k] = acc_4[k];
     }
   }
-  // 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+  // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
   float acc_5[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -253,11 +253,11 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
   }
 } else {
-  // 102: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
-  // 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 103: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+  // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 32);
-  // 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 85: for k0 in range(0, K, BLOCK_K):
+  // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 86: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -265,12 +265,12 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
-    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_2 = (mf_K / 64);
-    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_3 = (mf_K / 8);
     int rows = t;
     int kw = t_1;
@@ -294,7 +294,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
         words[(k + 3)] = 0u;
       }
     }
-    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_4[128];
     #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
@@ -310,9 +310,9 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       q[k] = static_cast<float>(t_5[k]);
     }
-    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
-    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask = ((rows < mf_N) & k_ok);
     __half t_7[16];
     #pragma unroll 1
@@ -332,7 +332,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_7[k]);
     }
-    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 4) {
@@ -351,7 +351,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_8[k]);
     }
-    // 62: return q * scale + bias, kw, k_ok
+    // 63: return q * scale + bias, kw, k_ok
     float t_9[128];
     #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
@@ -362,9 +362,9 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
     __half t_10[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 8) {
@@ -395,7 +395,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 32); k += 1) {
       x[k] = static_cast<float>(t_10[k]);
     }
-    // 89: acc += tl.sum(w * x, axis=2)
+    // 90: acc += tl.sum(w * x, axis=2)
     float t_11[128];
     #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
@@ -428,7 +428,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       acc[k] = acc_4[k];
     }
   }
-  // 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+  // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
   float acc_5[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {

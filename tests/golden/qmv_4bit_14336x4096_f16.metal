@@ -1,8 +1,8 @@
-// 102: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
-// 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+// 103: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+// 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
 int t = (int(threadgroup_position_in_grid.x) * 32);
-// 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 85: for k0 in range(0, K, BLOCK_K):
+// 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 86: for k0 in range(0, K, BLOCK_K):
 float acc[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -10,12 +10,12 @@ for (int k = 0; (k < 16); k += 1) {
   acc[k] = acc_1;
 }
 for (int k0 = 0; (k0 < K); k0 += 512) {
-  // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+  // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
   int t_1 = (k0 / 8);
-  // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+  // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
   int t_2 = (K / 64);
-  // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-  // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+  // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+  // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
   int t_3 = (K / 8);
   int rows = t;
   int kw = t_1;
@@ -36,7 +36,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
       words[(k + 3)] = mf_v[3];
     }
   }
-  // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+  // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
   uint t_4[128];
   #pragma unroll
   for (int k = 0; (k < 128); k += 1) {
@@ -52,9 +52,9 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 128); k += 1) {
     q[k] = static_cast<float>(t_5[k]);
   }
-  // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+  // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_6 = (K / 64);
-  // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   bool mask = ((rows < N) & k_ok);
   half t_7[16];
   #pragma unroll
@@ -74,7 +74,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 16); k += 1) {
     scale[k] = static_cast<float>(t_7[k]);
   }
-  // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   half t_8[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
@@ -93,7 +93,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 16); k += 1) {
     bias[k] = static_cast<float>(t_8[k]);
   }
-  // 62: return q * scale + bias, kw, k_ok
+  // 63: return q * scale + bias, kw, k_ok
   float t_9[128];
   #pragma unroll
   for (int k = 0; (k < 128); k += 1) {
@@ -104,9 +104,9 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 128); k += 1) {
     w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
   }
-  // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-  // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-  // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+  // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+  // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+  // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
   half t_10[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
@@ -126,7 +126,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 32); k += 1) {
     x[k] = static_cast<float>(t_10[k]);
   }
-  // 89: acc += tl.sum(w * x, axis=2)
+  // 90: acc += tl.sum(w * x, axis=2)
   float t_11[128];
   #pragma unroll
   for (int k = 0; (k < 128); k += 1) {
@@ -159,7 +159,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     acc[k] = acc_4[k];
   }
 }
-// 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+// 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
 float acc_5[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {

@@ -46,23 +46,26 @@ template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { re
 const auto mf_NQ = NQ[0];
 const auto mf_NKV = NKV[0];
 const auto mf_K = K[0];
+const auto mf_offset = offset[0];
+const auto mf_pos_scale = pos_scale[0];
+const auto mf_log_base = log_base[0];
 if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(wv_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
-  // 146: block = tl.program_id(0)
-  // 147: q_blocks = tl.cdiv(NQ, BLOCK_N)
+  // 187: block = tl.program_id(0)
+  // 188: q_blocks = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 8);
   int t_1 = (t - 1);
   int q_blocks = (t_1 / 8);
-  // 148: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+  // 189: kv_blocks = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 8);
   int t_3 = (t_2 - 1);
   int kv_blocks = (t_3 / 8);
-  // 149: if block < q_blocks:
+  // 190: if block < q_blocks:
   bool t_4 = (int(blockIdx.x) < q_blocks);
   if (t_4) {
-    // 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_5 = (int(blockIdx.x) * 8);
-    // 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 85: for k0 in range(0, K, BLOCK_K):
+    // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 86: for k0 in range(0, K, BLOCK_K):
     float acc[4];
     #pragma unroll
     for (int k = 0; (k < 4); k += 1) {
@@ -70,12 +73,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc[k] = acc_1;
     }
     for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-      // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+      // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
       int t_6 = (k0 / 8);
-      // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+      // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
       int t_7 = (mf_K / 64);
-      // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-      // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+      // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+      // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
       int t_8 = (mf_K / 8);
       unsigned words[4];
       int rows_1 = (t_5 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -90,7 +93,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         words[2] = mf_v.v[2];
         words[3] = mf_v.v[3];
       }
-      // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+      // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
       unsigned t_9[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -106,9 +109,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         q[k] = static_cast<float>(t_10[k]);
       }
-      // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+      // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_11 = (mf_K / 64);
-      // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       __half t_12[4];
       int groups_1 = ((rows_1 * t_11) + (kw_1 / 8));
       t_12[0] = (mask ? (sq_ptr + groups_1)[0] : __float2half(0.0f));
@@ -120,7 +123,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 4); k += 1) {
         scale[k] = static_cast<float>(t_12[k]);
       }
-      // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       __half t_13[4];
       t_13[0] = (mask ? (bq_ptr + groups_1)[0] : __float2half(0.0f));
       t_13[1] = t_13[0];
@@ -131,7 +134,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 4); k += 1) {
         bias[k] = static_cast<float>(t_13[k]);
       }
-      // 62: return q * scale + bias, kw, k_ok
+      // 63: return q * scale + bias, kw, k_ok
       float t_14[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -142,9 +145,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         w[k] = (t_14[k] + bias[(k / 8)]);
       }
-      // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-      // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-      // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+      // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
       __half t_15[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 8) {
@@ -168,7 +171,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         x[k] = static_cast<float>(t_15[k]);
       }
-      // 89: acc += tl.sum(w * x, axis=2)
+      // 90: acc += tl.sum(w * x, axis=2)
       float t_16[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -201,7 +204,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc[k] = acc_4[k];
       }
     }
-    // 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+    // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
     float acc_5[1];
     acc_5[0] = acc[0];
     acc_5[0] = (acc_5[0] + acc[1]);
@@ -222,16 +225,16 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       *((q_ptr + rows_2)) = t_17[0];
     }
   } else {
-    // 151: elif block < q_blocks + kv_blocks:
+    // 196: elif block < q_blocks + kv_blocks:
     int t_18 = (q_blocks + kv_blocks);
     bool t_19 = (int(blockIdx.x) < t_18);
     if (t_19) {
-      // 152: qmv_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+      // 201: qmv_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, GROUP, BITS, BLOCK_N, BLOCK_K)
       int t_20 = (int(blockIdx.x) - q_blocks);
-      // 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_21 = (t_20 * 8);
-      // 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 85: for k0 in range(0, K, BLOCK_K):
+      // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 86: for k0 in range(0, K, BLOCK_K):
       float acc_6[4];
       #pragma unroll
       for (int k = 0; (k < 4); k += 1) {
@@ -239,12 +242,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc_6[k] = acc_7;
       }
       for (int k0_1 = 0; (k0_1 < mf_K); k0_1 += 512) {
-        // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+        // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
         int t_22 = (k0_1 / 8);
-        // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+        // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
         int t_23 = (mf_K / 64);
-        // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-        // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+        // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+        // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
         int t_24 = (mf_K / 8);
         unsigned words_1[4];
         int rows_4 = (t_21 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -259,7 +262,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_1[2] = mf_v.v[2];
           words_1[3] = mf_v.v[3];
         }
-        // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+        // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
         unsigned t_25[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -275,9 +278,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           q_1[k] = static_cast<float>(t_26[k]);
         }
-        // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+        // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_27 = (mf_K / 64);
-        // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_28[4];
         int groups_3 = ((rows_4 * t_27) + (kw_4 / 8));
         t_28[0] = (mask_2 ? (sk_ptr + groups_3)[0] : __float2half(0.0f));
@@ -289,7 +292,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           scale_1[k] = static_cast<float>(t_28[k]);
         }
-        // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_29[4];
         t_29[0] = (mask_2 ? (bk_ptr + groups_3)[0] : __float2half(0.0f));
         t_29[1] = t_29[0];
@@ -300,7 +303,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           bias_1[k] = static_cast<float>(t_29[k]);
         }
-        // 62: return q * scale + bias, kw, k_ok
+        // 63: return q * scale + bias, kw, k_ok
         float t_30[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -311,9 +314,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_1[k] = (t_30[k] + bias_1[(k / 8)]);
         }
-        // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-        // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
         __half t_31[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 8) {
@@ -337,7 +340,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_1[k] = static_cast<float>(t_31[k]);
         }
-        // 89: acc += tl.sum(w * x, axis=2)
+        // 90: acc += tl.sum(w * x, axis=2)
         float t_32[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -370,7 +373,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_6[k] = acc_10[k];
         }
       }
-      // 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+      // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
       float acc_11[1];
       acc_11[0] = acc_6[0];
       acc_11[0] = (acc_11[0] + acc_6[1]);
@@ -391,13 +394,13 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         *((k_ptr + rows_5)) = t_33[0];
       }
     } else {
-      // 154: qmv_rows(x_ptr, wv_ptr, sv_ptr, bv_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K, GROUP, BITS, BLOCK_N,
+      // 203: qmv_rows(x_ptr, wv_ptr, sv_ptr, bv_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K, GROUP, BITS, BLOCK_N,
       int t_34 = (int(blockIdx.x) - q_blocks);
       int t_35 = (t_34 - kv_blocks);
-      // 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_36 = (t_35 * 8);
-      // 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 85: for k0 in range(0, K, BLOCK_K):
+      // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 86: for k0 in range(0, K, BLOCK_K):
       float acc_12[4];
       #pragma unroll
       for (int k = 0; (k < 4); k += 1) {
@@ -405,12 +408,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc_12[k] = acc_13;
       }
       for (int k0_2 = 0; (k0_2 < mf_K); k0_2 += 512) {
-        // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+        // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
         int t_37 = (k0_2 / 8);
-        // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+        // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
         int t_38 = (mf_K / 64);
-        // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-        // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+        // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+        // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
         int t_39 = (mf_K / 8);
         unsigned words_2[4];
         int rows_7 = (t_36 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -425,7 +428,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_2[2] = mf_v.v[2];
           words_2[3] = mf_v.v[3];
         }
-        // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+        // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
         unsigned t_40[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -441,9 +444,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           q_2[k] = static_cast<float>(t_41[k]);
         }
-        // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+        // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_42 = (mf_K / 64);
-        // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_43[4];
         int groups_5 = ((rows_7 * t_42) + (kw_7 / 8));
         t_43[0] = (mask_4 ? (sv_ptr + groups_5)[0] : __float2half(0.0f));
@@ -455,7 +458,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           scale_2[k] = static_cast<float>(t_43[k]);
         }
-        // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_44[4];
         t_44[0] = (mask_4 ? (bv_ptr + groups_5)[0] : __float2half(0.0f));
         t_44[1] = t_44[0];
@@ -466,7 +469,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           bias_2[k] = static_cast<float>(t_44[k]);
         }
-        // 62: return q * scale + bias, kw, k_ok
+        // 63: return q * scale + bias, kw, k_ok
         float t_45[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -477,9 +480,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_2[k] = (t_45[k] + bias_2[(k / 8)]);
         }
-        // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-        // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
         __half t_46[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 8) {
@@ -503,7 +506,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_2[k] = static_cast<float>(t_46[k]);
         }
-        // 89: acc += tl.sum(w * x, axis=2)
+        // 90: acc += tl.sum(w * x, axis=2)
         float t_47[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -536,7 +539,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_12[k] = acc_16[k];
         }
       }
-      // 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+      // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
       float acc_17[1];
       acc_17[0] = acc_12[0];
       acc_17[0] = (acc_17[0] + acc_12[1]);
@@ -559,22 +562,22 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     }
   }
 } else {
-  // 146: block = tl.program_id(0)
-  // 147: q_blocks = tl.cdiv(NQ, BLOCK_N)
+  // 187: block = tl.program_id(0)
+  // 188: q_blocks = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 8);
   int t_1 = (t - 1);
   int q_blocks = (t_1 / 8);
-  // 148: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+  // 189: kv_blocks = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 8);
   int t_3 = (t_2 - 1);
   int kv_blocks = (t_3 / 8);
-  // 149: if block < q_blocks:
+  // 190: if block < q_blocks:
   bool t_4 = (int(blockIdx.x) < q_blocks);
   if (t_4) {
-    // 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_5 = (int(blockIdx.x) * 8);
-    // 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 85: for k0 in range(0, K, BLOCK_K):
+    // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 86: for k0 in range(0, K, BLOCK_K):
     float acc[4];
     #pragma unroll 1
     for (int k = 0; (k < 4); k += 1) {
@@ -582,12 +585,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc[k] = acc_1;
     }
     for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-      // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+      // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
       int t_6 = (k0 / 8);
-      // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+      // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
       int t_7 = (mf_K / 64);
-      // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-      // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+      // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+      // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
       int t_8 = (mf_K / 8);
       unsigned words[4];
       int rows_1 = (t_5 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -605,7 +608,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         words[2] = 0u;
         words[3] = 0u;
       }
-      // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+      // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
       unsigned t_9[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 1) {
@@ -621,9 +624,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         q[k] = static_cast<float>(t_10[k]);
       }
-      // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+      // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_11 = (mf_K / 64);
-      // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       __half t_12[4];
       int groups_1 = ((rows_1 * t_11) + (kw_1 / 8));
       t_12[0] = (mask ? (sq_ptr + groups_1)[0] : __float2half(0.0f));
@@ -635,7 +638,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 4); k += 1) {
         scale[k] = static_cast<float>(t_12[k]);
       }
-      // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       __half t_13[4];
       t_13[0] = (mask ? (bq_ptr + groups_1)[0] : __float2half(0.0f));
       t_13[1] = t_13[0];
@@ -646,7 +649,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 4); k += 1) {
         bias[k] = static_cast<float>(t_13[k]);
       }
-      // 62: return q * scale + bias, kw, k_ok
+      // 63: return q * scale + bias, kw, k_ok
       float t_14[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 1) {
@@ -657,9 +660,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         w[k] = (t_14[k] + bias[(k / 8)]);
       }
-      // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-      // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-      // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+      // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
       __half t_15[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 8) {
@@ -690,7 +693,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         x[k] = static_cast<float>(t_15[k]);
       }
-      // 89: acc += tl.sum(w * x, axis=2)
+      // 90: acc += tl.sum(w * x, axis=2)
       float t_16[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 1) {
@@ -723,7 +726,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc[k] = acc_4[k];
       }
     }
-    // 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+    // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
     float acc_5[1];
     acc_5[0] = acc[0];
     acc_5[0] = (acc_5[0] + acc[1]);
@@ -744,16 +747,16 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       *((q_ptr + rows_2)) = t_17[0];
     }
   } else {
-    // 151: elif block < q_blocks + kv_blocks:
+    // 196: elif block < q_blocks + kv_blocks:
     int t_18 = (q_blocks + kv_blocks);
     bool t_19 = (int(blockIdx.x) < t_18);
     if (t_19) {
-      // 152: qmv_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+      // 201: qmv_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, GROUP, BITS, BLOCK_N, BLOCK_K)
       int t_20 = (int(blockIdx.x) - q_blocks);
-      // 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_21 = (t_20 * 8);
-      // 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 85: for k0 in range(0, K, BLOCK_K):
+      // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 86: for k0 in range(0, K, BLOCK_K):
       float acc_6[4];
       #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
@@ -761,12 +764,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc_6[k] = acc_7;
       }
       for (int k0_1 = 0; (k0_1 < mf_K); k0_1 += 512) {
-        // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+        // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
         int t_22 = (k0_1 / 8);
-        // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+        // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
         int t_23 = (mf_K / 64);
-        // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-        // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+        // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+        // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
         int t_24 = (mf_K / 8);
         unsigned words_1[4];
         int rows_4 = (t_21 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -784,7 +787,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_1[2] = 0u;
           words_1[3] = 0u;
         }
-        // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+        // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
         unsigned t_25[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -800,9 +803,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           q_1[k] = static_cast<float>(t_26[k]);
         }
-        // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+        // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_27 = (mf_K / 64);
-        // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_28[4];
         int groups_3 = ((rows_4 * t_27) + (kw_4 / 8));
         t_28[0] = (mask_2 ? (sk_ptr + groups_3)[0] : __float2half(0.0f));
@@ -814,7 +817,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           scale_1[k] = static_cast<float>(t_28[k]);
         }
-        // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_29[4];
         t_29[0] = (mask_2 ? (bk_ptr + groups_3)[0] : __float2half(0.0f));
         t_29[1] = t_29[0];
@@ -825,7 +828,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           bias_1[k] = static_cast<float>(t_29[k]);
         }
-        // 62: return q * scale + bias, kw, k_ok
+        // 63: return q * scale + bias, kw, k_ok
         float t_30[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -836,9 +839,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_1[k] = (t_30[k] + bias_1[(k / 8)]);
         }
-        // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-        // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
         __half t_31[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 8) {
@@ -869,7 +872,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_1[k] = static_cast<float>(t_31[k]);
         }
-        // 89: acc += tl.sum(w * x, axis=2)
+        // 90: acc += tl.sum(w * x, axis=2)
         float t_32[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -902,7 +905,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_6[k] = acc_10[k];
         }
       }
-      // 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+      // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
       float acc_11[1];
       acc_11[0] = acc_6[0];
       acc_11[0] = (acc_11[0] + acc_6[1]);
@@ -923,13 +926,13 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         *((k_ptr + rows_5)) = t_33[0];
       }
     } else {
-      // 154: qmv_rows(x_ptr, wv_ptr, sv_ptr, bv_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K, GROUP, BITS, BLOCK_N,
+      // 203: qmv_rows(x_ptr, wv_ptr, sv_ptr, bv_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K, GROUP, BITS, BLOCK_N,
       int t_34 = (int(blockIdx.x) - q_blocks);
       int t_35 = (t_34 - kv_blocks);
-      // 83: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_36 = (t_35 * 8);
-      // 84: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 85: for k0 in range(0, K, BLOCK_K):
+      // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 86: for k0 in range(0, K, BLOCK_K):
       float acc_12[4];
       #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
@@ -937,12 +940,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc_12[k] = acc_13;
       }
       for (int k0_2 = 0; (k0_2 < mf_K); k0_2 += 512) {
-        // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+        // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
         int t_37 = (k0_2 / 8);
-        // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+        // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
         int t_38 = (mf_K / 64);
-        // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-        // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+        // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+        // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
         int t_39 = (mf_K / 8);
         unsigned words_2[4];
         int rows_7 = (t_36 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -960,7 +963,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_2[2] = 0u;
           words_2[3] = 0u;
         }
-        // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+        // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
         unsigned t_40[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -976,9 +979,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           q_2[k] = static_cast<float>(t_41[k]);
         }
-        // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+        // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_42 = (mf_K / 64);
-        // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_43[4];
         int groups_5 = ((rows_7 * t_42) + (kw_7 / 8));
         t_43[0] = (mask_4 ? (sv_ptr + groups_5)[0] : __float2half(0.0f));
@@ -990,7 +993,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           scale_2[k] = static_cast<float>(t_43[k]);
         }
-        // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_44[4];
         t_44[0] = (mask_4 ? (bv_ptr + groups_5)[0] : __float2half(0.0f));
         t_44[1] = t_44[0];
@@ -1001,7 +1004,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           bias_2[k] = static_cast<float>(t_44[k]);
         }
-        // 62: return q * scale + bias, kw, k_ok
+        // 63: return q * scale + bias, kw, k_ok
         float t_45[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -1012,9 +1015,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_2[k] = (t_45[k] + bias_2[(k / 8)]);
         }
-        // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-        // 88: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        // 87: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
         __half t_46[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 8) {
@@ -1045,7 +1048,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_2[k] = static_cast<float>(t_46[k]);
         }
-        // 89: acc += tl.sum(w * x, axis=2)
+        // 90: acc += tl.sum(w * x, axis=2)
         float t_47[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -1078,7 +1081,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_12[k] = acc_16[k];
         }
       }
-      // 90: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+      // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
       float acc_17[1];
       acc_17[0] = acc_12[0];
       acc_17[0] = (acc_17[0] + acc_12[1]);

@@ -69,11 +69,11 @@ const auto mf_N = N[0];
 const auto mf_K = K[0];
 float* x_1_smem = reinterpret_cast<float*>(mf_shared + 0);
 if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x_ptr, 8))) {
-  // 187: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 236: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 16);
-  // 188: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 189: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 190: for k0 in range(0, K, BLOCK_K):
+  // 237: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 238: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 239: for k0 in range(0, K, BLOCK_K):
   float gate[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -87,12 +87,12 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     up[k] = up_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
-    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_2 = (mf_K / 64);
-    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_3 = (mf_K / 8);
     int rows = t;
     int kw = t_1;
@@ -113,7 +113,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
         words[(k + 3)] = mf_v.v[3];
       }
     }
-    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_4[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -129,9 +129,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       q[k] = static_cast<float>(t_5[k]);
     }
-    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
-    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask = ((rows < mf_N) & k_ok);
     __half t_7[8];
     #pragma unroll
@@ -151,7 +151,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       scale[k] = static_cast<float>(t_7[k]);
     }
-    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 4) {
@@ -170,7 +170,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       bias[k] = static_cast<float>(t_8[k]);
     }
-    // 62: return q * scale + bias, kw, k_ok
+    // 63: return q * scale + bias, kw, k_ok
     float t_9[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -181,12 +181,12 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wg[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_10 = (k0 / 8);
-    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_11 = (mf_K / 64);
-    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_12 = (mf_K / 8);
     int kw_4 = t_10;
     bool k_ok_4 = ((kw_4 / 8) < t_11);
@@ -206,7 +206,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
         words_1[(k + 3)] = mf_v.v[3];
       }
     }
-    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_13[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -222,9 +222,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       q_1[k] = static_cast<float>(t_14[k]);
     }
-    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
-    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask_3 = ((rows < mf_N) & k_ok_4);
     __half t_16[8];
     #pragma unroll
@@ -244,7 +244,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       scale_1[k] = static_cast<float>(t_16[k]);
     }
-    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_17[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 4) {
@@ -263,7 +263,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       bias_1[k] = static_cast<float>(t_17[k]);
     }
-    // 62: return q * scale + bias, kw, k_ok
+    // 63: return q * scale + bias, kw, k_ok
     float t_18[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -274,9 +274,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 193: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 194: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 193: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 242: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 243: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 242: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
     __half t_19[4];
     int kw_8 = (t_10 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
     bool k_ok_8 = ((kw_8 / 8) < t_11);
@@ -293,7 +293,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_19[k]);
     }
-    // 195: gate += tl.sum(wg * x, axis=2)
+    // 244: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
     mf_store_vec<4>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4))), x[0], x[1], x[2], x[3]);
     __syncthreads();
@@ -319,7 +319,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       gate_2[k] = (gate[k] + acc[k]);
     }
-    // 196: up += tl.sum(wu * x, axis=2)
+    // 245: up += tl.sum(wu * x, axis=2)
     float t_21[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -361,7 +361,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       up[k] = up_3[k];
     }
   }
-  // 197: g = tl.sum(gate, axis=1)
+  // 246: g = tl.sum(gate, axis=1)
   float g[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -390,7 +390,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_3 = __shfl_xor_sync(0xffffffffu, g[k], 8);
     g[k] = (g[k] + partner_3);
   }
-  // 198: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
+  // 247: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
   float t_22[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -447,11 +447,11 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
   }
 } else {
-  // 187: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 236: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 16);
-  // 188: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 189: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 190: for k0 in range(0, K, BLOCK_K):
+  // 237: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 238: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 239: for k0 in range(0, K, BLOCK_K):
   float gate[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -465,12 +465,12 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     up[k] = up_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
-    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_2 = (mf_K / 64);
-    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_3 = (mf_K / 8);
     int rows = t;
     int kw = t_1;
@@ -494,7 +494,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
         words[(k + 3)] = 0u;
       }
     }
-    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_4[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -510,9 +510,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       q[k] = static_cast<float>(t_5[k]);
     }
-    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
-    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask = ((rows < mf_N) & k_ok);
     __half t_7[8];
     #pragma unroll 1
@@ -532,7 +532,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       scale[k] = static_cast<float>(t_7[k]);
     }
-    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 4) {
@@ -551,7 +551,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       bias[k] = static_cast<float>(t_8[k]);
     }
-    // 62: return q * scale + bias, kw, k_ok
+    // 63: return q * scale + bias, kw, k_ok
     float t_9[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -562,12 +562,12 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wg[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 52: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_10 = (k0 / 8);
-    // 55: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_11 = (mf_K / 64);
-    // 56: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 57: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_12 = (mf_K / 8);
     int kw_4 = t_10;
     bool k_ok_4 = ((kw_4 / 8) < t_11);
@@ -590,7 +590,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
         words_1[(k + 3)] = 0u;
       }
     }
-    // 58: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_13[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -606,9 +606,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       q_1[k] = static_cast<float>(t_14[k]);
     }
-    // 59: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
-    // 60: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask_3 = ((rows < mf_N) & k_ok_4);
     __half t_16[8];
     #pragma unroll 1
@@ -628,7 +628,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       scale_1[k] = static_cast<float>(t_16[k]);
     }
-    // 61: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_17[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 4) {
@@ -647,7 +647,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       bias_1[k] = static_cast<float>(t_17[k]);
     }
-    // 62: return q * scale + bias, kw, k_ok
+    // 63: return q * scale + bias, kw, k_ok
     float t_18[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -658,9 +658,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 193: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 194: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 193: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 242: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 243: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 242: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
     __half t_19[4];
     int kw_8 = (t_10 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
     bool k_ok_8 = ((kw_8 / 8) < t_11);
@@ -680,7 +680,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_19[k]);
     }
-    // 195: gate += tl.sum(wg * x, axis=2)
+    // 244: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
     mf_store_vec<4>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4))), x[0], x[1], x[2], x[3]);
     __syncthreads();
@@ -706,7 +706,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       gate_2[k] = (gate[k] + acc[k]);
     }
-    // 196: up += tl.sum(wu * x, axis=2)
+    // 245: up += tl.sum(wu * x, axis=2)
     float t_21[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -748,7 +748,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       up[k] = up_3[k];
     }
   }
-  // 197: g = tl.sum(gate, axis=1)
+  // 246: g = tl.sum(gate, axis=1)
   float g[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -777,7 +777,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_3 = __shfl_xor_sync(0xffffffffu, g[k], 8);
     g[k] = (g[k] + partner_3);
   }
-  // 198: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
+  // 247: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
   float t_22[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {

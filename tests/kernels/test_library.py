@@ -178,6 +178,42 @@ def test_quantized_qkv_configs(rng, bits, group, k, config):
         assert np.isfinite(got).all() and (np.abs(got - want) <= bound).all(), np.abs(got - want).max()
 
 
+@pytest.mark.parametrize("traditional,head_dim,offset,scale,bits,config", [
+    (False, 16, 37, 1.0, 4, dict(BLOCK_N=8, BLOCK_K=256, num_warps=4)),
+    (True, 8, 1000, 0.5, 8, dict(BLOCK_N=4, BLOCK_K=512, num_warps=2)),
+    (False, 32, 5, 2.0, 2, dict(BLOCK_N=32, BLOCK_K=1024, num_warps=2))])  # one program a projection
+def test_quantized_qkv_rotates_queries_and_keys(rng, traditional, head_dim, offset, scale, bits, config):
+    """With a rotation, the queries and keys come out as RoPE (MLX's, in float32 on the CPU) of
+    the float64 products; the values unrotated. Bound: qmv's on each product of a pair, carried
+    through the rotation (|cos| + |sin| <= sqrt 2), plus the angle's float32 error (position *
+    frequency, a few units of 2^-24 of an angle up to 1000: its effect on a pair is that error times
+    the pair's size) and the rotation's own roundings."""
+    k, group = 256, 64
+    nq, nkv = 3 * head_dim, head_dim
+    weights = [tuple(a.astype(mx.float32) if a.dtype != mx.uint32 else a
+                     for a in mx.quantize(normal(rng, (n, k)), group_size=group, bits=bits)) for n in (nq, nkv, nkv)]
+    x = normal(rng, (1, 1, k))
+    outs = quantized.qmv_qkv_kernel.fn[(sum(mf.cdiv(n, config["BLOCK_N"]) for n in (nq, nkv, nkv)),)](
+        x, *(a.reshape(-1) for w in weights for a in w), *(mf.full((n,), float("nan"), mx.float32) for n in (nq, nkv, nkv)),
+        nq, nkv, k, group, bits, offset=offset, pos_scale=scale, log_base=math.log(10000.0), HALF=head_dim // 2,
+        ROPE=True, TRADITIONAL=traditional, **config)
+    for out, w, rotated in zip(outs, weights, (True, True, False)):
+        dense = f64(mx.dequantize(*w, group_size=group, bits=bits))
+        product = dense @ f64(x).reshape(-1)
+        err = (k + 2) * 2.0 ** -24 * (np.abs(dense) @ np.abs(f64(x).reshape(-1)))
+        want, bound = product, err
+        if rotated:
+            heads = mx.array(product.reshape(1, -1, 1, head_dim).astype(np.float32))
+            want = f64(mx.fast.rope(heads, head_dim, traditional=traditional, base=10000.0, scale=scale,
+                                    offset=offset, stream=mx.cpu)).reshape(-1)
+            def partner(a):  # each element's partner in its rotated pair
+                return (a.reshape(-1, 2)[:, ::-1] if traditional else a.reshape(-1, 2, head_dim // 2)[:, ::-1]).reshape(-1)
+            size = np.abs(product) + np.abs(partner(product))
+            bound = np.sqrt(2) * (err + partner(err)) + (offset * 64 + 8) * 2.0 ** -24 * size
+        got = f64(out)
+        assert np.isfinite(got).all() and (np.abs(got - want) <= bound + 1e-30).all(), np.abs(got - want).max()
+
+
 def test_quantized_qkv_matches_the_reference_and_refuses_mismatches(rng):
     """The library call on fp16 (leading axes kept) against each projection's float32 reference
     rounded to fp16, and its refusal of weights that do not fit together."""
