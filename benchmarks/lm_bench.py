@@ -134,7 +134,9 @@ def generate(model: nn.Module, prompt: mx.array, steps: int, tokens: Optional[li
     """Prefill `prompt` (1-D token ids) through a fresh KV cache, then `steps` decode steps, each fed
     the greedy token of the step before, or `tokens[i]` where given (to follow another run). Returns
     the prefill's last logits, each step's logits, the greedy tokens and the seconds each phase took
-    (every step evaluated before the next, as generation does); `after_prefill` runs between them."""
+    (every step evaluated before the next, as generation does) and of the decode's, those the host
+    spent building the steps' graphs (Python and MLX's calls, before evaluating); `after_prefill`
+    runs between them."""
     from mlx_lm.models.cache import make_prompt_cache
 
     cache = make_prompt_cache(model)
@@ -143,17 +145,19 @@ def generate(model: nn.Module, prompt: mx.array, steps: int, tokens: Optional[li
     mx.eval(logits)
     prefill_s = time.perf_counter() - start
     after_prefill()
-    greedy, step_logits = [int(mx.argmax(logits, axis=-1).item())], []
+    greedy, step_logits, build_s = [int(mx.argmax(logits, axis=-1).item())], [], 0.0
     start = time.perf_counter()
     for i in range(steps):
         fed = greedy[-1] if tokens is None else tokens[i]
+        built = time.perf_counter()
         out = model(mx.array([[fed]]), cache=cache)[:, -1]
         nxt = mx.argmax(out, axis=-1)
+        build_s += time.perf_counter() - built
         mx.eval(out, nxt)
         step_logits.append(out)
         greedy.append(int(nxt.item()))
     return {"prefill_logits": logits, "step_logits": step_logits, "tokens": greedy, "prefill_s": prefill_s,
-            "decode_s": time.perf_counter() - start}
+            "decode_s": time.perf_counter() - start, "decode_build_s": build_s}
 
 
 def max_logit_difference(a: dict, b: dict) -> tuple[float, float]:
@@ -277,6 +281,8 @@ def bench_model(name: str, args: argparse.Namespace, out: Path, log: Any) -> dic
             "unpatched_decode_tok_s": base_rate, "patched_decode_tok_s": patched_rate,
             "unpatched_stepwise_tok_s": args.decode / base["decode_s"],
             "patched_stepwise_tok_s": args.decode / patched["decode_s"],
+            "unpatched_build_ms": 1e3 * base["decode_build_s"] / args.decode,
+            "patched_build_ms": 1e3 * patched["decode_build_s"] / args.decode,
             "max_logit_diff_prefill": prefill_diff, "max_logit_diff_decode": decode_diff,
             "greedy_tokens_same": f"{same}/{len(base['tokens'])}",
             "max_abs_logit": float(mx.abs(base["prefill_logits"].astype(mx.float32)).max().item()),
@@ -299,17 +305,19 @@ def greedy_check(name: str, prompt_len: int, steps: int) -> dict:
 
 def table(rows: list[dict]) -> str:
     lines = ["| model | prefill tok/s MLX | patched | decode tok/s MLX | patched | evaluated per step: MLX | patched "
-             "| max logit diff (prefill, decode) | greedy same | top kernels: decode step | prefill |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| building a step, ms: MLX / patched | max logit diff (prefill, decode) | greedy same "
+             "| top kernels: decode step | prefill |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r:
-            lines.append(f"| {r['model']} | FAILED: {r['error']} ||||||||||")
+            lines.append(f"| {r['model']} | FAILED: {r['error']} |||||||||||")
             continue
         top = " | ".join(", ".join(f"{k} {v:.0%}" for k, v in list(r["kernel_shares"][phase].items())[:3])
                          for phase in ("decode", "prefill"))
         lines.append(f"| {r['model']} | {r['unpatched_prefill_tok_s']:.0f} | {r['patched_prefill_tok_s']:.0f} | "
                      f"{r['unpatched_decode_tok_s']:.1f} | {r['patched_decode_tok_s']:.1f} | "
                      f"{r['unpatched_stepwise_tok_s']:.1f} | {r['patched_stepwise_tok_s']:.1f} | "
+                     f"{r['unpatched_build_ms']:.2f} / {r['patched_build_ms']:.2f} | "
                      f"{r['max_logit_diff_prefill']:.3g}, {r['max_logit_diff_decode']:.3g} "
                      f"(of {r['max_abs_logit']:.3g}) | {r['greedy_tokens_same']} | {top} |")
     return "\n".join(lines)
