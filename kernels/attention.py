@@ -66,7 +66,7 @@ def _reference(q, k, v, o, m, l, s, split, scale, group, d, *meta):
 @autotune(space=Space({"BLOCK_N": [16, 32, 64, 128], "num_warps": [2, 4]}), key=["S", "D"], reference=_reference,
           buckets={"S": power_of_two_bucket},  # a decode's S grows by one per token: one config per bucket
           tune_args=_tune_args, tune_shape=_tune_shape, shapes=[(8, 2, 555, 64)], dtypes=[mx.float16], rtol=1e-3, atol=1e-3)
-@jit
+@jit(do_not_specialize=["S", "SPLIT"])  # the key length grows by one a step: one compile for a generation
 def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, scale, GROUP: tl.constexpr,
                             D: tl.constexpr, BLOCK_N: tl.constexpr):
     """One head's keys [split * SPLIT, (split + 1) * SPLIT): the unnormalised output, the running

@@ -173,7 +173,7 @@ def qmv_rotated_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, block, N, K
           key=["NQ", "NKV", "K", "GROUP", "BITS"], reference=_qkv_reference, tune_args=_qkv_tune_args,
           tune_shape=_qkv_tune_shape, default=qmv_qkv_default, shapes=[(256, 64, 1024)], shape_ranks=[5],
           dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # as qmv
-@jit
+@jit(do_not_specialize=["offset"])  # a token's position: one compile for every step of a generation
 def qmv_qkv_kernel(x_ptr, wq_ptr, sq_ptr, bq_ptr, wk_ptr, sk_ptr, bk_ptr, wv_ptr, sv_ptr, bv_ptr, q_ptr, k_ptr, v_ptr,
                    NQ, NKV, K, GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_N: tl.constexpr,
                    BLOCK_K: tl.constexpr, offset=0, pos_scale=1.0, log_base=0.0, HALF: tl.constexpr = 1,

@@ -45,7 +45,7 @@ def default_config(named: dict) -> Config:
           # angles are fp32 products position * frequency, computed differently by the reference: at
           # position 2238 of 4096 one element of 16.7M came out 1.07e-3 off (H200), past the fp16 default
           rtol=1e-3, atol=4e-3)
-@jit
+@jit(do_not_specialize=["offset"])  # the first position: one compile for every step of a generation
 def rope_kernel(x_ptr, out_ptr, n_rows, T, log_base, HALF: tl.constexpr, BLOCK_R: tl.constexpr, offset=0,
                 pos_scale=1.0, TRADITIONAL: tl.constexpr = False):
     rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)

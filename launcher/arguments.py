@@ -111,6 +111,14 @@ def fact(value: Any) -> Any:
     return "i1" if kind is bool else kind
 
 
+def unspecialized_fact(value: Any) -> Any:
+    """`fact` of an argument named in `@jit(do_not_specialize=...)`: an int's divisibility class is
+    always 1 (the kernel is not specialised on it), whether it fits 32 bits still counts."""
+    if type(value) is int:
+        return 1 | ((-2**31 <= value < 2**31) << 1)
+    return fact(value)
+
+
 # The same facts for an argument whose type is known (a dispatcher checks the types first), as the
 # expressions of `{v}` a dispatcher inlines: what the type leaves open. An array's dtype is its hash
 # where MLX hashes each dtype to a number of its own (its enum value): a small int in a key hashes and
@@ -120,6 +128,7 @@ _DTYPE_HASHES_UNIQUE = len({hash(d) for d in DTYPES}) == len(DTYPES)
 TYPED_FACTS: dict[type, tuple[str, ...]] = {
     mx.array: ("hash({v}.dtype)" if _DTYPE_HASHES_UNIQUE else "{v}.dtype",), Placeholder: ("{v}[1]", "{v}[2]"),
     int: ("_mf_divisibility[{v} & 127]", "-2147483648 <= {v} <= 2147483647"), float: (), bool: ()}
+UNSPECIALIZED_INT_FACTS = ("-2147483648 <= {v} <= 2147483647",)  # an int in do_not_specialize
 
 
 def scalar_type(value: Any) -> ir.ScalarType:

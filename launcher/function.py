@@ -30,7 +30,8 @@ from ..errors import BackendUnavailableError, LaunchConfigError, MetalforgeError
 from ..runtime import backends, metal_kernel
 from ..runtime.kernel import ValueTypes
 from . import generated
-from .arguments import MX_DTYPES, Placeholder, check_element, divisibility, fact, scalar_arrays, scalar_type, zeros
+from .arguments import (MX_DTYPES, Placeholder, check_element, divisibility, fact, scalar_arrays, scalar_type,
+                        unspecialized_fact, zeros)
 from .generated import LAUNCH_OPTIONS, UNSET
 
 _PRINT_BUFFER = zeros(((PRINT_CAPACITY + 1) * RECORD_WORDS,), mx.uint32)  # tl.device_print's hidden output
@@ -58,7 +59,7 @@ class JITFunction(_FrontendFunction):
 
     codegen_version = CODEGEN_VERSION
 
-    def __init__(self, fn: Callable[..., Any], debug: bool | None = None) -> None:
+    def __init__(self, fn: Callable[..., Any], debug: bool | None = None, do_not_specialize: Any = None) -> None:
         super().__init__(fn, debug)
         self.cache: dict[tuple, CompiledKernel] = {}     # compiled specialisations (see `specialize`)
         self.launches = generated.LaunchCache()  # the dispatcher's: key -> launch function
@@ -70,7 +71,27 @@ class JITFunction(_FrontendFunction):
         self.defaults = [p.default if p.default is not p.empty else UNSET for p in self.signature.parameters.values()]
         self.constexpr_at = tuple(i for i, c in enumerate(self.is_constexpr) if c)
         self.runtime_at = tuple(i for i, c in enumerate(self.is_constexpr) if not c)
+        self.unspecialized = self._unspecialized(do_not_specialize)
+        self.runtime_facts = tuple(unspecialized_fact if self.arg_names[i] in self.unspecialized else fact
+                                   for i in self.runtime_at)
         self._dispatch: Callable[..., Any] = self._first_launch
+
+    def _unspecialized(self, names: Any) -> frozenset[str]:
+        """The parameters of `do_not_specialize` (names or positions, as Triton takes them): integer
+        arguments whose values change from call to call (a position, an offset) compile once, not
+        once per divisibility class."""
+        if names is None:
+            return frozenset()
+        found = set()
+        for item in ([names] if isinstance(names, (str, int)) else names):
+            name = self.arg_names[item] if type(item) is int and 0 <= item < len(self.arg_names) else item
+            if name not in self.arg_index or self.is_constexpr[self.arg_index[name]]:
+                code = self.fn.__code__
+                raise LaunchConfigError(f"{self.name} ({code.co_filename}:{code.co_firstlineno}): do_not_specialize "
+                                        f"names {item!r}, which is not one of its runtime parameters; name some of "
+                                        f"{', '.join(self.arg_names[i] for i in self.runtime_at)}")
+            found.add(name)
+        return frozenset(found)
 
     @property
     def source_hash(self) -> str:
@@ -105,7 +126,8 @@ class JITFunction(_FrontendFunction):
                  for n, c, default in zip(self.arg_names, self.is_constexpr, self.defaults)]
         return generated.dispatcher(self.name, self.arg_names, self.is_constexpr, self.defaults, kinds,
                                     generated.LaunchCache() if cache is None else cache, miss,
-                                    open_meta=open_meta, shape_of=shape_of, buckets=buckets, counted=counted)
+                                    open_meta=open_meta, shape_of=shape_of, buckets=buckets, counted=counted,
+                                    unspecialized=self.unspecialized)
 
     def _miss(self, grid: Any, key: tuple, args: tuple, kwargs: dict[str, Any]) -> tuple[Callable[..., Any], bool]:
         return self.launch_function(args, kwargs)
@@ -248,7 +270,7 @@ class JITFunction(_FrontendFunction):
         instead of 8x8 simdgroup matrices; its operands are always staged."""
         stages = dot_stages_for(num_stages, matmul2d, target)
         key = (num_warps, target, stages, warps_m, matmul2d, *[values[i] for i in self.constexpr_at],
-               *[fact(values[i]) for i in self.runtime_at])
+               *[f(values[i]) for f, i in zip(self.runtime_facts, self.runtime_at)])
         compiled = self.cache.get(key)
         if compiled is None:  # launch settings are checked once, before the first compile of a key
             self.check_launch_settings(num_warps, target, warps_m, matmul2d)
@@ -256,7 +278,7 @@ class JITFunction(_FrontendFunction):
             constexprs = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
             outputs = {n for n, v in zip(self.arg_names, values) if isinstance(v, Placeholder)}
             divisible = {n: divisibility(v) for n, v, c in zip(self.arg_names, values, self.is_constexpr)
-                         if not c and type(v) is int and divisibility(v) > 1}
+                         if not c and type(v) is int and divisibility(v) > 1 and n not in self.unspecialized}
             with collector_paused():
                 compiled = compile_ir(self.build_ir(arg_types, constexprs), outputs, num_warps, target, divisible,
                                       dot_stages=stages, warps_m=warps_m, matmul2d=matmul2d)
@@ -325,10 +347,11 @@ def jit(fn: Callable[..., Any] | None = None, *, version: Any = None, repr: Any 
 
     `@jit` and `@jit(...)` with `triton.jit`'s keyword arguments both work, so Triton sources need no
     edit; the arguments steer Triton's own compiler and change nothing here (helpers are always
-    inlined, whatever `noinline` says; specialisation follows the argument types), except `debug`:
+    inlined, whatever `noinline` says), except `do_not_specialize` (integer parameters, by name or
+    position, whose divisibility the kernel is not specialised on: one compile for every value) and `debug`:
     `tl.device_assert` and `tl.assume` are checked at run time in a kernel built with debug on
     (default: the METALFORGE_DEBUG environment variable when the kernel is defined, as Triton reads
     TRITON_DEBUG)."""
     if fn is None:
-        return functools.partial(JITFunction, debug=debug)
+        return functools.partial(JITFunction, debug=debug, do_not_specialize=do_not_specialize)
     return JITFunction(fn, debug)

@@ -104,7 +104,7 @@ class LaunchCache(dict):
 def dispatcher(kernel: str, params: Sequence[str], constexpr: Sequence[bool], defaults: Sequence[Any],
                types: Sequence[type | None], cache: LaunchCache, miss: Callable[[Any, tuple, tuple, dict], Any], *,
                open_meta: bool = False, shape_of: Sequence[str] = (), buckets: Mapping[str, Callable[[int], int]] | None = None,
-               counted: bool = False) -> Callable[..., Any]:
+               counted: bool = False, unspecialized: frozenset[str] = frozenset()) -> Callable[..., Any]:
     """`kernel`'s dispatcher: `dispatch(grid, *args, **kwargs)` with the kernel's parameters and the
     launch options. It looks its key up in `cache` (also its `.cache`) and runs what it finds as
     `run(grid, *every parameter)`; on a miss it calls `miss(grid, key, args, kwargs)` with the call as
@@ -118,10 +118,12 @@ def dispatcher(kernel: str, params: Sequence[str], constexpr: Sequence[bool], de
     from its config). shape_of: parameters whose shapes (arrays and placeholders) or values
     (scalars) are part of the key too (an autotuner's key); buckets: those of them (ints) whose
     key holds a function of the value instead (`bucket(value)`). counted: the cache holds `(run, calls)`
-    pairs, and each launch adds 1 to `calls[0]` where it is not None."""
+    pairs, and each launch adds 1 to `calls[0]` where it is not None. unspecialized: parameters named
+    in `@jit(do_not_specialize=...)`, whose int values key without their divisibility."""
     check_parameter_names(kernel, params)
     namespace: dict[str, Any] = {"_mf_array": mx.array, "_mf_Placeholder": arguments.Placeholder,
                                  "_mf_fact": arguments.fact, "_mf_divisibility": arguments.DIVISIBILITY,
+                                 "_mf_unspecialized_fact": arguments.unspecialized_fact,
                                  "_mf_get": cache.get,
                                  "_mf_cache": cache, "_mf_recent": cache.recent,
                                  "_mf_miss": miss, "_mf_id": id, "_mf_UNSET": UNSET, "_mf_GENERIC": _GENERIC,
@@ -140,7 +142,9 @@ def dispatcher(kernel: str, params: Sequence[str], constexpr: Sequence[bool], de
         runtime.append(name)
         namespace[f"_mf_type_{i}"] = kind
         guards.append(f"type({name}) is _mf_type_{i}")
-        typed += [fact.format(v=name) for fact in arguments.TYPED_FACTS.get(kind, ())]
+        facts = arguments.UNSPECIALIZED_INT_FACTS if kind is int and name in unspecialized \
+            else arguments.TYPED_FACTS.get(kind, ())
+        typed += [fact.format(v=name) for fact in facts]
     for name, default in LAUNCH_OPTIONS.items():
         if name == "backend":
             options.append(f"{name}=None")
@@ -153,7 +157,8 @@ def dispatcher(kernel: str, params: Sequence[str], constexpr: Sequence[bool], de
     for p, bucket in (buckets or {}).items():
         namespace[f"_mf_bucket_{p}"] = bucket
     value = {p: f"_mf_bucket_{p}({p})" if p in (buckets or {}) else p for p in shape_of}
-    generic = ["_mf_GENERIC", *[f"_mf_fact({name})" for name in runtime], *rest,
+    generic = ["_mf_GENERIC", *[f"_mf_unspecialized_fact({name})" if name in unspecialized else f"_mf_fact({name})"
+                                for name in runtime], *rest,
                *[f"({p}.shape if type({p}) is _mf_array else {p}[0] if type({p}) is _mf_Placeholder else {value[p]})"
                  for p in shape_of]]
     if runtime and all(kind in arguments.TYPED_FACTS for kind, c in zip(types, constexpr) if not c):

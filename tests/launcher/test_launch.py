@@ -113,6 +113,26 @@ def test_ints_specialise_on_five_divisibility_classes():
     assert all(fact(v) == divisibility(v) | (2 if -2**31 <= v < 2**31 else 0) for v in values)
 
 
+@pytest.mark.parametrize("entry", ["jit", "autotune"])
+def test_do_not_specialize_compiles_one_kernel_for_every_value(entry):
+    """`@jit(do_not_specialize=[...])` (names or positions, as Triton takes them): an int named there
+    compiles once whatever its divisibility, each launch passing its value; the same kernel without
+    it compiles one kernel per class. A name that is no
+    runtime parameter is refused, naming the kernel."""
+    backend = Recording()
+    for spec, compiles in ((["n"], 1), ([2], 1), (None, 5)):
+        kernel = mf.jit(do_not_specialize=spec)(scale.fn)
+        launch = kernel if entry == "jit" else mf.autotune(configs=[Config({"BLOCK": 128}, num_warps=4)],
+                                                           key=["factor"])(kernel)
+        for n in (1, 16, 32, 64, 128, 96, 4096, 7):
+            args, meta = _call({**BASE, "n": n})
+            launch[(4,)](*args, **({} if entry == "autotune" else meta), backend=backend)
+            assert backend.launches[-1][1]["inputs"][1].item() == n
+        assert len(kernel.cache) == compiles, spec
+    with pytest.raises(errors.LaunchConfigError, match=r"scale \(.*test_launch.py:\d+\): do_not_specialize names 'BLOCK'.*of x_ptr, out_ptr, n, factor"):
+        mf.jit(do_not_specialize=["BLOCK"])(scale.fn)
+
+
 def test_each_back_end_runs_its_own_launches():
     first, second = Recording(), Recording()
     args, meta = _call(BASE)
