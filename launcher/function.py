@@ -354,4 +354,4 @@ def jit(fn: Callable[..., Any] | None = None, *, version: Any = None, repr: Any 
     TRITON_DEBUG)."""
     if fn is None:
         return functools.partial(JITFunction, debug=debug, do_not_specialize=do_not_specialize)
-    return JITFunction(fn, debug)
+    return JITFunction(fn, debug, do_not_specialize)

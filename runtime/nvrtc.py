@@ -11,11 +11,15 @@ from __future__ import annotations
 import ctypes
 import functools
 import glob
+import logging
 import os
 from pathlib import Path
 from typing import Optional, Sequence
 
 from ..errors import MetalforgeError
+
+
+log = logging.getLogger(__name__)
 
 
 class NvrtcError(MetalforgeError):
@@ -216,7 +220,14 @@ def compile_module(source: str, name: str, architecture: Optional[str] = None) -
     architecture = architecture or device_architecture()
     cubin = compile_cubin(source, name, architecture)
     packer = _fatbin()
-    return cubin if packer is None else packer.pack(cubin, architecture, name)
+    if packer is None:
+        return cubin
+    try:
+        return packer.pack(cubin, architecture, name)
+    except NvrtcError as e:  # e.g. an nvFatbin older than CUDA 12.8, without -compress-mode
+        log.warning("kernel %s: the cubin goes to MLX uncompressed (%s); install nvidia-nvfatbin-cu12>=12.8 "
+                    "or CUDA 12.8+ for smaller launches", name, e)
+        return cubin
 
 
 def compile_ptx(source: str, name: str, architecture: Optional[str] = None, options: Sequence[str] = ()) -> str:

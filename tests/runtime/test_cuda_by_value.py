@@ -107,6 +107,13 @@ def test_modules_are_compressed_fatbins_of_the_cubin(monkeypatch):
     monkeypatch.setattr(nvrtc, "_fatbin", lambda: None)
     assert nvrtc.compile_module(tu, "k", "sm_90") == cubin
 
+    class Refusing:  # an nvFatbin that refuses the options (older than CUDA 12.8): the cubin, and a warning
+        @staticmethod
+        def pack(*args):
+            raise nvrtc.NvrtcError("nvFatbin create failed: unrecognized option")
+    monkeypatch.setattr(nvrtc, "_fatbin", Refusing)
+    assert nvrtc.compile_module(tu, "k", "sm_90") == cubin
+
 
 @pytest.mark.parametrize("specimen", SPECIMENS, ids=[s.name for s in SPECIMENS])
 def test_library_kernels_compile_with_nvrtc(specimen, launches):
