@@ -162,9 +162,8 @@ class FusedSwiGLU:
     def __call__(self, x: mx.array) -> mx.array:
         gate, up = self.gate_proj, self.up_proj
         if x.size == x.shape[-1] and _swiglu_fusable(gate, up, x):
-            return self.down_proj(quantized.qmv_swiglu(x, (gate["weight"], gate["scales"], gate["biases"]),
-                                                       (up["weight"], up["scales"], up["biases"]),
-                                                       gate.group_size, gate.bits))
+            return self.down_proj(quantized.qmv_swiglu(x, _quantized(gate), _quantized(up), gate.group_size,
+                                                       gate.bits))
         return super().__call__(x)
 
 
@@ -255,15 +254,10 @@ def qkv_attention_call(self, x, mask, cache, queries, keys, values, rotated: boo
 
 
 @functools.lru_cache(maxsize=None)
-def fused_qkv(cls: type) -> type:
-    """`cls` (an attention class) with FusedQKV's call; `metalforge_original` names it for unpatch."""
-    return type(f"FusedQKV{cls.__name__}", (FusedQKV, cls), {"metalforge_original": cls})
-
-
-@functools.lru_cache(maxsize=None)
-def fused_swiglu(cls: type) -> type:
-    """`cls` (a gated MLP class) with FusedSwiGLU's call; `metalforge_original` names it for unpatch."""
-    return type(f"FusedSwiGLU{cls.__name__}", (FusedSwiGLU, cls), {"metalforge_original": cls})
+def fused(mixin: type, cls: type) -> type:
+    """`cls` (a gated MLP or attention class) with `mixin`'s call (FusedSwiGLU, FusedQKV);
+    `metalforge_original` names it for unpatch."""
+    return type(f"{mixin.__name__}{cls.__name__}", (mixin, cls), {"metalforge_original": cls})
 
 
 @functools.lru_cache(maxsize=4096)

@@ -141,9 +141,9 @@ def patch(model: nn.Module) -> PatchReport:
     for path, module in model.named_modules():
         drop_in = layers.DROP_INS.get(type(module))
         if drop_in is None and _is_swiglu_mlp(type(module)):
-            drop_in = layers.fused_swiglu(type(module))
+            drop_in = layers.fused(layers.FusedSwiGLU, type(module))
         elif drop_in is None and _is_qkv_attention(type(module)):
-            drop_in = layers.fused_qkv(type(module))
+            drop_in = layers.fused(layers.FusedQKV, type(module))
         if drop_in is not None:
             module.__class__ = drop_in
             report.modules.append((path, drop_in.__name__))

@@ -181,7 +181,8 @@ def test_quantized_qkv_configs(rng, bits, group, k, config):
 @pytest.mark.parametrize("traditional,head_dim,offset,scale,bits,config", [
     (False, 16, 37, 1.0, 4, dict(BLOCK_N=8, BLOCK_K=256, num_warps=4)),
     (True, 8, 1000, 0.5, 8, dict(BLOCK_N=4, BLOCK_K=512, num_warps=2)),
-    (False, 32, 5, 2.0, 2, dict(BLOCK_N=32, BLOCK_K=1024, num_warps=2))])  # 3 query programs, one each of k and v
+    (False, 32, 5, 2.0, 2, dict(BLOCK_N=32, BLOCK_K=1024, num_warps=2)),  # 3 query programs, one each of k and v
+    (True, 8, 300, 1.0, 4, dict(BLOCK_N=32, BLOCK_K=256, num_warps=2))])  # 12 of k's 16 pairs masked off
 def test_quantized_qkv_rotates_queries_and_keys(rng, traditional, head_dim, offset, scale, bits, config):
     """With a rotation, the queries and keys come out as RoPE (MLX's, in float32 on the CPU) of
     the float64 products; the values unrotated. Bound: qmv's on each product of a pair, carried
