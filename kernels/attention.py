@@ -29,24 +29,28 @@ def split_count(heads: int, s: int) -> int:
     return splits
 
 
-def _launch_args(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None) -> tuple[tuple, tuple, int]:
-    """(grid, arguments, splits) of the partial kernel for q (..., D) of H heads and k, v (..., S, D)
-    of H_kv heads (mlx-lm's (B, H, 1, D) and (B, H_kv, S, D) as they come: the kernel reads flat
-    buffers); scale default 1 / sqrt(D)."""
-    d, s = q.shape[-1], k.shape[-2]
-    heads, kv_heads = q.size // d, k.size // (s * d)
+def _launch_args(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None,
+                 length: int | None = None) -> tuple[tuple, tuple, dict, int]:
+    """(grid, arguments, keyword arguments, splits) of the partial kernel for q (..., D) of H heads
+    and k, v (..., S, D) of H_kv heads (mlx-lm's (B, H, 1, D) and (B, H_kv, S, D) as they come: the
+    kernel reads flat buffers), of which the first `length` keys count (all by default); scale
+    default 1 / sqrt(D)."""
+    d, slots = q.shape[-1], k.shape[-2]
+    s = slots if length is None else length
+    heads, kv_heads = q.size // d, k.size // (slots * d)
     splits = split_count(heads, s)
     parts = heads * splits
+    spare = {} if s == slots else {"KV_SPARE": slots - s}
     return (heads, splits), (q, k, v, empty((parts, d), mx.float32), empty((parts,), mx.float32),
                              empty((parts,), mx.float32), s, cdiv(s, splits),
-                             1.0 / math.sqrt(d) if scale is None else scale, heads // kv_heads, d), splits
+                             1.0 / math.sqrt(d) if scale is None else scale, heads // kv_heads, d), spare, splits
 
 
 def _tune_args(shape: tuple, dtype: mx.Dtype):
     heads, kv_heads, s, d = shape
     q = mx.random.normal((heads, d)).astype(dtype)
     k, v = (mx.random.normal((kv_heads, s, d)).astype(dtype) for _ in range(2))
-    grid, args, _ = _launch_args(q, k, v)
+    grid, args, _, _ = _launch_args(q, k, v)
     return grid, args
 
 
@@ -54,8 +58,8 @@ def _tune_shape(named: dict) -> tuple:
     """(heads, kv_heads, S, D), what `_tune_args` takes, with S rounded up to a power of two: a decode
     grows S by one per token, and a winner tuned there serves its whole bucket (the run-time lookup
     takes the nearest tuned bucket), so a recorded generation tunes a few lengths, not every one."""
-    d, s = named["D"], named["S"]
-    return named["q_ptr"].size // d, named["k_ptr"].size // (s * d), power_of_two_bucket(s), d
+    d, s, heads = named["D"], named["S"], named["q_ptr"].size // named["D"]
+    return heads, heads // named["GROUP"], power_of_two_bucket(s), d
 
 
 def _reference(q, k, v, o, m, l, s, split, scale, group, d, *meta):
@@ -66,11 +70,12 @@ def _reference(q, k, v, o, m, l, s, split, scale, group, d, *meta):
 @autotune(space=Space({"BLOCK_N": [16, 32, 64, 128], "num_warps": [2, 4]}), key=["S", "D"], reference=_reference,
           buckets={"S": power_of_two_bucket},  # a decode's S grows by one per token: one config per bucket
           tune_args=_tune_args, tune_shape=_tune_shape, shapes=[(8, 2, 555, 64)], dtypes=[mx.float16], rtol=1e-3, atol=1e-3)
-@jit(do_not_specialize=["S", "SPLIT"])  # the key length grows by one a step: one compile for a generation
+@jit(do_not_specialize=["S", "SPLIT", "KV_SPARE"])  # the key length grows by one a step: one compile for a generation
 def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, scale, GROUP: tl.constexpr,
-                            D: tl.constexpr, BLOCK_N: tl.constexpr):
+                            D: tl.constexpr, BLOCK_N: tl.constexpr, KV_SPARE=0):
     """One head's keys [split * SPLIT, (split + 1) * SPLIT): the unnormalised output, the running
-    maximum and the sum of exponentials, for the combine kernel.
+    maximum and the sum of exponentials, for the combine kernel. Each head's S keys are followed by
+    KV_SPARE unused slots (a KV cache's buffer, read in place: no copy of the S keys a step).
 
     Each of the BLOCK_N key slots keeps its own online softmax (maximum, sum, weighted values) over
     the keys that land in it, block after block, and the slots are combined once after the loop: the
@@ -90,7 +95,7 @@ def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, 
     for start in range(lo, hi, BLOCK_N):
         n = start + tl.arange(0, BLOCK_N)
         valid = n < hi
-        offs = (kv_head * S + n)[:, None] * D + d[None, :]
+        offs = (kv_head * (S + KV_SPARE) + n)[:, None] * D + d[None, :]
         k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
         scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
         m_new = tl.maximum(m_i, scores)
@@ -125,13 +130,18 @@ def decode_attention_combine_kernel(o_ptr, m_ptr, l_ptr, out_ptr, splits, D: tl.
     tl.store(out_ptr + head * D + d, (tl.sum(o * w[:, None], axis=0) / l_sum).to(out_ptr.dtype.element_ty))
 
 
-def decode_attention(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None, backend=None) -> mx.array:
+def decode_attention(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None, length: int | None = None,
+                     backend=None) -> mx.array:
     """softmax(scale q k^T) v for one query per head: q (H, D) and k, v (H_kv, S, D), or with leading
     axes as mlx-lm's cache holds them (q (B, H, 1, D), k and v (B, H_kv, S, D)); H a multiple of
-    H_kv; output in q's shape; scale default 1 / sqrt(D)."""
+    H_kv; output in q's shape; scale default 1 / sqrt(D). With `length`, only the first `length` of
+    the S keys count: k and v are then a KV cache's buffers, read where they lie (a slice of them
+    would be copied to a contiguous array first)."""
     dim = q.shape[-1]
-    grid, args, splits = _launch_args(q, k, v, scale)
-    o, m, l = decode_attention_kernel[grid](*args, backend=backend)
+    if length is not None and not 0 < length <= k.shape[-2]:
+        raise ValueError(f"decode_attention: length {length} of a buffer of {k.shape[-2]} keys")
+    grid, args, spare, splits = _launch_args(q, k, v, scale, length)
+    o, m, l = decode_attention_kernel[grid](*args, **spare, backend=backend)
     return decode_attention_combine_kernel[(grid[0],)](o, m, l, empty(q.shape, q.dtype), splits, dim,
                                                        1 << (splits - 1).bit_length(), backend=backend)
 

@@ -63,6 +63,33 @@ def dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rows, k0, N, K, GROUP: tl.c
     return q * scale + bias, kw, k_ok
 
 
+@jit
+def x_words(x_ptr, norm_ptr, kw, k_ok, BITS: tl.constexpr, NORM: tl.constexpr):
+    """x at the word indices `kw` of a dequantised tile, in its (1, words, PER_WORD) layout (loaded
+    once a thread for all its rows), in fp32; times an RMS norm's weights where NORM (the norm's
+    1 / rms, one factor for the whole row, is applied to the sums: `inverse_rms`)."""
+    PER_WORD: tl.constexpr = 32 // BITS
+    offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+    x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    if NORM:
+        x = x * tl.load(norm_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    return x
+
+
+@jit
+def inverse_rms(x_ptr, K, eps, BLOCK_K: tl.constexpr):
+    """1 / sqrt(mean(x^2) + eps) over x's K elements, as `mx.fast.rms_norm` computes it (fp32): a
+    product with an RMS norm before it multiplies its sums by this, so the norm is no launch of its
+    own. Each program reads x once more for it (from L2: K elements, against the BLOCK_N * K / 2
+    bytes of 4-bit weights it streams)."""
+    squares = tl.zeros((BLOCK_K,), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        k = k0 + tl.arange(0, BLOCK_K)
+        x = tl.load(x_ptr + k, mask=k < K, other=0.0).to(tl.float32)
+        squares += x * x
+    return 1.0 / tl.sqrt(tl.sum(squares, axis=0) / K + eps)
+
+
 def qmv_default(named: dict) -> Config:
     """The untuned qmv config for N rows. 512 weights of a row a step, 16 lanes a row (a lane: 4
     words, one 16-byte load), 4 simdgroups: where N allows, 4 rows a thread sharing its x (32 rows
@@ -73,22 +100,25 @@ def qmv_default(named: dict) -> Config:
 
 
 @jit
-def qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, block, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
-             BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    """Rows block * BLOCK_N .. + BLOCK_N of W x into out. Each step dequantises a (BLOCK_N, BLOCK_K)
-    block of rows in registers (`dequantized_rows`) and multiplies it with x loaded in that tile's
-    layout (once a thread for all its rows), so nothing goes through threadgroup memory. Each thread
-    sums its products across the K loop; one simdgroup reduction per row at the end (no barrier:
-    simdgroups own rows)."""
+def qmv_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, block, N, K,
+             GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+             NORM: tl.constexpr, RESIDUAL: tl.constexpr):
+    """Rows block * BLOCK_N .. + BLOCK_N of W x into out (of W rms_norm(x) where NORM: `x_words`,
+    with `inv_rms` its factor; plus the residual's rows where RESIDUAL, added to the fp32 sums so
+    that the output is rounded once). Each step dequantises a (BLOCK_N, BLOCK_K) block of rows in
+    registers (`dequantized_rows`) and multiplies it with x loaded in that tile's layout, so nothing
+    goes through threadgroup memory. Each thread sums its products across the K loop; one
+    simdgroup reduction per row at the end (no barrier: simdgroups own rows)."""
     PER_WORD: tl.constexpr = 32 // BITS
     rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         w, kw, k_ok = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rows, k0, N, K, GROUP, BITS, BLOCK_K)
-        x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-                    mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        acc += tl.sum(w * x, axis=2)
-    tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+        acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+    y = tl.sum(acc, axis=1) * inv_rms
+    if RESIDUAL:
+        y = y + tl.load(res_ptr + rows, mask=rows < N, other=0.0).to(tl.float32)
+    tl.store(out_ptr + rows, y, mask=rows < N)
 
 
 @register
@@ -98,9 +128,11 @@ def qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, block, N, K, GROUP:
           rtol=1e-2, atol=1e-2)  # fp16 output of a K-long fp32 sum
 @jit
 def qmv_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
-               BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    """W x, BLOCK_N rows a program (`qmv_rows`)."""
-    qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+               BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, res_ptr=0, RESIDUAL: tl.constexpr = False):
+    """W x, BLOCK_N rows a program (`qmv_rows`); with RESIDUAL, W x + residual (a transformer block's
+    output projection and its residual add in one launch)."""
+    qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
+             BLOCK_N, BLOCK_K, False, RESIDUAL)
 
 
 def _qkv_tune_args(shape: tuple, dtype: mx.Dtype):
@@ -133,9 +165,9 @@ def qkv_grid(nq: int, nkv: int) -> Callable[[dict], tuple]:
 
 
 @jit
-def qmv_rotated_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, block, N, K, offset, pos_scale, log_base,
-                     GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                     HALF: tl.constexpr, TRADITIONAL: tl.constexpr):
+def qmv_rotated_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, scales_ptr, biases_ptr, out_ptr, block, N, K, offset, pos_scale,
+                     log_base, GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                     HALF: tl.constexpr, TRADITIONAL: tl.constexpr, NORM: tl.constexpr):
     """As qmv_rows, BLOCK_N // 2 pairs of rows a program, each pair rotated by RoPE at position
     `offset` (heads of 2 * HALF rows; the pair (i, i + HALF) of a head, or (2i, 2i + 1) where
     TRADITIONAL; angle offset * pos_scale * base^(-i / HALF), as rope_kernel computes it) before it
@@ -154,12 +186,11 @@ def qmv_rotated_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, block, N, K
         w1, kw, k_ok = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, first, k0, N, K, GROUP, BITS, BLOCK_K)
         w2, kw, k_ok = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, first + partner, k0, N, K, GROUP, BITS,
                                         BLOCK_K)
-        x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-                    mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        x = x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM)
         acc1 += tl.sum(w1 * x, axis=2)
         acc2 += tl.sum(w2 * x, axis=2)
-    y1 = tl.sum(acc1, axis=1)
-    y2 = tl.sum(acc2, axis=1)
+    y1 = tl.sum(acc1, axis=1) * inv_rms
+    y2 = tl.sum(acc2, axis=1) * inv_rms
     theta = (offset.to(tl.float32) * pos_scale) * tl.exp(i.to(tl.float32) * (-log_base / HALF))
     c = tl.cos(theta)
     s = tl.sin(theta)
@@ -177,31 +208,38 @@ def qmv_rotated_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, block, N, K
 def qmv_qkv_kernel(x_ptr, wq_ptr, sq_ptr, bq_ptr, wk_ptr, sk_ptr, bk_ptr, wv_ptr, sv_ptr, bv_ptr, q_ptr, k_ptr, v_ptr,
                    NQ, NKV, K, GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_N: tl.constexpr,
                    BLOCK_K: tl.constexpr, offset=0, pos_scale=1.0, log_base=0.0, HALF: tl.constexpr = 1,
-                   ROPE: tl.constexpr = False, TRADITIONAL: tl.constexpr = False):
+                   ROPE: tl.constexpr = False, TRADITIONAL: tl.constexpr = False, norm_ptr=0, eps=0.0,
+                   NORM: tl.constexpr = False):
     """An attention layer's three projections of one row at a decode step in one launch (three
     launches' host time is what a decode step is bound by): the first programs take the query
     rows, the next the keys', the last the values', each as qmv takes its rows. With ROPE, the
     queries and keys come out rotated for the token at position `offset` (`qmv_rotated_rows`): the two
     RoPE launches that follow the projections are saved too (the config is qmv_qkv's, tuned
-    without rotation)."""
+    without rotation). With NORM, the products are of rms_norm(x) (weights at norm_ptr, `eps`): the
+    block's input norm, one launch fewer again."""
     block = tl.program_id(0)
     q_blocks = tl.cdiv(NQ, BLOCK_N)
     kv_blocks = tl.cdiv(NKV, BLOCK_N)
+    inv_rms = 1.0
+    if NORM:
+        inv_rms = inverse_rms(x_ptr, K, eps, BLOCK_K)
     if block < q_blocks:
         if ROPE:
-            qmv_rotated_rows(x_ptr, wq_ptr, sq_ptr, bq_ptr, q_ptr, block, NQ, K, offset, pos_scale, log_base, GROUP,
-                             BITS, BLOCK_N, BLOCK_K, HALF, TRADITIONAL)
+            qmv_rotated_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, sq_ptr, bq_ptr, q_ptr, block, NQ, K, offset, pos_scale,
+                             log_base, GROUP, BITS, BLOCK_N, BLOCK_K, HALF, TRADITIONAL, NORM)
         else:
-            qmv_rows(x_ptr, wq_ptr, sq_ptr, bq_ptr, q_ptr, block, NQ, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+            qmv_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, sq_ptr, bq_ptr, q_ptr, q_ptr, block, NQ, K, GROUP, BITS,
+                     BLOCK_N, BLOCK_K, NORM, False)
     elif block < q_blocks + kv_blocks:
         if ROPE:
-            qmv_rotated_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, offset, pos_scale,
-                             log_base, GROUP, BITS, BLOCK_N, BLOCK_K, HALF, TRADITIONAL)
+            qmv_rotated_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, offset,
+                             pos_scale, log_base, GROUP, BITS, BLOCK_N, BLOCK_K, HALF, TRADITIONAL, NORM)
         else:
-            qmv_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+            qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, k_ptr, block - q_blocks, NKV, K, GROUP,
+                     BITS, BLOCK_N, BLOCK_K, NORM, False)
     else:
-        qmv_rows(x_ptr, wv_ptr, sv_ptr, bv_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K, GROUP, BITS, BLOCK_N,
-                 BLOCK_K)
+        qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K,
+                 GROUP, BITS, BLOCK_N, BLOCK_K, NORM, False)
 
 
 def _swiglu_tune_args(shape: tuple, dtype: mx.Dtype):
@@ -228,10 +266,12 @@ def qmv_swiglu_default(named: dict) -> Config:
           dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # as qmv
 @jit
 def qmv_swiglu_kernel(x_ptr, wg_ptr, sg_ptr, bg_ptr, wu_ptr, su_ptr, bu_ptr, out_ptr, N, K, GROUP: tl.constexpr,
-                      BITS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+                      BITS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, norm_ptr=0, eps=0.0,
+                      NORM: tl.constexpr = False):
     """silu(W_g x) * (W_u x), a gated MLP's hidden activations at a decode step, in one launch: each
     program takes the same rows of both weights, as qmv takes one's, so x is loaded once for both
-    and the activation is applied to the fp32 sums (MLX rounds both products to fp16 first)."""
+    and the activation is applied to the fp32 sums (MLX rounds both products to fp16 first). With
+    NORM, of rms_norm(x) (weights at norm_ptr, `eps`): the block's norm before its MLP."""
     PER_WORD: tl.constexpr = 32 // BITS
     rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
     gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
@@ -239,12 +279,16 @@ def qmv_swiglu_kernel(x_ptr, wg_ptr, sg_ptr, bg_ptr, wu_ptr, su_ptr, bu_ptr, out
     for k0 in range(0, K, BLOCK_K):
         wg, kw, k_ok = dequantized_rows(wg_ptr, sg_ptr, bg_ptr, rows, k0, N, K, GROUP, BITS, BLOCK_K)
         wu, kw, k_ok = dequantized_rows(wu_ptr, su_ptr, bu_ptr, rows, k0, N, K, GROUP, BITS, BLOCK_K)
-        x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-                    mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        x = x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM)
         gate += tl.sum(wg * x, axis=2)
         up += tl.sum(wu * x, axis=2)
     g = tl.sum(gate, axis=1)
-    tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
+    u = tl.sum(up, axis=1)
+    if NORM:
+        inv_rms = inverse_rms(x_ptr, K, eps, BLOCK_K)
+        g = g * inv_rms
+        u = u * inv_rms
+    tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
 
 
 def qmm_grid(m: int, n: int) -> Callable[[dict], tuple]:
@@ -306,15 +350,22 @@ def _check(w_q: mx.array, scales: mx.array, group_size: int, bits: int) -> tuple
 
 
 def qmv(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64, bits: int = 4,
-        backend=None) -> mx.array:
+        residual: Optional[mx.array] = None, backend=None) -> mx.array:
     """y = W x for x of K elements (shape (K,), or (..., K) with one row: a decode step's (1, 1, K))
     and W (N, K) quantized with `mx.quantize(W, group_size, bits)`; y has x's leading axes and N.
-    Arrays go to the kernel as they are (it reads flat buffers): no reshape nodes per call."""
+    With `residual` (N elements), y = W x + residual, summed in fp32 and rounded once (a block's
+    output projection and residual add: one launch). Arrays go to the kernel as they are (it reads
+    flat buffers): no reshape nodes per call."""
     n, k = _check(w_q, scales, group_size, bits)
     if x.size != k:
         raise ValueError(f"qmv: x of shape {x.shape} is not one row of {k} (use qmm for more rows)")
+    extra = {}
+    if residual is not None:
+        if residual.size != n:
+            raise ValueError(f"qmv: residual of shape {residual.shape} is not one row of the {n} outputs")
+        extra = dict(res_ptr=residual, RESIDUAL=True)
     grid = lambda meta: (cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
-    return qmv_kernel[grid](x, w_q, scales, biases, empty((*x.shape[:-1], n), x.dtype), n, k, group_size, bits,
+    return qmv_kernel[grid](x, w_q, scales, biases, empty((*x.shape[:-1], n), x.dtype), n, k, group_size, bits, **extra,
                             backend=backend)
 
 
@@ -330,13 +381,32 @@ class Rotation(NamedTuple):
     traditional: bool = False
 
 
+class Norm(NamedTuple):
+    """An RMS norm, `mx.fast.rms_norm(x, weight, eps)`, for a product to apply to its input x first
+    (`weight`: x's length, in x's dtype)."""
+    weight: mx.array
+    eps: float
+
+
+def _norm_args(what: str, norm: Optional[Norm], x: mx.array, k: int) -> dict:
+    """The kernel arguments of an optional input norm, checked against x (k elements)."""
+    if norm is None:
+        return {}
+    if norm.weight.shape != (k,) or norm.weight.dtype != x.dtype:
+        raise ValueError(f"{what}: norm weight {norm.weight.shape} {norm.weight.dtype} does not match x ({k} "
+                         f"elements, {x.dtype})")
+    return dict(norm_ptr=norm.weight, eps=float(norm.eps), NORM=True)
+
+
 def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: int = 64, bits: int = 4,
-            rotation: Optional[Rotation] = None, backend=None) -> tuple[mx.array, mx.array, mx.array]:
+            rotation: Optional[Rotation] = None, norm: Optional[Norm] = None,
+            backend=None) -> tuple[mx.array, mx.array, mx.array]:
     """(W_q x, W_k x, W_v x) for one row x (as qmv takes it) and an attention layer's query, key and
     value weights, quantized alike (each its (w_q, scales, biases)); W_k and W_v of one shape (grouped
     heads make them smaller than W_q). Outputs in x's dtype with x's leading axes. With `rotation`,
     the queries and keys come out rotated as `rope.rope` rotates heads of `head_dim` at position
-    `offset` (x is then one token)."""
+    `offset` (x is then one token). With `norm`, the products are of rms_norm(x) (the layer's input
+    norm, in the same launch)."""
     nq, kq = _check(q[0], q[1], group_size, bits)
     nkv, kk = _check(k[0], k[1], group_size, bits)
     if kk != kq or _check(v[0], v[1], group_size, bits) != (nkv, kk):
@@ -354,14 +424,14 @@ def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: i
                     ROPE=True, TRADITIONAL=rotation.traditional)
     return tuple(qmv_qkv_kernel[qkv_grid(nq, nkv)](
         x, *q, *k, *v, empty((*lead, nq), x.dtype), empty((*lead, nkv), x.dtype), empty((*lead, nkv), x.dtype),
-        nq, nkv, kq, group_size, bits, **rope, backend=backend))
+        nq, nkv, kq, group_size, bits, **rope, **_norm_args("qmv_qkv", norm, x, kq), backend=backend))
 
 
 def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
-               backend=None) -> mx.array:
+               norm: Optional[Norm] = None, backend=None) -> mx.array:
     """silu(W_g x) * (W_u x) for one row x (as qmv takes it) and the gate and up weights of a gated
     MLP, (N, K) each, quantized alike (`gate`, `up`: their (w_q, scales, biases)); output in x's
-    dtype, with x's leading axes and N."""
+    dtype, with x's leading axes and N. With `norm`, of rms_norm(x) (in the same launch)."""
     n, k = _check(gate[0], gate[1], group_size, bits)
     if _check(up[0], up[1], group_size, bits) != (n, k):
         raise ValueError(f"qmv_swiglu: gate weight ({n}, {k}) and up weight {up[0].shape} (packed) differ in shape")
@@ -369,7 +439,7 @@ def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64
         raise ValueError(f"qmv_swiglu: x of shape {x.shape} is not one row of {k}")
     grid = lambda meta: (cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
     return qmv_swiglu_kernel[grid](x, *gate, *up, empty((*x.shape[:-1], n), x.dtype), n, k, group_size, bits,
-                                   backend=backend)
+                                   **_norm_args("qmv_swiglu", norm, x, k), backend=backend)
 
 
 def qmm(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64, bits: int = 4,

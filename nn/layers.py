@@ -5,7 +5,7 @@ runs the MLX built-in instead, counted in `fallbacks()`. Leading axes are flatte
 from __future__ import annotations
 
 import functools
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import mlx.core as mx
 import mlx.nn as nn
@@ -156,15 +156,47 @@ class FusedSwiGLU:
     """Mixed into a gated MLP class whose call is `down_proj(swiglu(gate_proj(x), up_proj(x)))`
     (mlx-lm's Llama and Qwen2 MLP; `patch` checks the code): at a decode step (one row) with both
     projections quantized alike, the two products and the activation are one launch
-    (`quantized.qmv_swiglu`) instead of three. Anything else runs the class's own call, whose
-    projections are metalforge's layers all the same."""
+    (`quantized.qmv_swiglu`) instead of three. `FusedBlock` hands it the block's norm before it and
+    the residual after: the norm then goes into that launch and the residual into the down
+    projection's (`_residual_product`). Anything else runs the class's own call, whose projections
+    are metalforge's layers all the same (the norm and residual then as the block has them)."""
 
-    def __call__(self, x: mx.array) -> mx.array:
+    def __call__(self, x: mx.array, *, norm: Optional[nn.Module] = None,
+                 residual: Optional[mx.array] = None) -> mx.array:
         gate, up = self.gate_proj, self.up_proj
         if x.size == x.shape[-1] and _swiglu_fusable(gate, up, x):
-            return self.down_proj(quantized.qmv_swiglu(x, _quantized(gate), _quantized(up), gate.group_size,
-                                                       gate.bits))
-        return super().__call__(x)
+            hidden = quantized.qmv_swiglu(x, _quantized(gate), _quantized(up), gate.group_size, gate.bits,
+                                          _fused_norm(norm, x))
+            return _residual_product(self.down_proj, hidden, residual)
+        out = super().__call__(x if norm is None else norm(x))
+        return out if residual is None else residual + out
+
+
+def _fused_norm(norm: Optional[nn.Module], x: mx.array) -> Optional[quantized.Norm]:
+    """The RMS norm a fused product applies to its input x (`FusedBlock` checked it with
+    `_norm_fusable`), or None."""
+    return None if norm is None else quantized.Norm(norm["weight"], norm.eps)
+
+
+def _norm_fusable(norm: nn.Module, x: mx.array) -> bool:
+    """Whether a product's kernel can apply `norm` to its input x: metalforge's RMSNorm (not a
+    subclass with its own behaviour) with a weight of x's width and dtype."""
+    if type(norm) is not RMSNorm:
+        return False
+    weight = norm["weight"]
+    return weight.shape == (x.shape[-1],) and weight.dtype == x.dtype
+
+
+def _residual_product(layer: nn.Module, x: mx.array, residual: Optional[mx.array]) -> mx.array:
+    """residual + layer(x), the residual added inside the quantized matvec's launch where the layer
+    is metalforge's QuantizedLinear without bias and x one row (a decode step); else as the block
+    adds it."""
+    if residual is None:
+        return layer(x)
+    if x.size == x.shape[-1] and _fusable((layer,), x) and "bias" not in layer and \
+            residual.shape == (*x.shape[:-1], layer["weight"].shape[0]) and residual.dtype == x.dtype:
+        return quantized.qmv(x, *_quantized(layer), layer.group_size, layer.bits, residual=residual)
+    return residual + layer(x)
 
 
 def _swiglu_fusable(gate: nn.Module, up: nn.Module, x: mx.array) -> bool:
@@ -201,16 +233,19 @@ class FusedQKV:
     products, as QuantizedLinear adds it (RoPE then runs on its own). The rest is that call's own
     steps. Anything else runs the class's own call."""
 
-    def __call__(self, x: mx.array, mask: Optional[mx.array] = None, cache=None) -> mx.array:
+    def __call__(self, x: mx.array, mask: Optional[mx.array] = None, cache=None, *, norm: Optional[nn.Module] = None,
+                 residual: Optional[mx.array] = None) -> mx.array:
         projections = (self.q_proj, self.k_proj, self.v_proj)
         if x.size != x.shape[-1] or x.ndim != 3 or not _fusable(projections, x) or \
                 projections[1]["weight"].shape != projections[2]["weight"].shape:
-            return super().__call__(x, mask, cache)
+            out = super().__call__(x if norm is None else norm(x), mask, cache)
+            return out if residual is None else residual + out
         rotation = _fused_rotation(self, projections, x, cache)
         products = quantized.qmv_qkv(x, *map(_quantized, projections), self.q_proj.group_size, self.q_proj.bits,
-                                     rotation)
+                                     rotation, _fused_norm(norm, x))
         queries, keys, values = (out + p["bias"] if "bias" in p else out for out, p in zip(products, projections))
-        return qkv_attention_call(self, x, mask, cache, queries, keys, values, rotated=rotation is not None)
+        return qkv_attention_call(self, x, mask, cache, queries, keys, values, rotated=rotation is not None,
+                                  residual=residual)
 
 
 def _fused_rotation(attention: nn.Module, projections: tuple, x: mx.array, cache) -> Optional[quantized.Rotation]:
@@ -227,10 +262,13 @@ def _fused_rotation(attention: nn.Module, projections: tuple, x: mx.array, cache
     return quantized.Rotation(head_dim, rope_layer.base, offset, rope_layer.scale, rope_layer.traditional)
 
 
-def qkv_attention_call(self, x, mask, cache, queries, keys, values, rotated: bool = False):
+def qkv_attention_call(self: nn.Module, x: mx.array, mask: Optional[mx.array], cache: Any, queries: mx.array,
+                       keys: mx.array, values: mx.array, rotated: bool = False,
+                       residual: Optional[mx.array] = None) -> mx.array:
     """mlx-lm's Llama and Qwen2 attention after its three projections (`queries, keys, values =
     self.q_proj(x), self.k_proj(x), self.v_proj(x)`), line for line, the queries' and keys' RoPE
-    left out where the projections came `rotated`; `patch` fuses an attention class only where its
+    left out where the projections came `rotated`, and the block's `residual` added by the output
+    projection (`_residual_product`) where given; `patch` fuses an attention class only where its
     call is this with that line in front (`nn/patch.py` compares the code). The attention function
     is the one the class's Python module holds now (patched or not)."""
     B, L, D = x.shape
@@ -250,13 +288,32 @@ def qkv_attention_call(self, x, mask, cache, queries, keys, values, rotated: boo
     attention = self.metalforge_original.__call__.__globals__["scaled_dot_product_attention"]
     output = attention(queries, keys, values, cache=cache, scale=self.scale, mask=mask)
     output = output.transpose(0, 2, 1, 3).reshape(B, L, -1)
-    return self.o_proj(output)
+    return _residual_product(self.o_proj, output, residual)
+
+
+class FusedBlock:
+    """Mixed into a transformer block class whose call is mlx-lm's Llama and Qwen2 pre-norm block
+    (`h = x + self_attn(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h))`; `patch`
+    checks the code) whose attention and MLP are fused (`FusedQKV`, `FusedSwiGLU`) and whose norms
+    are metalforge's RMSNorm: each norm goes into the launch of the products after it and each
+    residual add into the launch of the projection before it, so a decode step's layer is two
+    launches and two MLX additions fewer. The attention and MLP decide per call what they fuse
+    (anything else there runs their own call with the norm applied before and the residual added
+    after: the block's arithmetic). Anything else runs the class's own call."""
+
+    def __call__(self, x: mx.array, mask: Optional[mx.array] = None, cache: Any = None) -> mx.array:
+        attention, mlp = self.self_attn, self.mlp
+        if not (isinstance(attention, FusedQKV) and isinstance(mlp, FusedSwiGLU)
+                and _norm_fusable(self.input_layernorm, x) and _norm_fusable(self.post_attention_layernorm, x)):
+            return super().__call__(x, mask, cache)
+        h = attention(x, mask, cache, norm=self.input_layernorm, residual=x)
+        return mlp(h, norm=self.post_attention_layernorm, residual=h)
 
 
 @functools.lru_cache(maxsize=None)
 def fused(mixin: type, cls: type) -> type:
-    """`cls` (a gated MLP or attention class) with `mixin`'s call (FusedSwiGLU, FusedQKV);
-    `metalforge_original` names it for unpatch."""
+    """`cls` (a gated MLP, attention or transformer block class) with `mixin`'s call (FusedSwiGLU,
+    FusedQKV, FusedBlock); `metalforge_original` names it for unpatch."""
     return type(f"{mixin.__name__}{cls.__name__}", (mixin, cls), {"metalforge_original": cls})
 
 
@@ -282,25 +339,32 @@ def _attention_problem(q: tuple, k: tuple, v: tuple, mask: Optional[str], sinks:
 
 
 def scaled_dot_product_attention(q: mx.array, k: mx.array, v: mx.array, *, scale: float,
-                                 mask: Union[None, str, mx.array] = None,
-                                 sinks: Optional[mx.array] = None) -> mx.array:
+                                 mask: Union[None, str, mx.array] = None, sinks: Optional[mx.array] = None,
+                                 length: Optional[int] = None) -> mx.array:
     """`mx.fast.scaled_dot_product_attention` for q (B, H, L, D) and k, v (B, H_kv, S, D), H a multiple
     of H_kv (grouped-query): one query per head (a decode step, mask None or 'causal') on the split
     decode attention `kernels.attention`, more queries (a prefill, mask None or 'causal', the
     queries being the last positions of the keys as in MLX) on `kernels.flash_attention`. Batches
-    fold into heads."""
+    fold into heads. With `length`, k and v are a KV cache's buffers whose first `length` keys
+    count: the decode attention reads them in place (anything else gets the slices)."""
+    if length is not None and (q.shape[2] != 1 or length == k.shape[2]):
+        k, v, length = k[..., :length, :], v[..., :length, :], None
+    keys = k.shape if length is None else (*k.shape[:2], length, *k.shape[3:])
+    values = v.shape if length is None else (*v.shape[:2], length, *v.shape[3:])
     kind = mask if mask is None or (isinstance(mask, str) and mask == "causal") else type(mask).__name__
-    problem = _attention_problem(q.shape, k.shape, v.shape, kind, sinks is not None, (q.dtype, k.dtype, v.dtype))
+    problem = _attention_problem(q.shape, keys, values, kind, sinks is not None, (q.dtype, k.dtype, v.dtype))
     if problem:
         fall_back(problem)
+        if length is not None:
+            k, v = k[..., :length, :], v[..., :length, :]
         return mx.fast.scaled_dot_product_attention(q, k, v, scale=scale, mask=mask, sinks=sinks)
     if q.shape[2] == 1:  # the one query is the last position: a causal mask hides nothing
-        return attention.decode_attention(q, k, v, scale)
-    batch, heads, length, dim = q.shape
-    kv_heads, keys = k.shape[1], k.shape[2]
-    out = flash_attention.flash_attention(q.reshape(batch * heads, length, dim),
-                                          k.reshape(batch * kv_heads, keys, dim),
-                                          v.reshape(batch * kv_heads, keys, dim), kind == "causal", scale)
+        return attention.decode_attention(q, k, v, scale, length)
+    batch, heads, queries, dim = q.shape
+    kv_heads, keys_len = k.shape[1], k.shape[2]
+    out = flash_attention.flash_attention(q.reshape(batch * heads, queries, dim),
+                                          k.reshape(batch * kv_heads, keys_len, dim),
+                                          v.reshape(batch * kv_heads, keys_len, dim), kind == "causal", scale)
     return out.reshape(q.shape)
 
 

@@ -49,10 +49,26 @@ def _mlx_lm_attention(original: Callable[..., mx.array]) -> Callable[..., mx.arr
         if hasattr(cache, "bits"):
             fall_back(f"{ATTENTION}: a quantized KV cache")
             return original(queries, keys, values, cache, scale=scale, mask=mask, sinks=sinks)
+        if queries.shape[2] == 1 and _holds_in_place(cache, keys, values):
+            return layers.scaled_dot_product_attention(queries, cache.keys, cache.values, scale=scale, mask=mask,
+                                                       sinks=sinks, length=cache.offset)
         return layers.scaled_dot_product_attention(queries, keys, values, scale=scale, mask=mask, sinks=sinks)
 
     scaled_dot_product_attention.metalforge_original = original
     return scaled_dot_product_attention
+
+
+def _holds_in_place(cache: Any, keys: mx.array, values: mx.array) -> bool:
+    """Whether `keys` and `values` are the first `cache.offset` slots of the buffers of mlx-lm's
+    plain `KVCache` (what its `update_and_fetch` returns: `self.keys[..., :self.offset, :]`), so
+    that the decode attention reads the buffers in place instead of MLX copying the slices to
+    contiguous arrays (two copies a layer a step). Other caches (rotating, quantized) keep theirs."""
+    if type(cache).__name__ != "KVCache" or not type(cache).__module__.endswith("mlx_lm.models.cache"):
+        return False
+    k, v = getattr(cache, "keys", None), getattr(cache, "values", None)
+    return isinstance(k, mx.array) and isinstance(v, mx.array) and k.ndim == v.ndim == 4 and \
+        keys.shape == (*k.shape[:2], cache.offset, k.shape[3]) and \
+        values.shape == (*v.shape[:2], cache.offset, v.shape[3])
 
 
 def _is_mlx_lm_attention(fn: Any) -> bool:
@@ -99,6 +115,14 @@ def _qkv_attention_call(self, x, mask=None, cache=None):  # mlx-lm's Llama and Q
     return self.o_proj(output)
 
 
+def _transformer_block_call(self, x, mask=None, cache=None):  # mlx-lm's Llama and Qwen2 block (compared, never run)
+    r = self.self_attn(self.input_layernorm(x), mask, cache)
+    h = x + r
+    r = self.mlp(self.post_attention_layernorm(h))
+    out = h + r
+    return out
+
+
 def _same_code(cls: type, reference: Callable) -> bool:
     """Whether `cls.__call__` (its own, not inherited) compiles to `reference`'s code: bytecode,
     names, constants and variables."""
@@ -134,8 +158,10 @@ def patch(model: nn.Module) -> PatchReport:
     QuantizedEmbedding modules (exactly those classes: subclasses with their own behaviour, e.g. mlx-lm's scaled RoPEs, stay) for
     metalforge.nn's, mlx-lm's gated MLPs for ones that fuse gate, up and SwiGLU at a decode step
     (`layers.FusedSwiGLU`), mlx-lm's Llama/Qwen2 attention layers for ones that fuse the query, key
-    and value projections there (`layers.FusedQKV`), and mlx-lm's attention function in the model's Python modules; returns
-    what was replaced. Patching twice replaces nothing more."""
+    and value projections there (`layers.FusedQKV`), their transformer blocks for ones that fuse
+    the norms and residual adds into those launches (`layers.FusedBlock`), and mlx-lm's attention
+    function in the model's Python modules; returns what was replaced. Patching twice replaces
+    nothing more."""
     _check(model, "patch")
     report = PatchReport()
     for path, module in model.named_modules():
@@ -144,6 +170,8 @@ def patch(model: nn.Module) -> PatchReport:
             drop_in = layers.fused(layers.FusedSwiGLU, type(module))
         elif drop_in is None and _is_qkv_attention(type(module)):
             drop_in = layers.fused(layers.FusedQKV, type(module))
+        elif drop_in is None and _same_code(type(module), _transformer_block_call):
+            drop_in = layers.fused(layers.FusedBlock, type(module))
         if drop_in is not None:
             module.__class__ = drop_in
             report.modules.append((path, drop_in.__name__))

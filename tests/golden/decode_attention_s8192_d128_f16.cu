@@ -27,20 +27,21 @@ extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_S = S[0];
 const auto mf_SPLIT = SPLIT[0];
 const auto mf_scale = scale[0];
+const auto mf_KV_SPARE = KV_SPARE[0];
 float* q_1_smem = reinterpret_cast<float*>(mf_shared + 0);
 float* m_smem = reinterpret_cast<float*>(mf_shared + 512);
 float* acc_5_smem = reinterpret_cast<float*>(mf_shared + 528);
 float* l_i_4_smem = reinterpret_cast<float*>(mf_shared + 2576);
 if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
-  // 79: head = tl.program_id(0)
-  // 80: split = tl.program_id(1)
-  // 81: part = head * tl.num_programs(1) + split
+  // 84: head = tl.program_id(0)
+  // 85: split = tl.program_id(1)
+  // 86: part = head * tl.num_programs(1) + split
   int t = (int(blockIdx.x) * int(gridDim.y));
   int part = (t + int(blockIdx.y));
-  // 82: kv_head = head // GROUP
+  // 87: kv_head = head // GROUP
   int kv_head = (int(blockIdx.x) / 4);
-  // 83: d = tl.arange(0, D)
-  // 84: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  // 88: d = tl.arange(0, D)
+  // 89: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
@@ -49,15 +50,15 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
   q[0] = (t_4[0] * mf_scale);
-  // 85: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
-  // 86: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 87: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
-  // 88: lo = split * SPLIT
+  // 90: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+  // 91: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 92: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+  // 93: lo = split * SPLIT
   int lo = (int(blockIdx.y) * mf_SPLIT);
-  // 89: hi = tl.minimum(lo + SPLIT, S)
+  // 94: hi = tl.minimum(lo + SPLIT, S)
   int t_5 = (lo + mf_SPLIT);
   int hi = mf_min<int>(t_5, mf_S);
-  // 90: for start in range(lo, hi, BLOCK_N):
+  // 95: for start in range(lo, hi, BLOCK_N):
   float acc[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -80,54 +81,55 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
-    // 91: n = start + tl.arange(0, BLOCK_N)
-    // 92: valid = n < hi
-    // 93: offs = (kv_head * S + n)[:, None] * D + d[None, :]
-    int t_6 = (kv_head * mf_S);
-    // 94: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 96: n = start + tl.arange(0, BLOCK_N)
+    // 97: valid = n < hi
+    // 98: offs = (kv_head * (S + KV_SPARE) + n)[:, None] * D + d[None, :]
+    int t_6 = (mf_S + mf_KV_SPARE);
+    int t_7 = (kv_head * t_6);
+    // 99: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
-    __half t_7[64];
+    __half t_8[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 8) {
       int n_1 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_1 = ((int(threadIdx.x % 32u) % 16) * 8);
-      int offs_1 = (((t_6 + n_1) * 128) + d_1);
+      int offs_1 = (((t_7 + n_1) * 128) + d_1);
       bool valid_1 = (n_1 < hi);
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
         mf_load_masked(mf_v, (k_ptr + offs_1), valid_1);
-        t_7[k] = mf_v.v[0];
-        t_7[(k + 1)] = mf_v.v[1];
-        t_7[(k + 2)] = mf_v.v[2];
-        t_7[(k + 3)] = mf_v.v[3];
-        t_7[(k + 4)] = mf_v.v[4];
-        t_7[(k + 5)] = mf_v.v[5];
-        t_7[(k + 6)] = mf_v.v[6];
-        t_7[(k + 7)] = mf_v.v[7];
+        t_8[k] = mf_v.v[0];
+        t_8[(k + 1)] = mf_v.v[1];
+        t_8[(k + 2)] = mf_v.v[2];
+        t_8[(k + 3)] = mf_v.v[3];
+        t_8[(k + 4)] = mf_v.v[4];
+        t_8[(k + 5)] = mf_v.v[5];
+        t_8[(k + 6)] = mf_v.v[6];
+        t_8[(k + 7)] = mf_v.v[7];
       }
     }
     float k_1[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      k_1[k] = static_cast<float>(t_7[k]);
+      k_1[k] = static_cast<float>(t_8[k]);
     }
-    // 95: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
-    float t_8[64];
+    // 100: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    float t_9[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      t_8[k] = (k_1[k] * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + (k % 8))]);
+      t_9[k] = (k_1[k] * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + (k % 8))]);
     }
     float acc_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      acc_2[k] = t_8[(k * 8)];
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 1)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 2)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 3)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 4)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 5)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 6)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 7)]);
+      acc_2[k] = t_9[(k * 8)];
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 1)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 2)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 3)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 4)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 5)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 6)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 7)]);
     }
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -156,103 +158,103 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
-    // 96: m_new = tl.maximum(m_i, scores)
+    // 101: m_new = tl.maximum(m_i, scores)
     float m_new[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       m_new[k] = fmaxf(m_i[k], scores[k]);
     }
-    // 98: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
-    bool t_9[8];
+    // 103: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+    bool t_10[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_9[k] = (m_new[k] == m_i[k]);
-    }
-    float t_10[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_10[k] = (m_i[k] - m_new[k]);
+      t_10[k] = (m_new[k] == m_i[k]);
     }
     float t_11[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_11[k] = mf_exp(t_10[k]);
+      t_11[k] = (m_i[k] - m_new[k]);
+    }
+    float t_12[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_12[k] = mf_exp(t_11[k]);
     }
     float alpha[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
+      alpha[k] = (t_10[k] ? 1.0f : t_12[k]);
     }
-    // 99: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
-    float t_12[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_12[k] = (scores[k] - m_new[k]);
-    }
+    // 104: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
     float t_13[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = mf_exp(t_12[k]);
+      t_13[k] = (scores[k] - m_new[k]);
+    }
+    float t_14[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_14[k] = mf_exp(t_13[k]);
     }
     float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int n_3 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       bool valid_3 = (n_3 < hi);
-      p[k] = (valid_3 ? t_13[k] : 0.0f);
+      p[k] = (valid_3 ? t_14[k] : 0.0f);
     }
-    // 100: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-    __half t_14[64];
+    // 105: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    __half t_15[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 8) {
       int n_4 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_2 = ((int(threadIdx.x % 32u) % 16) * 8);
-      int offs_2 = (((t_6 + n_4) * 128) + d_2);
+      int offs_2 = (((t_7 + n_4) * 128) + d_2);
       bool valid_4 = (n_4 < hi);
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
         mf_load_masked(mf_v, (v_ptr + offs_2), valid_4);
-        t_14[k] = mf_v.v[0];
-        t_14[(k + 1)] = mf_v.v[1];
-        t_14[(k + 2)] = mf_v.v[2];
-        t_14[(k + 3)] = mf_v.v[3];
-        t_14[(k + 4)] = mf_v.v[4];
-        t_14[(k + 5)] = mf_v.v[5];
-        t_14[(k + 6)] = mf_v.v[6];
-        t_14[(k + 7)] = mf_v.v[7];
+        t_15[k] = mf_v.v[0];
+        t_15[(k + 1)] = mf_v.v[1];
+        t_15[(k + 2)] = mf_v.v[2];
+        t_15[(k + 3)] = mf_v.v[3];
+        t_15[(k + 4)] = mf_v.v[4];
+        t_15[(k + 5)] = mf_v.v[5];
+        t_15[(k + 6)] = mf_v.v[6];
+        t_15[(k + 7)] = mf_v.v[7];
       }
     }
     float v[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      v[k] = static_cast<float>(t_14[k]);
+      v[k] = static_cast<float>(t_15[k]);
     }
-    // 101: acc = acc * alpha[:, None] + p[:, None] * v
-    float t_15[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      t_15[k] = (acc[k] * alpha[(k / 8)]);
-    }
+    // 106: acc = acc * alpha[:, None] + p[:, None] * v
     float t_16[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      t_16[k] = (p[(k / 8)] * v[k]);
+      t_16[k] = (acc[k] * alpha[(k / 8)]);
+    }
+    float t_17[64];
+    #pragma unroll
+    for (int k = 0; (k < 64); k += 1) {
+      t_17[k] = (p[(k / 8)] * v[k]);
     }
     float acc_3[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      acc_3[k] = (t_15[k] + t_16[k]);
+      acc_3[k] = (t_16[k] + t_17[k]);
     }
-    // 102: l_i = l_i * alpha + p
-    float t_17[8];
+    // 107: l_i = l_i * alpha + p
+    float t_18[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_17[k] = (l_i[k] * alpha[k]);
+      t_18[k] = (l_i[k] * alpha[k]);
     }
     float l_i_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      l_i_2[k] = (t_17[k] + p[k]);
+      l_i_2[k] = (t_18[k] + p[k]);
     }
     float acc_4[64];
     #pragma unroll
@@ -282,7 +284,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       m_i[k] = m_new_1[k];
     }
   }
-  // 104: m = tl.max(m_i, axis=0)
+  // 109: m = tl.max(m_i, axis=0)
   float m[1];
   m[0] = m_i[0];
   m[0] = fmaxf(m[0], m_i[1]);
@@ -304,44 +306,44 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   m[0] = fmaxf(m[0], m_smem[2]);
   m[0] = fmaxf(m[0], m_smem[3]);
   float m_1 = m[0];
-  // 105: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
-  bool t_18[8];
+  // 110: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+  bool t_19[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_18[k] = (m_i[k] == m_1);
-  }
-  float t_19[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_19[k] = (m_i[k] - m_1);
+    t_19[k] = (m_i[k] == m_1);
   }
   float t_20[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_20[k] = mf_exp(t_19[k]);
+    t_20[k] = (m_i[k] - m_1);
+  }
+  float t_21[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_21[k] = mf_exp(t_20[k]);
   }
   float w[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    w[k] = (t_18[k] ? 1.0f : t_20[k]);
+    w[k] = (t_19[k] ? 1.0f : t_21[k]);
   }
-  // 106: acc = tl.sum(acc * w[:, None], axis=0)
-  float t_21[64];
+  // 111: acc = tl.sum(acc * w[:, None], axis=0)
+  float t_22[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    t_21[k] = (acc[k] * w[(k / 8)]);
+    t_22[k] = (acc[k] * w[(k / 8)]);
   }
   float acc_5[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    acc_5[k] = t_21[k];
-    acc_5[k] = (acc_5[k] + t_21[(8 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(16 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(24 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(32 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(40 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(48 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(56 + k)]);
+    acc_5[k] = t_22[k];
+    acc_5[k] = (acc_5[k] + t_22[(8 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(16 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(24 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(32 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(40 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(48 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(56 + k)]);
   }
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -363,21 +365,21 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc_5[k] = (acc_5[k] + acc_5_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
   }
-  // 107: l_i = tl.sum(l_i * w, axis=0)
-  float t_22[8];
+  // 112: l_i = tl.sum(l_i * w, axis=0)
+  float t_23[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_22[k] = (l_i[k] * w[k]);
+    t_23[k] = (l_i[k] * w[k]);
   }
   float l_i_4[1];
-  l_i_4[0] = t_22[0];
-  l_i_4[0] = (l_i_4[0] + t_22[1]);
-  l_i_4[0] = (l_i_4[0] + t_22[2]);
-  l_i_4[0] = (l_i_4[0] + t_22[3]);
-  l_i_4[0] = (l_i_4[0] + t_22[4]);
-  l_i_4[0] = (l_i_4[0] + t_22[5]);
-  l_i_4[0] = (l_i_4[0] + t_22[6]);
-  l_i_4[0] = (l_i_4[0] + t_22[7]);
+  l_i_4[0] = t_23[0];
+  l_i_4[0] = (l_i_4[0] + t_23[1]);
+  l_i_4[0] = (l_i_4[0] + t_23[2]);
+  l_i_4[0] = (l_i_4[0] + t_23[3]);
+  l_i_4[0] = (l_i_4[0] + t_23[4]);
+  l_i_4[0] = (l_i_4[0] + t_23[5]);
+  l_i_4[0] = (l_i_4[0] + t_23[6]);
+  l_i_4[0] = (l_i_4[0] + t_23[7]);
   float partner_6 = __shfl_xor_sync(0xffffffffu, l_i_4[0], 16);
   l_i_4[0] = (l_i_4[0] + partner_6);
   __syncthreads();
@@ -390,36 +392,36 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
   float l_i_5 = l_i_4[0];
-  // 109: tl.store(o_ptr + part * D + d, acc)
-  int t_23 = (part * 128);
-  decltype(o_ptr) t_24 = (o_ptr + t_23);
+  // 114: tl.store(o_ptr + part * D + d, acc)
+  int t_24 = (part * 128);
+  decltype(o_ptr) t_25 = (o_ptr + t_24);
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     int d = (((int(threadIdx.x % 32u) % 16) * 8) + k);
     if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) == 0))) {
-      *((t_24 + d)) = acc_5[k];
+      *((t_25 + d)) = acc_5[k];
     }
   }
-  // 110: tl.store(m_ptr + part, m_i)
-  decltype(m_ptr) t_25 = (m_ptr + part);
+  // 115: tl.store(m_ptr + part, m_i)
+  decltype(m_ptr) t_26 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_25) = m_1;
+    *(t_26) = m_1;
   }
-  // 111: tl.store(l_ptr + part, l_i)
-  decltype(l_ptr) t_26 = (l_ptr + part);
+  // 116: tl.store(l_ptr + part, l_i)
+  decltype(l_ptr) t_27 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_26) = l_i_5;
+    *(t_27) = l_i_5;
   }
 } else {
-  // 79: head = tl.program_id(0)
-  // 80: split = tl.program_id(1)
-  // 81: part = head * tl.num_programs(1) + split
+  // 84: head = tl.program_id(0)
+  // 85: split = tl.program_id(1)
+  // 86: part = head * tl.num_programs(1) + split
   int t = (int(blockIdx.x) * int(gridDim.y));
   int part = (t + int(blockIdx.y));
-  // 82: kv_head = head // GROUP
+  // 87: kv_head = head // GROUP
   int kv_head = (int(blockIdx.x) / 4);
-  // 83: d = tl.arange(0, D)
-  // 84: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  // 88: d = tl.arange(0, D)
+  // 89: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
@@ -428,15 +430,15 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
   q[0] = (t_4[0] * mf_scale);
-  // 85: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
-  // 86: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 87: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
-  // 88: lo = split * SPLIT
+  // 90: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+  // 91: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 92: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+  // 93: lo = split * SPLIT
   int lo = (int(blockIdx.y) * mf_SPLIT);
-  // 89: hi = tl.minimum(lo + SPLIT, S)
+  // 94: hi = tl.minimum(lo + SPLIT, S)
   int t_5 = (lo + mf_SPLIT);
   int hi = mf_min<int>(t_5, mf_S);
-  // 90: for start in range(lo, hi, BLOCK_N):
+  // 95: for start in range(lo, hi, BLOCK_N):
   float acc[64];
   #pragma unroll 1
   for (int k = 0; (k < 64); k += 1) {
@@ -459,61 +461,62 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
-    // 91: n = start + tl.arange(0, BLOCK_N)
-    // 92: valid = n < hi
-    // 93: offs = (kv_head * S + n)[:, None] * D + d[None, :]
-    int t_6 = (kv_head * mf_S);
-    // 94: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 96: n = start + tl.arange(0, BLOCK_N)
+    // 97: valid = n < hi
+    // 98: offs = (kv_head * (S + KV_SPARE) + n)[:, None] * D + d[None, :]
+    int t_6 = (mf_S + mf_KV_SPARE);
+    int t_7 = (kv_head * t_6);
+    // 99: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
-    __half t_7[64];
+    __half t_8[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
       int n_1 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_1 = ((int(threadIdx.x % 32u) % 16) * 8);
-      int offs_1 = (((t_6 + n_1) * 128) + d_1);
+      int offs_1 = (((t_7 + n_1) * 128) + d_1);
       bool valid_1 = (n_1 < hi);
       if (valid_1) {
-        t_7[k] = (k_ptr + offs_1)[0];
-        t_7[(k + 1)] = (k_ptr + offs_1)[1];
-        t_7[(k + 2)] = (k_ptr + offs_1)[2];
-        t_7[(k + 3)] = (k_ptr + offs_1)[3];
-        t_7[(k + 4)] = (k_ptr + offs_1)[4];
-        t_7[(k + 5)] = (k_ptr + offs_1)[5];
-        t_7[(k + 6)] = (k_ptr + offs_1)[6];
-        t_7[(k + 7)] = (k_ptr + offs_1)[7];
+        t_8[k] = (k_ptr + offs_1)[0];
+        t_8[(k + 1)] = (k_ptr + offs_1)[1];
+        t_8[(k + 2)] = (k_ptr + offs_1)[2];
+        t_8[(k + 3)] = (k_ptr + offs_1)[3];
+        t_8[(k + 4)] = (k_ptr + offs_1)[4];
+        t_8[(k + 5)] = (k_ptr + offs_1)[5];
+        t_8[(k + 6)] = (k_ptr + offs_1)[6];
+        t_8[(k + 7)] = (k_ptr + offs_1)[7];
       } else {
-        t_7[k] = __float2half(0.0f);
-        t_7[(k + 1)] = __float2half(0.0f);
-        t_7[(k + 2)] = __float2half(0.0f);
-        t_7[(k + 3)] = __float2half(0.0f);
-        t_7[(k + 4)] = __float2half(0.0f);
-        t_7[(k + 5)] = __float2half(0.0f);
-        t_7[(k + 6)] = __float2half(0.0f);
-        t_7[(k + 7)] = __float2half(0.0f);
+        t_8[k] = __float2half(0.0f);
+        t_8[(k + 1)] = __float2half(0.0f);
+        t_8[(k + 2)] = __float2half(0.0f);
+        t_8[(k + 3)] = __float2half(0.0f);
+        t_8[(k + 4)] = __float2half(0.0f);
+        t_8[(k + 5)] = __float2half(0.0f);
+        t_8[(k + 6)] = __float2half(0.0f);
+        t_8[(k + 7)] = __float2half(0.0f);
       }
     }
     float k_1[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      k_1[k] = static_cast<float>(t_7[k]);
+      k_1[k] = static_cast<float>(t_8[k]);
     }
-    // 95: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
-    float t_8[64];
+    // 100: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    float t_9[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      t_8[k] = (k_1[k] * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + (k % 8))]);
+      t_9[k] = (k_1[k] * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + (k % 8))]);
     }
     float acc_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      acc_2[k] = t_8[(k * 8)];
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 1)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 2)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 3)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 4)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 5)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 6)]);
-      acc_2[k] = (acc_2[k] + t_8[((k * 8) + 7)]);
+      acc_2[k] = t_9[(k * 8)];
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 1)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 2)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 3)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 4)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 5)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 6)]);
+      acc_2[k] = (acc_2[k] + t_9[((k * 8) + 7)]);
     }
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -542,110 +545,110 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
-    // 96: m_new = tl.maximum(m_i, scores)
+    // 101: m_new = tl.maximum(m_i, scores)
     float m_new[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       m_new[k] = fmaxf(m_i[k], scores[k]);
     }
-    // 98: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
-    bool t_9[8];
+    // 103: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+    bool t_10[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_9[k] = (m_new[k] == m_i[k]);
-    }
-    float t_10[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_10[k] = (m_i[k] - m_new[k]);
+      t_10[k] = (m_new[k] == m_i[k]);
     }
     float t_11[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_11[k] = mf_exp(t_10[k]);
+      t_11[k] = (m_i[k] - m_new[k]);
+    }
+    float t_12[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_12[k] = mf_exp(t_11[k]);
     }
     float alpha[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
+      alpha[k] = (t_10[k] ? 1.0f : t_12[k]);
     }
-    // 99: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
-    float t_12[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_12[k] = (scores[k] - m_new[k]);
-    }
+    // 104: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
     float t_13[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = mf_exp(t_12[k]);
+      t_13[k] = (scores[k] - m_new[k]);
+    }
+    float t_14[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_14[k] = mf_exp(t_13[k]);
     }
     float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int n_3 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       bool valid_3 = (n_3 < hi);
-      p[k] = (valid_3 ? t_13[k] : 0.0f);
+      p[k] = (valid_3 ? t_14[k] : 0.0f);
     }
-    // 100: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-    __half t_14[64];
+    // 105: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    __half t_15[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
       int n_4 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_2 = ((int(threadIdx.x % 32u) % 16) * 8);
-      int offs_2 = (((t_6 + n_4) * 128) + d_2);
+      int offs_2 = (((t_7 + n_4) * 128) + d_2);
       bool valid_4 = (n_4 < hi);
       if (valid_4) {
-        t_14[k] = (v_ptr + offs_2)[0];
-        t_14[(k + 1)] = (v_ptr + offs_2)[1];
-        t_14[(k + 2)] = (v_ptr + offs_2)[2];
-        t_14[(k + 3)] = (v_ptr + offs_2)[3];
-        t_14[(k + 4)] = (v_ptr + offs_2)[4];
-        t_14[(k + 5)] = (v_ptr + offs_2)[5];
-        t_14[(k + 6)] = (v_ptr + offs_2)[6];
-        t_14[(k + 7)] = (v_ptr + offs_2)[7];
+        t_15[k] = (v_ptr + offs_2)[0];
+        t_15[(k + 1)] = (v_ptr + offs_2)[1];
+        t_15[(k + 2)] = (v_ptr + offs_2)[2];
+        t_15[(k + 3)] = (v_ptr + offs_2)[3];
+        t_15[(k + 4)] = (v_ptr + offs_2)[4];
+        t_15[(k + 5)] = (v_ptr + offs_2)[5];
+        t_15[(k + 6)] = (v_ptr + offs_2)[6];
+        t_15[(k + 7)] = (v_ptr + offs_2)[7];
       } else {
-        t_14[k] = __float2half(0.0f);
-        t_14[(k + 1)] = __float2half(0.0f);
-        t_14[(k + 2)] = __float2half(0.0f);
-        t_14[(k + 3)] = __float2half(0.0f);
-        t_14[(k + 4)] = __float2half(0.0f);
-        t_14[(k + 5)] = __float2half(0.0f);
-        t_14[(k + 6)] = __float2half(0.0f);
-        t_14[(k + 7)] = __float2half(0.0f);
+        t_15[k] = __float2half(0.0f);
+        t_15[(k + 1)] = __float2half(0.0f);
+        t_15[(k + 2)] = __float2half(0.0f);
+        t_15[(k + 3)] = __float2half(0.0f);
+        t_15[(k + 4)] = __float2half(0.0f);
+        t_15[(k + 5)] = __float2half(0.0f);
+        t_15[(k + 6)] = __float2half(0.0f);
+        t_15[(k + 7)] = __float2half(0.0f);
       }
     }
     float v[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      v[k] = static_cast<float>(t_14[k]);
+      v[k] = static_cast<float>(t_15[k]);
     }
-    // 101: acc = acc * alpha[:, None] + p[:, None] * v
-    float t_15[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      t_15[k] = (acc[k] * alpha[(k / 8)]);
-    }
+    // 106: acc = acc * alpha[:, None] + p[:, None] * v
     float t_16[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      t_16[k] = (p[(k / 8)] * v[k]);
+      t_16[k] = (acc[k] * alpha[(k / 8)]);
+    }
+    float t_17[64];
+    #pragma unroll 1
+    for (int k = 0; (k < 64); k += 1) {
+      t_17[k] = (p[(k / 8)] * v[k]);
     }
     float acc_3[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      acc_3[k] = (t_15[k] + t_16[k]);
+      acc_3[k] = (t_16[k] + t_17[k]);
     }
-    // 102: l_i = l_i * alpha + p
-    float t_17[8];
+    // 107: l_i = l_i * alpha + p
+    float t_18[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_17[k] = (l_i[k] * alpha[k]);
+      t_18[k] = (l_i[k] * alpha[k]);
     }
     float l_i_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      l_i_2[k] = (t_17[k] + p[k]);
+      l_i_2[k] = (t_18[k] + p[k]);
     }
     float acc_4[64];
     #pragma unroll 1
@@ -675,7 +678,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       m_i[k] = m_new_1[k];
     }
   }
-  // 104: m = tl.max(m_i, axis=0)
+  // 109: m = tl.max(m_i, axis=0)
   float m[1];
   m[0] = m_i[0];
   m[0] = fmaxf(m[0], m_i[1]);
@@ -697,44 +700,44 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   m[0] = fmaxf(m[0], m_smem[2]);
   m[0] = fmaxf(m[0], m_smem[3]);
   float m_1 = m[0];
-  // 105: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
-  bool t_18[8];
+  // 110: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+  bool t_19[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    t_18[k] = (m_i[k] == m_1);
-  }
-  float t_19[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_19[k] = (m_i[k] - m_1);
+    t_19[k] = (m_i[k] == m_1);
   }
   float t_20[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    t_20[k] = mf_exp(t_19[k]);
+    t_20[k] = (m_i[k] - m_1);
+  }
+  float t_21[8];
+  #pragma unroll 1
+  for (int k = 0; (k < 8); k += 1) {
+    t_21[k] = mf_exp(t_20[k]);
   }
   float w[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    w[k] = (t_18[k] ? 1.0f : t_20[k]);
+    w[k] = (t_19[k] ? 1.0f : t_21[k]);
   }
-  // 106: acc = tl.sum(acc * w[:, None], axis=0)
-  float t_21[64];
+  // 111: acc = tl.sum(acc * w[:, None], axis=0)
+  float t_22[64];
   #pragma unroll 1
   for (int k = 0; (k < 64); k += 1) {
-    t_21[k] = (acc[k] * w[(k / 8)]);
+    t_22[k] = (acc[k] * w[(k / 8)]);
   }
   float acc_5[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    acc_5[k] = t_21[k];
-    acc_5[k] = (acc_5[k] + t_21[(8 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(16 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(24 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(32 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(40 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(48 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(56 + k)]);
+    acc_5[k] = t_22[k];
+    acc_5[k] = (acc_5[k] + t_22[(8 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(16 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(24 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(32 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(40 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(48 + k)]);
+    acc_5[k] = (acc_5[k] + t_22[(56 + k)]);
   }
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -756,21 +759,21 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc_5[k] = (acc_5[k] + acc_5_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
   }
-  // 107: l_i = tl.sum(l_i * w, axis=0)
-  float t_22[8];
+  // 112: l_i = tl.sum(l_i * w, axis=0)
+  float t_23[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    t_22[k] = (l_i[k] * w[k]);
+    t_23[k] = (l_i[k] * w[k]);
   }
   float l_i_4[1];
-  l_i_4[0] = t_22[0];
-  l_i_4[0] = (l_i_4[0] + t_22[1]);
-  l_i_4[0] = (l_i_4[0] + t_22[2]);
-  l_i_4[0] = (l_i_4[0] + t_22[3]);
-  l_i_4[0] = (l_i_4[0] + t_22[4]);
-  l_i_4[0] = (l_i_4[0] + t_22[5]);
-  l_i_4[0] = (l_i_4[0] + t_22[6]);
-  l_i_4[0] = (l_i_4[0] + t_22[7]);
+  l_i_4[0] = t_23[0];
+  l_i_4[0] = (l_i_4[0] + t_23[1]);
+  l_i_4[0] = (l_i_4[0] + t_23[2]);
+  l_i_4[0] = (l_i_4[0] + t_23[3]);
+  l_i_4[0] = (l_i_4[0] + t_23[4]);
+  l_i_4[0] = (l_i_4[0] + t_23[5]);
+  l_i_4[0] = (l_i_4[0] + t_23[6]);
+  l_i_4[0] = (l_i_4[0] + t_23[7]);
   float partner_6 = __shfl_xor_sync(0xffffffffu, l_i_4[0], 16);
   l_i_4[0] = (l_i_4[0] + partner_6);
   __syncthreads();
@@ -783,24 +786,24 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
   float l_i_5 = l_i_4[0];
-  // 109: tl.store(o_ptr + part * D + d, acc)
-  int t_23 = (part * 128);
-  decltype(o_ptr) t_24 = (o_ptr + t_23);
+  // 114: tl.store(o_ptr + part * D + d, acc)
+  int t_24 = (part * 128);
+  decltype(o_ptr) t_25 = (o_ptr + t_24);
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     int d = (((int(threadIdx.x % 32u) % 16) * 8) + k);
     if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) == 0))) {
-      *((t_24 + d)) = acc_5[k];
+      *((t_25 + d)) = acc_5[k];
     }
   }
-  // 110: tl.store(m_ptr + part, m_i)
-  decltype(m_ptr) t_25 = (m_ptr + part);
+  // 115: tl.store(m_ptr + part, m_i)
+  decltype(m_ptr) t_26 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_25) = m_1;
+    *(t_26) = m_1;
   }
-  // 111: tl.store(l_ptr + part, l_i)
-  decltype(l_ptr) t_26 = (l_ptr + part);
+  // 116: tl.store(l_ptr + part, l_i)
+  decltype(l_ptr) t_27 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_26) = l_i_5;
+    *(t_27) = l_i_5;
   }
 }

@@ -45,12 +45,13 @@ template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { re
 
 const auto mf_N = N[0];
 const auto mf_K = K[0];
+const auto mf_res_ptr = res_ptr[0];
 if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
-  // 103: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
-  // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 134: qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
+  // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 32);
-  // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 86: for k0 in range(0, K, BLOCK_K):
+  // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 115: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -152,17 +153,17 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+    // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
     __half t_10[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 8) {
       int kw_4 = (t_1 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
+      int offs_1 = (kw_4 * 8);
       bool k_ok_4 = ((kw_4 / 8) < t_2);
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-        mf_load_masked(mf_v, ((x_ptr + (kw_4 * 8)) + 0), k_ok_4);
+        mf_load_masked(mf_v, (x_ptr + offs_1), k_ok_4);
         t_10[k] = mf_v.v[0];
         t_10[(k + 1)] = mf_v.v[1];
         t_10[(k + 2)] = mf_v.v[2];
@@ -178,7 +179,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 32); k += 1) {
       x[k] = static_cast<float>(t_10[k]);
     }
-    // 90: acc += tl.sum(w * x, axis=2)
+    // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
     float t_11[128];
     #pragma unroll
     for (int k = 0; (k < 128); k += 1) {
@@ -211,7 +212,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       acc[k] = acc_4[k];
     }
   }
-  // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+  // 118: y = tl.sum(acc, axis=1) * inv_rms
   float acc_5[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -240,10 +241,16 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     float partner_3 = __shfl_xor_sync(0xffffffffu, acc_5[k], 8);
     acc_5[k] = (acc_5[k] + partner_3);
   }
+  float y[4];
+  #pragma unroll
+  for (int k = 0; (k < 4); k += 1) {
+    y[k] = (acc_5[k] * 1.0f);
+  }
+  // 121: tl.store(out_ptr + rows, y, mask=rows < N)
   __half t_12[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
-    t_12[k] = mf_cast<__half>(acc_5[k]);
+    t_12[k] = mf_cast<__half>(y[k]);
   }
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -253,11 +260,11 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
   }
 } else {
-  // 103: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
-  // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 134: qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
+  // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 32);
-  // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 86: for k0 in range(0, K, BLOCK_K):
+  // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 115: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -362,23 +369,23 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+    // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
     __half t_10[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 8) {
       int kw_4 = (t_1 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
+      int offs_1 = (kw_4 * 8);
       bool k_ok_4 = ((kw_4 / 8) < t_2);
       if (k_ok_4) {
-        t_10[k] = ((x_ptr + (kw_4 * 8)) + 0)[0];
-        t_10[(k + 1)] = ((x_ptr + (kw_4 * 8)) + 0)[1];
-        t_10[(k + 2)] = ((x_ptr + (kw_4 * 8)) + 0)[2];
-        t_10[(k + 3)] = ((x_ptr + (kw_4 * 8)) + 0)[3];
-        t_10[(k + 4)] = ((x_ptr + (kw_4 * 8)) + 0)[4];
-        t_10[(k + 5)] = ((x_ptr + (kw_4 * 8)) + 0)[5];
-        t_10[(k + 6)] = ((x_ptr + (kw_4 * 8)) + 0)[6];
-        t_10[(k + 7)] = ((x_ptr + (kw_4 * 8)) + 0)[7];
+        t_10[k] = (x_ptr + offs_1)[0];
+        t_10[(k + 1)] = (x_ptr + offs_1)[1];
+        t_10[(k + 2)] = (x_ptr + offs_1)[2];
+        t_10[(k + 3)] = (x_ptr + offs_1)[3];
+        t_10[(k + 4)] = (x_ptr + offs_1)[4];
+        t_10[(k + 5)] = (x_ptr + offs_1)[5];
+        t_10[(k + 6)] = (x_ptr + offs_1)[6];
+        t_10[(k + 7)] = (x_ptr + offs_1)[7];
       } else {
         t_10[k] = __float2half(0.0f);
         t_10[(k + 1)] = __float2half(0.0f);
@@ -395,7 +402,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 32); k += 1) {
       x[k] = static_cast<float>(t_10[k]);
     }
-    // 90: acc += tl.sum(w * x, axis=2)
+    // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
     float t_11[128];
     #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
@@ -428,7 +435,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       acc[k] = acc_4[k];
     }
   }
-  // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+  // 118: y = tl.sum(acc, axis=1) * inv_rms
   float acc_5[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
@@ -457,10 +464,16 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     float partner_3 = __shfl_xor_sync(0xffffffffu, acc_5[k], 8);
     acc_5[k] = (acc_5[k] + partner_3);
   }
+  float y[4];
+  #pragma unroll 1
+  for (int k = 0; (k < 4); k += 1) {
+    y[k] = (acc_5[k] * 1.0f);
+  }
+  // 121: tl.store(out_ptr + rows, y, mask=rows < N)
   __half t_12[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
-    t_12[k] = mf_cast<__half>(acc_5[k]);
+    t_12[k] = mf_cast<__half>(y[k]);
   }
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {

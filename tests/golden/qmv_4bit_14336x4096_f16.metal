@@ -1,8 +1,8 @@
-// 103: qmv_rows(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, tl.program_id(0), N, K, GROUP, BITS, BLOCK_N, BLOCK_K)
-// 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+// 134: qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
+// 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
 int t = (int(threadgroup_position_in_grid.x) * 32);
-// 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 86: for k0 in range(0, K, BLOCK_K):
+// 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 115: for k0 in range(0, K, BLOCK_K):
 float acc[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -104,17 +104,17 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 128); k += 1) {
     w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
   }
-  // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-  // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-  // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+  // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+  // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
   half t_10[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
     int kw_4 = (t_1 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k / 8)));
+    int offs_1 = ((kw_4 * 8) + (k % 8));
     bool k_ok_4 = ((kw_4 / 8) < t_2);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (k_ok_4) mf_v = *((const device packed_half4*)(((x_ptr + (kw_4 * 8)) + (k % 8))));
+      if (k_ok_4) mf_v = *((const device packed_half4*)((x_ptr + offs_1)));
       t_10[k] = mf_v[0];
       t_10[(k + 1)] = mf_v[1];
       t_10[(k + 2)] = mf_v[2];
@@ -126,7 +126,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 32); k += 1) {
     x[k] = static_cast<float>(t_10[k]);
   }
-  // 90: acc += tl.sum(w * x, axis=2)
+  // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
   float t_11[128];
   #pragma unroll
   for (int k = 0; (k < 128); k += 1) {
@@ -159,7 +159,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     acc[k] = acc_4[k];
   }
 }
-// 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+// 118: y = tl.sum(acc, axis=1) * inv_rms
 float acc_5[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
@@ -188,10 +188,16 @@ for (int k = 0; (k < 4); k += 1) {
   float partner_3 = simd_shuffle_xor(acc_5[k], ushort(8));
   acc_5[k] = (acc_5[k] + partner_3);
 }
+float y[4];
+#pragma unroll
+for (int k = 0; (k < 4); k += 1) {
+  y[k] = (acc_5[k] * 1.0f);
+}
+// 121: tl.store(out_ptr + rows, y, mask=rows < N)
 half t_12[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
-  t_12[k] = static_cast<half>(acc_5[k]);
+  t_12[k] = static_cast<half>(y[k]);
 }
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {

@@ -49,23 +49,25 @@ const auto mf_K = K[0];
 const auto mf_offset = offset[0];
 const auto mf_pos_scale = pos_scale[0];
 const auto mf_log_base = log_base[0];
+const auto mf_norm_ptr = norm_ptr[0];
+const auto mf_eps = eps[0];
 if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(wv_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
-  // 187: block = tl.program_id(0)
-  // 188: q_blocks = tl.cdiv(NQ, BLOCK_N)
+  // 220: block = tl.program_id(0)
+  // 221: q_blocks = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 8);
   int t_1 = (t - 1);
   int q_blocks = (t_1 / 8);
-  // 189: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+  // 222: kv_blocks = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 8);
   int t_3 = (t_2 - 1);
   int kv_blocks = (t_3 / 8);
-  // 190: if block < q_blocks:
+  // 226: if block < q_blocks:
   bool t_4 = (int(blockIdx.x) < q_blocks);
   if (t_4) {
-    // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_5 = (int(blockIdx.x) * 8);
-    // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 86: for k0 in range(0, K, BLOCK_K):
+    // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 115: for k0 in range(0, K, BLOCK_K):
     float acc[4];
     #pragma unroll
     for (int k = 0; (k < 4); k += 1) {
@@ -145,17 +147,17 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         w[k] = (t_14[k] + bias[(k / 8)]);
       }
-      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-      // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+      // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+      // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
       __half t_15[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 8) {
         int kw_2 = (t_6 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
+        int offs_1 = (kw_2 * 8);
         bool k_ok_2 = ((kw_2 / 8) < t_7);
         {
           mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-          mf_load_masked(mf_v, ((x_ptr + (kw_2 * 8)) + 0), k_ok_2);
+          mf_load_masked(mf_v, (x_ptr + offs_1), k_ok_2);
           t_15[k] = mf_v.v[0];
           t_15[(k + 1)] = mf_v.v[1];
           t_15[(k + 2)] = mf_v.v[2];
@@ -171,7 +173,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         x[k] = static_cast<float>(t_15[k]);
       }
-      // 90: acc += tl.sum(w * x, axis=2)
+      // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_16[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -204,7 +206,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc[k] = acc_4[k];
       }
     }
-    // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+    // 118: y = tl.sum(acc, axis=1) * inv_rms
     float acc_5[1];
     acc_5[0] = acc[0];
     acc_5[0] = (acc_5[0] + acc[1]);
@@ -218,23 +220,26 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     acc_5[0] = (acc_5[0] + partner_2);
     float partner_3 = __shfl_xor_sync(0xffffffffu, acc_5[0], 8);
     acc_5[0] = (acc_5[0] + partner_3);
+    float y[1];
+    y[0] = (acc_5[0] * 1.0f);
+    // 121: tl.store(out_ptr + rows, y, mask=rows < N)
     __half t_17[1];
-    t_17[0] = mf_cast<__half>(acc_5[0]);
+    t_17[0] = mf_cast<__half>(y[0]);
     int rows_2 = (t_5 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
     if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows_2 < mf_NQ))) {
       *((q_ptr + rows_2)) = t_17[0];
     }
   } else {
-    // 196: elif block < q_blocks + kv_blocks:
+    // 233: elif block < q_blocks + kv_blocks:
     int t_18 = (q_blocks + kv_blocks);
     bool t_19 = (int(blockIdx.x) < t_18);
     if (t_19) {
-      // 201: qmv_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+      // 238: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, k_ptr, block - q_blocks, NKV, K, GROUP,
       int t_20 = (int(blockIdx.x) - q_blocks);
-      // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_21 = (t_20 * 8);
-      // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 86: for k0 in range(0, K, BLOCK_K):
+      // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 115: for k0 in range(0, K, BLOCK_K):
       float acc_6[4];
       #pragma unroll
       for (int k = 0; (k < 4); k += 1) {
@@ -314,17 +319,17 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_1[k] = (t_30[k] + bias_1[(k / 8)]);
         }
-        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-        // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         __half t_31[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 8) {
           int kw_5 = (t_22 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
+          int offs_3 = (kw_5 * 8);
           bool k_ok_5 = ((kw_5 / 8) < t_23);
           {
             mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-            mf_load_masked(mf_v, ((x_ptr + (kw_5 * 8)) + 0), k_ok_5);
+            mf_load_masked(mf_v, (x_ptr + offs_3), k_ok_5);
             t_31[k] = mf_v.v[0];
             t_31[(k + 1)] = mf_v.v[1];
             t_31[(k + 2)] = mf_v.v[2];
@@ -340,7 +345,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_1[k] = static_cast<float>(t_31[k]);
         }
-        // 90: acc += tl.sum(w * x, axis=2)
+        // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_32[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -373,7 +378,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_6[k] = acc_10[k];
         }
       }
-      // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+      // 118: y = tl.sum(acc, axis=1) * inv_rms
       float acc_11[1];
       acc_11[0] = acc_6[0];
       acc_11[0] = (acc_11[0] + acc_6[1]);
@@ -387,20 +392,23 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_11[0] = (acc_11[0] + partner_6);
       float partner_7 = __shfl_xor_sync(0xffffffffu, acc_11[0], 8);
       acc_11[0] = (acc_11[0] + partner_7);
+      float y_1[1];
+      y_1[0] = (acc_11[0] * 1.0f);
+      // 121: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_33[1];
-      t_33[0] = mf_cast<__half>(acc_11[0]);
+      t_33[0] = mf_cast<__half>(y_1[0]);
       int rows_5 = (t_21 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
       if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows_5 < mf_NKV))) {
         *((k_ptr + rows_5)) = t_33[0];
       }
     } else {
-      // 203: qmv_rows(x_ptr, wv_ptr, sv_ptr, bv_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K, GROUP, BITS, BLOCK_N,
+      // 241: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K,
       int t_34 = (int(blockIdx.x) - q_blocks);
       int t_35 = (t_34 - kv_blocks);
-      // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_36 = (t_35 * 8);
-      // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 86: for k0 in range(0, K, BLOCK_K):
+      // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 115: for k0 in range(0, K, BLOCK_K):
       float acc_12[4];
       #pragma unroll
       for (int k = 0; (k < 4); k += 1) {
@@ -480,17 +488,17 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_2[k] = (t_45[k] + bias_2[(k / 8)]);
         }
-        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-        // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         __half t_46[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 8) {
           int kw_8 = (t_37 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
+          int offs_5 = (kw_8 * 8);
           bool k_ok_8 = ((kw_8 / 8) < t_38);
           {
             mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-            mf_load_masked(mf_v, ((x_ptr + (kw_8 * 8)) + 0), k_ok_8);
+            mf_load_masked(mf_v, (x_ptr + offs_5), k_ok_8);
             t_46[k] = mf_v.v[0];
             t_46[(k + 1)] = mf_v.v[1];
             t_46[(k + 2)] = mf_v.v[2];
@@ -506,7 +514,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_2[k] = static_cast<float>(t_46[k]);
         }
-        // 90: acc += tl.sum(w * x, axis=2)
+        // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_47[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -539,7 +547,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_12[k] = acc_16[k];
         }
       }
-      // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+      // 118: y = tl.sum(acc, axis=1) * inv_rms
       float acc_17[1];
       acc_17[0] = acc_12[0];
       acc_17[0] = (acc_17[0] + acc_12[1]);
@@ -553,8 +561,11 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_17[0] = (acc_17[0] + partner_10);
       float partner_11 = __shfl_xor_sync(0xffffffffu, acc_17[0], 8);
       acc_17[0] = (acc_17[0] + partner_11);
+      float y_2[1];
+      y_2[0] = (acc_17[0] * 1.0f);
+      // 121: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_48[1];
-      t_48[0] = mf_cast<__half>(acc_17[0]);
+      t_48[0] = mf_cast<__half>(y_2[0]);
       int rows_8 = (t_36 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
       if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows_8 < mf_NKV))) {
         *((v_ptr + rows_8)) = t_48[0];
@@ -562,22 +573,22 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     }
   }
 } else {
-  // 187: block = tl.program_id(0)
-  // 188: q_blocks = tl.cdiv(NQ, BLOCK_N)
+  // 220: block = tl.program_id(0)
+  // 221: q_blocks = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 8);
   int t_1 = (t - 1);
   int q_blocks = (t_1 / 8);
-  // 189: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+  // 222: kv_blocks = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 8);
   int t_3 = (t_2 - 1);
   int kv_blocks = (t_3 / 8);
-  // 190: if block < q_blocks:
+  // 226: if block < q_blocks:
   bool t_4 = (int(blockIdx.x) < q_blocks);
   if (t_4) {
-    // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_5 = (int(blockIdx.x) * 8);
-    // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 86: for k0 in range(0, K, BLOCK_K):
+    // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 115: for k0 in range(0, K, BLOCK_K):
     float acc[4];
     #pragma unroll 1
     for (int k = 0; (k < 4); k += 1) {
@@ -660,23 +671,23 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         w[k] = (t_14[k] + bias[(k / 8)]);
       }
-      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-      // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+      // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+      // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
       __half t_15[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 8) {
         int kw_2 = (t_6 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
+        int offs_1 = (kw_2 * 8);
         bool k_ok_2 = ((kw_2 / 8) < t_7);
         if (k_ok_2) {
-          t_15[k] = ((x_ptr + (kw_2 * 8)) + 0)[0];
-          t_15[(k + 1)] = ((x_ptr + (kw_2 * 8)) + 0)[1];
-          t_15[(k + 2)] = ((x_ptr + (kw_2 * 8)) + 0)[2];
-          t_15[(k + 3)] = ((x_ptr + (kw_2 * 8)) + 0)[3];
-          t_15[(k + 4)] = ((x_ptr + (kw_2 * 8)) + 0)[4];
-          t_15[(k + 5)] = ((x_ptr + (kw_2 * 8)) + 0)[5];
-          t_15[(k + 6)] = ((x_ptr + (kw_2 * 8)) + 0)[6];
-          t_15[(k + 7)] = ((x_ptr + (kw_2 * 8)) + 0)[7];
+          t_15[k] = (x_ptr + offs_1)[0];
+          t_15[(k + 1)] = (x_ptr + offs_1)[1];
+          t_15[(k + 2)] = (x_ptr + offs_1)[2];
+          t_15[(k + 3)] = (x_ptr + offs_1)[3];
+          t_15[(k + 4)] = (x_ptr + offs_1)[4];
+          t_15[(k + 5)] = (x_ptr + offs_1)[5];
+          t_15[(k + 6)] = (x_ptr + offs_1)[6];
+          t_15[(k + 7)] = (x_ptr + offs_1)[7];
         } else {
           t_15[k] = __float2half(0.0f);
           t_15[(k + 1)] = __float2half(0.0f);
@@ -693,7 +704,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         x[k] = static_cast<float>(t_15[k]);
       }
-      // 90: acc += tl.sum(w * x, axis=2)
+      // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_16[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 1) {
@@ -726,7 +737,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc[k] = acc_4[k];
       }
     }
-    // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+    // 118: y = tl.sum(acc, axis=1) * inv_rms
     float acc_5[1];
     acc_5[0] = acc[0];
     acc_5[0] = (acc_5[0] + acc[1]);
@@ -740,23 +751,26 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     acc_5[0] = (acc_5[0] + partner_2);
     float partner_3 = __shfl_xor_sync(0xffffffffu, acc_5[0], 8);
     acc_5[0] = (acc_5[0] + partner_3);
+    float y[1];
+    y[0] = (acc_5[0] * 1.0f);
+    // 121: tl.store(out_ptr + rows, y, mask=rows < N)
     __half t_17[1];
-    t_17[0] = mf_cast<__half>(acc_5[0]);
+    t_17[0] = mf_cast<__half>(y[0]);
     int rows_2 = (t_5 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
     if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows_2 < mf_NQ))) {
       *((q_ptr + rows_2)) = t_17[0];
     }
   } else {
-    // 196: elif block < q_blocks + kv_blocks:
+    // 233: elif block < q_blocks + kv_blocks:
     int t_18 = (q_blocks + kv_blocks);
     bool t_19 = (int(blockIdx.x) < t_18);
     if (t_19) {
-      // 201: qmv_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+      // 238: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, k_ptr, block - q_blocks, NKV, K, GROUP,
       int t_20 = (int(blockIdx.x) - q_blocks);
-      // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_21 = (t_20 * 8);
-      // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 86: for k0 in range(0, K, BLOCK_K):
+      // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 115: for k0 in range(0, K, BLOCK_K):
       float acc_6[4];
       #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
@@ -839,23 +853,23 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_1[k] = (t_30[k] + bias_1[(k / 8)]);
         }
-        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-        // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         __half t_31[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 8) {
           int kw_5 = (t_22 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
+          int offs_3 = (kw_5 * 8);
           bool k_ok_5 = ((kw_5 / 8) < t_23);
           if (k_ok_5) {
-            t_31[k] = ((x_ptr + (kw_5 * 8)) + 0)[0];
-            t_31[(k + 1)] = ((x_ptr + (kw_5 * 8)) + 0)[1];
-            t_31[(k + 2)] = ((x_ptr + (kw_5 * 8)) + 0)[2];
-            t_31[(k + 3)] = ((x_ptr + (kw_5 * 8)) + 0)[3];
-            t_31[(k + 4)] = ((x_ptr + (kw_5 * 8)) + 0)[4];
-            t_31[(k + 5)] = ((x_ptr + (kw_5 * 8)) + 0)[5];
-            t_31[(k + 6)] = ((x_ptr + (kw_5 * 8)) + 0)[6];
-            t_31[(k + 7)] = ((x_ptr + (kw_5 * 8)) + 0)[7];
+            t_31[k] = (x_ptr + offs_3)[0];
+            t_31[(k + 1)] = (x_ptr + offs_3)[1];
+            t_31[(k + 2)] = (x_ptr + offs_3)[2];
+            t_31[(k + 3)] = (x_ptr + offs_3)[3];
+            t_31[(k + 4)] = (x_ptr + offs_3)[4];
+            t_31[(k + 5)] = (x_ptr + offs_3)[5];
+            t_31[(k + 6)] = (x_ptr + offs_3)[6];
+            t_31[(k + 7)] = (x_ptr + offs_3)[7];
           } else {
             t_31[k] = __float2half(0.0f);
             t_31[(k + 1)] = __float2half(0.0f);
@@ -872,7 +886,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_1[k] = static_cast<float>(t_31[k]);
         }
-        // 90: acc += tl.sum(w * x, axis=2)
+        // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_32[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -905,7 +919,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_6[k] = acc_10[k];
         }
       }
-      // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+      // 118: y = tl.sum(acc, axis=1) * inv_rms
       float acc_11[1];
       acc_11[0] = acc_6[0];
       acc_11[0] = (acc_11[0] + acc_6[1]);
@@ -919,20 +933,23 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_11[0] = (acc_11[0] + partner_6);
       float partner_7 = __shfl_xor_sync(0xffffffffu, acc_11[0], 8);
       acc_11[0] = (acc_11[0] + partner_7);
+      float y_1[1];
+      y_1[0] = (acc_11[0] * 1.0f);
+      // 121: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_33[1];
-      t_33[0] = mf_cast<__half>(acc_11[0]);
+      t_33[0] = mf_cast<__half>(y_1[0]);
       int rows_5 = (t_21 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
       if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows_5 < mf_NKV))) {
         *((k_ptr + rows_5)) = t_33[0];
       }
     } else {
-      // 203: qmv_rows(x_ptr, wv_ptr, sv_ptr, bv_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K, GROUP, BITS, BLOCK_N,
+      // 241: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K,
       int t_34 = (int(blockIdx.x) - q_blocks);
       int t_35 = (t_34 - kv_blocks);
-      // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_36 = (t_35 * 8);
-      // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 86: for k0 in range(0, K, BLOCK_K):
+      // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 115: for k0 in range(0, K, BLOCK_K):
       float acc_12[4];
       #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
@@ -1015,23 +1032,23 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_2[k] = (t_45[k] + bias_2[(k / 8)]);
         }
-        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-        // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+        // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         __half t_46[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 8) {
           int kw_8 = (t_37 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
+          int offs_5 = (kw_8 * 8);
           bool k_ok_8 = ((kw_8 / 8) < t_38);
           if (k_ok_8) {
-            t_46[k] = ((x_ptr + (kw_8 * 8)) + 0)[0];
-            t_46[(k + 1)] = ((x_ptr + (kw_8 * 8)) + 0)[1];
-            t_46[(k + 2)] = ((x_ptr + (kw_8 * 8)) + 0)[2];
-            t_46[(k + 3)] = ((x_ptr + (kw_8 * 8)) + 0)[3];
-            t_46[(k + 4)] = ((x_ptr + (kw_8 * 8)) + 0)[4];
-            t_46[(k + 5)] = ((x_ptr + (kw_8 * 8)) + 0)[5];
-            t_46[(k + 6)] = ((x_ptr + (kw_8 * 8)) + 0)[6];
-            t_46[(k + 7)] = ((x_ptr + (kw_8 * 8)) + 0)[7];
+            t_46[k] = (x_ptr + offs_5)[0];
+            t_46[(k + 1)] = (x_ptr + offs_5)[1];
+            t_46[(k + 2)] = (x_ptr + offs_5)[2];
+            t_46[(k + 3)] = (x_ptr + offs_5)[3];
+            t_46[(k + 4)] = (x_ptr + offs_5)[4];
+            t_46[(k + 5)] = (x_ptr + offs_5)[5];
+            t_46[(k + 6)] = (x_ptr + offs_5)[6];
+            t_46[(k + 7)] = (x_ptr + offs_5)[7];
           } else {
             t_46[k] = __float2half(0.0f);
             t_46[(k + 1)] = __float2half(0.0f);
@@ -1048,7 +1065,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_2[k] = static_cast<float>(t_46[k]);
         }
-        // 90: acc += tl.sum(w * x, axis=2)
+        // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_47[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -1081,7 +1098,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_12[k] = acc_16[k];
         }
       }
-      // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+      // 118: y = tl.sum(acc, axis=1) * inv_rms
       float acc_17[1];
       acc_17[0] = acc_12[0];
       acc_17[0] = (acc_17[0] + acc_12[1]);
@@ -1095,8 +1112,11 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_17[0] = (acc_17[0] + partner_10);
       float partner_11 = __shfl_xor_sync(0xffffffffu, acc_17[0], 8);
       acc_17[0] = (acc_17[0] + partner_11);
+      float y_2[1];
+      y_2[0] = (acc_17[0] * 1.0f);
+      // 121: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_48[1];
-      t_48[0] = mf_cast<__half>(acc_17[0]);
+      t_48[0] = mf_cast<__half>(y_2[0]);
       int rows_8 = (t_36 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
       if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows_8 < mf_NKV))) {
         *((v_ptr + rows_8)) = t_48[0];

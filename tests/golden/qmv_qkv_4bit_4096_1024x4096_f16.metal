@@ -1,19 +1,19 @@
-// 187: block = tl.program_id(0)
-// 188: q_blocks = tl.cdiv(NQ, BLOCK_N)
+// 220: block = tl.program_id(0)
+// 221: q_blocks = tl.cdiv(NQ, BLOCK_N)
 int t = (NQ + 8);
 int t_1 = (t - 1);
 int q_blocks = (t_1 / 8);
-// 189: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+// 222: kv_blocks = tl.cdiv(NKV, BLOCK_N)
 int t_2 = (NKV + 8);
 int t_3 = (t_2 - 1);
 int kv_blocks = (t_3 / 8);
-// 190: if block < q_blocks:
+// 226: if block < q_blocks:
 bool t_4 = (int(threadgroup_position_in_grid.x) < q_blocks);
 if (t_4) {
-  // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
   int t_5 = (int(threadgroup_position_in_grid.x) * 8);
-  // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 86: for k0 in range(0, K, BLOCK_K):
+  // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 115: for k0 in range(0, K, BLOCK_K):
   float acc[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -93,17 +93,17 @@ if (t_4) {
     for (int k = 0; (k < 32); k += 1) {
       w[k] = (t_14[k] + bias[(k / 8)]);
     }
-    // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+    // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
     half t_15[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 4) {
       int kw_2 = (t_6 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k / 8)));
+      int offs_1 = ((kw_2 * 8) + (k % 8));
       bool k_ok_2 = ((kw_2 / 8) < t_7);
       {
         packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-        if (k_ok_2) mf_v = *((const device packed_half4*)(((x_ptr + (kw_2 * 8)) + (k % 8))));
+        if (k_ok_2) mf_v = *((const device packed_half4*)((x_ptr + offs_1)));
         t_15[k] = mf_v[0];
         t_15[(k + 1)] = mf_v[1];
         t_15[(k + 2)] = mf_v[2];
@@ -115,7 +115,7 @@ if (t_4) {
     for (int k = 0; (k < 32); k += 1) {
       x[k] = static_cast<float>(t_15[k]);
     }
-    // 90: acc += tl.sum(w * x, axis=2)
+    // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
     float t_16[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -148,7 +148,7 @@ if (t_4) {
       acc[k] = acc_4[k];
     }
   }
-  // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+  // 118: y = tl.sum(acc, axis=1) * inv_rms
   float acc_5[1];
   acc_5[0] = acc[0];
   acc_5[0] = (acc_5[0] + acc[1]);
@@ -162,23 +162,26 @@ if (t_4) {
   acc_5[0] = (acc_5[0] + partner_2);
   float partner_3 = simd_shuffle_xor(acc_5[0], ushort(8));
   acc_5[0] = (acc_5[0] + partner_3);
+  float y[1];
+  y[0] = (acc_5[0] * 1.0f);
+  // 121: tl.store(out_ptr + rows, y, mask=rows < N)
   half t_17[1];
-  t_17[0] = static_cast<half>(acc_5[0]);
+  t_17[0] = static_cast<half>(y[0]);
   int rows_2 = (t_5 + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
   if ((((int(thread_index_in_simdgroup) % 16) == 0) && (rows_2 < NQ))) {
     *((q_ptr + rows_2)) = t_17[0];
   }
 } else {
-  // 196: elif block < q_blocks + kv_blocks:
+  // 233: elif block < q_blocks + kv_blocks:
   int t_18 = (q_blocks + kv_blocks);
   bool t_19 = (int(threadgroup_position_in_grid.x) < t_18);
   if (t_19) {
-    // 201: qmv_rows(x_ptr, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, GROUP, BITS, BLOCK_N, BLOCK_K)
+    // 238: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, k_ptr, block - q_blocks, NKV, K, GROUP,
     int t_20 = (int(threadgroup_position_in_grid.x) - q_blocks);
-    // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_21 = (t_20 * 8);
-    // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 86: for k0 in range(0, K, BLOCK_K):
+    // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 115: for k0 in range(0, K, BLOCK_K):
     float acc_6[4];
     #pragma unroll
     for (int k = 0; (k < 4); k += 1) {
@@ -258,17 +261,17 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         w_1[k] = (t_30[k] + bias_1[(k / 8)]);
       }
-      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-      // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+      // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+      // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
       half t_31[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 4) {
         int kw_5 = (t_22 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k / 8)));
+        int offs_3 = ((kw_5 * 8) + (k % 8));
         bool k_ok_5 = ((kw_5 / 8) < t_23);
         {
           packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-          if (k_ok_5) mf_v = *((const device packed_half4*)(((x_ptr + (kw_5 * 8)) + (k % 8))));
+          if (k_ok_5) mf_v = *((const device packed_half4*)((x_ptr + offs_3)));
           t_31[k] = mf_v[0];
           t_31[(k + 1)] = mf_v[1];
           t_31[(k + 2)] = mf_v[2];
@@ -280,7 +283,7 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         x_1[k] = static_cast<float>(t_31[k]);
       }
-      // 90: acc += tl.sum(w * x, axis=2)
+      // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_32[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -313,7 +316,7 @@ if (t_4) {
         acc_6[k] = acc_10[k];
       }
     }
-    // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+    // 118: y = tl.sum(acc, axis=1) * inv_rms
     float acc_11[1];
     acc_11[0] = acc_6[0];
     acc_11[0] = (acc_11[0] + acc_6[1]);
@@ -327,20 +330,23 @@ if (t_4) {
     acc_11[0] = (acc_11[0] + partner_6);
     float partner_7 = simd_shuffle_xor(acc_11[0], ushort(8));
     acc_11[0] = (acc_11[0] + partner_7);
+    float y_1[1];
+    y_1[0] = (acc_11[0] * 1.0f);
+    // 121: tl.store(out_ptr + rows, y, mask=rows < N)
     half t_33[1];
-    t_33[0] = static_cast<half>(acc_11[0]);
+    t_33[0] = static_cast<half>(y_1[0]);
     int rows_5 = (t_21 + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
     if ((((int(thread_index_in_simdgroup) % 16) == 0) && (rows_5 < NKV))) {
       *((k_ptr + rows_5)) = t_33[0];
     }
   } else {
-    // 203: qmv_rows(x_ptr, wv_ptr, sv_ptr, bv_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K, GROUP, BITS, BLOCK_N,
+    // 241: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K,
     int t_34 = (int(threadgroup_position_in_grid.x) - q_blocks);
     int t_35 = (t_34 - kv_blocks);
-    // 84: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_36 = (t_35 * 8);
-    // 85: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 86: for k0 in range(0, K, BLOCK_K):
+    // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 115: for k0 in range(0, K, BLOCK_K):
     float acc_12[4];
     #pragma unroll
     for (int k = 0; (k < 4); k += 1) {
@@ -420,17 +426,17 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         w_2[k] = (t_45[k] + bias_2[(k / 8)]);
       }
-      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-      // 89: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-      // 88: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+      // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+      // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
       half t_46[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 4) {
         int kw_8 = (t_37 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k / 8)));
+        int offs_5 = ((kw_8 * 8) + (k % 8));
         bool k_ok_8 = ((kw_8 / 8) < t_38);
         {
           packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-          if (k_ok_8) mf_v = *((const device packed_half4*)(((x_ptr + (kw_8 * 8)) + (k % 8))));
+          if (k_ok_8) mf_v = *((const device packed_half4*)((x_ptr + offs_5)));
           t_46[k] = mf_v[0];
           t_46[(k + 1)] = mf_v[1];
           t_46[(k + 2)] = mf_v[2];
@@ -442,7 +448,7 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         x_2[k] = static_cast<float>(t_46[k]);
       }
-      // 90: acc += tl.sum(w * x, axis=2)
+      // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_47[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -475,7 +481,7 @@ if (t_4) {
         acc_12[k] = acc_16[k];
       }
     }
-    // 91: tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+    // 118: y = tl.sum(acc, axis=1) * inv_rms
     float acc_17[1];
     acc_17[0] = acc_12[0];
     acc_17[0] = (acc_17[0] + acc_12[1]);
@@ -489,8 +495,11 @@ if (t_4) {
     acc_17[0] = (acc_17[0] + partner_10);
     float partner_11 = simd_shuffle_xor(acc_17[0], ushort(8));
     acc_17[0] = (acc_17[0] + partner_11);
+    float y_2[1];
+    y_2[0] = (acc_17[0] * 1.0f);
+    // 121: tl.store(out_ptr + rows, y, mask=rows < N)
     half t_48[1];
-    t_48[0] = static_cast<half>(acc_17[0]);
+    t_48[0] = static_cast<half>(y_2[0]);
     int rows_8 = (t_36 + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
     if ((((int(thread_index_in_simdgroup) % 16) == 0) && (rows_8 < NKV))) {
       *((v_ptr + rows_8)) = t_48[0];

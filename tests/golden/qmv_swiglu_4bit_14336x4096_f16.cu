@@ -67,13 +67,15 @@ __device__ __forceinline__ float mf_sigmoid(float x) { return mf_fdiv(1.0f, 1.0f
 extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_N = N[0];
 const auto mf_K = K[0];
+const auto mf_norm_ptr = norm_ptr[0];
+const auto mf_eps = eps[0];
 float* x_1_smem = reinterpret_cast<float*>(mf_shared + 0);
 if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x_ptr, 8))) {
-  // 236: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 276: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 16);
-  // 237: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 238: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 239: for k0 in range(0, K, BLOCK_K):
+  // 277: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 278: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 279: for k0 in range(0, K, BLOCK_K):
   float gate[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -274,15 +276,15 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 242: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 243: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 242: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+    // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
     __half t_19[4];
     int kw_8 = (t_10 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
+    int offs_1 = ((kw_8 * 8) + ((int(threadIdx.x % 32u) % 2) * 4));
     bool k_ok_8 = ((kw_8 / 8) < t_11);
     {
       mf_vec<4, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-      mf_load_masked(mf_v, ((x_ptr + (kw_8 * 8)) + ((int(threadIdx.x % 32u) % 2) * 4)), k_ok_8);
+      mf_load_masked(mf_v, (x_ptr + offs_1), k_ok_8);
       t_19[0] = mf_v.v[0];
       t_19[1] = mf_v.v[1];
       t_19[2] = mf_v.v[2];
@@ -293,7 +295,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_19[k]);
     }
-    // 244: gate += tl.sum(wg * x, axis=2)
+    // 283: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
     mf_store_vec<4>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4))), x[0], x[1], x[2], x[3]);
     __syncthreads();
@@ -319,7 +321,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       gate_2[k] = (gate[k] + acc[k]);
     }
-    // 245: up += tl.sum(wu * x, axis=2)
+    // 284: up += tl.sum(wu * x, axis=2)
     float t_21[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -361,7 +363,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       up[k] = up_3[k];
     }
   }
-  // 246: g = tl.sum(gate, axis=1)
+  // 285: g = tl.sum(gate, axis=1)
   float g[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -390,7 +392,36 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_3 = __shfl_xor_sync(0xffffffffu, g[k], 8);
     g[k] = (g[k] + partner_3);
   }
-  // 247: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
+  // 286: u = tl.sum(up, axis=1)
+  float u[2];
+  #pragma unroll
+  for (int k = 0; (k < 2); k += 1) {
+    u[k] = up[(k * 4)];
+    u[k] = (u[k] + up[((k * 4) + 1)]);
+    u[k] = (u[k] + up[((k * 4) + 2)]);
+    u[k] = (u[k] + up[((k * 4) + 3)]);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 2); k += 1) {
+    float partner_4 = __shfl_xor_sync(0xffffffffu, u[k], 1);
+    u[k] = (u[k] + partner_4);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 2); k += 1) {
+    float partner_5 = __shfl_xor_sync(0xffffffffu, u[k], 2);
+    u[k] = (u[k] + partner_5);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 2); k += 1) {
+    float partner_6 = __shfl_xor_sync(0xffffffffu, u[k], 4);
+    u[k] = (u[k] + partner_6);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 2); k += 1) {
+    float partner_7 = __shfl_xor_sync(0xffffffffu, u[k], 8);
+    u[k] = (u[k] + partner_7);
+  }
+  // 291: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
   float t_22[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -401,38 +432,10 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
   for (int k = 0; (k < 2); k += 1) {
     t_23[k] = (g[k] * t_22[k]);
   }
-  float acc_2[2];
-  #pragma unroll
-  for (int k = 0; (k < 2); k += 1) {
-    acc_2[k] = up[(k * 4)];
-    acc_2[k] = (acc_2[k] + up[((k * 4) + 1)]);
-    acc_2[k] = (acc_2[k] + up[((k * 4) + 2)]);
-    acc_2[k] = (acc_2[k] + up[((k * 4) + 3)]);
-  }
-  #pragma unroll
-  for (int k = 0; (k < 2); k += 1) {
-    float partner_4 = __shfl_xor_sync(0xffffffffu, acc_2[k], 1);
-    acc_2[k] = (acc_2[k] + partner_4);
-  }
-  #pragma unroll
-  for (int k = 0; (k < 2); k += 1) {
-    float partner_5 = __shfl_xor_sync(0xffffffffu, acc_2[k], 2);
-    acc_2[k] = (acc_2[k] + partner_5);
-  }
-  #pragma unroll
-  for (int k = 0; (k < 2); k += 1) {
-    float partner_6 = __shfl_xor_sync(0xffffffffu, acc_2[k], 4);
-    acc_2[k] = (acc_2[k] + partner_6);
-  }
-  #pragma unroll
-  for (int k = 0; (k < 2); k += 1) {
-    float partner_7 = __shfl_xor_sync(0xffffffffu, acc_2[k], 8);
-    acc_2[k] = (acc_2[k] + partner_7);
-  }
   float t_24[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
-    t_24[k] = (t_23[k] * acc_2[k]);
+    t_24[k] = (t_23[k] * u[k]);
   }
   __half t_25[2];
   #pragma unroll
@@ -447,11 +450,11 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
   }
 } else {
-  // 236: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 276: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 16);
-  // 237: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 238: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 239: for k0 in range(0, K, BLOCK_K):
+  // 277: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 278: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 279: for k0 in range(0, K, BLOCK_K):
   float gate[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -658,17 +661,17 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 242: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-    // 243: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    // 242: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+    // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+    // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
     __half t_19[4];
     int kw_8 = (t_10 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
+    int offs_1 = ((kw_8 * 8) + ((int(threadIdx.x % 32u) % 2) * 4));
     bool k_ok_8 = ((kw_8 / 8) < t_11);
     if (k_ok_8) {
-      t_19[0] = ((x_ptr + (kw_8 * 8)) + ((int(threadIdx.x % 32u) % 2) * 4))[0];
-      t_19[1] = ((x_ptr + (kw_8 * 8)) + ((int(threadIdx.x % 32u) % 2) * 4))[1];
-      t_19[2] = ((x_ptr + (kw_8 * 8)) + ((int(threadIdx.x % 32u) % 2) * 4))[2];
-      t_19[3] = ((x_ptr + (kw_8 * 8)) + ((int(threadIdx.x % 32u) % 2) * 4))[3];
+      t_19[0] = (x_ptr + offs_1)[0];
+      t_19[1] = (x_ptr + offs_1)[1];
+      t_19[2] = (x_ptr + offs_1)[2];
+      t_19[3] = (x_ptr + offs_1)[3];
     } else {
       t_19[0] = __float2half(0.0f);
       t_19[1] = __float2half(0.0f);
@@ -680,7 +683,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_19[k]);
     }
-    // 244: gate += tl.sum(wg * x, axis=2)
+    // 283: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
     mf_store_vec<4>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4))), x[0], x[1], x[2], x[3]);
     __syncthreads();
@@ -706,7 +709,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       gate_2[k] = (gate[k] + acc[k]);
     }
-    // 245: up += tl.sum(wu * x, axis=2)
+    // 284: up += tl.sum(wu * x, axis=2)
     float t_21[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -748,7 +751,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       up[k] = up_3[k];
     }
   }
-  // 246: g = tl.sum(gate, axis=1)
+  // 285: g = tl.sum(gate, axis=1)
   float g[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -777,7 +780,36 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_3 = __shfl_xor_sync(0xffffffffu, g[k], 8);
     g[k] = (g[k] + partner_3);
   }
-  // 247: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
+  // 286: u = tl.sum(up, axis=1)
+  float u[2];
+  #pragma unroll 1
+  for (int k = 0; (k < 2); k += 1) {
+    u[k] = up[(k * 4)];
+    u[k] = (u[k] + up[((k * 4) + 1)]);
+    u[k] = (u[k] + up[((k * 4) + 2)]);
+    u[k] = (u[k] + up[((k * 4) + 3)]);
+  }
+  #pragma unroll 1
+  for (int k = 0; (k < 2); k += 1) {
+    float partner_4 = __shfl_xor_sync(0xffffffffu, u[k], 1);
+    u[k] = (u[k] + partner_4);
+  }
+  #pragma unroll 1
+  for (int k = 0; (k < 2); k += 1) {
+    float partner_5 = __shfl_xor_sync(0xffffffffu, u[k], 2);
+    u[k] = (u[k] + partner_5);
+  }
+  #pragma unroll 1
+  for (int k = 0; (k < 2); k += 1) {
+    float partner_6 = __shfl_xor_sync(0xffffffffu, u[k], 4);
+    u[k] = (u[k] + partner_6);
+  }
+  #pragma unroll 1
+  for (int k = 0; (k < 2); k += 1) {
+    float partner_7 = __shfl_xor_sync(0xffffffffu, u[k], 8);
+    u[k] = (u[k] + partner_7);
+  }
+  // 291: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
   float t_22[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -788,38 +820,10 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
   for (int k = 0; (k < 2); k += 1) {
     t_23[k] = (g[k] * t_22[k]);
   }
-  float acc_2[2];
-  #pragma unroll 1
-  for (int k = 0; (k < 2); k += 1) {
-    acc_2[k] = up[(k * 4)];
-    acc_2[k] = (acc_2[k] + up[((k * 4) + 1)]);
-    acc_2[k] = (acc_2[k] + up[((k * 4) + 2)]);
-    acc_2[k] = (acc_2[k] + up[((k * 4) + 3)]);
-  }
-  #pragma unroll 1
-  for (int k = 0; (k < 2); k += 1) {
-    float partner_4 = __shfl_xor_sync(0xffffffffu, acc_2[k], 1);
-    acc_2[k] = (acc_2[k] + partner_4);
-  }
-  #pragma unroll 1
-  for (int k = 0; (k < 2); k += 1) {
-    float partner_5 = __shfl_xor_sync(0xffffffffu, acc_2[k], 2);
-    acc_2[k] = (acc_2[k] + partner_5);
-  }
-  #pragma unroll 1
-  for (int k = 0; (k < 2); k += 1) {
-    float partner_6 = __shfl_xor_sync(0xffffffffu, acc_2[k], 4);
-    acc_2[k] = (acc_2[k] + partner_6);
-  }
-  #pragma unroll 1
-  for (int k = 0; (k < 2); k += 1) {
-    float partner_7 = __shfl_xor_sync(0xffffffffu, acc_2[k], 8);
-    acc_2[k] = (acc_2[k] + partner_7);
-  }
   float t_24[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
-    t_24[k] = (t_23[k] * acc_2[k]);
+    t_24[k] = (t_23[k] * u[k]);
   }
   __half t_25[2];
   #pragma unroll 1

@@ -1,10 +1,10 @@
 inline float mf_sigmoid(float x) { return 1.0f / (1.0f + metal::exp(-x)); }
 
-// 236: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+// 276: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
 int t = (int(threadgroup_position_in_grid.x) * 16);
-// 237: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 238: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 239: for k0 in range(0, K, BLOCK_K):
+// 277: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 278: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 279: for k0 in range(0, K, BLOCK_K):
 float gate[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
@@ -205,15 +205,15 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 64); k += 1) {
     wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
   }
-  // 242: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
-  // 243: mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-  // 242: x = tl.load(x_ptr + (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :],
+  // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+  // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
   half t_19[4];
   int kw_8 = (t_10 + ((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)));
+  int offs_1 = ((kw_8 * 8) + ((int(thread_index_in_simdgroup) % 2) * 4));
   bool k_ok_8 = ((kw_8 / 8) < t_11);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-    if (k_ok_8) mf_v = *((const device packed_half4*)(((x_ptr + (kw_8 * 8)) + ((int(thread_index_in_simdgroup) % 2) * 4))));
+    if (k_ok_8) mf_v = *((const device packed_half4*)((x_ptr + offs_1)));
     t_19[0] = mf_v[0];
     t_19[1] = mf_v[1];
     t_19[2] = mf_v[2];
@@ -224,7 +224,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 4); k += 1) {
     x[k] = static_cast<float>(t_19[k]);
   }
-  // 244: gate += tl.sum(wg * x, axis=2)
+  // 283: gate += tl.sum(wg * x, axis=2)
   threadgroup float x_1_smem[512];
   threadgroup_barrier(mem_flags::mem_threadgroup);
   *((threadgroup packed_float4*)((x_1_smem + ((((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)) * 8) + ((int(thread_index_in_simdgroup) % 2) * 4))))) = packed_float4(x[0], x[1], x[2], x[3]);
@@ -251,7 +251,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 8); k += 1) {
     gate_2[k] = (gate[k] + acc[k]);
   }
-  // 245: up += tl.sum(wu * x, axis=2)
+  // 284: up += tl.sum(wu * x, axis=2)
   float t_21[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -293,7 +293,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     up[k] = up_3[k];
   }
 }
-// 246: g = tl.sum(gate, axis=1)
+// 285: g = tl.sum(gate, axis=1)
 float g[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {
@@ -322,7 +322,36 @@ for (int k = 0; (k < 2); k += 1) {
   float partner_3 = simd_shuffle_xor(g[k], ushort(8));
   g[k] = (g[k] + partner_3);
 }
-// 247: tl.store(out_ptr + rows, g * tl.sigmoid(g) * tl.sum(up, axis=1), mask=rows < N)
+// 286: u = tl.sum(up, axis=1)
+float u[2];
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  u[k] = up[(k * 4)];
+  u[k] = (u[k] + up[((k * 4) + 1)]);
+  u[k] = (u[k] + up[((k * 4) + 2)]);
+  u[k] = (u[k] + up[((k * 4) + 3)]);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner_4 = simd_shuffle_xor(u[k], ushort(1));
+  u[k] = (u[k] + partner_4);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner_5 = simd_shuffle_xor(u[k], ushort(2));
+  u[k] = (u[k] + partner_5);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner_6 = simd_shuffle_xor(u[k], ushort(4));
+  u[k] = (u[k] + partner_6);
+}
+#pragma unroll
+for (int k = 0; (k < 2); k += 1) {
+  float partner_7 = simd_shuffle_xor(u[k], ushort(8));
+  u[k] = (u[k] + partner_7);
+}
+// 291: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
 float t_22[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {
@@ -333,38 +362,10 @@ float t_23[2];
 for (int k = 0; (k < 2); k += 1) {
   t_23[k] = (g[k] * t_22[k]);
 }
-float acc_2[2];
-#pragma unroll
-for (int k = 0; (k < 2); k += 1) {
-  acc_2[k] = up[(k * 4)];
-  acc_2[k] = (acc_2[k] + up[((k * 4) + 1)]);
-  acc_2[k] = (acc_2[k] + up[((k * 4) + 2)]);
-  acc_2[k] = (acc_2[k] + up[((k * 4) + 3)]);
-}
-#pragma unroll
-for (int k = 0; (k < 2); k += 1) {
-  float partner_4 = simd_shuffle_xor(acc_2[k], ushort(1));
-  acc_2[k] = (acc_2[k] + partner_4);
-}
-#pragma unroll
-for (int k = 0; (k < 2); k += 1) {
-  float partner_5 = simd_shuffle_xor(acc_2[k], ushort(2));
-  acc_2[k] = (acc_2[k] + partner_5);
-}
-#pragma unroll
-for (int k = 0; (k < 2); k += 1) {
-  float partner_6 = simd_shuffle_xor(acc_2[k], ushort(4));
-  acc_2[k] = (acc_2[k] + partner_6);
-}
-#pragma unroll
-for (int k = 0; (k < 2); k += 1) {
-  float partner_7 = simd_shuffle_xor(acc_2[k], ushort(8));
-  acc_2[k] = (acc_2[k] + partner_7);
-}
 float t_24[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {
-  t_24[k] = (t_23[k] * acc_2[k]);
+  t_24[k] = (t_23[k] * u[k]);
 }
 half t_25[2];
 #pragma unroll

@@ -277,6 +277,112 @@ def test_quantized_swiglu_refuses_mismatched_weights(rng):
         quantized.qmv_swiglu(normal(rng, (2, 128)), gate, gate)
 
 
+def rms_normed(x: mx.array, weight: mx.array, eps: float) -> tuple[np.ndarray, float]:
+    """rms_norm(x) * weight in float64, and 1 / rms."""
+    x64 = f64(x).reshape(-1)
+    inv = 1.0 / np.sqrt((x64 * x64).mean() + eps)
+    return x64 * inv * f64(weight), inv
+
+
+def fused_bound(dense: np.ndarray, x: np.ndarray, weight: np.ndarray, inv: float, k: int) -> np.ndarray:
+    """fp32 error of inv_rms * sum_k w_k (x_k g_k): each x_k g_k and weight rounded (3u), the k-long
+    sum (k u), then the factor 1 / rms: its k-long sum of squares, division, square root and the
+    multiplication (k u + 4u relative, at most) on the whole."""
+    unit = 2.0 ** -24
+    return (k + 3) * unit * inv * (np.abs(dense) @ np.abs(x * weight)) + (k + 8) * unit * inv * np.abs(dense @ (x * weight))
+
+
+@pytest.mark.parametrize("bits,group,k,config", [
+    (4, 64, 704, dict(BLOCK_N=8, BLOCK_K=512, num_warps=4)),  # two steps, the second 3 groups of 8
+    (8, 32, 320, dict(BLOCK_N=32, BLOCK_K=1024, num_warps=2)),  # a step longer than the row
+    (2, 128, 640, dict(BLOCK_N=4, BLOCK_K=256, num_warps=2))])
+def test_quantized_products_fuse_the_norm_before_and_the_residual_after(rng, bits, group, k, config):
+    """A transformer block's RMS norm in the launch of the products after it (q/k/v, gate/up) and its
+    residual add in the launch of the projection before it, against float64 (the norm's factor is a
+    K-long sum of its own: `fused_bound`); odd row counts, outputs poisoned with NaN."""
+    nq, nkv, n, eps = 45, 19, 37, 1e-5
+    x, norm = normal(rng, (k,)), normal(rng, (k,))
+    normed, inv = rms_normed(x, norm, eps)
+    x64, g64 = f64(x), f64(norm)
+    nan = lambda rows: mf.full((rows,), float("nan"), mx.float32)  # noqa: E731
+
+    weights = [mx.quantize(normal(rng, (rows, k)), group_size=group, bits=bits) for rows in (nq, nkv, nkv)]
+    outs = quantized.qmv_qkv_kernel.fn[(sum(mf.cdiv(rows, config["BLOCK_N"]) for rows in (nq, nkv, nkv)),)](
+        x, *(a.reshape(-1) for w in weights for a in w), nan(nq), nan(nkv), nan(nkv), nq, nkv, k, group, bits,
+        norm_ptr=norm, eps=eps, NORM=True, **config)
+    for out, w in zip(outs, weights):
+        dense = f64(mx.dequantize(*w, group_size=group, bits=bits))
+        got, want = f64(out), dense @ normed
+        assert np.isfinite(got).all() and (np.abs(got - want) <= fused_bound(dense, x64, g64, inv, k)).all()
+
+    gate, up = (mx.quantize(normal(rng, (n, k)), group_size=group, bits=bits) for _ in range(2))
+    out = quantized.qmv_swiglu_kernel.fn[(mf.cdiv(n, config["BLOCK_N"]),)](
+        x, *(a.reshape(-1) for a in (*gate, *up)), nan(n), n, k, group, bits, norm_ptr=norm, eps=eps, NORM=True,
+        **config)
+    wg, wu = (f64(mx.dequantize(*w, group_size=group, bits=bits)) for w in (gate, up))
+    g, u = wg @ normed, wu @ normed
+    silu = g / (1 + np.exp(-g))
+    # as test_quantized_swiglu_configs, with the products' fused bound
+    bound = 1.1 * np.abs(u) * fused_bound(wg, x64, g64, inv, k) + np.abs(silu) * fused_bound(wu, x64, g64, inv, k) \
+        + 8 * 2.0 ** -24 * np.abs(silu * u)
+    got = f64(out)
+    assert np.isfinite(got).all() and (np.abs(got - silu * u) <= bound).all(), np.abs(got - silu * u).max()
+
+    residual = normal(rng, (n,))
+    w_q, scales, biases = gate
+    out = quantized.qmv_kernel.fn[(mf.cdiv(n, config["BLOCK_N"]),)](
+        x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1), nan(n), n, k, group, bits, res_ptr=residual,
+        RESIDUAL=True, **config)
+    product = wg @ x64
+    want = product + f64(residual)
+    # qmv's bound, then the addition's rounding
+    bound = (k + 2) * 2.0 ** -24 * (np.abs(wg) @ np.abs(x64)) + 2.0 ** -24 * np.abs(want)
+    got = f64(out)
+    assert np.isfinite(got).all() and (np.abs(got - want) <= bound + 1e-30).all(), np.abs(got - want).max()
+
+
+@pytest.mark.parametrize("traditional", [False, True])
+def test_quantized_qkv_with_norm_and_rotation(rng, traditional):
+    """The library call with both a norm and a rotation (a Llama layer's decode step: one launch for
+    the norm, three products and two RoPEs), float32, against float64 products of the normed x
+    rotated by MLX's RoPE (CPU); bound as the rotation test's on the fused products."""
+    k, head_dim, offset, eps = 320, 16, 77, 1e-6
+    nq, nkv = 3 * head_dim, head_dim
+    weights = [tuple(a.astype(mx.float32) if a.dtype != mx.uint32 else a
+                     for a in mx.quantize(normal(rng, (rows, k)), group_size=64, bits=4)) for rows in (nq, nkv, nkv)]
+    x, norm = normal(rng, (1, 1, k)), normal(rng, (k,))
+    normed, inv = rms_normed(x, norm, eps)
+    outs = quantized.qmv_qkv(x, *weights, rotation=quantized.Rotation(head_dim, 10000.0, offset, 1.0, traditional),
+                             norm=quantized.Norm(norm, eps))
+    for out, w, rotated in zip(outs, weights, (True, True, False)):
+        assert out.shape == (1, 1, w[0].shape[0])
+        dense = f64(mx.dequantize(*w, group_size=64, bits=4))
+        product = dense @ normed
+        err = fused_bound(dense, f64(x).reshape(-1), f64(norm), inv, k)
+        want, bound = product, err
+        if rotated:
+            heads = mx.array(product.reshape(1, -1, 1, head_dim).astype(np.float32))
+            want = f64(mx.fast.rope(heads, head_dim, traditional=traditional, base=10000.0, scale=1.0, offset=offset,
+                                    stream=mx.cpu)).reshape(-1)
+            def partner(a):  # each element's partner in its rotated pair
+                return (a.reshape(-1, 2)[:, ::-1] if traditional else a.reshape(-1, 2, head_dim // 2)[:, ::-1]).reshape(-1)
+            size = np.abs(product) + np.abs(partner(product))
+            bound = np.sqrt(2) * (err + partner(err)) + (offset * 64 + 8) * 2.0 ** -24 * size
+        got = f64(out)
+        assert np.isfinite(got).all() and (np.abs(got - want) <= bound + 1e-30).all(), np.abs(got - want).max()
+
+
+def test_fused_norm_and_residual_refuse_what_does_not_fit(rng):
+    w = mx.quantize(normal(rng, (16, 128)), group_size=64, bits=4)
+    x = normal(rng, (128,))
+    with pytest.raises(ValueError, match=r"residual of shape \(8,\) is not one row of the 16 outputs"):
+        quantized.qmv(x, *w, residual=normal(rng, (8,)))
+    with pytest.raises(ValueError, match="norm weight"):
+        quantized.qmv_swiglu(x, w, w, norm=quantized.Norm(normal(rng, (64,)), 1e-5))
+    with pytest.raises(ValueError, match="norm weight"):
+        quantized.qmv_qkv(x, w, w, w, norm=quantized.Norm(normal(rng, (128,), mx.float16), 1e-5))
+
+
 @pytest.mark.parametrize("bits,group,k,config", [
     (2, 32, 160, dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=32, num_warps=2)),  # 2 words a row a step
     (8, 64, 320, dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=64, num_warps=4)),
@@ -308,12 +414,25 @@ def test_decode_attention(rng, heads, kv_heads, s, d, splits):
     close(attention.decode_attention(q, k, v), attention.reference(q, k, v), 1e-4)
 
 
+@pytest.mark.parametrize("heads,kv_heads,length,slots", [(4, 2, 300, 512), (8, 8, 1111, 1280), (2, 1, 1, 256)])
+def test_decode_attention_reads_a_cache_buffer_in_place(rng, heads, kv_heads, length, slots):
+    """mlx-lm's KV cache holds each head's keys in a buffer of `slots` (grown 256 at a time), of which
+    the first `length` are the sequence: read in place, the spare slots (NaN here) never count."""
+    q = normal(rng, (1, heads, 1, 64))
+    k, v = (mx.concatenate([normal(rng, (1, kv_heads, length, 64)),
+                            mx.full((1, kv_heads, slots - length, 64), float("nan"))], axis=2) for _ in range(2))
+    want = attention.reference(q.reshape(heads, 64), k[0, :, :length], v[0, :, :length]).reshape(q.shape)
+    close(attention.decode_attention(q, k, v, 0.125, length=length), want, 1e-4)
+    with pytest.raises(ValueError, match=f"length {slots + 1} of a buffer of {slots} keys"):
+        attention.decode_attention(q, k, v, length=slots + 1)
+
+
 def test_decode_attention_partials_match_their_reference(rng):
     """The partial kernel's outputs (what the tuner checks) against `partials_reference`, computed
     independently from the softmax definition; every partial written (poisoned buffers)."""
     heads, kv_heads, s, d = 4, 2, 700, 32
     q, k, v = normal(rng, (heads, d)), normal(rng, (kv_heads, s, d)), normal(rng, (kv_heads, s, d))
-    grid, args, splits = attention._launch_args(q, k, v)
+    grid, args, _, splits = attention._launch_args(q, k, v)
     assert splits == 2
     args = list(args)
     for i in (3, 4, 5):

@@ -49,16 +49,32 @@ def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch)
     mfnn.clear_fallbacks()
     report = mfnn.patch(model)
     assert set(report.counts()) == {"QuantizedLinear", "QuantizedEmbedding", "RMSNorm", "RoPE", "FusedSwiGLUMLP",
-                                    "FusedQKVAttention"}
-    assert report.counts()["FusedSwiGLUMLP"] == report.counts()["FusedQKVAttention"] == 2  # each layer's
+                                    "FusedQKVAttention", "FusedBlockTransformerBlock"}
+    assert report.counts()["FusedSwiGLUMLP"] == report.counts()["FusedQKVAttention"] == \
+        report.counts()["FusedBlockTransformerBlock"] == 2  # each layer's
     assert len(report.attention) == 1  # Qwen2 ties its embedding: its head is QuantizedEmbedding.as_linear
-    fused = []
-    for name in ("qmv_swiglu", "qmv_qkv"):
-        monkeypatch.setattr(quantized, name, lambda *a, f=getattr(quantized, name), n=name: fused.append(n) or f(*a))
+    fused, calls = [], {"rms_norm": 0}
+    for name in ("qmv_swiglu", "qmv_qkv", "qmv"):
+        def spy(*a, f=getattr(quantized, name), n=name, **kw):
+            # what the call fused: the norm before the products, the residual after the projection
+            fused.append((n, a[-1] is not None if n != "qmv" else kw.get("residual") is not None))
+            return f(*a, **kw)
+        monkeypatch.setattr(quantized, name, spy)
+    from metalforge.kernels import attention, norms
+    monkeypatch.setattr(norms, "rms_norm", lambda *a, f=norms.rms_norm: calls.update(rms_norm=calls["rms_norm"] + 1)
+                        or f(*a))
+    read = []  # the decode attention reads the KV cache's buffers in place: (slots, keys that count)
+    monkeypatch.setattr(attention, "decode_attention",
+                        lambda q, k, v, scale, length, f=attention.decode_attention: read.append((k.shape[2], length))
+                        or f(q, k, v, scale, length))
     patched = lm_bench.generate(model, prompt, STEPS, base["tokens"])
     # each decode step's MLPs and attention projections (Qwen2's with their biases; the prefill's
-    # run unfused, on qmm)
-    assert sorted(fused) == ["qmv_qkv"] * 2 * STEPS + ["qmv_swiglu"] * 2 * STEPS
+    # run unfused, on qmm), the block's norms in their launches, the residuals in the output and
+    # down projections'; the head's product has no residual
+    assert sorted(fused) == sorted([("qmv_qkv", True), ("qmv_swiglu", True), ("qmv", True), ("qmv", True)] * 2 * STEPS
+                                   + [("qmv", False)] * STEPS)
+    assert calls["rms_norm"] == 2 * 2 + 1 + STEPS  # the prefill's layer norms and final norm; each step's final
+    assert read == [(256, PROMPT + 1 + step) for step in range(STEPS) for _ in range(2)]  # mlx-lm's 256-slot steps
     assert mfnn.fallbacks() == {}, "every call of the patched model ran on metalforge's kernels"
     scale = float(np.abs(np.array(base["prefill_logits"])).max())
     assert_logits_match(patched["prefill_logits"], base["prefill_logits"], scale)
@@ -160,7 +176,7 @@ def test_quantized_kv_cache_keeps_mlx_lms_attention(rng):
     """mlx-lm's quantized KV cache has its own attention: the patched function hands it back."""
     model = lm_bench.build("llama-tiny", mx.float32, 4, 32)
     mfnn.patch(model)
-    module = __import__(type(model.model.layers[0]).__module__, fromlist=["x"])
+    module = __import__(type(model).__module__, fromlist=["x"])
     mfnn.clear_fallbacks()
     q = rng.standard_normal((1, 4, 1, 32)).astype(np.float32)  # a new array per call: mlx-lm scales it in place
     keys = mx.quantize(mx.array(rng.standard_normal((1, 2, 5, 32)).astype(np.float32)), group_size=32, bits=8)
