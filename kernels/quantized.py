@@ -100,12 +100,12 @@ def qmv_default(named: dict) -> Config:
 
 
 @jit
-def qmv_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, block, N, K,
+def qmv_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, scales_ptr, biases_ptr, out_ptr, add_ptr, block, N, K,
              GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-             NORM: tl.constexpr, RESIDUAL: tl.constexpr):
+             NORM: tl.constexpr, ADD: tl.constexpr):
     """Rows block * BLOCK_N .. + BLOCK_N of W x into out (of W rms_norm(x) where NORM: `x_words`,
-    with `inv_rms` its factor; plus the residual's rows where RESIDUAL, added to the fp32 sums so
-    that the output is rounded once). Each step dequantises a (BLOCK_N, BLOCK_K) block of rows in
+    with `inv_rms` its factor; plus add_ptr's rows where ADD: a residual or a projection's bias,
+    added to the fp32 sums so that the output is rounded once). Each step dequantises a (BLOCK_N, BLOCK_K) block of rows in
     registers (`dequantized_rows`) and multiplies it with x loaded in that tile's layout, so nothing
     goes through threadgroup memory. Each thread sums its products across the K loop; one
     simdgroup reduction per row at the end (no barrier: simdgroups own rows)."""
@@ -116,8 +116,8 @@ def qmv_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, scales_ptr, biases_ptr, out_ptr, 
         w, kw, k_ok = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rows, k0, N, K, GROUP, BITS, BLOCK_K)
         acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
     y = tl.sum(acc, axis=1) * inv_rms
-    if RESIDUAL:
-        y = y + tl.load(res_ptr + rows, mask=rows < N, other=0.0).to(tl.float32)
+    if ADD:
+        y = y + tl.load(add_ptr + rows, mask=rows < N, other=0.0).to(tl.float32)
     tl.store(out_ptr + rows, y, mask=rows < N)
 
 
@@ -167,11 +167,11 @@ def qkv_grid(nq: int, nkv: int) -> Callable[[dict], tuple]:
 @jit
 def qmv_rotated_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, scales_ptr, biases_ptr, out_ptr, block, N, K, offset, pos_scale,
                      log_base, GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                     HALF: tl.constexpr, TRADITIONAL: tl.constexpr, NORM: tl.constexpr):
-    """As qmv_rows, BLOCK_N // 2 pairs of rows a program, each pair rotated by RoPE at position
-    `offset` (heads of 2 * HALF rows; the pair (i, i + HALF) of a head, or (2i, 2i + 1) where
-    TRADITIONAL; angle offset * pos_scale * base^(-i / HALF), as rope_kernel computes it) before it
-    is stored."""
+                     HALF: tl.constexpr, TRADITIONAL: tl.constexpr, NORM: tl.constexpr, bias_ptr, BIAS: tl.constexpr):
+    """As qmv_rows, BLOCK_N // 2 pairs of rows a program, each pair (plus its projection bias where
+    BIAS) rotated by RoPE at position `offset` (heads of 2 * HALF rows; the pair (i, i + HALF) of a
+    head, or (2i, 2i + 1) where TRADITIONAL; angle offset * pos_scale * base^(-i / HALF), as
+    rope_kernel computes it) before it is stored."""
     PER_WORD: tl.constexpr = 32 // BITS
     pair = block * (BLOCK_N // 2) + tl.arange(0, BLOCK_N // 2)
     i = pair % HALF
@@ -191,6 +191,9 @@ def qmv_rotated_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, scales_ptr, biases_ptr, o
         acc2 += tl.sum(w2 * x, axis=2)
     y1 = tl.sum(acc1, axis=1) * inv_rms
     y2 = tl.sum(acc2, axis=1) * inv_rms
+    if BIAS:
+        y1 = y1 + tl.load(bias_ptr + first, mask=first < N, other=0.0).to(tl.float32)
+        y2 = y2 + tl.load(bias_ptr + first + partner, mask=first < N, other=0.0).to(tl.float32)
     theta = (offset.to(tl.float32) * pos_scale) * tl.exp(i.to(tl.float32) * (-log_base / HALF))
     c = tl.cos(theta)
     s = tl.sin(theta)
@@ -209,14 +212,16 @@ def qmv_qkv_kernel(x_ptr, wq_ptr, sq_ptr, bq_ptr, wk_ptr, sk_ptr, bk_ptr, wv_ptr
                    NQ, NKV, K, GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_N: tl.constexpr,
                    BLOCK_K: tl.constexpr, offset=0, pos_scale=1.0, log_base=0.0, HALF: tl.constexpr = 1,
                    ROPE: tl.constexpr = False, TRADITIONAL: tl.constexpr = False, norm_ptr=0, eps=0.0,
-                   NORM: tl.constexpr = False):
+                   NORM: tl.constexpr = False, qb_ptr=0, kb_ptr=0, vb_ptr=0, BIAS: tl.constexpr = False):
     """An attention layer's three projections of one row at a decode step in one launch (three
     launches' host time is what a decode step is bound by): the first programs take the query
     rows, the next the keys', the last the values', each as qmv takes its rows. With ROPE, the
     queries and keys come out rotated for the token at position `offset` (`qmv_rotated_rows`): the two
     RoPE launches that follow the projections are saved too (the config is qmv_qkv's, tuned
     without rotation). With NORM, the products are of rms_norm(x) (weights at norm_ptr, `eps`): the
-    block's input norm, one launch fewer again."""
+    block's input norm, one launch fewer again. With BIAS, each product plus its projection's bias
+    (qb_ptr, kb_ptr, vb_ptr; Qwen2's), before the rotation: three additions fewer, and the rotation
+    stays in this launch."""
     block = tl.program_id(0)
     q_blocks = tl.cdiv(NQ, BLOCK_N)
     kv_blocks = tl.cdiv(NKV, BLOCK_N)
@@ -226,20 +231,20 @@ def qmv_qkv_kernel(x_ptr, wq_ptr, sq_ptr, bq_ptr, wk_ptr, sk_ptr, bk_ptr, wv_ptr
     if block < q_blocks:
         if ROPE:
             qmv_rotated_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, sq_ptr, bq_ptr, q_ptr, block, NQ, K, offset, pos_scale,
-                             log_base, GROUP, BITS, BLOCK_N, BLOCK_K, HALF, TRADITIONAL, NORM)
+                             log_base, GROUP, BITS, BLOCK_N, BLOCK_K, HALF, TRADITIONAL, NORM, qb_ptr, BIAS)
         else:
-            qmv_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, sq_ptr, bq_ptr, q_ptr, q_ptr, block, NQ, K, GROUP, BITS,
-                     BLOCK_N, BLOCK_K, NORM, False)
+            qmv_rows(x_ptr, norm_ptr, inv_rms, wq_ptr, sq_ptr, bq_ptr, q_ptr, qb_ptr, block, NQ, K, GROUP, BITS,
+                     BLOCK_N, BLOCK_K, NORM, BIAS)
     elif block < q_blocks + kv_blocks:
         if ROPE:
             qmv_rotated_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, block - q_blocks, NKV, K, offset,
-                             pos_scale, log_base, GROUP, BITS, BLOCK_N, BLOCK_K, HALF, TRADITIONAL, NORM)
+                             pos_scale, log_base, GROUP, BITS, BLOCK_N, BLOCK_K, HALF, TRADITIONAL, NORM, kb_ptr, BIAS)
         else:
-            qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, k_ptr, block - q_blocks, NKV, K, GROUP,
-                     BITS, BLOCK_N, BLOCK_K, NORM, False)
+            qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
+                     BITS, BLOCK_N, BLOCK_K, NORM, BIAS)
     else:
-        qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K,
-                 GROUP, BITS, BLOCK_N, BLOCK_K, NORM, False)
+        qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
+                 GROUP, BITS, BLOCK_N, BLOCK_K, NORM, BIAS)
 
 
 def _swiglu_tune_args(shape: tuple, dtype: mx.Dtype):
@@ -398,15 +403,27 @@ def _norm_args(what: str, norm: Optional[Norm], x: mx.array, k: int) -> dict:
     return dict(norm_ptr=norm.weight, eps=float(norm.eps), NORM=True)
 
 
+def _bias_args(bias: Optional[tuple[mx.array, mx.array, mx.array]], nq: int, nkv: int) -> dict:
+    """The kernel arguments of qmv_qkv's optional projection biases, checked against its outputs."""
+    if bias is None:
+        return {}
+    if tuple(b.size for b in bias) != (nq, nkv, nkv):
+        raise ValueError(f"qmv_qkv: biases of {', '.join(str(b.shape) for b in bias)} do not match the outputs of "
+                         f"{nq}, {nkv} and {nkv} rows")
+    return dict(qb_ptr=bias[0], kb_ptr=bias[1], vb_ptr=bias[2], BIAS=True)
+
+
 def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: int = 64, bits: int = 4,
             rotation: Optional[Rotation] = None, norm: Optional[Norm] = None,
+            bias: Optional[tuple[mx.array, mx.array, mx.array]] = None,
             backend=None) -> tuple[mx.array, mx.array, mx.array]:
     """(W_q x, W_k x, W_v x) for one row x (as qmv takes it) and an attention layer's query, key and
     value weights, quantized alike (each its (w_q, scales, biases)); W_k and W_v of one shape (grouped
     heads make them smaller than W_q). Outputs in x's dtype with x's leading axes. With `rotation`,
     the queries and keys come out rotated as `rope.rope` rotates heads of `head_dim` at position
     `offset` (x is then one token). With `norm`, the products are of rms_norm(x) (the layer's input
-    norm, in the same launch)."""
+    norm, in the same launch); with `bias` (the three projections' biases, as nn.Linear's), each
+    product plus its bias, before any rotation."""
     nq, kq = _check(q[0], q[1], group_size, bits)
     nkv, kk = _check(k[0], k[1], group_size, bits)
     if kk != kq or _check(v[0], v[1], group_size, bits) != (nkv, kk):
@@ -424,7 +441,8 @@ def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: i
                     ROPE=True, TRADITIONAL=rotation.traditional)
     return tuple(qmv_qkv_kernel[qkv_grid(nq, nkv)](
         x, *q, *k, *v, empty((*lead, nq), x.dtype), empty((*lead, nkv), x.dtype), empty((*lead, nkv), x.dtype),
-        nq, nkv, kq, group_size, bits, **rope, **_norm_args("qmv_qkv", norm, x, kq), backend=backend))
+        nq, nkv, kq, group_size, bits, **rope, **_norm_args("qmv_qkv", norm, x, kq), **_bias_args(bias, nq, nkv),
+        backend=backend))
 
 
 def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,

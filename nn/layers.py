@@ -228,10 +228,11 @@ class FusedQKV:
     """Mixed into an attention class whose call is mlx-lm's Llama and Qwen2 attention (`patch`
     checks the code: `qkv_attention_call` below): at a decode step (one row) with the query, key
     and value projections quantized alike, the three products are one launch (`quantized.qmv_qkv`)
-    instead of three; without projection biases and with metalforge's RoPE over whole heads, the
-    same launch rotates the queries and keys (two launches fewer again). A bias is added after the
-    products, as QuantizedLinear adds it (RoPE then runs on its own). The rest is that call's own
-    steps. Anything else runs the class's own call."""
+    instead of three; the projections' biases (Qwen2's: all three, in the input's dtype) are added
+    in the same launch, and with metalforge's RoPE over whole heads it rotates the queries and keys
+    too (two launches fewer again). Other biases are added after the products, as QuantizedLinear
+    adds them (RoPE then runs on its own). The rest is that call's own steps. Anything else runs
+    the class's own call."""
 
     def __call__(self, x: mx.array, mask: Optional[mx.array] = None, cache=None, *, norm: Optional[nn.Module] = None,
                  residual: Optional[mx.array] = None) -> mx.array:
@@ -240,20 +241,34 @@ class FusedQKV:
                 projections[1]["weight"].shape != projections[2]["weight"].shape:
             out = super().__call__(x if norm is None else norm(x), mask, cache)
             return out if residual is None else residual + out
-        rotation = _fused_rotation(self, projections, x, cache)
+        bias = _projection_biases(projections, x)
+        # biases the kernel cannot add come after the products, and the rotation after them
+        rotation = _fused_rotation(self, projections, x, cache) if bias or not any("bias" in p for p in projections) \
+            else None
         products = quantized.qmv_qkv(x, *map(_quantized, projections), self.q_proj.group_size, self.q_proj.bits,
-                                     rotation, _fused_norm(norm, x))
-        queries, keys, values = (out + p["bias"] if "bias" in p else out for out, p in zip(products, projections))
+                                     rotation, _fused_norm(norm, x), bias)
+        queries, keys, values = products if bias else \
+            (out + p["bias"] if "bias" in p else out for out, p in zip(products, projections))
         return qkv_attention_call(self, x, mask, cache, queries, keys, values, rotated=rotation is not None,
                                   residual=residual)
+
+
+def _projection_biases(projections: tuple, x: mx.array) -> Optional[tuple[mx.array, mx.array, mx.array]]:
+    """The q, k and v projections' biases for qmv_qkv to add (Qwen2's): where all three have one, in
+    x's dtype (the sum's dtype is then x's, as MLX's addition makes it); else None."""
+    if not all("bias" in p for p in projections):
+        return None
+    biases = tuple(p["bias"] for p in projections)
+    return biases if all(b.dtype == x.dtype for b in biases) else None
 
 
 def _fused_rotation(attention: nn.Module, projections: tuple, x: mx.array, cache) -> Optional[quantized.Rotation]:
     """The RoPE qmv_qkv can apply for this attention layer at this step, or None: its rope
     metalforge's RoPE (not a subclass with its own behaviour) over whole heads that the kernel
-    takes, no projection biases (they come before the rotation), an integer position."""
+    takes, an integer position (the caller checks that the biases, which come before the
+    rotation, are in the launch too)."""
     rope_layer, offset = attention.rope, 0 if cache is None else cache.offset
-    if type(rope_layer) is not RoPE or type(offset) is not int or any("bias" in p for p in projections):
+    if type(rope_layer) is not RoPE or type(offset) is not int:
         return None
     head_dim = projections[1]["weight"].shape[0] // attention.n_kv_heads  # rows of W_k per head
     if projections[0]["weight"].shape[0] != attention.n_heads * head_dim or \

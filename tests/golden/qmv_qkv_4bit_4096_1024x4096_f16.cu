@@ -51,17 +51,20 @@ const auto mf_pos_scale = pos_scale[0];
 const auto mf_log_base = log_base[0];
 const auto mf_norm_ptr = norm_ptr[0];
 const auto mf_eps = eps[0];
+const auto mf_qb_ptr = qb_ptr[0];
+const auto mf_kb_ptr = kb_ptr[0];
+const auto mf_vb_ptr = vb_ptr[0];
 if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(wv_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
-  // 220: block = tl.program_id(0)
-  // 221: q_blocks = tl.cdiv(NQ, BLOCK_N)
+  // 225: block = tl.program_id(0)
+  // 226: q_blocks = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 8);
   int t_1 = (t - 1);
   int q_blocks = (t_1 / 8);
-  // 222: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+  // 227: kv_blocks = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 8);
   int t_3 = (t_2 - 1);
   int kv_blocks = (t_3 / 8);
-  // 226: if block < q_blocks:
+  // 231: if block < q_blocks:
   bool t_4 = (int(blockIdx.x) < q_blocks);
   if (t_4) {
     // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -230,11 +233,11 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       *((q_ptr + rows_2)) = t_17[0];
     }
   } else {
-    // 233: elif block < q_blocks + kv_blocks:
+    // 238: elif block < q_blocks + kv_blocks:
     int t_18 = (q_blocks + kv_blocks);
     bool t_19 = (int(blockIdx.x) < t_18);
     if (t_19) {
-      // 238: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, k_ptr, block - q_blocks, NKV, K, GROUP,
+      // 243: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
       int t_20 = (int(blockIdx.x) - q_blocks);
       // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_21 = (t_20 * 8);
@@ -402,7 +405,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         *((k_ptr + rows_5)) = t_33[0];
       }
     } else {
-      // 241: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K,
+      // 246: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
       int t_34 = (int(blockIdx.x) - q_blocks);
       int t_35 = (t_34 - kv_blocks);
       // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -573,16 +576,16 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     }
   }
 } else {
-  // 220: block = tl.program_id(0)
-  // 221: q_blocks = tl.cdiv(NQ, BLOCK_N)
+  // 225: block = tl.program_id(0)
+  // 226: q_blocks = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 8);
   int t_1 = (t - 1);
   int q_blocks = (t_1 / 8);
-  // 222: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+  // 227: kv_blocks = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 8);
   int t_3 = (t_2 - 1);
   int kv_blocks = (t_3 / 8);
-  // 226: if block < q_blocks:
+  // 231: if block < q_blocks:
   bool t_4 = (int(blockIdx.x) < q_blocks);
   if (t_4) {
     // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -761,11 +764,11 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       *((q_ptr + rows_2)) = t_17[0];
     }
   } else {
-    // 233: elif block < q_blocks + kv_blocks:
+    // 238: elif block < q_blocks + kv_blocks:
     int t_18 = (q_blocks + kv_blocks);
     bool t_19 = (int(blockIdx.x) < t_18);
     if (t_19) {
-      // 238: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, k_ptr, block - q_blocks, NKV, K, GROUP,
+      // 243: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
       int t_20 = (int(blockIdx.x) - q_blocks);
       // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_21 = (t_20 * 8);
@@ -943,7 +946,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         *((k_ptr + rows_5)) = t_33[0];
       }
     } else {
-      // 241: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, v_ptr, block - q_blocks - kv_blocks, NKV, K,
+      // 246: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
       int t_34 = (int(blockIdx.x) - q_blocks);
       int t_35 = (t_34 - kv_blocks);
       // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)

@@ -341,24 +341,26 @@ def test_quantized_products_fuse_the_norm_before_and_the_residual_after(rng, bit
     assert np.isfinite(got).all() and (np.abs(got - want) <= bound + 1e-30).all(), np.abs(got - want).max()
 
 
-@pytest.mark.parametrize("traditional", [False, True])
-def test_quantized_qkv_with_norm_and_rotation(rng, traditional):
+@pytest.mark.parametrize("traditional,biased", [(False, False), (True, False), (False, True)])
+def test_quantized_qkv_with_norm_and_rotation(rng, traditional, biased):
     """The library call with both a norm and a rotation (a Llama layer's decode step: one launch for
-    the norm, three products and two RoPEs), float32, against float64 products of the normed x
-    rotated by MLX's RoPE (CPU); bound as the rotation test's on the fused products."""
+    the norm, three products and two RoPEs; with biases, Qwen2's, added before the rotation),
+    float32, against float64 products of the normed x rotated by MLX's RoPE (CPU); bound as the
+    rotation test's on the fused products, plus the bias addition's rounding."""
     k, head_dim, offset, eps = 320, 16, 77, 1e-6
     nq, nkv = 3 * head_dim, head_dim
     weights = [tuple(a.astype(mx.float32) if a.dtype != mx.uint32 else a
                      for a in mx.quantize(normal(rng, (rows, k)), group_size=64, bits=4)) for rows in (nq, nkv, nkv)]
     x, norm = normal(rng, (1, 1, k)), normal(rng, (k,))
     normed, inv = rms_normed(x, norm, eps)
+    biases = tuple(normal(rng, (rows,)) for rows in (nq, nkv, nkv)) if biased else None
     outs = quantized.qmv_qkv(x, *weights, rotation=quantized.Rotation(head_dim, 10000.0, offset, 1.0, traditional),
-                             norm=quantized.Norm(norm, eps))
-    for out, w, rotated in zip(outs, weights, (True, True, False)):
+                             norm=quantized.Norm(norm, eps), bias=biases)
+    for i, (out, w, rotated) in enumerate(zip(outs, weights, (True, True, False))):
         assert out.shape == (1, 1, w[0].shape[0])
         dense = f64(mx.dequantize(*w, group_size=64, bits=4))
-        product = dense @ normed
-        err = fused_bound(dense, f64(x).reshape(-1), f64(norm), inv, k)
+        product = dense @ normed + (f64(biases[i]) if biased else 0.0)
+        err = fused_bound(dense, f64(x).reshape(-1), f64(norm), inv, k) + 2.0 ** -24 * np.abs(product)
         want, bound = product, err
         if rotated:
             heads = mx.array(product.reshape(1, -1, 1, head_dim).astype(np.float32))
@@ -381,6 +383,8 @@ def test_fused_norm_and_residual_refuse_what_does_not_fit(rng):
         quantized.qmv_swiglu(x, w, w, norm=quantized.Norm(normal(rng, (64,)), 1e-5))
     with pytest.raises(ValueError, match="norm weight"):
         quantized.qmv_qkv(x, w, w, w, norm=quantized.Norm(normal(rng, (128,), mx.float16), 1e-5))
+    with pytest.raises(ValueError, match=r"biases of \(16,\), \(16,\), \(8,\) do not match the outputs of 16, 16"):
+        quantized.qmv_qkv(x, w, w, w, bias=(normal(rng, (16,)), normal(rng, (16,)), normal(rng, (8,))))
 
 
 @pytest.mark.parametrize("bits,group,k,config", [

@@ -8,6 +8,7 @@ differ in summation order only (at most K * 2^-24 relative per dot product of le
 about 1e-5), carried through two layers, attention and the head: 1e-4 of the largest |logit|."""
 from __future__ import annotations
 
+import inspect
 import json
 
 import mlx.core as mx
@@ -53,11 +54,14 @@ def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch)
     assert report.counts()["FusedSwiGLUMLP"] == report.counts()["FusedQKVAttention"] == \
         report.counts()["FusedBlockTransformerBlock"] == 2  # each layer's
     assert len(report.attention) == 1  # Qwen2 ties its embedding: its head is QuantizedEmbedding.as_linear
-    fused, calls = [], {"rms_norm": 0}
+    fused, biased, calls = [], [], {"rms_norm": 0}
     for name in ("qmv_swiglu", "qmv_qkv", "qmv"):
         def spy(*a, f=getattr(quantized, name), n=name, **kw):
-            # what the call fused: the norm before the products, the residual after the projection
-            fused.append((n, a[-1] is not None if n != "qmv" else kw.get("residual") is not None))
+            # what the call fused: the norm before the products, the residual after the projection,
+            # Qwen2's q/k/v biases
+            given = inspect.signature(f).bind(*a, **kw).arguments
+            fused.append((n, given.get("residual" if n == "qmv" else "norm") is not None))
+            biased.append(given.get("bias") is not None) if n == "qmv_qkv" else None
             return f(*a, **kw)
         monkeypatch.setattr(quantized, name, spy)
     from metalforge.kernels import attention, norms
@@ -75,6 +79,7 @@ def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch)
                                    + [("qmv", False)] * STEPS)
     assert calls["rms_norm"] == 2 * 2 + 1 + STEPS  # the prefill's layer norms and final norm; each step's final
     assert read == [(256, PROMPT + 1 + step) for step in range(STEPS) for _ in range(2)]  # mlx-lm's 256-slot steps
+    assert biased == ["bias" in model.model.layers[0].self_attn.q_proj] * 2 * STEPS  # Qwen2 has them
     assert mfnn.fallbacks() == {}, "every call of the patched model ran on metalforge's kernels"
     scale = float(np.abs(np.array(base["prefill_logits"])).max())
     assert_logits_match(patched["prefill_logits"], base["prefill_logits"], scale)
