@@ -92,10 +92,11 @@ def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, 
     acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
     lo = split * SPLIT
     hi = tl.minimum(lo + SPLIT, S)
+    first_key = kv_head * (S + KV_SPARE)  # the head's first key slot
     for start in range(lo, hi, BLOCK_N):
         n = start + tl.arange(0, BLOCK_N)
         valid = n < hi
-        offs = (kv_head * (S + KV_SPARE) + n)[:, None] * D + d[None, :]
+        offs = (first_key + n)[:, None] * D + d[None, :]
         k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
         scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
         m_new = tl.maximum(m_i, scores)

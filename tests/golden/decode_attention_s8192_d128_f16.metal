@@ -23,7 +23,10 @@ int lo = (int(threadgroup_position_in_grid.y) * SPLIT);
 // 94: hi = tl.minimum(lo + SPLIT, S)
 int t_5 = (lo + SPLIT);
 int hi = metal::min(t_5, S);
-// 95: for start in range(lo, hi, BLOCK_N):
+// 95: first_key = kv_head * (S + KV_SPARE)  # the head's first key slot
+int t_6 = (S + KV_SPARE);
+int first_key = (kv_head * t_6);
+// 96: for start in range(lo, hi, BLOCK_N):
 float acc[64];
 #pragma unroll
 for (int k = 0; (k < 64); k += 1) {
@@ -47,47 +50,45 @@ threadgroup_barrier(mem_flags::mem_threadgroup);
 q_1_smem[int(thread_index_in_threadgroup)] = q[0];
 threadgroup_barrier(mem_flags::mem_threadgroup);
 for (int start = lo; (start < hi); start += 64) {
-  // 96: n = start + tl.arange(0, BLOCK_N)
-  // 97: valid = n < hi
-  // 98: offs = (kv_head * (S + KV_SPARE) + n)[:, None] * D + d[None, :]
-  int t_6 = (S + KV_SPARE);
-  int t_7 = (kv_head * t_6);
-  // 99: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+  // 97: n = start + tl.arange(0, BLOCK_N)
+  // 98: valid = n < hi
+  // 99: offs = (first_key + n)[:, None] * D + d[None, :]
+  // 100: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
   int d = 0;
-  half t_8[64];
+  half t_7[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 4) {
     int n_1 = (start + (k + int(simdgroup_index_in_threadgroup)));
     int d_1 = (int(thread_index_in_simdgroup) * 4);
-    int offs_1 = (((t_7 + n_1) * 128) + d_1);
+    int offs_1 = (((first_key + n_1) * 128) + d_1);
     bool valid_1 = (n_1 < hi);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
       if (valid_1) mf_v = *((const device packed_half4*)((k_ptr + offs_1)));
-      t_8[k] = mf_v[0];
-      t_8[(k + 1)] = mf_v[1];
-      t_8[(k + 2)] = mf_v[2];
-      t_8[(k + 3)] = mf_v[3];
+      t_7[k] = mf_v[0];
+      t_7[(k + 1)] = mf_v[1];
+      t_7[(k + 2)] = mf_v[2];
+      t_7[(k + 3)] = mf_v[3];
     }
   }
   float k_1[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    k_1[k] = static_cast<float>(t_8[k]);
+    k_1[k] = static_cast<float>(t_7[k]);
   }
-  // 100: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
-  float t_9[64];
+  // 101: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+  float t_8[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    t_9[k] = (k_1[k] * q_1_smem[((int(thread_index_in_simdgroup) * 4) + (k % 4))]);
+    t_8[k] = (k_1[k] * q_1_smem[((int(thread_index_in_simdgroup) * 4) + (k % 4))]);
   }
   float acc_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    acc_2[k] = t_9[(k * 4)];
-    acc_2[k] = (acc_2[k] + t_9[((k * 4) + 1)]);
-    acc_2[k] = (acc_2[k] + t_9[((k * 4) + 2)]);
-    acc_2[k] = (acc_2[k] + t_9[((k * 4) + 3)]);
+    acc_2[k] = t_8[(k * 4)];
+    acc_2[k] = (acc_2[k] + t_8[((k * 4) + 1)]);
+    acc_2[k] = (acc_2[k] + t_8[((k * 4) + 2)]);
+    acc_2[k] = (acc_2[k] + t_8[((k * 4) + 3)]);
   }
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -121,99 +122,99 @@ for (int start = lo; (start < hi); start += 64) {
     bool valid_2 = (n_2 < hi);
     scores[k] = (valid_2 ? acc_2[k] : (-INFINITY));
   }
-  // 101: m_new = tl.maximum(m_i, scores)
+  // 102: m_new = tl.maximum(m_i, scores)
   float m_new[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     m_new[k] = metal::max(m_i[k], scores[k]);
   }
-  // 103: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
-  bool t_10[16];
+  // 104: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+  bool t_9[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = (m_new[k] == m_i[k]);
+    t_9[k] = (m_new[k] == m_i[k]);
+  }
+  float t_10[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_10[k] = (m_i[k] - m_new[k]);
   }
   float t_11[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = (m_i[k] - m_new[k]);
-  }
-  float t_12[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = metal::exp(t_11[k]);
+    t_11[k] = metal::exp(t_10[k]);
   }
   float alpha[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    alpha[k] = (t_10[k] ? 1.0f : t_12[k]);
+    alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
   }
-  // 104: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+  // 105: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+  float t_12[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_12[k] = (scores[k] - m_new[k]);
+  }
   float t_13[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_13[k] = (scores[k] - m_new[k]);
-  }
-  float t_14[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_14[k] = metal::exp(t_13[k]);
+    t_13[k] = metal::exp(t_12[k]);
   }
   float p[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int n_3 = (start + ((k * 4) + int(simdgroup_index_in_threadgroup)));
     bool valid_3 = (n_3 < hi);
-    p[k] = (valid_3 ? t_14[k] : 0.0f);
+    p[k] = (valid_3 ? t_13[k] : 0.0f);
   }
-  // 105: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-  half t_15[64];
+  // 106: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+  half t_14[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 4) {
     int n_4 = (start + (k + int(simdgroup_index_in_threadgroup)));
     int d_2 = (int(thread_index_in_simdgroup) * 4);
-    int offs_2 = (((t_7 + n_4) * 128) + d_2);
+    int offs_2 = (((first_key + n_4) * 128) + d_2);
     bool valid_4 = (n_4 < hi);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
       if (valid_4) mf_v = *((const device packed_half4*)((v_ptr + offs_2)));
-      t_15[k] = mf_v[0];
-      t_15[(k + 1)] = mf_v[1];
-      t_15[(k + 2)] = mf_v[2];
-      t_15[(k + 3)] = mf_v[3];
+      t_14[k] = mf_v[0];
+      t_14[(k + 1)] = mf_v[1];
+      t_14[(k + 2)] = mf_v[2];
+      t_14[(k + 3)] = mf_v[3];
     }
   }
   float v[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    v[k] = static_cast<float>(t_15[k]);
+    v[k] = static_cast<float>(t_14[k]);
   }
-  // 106: acc = acc * alpha[:, None] + p[:, None] * v
+  // 107: acc = acc * alpha[:, None] + p[:, None] * v
+  float t_15[64];
+  #pragma unroll
+  for (int k = 0; (k < 64); k += 1) {
+    t_15[k] = (acc[k] * alpha[(k / 4)]);
+  }
   float t_16[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    t_16[k] = (acc[k] * alpha[(k / 4)]);
-  }
-  float t_17[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    t_17[k] = (p[(k / 4)] * v[k]);
+    t_16[k] = (p[(k / 4)] * v[k]);
   }
   float acc_3[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    acc_3[k] = (t_16[k] + t_17[k]);
+    acc_3[k] = (t_15[k] + t_16[k]);
   }
-  // 107: l_i = l_i * alpha + p
-  float t_18[16];
+  // 108: l_i = l_i * alpha + p
+  float t_17[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_18[k] = (l_i[k] * alpha[k]);
+    t_17[k] = (l_i[k] * alpha[k]);
   }
   float l_i_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    l_i_2[k] = (t_18[k] + p[k]);
+    l_i_2[k] = (t_17[k] + p[k]);
   }
   float acc_4[64];
   #pragma unroll
@@ -243,7 +244,7 @@ for (int start = lo; (start < hi); start += 64) {
     m_i[k] = m_new_1[k];
   }
 }
-// 109: m = tl.max(m_i, axis=0)
+// 110: m = tl.max(m_i, axis=0)
 float m[1];
 m[0] = m_i[0];
 m[0] = metal::max(m[0], m_i[1]);
@@ -272,52 +273,52 @@ m[0] = metal::max(m[0], m_smem[1]);
 m[0] = metal::max(m[0], m_smem[2]);
 m[0] = metal::max(m[0], m_smem[3]);
 float m_1 = m[0];
-// 110: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
-bool t_19[16];
+// 111: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+bool t_18[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_19[k] = (m_i[k] == m_1);
+  t_18[k] = (m_i[k] == m_1);
+}
+float t_19[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  t_19[k] = (m_i[k] - m_1);
 }
 float t_20[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_20[k] = (m_i[k] - m_1);
-}
-float t_21[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_21[k] = metal::exp(t_20[k]);
+  t_20[k] = metal::exp(t_19[k]);
 }
 float w[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  w[k] = (t_19[k] ? 1.0f : t_21[k]);
+  w[k] = (t_18[k] ? 1.0f : t_20[k]);
 }
-// 111: acc = tl.sum(acc * w[:, None], axis=0)
-float t_22[64];
+// 112: acc = tl.sum(acc * w[:, None], axis=0)
+float t_21[64];
 #pragma unroll
 for (int k = 0; (k < 64); k += 1) {
-  t_22[k] = (acc[k] * w[(k / 4)]);
+  t_21[k] = (acc[k] * w[(k / 4)]);
 }
 float acc_5[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
-  acc_5[k] = t_22[k];
-  acc_5[k] = (acc_5[k] + t_22[(4 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(8 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(12 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(16 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(20 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(24 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(28 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(32 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(36 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(40 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(44 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(48 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(52 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(56 + k)]);
-  acc_5[k] = (acc_5[k] + t_22[(60 + k)]);
+  acc_5[k] = t_21[k];
+  acc_5[k] = (acc_5[k] + t_21[(4 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(8 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(12 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(16 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(20 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(24 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(28 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(32 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(36 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(40 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(44 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(48 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(52 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(56 + k)]);
+  acc_5[k] = (acc_5[k] + t_21[(60 + k)]);
 }
 threadgroup float acc_5_smem[512];
 threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -335,29 +336,29 @@ for (int k = 0; (k < 4); k += 1) {
   acc_5[k] = (acc_5[k] + acc_5_smem[(256 + ((int(thread_index_in_simdgroup) * 4) + k))]);
   acc_5[k] = (acc_5[k] + acc_5_smem[(384 + ((int(thread_index_in_simdgroup) * 4) + k))]);
 }
-// 112: l_i = tl.sum(l_i * w, axis=0)
-float t_23[16];
+// 113: l_i = tl.sum(l_i * w, axis=0)
+float t_22[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_23[k] = (l_i[k] * w[k]);
+  t_22[k] = (l_i[k] * w[k]);
 }
 float l_i_4[1];
-l_i_4[0] = t_23[0];
-l_i_4[0] = (l_i_4[0] + t_23[1]);
-l_i_4[0] = (l_i_4[0] + t_23[2]);
-l_i_4[0] = (l_i_4[0] + t_23[3]);
-l_i_4[0] = (l_i_4[0] + t_23[4]);
-l_i_4[0] = (l_i_4[0] + t_23[5]);
-l_i_4[0] = (l_i_4[0] + t_23[6]);
-l_i_4[0] = (l_i_4[0] + t_23[7]);
-l_i_4[0] = (l_i_4[0] + t_23[8]);
-l_i_4[0] = (l_i_4[0] + t_23[9]);
-l_i_4[0] = (l_i_4[0] + t_23[10]);
-l_i_4[0] = (l_i_4[0] + t_23[11]);
-l_i_4[0] = (l_i_4[0] + t_23[12]);
-l_i_4[0] = (l_i_4[0] + t_23[13]);
-l_i_4[0] = (l_i_4[0] + t_23[14]);
-l_i_4[0] = (l_i_4[0] + t_23[15]);
+l_i_4[0] = t_22[0];
+l_i_4[0] = (l_i_4[0] + t_22[1]);
+l_i_4[0] = (l_i_4[0] + t_22[2]);
+l_i_4[0] = (l_i_4[0] + t_22[3]);
+l_i_4[0] = (l_i_4[0] + t_22[4]);
+l_i_4[0] = (l_i_4[0] + t_22[5]);
+l_i_4[0] = (l_i_4[0] + t_22[6]);
+l_i_4[0] = (l_i_4[0] + t_22[7]);
+l_i_4[0] = (l_i_4[0] + t_22[8]);
+l_i_4[0] = (l_i_4[0] + t_22[9]);
+l_i_4[0] = (l_i_4[0] + t_22[10]);
+l_i_4[0] = (l_i_4[0] + t_22[11]);
+l_i_4[0] = (l_i_4[0] + t_22[12]);
+l_i_4[0] = (l_i_4[0] + t_22[13]);
+l_i_4[0] = (l_i_4[0] + t_22[14]);
+l_i_4[0] = (l_i_4[0] + t_22[15]);
 threadgroup float l_i_4_smem[4];
 threadgroup_barrier(mem_flags::mem_threadgroup);
 if (((0 == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
@@ -369,23 +370,23 @@ l_i_4[0] = (l_i_4[0] + l_i_4_smem[1]);
 l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
 l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
 float l_i_5 = l_i_4[0];
-// 114: tl.store(o_ptr + part * D + d, acc)
-int t_24 = (part * 128);
-decltype(o_ptr) t_25 = (o_ptr + t_24);
+// 115: tl.store(o_ptr + part * D + d, acc)
+int t_23 = (part * 128);
+decltype(o_ptr) t_24 = (o_ptr + t_23);
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
   int d = ((int(thread_index_in_simdgroup) * 4) + k);
   if (((0 == 0) && (int(simdgroup_index_in_threadgroup) == 0))) {
-    *((t_25 + d)) = acc_5[k];
+    *((t_24 + d)) = acc_5[k];
   }
 }
-// 115: tl.store(m_ptr + part, m_i)
-decltype(m_ptr) t_26 = (m_ptr + part);
+// 116: tl.store(m_ptr + part, m_i)
+decltype(m_ptr) t_25 = (m_ptr + part);
 if ((int(thread_index_in_threadgroup) == 0)) {
-  *(t_26) = m_1;
+  *(t_25) = m_1;
 }
-// 116: tl.store(l_ptr + part, l_i)
-decltype(l_ptr) t_27 = (l_ptr + part);
+// 117: tl.store(l_ptr + part, l_i)
+decltype(l_ptr) t_26 = (l_ptr + part);
 if ((int(thread_index_in_threadgroup) == 0)) {
-  *(t_27) = l_i_5;
+  *(t_26) = l_i_5;
 }
