@@ -147,6 +147,23 @@ def device_architecture(device: int = 0) -> str:
     return f"sm_{major.value}{minor.value}"
 
 
+@functools.lru_cache(maxsize=None)
+def driver_version() -> Optional[int]:
+    """The CUDA version the driver supports (cuDriverGetVersion: 12080 for 12.8), None where no
+    driver loads here (a machine that only compiles)."""
+    try:
+        cuda = ctypes.CDLL(_loaded_library("libcuda.so") or "libcuda.so.1")
+    except OSError:
+        return None
+    version = ctypes.c_int()
+    return version.value if cuda.cuDriverGetVersion(ctypes.byref(version)) == 0 else None
+
+
+# The driver that loads a fatbin compressed with -compress-mode=size (zstd; nvFatbin 12.8's option):
+# older ones refuse the module when MLX loads it, so they get the cubin.
+COMPRESSED_DRIVER = 12080
+
+
 def available() -> Optional[str]:
     """None where kernels can be compiled here, else why not."""
     try:
@@ -221,6 +238,12 @@ def compile_module(source: str, name: str, architecture: Optional[str] = None) -
     cubin = compile_cubin(source, name, architecture)
     packer = _fatbin()
     if packer is None:
+        return cubin
+    driver = driver_version()
+    if driver is not None and driver < COMPRESSED_DRIVER:
+        log.warning("kernel %s: the cubin goes to MLX uncompressed: the CUDA driver supports CUDA %d.%d, and loads "
+                    "compressed fatbins from %d.%d; a newer driver makes launches cheaper", name, driver // 1000,
+                    driver % 1000 // 10, COMPRESSED_DRIVER // 1000, COMPRESSED_DRIVER % 1000 // 10)
         return cubin
     try:
         return packer.pack(cubin, architecture, name)

@@ -115,6 +115,21 @@ def test_modules_are_compressed_fatbins_of_the_cubin(monkeypatch):
     assert nvrtc.compile_module(tu, "k", "sm_90") == cubin
 
 
+def test_a_driver_older_than_cuda_12_8_gets_the_cubin(monkeypatch, caplog):
+    """A driver that cannot load a compressed fatbin (before CUDA 12.8) would fail at MLX's module
+    load: it gets the cubin, with a warning naming the fix; 12.8 and no driver at all (a machine
+    that only compiles) get the fatbin."""
+    tu = translation_unit(scale_shift_kernel(), "k")
+    cubin = nvrtc.compile_cubin(tu, "k", "sm_90")
+    monkeypatch.setattr(nvrtc, "driver_version", lambda: 12040)
+    with caplog.at_level("WARNING"):
+        assert nvrtc.compile_module(tu, "k", "sm_90") == cubin
+    assert "supports CUDA 12.4, and loads compressed fatbins from 12.8" in caplog.text
+    for version in (12080, None):
+        monkeypatch.setattr(nvrtc, "driver_version", lambda v=version: v)
+        assert nvrtc.compile_module(tu, "k", "sm_90")[:4] == FATBIN_MAGIC
+
+
 @pytest.mark.parametrize("specimen", SPECIMENS, ids=[s.name for s in SPECIMENS])
 def test_library_kernels_compile_with_nvrtc(specimen, launches):
     """Every library kernel's by-value translation unit compiles (NVRTC, sm_90): the same check MLX's
