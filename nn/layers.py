@@ -104,11 +104,13 @@ class Embedding(nn.Embedding):
         return super().as_linear(x) if out is None else out
 
 
-def _quantized_product(what: str, layer: nn.Module, x: mx.array) -> Optional[mx.array]:
+def _quantized_product(what: str, layer: nn.Module, x: mx.array,
+                       residual: Optional[mx.array] = None) -> Optional[mx.array]:
     """x @ W^T for a layer holding an MLX-quantized W (`weight`, `scales`, `biases`, `group_size`,
-    `bits`, `mode`): one row of input (a decode step) on the quantized matvec `kernels.quantized.qmv`,
-    more rows (a prefill) on the quantized matmul `kernels.quantized.qmm`; None (the fallback
-    counted) where the kernels cannot take it."""
+    `bits`, `mode`): one row of input (a decode step) on the quantized matvec `kernels.quantized.qmv`
+    (plus `residual` in its launch where given), more rows (a prefill) on the quantized matmul
+    `kernels.quantized.qmm` (the residual added after); None (the fallback counted) where the
+    kernels cannot take it."""
     weight, scales, biases = layer["weight"], layer["scales"], layer.get("biases")
     problem = _quantized_problem(what, layer.mode, layer.bits, biases is None, x.shape, weight.shape[1], x.dtype,
                                  scales.dtype)
@@ -116,8 +118,9 @@ def _quantized_product(what: str, layer: nn.Module, x: mx.array) -> Optional[mx.
         fall_back(problem)
         return None
     if x.size == x.shape[-1]:
-        return quantized.qmv(x, weight, scales, biases, layer.group_size, layer.bits)
-    return quantized.qmm(x, weight, scales, biases, layer.group_size, layer.bits)
+        return quantized.qmv(x, weight, scales, biases, layer.group_size, layer.bits, residual)
+    out = quantized.qmm(x, weight, scales, biases, layer.group_size, layer.bits)
+    return out if residual is None else residual + out
 
 
 @functools.lru_cache(maxsize=4096)
@@ -163,11 +166,11 @@ class FusedSwiGLU:
 
     def __call__(self, x: mx.array, *, norm: Optional[nn.Module] = None,
                  residual: Optional[mx.array] = None) -> mx.array:
-        gate, up = self.gate_proj, self.up_proj
+        gate, up = self["gate_proj"], self["up_proj"]
         if x.size == x.shape[-1] and _swiglu_fusable(gate, up, x):
             hidden = quantized.qmv_swiglu(x, _quantized(gate), _quantized(up), gate.group_size, gate.bits,
                                           _fused_norm(norm, x))
-            return _residual_product(self.down_proj, hidden, residual)
+            return _residual_product(self["down_proj"], hidden, residual)
         out = super().__call__(x if norm is None else norm(x))
         return out if residual is None else residual + out
 
@@ -193,9 +196,10 @@ def _residual_product(layer: nn.Module, x: mx.array, residual: Optional[mx.array
     adds it."""
     if residual is None:
         return layer(x)
-    if x.size == x.shape[-1] and _fusable((layer,), x) and "bias" not in layer and \
-            residual.shape == (*x.shape[:-1], layer["weight"].shape[0]) and residual.dtype == x.dtype:
-        return quantized.qmv(x, *_quantized(layer), layer.group_size, layer.bits, residual=residual)
+    if type(layer) is QuantizedLinear and "bias" not in layer and residual.dtype == x.dtype and \
+            residual.shape == (*x.shape[:-1], layer["weight"].shape[0]):
+        out = _quantized_product("QuantizedLinear", layer, x, residual)
+        return residual + nn.QuantizedLinear.__call__(layer, x) if out is None else out  # a fallback: counted
     return residual + layer(x)
 
 
@@ -208,16 +212,19 @@ def _swiglu_fusable(gate: nn.Module, up: nn.Module, x: mx.array) -> bool:
 def _fusable(projections: tuple, x: mx.array) -> bool:
     """The projections all metalforge's QuantizedLinear, of one group size, bits, mode, input width
     and scales dtype, and the kernels take the product (no fallback to count: the projections run
-    unfused otherwise, each on its kernel where it can)."""
-    first = projections[0]
-    if any(type(p) is not QuantizedLinear or p.get("biases") is None for p in projections):
-        return False
-    weight, scales = first["weight"], first["scales"]
-    facts = (first.group_size, first.bits, first.mode, weight.shape[1], scales.dtype)
-    if any((p.group_size, p.bits, p.mode, p["weight"].shape[1], p["scales"].dtype) != facts for p in projections):
-        return False
-    return _quantized_problem("QuantizedLinear", first.mode, first.bits, False, x.shape, weight.shape[1], x.dtype,
-                              scales.dtype) is None
+    unfused otherwise, each on its kernel where it can). Written as a plain loop: a decode step asks
+    it of every layer, and generator expressions cost several microseconds a call on a slow host."""
+    facts = None
+    for p in projections:
+        if type(p) is not QuantizedLinear or "biases" not in p:
+            return False
+        mine = (p.group_size, p.bits, p.mode, p["weight"].shape[1], p["scales"].dtype)
+        if facts is None:
+            facts = mine
+        elif mine != facts:
+            return False
+    group_size, bits, mode, words, scales_dtype = facts
+    return _quantized_problem("QuantizedLinear", mode, bits, False, x.shape, words, x.dtype, scales_dtype) is None
 
 
 def _quantized(layer: nn.Module) -> quantized.Quantized:
@@ -236,7 +243,7 @@ class FusedQKV:
 
     def __call__(self, x: mx.array, mask: Optional[mx.array] = None, cache=None, *, norm: Optional[nn.Module] = None,
                  residual: Optional[mx.array] = None) -> mx.array:
-        projections = (self.q_proj, self.k_proj, self.v_proj)
+        projections = (self["q_proj"], self["k_proj"], self["v_proj"])
         if x.size != x.shape[-1] or x.ndim != 3 or not _fusable(projections, x) or \
                 projections[1]["weight"].shape != projections[2]["weight"].shape:
             out = super().__call__(x if norm is None else norm(x), mask, cache)
@@ -245,7 +252,7 @@ class FusedQKV:
         # biases the kernel cannot add come after the products, and the rotation after them
         rotation = _fused_rotation(self, projections, x, cache) if bias or not any("bias" in p for p in projections) \
             else None
-        products = quantized.qmv_qkv(x, *map(_quantized, projections), self.q_proj.group_size, self.q_proj.bits,
+        products = quantized.qmv_qkv(x, *map(_quantized, projections), projections[0].group_size, projections[0].bits,
                                      rotation, _fused_norm(norm, x), bias)
         queries, keys, values = products if bias else \
             (out + p["bias"] if "bias" in p else out for out, p in zip(products, projections))
@@ -303,7 +310,7 @@ def qkv_attention_call(self: nn.Module, x: mx.array, mask: Optional[mx.array], c
     attention = self.metalforge_original.__call__.__globals__["scaled_dot_product_attention"]
     output = attention(queries, keys, values, cache=cache, scale=self.scale, mask=mask)
     output = output.transpose(0, 2, 1, 3).reshape(B, L, -1)
-    return _residual_product(self.o_proj, output, residual)
+    return _residual_product(self["o_proj"], output, residual)
 
 
 class FusedBlock:
@@ -317,12 +324,15 @@ class FusedBlock:
     after: the block's arithmetic). Anything else runs the class's own call."""
 
     def __call__(self, x: mx.array, mask: Optional[mx.array] = None, cache: Any = None) -> mx.array:
-        attention, mlp = self.self_attn, self.mlp
-        if not (isinstance(attention, FusedQKV) and isinstance(mlp, FusedSwiGLU)
-                and _norm_fusable(self.input_layernorm, x) and _norm_fusable(self.post_attention_layernorm, x)):
+        # children by item, not attribute: Module.__getattr__ is a Python call, and this runs for
+        # every layer of every step
+        attention, mlp, first, second = self["self_attn"], self["mlp"], self["input_layernorm"], \
+            self["post_attention_layernorm"]
+        if not (isinstance(attention, FusedQKV) and isinstance(mlp, FusedSwiGLU) and _norm_fusable(first, x)
+                and _norm_fusable(second, x)):
             return super().__call__(x, mask, cache)
-        h = attention(x, mask, cache, norm=self.input_layernorm, residual=x)
-        return mlp(h, norm=self.post_attention_layernorm, residual=h)
+        h = attention(x, mask, cache, norm=first, residual=x)
+        return mlp(h, norm=second, residual=h)
 
 
 @functools.lru_cache(maxsize=None)
