@@ -1,0 +1,123 @@
+"""Where the host's time goes when it builds a decode step of an mlx-lm model, unpatched and
+patched (`metalforge.nn.patch`): a decode step is bound by the host once building it takes longer
+than the GPU runs it (docs/models.md).
+
+Prints the step's build time (10th percentile of --steps steps after a --prompt-token prefill;
+building = the model call, before `mx.eval`) and the evaluated step's, both models; then, patched,
+the time inside MLX's `precompiled_cuda_kernel` per kernel (the CUDA back end's launch) and
+cProfile's heaviest functions.
+
+    python benchmarks/host_profile.py [--model llama-1b] [--steps 40]      (MLX's CUDA build, a GPU)
+    python benchmarks/host_profile.py --model llama-tiny --layers 16 --stub (any machine: the CUDA
+        back end stubbed, each launch returning zeros, so only the Python and MLX graph building count)
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import cProfile
+import pstats
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import mlx.core as mx
+
+import metalforge.nn as mfnn
+from metalforge.runtime import backends, cuda
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import lm_bench  # noqa: E402
+
+
+class StubCuda(cuda.CudaBackend):
+    """The CUDA back end with launches that return zeros: the host's side of a launch only."""
+
+    @staticmethod
+    def available() -> bool:
+        return True
+
+    def scalars_by_value(self) -> Any:
+        return cuda._BY_VALUE
+
+    def build(self, kernel: Any) -> Any:
+        def run(*, output_shapes, output_dtypes, **launch: Any) -> list[mx.array]:
+            return [mx.zeros(s, d) for s, d in zip(output_shapes, output_dtypes)]
+        return run
+
+
+def step_times(model: Any, prompt: mx.array, steps: int, profile: Optional[cProfile.Profile] = None) -> tuple:
+    """(build ms, evaluated ms) of a decode step, 10th percentile over `steps` after the prefill."""
+    from mlx_lm.models.cache import make_prompt_cache
+
+    cache = make_prompt_cache(model)
+    mx.eval(model(prompt[None], cache=cache))
+    build, total, token = [], [], mx.array([[7]])
+    for _ in range(steps):
+        start = time.perf_counter()
+        if profile:
+            profile.enable()
+        out = model(token, cache=cache)
+        if profile:
+            profile.disable()
+        built = time.perf_counter()
+        mx.eval(out)
+        build.append(built - start)
+        total.append(time.perf_counter() - start)
+    return sorted(build)[steps // 10] * 1e3, sorted(total)[steps // 10] * 1e3
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--model", default="llama-1b", help=f"one of {', '.join(lm_bench.MODELS)}")
+    ap.add_argument("--layers", type=int, help="override the config's layer count")
+    ap.add_argument("--prompt", type=int, default=256)
+    ap.add_argument("--steps", type=int, default=40)
+    ap.add_argument("--stub", action="store_true", help="stub the CUDA back end (no GPU needed)")
+    args = ap.parse_args(argv)
+    if args.model not in lm_bench.MODELS:
+        ap.error(f"unknown model {args.model}; choose from {', '.join(lm_bench.MODELS)}")
+    if args.stub:
+        stub = StubCuda()
+        backends.resolve = lambda backend=None, language=None: stub
+    config = lm_bench.MODELS[args.model][1]
+    if args.layers:
+        config["num_hidden_layers"] = args.layers
+    model = lm_bench.build(args.model)
+    prompt = mx.arange(args.prompt) % config["vocab_size"]
+    unpatched = step_times(model, prompt, args.steps)
+    print(f"{args.model}: {mfnn.patch(model)}")
+    step_times(model, prompt, 5)  # compiles
+    patched = step_times(model, prompt, args.steps)
+    print(f"build ms/step: MLX {unpatched[0]:.2f}, patched {patched[0]:.2f}; evaluated step ms: MLX "
+          f"{unpatched[1]:.2f}, patched {patched[1]:.2f}")
+    if not args.stub:
+        original, per = mx.fast.precompiled_cuda_kernel, collections.defaultdict(lambda: [0, 0.0, 0])
+
+        def timed(**call: Any) -> Any:
+            start = time.perf_counter()
+            out = original(**call)
+            entry = per[call["name"].rsplit("_", 1)[0]]
+            entry[0] += 1
+            entry[1] += time.perf_counter() - start
+            entry[2] = len(call["compiled_source"])
+            return out
+        mx.fast.precompiled_cuda_kernel = timed
+        try:
+            build, _ = step_times(model, prompt, args.steps)
+        finally:
+            mx.fast.precompiled_cuda_kernel = original
+        calls = sum(c for c, _, _ in per.values())
+        print(f"with MLX's launch call timed (prefills included): {calls} calls, "
+              f"{sum(t for _, t, _ in per.values()) * 1e3 / args.steps:.2f} ms/step of a {build:.2f} ms build")
+        for name, (count, seconds, size) in sorted(per.items(), key=lambda kv: -kv[1][1]):
+            print(f"  {name[3:]:48s} {count:6d} calls {seconds / count * 1e6:6.1f} us/call {size:7d} B of code")
+    profile = cProfile.Profile()
+    step_times(model, prompt, 10, profile)
+    pstats.Stats(profile, stream=sys.stdout).sort_stats("tottime").print_stats(15)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
