@@ -178,17 +178,48 @@ def test_quantized_qkv_configs(rng, bits, group, k, config):
         assert np.isfinite(got).all() and (np.abs(got - want) <= bound).all(), np.abs(got - want).max()
 
 
+def rope_float64(v: np.ndarray, head_dim: int, offset: int, scale: float, traditional: bool,
+                 base: float = 10000.0) -> np.ndarray:
+    """RoPE of heads of `head_dim` along v at position `offset`, in float64 (MLX's definition: the
+    pair (i, i + d/2) of a head, or (2i, 2i + 1) where traditional; angle offset * scale *
+    base^(-i / (d/2)))."""
+    half = head_dim // 2
+    heads = v.reshape(-1, half, 2) if traditional else v.reshape(-1, 2, half).transpose(0, 2, 1)
+    theta = offset * scale * base ** (-np.arange(half) / half)
+    a, b = heads[..., 0], heads[..., 1]
+    out = np.stack([a * np.cos(theta) - b * np.sin(theta), a * np.sin(theta) + b * np.cos(theta)], axis=-1)
+    return (out if traditional else out.transpose(0, 2, 1)).reshape(-1)
+
+
+def angle_bound(offset: int, scale: float) -> float:
+    """Relative error of a pair rotated in float32 (qmv_rotated_rows): the angle's argument
+    -i ln(base) / (d/2) three roundings (3u relative, |argument| <= ln 10000 = 9.2), exp's own 2u,
+    the position's two products: 32u of an angle up to offset * scale; then sin, cos and the
+    rotation's products and sums, 8u."""
+    return (32 * offset * scale + 8) * 2.0 ** -24
+
+
+@pytest.mark.parametrize("traditional", [False, True])
+def test_rope_float64_is_mlxs_rope(rng, traditional):
+    """The float64 reference of the rotation tests against MLX's own RoPE (float32, CPU), within
+    float32's angle error at these positions."""
+    v = rng.standard_normal(4 * 16)
+    mine = rope_float64(v, 16, 300, 0.5, traditional)
+    theirs = f64(mx.fast.rope(mx.array(v.reshape(1, 4, 1, 16).astype(np.float32)), 16, traditional=traditional,
+                              base=10000.0, scale=0.5, offset=300, stream=mx.cpu)).reshape(-1)
+    np.testing.assert_allclose(mine, theirs, rtol=0, atol=angle_bound(300, 0.5) * 2 * np.abs(v).max() * 2)
+
+
 @pytest.mark.parametrize("traditional,head_dim,offset,scale,bits,config", [
     (False, 16, 37, 1.0, 4, dict(BLOCK_N=8, BLOCK_K=256, num_warps=4)),
     (True, 8, 1000, 0.5, 8, dict(BLOCK_N=4, BLOCK_K=512, num_warps=2)),
     (False, 32, 5, 2.0, 2, dict(BLOCK_N=32, BLOCK_K=1024, num_warps=2)),  # 3 query programs, one each of k and v
     (True, 8, 300, 1.0, 4, dict(BLOCK_N=32, BLOCK_K=256, num_warps=2))])  # 12 of k's 16 pairs masked off
 def test_quantized_qkv_rotates_queries_and_keys(rng, traditional, head_dim, offset, scale, bits, config):
-    """With a rotation, the queries and keys come out as RoPE (MLX's, in float32 on the CPU) of
-    the float64 products; the values unrotated. Bound: qmv's on each product of a pair, carried
-    through the rotation (|cos| + |sin| <= sqrt 2), plus the angle's float32 error (position *
-    frequency, a few units of 2^-24 of an angle up to 1000: its effect on a pair is that error times
-    the pair's size) and the rotation's own roundings."""
+    """With a rotation, the queries and keys come out as RoPE (in float64) of the float64 products;
+    the values unrotated. Bound: qmv's on each product of a pair, carried through the rotation
+    (|cos| + |sin| <= sqrt 2), plus the float32 angle's and rotation's error (`angle_bound`) times
+    the pair's size."""
     k, group = 256, 64
     nq, nkv = 3 * head_dim, head_dim
     weights = [tuple(a.astype(mx.float32) if a.dtype != mx.uint32 else a
@@ -204,13 +235,11 @@ def test_quantized_qkv_rotates_queries_and_keys(rng, traditional, head_dim, offs
         err = (k + 2) * 2.0 ** -24 * (np.abs(dense) @ np.abs(f64(x).reshape(-1)))
         want, bound = product, err
         if rotated:
-            heads = mx.array(product.reshape(1, -1, 1, head_dim).astype(np.float32))
-            want = f64(mx.fast.rope(heads, head_dim, traditional=traditional, base=10000.0, scale=scale,
-                                    offset=offset, stream=mx.cpu)).reshape(-1)
+            want = rope_float64(product, head_dim, offset, scale, traditional)
             def partner(a):  # each element's partner in its rotated pair
                 return (a.reshape(-1, 2)[:, ::-1] if traditional else a.reshape(-1, 2, head_dim // 2)[:, ::-1]).reshape(-1)
             size = np.abs(product) + np.abs(partner(product))
-            bound = np.sqrt(2) * (err + partner(err)) + (offset * 64 + 8) * 2.0 ** -24 * size
+            bound = np.sqrt(2) * (err + partner(err)) + angle_bound(offset, scale) * size
         got = f64(out)
         assert np.isfinite(got).all() and (np.abs(got - want) <= bound + 1e-30).all(), np.abs(got - want).max()
 
@@ -345,8 +374,8 @@ def test_quantized_products_fuse_the_norm_before_and_the_residual_after(rng, bit
 def test_quantized_qkv_with_norm_and_rotation(rng, traditional, biased):
     """The library call with both a norm and a rotation (a Llama layer's decode step: one launch for
     the norm, three products and two RoPEs; with biases, Qwen2's, added before the rotation),
-    float32, against float64 products of the normed x rotated by MLX's RoPE (CPU); bound as the
-    rotation test's on the fused products, plus the bias addition's rounding."""
+    float32, against float64 products of the normed x rotated in float64; bound as the rotation
+    test's on the fused products, plus the bias addition's rounding."""
     k, head_dim, offset, eps = 320, 16, 77, 1e-6
     nq, nkv = 3 * head_dim, head_dim
     weights = [tuple(a.astype(mx.float32) if a.dtype != mx.uint32 else a
@@ -363,13 +392,11 @@ def test_quantized_qkv_with_norm_and_rotation(rng, traditional, biased):
         err = fused_bound(dense, f64(x).reshape(-1), f64(norm), inv, k) + 2.0 ** -24 * np.abs(product)
         want, bound = product, err
         if rotated:
-            heads = mx.array(product.reshape(1, -1, 1, head_dim).astype(np.float32))
-            want = f64(mx.fast.rope(heads, head_dim, traditional=traditional, base=10000.0, scale=1.0, offset=offset,
-                                    stream=mx.cpu)).reshape(-1)
+            want = rope_float64(product, head_dim, offset, 1.0, traditional)
             def partner(a):  # each element's partner in its rotated pair
                 return (a.reshape(-1, 2)[:, ::-1] if traditional else a.reshape(-1, 2, head_dim // 2)[:, ::-1]).reshape(-1)
             size = np.abs(product) + np.abs(partner(product))
-            bound = np.sqrt(2) * (err + partner(err)) + (offset * 64 + 8) * 2.0 ** -24 * size
+            bound = np.sqrt(2) * (err + partner(err)) + angle_bound(offset, 1.0) * size
         got = f64(out)
         assert np.isfinite(got).all() and (np.abs(got - want) <= bound + 1e-30).all(), np.abs(got - want).max()
 
