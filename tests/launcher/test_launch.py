@@ -113,6 +113,31 @@ def test_ints_specialise_on_five_divisibility_classes():
     assert all(fact(v) == divisibility(v) | (2 if -2**31 <= v < 2**31 else 0) for v in values)
 
 
+@mf.jit
+def row_sum(x_ptr, out_ptr, K, BLOCK: tl.constexpr):
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK):
+        k = k0 + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + k, mask=k < K, other=0.0)
+    tl.store(out_ptr, tl.sum(acc, axis=0))
+
+
+def test_do_not_specialize_compiles_no_fact_of_the_first_value():
+    """A specialised K that is a multiple of BLOCK drops the loop's mask (codegen/ir_passes/masks.py):
+    with K in do_not_specialize, the one kernel compiled at K = 4096 must be the one compiled for
+    K = 100 (no divisibility known), and must sum K = 100 right afterwards (the emulator, which
+    refuses out-of-bounds reads, runs both)."""
+    def launch(kernel, k: int) -> tuple[str, float]:
+        out = kernel[(1,)](mx.arange(k).astype(mx.float32), mf.empty((1,), mx.float32), k, BLOCK=64,
+                           backend=EmulatorBackend())
+        assert out.item() == k * (k - 1) / 2  # exact: integers under 2^24
+        return list(kernel.cache.values())[-1].body
+    specialised, unknown = launch(mf.jit(row_sum.fn), 4096), launch(mf.jit(row_sum.fn), 100)
+    assert specialised != unknown  # the facts of 4096 change the code: a leak would show
+    kernel = mf.jit(do_not_specialize=["K"])(row_sum.fn)
+    assert launch(kernel, 4096) == unknown and launch(kernel, 100) == unknown and len(kernel.cache) == 1
+
+
 @pytest.mark.parametrize("entry", ["jit", "autotune"])
 def test_do_not_specialize_compiles_one_kernel_for_every_value(entry):
     """`@jit(do_not_specialize=[...])` (names or positions, as Triton takes them): an int named there
