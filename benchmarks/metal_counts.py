@@ -170,7 +170,7 @@ def _decode_attention(be, rng):
     h, hk, s, d = DECODE["heads"], DECODE["kv_heads"], DECODE["length"], DECODE["dim"]
     q = _normal(rng, (h, d), mx.float16)
     k, v = _normal(rng, (hk, s, d), mx.float16), _normal(rng, (hk, s, d), mx.float16)
-    grid, args, _, splits = attention._launch_args(q, k, v)
+    grid, args, splits = attention._launch_args(q, k, v)
     o, m, l = attention.decode_attention_kernel.fn[grid](*args, BLOCK_N=64, num_warps=4, backend=be)
     out = attention.decode_attention_combine_kernel[(h,)](o, m, l, empty((h, d), mx.float16), splits, d,
                                                           1 << (splits - 1).bit_length(), backend=be)

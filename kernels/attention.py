@@ -30,8 +30,8 @@ def split_count(heads: int, s: int) -> int:
 
 
 def _launch_args(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None,
-                 length: int | None = None) -> tuple[tuple, tuple, dict, int]:
-    """(grid, arguments, keyword arguments, splits) of the partial kernel for q (..., D) of H heads
+                 length: int | None = None) -> tuple[tuple, tuple, int]:
+    """(grid, arguments, splits) of the partial kernel for q (..., D) of H heads
     and k, v (..., S, D) of H_kv heads (mlx-lm's (B, H, 1, D) and (B, H_kv, S, D) as they come: the
     kernel reads flat buffers), of which the first `length` keys count (all by default); scale
     default 1 / sqrt(D)."""
@@ -40,17 +40,16 @@ def _launch_args(q: mx.array, k: mx.array, v: mx.array, scale: float | None = No
     heads, kv_heads = q.size // d, k.size // (slots * d)
     splits = split_count(heads, s)
     parts = heads * splits
-    spare = {} if s == slots else {"KV_SPARE": slots - s}
     return (heads, splits), (q, k, v, empty((parts, d), mx.float32), empty((parts,), mx.float32),
-                             empty((parts,), mx.float32), s, cdiv(s, splits),
-                             1.0 / math.sqrt(d) if scale is None else scale, heads // kv_heads, d), spare, splits
+                             empty((parts,), mx.float32), s, cdiv(s, splits), slots - s,
+                             1.0 / math.sqrt(d) if scale is None else scale, heads // kv_heads, d), splits
 
 
 def _tune_args(shape: tuple, dtype: mx.Dtype):
     heads, kv_heads, s, d = shape
     q = mx.random.normal((heads, d)).astype(dtype)
     k, v = (mx.random.normal((kv_heads, s, d)).astype(dtype) for _ in range(2))
-    grid, args, _, _ = _launch_args(q, k, v)
+    grid, args, _ = _launch_args(q, k, v)
     return grid, args
 
 
@@ -62,8 +61,9 @@ def _tune_shape(named: dict) -> tuple:
     return heads, heads // named["GROUP"], power_of_two_bucket(s), d
 
 
-def _reference(q, k, v, o, m, l, s, split, scale, group, d, *meta):
-    return partials_reference(q.reshape(-1, d), k.reshape(-1, s, d), v.reshape(-1, s, d), split)
+def _reference(q, k, v, o, m, l, s, split, spare, scale, group, d, *meta):
+    keys, values = (a.reshape(-1, s + spare, d)[:, :s] for a in (k, v))
+    return partials_reference(q.reshape(-1, d), keys, values, split)
 
 
 @register
@@ -71,8 +71,8 @@ def _reference(q, k, v, o, m, l, s, split, scale, group, d, *meta):
           buckets={"S": power_of_two_bucket},  # a decode's S grows by one per token: one config per bucket
           tune_args=_tune_args, tune_shape=_tune_shape, shapes=[(8, 2, 555, 64)], dtypes=[mx.float16], rtol=1e-3, atol=1e-3)
 @jit(do_not_specialize=["S", "SPLIT", "KV_SPARE"])  # the key length grows by one a step: one compile for a generation
-def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, scale, GROUP: tl.constexpr,
-                            D: tl.constexpr, BLOCK_N: tl.constexpr, KV_SPARE=0):
+def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, KV_SPARE, scale, GROUP: tl.constexpr,
+                            D: tl.constexpr, BLOCK_N: tl.constexpr):
     """One head's keys [split * SPLIT, (split + 1) * SPLIT): the unnormalised output, the running
     maximum and the sum of exponentials, for the combine kernel. Each head's S keys are followed by
     KV_SPARE unused slots (a KV cache's buffer, read in place: no copy of the S keys a step).
@@ -141,8 +141,8 @@ def decode_attention(q: mx.array, k: mx.array, v: mx.array, scale: float | None 
     dim = q.shape[-1]
     if length is not None and not 0 < length <= k.shape[-2]:
         raise ValueError(f"decode_attention: length {length} of a buffer of {k.shape[-2]} keys")
-    grid, args, spare, splits = _launch_args(q, k, v, scale, length)
-    o, m, l = decode_attention_kernel[grid](*args, **spare, backend=backend)
+    grid, args, splits = _launch_args(q, k, v, scale, length)
+    o, m, l = decode_attention_kernel[grid](*args, backend=backend)
     return decode_attention_combine_kernel[(grid[0],)](o, m, l, empty(q.shape, q.dtype), splits, dim,
                                                        1 << (splits - 1).bit_length(), backend=backend)
 

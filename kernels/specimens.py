@@ -65,7 +65,7 @@ SPECIMENS = (
              lambda: (_h(), _h(mx.uint32), _h(), _h(), empty((512, 14336), mx.float16), 512, 14336, 4096, 64, 4),
              dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, num_warps=4)),
     Specimen("decode_attention_s8192_d128_f16", _jit("attention", "decode_attention_kernel"),
-             lambda: (_h(), _h(), _h(), empty((32 * 32, 128)), empty(32 * 32), empty(32 * 32), 8192, 256,
+             lambda: (_h(), _h(), _h(), empty((32 * 32, 128)), empty(32 * 32), empty(32 * 32), 8192, 256, 0,
                       1 / math.sqrt(128), 4, 128), dict(BLOCK_N=64, num_warps=4)),
     Specimen("matmul_4096_f16", _jit("matmul", "matmul_kernel"),
              lambda: (_h(), _h(), empty((4096, 4096), mx.float16), 4096, 4096, 4096),

@@ -166,6 +166,8 @@ class FusedSwiGLU:
 
     def __call__(self, x: mx.array, *, norm: Optional[nn.Module] = None,
                  residual: Optional[mx.array] = None) -> mx.array:
+        if norm is not None and not _norm_fusable(norm, x):
+            x, norm = norm(x), None
         gate, up = self["gate_proj"], self["up_proj"]
         if x.size == x.shape[-1] and _swiglu_fusable(gate, up, x):
             hidden = quantized.qmv_swiglu(x, _quantized(gate), _quantized(up), gate.group_size, gate.bits,
@@ -176,7 +178,7 @@ class FusedSwiGLU:
 
 
 def _fused_norm(norm: Optional[nn.Module], x: mx.array) -> Optional[quantized.Norm]:
-    """The RMS norm a fused product applies to its input x (`FusedBlock` checked it with
+    """The RMS norm a fused product applies to its input x (the caller checked it with
     `_norm_fusable`), or None."""
     return None if norm is None else quantized.Norm(norm["weight"], norm.eps)
 
@@ -243,6 +245,8 @@ class FusedQKV:
 
     def __call__(self, x: mx.array, mask: Optional[mx.array] = None, cache=None, *, norm: Optional[nn.Module] = None,
                  residual: Optional[mx.array] = None) -> mx.array:
+        if norm is not None and not _norm_fusable(norm, x):
+            x, norm = norm(x), None
         projections = (self["q_proj"], self["k_proj"], self["v_proj"])
         if x.size != x.shape[-1] or x.ndim != 3 or not _fusable(projections, x) or \
                 projections[1]["weight"].shape != projections[2]["weight"].shape:
@@ -319,20 +323,19 @@ class FusedBlock:
     checks the code) whose attention and MLP are fused (`FusedQKV`, `FusedSwiGLU`) and whose norms
     are metalforge's RMSNorm: each norm goes into the launch of the products after it and each
     residual add into the launch of the projection before it, so a decode step's layer is two
-    launches and two MLX additions fewer. The attention and MLP decide per call what they fuse
-    (anything else there runs their own call with the norm applied before and the residual added
-    after: the block's arithmetic). Anything else runs the class's own call."""
+    launches and two MLX additions fewer. The attention and MLP decide per call what they fuse: a
+    norm their kernel cannot take (another class, another dtype than its input: the attention's
+    output, hence h, can differ from x) is applied before, a residual it cannot take added after,
+    the block's arithmetic. Anything else runs the class's own call."""
 
     def __call__(self, x: mx.array, mask: Optional[mx.array] = None, cache: Any = None) -> mx.array:
         # children by item, not attribute: Module.__getattr__ is a Python call, and this runs for
         # every layer of every step
-        attention, mlp, first, second = self["self_attn"], self["mlp"], self["input_layernorm"], \
-            self["post_attention_layernorm"]
-        if not (isinstance(attention, FusedQKV) and isinstance(mlp, FusedSwiGLU) and _norm_fusable(first, x)
-                and _norm_fusable(second, x)):
+        attention, mlp = self["self_attn"], self["mlp"]
+        if not (isinstance(attention, FusedQKV) and isinstance(mlp, FusedSwiGLU)):
             return super().__call__(x, mask, cache)
-        h = attention(x, mask, cache, norm=first, residual=x)
-        return mlp(h, norm=second, residual=h)
+        h = attention(x, mask, cache, norm=self["input_layernorm"], residual=x)
+        return mlp(h, norm=self["post_attention_layernorm"], residual=h)
 
 
 @functools.lru_cache(maxsize=None)

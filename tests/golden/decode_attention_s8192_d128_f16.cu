@@ -26,8 +26,8 @@ template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b <
 extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_S = S[0];
 const auto mf_SPLIT = SPLIT[0];
-const auto mf_scale = scale[0];
 const auto mf_KV_SPARE = KV_SPARE[0];
+const auto mf_scale = scale[0];
 float* q_1_smem = reinterpret_cast<float*>(mf_shared + 0);
 float* m_smem = reinterpret_cast<float*>(mf_shared + 512);
 float* acc_5_smem = reinterpret_cast<float*>(mf_shared + 528);

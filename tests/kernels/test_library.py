@@ -458,12 +458,29 @@ def test_decode_attention_reads_a_cache_buffer_in_place(rng, heads, kv_heads, le
         attention.decode_attention(q, k, v, length=slots + 1)
 
 
+def test_decode_attention_tunes_on_miss_from_a_cache_buffer(rng, tmp_path, monkeypatch):
+    """METALFORGE_TUNE_ON_MISS tunes a launch with its own arguments: the buffer's spare slots are
+    one of them (positional), so the tuner's reference and trials read the keys where the launch
+    does, and the tuned launch is right."""
+    from metalforge.tuning_db import TuningDB
+
+    monkeypatch.setenv("METALFORGE_DB", str(tmp_path / "tuning.sqlite"))
+    monkeypatch.setenv("METALFORGE_TUNE_ON_MISS", "1")
+    attention.decode_attention_kernel.clear_cache()
+    q, k, v = normal(rng, (1, 4, 1, 16)), normal(rng, (1, 2, 256, 16)), normal(rng, (1, 2, 256, 16))
+    got = attention.decode_attention(q, k, v, 0.25, length=9)
+    want = mx.fast.scaled_dot_product_attention(q, k[..., :9, :], v[..., :9, :], scale=0.25, stream=mx.cpu)
+    close(got, want, 1e-4)
+    assert [w["kernel"] for w in TuningDB(tmp_path / "tuning.sqlite").winners()] == ["decode_attention_kernel"]
+    attention.decode_attention_kernel.clear_cache()
+
+
 def test_decode_attention_partials_match_their_reference(rng):
     """The partial kernel's outputs (what the tuner checks) against `partials_reference`, computed
     independently from the softmax definition; every partial written (poisoned buffers)."""
     heads, kv_heads, s, d = 4, 2, 700, 32
     q, k, v = normal(rng, (heads, d)), normal(rng, (kv_heads, s, d)), normal(rng, (kv_heads, s, d))
-    grid, args, _, splits = attention._launch_args(q, k, v)
+    grid, args, splits = attention._launch_args(q, k, v)
     assert splits == 2
     args = list(args)
     for i in (3, 4, 5):

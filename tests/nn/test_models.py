@@ -128,6 +128,25 @@ def test_patch_replaces_in_place_and_unpatch_restores(tiny):
     assert module.scaled_dot_product_attention is original_attention
 
 
+def test_a_norm_the_kernel_cannot_take_runs_before_the_fused_mlp(rng):
+    """The block hands its second norm to the MLP with h, whose dtype can differ from x's (an
+    attention that falls back to MLX promotes it): a norm whose weight is not its input's dtype is
+    applied first, not given to qmv_swiglu (which refuses it), and the residual added after; the
+    result is MLX's MLP on MLX's norm, within the float32 bound."""
+    model = lm_bench.build("llama-tiny", mx.float32, 4, 32, seed=int(rng.integers(1 << 31)))
+    mlp = model.model.layers[0].mlp
+    norm = nn.RMSNorm(64)
+    norm.weight = mx.array(rng.standard_normal(64).astype(np.float16))
+    x, residual = (mx.array(rng.standard_normal((1, 1, 64)).astype(np.float32)) for _ in range(2))
+    want = residual + mlp(norm(x))
+    mfnn.patch(model)
+    mfnn.patch(norm)
+    got = mlp(x, norm=norm, residual=residual)
+    assert got.dtype == mx.float32
+    assert_logits_match(got, want, float(np.abs(np.array(want)).max()))
+    mfnn.unpatch(model)
+
+
 def test_attention_fuses_only_mlx_lms_call_on_quantized_projections(rng, monkeypatch):
     """An attention class whose call differs from mlx-lm's by one line is left alone; an mlx-lm
     attention whose projections are not quantized (float32 Linear) runs its own call, unfused, and
