@@ -403,7 +403,9 @@ class Lowering(ABC):
         return RegsRepr(name, layout)
 
     def base_argument(self, v: Value) -> str | None:
-        """The kernel argument a pointer value was computed from (None when it cannot be told)."""
+        """The kernel argument a pointer value was computed from (None when it cannot be told). A
+        pointer chosen by an `if` (`src = a_ptr` / `src = b_ptr`) takes its branches' arguments: an
+        input's where one is (MLX declares inputs const, and an output's pointer converts to it)."""
         seen = 0
         while seen < 10000:
             seen += 1
@@ -416,6 +418,12 @@ class Lowering(ABC):
             op = self.producer.get(v.id)
             if op is None:
                 return None
+            if op.opcode == "if":
+                index = next(i for i, r in enumerate(op.results) if r.id == v.id)
+                bases = [self.base_argument(region.ops[-1].operands[index]) for region in op.regions
+                         if region.ops and region.ops[-1].opcode == "yield"]
+                known = [b for b in bases if b is not None]
+                return next((b for b in known if b not in self.outputs), known[0] if known else None)
             pointers = [o for o in op.operands if isinstance(element_of(o.type), PointerType)]
             if op.opcode == "load" or not pointers:
                 return None

@@ -361,6 +361,31 @@ def test_transpose(rng):
     equal(npy(out).reshape(N, M), x.T.copy())
 
 
+# --- a pointer chosen at run time ------------------------------------------------------------------
+@mf.jit
+def pick_rows(a_ptr, b_ptr, oa_ptr, ob_ptr, n, BLOCK: tl.constexpr):
+    """Program 0 doubles a into oa, program 1 doubles b into ob: pointers picked by a runtime `if`."""
+    pid = tl.program_id(0)
+    src = a_ptr
+    dst = oa_ptr
+    if pid == 1:
+        src = b_ptr
+        dst = ob_ptr
+    i = tl.arange(0, BLOCK)
+    tl.store(dst + i, tl.load(src + i, mask=i < n) * 2.0, mask=i < n)
+
+
+def test_pointers_chosen_by_a_runtime_if(rng):
+    """The chosen input keeps its inputs' const type (MSL won't bind a const input to a non-const
+    pointer) and the chosen output stays writable; each program writes its own output."""
+    n = int(rng.integers(40, 100)) | 1
+    a, b = randf(rng, n), randf(rng, n)
+    oa, ob = pick_rows[(2,)](mxa(a), mxa(b), mf.empty((n,), mx.float32), mf.empty((n,), mx.float32), n,
+                             BLOCK=128, num_warps=4)
+    equal(oa, a * np.float32(2))
+    equal(ob, b * np.float32(2))
+
+
 # --- Philox tl.rand / tl.randn ------------------------------------------------------------------
 M32 = 0xFFFFFFFF
 
