@@ -446,8 +446,8 @@ def triton_cases(cases: list[Case], log) -> None:
         h, t, hd = 32, int(c.shape.split()[0].split("=")[1]), 128
         xs = [torch.randn(h * t * hd, device="cuda", dtype=torch.float16) for _ in range(4)]
         o = torch.empty_like(xs[0])
-        c.triton = lambda i: ropek[(h * t // 4,)](xs[i % 4], o, h * t, t, math.log(10000.0), hd // 2, BLOCK_R=4,
-                                                 num_warps=4)
+        c.triton = lambda i: ropek[(t // 16, h // 8)](xs[i % 4], o, h, t, math.log(10000.0), hd // 2, BLOCK_T=16,
+                                                     HEADS=8, num_warps=4)
     except Exception as e:
         log(f"triton rope: {e}")
     try:

@@ -143,9 +143,9 @@ ROPE = dict(heads=8, tokens=64, dim=128)
 def _rope(be, rng):
     h, t, d = ROPE["heads"], ROPE["tokens"], ROPE["dim"]
     x = _normal(rng, (h, t, d), mx.float16)
-    out = rope.rope_kernel.fn[(cdiv(h * t, 16),)](x.reshape(-1), empty((h * t * d,), mx.float16), h * t, t,
-                                                 math.log(10000.0), d // 2, BLOCK_R=16, num_warps=4, backend=be)
-    return [out.reshape(h, t, d)], [rope.reference(x)], 1e-3, 4e-3
+    out = rope.rope_kernel.fn[rope.grid(h, t)](x, empty((h, t, d), mx.float16), h, t, math.log(10000.0), d // 2,
+                                              BLOCK_T=16, HEADS=4, num_warps=4, backend=be)
+    return [out], [rope.reference(x)], 1e-3, 4e-3
 
 
 QMV = dict(n=512, k=4096, group=64)

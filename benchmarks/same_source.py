@@ -253,27 +253,26 @@ def run(b: Bench, quick: bool) -> None:
                               axis=1).reshape(-1)
     out_t = torch.empty(total, device="cuda", dtype=torch.float16)
     pk, tpk = rope.rope_kernel.fn, triton_version(rope.rope_kernel)
-    n_rows = heads * t_len
-    for block_r, warps in ((4, 4), (16, 4)):
-        grid = (mf.cdiv(n_rows, block_r),)
-        b.measure(Row("rope", f"T={t_len} H={heads} D={hd} fp16", f"{block_r} rows, {warps} warps", 4 * total,
-                      tol=2e-2),
-                  lambda i, block_r=block_r, warps=warps, grid=grid: pk[grid](
-                      xs[i], mf.empty((total,), mx.float16), n_rows, t_len, math.log(10000.0), hd // 2,
-                      BLOCK_R=block_r, num_warps=warps),
-                  lambda i, block_r=block_r, warps=warps, grid=grid: tpk[grid](
-                      xt[i], out_t, n_rows, t_len, math.log(10000.0), hd // 2, BLOCK_R=block_r,
+    for block_t, share, warps in ((16, 1, 4), (16, 8, 4)):  # heads a program: 1 (no angles shared), 8
+        grid = rope.grid(heads, t_len)({"BLOCK_T": block_t, "HEADS": share})
+        b.measure(Row("rope", f"T={t_len} H={heads} D={hd} fp16", f"{block_t} positions x {share} heads, {warps} warps",
+                      4 * total, tol=2e-2),
+                  lambda i, block_t=block_t, share=share, warps=warps, grid=grid: pk[grid](
+                      xs[i], mf.empty((total,), mx.float16), heads, t_len, math.log(10000.0), hd // 2,
+                      BLOCK_T=block_t, HEADS=share, num_warps=warps),
+                  lambda i, block_t=block_t, share=share, warps=warps, grid=grid: tpk[grid](
+                      xt[i], out_t, heads, t_len, math.log(10000.0), hd // 2, BLOCK_T=block_t, HEADS=share,
                       num_warps=warps) and out_t,
                   copies, lambda o, t: tuple(_errors(ref_rope, o, t)))
     # diagnostic: the same body with its scalars constexpr on both sides (Triton folds them too)
-    pk_c = with_constexpr(rope.rope_kernel, ("n_rows", "T", "log_base"))  # a plain @jit kernel
+    pk_c = with_constexpr(rope.rope_kernel, ("n_heads", "T", "log_base"))  # a plain @jit kernel
     tpk_c = triton_version(pk_c)
-    grid = (mf.cdiv(n_rows, 4),)
-    b.measure(Row("rope, scalars constexpr", f"T={t_len} H={heads} D={hd} fp16", "4 rows, 4 warps", 4 * total,
-                  tol=2e-2),
-              lambda i: pk_c[grid](xs[i], mf.empty((total,), mx.float16), n_rows, t_len, math.log(10000.0),
-                                      hd // 2, BLOCK_R=4, num_warps=4),
-              lambda i: tpk_c[grid](xt[i], out_t, n_rows, t_len, math.log(10000.0), hd // 2, BLOCK_R=4,
+    grid = rope.grid(heads, t_len)({"BLOCK_T": 16, "HEADS": 8})
+    b.measure(Row("rope, scalars constexpr", f"T={t_len} H={heads} D={hd} fp16", "16 positions x 8 heads, 4 warps",
+                  4 * total, tol=2e-2),
+              lambda i: pk_c[grid](xs[i], mf.empty((total,), mx.float16), heads, t_len, math.log(10000.0),
+                                      hd // 2, BLOCK_T=16, HEADS=8, num_warps=4),
+              lambda i: tpk_c[grid](xt[i], out_t, heads, t_len, math.log(10000.0), hd // 2, BLOCK_T=16, HEADS=8,
                                     num_warps=4) and out_t,
               copies, lambda o, t: tuple(_errors(ref_rope, o, t)))
 

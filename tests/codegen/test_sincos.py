@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import mlx.core as mx
 import numpy as np
+import pytest
 
 import metalforge as mf
 import metalforge.language as tl
@@ -34,6 +35,18 @@ def test_a_cosine_and_a_sine_loop_become_one_sincos_loop():
     assert sincos == lir.SinCos(theta, lir.Index(lir.Sym("s"), lir.Sym("k")), lir.Index(lir.Sym("c"), lir.Sym("k")))
 
 
+def test_one_slot_cosine_and_sine_become_one_sincos():
+    """A tile of one element a thread has no slot loop: the two assignments pair the same way, and
+    one of them inside a loop does not pair with one outside."""
+    theta = lir.Index(lir.Sym("theta"), lit(0))
+    c, s = lir.Index(lir.Sym("c"), lit(0)), lir.Index(lir.Sym("s"), lit(0))
+    body = [lir.Decl("c", ir.float32, size=1), lir.Assign(c, lir.Call("cos", (theta,))),
+            lir.Decl("s", ir.float32, size=1), lir.Assign(s, lir.Call("sin", (theta,)))]
+    assert fuse_sincos(body) == [body[0], body[2], lir.SinCos(theta, s, c)]
+    mixed = [lir.Assign(c, lir.Call("cos", (theta,))), slot_loop("s", "sin", theta)]
+    assert not any(isinstance(x, lir.SinCos) for x in lir.walk(fuse_sincos(mixed)))
+
+
 def test_loops_that_differ_or_are_separated_by_a_write_stay_apart():
     theta = lir.Index(lir.Sym("theta"), lir.Sym("k"))
     other = lir.Index(lir.Sym("phi"), lir.Sym("k"))
@@ -49,12 +62,16 @@ def test_loops_that_differ_or_are_separated_by_a_write_stay_apart():
         assert not any(isinstance(s, lir.SinCos) for s in lir.walk(fuse_sincos(body)))
 
 
-def test_rope_on_cuda_computes_each_angle_once_and_metal_is_unchanged():
-    x = mx.zeros((1, 32, 1, 64), mx.float16)
-    args = (x, mf.empty(x.shape, mx.float16), 32, 1, 13.1, 32, 8)
-    cuda = rope.rope_kernel.fn.compile(*args, offset=17, target="cuda", num_warps=4).body
-    msl = rope.rope_kernel.fn.compile(*args, offset=17, target="msl", num_warps=4).body
-    assert cuda.count("sincosf(theta[k], &s[k], &c[k]);") == 2  # the aligned copy and the element-wise one
+@pytest.mark.parametrize("shape,block_t,warps,fused", [
+    ((1, 32, 1, 64), 1, 1, "sincosf(theta[0], &s[0], &c[0]);"),    # a decode step: one slot a thread
+    ((32, 4096, 128), 16, 4, "sincosf(theta[k], &s[k], &c[k]);")])  # prefill: 8 slots a thread
+def test_rope_on_cuda_computes_each_angle_once_and_metal_is_unchanged(shape, block_t, warps, fused):
+    x = mx.zeros(shape, mx.float16)
+    args = (x, mf.empty(x.shape, mx.float16), x.size // (shape[-2] * shape[-1]), shape[-2], 13.1, shape[-1] // 2,
+            block_t, 8)
+    cuda = rope.rope_kernel.fn.compile(*args, offset=17, target="cuda", num_warps=warps).body
+    msl = rope.rope_kernel.fn.compile(*args, offset=17, target="msl", num_warps=warps).body
+    assert cuda.count(fused) == (2 if block_t > 1 else 1)  # the aligned copy and the element-wise one, if versioned
     assert "cosf(" not in cuda.replace("sincosf(", "") and "sinf(" not in cuda.replace("sincosf(", "")
     assert "metal::cos(" in msl and "metal::sin(" in msl and "sincos" not in msl
 

@@ -51,261 +51,303 @@ __device__ __forceinline__ float mf_fdiv(float a, float b) {
   return y;
 }
 
-const auto mf_n_rows = n_rows[0];
+const auto mf_n_heads = n_heads[0];
 const auto mf_T = T[0];
 const auto mf_log_base = log_base[0];
 const auto mf_offset = offset[0];
 const auto mf_pos_scale = pos_scale[0];
 if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
-  // 51: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+  // 66: t = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
   int t = (int(blockIdx.x) * 16);
-  // 52: ok = rows < n_rows
-  // 53: i = tl.arange(0, HALF)
-  // 54: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+  // 67: i = tl.arange(0, HALF)
+  // 68: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
   float t_1 = (-mf_log_base);
   float t_2 = mf_fdiv(t_1, 64.0f);
-  // 55: theta = ((rows % T + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
+  // 69: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
   float theta[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    int rows = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int t_3 = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
     float inv_freq = mf_exp((static_cast<float>(i) * t_2));
-    theta[k] = ((static_cast<float>(((rows % mf_T) + mf_offset)) * mf_pos_scale) * inv_freq);
+    theta[k] = ((static_cast<float>((t_3 + mf_offset)) * mf_pos_scale) * inv_freq);
   }
-  // 56: c = tl.cos(theta)
+  // 70: c = tl.cos(theta)
   float c[8];
-  // 57: s = tl.sin(theta)
+  // 71: s = tl.sin(theta)
   float s[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     sincosf(theta[k], &s[k], &c[k]);
   }
-  // 58: first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
-  // 63: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
-  __half t_3[8];
-  {
-    mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-    mf_load_masked(mf_v, (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))), ((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows));
-    t_3[0] = mf_v.v[0];
-    t_3[1] = mf_v.v[1];
-    t_3[2] = mf_v.v[2];
-    t_3[3] = mf_v.v[3];
-    t_3[4] = mf_v.v[4];
-    t_3[5] = mf_v.v[5];
-    t_3[6] = mf_v.v[6];
-    t_3[7] = mf_v.v[7];
-  }
-  float x1[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    x1[k] = static_cast<float>(t_3[k]);
-  }
-  // 64: x2 = tl.load(x_ptr + first + partner, mask=ok[:, None], other=0.0).to(tl.float32)
-  __half t_4[8];
-  {
-    mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
-    mf_load_masked(mf_v, ((x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64), ((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows));
-    t_4[0] = mf_v.v[0];
-    t_4[1] = mf_v.v[1];
-    t_4[2] = mf_v.v[2];
-    t_4[3] = mf_v.v[3];
-    t_4[4] = mf_v.v[4];
-    t_4[5] = mf_v.v[5];
-    t_4[6] = mf_v.v[6];
-    t_4[7] = mf_v.v[7];
-  }
-  float x2[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    x2[k] = static_cast<float>(t_4[k]);
-  }
-  // 65: tl.store(out_ptr + first, x1 * c - x2 * s, mask=ok[:, None])
-  float t_5[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_5[k] = (x1[k] * c[k]);
-  }
-  float t_6[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_6[k] = (x2[k] * s[k]);
-  }
-  float t_7[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_7[k] = (t_5[k] - t_6[k]);
-  }
-  __half t_8[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_8[k] = mf_cast<__half>(t_7[k]);
-  }
-  if (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows)) {
-    *reinterpret_cast<mf_vec<8, __half>*>((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))) = mf_vec<8, __half>{{t_8[0], t_8[1], t_8[2], t_8[3], t_8[4], t_8[5], t_8[6], t_8[7]}};
-  }
-  // 66: tl.store(out_ptr + first + partner, x1 * s + x2 * c, mask=ok[:, None])
-  float t_9[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_9[k] = (x1[k] * s[k]);
-  }
-  float t_10[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_10[k] = (x2[k] * c[k]);
-  }
-  float t_11[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_11[k] = (t_9[k] + t_10[k]);
-  }
-  __half t_12[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_12[k] = mf_cast<__half>(t_11[k]);
-  }
-  if (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows)) {
-    *reinterpret_cast<mf_vec<8, __half>*>(((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)) = mf_vec<8, __half>{{t_12[0], t_12[1], t_12[2], t_12[3], t_12[4], t_12[5], t_12[6], t_12[7]}};
+  // 72: first = t[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+  // 77: for j in range(HEADS):  # the heads of this program: the same angles
+  for (int j = 0; (j < 8); j += 1) {
+    // 78: head = tl.program_id(1) * HEADS + j
+    int t_4 = (int(blockIdx.y) * 8);
+    int head = (t_4 + j);
+    // 79: ok = (t < T)[:, None] & (head < n_heads)
+    bool t_5 = (head < mf_n_heads);
+    // 80: x_head = x_ptr + head * T * (2 * HALF)
+    int t_6 = (head * mf_T);
+    int t_7 = (t_6 * 128);
+    decltype(x_ptr) x_head = (x_ptr + t_7);
+    // 81: out_head = out_ptr + head * T * (2 * HALF)
+    int t_8 = (head * mf_T);
+    int t_9 = (t_8 * 128);
+    decltype(out_ptr) out_head = (out_ptr + t_9);
+    // 82: x1 = tl.load(x_head + first, mask=ok, other=0.0).to(tl.float32)
+    int t_3 = t;
+    int i = 0;
+    __half t_10[8];
+    int t_11 = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int i_1 = ((int(threadIdx.x % 32u) % 8) * 8);
+    int first_1 = ((t_11 * 128) + i_1);
+    bool ok_1 = ((t_11 < mf_T) & t_5);
+    {
+      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+      mf_load_masked(mf_v, (x_head + first_1), ok_1);
+      t_10[0] = mf_v.v[0];
+      t_10[1] = mf_v.v[1];
+      t_10[2] = mf_v.v[2];
+      t_10[3] = mf_v.v[3];
+      t_10[4] = mf_v.v[4];
+      t_10[5] = mf_v.v[5];
+      t_10[6] = mf_v.v[6];
+      t_10[7] = mf_v.v[7];
+    }
+    float x1[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      x1[k] = static_cast<float>(t_10[k]);
+    }
+    // 83: x2 = tl.load(x_head + first + partner, mask=ok, other=0.0).to(tl.float32)
+    __half t_12[8];
+    {
+      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+      mf_load_masked(mf_v, ((x_head + first_1) + 64), ok_1);
+      t_12[0] = mf_v.v[0];
+      t_12[1] = mf_v.v[1];
+      t_12[2] = mf_v.v[2];
+      t_12[3] = mf_v.v[3];
+      t_12[4] = mf_v.v[4];
+      t_12[5] = mf_v.v[5];
+      t_12[6] = mf_v.v[6];
+      t_12[7] = mf_v.v[7];
+    }
+    float x2[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      x2[k] = static_cast<float>(t_12[k]);
+    }
+    // 84: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
+    float t_13[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_13[k] = (x1[k] * c[k]);
+    }
+    float t_14[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_14[k] = (x2[k] * s[k]);
+    }
+    float t_15[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_15[k] = (t_13[k] - t_14[k]);
+    }
+    __half t_16[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_16[k] = mf_cast<__half>(t_15[k]);
+    }
+    if (ok_1) {
+      *reinterpret_cast<mf_vec<8, __half>*>((out_head + first_1)) = mf_vec<8, __half>{{t_16[0], t_16[1], t_16[2], t_16[3], t_16[4], t_16[5], t_16[6], t_16[7]}};
+    }
+    // 85: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
+    float t_17[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_17[k] = (x1[k] * s[k]);
+    }
+    float t_18[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_18[k] = (x2[k] * c[k]);
+    }
+    float t_19[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_19[k] = (t_17[k] + t_18[k]);
+    }
+    __half t_20[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      t_20[k] = mf_cast<__half>(t_19[k]);
+    }
+    if (ok_1) {
+      *reinterpret_cast<mf_vec<8, __half>*>(((out_head + first_1) + 64)) = mf_vec<8, __half>{{t_20[0], t_20[1], t_20[2], t_20[3], t_20[4], t_20[5], t_20[6], t_20[7]}};
+    }
   }
 } else {
-  // 51: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+  // 66: t = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
   int t = (int(blockIdx.x) * 16);
-  // 52: ok = rows < n_rows
-  // 53: i = tl.arange(0, HALF)
-  // 54: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+  // 67: i = tl.arange(0, HALF)
+  // 68: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
   float t_1 = (-mf_log_base);
   float t_2 = mf_fdiv(t_1, 64.0f);
-  // 55: theta = ((rows % T + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
+  // 69: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
   float theta[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    int rows = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int t_3 = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
     float inv_freq = mf_exp((static_cast<float>(i) * t_2));
-    theta[k] = ((static_cast<float>(((rows % mf_T) + mf_offset)) * mf_pos_scale) * inv_freq);
+    theta[k] = ((static_cast<float>((t_3 + mf_offset)) * mf_pos_scale) * inv_freq);
   }
-  // 56: c = tl.cos(theta)
+  // 70: c = tl.cos(theta)
   float c[8];
-  // 57: s = tl.sin(theta)
+  // 71: s = tl.sin(theta)
   float s[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     sincosf(theta[k], &s[k], &c[k]);
   }
-  // 58: first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
-  // 63: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
-  __half t_3[8];
-  if (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows)) {
-    t_3[0] = (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[0];
-    t_3[1] = (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[1];
-    t_3[2] = (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[2];
-    t_3[3] = (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[3];
-    t_3[4] = (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[4];
-    t_3[5] = (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[5];
-    t_3[6] = (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[6];
-    t_3[7] = (x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[7];
-  } else {
-    t_3[0] = __float2half(0.0f);
-    t_3[1] = __float2half(0.0f);
-    t_3[2] = __float2half(0.0f);
-    t_3[3] = __float2half(0.0f);
-    t_3[4] = __float2half(0.0f);
-    t_3[5] = __float2half(0.0f);
-    t_3[6] = __float2half(0.0f);
-    t_3[7] = __float2half(0.0f);
-  }
-  float x1[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    x1[k] = static_cast<float>(t_3[k]);
-  }
-  // 64: x2 = tl.load(x_ptr + first + partner, mask=ok[:, None], other=0.0).to(tl.float32)
-  __half t_4[8];
-  if (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows)) {
-    t_4[0] = ((x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[0];
-    t_4[1] = ((x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[1];
-    t_4[2] = ((x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[2];
-    t_4[3] = ((x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[3];
-    t_4[4] = ((x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[4];
-    t_4[5] = ((x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[5];
-    t_4[6] = ((x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[6];
-    t_4[7] = ((x_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[7];
-  } else {
-    t_4[0] = __float2half(0.0f);
-    t_4[1] = __float2half(0.0f);
-    t_4[2] = __float2half(0.0f);
-    t_4[3] = __float2half(0.0f);
-    t_4[4] = __float2half(0.0f);
-    t_4[5] = __float2half(0.0f);
-    t_4[6] = __float2half(0.0f);
-    t_4[7] = __float2half(0.0f);
-  }
-  float x2[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    x2[k] = static_cast<float>(t_4[k]);
-  }
-  // 65: tl.store(out_ptr + first, x1 * c - x2 * s, mask=ok[:, None])
-  float t_5[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_5[k] = (x1[k] * c[k]);
-  }
-  float t_6[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_6[k] = (x2[k] * s[k]);
-  }
-  float t_7[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_7[k] = (t_5[k] - t_6[k]);
-  }
-  __half t_8[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_8[k] = mf_cast<__half>(t_7[k]);
-  }
-  if (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows)) {
-    (out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[0] = t_8[0];
-    (out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[1] = t_8[1];
-    (out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[2] = t_8[2];
-    (out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[3] = t_8[3];
-    (out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[4] = t_8[4];
-    (out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[5] = t_8[5];
-    (out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[6] = t_8[6];
-    (out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8)))[7] = t_8[7];
-  }
-  // 66: tl.store(out_ptr + first + partner, x1 * s + x2 * c, mask=ok[:, None])
-  float t_9[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_9[k] = (x1[k] * s[k]);
-  }
-  float t_10[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_10[k] = (x2[k] * c[k]);
-  }
-  float t_11[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_11[k] = (t_9[k] + t_10[k]);
-  }
-  __half t_12[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_12[k] = mf_cast<__half>(t_11[k]);
-  }
-  if (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) < mf_n_rows)) {
-    ((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[0] = t_12[0];
-    ((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[1] = t_12[1];
-    ((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[2] = t_12[2];
-    ((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[3] = t_12[3];
-    ((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[4] = t_12[4];
-    ((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[5] = t_12[5];
-    ((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[6] = t_12[6];
-    ((out_ptr + (((t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 128) + ((int(threadIdx.x % 32u) % 8) * 8))) + 64)[7] = t_12[7];
+  // 72: first = t[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+  // 77: for j in range(HEADS):  # the heads of this program: the same angles
+  for (int j = 0; (j < 8); j += 1) {
+    // 78: head = tl.program_id(1) * HEADS + j
+    int t_4 = (int(blockIdx.y) * 8);
+    int head = (t_4 + j);
+    // 79: ok = (t < T)[:, None] & (head < n_heads)
+    bool t_5 = (head < mf_n_heads);
+    // 80: x_head = x_ptr + head * T * (2 * HALF)
+    int t_6 = (head * mf_T);
+    int t_7 = (t_6 * 128);
+    decltype(x_ptr) x_head = (x_ptr + t_7);
+    // 81: out_head = out_ptr + head * T * (2 * HALF)
+    int t_8 = (head * mf_T);
+    int t_9 = (t_8 * 128);
+    decltype(out_ptr) out_head = (out_ptr + t_9);
+    // 82: x1 = tl.load(x_head + first, mask=ok, other=0.0).to(tl.float32)
+    int t_3 = t;
+    int i = 0;
+    __half t_10[8];
+    int t_11 = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
+    int i_1 = ((int(threadIdx.x % 32u) % 8) * 8);
+    int first_1 = ((t_11 * 128) + i_1);
+    bool ok_1 = ((t_11 < mf_T) & t_5);
+    if (ok_1) {
+      t_10[0] = (x_head + first_1)[0];
+      t_10[1] = (x_head + first_1)[1];
+      t_10[2] = (x_head + first_1)[2];
+      t_10[3] = (x_head + first_1)[3];
+      t_10[4] = (x_head + first_1)[4];
+      t_10[5] = (x_head + first_1)[5];
+      t_10[6] = (x_head + first_1)[6];
+      t_10[7] = (x_head + first_1)[7];
+    } else {
+      t_10[0] = __float2half(0.0f);
+      t_10[1] = __float2half(0.0f);
+      t_10[2] = __float2half(0.0f);
+      t_10[3] = __float2half(0.0f);
+      t_10[4] = __float2half(0.0f);
+      t_10[5] = __float2half(0.0f);
+      t_10[6] = __float2half(0.0f);
+      t_10[7] = __float2half(0.0f);
+    }
+    float x1[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      x1[k] = static_cast<float>(t_10[k]);
+    }
+    // 83: x2 = tl.load(x_head + first + partner, mask=ok, other=0.0).to(tl.float32)
+    __half t_12[8];
+    if (ok_1) {
+      t_12[0] = ((x_head + first_1) + 64)[0];
+      t_12[1] = ((x_head + first_1) + 64)[1];
+      t_12[2] = ((x_head + first_1) + 64)[2];
+      t_12[3] = ((x_head + first_1) + 64)[3];
+      t_12[4] = ((x_head + first_1) + 64)[4];
+      t_12[5] = ((x_head + first_1) + 64)[5];
+      t_12[6] = ((x_head + first_1) + 64)[6];
+      t_12[7] = ((x_head + first_1) + 64)[7];
+    } else {
+      t_12[0] = __float2half(0.0f);
+      t_12[1] = __float2half(0.0f);
+      t_12[2] = __float2half(0.0f);
+      t_12[3] = __float2half(0.0f);
+      t_12[4] = __float2half(0.0f);
+      t_12[5] = __float2half(0.0f);
+      t_12[6] = __float2half(0.0f);
+      t_12[7] = __float2half(0.0f);
+    }
+    float x2[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      x2[k] = static_cast<float>(t_12[k]);
+    }
+    // 84: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
+    float t_13[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_13[k] = (x1[k] * c[k]);
+    }
+    float t_14[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_14[k] = (x2[k] * s[k]);
+    }
+    float t_15[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_15[k] = (t_13[k] - t_14[k]);
+    }
+    __half t_16[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_16[k] = mf_cast<__half>(t_15[k]);
+    }
+    if (ok_1) {
+      (out_head + first_1)[0] = t_16[0];
+      (out_head + first_1)[1] = t_16[1];
+      (out_head + first_1)[2] = t_16[2];
+      (out_head + first_1)[3] = t_16[3];
+      (out_head + first_1)[4] = t_16[4];
+      (out_head + first_1)[5] = t_16[5];
+      (out_head + first_1)[6] = t_16[6];
+      (out_head + first_1)[7] = t_16[7];
+    }
+    // 85: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
+    float t_17[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_17[k] = (x1[k] * s[k]);
+    }
+    float t_18[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_18[k] = (x2[k] * c[k]);
+    }
+    float t_19[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_19[k] = (t_17[k] + t_18[k]);
+    }
+    __half t_20[8];
+    #pragma unroll 1
+    for (int k = 0; (k < 8); k += 1) {
+      t_20[k] = mf_cast<__half>(t_19[k]);
+    }
+    if (ok_1) {
+      ((out_head + first_1) + 64)[0] = t_20[0];
+      ((out_head + first_1) + 64)[1] = t_20[1];
+      ((out_head + first_1) + 64)[2] = t_20[2];
+      ((out_head + first_1) + 64)[3] = t_20[3];
+      ((out_head + first_1) + 64)[4] = t_20[4];
+      ((out_head + first_1) + 64)[5] = t_20[5];
+      ((out_head + first_1) + 64)[6] = t_20[6];
+      ((out_head + first_1) + 64)[7] = t_20[7];
+    }
   }
 }

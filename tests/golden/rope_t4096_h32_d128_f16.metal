@@ -1,135 +1,152 @@
-// 51: rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+// 66: t = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
 int t = (int(threadgroup_position_in_grid.x) * 16);
-// 52: ok = rows < n_rows
-// 53: i = tl.arange(0, HALF)
-// 54: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+// 67: i = tl.arange(0, HALF)
+// 68: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
 float t_1 = (-log_base);
 float t_2 = (t_1 / 64.0f);
-// 55: theta = ((rows % T + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
+// 69: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
 float theta[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
-  int rows = (t + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+  int t_3 = (t + (((k / 4) * 8) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
   int i = (((int(thread_index_in_simdgroup) % 16) * 4) + (k % 4));
   float inv_freq = metal::exp((static_cast<float>(i) * t_2));
-  theta[k] = ((static_cast<float>(((rows % T) + offset)) * pos_scale) * inv_freq);
+  theta[k] = ((static_cast<float>((t_3 + offset)) * pos_scale) * inv_freq);
 }
-// 56: c = tl.cos(theta)
+// 70: c = tl.cos(theta)
 float c[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
   c[k] = metal::cos(theta[k]);
 }
-// 57: s = tl.sin(theta)
+// 71: s = tl.sin(theta)
 float s[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
   s[k] = metal::sin(theta[k]);
 }
-// 58: first = rows[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
-// 63: x1 = tl.load(x_ptr + first, mask=ok[:, None], other=0.0).to(tl.float32)
-half t_3[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 4) {
-  int rows = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int i = ((int(thread_index_in_simdgroup) % 16) * 4);
-  int first = ((rows * 128) + i);
-  bool ok = (rows < n_rows);
-  {
-    packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-    if (ok) mf_v = *((const device packed_half4*)((x_ptr + first)));
-    t_3[k] = mf_v[0];
-    t_3[(k + 1)] = mf_v[1];
-    t_3[(k + 2)] = mf_v[2];
-    t_3[(k + 3)] = mf_v[3];
+// 72: first = t[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+// 77: for j in range(HEADS):  # the heads of this program: the same angles
+for (int j = 0; (j < 8); j += 1) {
+  // 78: head = tl.program_id(1) * HEADS + j
+  int t_4 = (int(threadgroup_position_in_grid.y) * 8);
+  int head = (t_4 + j);
+  // 79: ok = (t < T)[:, None] & (head < n_heads)
+  bool t_5 = (head < n_heads);
+  // 80: x_head = x_ptr + head * T * (2 * HALF)
+  int t_6 = (head * T);
+  int t_7 = (t_6 * 128);
+  decltype(x_ptr) x_head = (x_ptr + t_7);
+  // 81: out_head = out_ptr + head * T * (2 * HALF)
+  int t_8 = (head * T);
+  int t_9 = (t_8 * 128);
+  decltype(out_ptr) out_head = (out_ptr + t_9);
+  // 82: x1 = tl.load(x_head + first, mask=ok, other=0.0).to(tl.float32)
+  int t_3 = t;
+  int i = 0;
+  half t_10[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 4) {
+    int t_11 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int i_1 = ((int(thread_index_in_simdgroup) % 16) * 4);
+    int first_1 = ((t_11 * 128) + i_1);
+    bool ok_1 = ((t_11 < T) & t_5);
+    {
+      packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
+      if (ok_1) mf_v = *((const device packed_half4*)((x_head + first_1)));
+      t_10[k] = mf_v[0];
+      t_10[(k + 1)] = mf_v[1];
+      t_10[(k + 2)] = mf_v[2];
+      t_10[(k + 3)] = mf_v[3];
+    }
   }
-}
-float x1[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  x1[k] = static_cast<float>(t_3[k]);
-}
-// 64: x2 = tl.load(x_ptr + first + partner, mask=ok[:, None], other=0.0).to(tl.float32)
-half t_4[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 4) {
-  int rows = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int i = ((int(thread_index_in_simdgroup) % 16) * 4);
-  int first = ((rows * 128) + i);
-  bool ok = (rows < n_rows);
-  {
-    packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-    if (ok) mf_v = *((const device packed_half4*)(((x_ptr + first) + 64)));
-    t_4[k] = mf_v[0];
-    t_4[(k + 1)] = mf_v[1];
-    t_4[(k + 2)] = mf_v[2];
-    t_4[(k + 3)] = mf_v[3];
+  float x1[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    x1[k] = static_cast<float>(t_10[k]);
   }
-}
-float x2[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  x2[k] = static_cast<float>(t_4[k]);
-}
-// 65: tl.store(out_ptr + first, x1 * c - x2 * s, mask=ok[:, None])
-float t_5[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  t_5[k] = (x1[k] * c[k]);
-}
-float t_6[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  t_6[k] = (x2[k] * s[k]);
-}
-float t_7[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  t_7[k] = (t_5[k] - t_6[k]);
-}
-half t_8[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  t_8[k] = static_cast<half>(t_7[k]);
-}
-#pragma unroll
-for (int k = 0; (k < 8); k += 4) {
-  int rows = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int i = ((int(thread_index_in_simdgroup) % 16) * 4);
-  int first = ((rows * 128) + i);
-  bool ok = (rows < n_rows);
-  if (ok) {
-    *((device packed_half4*)((out_ptr + first))) = packed_half4(t_8[k], t_8[(k + 1)], t_8[(k + 2)], t_8[(k + 3)]);
+  // 83: x2 = tl.load(x_head + first + partner, mask=ok, other=0.0).to(tl.float32)
+  half t_12[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 4) {
+    int t_13 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int i_2 = ((int(thread_index_in_simdgroup) % 16) * 4);
+    int first_2 = ((t_13 * 128) + i_2);
+    bool ok_2 = ((t_13 < T) & t_5);
+    {
+      packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
+      if (ok_2) mf_v = *((const device packed_half4*)(((x_head + first_2) + 64)));
+      t_12[k] = mf_v[0];
+      t_12[(k + 1)] = mf_v[1];
+      t_12[(k + 2)] = mf_v[2];
+      t_12[(k + 3)] = mf_v[3];
+    }
   }
-}
-// 66: tl.store(out_ptr + first + partner, x1 * s + x2 * c, mask=ok[:, None])
-float t_9[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  t_9[k] = (x1[k] * s[k]);
-}
-float t_10[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  t_10[k] = (x2[k] * c[k]);
-}
-float t_11[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  t_11[k] = (t_9[k] + t_10[k]);
-}
-half t_12[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
-  t_12[k] = static_cast<half>(t_11[k]);
-}
-#pragma unroll
-for (int k = 0; (k < 8); k += 4) {
-  int rows = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
-  int i = ((int(thread_index_in_simdgroup) % 16) * 4);
-  int first = ((rows * 128) + i);
-  bool ok = (rows < n_rows);
-  if (ok) {
-    *((device packed_half4*)(((out_ptr + first) + 64))) = packed_half4(t_12[k], t_12[(k + 1)], t_12[(k + 2)], t_12[(k + 3)]);
+  float x2[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    x2[k] = static_cast<float>(t_12[k]);
+  }
+  // 84: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
+  float t_14[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_14[k] = (x1[k] * c[k]);
+  }
+  float t_15[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_15[k] = (x2[k] * s[k]);
+  }
+  float t_16[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_16[k] = (t_14[k] - t_15[k]);
+  }
+  half t_17[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_17[k] = static_cast<half>(t_16[k]);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 4) {
+    int t_18 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int i_3 = ((int(thread_index_in_simdgroup) % 16) * 4);
+    int first_3 = ((t_18 * 128) + i_3);
+    bool ok_3 = ((t_18 < T) & t_5);
+    if (ok_3) {
+      *((device packed_half4*)((out_head + first_3))) = packed_half4(t_17[k], t_17[(k + 1)], t_17[(k + 2)], t_17[(k + 3)]);
+    }
+  }
+  // 85: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
+  float t_19[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_19[k] = (x1[k] * s[k]);
+  }
+  float t_20[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_20[k] = (x2[k] * c[k]);
+  }
+  float t_21[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_21[k] = (t_19[k] + t_20[k]);
+  }
+  half t_22[8];
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 1) {
+    t_22[k] = static_cast<half>(t_21[k]);
+  }
+  #pragma unroll
+  for (int k = 0; (k < 8); k += 4) {
+    int t_23 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
+    int i_4 = ((int(thread_index_in_simdgroup) % 16) * 4);
+    int first_4 = ((t_23 * 128) + i_4);
+    bool ok_4 = ((t_23 < T) & t_5);
+    if (ok_4) {
+      *((device packed_half4*)(((out_head + first_4) + 64))) = packed_half4(t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)]);
+    }
   }
 }

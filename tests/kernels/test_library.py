@@ -75,8 +75,11 @@ def test_softmax_default_is_a_point_of_its_space_that_the_row_allows(cols, block
     (norms.add_rms_norm_kernel, (None,) * 7 + (8192,), 8, {}),    # 8192 columns: 32 per thread of 8 warps
     (norms.add_rms_norm_kernel, (None,) * 7 + (256,), 1, {}),
     (norms.layer_norm_kernel, (None,) * 8 + (2048,), 2, {}),
-    (rope.rope_kernel, (None,) * 5 + (64,), 4, {"BLOCK_R": 16}),  # HALF 64: 16 rows, 8 pairs per thread
-    (rope.rope_kernel, (None,) * 5 + (8,), 4, {"BLOCK_R": 32}),   # capped at the space's largest block
+    # rope: (x, out, n_heads, T, log_base, HALF); 8 pairs per thread, heads share angles while 1024 programs remain
+    (rope.rope_kernel, (None, None, 32, 4096, None, 64), 4, {"BLOCK_T": 16, "HEADS": 8}),
+    (rope.rope_kernel, (None, None, 32, 512, None, 64), 4, {"BLOCK_T": 16, "HEADS": 1}),
+    (rope.rope_kernel, (None, None, 32, 1, None, 64), 1, {"BLOCK_T": 1, "HEADS": 1}),   # a decode step
+    (rope.rope_kernel, (None, None, 8, 4096, None, 8), 1, {"BLOCK_T": 32, "HEADS": 1}),  # capped at the largest block
 ])
 def test_norm_and_rope_defaults_are_points_of_their_spaces(tuner, args, warps, kwargs):
     """The untuned configs (and each search's first trial) follow the block size, inside the space."""
@@ -500,6 +503,29 @@ def test_decode_attention_partials_match_their_reference(rng):
 def test_rope(rng, heads, t, d):
     x = normal(rng, (heads, t, d), mx.float16)
     close(rope.rope(x), rope.reference(x), 2e-3)
+
+
+@pytest.mark.parametrize("heads,t,d,traditional,config", [
+    (6, 13, 16, False, dict(BLOCK_T=8, HEADS=4, num_warps=1)),    # the second head group half masked off
+    (5, 3, 32, True, dict(BLOCK_T=4, HEADS=2, num_warps=2)),      # one position block, 3 head groups
+    (3, 9, 8, True, dict(BLOCK_T=1, HEADS=16, num_warps=1)),      # more heads a program than there are
+    (2, 33, 64, False, dict(BLOCK_T=32, HEADS=1, num_warps=4))])  # a last position block of one row
+def test_rope_kernel_against_float64_at_every_mask(rng, heads, t, d, traditional, config):
+    """Every config shape (positions and heads per program that divide the sizes or do not) against
+    RoPE in float64, position by position; the output starts as NaN so an unwritten element fails."""
+    offset, scale = 100, 0.5
+    x = normal(rng, (heads, t, d))
+    out = rope.rope_kernel.fn[rope.grid(heads, t)](x, mf.full(x.shape, float("nan"), mx.float32), heads, t,
+                                                   math.log(10000.0), d // 2, offset=offset, pos_scale=scale,
+                                                   TRADITIONAL=traditional, **config)
+    v, got = f64(x), f64(out)
+    for p in range(t):
+        want = rope_float64(v[:, p].reshape(-1), d, offset + p, scale, traditional)
+        pairs = v[:, p].reshape(-1, 2) if traditional else v[:, p].reshape(-1, 2, d // 2)
+        size = (np.abs(pairs).sum(-1 if traditional else -2, keepdims=True) * np.ones_like(pairs)).reshape(-1)
+        bound = angle_bound(offset + p, scale) * size + 1e-30
+        err = np.abs(got[:, p].reshape(-1) - want)
+        assert np.isfinite(got[:, p]).all() and (err <= bound).all(), (p, err.max())
 
 
 DOT_TOL = {mx.float32: 1e-4, mx.float16: 2e-3, mx.bfloat16: 1.6e-2}  # the output's rounding
