@@ -157,18 +157,19 @@ def idle_power(meter: Meter) -> float:
     return window.watts
 
 
-def energy_seconds(meter: Meter, repeats: int) -> float:
+def energy_seconds(meter: Meter, repeats: int, window_s: Optional[float] = None) -> float:
     """About how long `energy_per_call` meters on `meter` (to plan a run): two idle measurements (a
     settle of ~3 of the counter's updates, a lead-in of ~1.5 and a window each) and `repeats`
-    windows after a lead-in, each window ending ~half an update past `window_s`."""
-    update = meter.period_s or 0.0
-    return 2 * (4.5 * update + meter.window_s) + 1.5 * update + repeats * (meter.window_s + update / 2)
+    windows (`window_s`, the meter's own by default) after a lead-in, each ending ~half an update past."""
+    update, window = meter.period_s or 0.0, window_s or meter.window_s
+    return 2 * (4.5 * update + meter.window_s) + 1.5 * update + repeats * (window + update / 2)
 
 
 def energy_per_call(launch: Callable[[tuple], Any], copies: list[tuple], meter: Meter, *, estimate_s: float,
-                    repeats: int = ENERGY_REPEATS, batched: bool = False) -> EnergyResult:
-    """Joules per launch: `repeats` windows back to back (`meter.measure`, each at least
-    `meter.window_s`, so the meter resolves the energy) over which launches run, each giving
+                    repeats: int = ENERGY_REPEATS, batched: bool = False,
+                    window_s: Optional[float] = None) -> EnergyResult:
+    """Joules per launch: `repeats` windows back to back (`meter.measure`, each at least `window_s`,
+    by default `meter.window_s`, so the meter resolves the energy) over which launches run, each giving
     (joules - idle watts x seconds) / launches in it; the idle power is that before and after them
     (`idle_power`, their mean: the device warms while it works, and idle power rises with it).
     Launches are evaluated in batches as `median_time_ms` times them (`estimate_s`, one launch's
@@ -176,7 +177,7 @@ def energy_per_call(launch: Callable[[tuple], Any], copies: list[tuple], meter: 
     gaps included."""
     before = idle_power(meter)
     step = launch_step(launch, copies, batch_size(estimate_s) if batched else 1)
-    windows = meter.measure(meter.window_s, step, repeats)
+    windows = meter.measure(window_s or meter.window_s, step, repeats)
     after = idle_power(meter)
     idle_w = (before + after) / 2
     per_call = [(window.joules - idle_w * window.seconds) / calls for window, calls in windows]

@@ -191,6 +191,7 @@ class Autotuner:
         self.tune_args, self.shapes, self.dtypes = tune_args, [tuple(s) for s in shapes], list(dtypes)
         self.objective = parse_objectives(objective)
         self.contention_share, self.energy_repeats = contention_share, energy_repeats
+        self.energy_window_s: Optional[float] = None  # energy windows' length; None: the meter's own
         self.tune_shape = tune_shape
         self.shape_ranks = sorted({len(s) for s in self.shapes} | set(shape_ranks))
         self._key_index = [fn.arg_names.index(k) for k in key]
@@ -497,7 +498,7 @@ class Autotuner:
                                             timeout_s=self.trial_timeout, batched=batched)
             if meter is not None:
                 energy = energy_per_call(launch, copies, meter, estimate_s=result.time_ms / 1e3,
-                                         repeats=self.energy_repeats, batched=batched)
+                                         repeats=self.energy_repeats, batched=batched, window_s=self.energy_window_s)
                 result.energy_j, result.energy_spread = energy.joules, energy.spread
                 result.power_w, result.idle_w, result.idle_drift = energy.busy_w, energy.idle_w, energy.idle_drift
             if load is not None:

@@ -11,7 +11,9 @@ In the order of the issue's targets, each part as far as `--budget` allows:
    `benchmark_shapes`), with the config the tuning database gives it (or its default): checked against
    the reference first, then timed and metered by the tuner's own `Autotuner.evaluate`
    (`energy_per_call`: idle power after a settle, before and after; `--repeats` windows of at least
-   the meter's window each, aligned to NVML's counter; the median and spread of joules per call).
+   the meter's window each, aligned to NVML's counter; the median and spread of joules per call). A
+   row whose spread is over 5% is metered again over windows 3 times as long, where the budget allows
+   (the smallest kernels: their energy above idle is the smallest part of a window's).
 2. **Pareto fronts** of the quantized matvec and matmul: `tune(objective=(time, energy))` over a
    handful of configs each (`--front-trials`), into DIR/tuning.sqlite (`metalforge db show qmv_kernel
    --db DIR/tuning.sqlite --plot DIR` shows them again); the energy the most efficient config within
@@ -69,6 +71,8 @@ FRONT_REPEATS = 3     # energy windows per config of a front (the per-call table
 OVERHEAD_S = 2.0      # compiling, checking and timing one config: the plan's guess until one is seen
 LOAD_START_S = 5.0    # starting the contention load (a second process calibrating its copy speed)
 CONTENDED_S = 1.5     # one config beside the load: its check, time alone, time beside, the load's rate
+SPREAD_TARGET = 0.05  # the issue's bound on the spread of joules per call over the repeats
+LONG_WINDOWS = 3      # a row that misses it is metered again over windows this many times the meter's
 
 
 class Plan:
@@ -165,23 +169,39 @@ def device_name() -> str:
     return str(info.get("device_name", platform.processor() or platform.machine()))
 
 
-def joules_per_call(name: str, shape: tuple, meter: meters.Meter, repeats: int, log: Log) -> dict:
-    """One library kernel at one shape: its looked-up config checked, timed and metered."""
+def joules_per_call(name: str, shape: tuple, meter: meters.Meter, repeats: int, log: Log,
+                    longer: Callable[[float], bool] = lambda seconds: False) -> dict:
+    """One library kernel at one shape: its looked-up config checked, timed and metered over windows of
+    the meter's length; where the spread over them misses SPREAD_TARGET and `longer(seconds)` allows
+    it, metered again over windows LONG_WINDOWS times as long (a small kernel's energy above idle is a
+    small part of a window's, so the counter's and the host's jitter weigh more), and that is the row,
+    with the first spread kept beside it."""
     tuner = registered()[name]
     dtype = tuner.dtypes[0]
     grid, args = tuner.tune_case(shape, dtype)
     config, source = tuner.config_for(grid, *args)
     tuner.energy_repeats = repeats
     expected = as_outputs(tuner.reference(*args))
-    r = tuner.evaluate(grid, config, rotating_copies(args), expected, meter=meter)
-    if r.status != "ok":
-        raise RuntimeError(f"{r.status}: {r.reason.splitlines()[0] if r.reason else ''}")
-    row = {"kernel": name, "shape": "x".join(map(str, shape)), "dtype": str(dtype).rsplit(".", 1)[-1],
-           "config": str(config), "config_from": source, **r.figures, "idle_drift": r.idle_drift}
-    log(f"{name} {row['shape']}: {r.time_ms:.4g} ms, {r.energy_j * 1e3:.4g} mJ/call "
-        f"(spread {r.energy_spread:.1%}), {r.power_w:.0f} W busy, {r.idle_w:.0f} W idle "
-        f"(drift {r.idle_drift:+.1%}); config {config} ({source})")
-    return row
+    window, first_spread = meter.window_s, None
+    try:
+        while True:
+            r = tuner.evaluate(grid, config, rotating_copies(args), expected, meter=meter)
+            if r.status != "ok":
+                raise RuntimeError(f"{r.status}: {r.reason.splitlines()[0] if r.reason else ''}")
+            log(f"{name} {'x'.join(map(str, shape))}: {r.time_ms:.4g} ms, {r.energy_j * 1e3:.4g} mJ/call "
+                f"(spread {r.energy_spread:.1%} over {window:.3g} s windows), {r.power_w:.0f} W busy, "
+                f"{r.idle_w:.0f} W idle (drift {r.idle_drift:+.1%}); config {config} ({source})")
+            long_window = window * LONG_WINDOWS
+            if first_spread is not None or r.energy_spread <= SPREAD_TARGET or not longer(
+                    energy_seconds(meter, repeats, long_window)):
+                break
+            first_spread, window = r.energy_spread, long_window
+            tuner.energy_window_s = window
+    finally:
+        tuner.energy_window_s = None
+    return {"kernel": name, "shape": "x".join(map(str, shape)), "dtype": str(dtype).rsplit(".", 1)[-1],
+            "config": str(config), "config_from": source, **r.figures, "idle_drift": r.idle_drift,
+            "window_s": window, "first_spread": first_spread}
 
 
 def front_study(name: str, shape: tuple, trials: int, timeout: float, meter: meters.Meter, log: Log,
@@ -246,12 +266,13 @@ def config_text(text: str) -> str:
 
 
 def table(per_call: list[dict], fronts: list[dict], contention: list[dict], probe: dict, share: float) -> list[str]:
-    lines = ["| kernel | shape | ms | mJ/call | spread | busy W | idle W | idle drift | config from |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| kernel | shape | ms | mJ/call | spread | windows s | busy W | idle W | idle drift | config from |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in per_call:
+        first = f" ({r['first_spread']:.1%} over {r['window_s'] / LONG_WINDOWS:.3g} s)" if r.get("first_spread") else ""
         lines.append(f"| {r['kernel']} | {r['shape']} {r['dtype']} | {r['time_ms']:.4g} | {r['energy_j'] * 1e3:.4g} | "
-                     f"{r['energy_spread']:.1%} | {r['power_w']:.0f} | {r['idle_w']:.0f} | {r['idle_drift']:+.1%} | "
-                     f"{r['config_from']} |")
+                     f"{r['energy_spread']:.1%}{first} | {r.get('window_s', float('nan')):.3g} | {r['power_w']:.0f} | "
+                     f"{r['idle_w']:.0f} | {r['idle_drift']:+.1%} | {r['config_from']} |")
     for f in fronts:
         fast, thrifty = f["fastest"], f["within_10pct"]
         saved = f["saved"] if f["saved"] is not None else float("nan")
@@ -315,8 +336,11 @@ def main() -> int:
     for name, shape in rows:
         if plan.fits(f"{name} {shape} joules per call", metered + plan.overhead()):
             t0 = time.perf_counter()
-            row = soft(log, f"{name} {shape}", failures, lambda: joules_per_call(name, shape, meter, args.repeats, log))
-            plan.observe(time.perf_counter() - t0, metered)
+            row = soft(log, f"{name} {shape}", failures, lambda: joules_per_call(
+                name, shape, meter, args.repeats, log,
+                longer=lambda seconds: plan.fits(f"{name} {shape} over longer windows", seconds + plan.overhead())))
+            longer = energy_seconds(meter, args.repeats, row["window_s"]) if row and row["first_spread"] else 0.0
+            plan.observe(time.perf_counter() - t0, metered + longer)
             if row is not None:
                 per_call.append(row)
 

@@ -4,6 +4,7 @@ generous budget, and a budget too small for a part skips it with a line saying s
 order."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -61,3 +62,47 @@ def test_the_plan_learns_the_overhead_and_refuses_what_does_not_fit():
     assert plan.overhead() == pytest.approx(2.0)
     assert plan.fits("small", 5.0) and not plan.fits("large", 11.0)
     assert lines == plan.skipped and lines[0].startswith("SKIPPED: large: needs ~11 s, ") and len(lines) == 1
+
+
+class ShortWindowJitter(FakeMeter):
+    """A fake meter charging 1 mJ a launch whose windows shorter than twice its own window read the
+    launches' energy alternately 10% high and low (a small kernel's share of a short window, lost in
+    the counter's steps), longer ones exactly: joules per call spread 20% at the meter's window."""
+
+    def __init__(self) -> None:
+        super().__init__(idle_w=30.0, joules={"k": 1e-3}, window_s=0.02)
+        self.sign = 1.0
+
+    def end(self, token):
+        window = super().end(token)
+        if window.seconds < 2 * self.window_s:
+            self.sign = -self.sign
+            window = dataclasses.replace(window, joules=window.joules + 0.1 * self.sign * (self.charged - token[1]))
+        return window
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_a_row_over_the_spread_target_is_metered_again_over_longer_windows(monkeypatch, allowed):
+    """Spread 20% over the meter's windows: metered again over windows LONG_WINDOWS times as long where
+    the plan allows it (the row then says so, with the first spread), kept as it is where not."""
+    from metalforge.autotune.tuner import Autotuner
+
+    monkeypatch.setenv("METALFORGE_BACKEND", "emulator")
+    meter, launch = ShortWindowJitter(), Autotuner._launch
+
+    def counted(self, grid, args, config, meta=None):
+        meter.charge("k")
+        return launch(self, grid, args, config, meta)
+    monkeypatch.setattr(Autotuner, "_launch", counted)
+    asked = []
+    row = energy_bench.joules_per_call("softmax_kernel", (8, 4000), meter, 4, lambda line: None,
+                                       longer=lambda seconds: asked.append(seconds) or allowed)
+    assert len(asked) == 1 and asked[0] > 4 * energy_bench.LONG_WINDOWS * meter.window_s
+    if allowed:
+        assert row["window_s"] == pytest.approx(energy_bench.LONG_WINDOWS * meter.window_s)
+        assert row["first_spread"] == pytest.approx(0.2, rel=1e-6)  # (1.1 - 0.9) / median 1.0
+        assert row["energy_spread"] == pytest.approx(0.0, abs=1e-9) and row["energy_j"] == pytest.approx(1e-3)
+    else:
+        assert row["window_s"] == meter.window_s and row["first_spread"] is None
+        assert row["energy_spread"] == pytest.approx(0.2, rel=1e-6)  # (1.1 - 0.9) / median 1.0
+    assert energy_bench.registered()["softmax_kernel"].energy_window_s is None  # left as it was
