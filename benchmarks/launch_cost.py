@@ -9,7 +9,9 @@ size of a config is a cost of its own (autotune/bench.py counts building in a sa
 1. A one-line kernel's cubin, padded with zeros to several sizes: microseconds to build one launch
    (the Python call) and to evaluate one node of a chain of 500 (MLX's encoding plus the GPU's few
    microseconds), best of 3; a built-in `x + 1` chain beside it.
-2. The library kernels of a Llama-3.2-1B decode step (fp16, 4-bit g64, 512 cached tokens), each with
+2. The same kernel taking 1 to 16 array inputs, or 8 scalars by value: what an argument costs (a
+   fused decode launch passes a dozen weights, scales and biases).
+3. The library kernels of a Llama-3.2-1B decode step (fp16, 4-bit g64, 512 cached tokens), each with
    the config the run-time lookup picks: the size of the code its launch hands MLX (the cubin in a
    compressed fatbin, runtime/nvrtc.py), and the same two figures through the DSL's launch.
 
@@ -33,6 +35,7 @@ from metalforge.runtime import nvrtc
 ONE_LINE = 'extern "C" __global__ void mf_one_line(const float* x, float* y) { y[threadIdx.x] = x[threadIdx.x] + 1.0f; }'
 PADS_KB = (0, 8, 24, 48)
 CHAIN, BATCH, ROUNDS = 500, 2000, 3
+ARITIES = ((1, 0), (4, 0), (8, 0), (16, 0), (1, 8))  # (array inputs, scalars by value) of arity_rows
 
 
 def per_launch_us(launch: Callable[[mx.array], mx.array], x: mx.array) -> tuple[float, float]:
@@ -74,6 +77,28 @@ def cubin_rows() -> list[dict[str, Any]]:
     return rows
 
 
+def arity_rows() -> list[dict[str, Any]]:
+    """The one-line kernel with more array inputs (unused but passed, as a fused launch passes its
+    weights, scales and biases) and scalars by value: what each argument adds to a launch."""
+    x = mx.zeros((32,), mx.float32)
+    rows = []
+    for arrays, scalars in ARITIES:
+        params = [f"const float* x{i}" for i in range(arrays)] + ["float* y"] + [f"int s{i}" for i in range(scalars)]
+        source = f'extern "C" __global__ void mf_arity({", ".join(params)}) {{ y[threadIdx.x] = x0[threadIdx.x] + 1.0f; }}'
+        cubin = nvrtc.compile_cubin(source, "mf_arity")
+        others = [mx.zeros((32,), mx.float32) for _ in range(arrays - 1)]
+        mx.eval(others)
+
+        def launch(a: mx.array, cubin: bytes = cubin, others: list = others, scalars: int = scalars) -> mx.array:
+            return mx.fast.precompiled_cuda_kernel(
+                name="mf_arity", compiled_source=cubin, inputs=[a, *others], output_shapes=[(32,)],
+                output_dtypes=[mx.float32], scalars=list(range(scalars)), grid=(32, 1, 1), threadgroup=(32, 1, 1))[0]
+        build, evaluate = per_launch_us(launch, x)
+        rows.append({"what": f"one-line kernel, {arrays} arrays + {scalars} scalars", "code_bytes": len(cubin),
+                     "build_us": build, "eval_us": evaluate})
+    return rows
+
+
 def decode_kernels() -> dict[str, Callable[[], Callable[[mx.array], mx.array]]]:
     """Each decode-step kernel of a Llama-3.2-1B layer whose input is the hidden state (or the queries,
     as many elements) as a launch taking one (1, 1, 2048) fp16 array, so that launches chain (the
@@ -87,11 +112,17 @@ def decode_kernels() -> dict[str, Callable[[], Callable[[mx.array], mx.array]]]:
         mx.eval(wq, scales, biases)
         return lambda a: quantized.qmv(a, wq, scales, biases, 64, 4)
 
+    def qkv(n: int, n_kv: int, k: int) -> Callable[[mx.array], mx.array]:
+        ws = [mx.quantize(mx.random.normal((m, k)).astype(mx.float16), 64, 4) for m in (n, n_kv, n_kv)]
+        mx.eval(ws)
+        return lambda a: quantized.qmv_qkv(a, *ws)[0]
+
     weight = mx.ones((2048,), mx.float16)
     kv = [mx.random.normal((1, 8, 512, 64)).astype(mx.float16) for _ in range(2)]
     return {
         "qmv 2048x2048": lambda: qmv(2048, 2048),
         "qmv 8192x2048": lambda: qmv(8192, 2048),
+        "qmv_qkv (2048 + 2 x 512) x 2048": lambda: qkv(2048, 512, 2048),
         "rms_norm 2048": lambda: (lambda a: norms.rms_norm(a, weight, 1e-5)),
         "rope 32x64": lambda: (lambda a: rope.rope(a.reshape(1, 32, 1, 64), 500000.0, 512)),
         "decode attention 32/8 heads, 512 keys": lambda: (
@@ -131,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         print("launch_cost.py measures MLX's CUDA back end: no CUDA device here", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
-    rows = cubin_rows() + library_rows()
+    rows = cubin_rows() + arity_rows() + library_rows()
     (args.out / "launch_cost.json").write_text(json.dumps(rows, indent=1))
     print("| launch | code bytes | build us | evaluate us (chain) |\n|---|---|---|---|")
     for r in rows:
