@@ -80,13 +80,14 @@ def _initial(value: float) -> float:
 
 
 # An integer argument's divisibility as its kernel is specialised on it, by its remainder modulo 128:
-# the largest power of two up to 128 that divides it where that is 16 or more, else 1. Five classes
-# (1, 16, 32, 64, 128): 16 as in Triton (masks constant over vector-wide groups), and up to 128 so
-# that a loop's `k + tl.arange(0, BLOCK_K) < K` is known all-true when K is a multiple of BLOCK_K
+# the largest power of two up to 128 that divides it. Eight classes (1, 2, 4, ..., 128): 2 to 8 so
+# that a row of 1000 halves (or 1004 floats) still moves in vectors of 8 (4), where Triton, whose
+# smallest class is 16, goes element by element; 16 as in Triton; up to 128 so that a loop's
+# `k + tl.arange(0, BLOCK_K) < K` is known all-true when K is a multiple of BLOCK_K
 # (codegen/ir_passes/masks.py); one tuple index per argument and launch.
 MAX_DIVISIBILITY_FACT = 128
-DIVISIBILITY = tuple(MAX_DIVISIBILITY_FACT if r == 0 else r & -r if r & -r >= 16 else 1
-                     for r in range(MAX_DIVISIBILITY_FACT))
+DIVISIBILITY = tuple(MAX_DIVISIBILITY_FACT if r == 0 else r & -r for r in range(MAX_DIVISIBILITY_FACT))
+_FITS_32_BITS = 256  # in `fact`, beside the class (at most 128)
 
 
 def divisibility(value: int) -> int:
@@ -96,8 +97,8 @@ def divisibility(value: int) -> int:
 
 def fact(value: Any) -> Any:
     """The facts of a runtime argument that select its kernel's specialisation: an array's dtype; a
-    placeholder's dtype and initial value; an int's divisibility class (1, 16, 32, 64 or 128, see
-    DIVISIBILITY) plus 2 when it fits 32 bits (the classes leave bit 1 free); a float's or bool's
+    placeholder's dtype and initial value; an int's divisibility class (a power of two up to 128, see
+    DIVISIBILITY) plus 256 when it fits 32 bits; a float's or bool's
     kind; anything else its type (the launch then says what to pass instead)."""
     kind = type(value)
     if kind is mx.array:
@@ -105,7 +106,7 @@ def fact(value: Any) -> Any:
     if kind is Placeholder:
         return value[1:]
     if kind is int:
-        return DIVISIBILITY[value & 127] | ((-2**31 <= value < 2**31) << 1)
+        return DIVISIBILITY[value & 127] | (_FITS_32_BITS if -2**31 <= value < 2**31 else 0)
     if kind is float:
         return "f32"
     return "i1" if kind is bool else kind
@@ -115,7 +116,7 @@ def unspecialized_fact(value: Any) -> Any:
     """`fact` of an argument named in `@jit(do_not_specialize=...)`: an int's divisibility class is
     always 1 (the kernel is not specialised on it), whether it fits 32 bits still counts."""
     if type(value) is int:
-        return 1 | ((-2**31 <= value < 2**31) << 1)
+        return 1 | (_FITS_32_BITS if -2**31 <= value < 2**31 else 0)
     return fact(value)
 
 

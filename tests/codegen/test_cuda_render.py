@@ -439,7 +439,7 @@ def test_targets_are_cached_apart():
     assert add.compile(*args, backend=CudaBackend(), **meta) is cuda
     fn = add.build_ir({"x_ptr": ir.ptr(ir.float32), "y_ptr": ir.ptr(ir.float32), "out_ptr": ir.ptr(ir.float32),
                        "n": ir.int32}, {"BLOCK": 256})
-    assert compile_ir(fn, {"out_ptr"}, 4, target="cuda").body == cuda.body
+    assert compile_ir(fn, {"out_ptr"}, 4, target="cuda", divisibility={"n": 4}).body == cuda.body  # n = 100
     with pytest.raises(ValueError, match="unknown code generation target 'ptx'"):
         compile_ir(fn, {"out_ptr"}, 4, target="ptx")
 
@@ -541,8 +541,8 @@ def test_cuda_backend_hands_mlx_the_rendered_source(monkeypatch):
     assert inputs[2].ndim == 0 and inputs[2].dtype == mx.int32 and inputs[2].item() == n  # `n` arrives as n[0]
 
     # A second launch reuses the kernel MLX built; the initial value of zeros() outputs reaches MLX.
-    add[(1,)](x, y, mf.zeros(n), 7, BLOCK=256, num_warps=2, backend=backend)
-    assert len(made) == 1 and calls[-1]["init_value"] == 0.0 and calls[-1]["inputs"][2].item() == 7
+    add[(1,)](x, y, mf.zeros(n), 8, BLOCK=256, num_warps=2, backend=backend)  # 8: 1000's class
+    assert len(made) == 1 and calls[-1]["init_value"] == 0.0 and calls[-1]["inputs"][2].item() == 8
 
     # Atomic kernels: no atomic_outputs for cuda_kernel, a 2-D grid counts programs in y.
     hist = histogram[(3, 2)](mx.zeros(10, dtype=mx.int32), mf.zeros(16, mx.int32), 10, BLOCK=128, backend=backend)

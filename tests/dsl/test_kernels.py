@@ -61,6 +61,21 @@ def test_vector_accesses_at_any_alignment(rng, dtype):
     close(out, (npy(base[0]).astype(np.float64) + npy(base[1])).astype(npy(base[0]).dtype), rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("n,width", [(1000, 4), (1002, 2)])
+@pytest.mark.parametrize("dtype", [mx.float16, mx.float32])
+def test_vector_accesses_below_sixteen(rng, n, width, dtype):
+    """Sizes that are multiples of 8 or 2, not 16 (Triton's smallest class): `offs < n` is constant over
+    runs of that many, so accesses still move `width` elements at a time (4 a thread here), from views
+    at element 1 too; the results are exact."""
+    base = mx.array(rng.integers(-50, 50, size=(2, n + 1))).astype(dtype)
+    element = "half" if dtype == mx.float16 else "float"
+    spelled = (f"packed_{element}{width}", f"mf_vec<{width}, {'__half' if dtype == mx.float16 else 'float'}>")
+    for x, y in ((base[0, :n], base[1, :n]), (base[0, 1:], base[1, 1:])):
+        out = add[(mf.cdiv(n, 256),)](x, y, mf.empty((n,), dtype), n, BLOCK=256, num_warps=2)
+        assert any(v in generated(add) for v in spelled)
+        equal(out, (npy(x).astype(np.float64) + npy(y)).astype(npy(x).dtype))
+
+
 # --- row softmax ------------------------------------------------------------------------------
 @mf.jit
 def softmax(x_ptr, out_ptr, n_cols, stride, BLOCK: tl.constexpr):

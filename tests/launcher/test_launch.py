@@ -101,16 +101,19 @@ def test_every_fact_that_selects_a_specialisation_gives_its_own_kernel(entry):
         assert len(kernel.cache) == compiled + (name != "base again"), name
 
 
-def test_ints_specialise_on_five_divisibility_classes():
-    """The largest power of two up to 128 dividing an int where it is 16 or more, else 1: 4096 and
-    256 and 0 share one class, so shapes that are multiples of 128 compile one kernel; the launch's
-    inline fact and `fact` agree with `divisibility` (which the compiler is given) on both signs."""
+def test_ints_specialise_on_eight_divisibility_classes():
+    """The largest power of two up to 128 dividing an int: 4096 and 256 and 0 share one class, so
+    shapes that are multiples of 128 compile one kernel; 1000 is a class of 8 (vectors of 8 halves);
+    the launch's inline fact and `fact` agree with `divisibility` (which the compiler is given) on
+    both signs, and whether an int fits 32 bits stays apart from its class."""
     from metalforge.launcher.arguments import DIVISIBILITY, divisibility, fact
-    values = [0, 1, 15, 16, 48, 32, 96, 64, 192, 128, 256, 4096, 4080, 75, -16, -128, 2**31 + 64, -(2**40)]
+    values = [0, 1, 15, 16, 48, 32, 96, 64, 192, 128, 256, 4096, 4080, 75, -16, -128, 2**31 + 64, -(2**40), 1000,
+              1004, 2, 6, 2**33 + 2]
     assert [divisibility(v) for v in values] == [128, 1, 1, 16, 16, 32, 32, 64, 64, 128, 128, 128, 16, 1, 16, 128,
-                                                 64, 128]
-    assert set(DIVISIBILITY) == {1, 16, 32, 64, 128}
-    assert all(fact(v) == divisibility(v) | (2 if -2**31 <= v < 2**31 else 0) for v in values)
+                                                 64, 128, 8, 4, 2, 2, 2]
+    assert set(DIVISIBILITY) == {1, 2, 4, 8, 16, 32, 64, 128}
+    assert all(fact(v) == divisibility(v) | (256 if -2**31 <= v < 2**31 else 0) for v in values)
+    assert len({fact(v) for v in (2, 2**33 + 2, 6, 1)}) == 3  # 2 and 6 share a class; 2**33 + 2 does not fit
 
 
 @mf.jit
