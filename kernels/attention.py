@@ -18,11 +18,17 @@ from . import register
 # programs of 4 warps ncu saw 12% of the H200's warp slots busy and 4% of its DRAM bandwidth
 MIN_PROGRAMS = 1024
 MIN_SPLIT = 256     # keys per program below which splitting further costs more (combine) than it hides
+# a head of at most this many keys is one program, whatever the head count: one launch (the partial
+# kernel writes the output) where splitting would add the combine's, and a decode step's pace is its
+# launches' host time while its attention reads little (docs/models.md)
+WHOLE_KEYS = 1024
 
 
 def split_count(heads: int, s: int) -> int:
-    """How many ranges each head's S keys are cut into: a power of two, enough for MIN_PROGRAMS
-    programs in all, each range at least MIN_SPLIT keys."""
+    """How many ranges each head's S keys are cut into: one up to WHOLE_KEYS keys, else a power of
+    two, enough for MIN_PROGRAMS programs in all, each range at least MIN_SPLIT keys."""
+    if s <= WHOLE_KEYS:
+        return 1
     splits = 1
     while heads * splits < MIN_PROGRAMS and cdiv(s, splits * 2) >= MIN_SPLIT:
         splits *= 2
@@ -30,19 +36,22 @@ def split_count(heads: int, s: int) -> int:
 
 
 def _launch_args(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None,
-                 length: int | None = None) -> tuple[tuple, tuple, int]:
+                 length: int | None = None, final_if_whole: bool = False) -> tuple[tuple, tuple, int]:
     """(grid, arguments, splits) of the partial kernel for q (..., D) of H heads
     and k, v (..., S, D) of H_kv heads (mlx-lm's (B, H, 1, D) and (B, H_kv, S, D) as they come: the
     kernel reads flat buffers), of which the first `length` keys count (all by default); scale
-    default 1 / sqrt(D)."""
+    default 1 / sqrt(D). With `final_if_whole` and one range a head, the kernel writes the attention's
+    output itself (FINAL, in q's shape and dtype): no combine launch."""
     d, slots = q.shape[-1], k.shape[-2]
     s = slots if length is None else length
     heads, kv_heads = q.size // d, k.size // (slots * d)
     splits = split_count(heads, s)
     parts = heads * splits
-    return (heads, splits), (q, k, v, empty((parts, d), mx.float32), empty((parts,), mx.float32),
-                             empty((parts,), mx.float32), s, cdiv(s, splits), slots - s,
-                             1.0 / math.sqrt(d) if scale is None else scale, heads // kv_heads, d), splits
+    final = final_if_whole and splits == 1
+    o = empty(q.shape, q.dtype) if final else empty((parts, d), mx.float32)
+    return (heads, splits), (q, k, v, o, empty((parts,), mx.float32), empty((parts,), mx.float32), s,
+                             cdiv(s, splits), slots - s, 1.0 / math.sqrt(d) if scale is None else scale,
+                             heads // kv_heads, d, final), splits
 
 
 def _tune_args(shape: tuple, dtype: mx.Dtype):
@@ -61,9 +70,12 @@ def _tune_shape(named: dict) -> tuple:
     return heads, heads // named["GROUP"], power_of_two_bucket(s), d
 
 
-def _reference(q, k, v, o, m, l, s, split, spare, scale, group, d, *meta):
+def _reference(q, k, v, o, m, l, s, split, spare, scale, group, d, final, *meta):
     keys, values = (a.reshape(-1, s + spare, d)[:, :s] for a in (k, v))
-    return partials_reference(q.reshape(-1, d), keys, values, split)
+    o_ref, m_ref, l_ref = partials_reference(q.reshape(-1, d), keys, values, split, scale)
+    if final:  # one range a head: the output itself
+        o_ref = (o_ref / l_ref[:, None]).reshape(q.shape).astype(q.dtype)
+    return o_ref, m_ref, l_ref
 
 
 @register
@@ -72,9 +84,11 @@ def _reference(q, k, v, o, m, l, s, split, spare, scale, group, d, *meta):
           tune_args=_tune_args, tune_shape=_tune_shape, shapes=[(8, 2, 555, 64)], dtypes=[mx.float16], rtol=1e-3, atol=1e-3)
 @jit(do_not_specialize=["S", "SPLIT", "KV_SPARE"])  # the key length grows by one a step: one compile for a generation
 def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, KV_SPARE, scale, GROUP: tl.constexpr,
-                            D: tl.constexpr, BLOCK_N: tl.constexpr):
+                            D: tl.constexpr, FINAL: tl.constexpr, BLOCK_N: tl.constexpr):
     """One head's keys [split * SPLIT, (split + 1) * SPLIT): the unnormalised output, the running
-    maximum and the sum of exponentials, for the combine kernel. Each head's S keys are followed by
+    maximum and the sum of exponentials, for the combine kernel; FINAL (one range a head, the whole
+    S): the output itself, normalised, in o's dtype, and no combine launch (a decode step's host
+    time is a launch's: docs/models.md). Each head's S keys are followed by
     KV_SPARE unused slots (a KV cache's buffer, read in place: no copy of the S keys a step).
 
     Each of the BLOCK_N key slots keeps its own online softmax (maximum, sum, weighted values) over
@@ -112,7 +126,10 @@ def decode_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, m_ptr, l_ptr, S, SPLIT, 
     acc = tl.sum(acc * w[:, None], axis=0)
     l_i = tl.sum(l_i * w, axis=0)
     m_i = m
-    tl.store(o_ptr + part * D + d, acc)
+    if FINAL:
+        tl.store(o_ptr + part * D + d, (acc / l_i).to(o_ptr.dtype.element_ty))
+    else:
+        tl.store(o_ptr + part * D + d, acc)
     tl.store(m_ptr + part, m_i)
     tl.store(l_ptr + part, l_i)
 
@@ -141,15 +158,19 @@ def decode_attention(q: mx.array, k: mx.array, v: mx.array, scale: float | None 
     dim = q.shape[-1]
     if length is not None and not 0 < length <= k.shape[-2]:
         raise ValueError(f"decode_attention: length {length} of a buffer of {k.shape[-2]} keys")
-    grid, args, splits = _launch_args(q, k, v, scale, length)
+    grid, args, splits = _launch_args(q, k, v, scale, length, final_if_whole=True)
     o, m, l = decode_attention_kernel[grid](*args, backend=backend)
+    if splits == 1:
+        return o
     return decode_attention_combine_kernel[(grid[0],)](o, m, l, empty(q.shape, q.dtype), splits, dim,
                                                        1 << (splits - 1).bit_length(), backend=backend)
 
 
-def partials_reference(q: mx.array, k: mx.array, v: mx.array, split: int) -> tuple[mx.array, mx.array, mx.array]:
+def partials_reference(q: mx.array, k: mx.array, v: mx.array, split: int,
+                       scale: float | None = None) -> tuple[mx.array, mx.array, mx.array]:
     """What each program of the partial kernel computes, in float32 on the CPU: per (head, split),
-    the unnormalised softmax-weighted sum of values, the maximum score and the sum of exponentials."""
+    the unnormalised softmax-weighted sum of values, the maximum score and the sum of exponentials
+    (scores scaled by `scale`, default 1 / sqrt(D))."""
     heads, d = q.shape
     kv_heads, s, _ = k.shape
     splits = -(-s // split)
@@ -157,7 +178,8 @@ def partials_reference(q: mx.array, k: mx.array, v: mx.array, split: int) -> tup
     with mx.stream(mx.cpu):
         kf = mx.repeat(k.astype(mx.float32), group, axis=0)
         vf = mx.repeat(v.astype(mx.float32), group, axis=0)
-        scores = (kf @ (q.astype(mx.float32) / math.sqrt(d))[:, :, None])[..., 0]  # (heads, s)
+        scale = 1.0 / math.sqrt(d) if scale is None else scale
+        scores = (kf @ (q.astype(mx.float32) * scale)[:, :, None])[..., 0]  # (heads, s)
         pad = splits * split - s
         scores = mx.pad(scores, [(0, 0), (0, pad)], constant_values=-float("inf")).reshape(heads, splits, split)
         vf = mx.pad(vf, [(0, 0), (0, pad), (0, 0)]).reshape(heads, splits, split, d)

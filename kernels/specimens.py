@@ -66,7 +66,7 @@ SPECIMENS = (
              dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, num_warps=4)),
     Specimen("decode_attention_s8192_d128_f16", _jit("attention", "decode_attention_kernel"),
              lambda: (_h(), _h(), _h(), empty((32 * 32, 128)), empty(32 * 32), empty(32 * 32), 8192, 256, 0,
-                      1 / math.sqrt(128), 4, 128), dict(BLOCK_N=64, num_warps=4)),
+                      1 / math.sqrt(128), 4, 128, False), dict(BLOCK_N=64, num_warps=4)),
     Specimen("matmul_4096_f16", _jit("matmul", "matmul_kernel"),
              lambda: (_h(), _h(), empty((4096, 4096), mx.float16), 4096, 4096, 4096),
              dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32, GROUP_M=8, num_warps=4, num_stages=2)),

@@ -363,7 +363,7 @@ CASES = {
                         dict(BLOCK_B=2, BLOCK_M=16, BLOCK_N=8, BLOCK_K=16, num_warps=2)),
     "decode_attention_split": Case(attention.decode_attention_kernel.fn, lambda: (
         _f(64 * 4, dtype=mx.float16), _f(2 * 700 * 64, dtype=mx.float16), _f(2 * 700 * 64, dtype=mx.float16),
-        mf.empty((8, 64)), mf.empty(8), mf.empty(8), 700, 350, 0, 0.125), dict(GROUP=2, D=64, BLOCK_N=64)),
+        mf.empty((8, 64)), mf.empty(8), mf.empty(8), 700, 350, 0, 0.125), dict(GROUP=2, D=64, FINAL=False, BLOCK_N=64)),
     # the quantized matmul's weight operand is dequantised in registers, not loaded (metalforge.nn's prefill)
     "qmm_4bit_f16": Case(quantized.qmm_kernel.fn, lambda: (
         _f(50, 256, dtype=mx.float16), _f(30 * 32, dtype=mx.uint32), _f(30 * 4, dtype=mx.float16),

@@ -440,12 +440,37 @@ def test_quantized_matmul_configs(rng, bits, group, k, config):
 
 
 @pytest.mark.parametrize("heads,kv_heads,s,d,splits", [(4, 2, 300, 64, 1), (2, 2, 45, 32, 1), (4, 2, 1111, 64, 4),
-                                                     (8, 8, 600, 32, 2)])
+                                                     (8, 8, 2600, 32, 8), (64, 8, 1024, 32, 1)])
 def test_decode_attention(rng, heads, kv_heads, s, d, splits):
     """Whole and split KV ranges (the last range shorter, no multiple of any block)."""
     assert attention.split_count(heads, s) == splits
     q, k, v = normal(rng, (heads, d)), normal(rng, (kv_heads, s, d)), normal(rng, (kv_heads, s, d))
     close(attention.decode_attention(q, k, v), attention.reference(q, k, v), 1e-4)
+
+
+def test_decode_attention_with_one_range_a_head_is_one_launch(rng, monkeypatch):
+    """One range a head (a short context): the partial kernel writes the output itself, in q's dtype
+    (FINAL), and the combine kernel is not launched; two ranges launch it."""
+    combined = []
+    monkeypatch.setattr(attention, "decode_attention_combine_kernel",
+                        _Recording(attention.decode_attention_combine_kernel, combined))
+    for s, splits in ((300, 1), (1111, 4)):
+        q = normal(rng, (4, 64), mx.float16)
+        k, v = normal(rng, (2, s, 64), mx.float16), normal(rng, (2, s, 64), mx.float16)
+        got = attention.decode_attention(q, k, v)
+        assert got.dtype == mx.float16 and got.shape == q.shape and len(combined) == (splits > 1)
+        close(got, attention.reference(q, k, v), 2e-3)  # fp16 output: 2^-11 relative, twice
+
+
+class _Recording:
+    """A kernel whose launches are recorded (`kernel[grid](...)`), then run."""
+
+    def __init__(self, kernel, launches: list) -> None:
+        self.kernel, self.launches = kernel, launches
+
+    def __getitem__(self, grid):
+        self.launches.append(grid)
+        return self.kernel[grid]
 
 
 @pytest.mark.parametrize("heads,kv_heads,length,slots", [(4, 2, 300, 512), (8, 8, 1111, 1280), (2, 1, 1, 256)])
@@ -481,10 +506,10 @@ def test_decode_attention_tunes_on_miss_from_a_cache_buffer(rng, tmp_path, monke
 def test_decode_attention_partials_match_their_reference(rng):
     """The partial kernel's outputs (what the tuner checks) against `partials_reference`, computed
     independently from the softmax definition; every partial written (poisoned buffers)."""
-    heads, kv_heads, s, d = 4, 2, 700, 32
+    heads, kv_heads, s, d = 4, 2, 1400, 32
     q, k, v = normal(rng, (heads, d)), normal(rng, (kv_heads, s, d)), normal(rng, (kv_heads, s, d))
     grid, args, splits = attention._launch_args(q, k, v)
-    assert splits == 2
+    assert splits == 4
     args = list(args)
     for i in (3, 4, 5):
         args[i] = mf.full(args[i].shape, float("nan"), mx.float32)
