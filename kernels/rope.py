@@ -8,6 +8,7 @@ bandwidth computing them for every (head, position) row)."""
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import mlx.core as mx
 
@@ -19,7 +20,7 @@ from . import register
 PROGRAMS = 1024  # the default config shares angles between heads only while this many programs remain
 
 
-def grid(heads: int, t: int):
+def grid(heads: int, t: int) -> Callable[[dict], tuple]:
     """The launch grid of `heads` heads of t positions: (position blocks, head groups)."""
     return lambda meta: (cdiv(t, meta["BLOCK_T"]), cdiv(heads, meta["HEADS"]))
 
