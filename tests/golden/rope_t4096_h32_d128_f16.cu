@@ -57,13 +57,13 @@ const auto mf_log_base = log_base[0];
 const auto mf_offset = offset[0];
 const auto mf_pos_scale = pos_scale[0];
 if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
-  // 66: t = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
+  // 67: t = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
   int t = (int(blockIdx.x) * 16);
-  // 67: i = tl.arange(0, HALF)
-  // 68: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+  // 68: i = tl.arange(0, HALF)
+  // 69: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
   float t_1 = (-mf_log_base);
   float t_2 = mf_fdiv(t_1, 64.0f);
-  // 69: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
+  // 70: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
   float theta[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -72,31 +72,31 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     float inv_freq = mf_exp((static_cast<float>(i) * t_2));
     theta[k] = ((static_cast<float>((t_3 + mf_offset)) * mf_pos_scale) * inv_freq);
   }
-  // 70: c = tl.cos(theta)
+  // 71: c = tl.cos(theta)
   float c[8];
-  // 71: s = tl.sin(theta)
+  // 72: s = tl.sin(theta)
   float s[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     sincosf(theta[k], &s[k], &c[k]);
   }
-  // 72: first = t[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
-  // 77: for j in range(HEADS):  # the heads of this program: the same angles
+  // 73: first = t[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+  // 78: for j in range(HEADS):  # the heads of this program: the same angles
   for (int j = 0; (j < 8); j += 1) {
-    // 78: head = tl.program_id(1) * HEADS + j
+    // 79: head = tl.program_id(1) * HEADS + j
     int t_4 = (int(blockIdx.y) * 8);
     int head = (t_4 + j);
-    // 79: ok = (t < T)[:, None] & (head < n_heads)
+    // 80: ok = (t < T)[:, None] & (head < n_heads)
     bool t_5 = (head < mf_n_heads);
-    // 80: x_head = x_ptr + head * T * (2 * HALF)
+    // 81: x_head = x_ptr + head * T * (2 * HALF)
     int t_6 = (head * mf_T);
     int t_7 = (t_6 * 128);
     decltype(x_ptr) x_head = (x_ptr + t_7);
-    // 81: out_head = out_ptr + head * T * (2 * HALF)
+    // 82: out_head = out_ptr + head * T * (2 * HALF)
     int t_8 = (head * mf_T);
     int t_9 = (t_8 * 128);
     decltype(out_ptr) out_head = (out_ptr + t_9);
-    // 82: x1 = tl.load(x_head + first, mask=ok, other=0.0).to(tl.float32)
+    // 83: x1 = tl.load(x_head + first, mask=ok, other=0.0).to(tl.float32)
     int t_3 = t;
     int i = 0;
     __half t_10[8];
@@ -121,7 +121,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       x1[k] = static_cast<float>(t_10[k]);
     }
-    // 83: x2 = tl.load(x_head + first + partner, mask=ok, other=0.0).to(tl.float32)
+    // 84: x2 = tl.load(x_head + first + partner, mask=ok, other=0.0).to(tl.float32)
     __half t_12[8];
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
@@ -140,7 +140,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       x2[k] = static_cast<float>(t_12[k]);
     }
-    // 84: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
+    // 85: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
     float t_13[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -164,7 +164,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     if (ok_1) {
       *reinterpret_cast<mf_vec<8, __half>*>((out_head + first_1)) = mf_vec<8, __half>{{t_16[0], t_16[1], t_16[2], t_16[3], t_16[4], t_16[5], t_16[6], t_16[7]}};
     }
-    // 85: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
+    // 86: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
     float t_17[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -190,13 +190,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
   }
 } else {
-  // 66: t = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
+  // 67: t = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
   int t = (int(blockIdx.x) * 16);
-  // 67: i = tl.arange(0, HALF)
-  // 68: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+  // 68: i = tl.arange(0, HALF)
+  // 69: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
   float t_1 = (-mf_log_base);
   float t_2 = mf_fdiv(t_1, 64.0f);
-  // 69: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
+  // 70: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
   float theta[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -205,31 +205,31 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     float inv_freq = mf_exp((static_cast<float>(i) * t_2));
     theta[k] = ((static_cast<float>((t_3 + mf_offset)) * mf_pos_scale) * inv_freq);
   }
-  // 70: c = tl.cos(theta)
+  // 71: c = tl.cos(theta)
   float c[8];
-  // 71: s = tl.sin(theta)
+  // 72: s = tl.sin(theta)
   float s[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     sincosf(theta[k], &s[k], &c[k]);
   }
-  // 72: first = t[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
-  // 77: for j in range(HEADS):  # the heads of this program: the same angles
+  // 73: first = t[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+  // 78: for j in range(HEADS):  # the heads of this program: the same angles
   for (int j = 0; (j < 8); j += 1) {
-    // 78: head = tl.program_id(1) * HEADS + j
+    // 79: head = tl.program_id(1) * HEADS + j
     int t_4 = (int(blockIdx.y) * 8);
     int head = (t_4 + j);
-    // 79: ok = (t < T)[:, None] & (head < n_heads)
+    // 80: ok = (t < T)[:, None] & (head < n_heads)
     bool t_5 = (head < mf_n_heads);
-    // 80: x_head = x_ptr + head * T * (2 * HALF)
+    // 81: x_head = x_ptr + head * T * (2 * HALF)
     int t_6 = (head * mf_T);
     int t_7 = (t_6 * 128);
     decltype(x_ptr) x_head = (x_ptr + t_7);
-    // 81: out_head = out_ptr + head * T * (2 * HALF)
+    // 82: out_head = out_ptr + head * T * (2 * HALF)
     int t_8 = (head * mf_T);
     int t_9 = (t_8 * 128);
     decltype(out_ptr) out_head = (out_ptr + t_9);
-    // 82: x1 = tl.load(x_head + first, mask=ok, other=0.0).to(tl.float32)
+    // 83: x1 = tl.load(x_head + first, mask=ok, other=0.0).to(tl.float32)
     int t_3 = t;
     int i = 0;
     __half t_10[8];
@@ -261,7 +261,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       x1[k] = static_cast<float>(t_10[k]);
     }
-    // 83: x2 = tl.load(x_head + first + partner, mask=ok, other=0.0).to(tl.float32)
+    // 84: x2 = tl.load(x_head + first + partner, mask=ok, other=0.0).to(tl.float32)
     __half t_12[8];
     if (ok_1) {
       t_12[0] = ((x_head + first_1) + 64)[0];
@@ -287,7 +287,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       x2[k] = static_cast<float>(t_12[k]);
     }
-    // 84: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
+    // 85: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
     float t_13[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -318,7 +318,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       (out_head + first_1)[6] = t_16[6];
       (out_head + first_1)[7] = t_16[7];
     }
-    // 85: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
+    // 86: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
     float t_17[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {

@@ -1,10 +1,10 @@
-// 66: t = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
+// 67: t = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
 int t = (int(threadgroup_position_in_grid.x) * 16);
-// 67: i = tl.arange(0, HALF)
-// 68: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
+// 68: i = tl.arange(0, HALF)
+// 69: inv_freq = tl.exp(i.to(tl.float32) * (-log_base / HALF))
 float t_1 = (-log_base);
 float t_2 = (t_1 / 64.0f);
-// 69: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
+// 70: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
 float theta[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
@@ -13,35 +13,35 @@ for (int k = 0; (k < 8); k += 1) {
   float inv_freq = metal::exp((static_cast<float>(i) * t_2));
   theta[k] = ((static_cast<float>((t_3 + offset)) * pos_scale) * inv_freq);
 }
-// 70: c = tl.cos(theta)
+// 71: c = tl.cos(theta)
 float c[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
   c[k] = metal::cos(theta[k]);
 }
-// 71: s = tl.sin(theta)
+// 72: s = tl.sin(theta)
 float s[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
   s[k] = metal::sin(theta[k]);
 }
-// 72: first = t[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
-// 77: for j in range(HEADS):  # the heads of this program: the same angles
+// 73: first = t[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
+// 78: for j in range(HEADS):  # the heads of this program: the same angles
 for (int j = 0; (j < 8); j += 1) {
-  // 78: head = tl.program_id(1) * HEADS + j
+  // 79: head = tl.program_id(1) * HEADS + j
   int t_4 = (int(threadgroup_position_in_grid.y) * 8);
   int head = (t_4 + j);
-  // 79: ok = (t < T)[:, None] & (head < n_heads)
+  // 80: ok = (t < T)[:, None] & (head < n_heads)
   bool t_5 = (head < n_heads);
-  // 80: x_head = x_ptr + head * T * (2 * HALF)
+  // 81: x_head = x_ptr + head * T * (2 * HALF)
   int t_6 = (head * T);
   int t_7 = (t_6 * 128);
   decltype(x_ptr) x_head = (x_ptr + t_7);
-  // 81: out_head = out_ptr + head * T * (2 * HALF)
+  // 82: out_head = out_ptr + head * T * (2 * HALF)
   int t_8 = (head * T);
   int t_9 = (t_8 * 128);
   decltype(out_ptr) out_head = (out_ptr + t_9);
-  // 82: x1 = tl.load(x_head + first, mask=ok, other=0.0).to(tl.float32)
+  // 83: x1 = tl.load(x_head + first, mask=ok, other=0.0).to(tl.float32)
   int t_3 = t;
   int i = 0;
   half t_10[8];
@@ -65,7 +65,7 @@ for (int j = 0; (j < 8); j += 1) {
   for (int k = 0; (k < 8); k += 1) {
     x1[k] = static_cast<float>(t_10[k]);
   }
-  // 83: x2 = tl.load(x_head + first + partner, mask=ok, other=0.0).to(tl.float32)
+  // 84: x2 = tl.load(x_head + first + partner, mask=ok, other=0.0).to(tl.float32)
   half t_12[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 4) {
@@ -87,7 +87,7 @@ for (int j = 0; (j < 8); j += 1) {
   for (int k = 0; (k < 8); k += 1) {
     x2[k] = static_cast<float>(t_12[k]);
   }
-  // 84: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
+  // 85: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
   float t_14[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -118,7 +118,7 @@ for (int j = 0; (j < 8); j += 1) {
       *((device packed_half4*)((out_head + first_3))) = packed_half4(t_17[k], t_17[(k + 1)], t_17[(k + 2)], t_17[(k + 3)]);
     }
   }
-  // 85: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
+  // 86: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
   float t_19[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
