@@ -5,9 +5,9 @@ For each dimension d of a tile value:
 - contiguity[d]: its values run in steps of +1 along d in groups of this many elements;
 - divisibility[d]: the first value of each such group is a multiple of this (a power of two);
 - constancy[d]: its values repeat along d in groups of this many elements.
-Scalars have a divisibility only. Integer kernel arguments are specialised on their divisibility (16,
-32, 64 or 128, launcher/arguments.py: the launch keys them apart, as Triton does for 16), which is what
-makes `offs < n` constant over aligned groups and the masked edge of a row vectorisable.
+Scalars have a divisibility only. Integer kernel arguments are specialised on their divisibility (a
+power of two, 1 to 128, launcher/arguments.py: the launch keys them apart, as Triton does for 16), which
+is what makes `offs < n` constant over aligned groups and the masked edge of a row vectorisable.
 """
 from __future__ import annotations
 

@@ -365,7 +365,7 @@ class Lowering(ABC):
         return name
 
     def declare(self, name: str, v: Value, size: int | None = None, init: Expr | None = None) -> lir.Decl:
-        like = self.base_argument(v) if isinstance(element_of(v.type), PointerType) else None
+        like = self.pointer_like(v) if isinstance(element_of(v.type), PointerType) else None
         return lir.Decl(name, element_of(v.type), size=size, init=init, like=like)
 
     def assign(self, target: Repr, v: Value) -> None:
@@ -403,9 +403,23 @@ class Lowering(ABC):
         return RegsRepr(name, layout)
 
     def base_argument(self, v: Value) -> str | None:
-        """The kernel argument a pointer value was computed from (None when it cannot be told). A
-        pointer chosen by an `if` (`src = a_ptr` / `src = b_ptr`) takes its branches' arguments: an
-        input's where one is (MLX declares inputs const, and an output's pointer converts to it)."""
+        """The kernel argument a pointer value was computed from (None when it cannot be told: also a
+        pointer an `if` chooses between different arguments, which fences and atomics must then
+        treat as possibly any of them)."""
+        return self._pointer_base(v, lambda bases: bases[0] if len(set(bases)) == 1 else None)
+
+    def pointer_like(self, v: Value) -> str | None:
+        """The kernel argument whose type a variable holding pointer `v` is declared with: its base
+        argument, or for a pointer an `if` chooses between arguments, an input's where one is (MLX
+        declares inputs const, and an output's pointer converts to it), else the first output's."""
+        def prefer_input(bases: list[str | None]) -> str | None:
+            known = [b for b in bases if b is not None]
+            return next((b for b in known if b not in self.outputs), known[0] if known else None)
+        return self._pointer_base(v, prefer_input)
+
+    def _pointer_base(self, v: Value, choose: Callable[[list[str | None]], str | None]) -> str | None:
+        """The kernel argument pointer v was computed from, following offsets, aliases and the values
+        each branch of an `if` yields (`choose` picks among the branches' arguments)."""
         seen = 0
         while seen < 10000:
             seen += 1
@@ -420,10 +434,8 @@ class Lowering(ABC):
                 return None
             if op.opcode == "if":
                 index = next(i for i, r in enumerate(op.results) if r.id == v.id)
-                bases = [self.base_argument(region.ops[-1].operands[index]) for region in op.regions
-                         if region.ops and region.ops[-1].opcode == "yield"]
-                known = [b for b in bases if b is not None]
-                return next((b for b in known if b not in self.outputs), known[0] if known else None)
+                return choose([self._pointer_base(region.ops[-1].operands[index], choose) for region in op.regions
+                               if region.ops and region.ops[-1].opcode == "yield"])
             pointers = [o for o in op.operands if isinstance(element_of(o.type), PointerType)]
             if op.opcode == "load" or not pointers:
                 return None
@@ -431,6 +443,7 @@ class Lowering(ABC):
         return None
 
     # ---- elementwise -------------------------------------------------------------------------------
+
     def remat(self, op: Operation, coords: list[Expr]) -> Expr:
         """The value of rematerialised `op` at `coords`."""
         code, x = op.opcode, op.operands[0] if op.operands else None

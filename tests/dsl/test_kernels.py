@@ -401,6 +401,32 @@ def test_pointers_chosen_by_a_runtime_if(rng):
     equal(ob, b * np.float32(2))
 
 
+@mf.jit
+def reread_chosen(a_ptr, out_ptr, res_ptr, n, BLOCK: tl.constexpr):
+    """Each program doubles a into its part of out, then reads reversed through a pointer a runtime
+    `if` chose: program 0 its part of out (other threads' stores: a device fence first), program 1 a."""
+    pid = tl.program_id(0)
+    i = tl.arange(0, BLOCK)
+    mask = i < n
+    tl.store(out_ptr + pid * BLOCK + i, tl.load(a_ptr + i, mask=mask) * 2.0, mask=mask)
+    src = a_ptr
+    if pid == 0:
+        src = out_ptr
+    tl.store(res_ptr + pid * BLOCK + i, tl.load(src + (n - 1 - i), mask=mask), mask=mask)
+
+
+def test_a_pointer_that_may_be_an_output_is_fenced(rng):
+    """A pointer chosen between an input and an output may read other threads' stores: the load is
+    fenced as a load of the output would be."""
+    n, block = int(rng.integers(40, 64)) | 1, 64
+    a = randf(rng, n)
+    out, res = reread_chosen[(2,)](mxa(a), mf.full((2 * block,), float("nan"), mx.float32),
+                                   mf.full((2 * block,), float("nan"), mx.float32), n, BLOCK=block, num_warps=2)
+    assert any(f in generated(reread_chosen) for f in ("mem_flags::mem_device", "__syncthreads"))
+    equal(npy(res)[:n], (a * np.float32(2))[::-1].copy())
+    equal(npy(res)[block:block + n], a[::-1].copy())
+
+
 # --- Philox tl.rand / tl.randn ------------------------------------------------------------------
 M32 = 0xFFFFFFFF
 

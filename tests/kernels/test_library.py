@@ -462,6 +462,18 @@ def test_decode_attention_with_one_range_a_head_is_one_launch(rng, monkeypatch):
         close(got, attention.reference(q, k, v), 2e-3)  # fp16 output: 2^-11 relative, twice
 
 
+@pytest.mark.parametrize("s", [555, 1500])
+def test_decode_attention_tunes_what_its_launch_runs(s):
+    """The tuning case at a shape is the launch decode_attention makes there (one range a head: the
+    FINAL kernel, whose output is in q's dtype), so the configs tuned for it are found at run time."""
+    tuner = attention.decode_attention_kernel
+    q, k = mx.zeros((1, 8, 1, 64), mx.float16), mx.zeros((1, 2, s, 64), mx.float16)
+    _, launched, _ = attention._launch_args(q, k, k, final_if_whole=True)
+    _, tuned = tuner.tune_case((8, 2, s, 64), mx.float16)
+    assert tuner.tuning_key(tuned) == tuner.tuning_key(launched)
+    assert tuned[12] is (s <= attention.WHOLE_KEYS)  # FINAL
+
+
 class _Recording:
     """A kernel whose launches are recorded (`kernel[grid](...)`), then run."""
 
