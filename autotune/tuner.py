@@ -154,6 +154,14 @@ def _quiet_optuna() -> Iterator[None]:
         optuna.logging.set_verbosity(level)
 
 
+def _run_varying(tuner: "Autotuner", grid: Any, args: tuple, meta: dict[str, Any], varying: tuple[str, ...],
+                 *values: Any) -> Any:
+    """A prepared launch of a kernel without a dispatcher: the full launch with the varying values."""
+    given = {**dict(zip(tuner.fn.arg_names, args)), **meta, **dict(zip(varying, values))}
+    positional = [given.pop(name) for name in tuner.fn.arg_names[:len(args)]]
+    return tuner.run(grid, *positional, **given)
+
+
 def _dtype_name(dtype: Any) -> str:
     return str(dtype).rsplit(".", 1)[-1]
 
@@ -276,6 +284,20 @@ class Autotuner:
         launched = dispatch(grid, *args, **meta)
         self._dispatch = dispatch  # after the launch: a call that fails (its types unknown) teaches nothing
         return launched
+
+    def prepare(self, grid: Grid, *args: Any, varying: Sequence[str], **meta: Any) -> Callable[..., Any]:
+        """`tuned[grid](*args, **meta)` made once for calls that change only the parameters named in
+        `varying` (`launch(*their values)`), with the config looked up now: see JITFunction.prepare.
+        A kernel without a dispatcher gets a plain call."""
+        if not hasattr(self.fn, "dispatcher"):
+            return functools.partial(_run_varying, self, grid, args, meta, tuple(varying))
+        dispatch = self._dispatch
+        if dispatch == self._first_launch:
+            dispatch = self.fn.dispatcher(self._dispatch_miss, args, meta, open_meta=True, shape_of=self.key,
+                                          buckets=self.buckets, counted=True)
+        prepared = dispatch.prepare(grid, args, meta, varying)
+        self._dispatch = dispatch
+        return prepared
 
     def run(self, grid: Grid, *args: Any, **meta: Any) -> Any:
         """Launch with the tuned config; `meta` passes constexprs that are not tuned."""

@@ -17,7 +17,7 @@ import functools
 import gc
 import hashlib
 import types
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Optional, Sequence
 
 import mlx.core as mx
 
@@ -112,6 +112,18 @@ class JITFunction(_FrontendFunction):
         launched = dispatch(grid, *args, **kwargs)
         self._dispatch = dispatch  # after the launch: a call that fails (its types unknown) teaches nothing
         return launched
+
+    def prepare(self, grid: Any, *args: Any, varying: Sequence[str], **kwargs: Any) -> Callable[..., Any]:
+        """`kernel[grid](*args, **kwargs)` made once for calls that change only the parameters named in
+        `varying`: `launch(*their values)` skips the dispatcher's key over every argument and the
+        conversions of the fixed ones (a decode step launches the same layer's kernels with the same
+        weights token after token). See launcher.generated.prepare for what is checked per call."""
+        dispatch = self._dispatch
+        if dispatch == self._first_launch:
+            dispatch = self.dispatcher(self._miss, args, kwargs, cache=self.launches)
+        prepared = dispatch.prepare(grid, args, kwargs, varying)
+        self._dispatch = dispatch
+        return prepared
 
     def dispatcher(self, miss: Callable[[Any, tuple, tuple, dict], Any], args: Sequence[Any], kwargs: dict[str, Any],
                    *, cache: generated.LaunchCache | None = None, open_meta: bool = False,
@@ -318,6 +330,24 @@ class JITFunction(_FrontendFunction):
         if self.last is None:
             raise MetalforgeError(f"{self.__name__} has not been compiled yet: launch it or call .compile(...)")
         return self.last.asm
+
+
+class Launch(NamedTuple):
+    """A launch described before it is made, `kernel[grid](*args, **kwargs)`: a library function builds
+    one (its checks and arguments in one place) and either runs it (`run`) or prepares it for calls
+    that change only the parameters `varying` (`prepare`: see JITFunction.prepare)."""
+
+    kernel: Any  # a JITFunction or an Autotuner
+    grid: Any
+    args: tuple
+    kwargs: dict[str, Any]
+    varying: tuple[str, ...] = ()
+
+    def run(self, backend: Any = None) -> Any:
+        return self.kernel[self.grid](*self.args, **self.kwargs, backend=backend)
+
+    def prepare(self, backend: Any = None) -> Callable[..., Any]:
+        return self.kernel.prepare(self.grid, *self.args, varying=self.varying, **self.kwargs, backend=backend)
 
 
 def _target(backend: Any) -> str:

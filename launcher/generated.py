@@ -90,15 +90,18 @@ class LaunchCache(dict):
     """A dispatcher's cache, key -> what runs it, that also holds the last key found and what it found
     (`recent[0]`, one tuple: replaced at once, so threads never see a key with another's launch). A
     dispatcher compares its key with that one before it looks it up: a kernel launched with arguments
-    of the same facts as last time finds its launch without hashing its key. `clear()` forgets both."""
+    of the same facts as last time finds its launch without hashing its key. `clear()` forgets both
+    and counts itself in `epoch[0]`, which prepared launches (`prepare`) check."""
 
     def __init__(self) -> None:
         super().__init__()
         self.recent: list[tuple] = [((), None)]  # `()` is no dispatcher's key
+        self.epoch = [0]
 
     def clear(self) -> None:
         super().clear()
         self.recent[0] = ((), None)
+        self.epoch[0] += 1
 
 
 def dispatcher(kernel: str, params: Sequence[str], constexpr: Sequence[bool], defaults: Sequence[Any],
@@ -119,7 +122,11 @@ def dispatcher(kernel: str, params: Sequence[str], constexpr: Sequence[bool], de
     (scalars) are part of the key too (an autotuner's key); buckets: those of them (ints) whose
     key holds a function of the value instead (`bucket(value)`). counted: the cache holds `(run, calls)`
     pairs, and each launch adds 1 to `calls[0]` where it is not None. unspecialized: parameters named
-    in `@jit(do_not_specialize=...)`, whose int values key without their divisibility."""
+    in `@jit(do_not_specialize=...)`, whose int values key without their divisibility.
+
+    `dispatch(grid, *args, _mf_lookup=True, **kwargs)` runs nothing: it returns what the call would
+    run (None where the cache may not keep it) and every parameter's value as `run` takes them
+    (`prepare` builds on it)."""
     check_parameter_names(kernel, params)
     namespace: dict[str, Any] = {"_mf_array": mx.array, "_mf_Placeholder": arguments.Placeholder,
                                  "_mf_fact": arguments.fact, "_mf_divisibility": arguments.DIVISIBILITY,
@@ -176,7 +183,7 @@ def dispatcher(kernel: str, params: Sequence[str], constexpr: Sequence[bool], de
         if counted else "_mf_run = _mf_found\n    "
     option_values = ", ".join(f"{name!r}: {name}" for name in LAUNCH_OPTIONS)
     source = f"""\
-def _mf_function(_mf_grid, {", ".join(signature)}, *_mf_extra, {", ".join(options)}, **_mf_named):
+def _mf_function(_mf_grid, {", ".join(signature)}, *_mf_extra, {", ".join(options)}, _mf_lookup=False, **_mf_named):
 {key}
     _mf_last = _mf_recent[0]
     if _mf_key == _mf_last[0] and not (_mf_extra or _mf_named):
@@ -188,12 +195,19 @@ def _mf_function(_mf_grid, {", ".join(signature)}, *_mf_extra, {", ".join(option
             _mf_found, _mf_keep = _mf_miss(_mf_grid, _mf_key, *_mf_call)
             if _mf_keep:
                 _mf_cache[_mf_key] = _mf_found
+            elif _mf_lookup:
+                return None, ({values},)
         else:
             _mf_recent[0] = (_mf_key, _mf_found)
+    if _mf_lookup:
+        return _mf_found, ({values},)
     {found}return _mf_run(_mf_grid, {values})
 """
     dispatch = _compile(source, namespace, kernel, "dispatcher")
     dispatch.cache = cache
+    dispatch.keyed = Keyed(tuple(params), frozenset(p for p, c in zip(params, constexpr) if c), tuple(shape_of),
+                           dict(buckets or {}), unspecialized, counted)
+    dispatch.prepare = functools.partial(prepare, dispatch)
     return dispatch
 
 
@@ -208,7 +222,7 @@ def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[s
                     outputs: Sequence[str | arguments.Placeholder], output_dtypes: Sequence[mx.Dtype], threads: int,
                     meta: Mapping[str, Any], init: float | None, run: Callable[..., list[mx.array]],
                     prints: Callable[[list[mx.array]], Any] | None, owner: Any, compiled: Any,
-                    words: Sequence[mx.Dtype | None] = ()) -> Callable[..., Any]:
+                    words: Sequence[mx.Dtype | None] = (), bound: Bound | None = None) -> Callable[..., Any]:
     """One specialisation's launch function: `launch(grid, *every parameter)`.
 
     inputs: the kernel's inputs in order, each a parameter name and None (an array), the
@@ -217,25 +231,41 @@ def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[s
     `prints` decodes it and returns the rest). `run` is the MLX kernel object; `meta` what a grid
     function receives; `init` the outputs' initial value. Each launch sets `owner.last = compiled`
     (what the kernel's `asm` shows). `words`: per output, the 16-bit dtype of an output MLX makes as
-    32-bit words (`output_dtypes` says uint32), viewed back after the call; None for the others."""
+    32-bit words (`output_dtypes` says uint32), viewed back after the call; None for the others.
+
+    The function has `.bind(Bound)`: the same launch with the grid and every parameter but
+    `bound.varying` fixed, `launch(*varying)`, everything computed from the fixed ones (the grid,
+    inputs as MLX takes them, scalars converted, output shapes) computed once (None where the grid
+    is empty: nothing to prepare)."""
+    recipe = (kernel, params, inputs, outputs, output_dtypes, threads, meta, init, run, prints, owner, compiled, words)
     namespace: dict[str, Any] = {"_mf_run": run, "_mf_grid_of": mlx_grid, "_mf_meta": meta, "_mf_kernel": kernel,
                                  "_mf_dtypes": list(output_dtypes), "_mf_threadgroup": (threads, 1, 1),
                                  "_mf_init": init, "_mf_empty": empty_outputs, "_mf_prints": prints,
                                  "_mf_owner": owner, "_mf_compiled": compiled}
+    fixed = {} if bound is None else {p: v for p, v in zip(params, bound.values) if p not in bound.varying}
+
+    def once(name: str, expression: str) -> str:
+        """`expression` of parameter `name`, or the name of its value computed now where `name` is fixed."""
+        if name not in fixed:
+            return expression
+        constant = f"_mf_fixed_{len(namespace)}"
+        namespace[constant] = eval(expression, namespace, {name: fixed[name]})  # noqa: S307 (our own expression)
+        return constant
+
     given, values = [], []
     for i, (name, scalars) in enumerate(inputs):
         if scalars is None:
-            given.append(f"{name} if {name}.ndim else {name}.reshape(1)")  # a 0-d array, as a 1-element buffer
+            given.append(once(name, f"{name} if {name}.ndim else {name}.reshape(1)"))  # a 0-d array, as 1 element
         elif isinstance(scalars, ByValue):
             namespace[f"_mf_value_{i}"] = scalars.kind
-            values.append(f"_mf_value_{i}({name})")
+            values.append(once(name, f"_mf_value_{i}({name})"))
         else:
             namespace[f"_mf_scalars_{i}"] = scalars
-            given.append(f"_mf_scalars_{i}[{name}]")
+            given.append(once(name, f"_mf_scalars_{i}[{name}]"))
     shapes = []
     for i, output in enumerate(outputs):
         if isinstance(output, str):
-            shapes.append(f"{output}.shape")
+            shapes.append(once(output, f"{output}.shape"))
         else:
             namespace[f"_mf_shape_{i}"] = output.shape
             shapes.append(f"_mf_shape_{i}")
@@ -254,6 +284,22 @@ def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[s
         result = f"{call}[0]"
     else:
         result = f"tuple({call})"
+    namespace["_mf_check_shapes"] = check_output_shapes
+    namespace["_mf_output_names"] = [o if isinstance(o, str) else "device_print's buffer" for o in outputs]
+    run_it = f"""\
+    try:
+        return {result}
+    except (TypeError, ValueError):  # MLX refuses the call: say which output's shape, if that is why
+        _mf_check_shapes(_mf_kernel, _mf_output_names, [{", ".join(shapes)}])
+        raise
+"""
+    if bound is not None:
+        programs = bound.grid if type(bound.grid) is tuple or not callable(bound.grid) else bound.grid(meta)
+        namespace["_mf_g"] = mlx_grid(programs, threads, kernel)
+        if namespace["_mf_g"] is None:
+            return None
+        source = f"def _mf_function({', '.join(bound.varying)}):\n    _mf_owner.last = _mf_compiled\n{run_it}"
+        return _compile(source, namespace, kernel, "prepared launch")
     source = f"""\
 def _mf_function({", ".join(["_mf_grid", *params])}):
     _mf_owner.last = _mf_compiled
@@ -264,15 +310,146 @@ def _mf_function({", ".join(["_mf_grid", *params])}):
         _mf_g = _mf_grid_of(_mf_p, {threads}, _mf_kernel)
         if _mf_g is None:
             return _mf_empty({", ".join(o for o in outputs if isinstance(o, str))})
-    try:
-        return {result}
-    except (TypeError, ValueError):  # MLX refuses the call: say which output's shape, if that is why
-        _mf_check_shapes(_mf_kernel, _mf_output_names, [{", ".join(shapes)}])
-        raise
+{run_it}"""
+    launch = _compile(source, namespace, kernel, "launch")
+    launch.bind = lambda how: launch_function(*recipe, bound=how)
+    return launch
+
+
+class Bound(NamedTuple):
+    """What a prepared launch fixes: the grid, every parameter's value as a launch function takes them
+    (in order), but those named in `varying` (passed at each call, in that order)."""
+
+    grid: Any
+    values: tuple
+    varying: tuple[str, ...]
+
+
+class Keyed(NamedTuple):
+    """How a dispatcher keys its calls (see `dispatcher`), for `prepare` to check the varying
+    arguments of a prepared launch alike."""
+
+    params: tuple[str, ...]
+    constexpr: frozenset[str]
+    shape_of: tuple[str, ...]
+    buckets: dict[str, Callable[[int], int]]
+    unspecialized: frozenset[str]
+    counted: bool
+
+
+def prepare(dispatch: Callable[..., Any], grid: Any, args: tuple, kwargs: dict[str, Any],
+            varying: Sequence[str]) -> Callable[..., Any]:
+    """`kernel[grid](*args, **kwargs)` prepared for calls that change only the parameters `varying`
+    (`launch(*varying values)`, in that order): what the dispatcher would run is found now, and the
+    grid, the other arguments and everything computed from them are fixed in a launch made for them.
+    A call whose varying arguments differ in what selects the kernel's specialisation or tuned
+    config (their facts, and shapes or values where the key holds them), a cache cleared since (a
+    tuning run), or another $METALFORGE_BACKEND goes through the dispatcher as a full launch: the
+    result is always the launch's. A varying array must keep its shape (the fixed outputs and sizes
+    were made for it): another shape is an error. The caller must keep the grid, and what the fixed
+    arguments stand for, independent of the varying ones otherwise."""
+    keyed: Keyed = dispatch.keyed
+    varying = tuple(varying)
+    unknown = [v for v in varying if v not in keyed.params or v in keyed.constexpr]
+    if unknown or len(set(varying)) != len(varying):
+        raise MetalforgeError(f"prepare: varying names {', '.join(unknown) or 'a parameter twice'}; name each of "
+                              f"the kernel's runtime parameters "
+                              f"({', '.join(p for p in keyed.params if p not in keyed.constexpr)}) at most once "
+                              "(a constexpr compiles into the kernel: prepare a launch per value)")
+    call, given_by_name = list(args), dict(kwargs)
+    for name in varying:  # the full launch's call, the varying arguments as the prepared launch's parameters
+        position = keyed.params.index(name)
+        if name in given_by_name:
+            given_by_name[name] = _Expression(name)
+        elif position < len(call):
+            call[position] = _Expression(name)
+        else:
+            raise MetalforgeError(f"prepare: varying parameter `{name}` was not given; pass it in the call prepared")
+    namespace: dict[str, Any] = {"_mf_dispatch": dispatch, "_mf_grid": grid, "_mf_epoch": dispatch.cache.epoch,
+                                 "_mf_choice": environment_choice, "_mf_type": type, "_mf_fact": arguments.fact,
+                                 "_mf_unspecialized_fact": arguments.unspecialized_fact, "_mf_same_shape": _same_shape,
+                                 "_mf_kernel": getattr(dispatch, "__name__", "kernel")}
+
+    def install(epoch: int, found: Any, values: tuple) -> Callable[..., Any] | None:
+        """Make the launch for what the dispatcher found (at cache epoch `epoch`), for the calls to come."""
+        run, calls = found if keyed.counted and found is not None else (found, None)
+        launch = None if found is None or not hasattr(run, "bind") else run.bind(Bound(grid, values, varying))
+        namespace.update(_mf_launch=launch, _mf_calls=calls, _mf_at=epoch)
+        return launch
+
+    def renew(*now: Any) -> Any:
+        """Run a call whose cache epoch moved since the launch was made (a tune cleared the cache):
+        find what the dispatcher runs for it now, make the launch for it, and run it."""
+        given = dict(zip(varying, now))
+        positional = [given[v] if type(v) is _Expression else v for v in call]
+        named = {k: given[v] if type(v) is _Expression else v for k, v in given_by_name.items()}
+        epoch = dispatch.cache.epoch[0]
+        launch = install(epoch, *dispatch(grid, *positional, _mf_lookup=True, **named))
+        return dispatch(grid, *positional, **named) if launch is None else launch(*now)
+
+    namespace["_mf_renew"] = renew
+    epoch = dispatch.cache.epoch[0]
+    found, values = dispatch(grid, *args, _mf_lookup=True, **kwargs)  # nothing runs
+    install(epoch, found, values)
+    checks, same_shapes = [], []
+    if kwargs.get("backend") is None:
+        namespace["_mf_backend"] = environment_choice()
+        checks.append("_mf_choice() == _mf_backend")
+    for i, name in enumerate(varying):
+        value = values[keyed.params.index(name)]
+        facts = arguments.unspecialized_fact if name in keyed.unspecialized else arguments.fact
+        namespace.update({f"_mf_kind_{i}": type(value), f"_mf_facts_{i}": facts(value)})
+        checks += [f"_mf_type({name}) is _mf_kind_{i}",
+                   f"{'_mf_unspecialized_fact' if facts is arguments.unspecialized_fact else '_mf_fact'}({name}) == "
+                   f"_mf_facts_{i}"]
+        if type(value) is mx.array:
+            namespace[f"_mf_shape_{i}"] = value.shape
+            checks.append(f"{name}.shape == _mf_shape_{i}")
+            same_shapes.append(f"    _mf_same_shape(_mf_kernel, {name!r}, {name}, _mf_shape_{i})\n")
+        if name in keyed.shape_of:
+            bucket = keyed.buckets.get(name)
+            namespace[f"_mf_bucket_{i}"] = bucket
+            namespace[f"_mf_keyed_{i}"] = (value.shape if type(value) is mx.array else value[0]
+                                           if type(value) is arguments.Placeholder else
+                                           value if bucket is None else bucket(value))
+            checks.append(f"{name}.shape == _mf_keyed_{i}" if type(value) is mx.array else
+                          f"{name}[0] == _mf_keyed_{i}" if type(value) is arguments.Placeholder else
+                          f"{name if bucket is None else f'_mf_bucket_{i}({name})'} == _mf_keyed_{i}")
+    full = ", ".join([*(_argument(namespace, v) for v in call),
+                      *(f"{k}={_argument(namespace, v)}" for k, v in given_by_name.items())])
+    names = ", ".join(varying)
+    source = f"""\
+def _mf_function({names}):
+    if {' and '.join(checks) or 'True'}:
+        if _mf_epoch[0] != _mf_at:
+            return _mf_renew({names})
+        if _mf_launch is not None:
+            if _mf_calls is not None:
+                _mf_calls[0] += 1
+            return _mf_launch({names})
+{''.join(same_shapes)}    return _mf_dispatch(_mf_grid, {full})
 """
-    namespace["_mf_check_shapes"] = check_output_shapes
-    namespace["_mf_output_names"] = [o if isinstance(o, str) else "device_print's buffer" for o in outputs]
-    return _compile(source, namespace, kernel, "launch")
+    return _compile(source, namespace, namespace["_mf_kernel"], "prepared call")
+
+
+def _same_shape(kernel: str, name: str, value: Any, shape: tuple) -> None:
+    """A prepared launch's varying array `name` has the shape it was prepared with, or an error."""
+    if getattr(value, "shape", shape) != shape:
+        raise LaunchConfigError(f"{kernel}: a launch prepared for `{name}` of shape {shape} was given one of shape "
+                                f"{tuple(value.shape)}; prepare another launch for that shape")
+
+
+class _Expression(str):
+    """A varying argument's name in a prepared call (`prepare`), as opposed to a fixed value."""
+
+
+def _argument(namespace: dict[str, Any], value: Any) -> str:
+    """The source of an argument of a prepared call: a varying one's name, else a fixed value's."""
+    if type(value) is _Expression:
+        return str(value)
+    name = f"_mf_fixed_{len(namespace)}"
+    namespace[name] = value
+    return name
 
 
 def word_shape(shape: Sequence[int]) -> tuple[int]:

@@ -348,3 +348,70 @@ def test_a_config_pre_hook_sees_every_launch_of_the_autotuned_entry():
     for n in (N, N, N - 1):
         tuned[(4,)](mx.ones(N), mf.empty(N), n, 2.0, backend=backend)
     assert seen == [(N, 128), (N, 128), (N - 1, 128)] and len(backend.launches) == 3
+
+
+# -- prepared launches --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("entry", ["jit", "autotune"])
+def test_a_prepared_launch_runs_what_the_full_launch_runs_and_falls_back_where_the_facts_differ(entry):
+    """`prepare` fixes all but the varying arguments: each call runs the kernel and MLX call that the
+    full launch with those arguments makes; a varying argument of other facts (dtype, int class, a
+    tuned key's value) goes through the dispatcher; a cache cleared since (a tune) too."""
+    backend = Recording()
+    kernel = mf.jit(scale.fn)
+    tuned = mf.autotune(configs=[Config({"BLOCK": 128}, num_warps=4)], key=["n"])(kernel)
+    meta = {} if entry == "autotune" else dict(BLOCK=128, num_warps=4)
+    launchable = tuned if entry == "autotune" else kernel
+    prepared = launchable.prepare((4,), mx.ones(N), mf.empty(N), N, 2.0, varying=("x_ptr", "factor"), **meta,
+                                  backend=backend)
+    assert backend.launches == []  # preparing launches nothing
+    for x, factor in [(mx.ones(N), 3.0), (mx.zeros(N), -1.5), (mx.ones(N, dtype=mx.float16), 2.0), (mx.ones(N), 2)]:
+        prepared(x, factor)
+        ran, call = backend.launches[-1]
+        full = kernel.compile(x, mf.empty(N), N, factor, BLOCK=128, num_warps=4, backend=backend)
+        assert (ran.name, ran.source) == (full.name, full.body)
+        assert call["inputs"][0] is x and call["inputs"][2].item() == factor and call["output_shapes"] == [(N,)]
+    if entry == "autotune":
+        calls = [r["calls"] for r in mf.tuning_report() if r["kernel"] == "scale" and r["shape"] == (N,)]
+        tuned.clear_cache()  # what a tune in the process does: the prepared launch must not keep the old config
+        prepared(mx.ones(N), 2.0)
+        assert len(backend.launches) == 5 and calls
+        # ... and it made the launch anew for the config found now: later calls take it directly
+        state = prepared.__globals__
+        assert state["_mf_at"] == tuned._dispatch.cache.epoch[0] and state["_mf_launch"] is not None
+        assert len(tuned._dispatch.cache) == 1
+    with pytest.raises(errors.LaunchConfigError, match=r"scale: a launch prepared for `x_ptr` of shape \(4096,\)"):
+        prepared(mx.ones(N - 1), 2.0)
+
+
+def test_a_prepared_launch_follows_the_back_end_chosen_by_the_environment(monkeypatch):
+    recording = Recording()
+    monkeypatch.setattr(mf.runtime.backends, "_named", lambda name, language=None: recording)
+    monkeypatch.delenv("METALFORGE_BACKEND", raising=False)
+    prepared = mf.jit(scale.fn).prepare((4,), mx.ones(N), mf.empty(N), N, 2.0, varying=("x_ptr",), BLOCK=128)
+    prepared(mx.ones(N))
+    other = Recording()
+    monkeypatch.setattr(mf.runtime.backends, "_named", lambda name, language=None: other)
+    monkeypatch.setenv("METALFORGE_BACKEND", "other")
+    prepared(mx.ones(N))
+    assert len(recording.launches) == 1 and len(other.launches) == 1
+
+
+def test_prepare_refuses_varying_names_that_are_no_parameter_or_not_given():
+    kernel = mf.jit(scale.fn)
+    with pytest.raises(errors.MetalforgeError,
+                       match=r"prepare: varying names y_ptr; .* runtime parameters \(x_ptr, out_ptr, n, factor\)"):
+        kernel.prepare((4,), mx.ones(N), mf.empty(N), N, 2.0, varying=("y_ptr",), BLOCK=128, backend=Recording())
+    with pytest.raises(errors.MetalforgeError, match="varying names BLOCK; .*a constexpr compiles into the kernel"):
+        kernel.prepare((4,), mx.ones(N), mf.empty(N), N, 2.0, varying=("BLOCK",), BLOCK=128, backend=Recording())
+    with pytest.raises(errors.MetalforgeError, match="varying parameter `factor` was not given"):
+        kernel.prepare((4,), mx.ones(N), mf.empty(N), N, varying=("factor",), BLOCK=128, backend=Recording())
+
+
+def test_a_prepared_launch_on_the_emulator_computes_each_call_s_result(rng):
+    if not EmulatorBackend.available():
+        pytest.skip("the emulator needs clang++ >= 17")
+    n = 67  # a masked tail
+    prepared = mf.jit(scale.fn).prepare((2,), mx.zeros(n), mf.empty(n), n, 1.0, varying=("x_ptr", "factor"), BLOCK=64)
+    for factor in (3.0, -0.5):
+        x = rng.uniform(-4, 4, n).astype(np.float32)
+        np.testing.assert_array_equal(np.array(prepared(mx.array(x), factor)), x * np.float32(factor))
