@@ -169,10 +169,13 @@ def max_logit_difference(a: dict, b: dict) -> tuple[float, float]:
 
 
 @contextlib.contextmanager
-def kernel_timer(totals: dict[str, float]) -> Iterator[None]:
+def kernel_timer(totals: dict[str, float], model: nn.Module) -> Iterator[None]:
     """Time every library call metalforge.nn makes (inputs evaluated first, the output evaluated
-    inside the clock) into `totals` by function name."""
+    inside the clock) into `totals` by function name: the functions, and the launches the layers of
+    `model` prepare (`NAME_launch(...).prepare()`), which are prepared again inside."""
     originals = [(module, name, getattr(module, name)) for module, name in KERNELS]
+    originals += [(module, f"{name}_launch", getattr(module, f"{name}_launch")) for module, name in KERNELS
+                  if hasattr(module, f"{name}_launch")]
 
     def timed(fn: Any, name: str) -> Any:
         def call(*args: Any, **kwargs: Any) -> Any:
@@ -184,20 +187,28 @@ def kernel_timer(totals: dict[str, float]) -> Iterator[None]:
             return out
         return call
 
+    def timed_launch(build: Any, name: str) -> Any:
+        def launch(*args: Any, **kwargs: Any) -> Any:
+            prepared = build(*args, **kwargs).prepare()
+            return types.SimpleNamespace(prepare=lambda: timed(prepared, name))
+        return launch
+
     for module, name, fn in originals:
-        setattr(module, name, timed(fn, name))
+        setattr(module, name, timed_launch(fn, name[:-len("_launch")]) if name.endswith("_launch") else timed(fn, name))
+    mfnn.forget_prepared(model)
     try:
         yield
     finally:
         for module, name, fn in originals:
             setattr(module, name, fn)
+        mfnn.forget_prepared(model)
 
 
 def kernel_shares(model: nn.Module, prompt: mx.array, steps: int) -> dict[str, dict[str, float]]:
     """Each library function's share of a synchronised patched prefill and of its decode steps."""
     totals: dict[str, float] = defaultdict(float)
     prefill: dict[str, float] = {}
-    with kernel_timer(totals):
+    with kernel_timer(totals, model):
         run = generate(model, prompt, steps, after_prefill=lambda: prefill.update(totals))
     decode = {name: t - prefill.get(name, 0.0) for name, t in totals.items()}
     return {phase: {name: t / run[f"{phase}_s"] for name, t in sorted(spent.items(), key=lambda kv: -kv[1]) if t > 0}

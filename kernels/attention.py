@@ -6,12 +6,13 @@ their partial results. The KV length need not be a multiple of the block or of t
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Space, autotune, power_of_two_bucket
-from ..launcher import cdiv, empty, jit
+from ..launcher import Launch, cdiv, empty, jit
 from . import register
 
 # enough programs to fill the GPUs this targets (H200: 132 SMs; M-series: up to 80 cores); at 256
@@ -148,6 +149,12 @@ def decode_attention_combine_kernel(o_ptr, m_ptr, l_ptr, out_ptr, splits, D: tl.
     tl.store(out_ptr + head * D + d, (tl.sum(o * w[:, None], axis=0) / l_sum).to(out_ptr.dtype.element_ty))
 
 
+# decode_attention's prepared launches of whole heads (at most WHOLE_KEYS keys), by shapes, dtypes,
+# scale, key-length bucket and back end; a model's decode meets a few (its KV cache grows in steps)
+_WHOLE_HEADS: dict[tuple, Callable[..., tuple]] = {}
+_WHOLE_HEADS_KEPT = 64
+
+
 def decode_attention(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None, length: int | None = None,
                      backend=None) -> mx.array:
     """softmax(scale q k^T) v for one query per head: q (H, D) and k, v (H_kv, S, D), or with leading
@@ -155,9 +162,20 @@ def decode_attention(q: mx.array, k: mx.array, v: mx.array, scale: float | None 
     H_kv; output in q's shape; scale default 1 / sqrt(D). With `length`, only the first `length` of
     the S keys count: k and v are then a KV cache's buffers, read where they lie (a slice of them
     would be copied to a contiguous array first)."""
-    dim = q.shape[-1]
-    if length is not None and not 0 < length <= k.shape[-2]:
-        raise ValueError(f"decode_attention: length {length} of a buffer of {k.shape[-2]} keys")
+    dim, slots = q.shape[-1], k.shape[-2]
+    if length is not None and not 0 < length <= slots:
+        raise ValueError(f"decode_attention: length {length} of a buffer of {slots} keys")
+    s = slots if length is None else length
+    if s <= WHOLE_KEYS:  # one launch, prepared once per shapes and key-length bucket (S changes every step)
+        key = (q.shape, k.shape, v.shape, q.dtype, k.dtype, v.dtype, scale, power_of_two_bucket(s), backend)
+        launch = _WHOLE_HEADS.get(key)
+        if launch is None:
+            if len(_WHOLE_HEADS) >= _WHOLE_HEADS_KEPT:
+                _WHOLE_HEADS.clear()
+            grid, args, _ = _launch_args(q, k, v, scale, length, final_if_whole=True)
+            launch = _WHOLE_HEADS[key] = Launch(decode_attention_kernel, grid, args, {},
+                                                ("q_ptr", "k_ptr", "v_ptr", "S", "SPLIT", "KV_SPARE")).prepare(backend)
+        return launch(q, k, v, s, s, slots - s)[0]
     grid, args, splits = _launch_args(q, k, v, scale, length, final_if_whole=True)
     o, m, l = decode_attention_kernel[grid](*args, backend=backend)
     if splits == 1:

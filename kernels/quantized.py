@@ -12,7 +12,7 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Config, Space, autotune
-from ..launcher import cdiv, empty, jit
+from ..launcher import Launch, cdiv, empty, jit
 from . import register
 from .matmul import load_tile, output_tile
 
@@ -361,17 +361,24 @@ def qmv(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_si
     With `residual` (N elements), y = W x + residual, summed in fp32 and rounded once (a block's
     output projection and residual add: one launch). Arrays go to the kernel as they are (it reads
     flat buffers): no reshape nodes per call."""
+    return qmv_launch(x, w_q, scales, biases, group_size, bits, residual).run(backend)
+
+
+def qmv_launch(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64, bits: int = 4,
+               residual: Optional[mx.array] = None) -> Launch:
+    """`qmv`'s launch, checked; prepared (`.prepare()`), it takes `(x)`, or `(x, residual)` where a
+    residual was given: a layer's weights fixed, as a decode step calls it token after token."""
     n, k = _check(w_q, scales, group_size, bits)
     if x.size != k:
         raise ValueError(f"qmv: x of shape {x.shape} is not one row of {k} (use qmm for more rows)")
-    extra = {}
+    extra, varying = {}, ("x_ptr",)
     if residual is not None:
         if residual.size != n:
             raise ValueError(f"qmv: residual of shape {residual.shape} is not one row of the {n} outputs")
-        extra = dict(res_ptr=residual, RESIDUAL=True)
+        extra, varying = dict(res_ptr=residual, RESIDUAL=True), ("x_ptr", "res_ptr")
     grid = lambda meta: (cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
-    return qmv_kernel[grid](x, w_q, scales, biases, empty((*x.shape[:-1], n), x.dtype), n, k, group_size, bits, **extra,
-                            backend=backend)
+    return Launch(qmv_kernel, grid, (x, w_q, scales, biases, empty((*x.shape[:-1], n), x.dtype), n, k, group_size,
+                                     bits), extra, varying)
 
 
 Quantized = tuple[mx.array, mx.array, mx.array]  # (w_q, scales, biases) as mx.quantize makes them
@@ -424,6 +431,14 @@ def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: i
     `offset` (x is then one token). With `norm`, the products are of rms_norm(x) (the layer's input
     norm, in the same launch); with `bias` (the three projections' biases, as nn.Linear's), each
     product plus its bias, before any rotation."""
+    return tuple(qmv_qkv_launch(x, q, k, v, group_size, bits, rotation, norm, bias).run(backend))
+
+
+def qmv_qkv_launch(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: int = 64, bits: int = 4,
+                   rotation: Optional[Rotation] = None, norm: Optional[Norm] = None,
+                   bias: Optional[tuple[mx.array, mx.array, mx.array]] = None) -> Launch:
+    """`qmv_qkv`'s launch, checked; prepared (`.prepare()`), it takes `(x)`, or `(x, offset)` with a
+    rotation (the position of the token, which changes at every decode step)."""
     nq, kq = _check(q[0], q[1], group_size, bits)
     nkv, kk = _check(k[0], k[1], group_size, bits)
     if kk != kq or _check(v[0], v[1], group_size, bits) != (nkv, kk):
@@ -431,7 +446,7 @@ def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: i
                          "the key and value weights differ in shape")
     if x.size != kq:
         raise ValueError(f"qmv_qkv: x of shape {x.shape} is not one row of {kq}")
-    lead, rope = x.shape[:-1], {}
+    lead, rope, varying = x.shape[:-1], {}, ("x_ptr",)
     if rotation is not None:
         d = rotation.head_dim
         if d % 2 or nq % d or nkv % d:
@@ -439,10 +454,11 @@ def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: i
                              "heads of pairs")
         rope = dict(offset=rotation.offset, pos_scale=rotation.scale, log_base=math.log(rotation.base), HALF=d // 2,
                     ROPE=True, TRADITIONAL=rotation.traditional)
-    return tuple(qmv_qkv_kernel[qkv_grid(nq, nkv)](
-        x, *q, *k, *v, empty((*lead, nq), x.dtype), empty((*lead, nkv), x.dtype), empty((*lead, nkv), x.dtype),
-        nq, nkv, kq, group_size, bits, **rope, **_norm_args("qmv_qkv", norm, x, kq), **_bias_args(bias, nq, nkv),
-        backend=backend))
+        varying = ("x_ptr", "offset")
+    return Launch(qmv_qkv_kernel, qkv_grid(nq, nkv),
+                  (x, *q, *k, *v, empty((*lead, nq), x.dtype), empty((*lead, nkv), x.dtype),
+                   empty((*lead, nkv), x.dtype), nq, nkv, kq, group_size, bits),
+                  {**rope, **_norm_args("qmv_qkv", norm, x, kq), **_bias_args(bias, nq, nkv)}, varying)
 
 
 def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
@@ -450,14 +466,20 @@ def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64
     """silu(W_g x) * (W_u x) for one row x (as qmv takes it) and the gate and up weights of a gated
     MLP, (N, K) each, quantized alike (`gate`, `up`: their (w_q, scales, biases)); output in x's
     dtype, with x's leading axes and N. With `norm`, of rms_norm(x) (in the same launch)."""
+    return qmv_swiglu_launch(x, gate, up, group_size, bits, norm).run(backend)
+
+
+def qmv_swiglu_launch(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
+                      norm: Optional[Norm] = None) -> Launch:
+    """`qmv_swiglu`'s launch, checked; prepared (`.prepare()`), it takes `(x)`."""
     n, k = _check(gate[0], gate[1], group_size, bits)
     if _check(up[0], up[1], group_size, bits) != (n, k):
         raise ValueError(f"qmv_swiglu: gate weight ({n}, {k}) and up weight {up[0].shape} (packed) differ in shape")
     if x.size != k:
         raise ValueError(f"qmv_swiglu: x of shape {x.shape} is not one row of {k}")
     grid = lambda meta: (cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
-    return qmv_swiglu_kernel[grid](x, *gate, *up, empty((*x.shape[:-1], n), x.dtype), n, k, group_size, bits,
-                                   **_norm_args("qmv_swiglu", norm, x, k), backend=backend)
+    return Launch(qmv_swiglu_kernel, grid, (x, *gate, *up, empty((*x.shape[:-1], n), x.dtype), n, k, group_size, bits),
+                  _norm_args("qmv_swiglu", norm, x, k), ("x_ptr",))
 
 
 def qmm(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64, bits: int = 4,

@@ -5,7 +5,7 @@ runs the MLX built-in instead, counted in `fallbacks()`. Leading axes are flatte
 from __future__ import annotations
 
 import functools
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import mlx.core as mx
 import mlx.nn as nn
@@ -104,6 +104,36 @@ class Embedding(nn.Embedding):
         return super().as_linear(x) if out is None else out
 
 
+_PREPARED_PER_LAYER = 8  # launches a layer keeps prepared (a decode loop needs one per shape)
+
+
+def prepared(layer: nn.Module, key: tuple, launch: Callable[[], Any]) -> Callable[..., Any]:
+    """The launch `launch()` builds (a library `*_launch` function's `Launch`), prepared once for
+    `layer` and `key` (launcher's `prepare`: the weights fixed, only the step's inputs passed), kept
+    on the layer: a decode step calls each layer's kernels with the same weights token after token,
+    and a full launch's checks and key over every argument cost more host time than MLX's own ops. `key` holds the ids of the arrays
+    the launch fixes (the entry keeps them alive, so an id cannot stand for another array while it
+    is kept: new weights make a new entry) and the input's shape and dtype. At most
+    _PREPARED_PER_LAYER entries are kept: weights changed again and again drop the old ones."""
+    launches = layer.__dict__.get("_metalforge_prepared")
+    if launches is None:
+        launches = {}
+        object.__setattr__(layer, "_metalforge_prepared", launches)  # not a parameter: Module's setattr would keep it
+    found = launches.get(key)
+    if found is None:
+        if len(launches) >= _PREPARED_PER_LAYER:
+            launches.clear()
+        found = launches[key] = launch().prepare()
+    return found
+
+
+def forget_prepared(model: nn.Module) -> None:
+    """Drop the launches the layers of `model` keep prepared (`prepared`), and the weights they hold:
+    `unpatch` does, and so may anything that wraps the library's launch functions (a profiler)."""
+    for _, module in model.named_modules():
+        module.__dict__.pop("_metalforge_prepared", None)
+
+
 def _quantized_product(what: str, layer: nn.Module, x: mx.array,
                        residual: Optional[mx.array] = None) -> Optional[mx.array]:
     """x @ W^T for a layer holding an MLX-quantized W (`weight`, `scales`, `biases`, `group_size`,
@@ -118,7 +148,10 @@ def _quantized_product(what: str, layer: nn.Module, x: mx.array,
         fall_back(problem)
         return None
     if x.size == x.shape[-1]:
-        return quantized.qmv(x, weight, scales, biases, layer.group_size, layer.bits, residual)
+        group_size, bits = layer.group_size, layer.bits
+        key = (x.shape, x.dtype, group_size, bits, id(weight), id(scales), id(biases), residual is None)
+        launch = prepared(layer, key, lambda: quantized.qmv_launch(x, weight, scales, biases, group_size, bits, residual))
+        return launch(x) if residual is None else launch(x, residual)
     out = quantized.qmm(x, weight, scales, biases, layer.group_size, layer.bits)
     return out if residual is None else residual + out
 
@@ -170,9 +203,12 @@ class FusedSwiGLU:
             x, norm = norm(x), None
         gate, up = self["gate_proj"], self["up_proj"]
         if x.size == x.shape[-1] and _swiglu_fusable(gate, up, x):
-            hidden = quantized.qmv_swiglu(x, _quantized(gate), _quantized(up), gate.group_size, gate.bits,
-                                          _fused_norm(norm, x))
-            return _residual_product(self["down_proj"], hidden, residual)
+            weights, fused_norm = (*_quantized(gate), *_quantized(up)), _fused_norm(norm, x)
+            key = (x.shape, x.dtype, gate.group_size, gate.bits, *map(id, weights),
+                   None if fused_norm is None else (id(fused_norm.weight), fused_norm.eps))
+            launch = prepared(self, key, lambda: quantized.qmv_swiglu_launch(
+                x, weights[:3], weights[3:], gate.group_size, gate.bits, fused_norm))
+            return _residual_product(self["down_proj"], launch(x), residual)
         out = super().__call__(x if norm is None else norm(x))
         return out if residual is None else residual + out
 
@@ -256,8 +292,15 @@ class FusedQKV:
         # biases the kernel cannot add come after the products, and the rotation after them
         rotation = _fused_rotation(self, projections, x, cache) if bias or not any("bias" in p for p in projections) \
             else None
-        products = quantized.qmv_qkv(x, *map(_quantized, projections), projections[0].group_size, projections[0].bits,
-                                     rotation, _fused_norm(norm, x), bias)
+        weights, fused_norm = tuple(map(_quantized, projections)), _fused_norm(norm, x)
+        group_size, bits = projections[0].group_size, projections[0].bits
+        key = (x.shape, x.dtype, group_size, bits, *[id(a) for w in weights for a in w],
+               None if rotation is None else rotation._replace(offset=0),
+               None if fused_norm is None else (id(fused_norm.weight), fused_norm.eps),
+               None if bias is None else tuple(map(id, bias)))
+        launch = prepared(self, key, lambda: quantized.qmv_qkv_launch(x, *weights, group_size, bits, rotation,
+                                                                      fused_norm, bias))
+        products = launch(x) if rotation is None else launch(x, rotation.offset)
         queries, keys, values = products if bias else \
             (out + p["bias"] if "bias" in p else out for out, p in zip(products, projections))
         return qkv_attention_call(self, x, mask, cache, queries, keys, values, rotated=rotation is not None,

@@ -187,6 +187,7 @@ def unpatch(model: nn.Module) -> PatchReport:
     function; returns what was restored."""
     _check(model, "unpatch")
     report = PatchReport()
+    layers.forget_prepared(model)
     for path, module in model.named_modules():
         original = _ORIGINAL_OF.get(type(module)) or type(module).__dict__.get("metalforge_original")
         if original is not None:

@@ -132,6 +132,29 @@ def test_quantized_linear(rng, bits, group, dtype, rows):
     _expect_kernels()
 
 
+def test_a_decode_layer_with_new_weights_computes_with_them(rng):
+    """A layer keeps its decode launch prepared with its weights fixed: weights replaced (`update`,
+    as loading or fine-tuning does) make a new launch, never a stale result; a layer whose weights
+    change again and again keeps a bounded number of launches."""
+    from metalforge.nn import layers
+
+    in_dims, out_dims, group = 128, 37, 32
+    layer = mfnn.QuantizedLinear(in_dims, out_dims, bias=False, group_size=group, bits=4)
+    x = normal(rng, (1, 1, in_dims))
+    for _ in range(layers._PREPARED_PER_LAYER + 2):
+        linear = nn.Linear(in_dims, out_dims, bias=False)
+        linear.weight = normal(rng, (out_dims, in_dims))
+        layer.update(nn.QuantizedLinear.from_linear(linear, group, 4).parameters())
+        want = reference(layer, x)
+        assert_within(layer(x), want, _quantized_bound(x, layer, want))
+        assert_within(layer(x), want, _quantized_bound(x, layer, want))  # the prepared launch's second call
+    assert 1 <= len(layer.__dict__["_metalforge_prepared"]) <= layers._PREPARED_PER_LAYER
+    assert "_metalforge_prepared" not in layer.parameters() and "_metalforge_prepared" not in dict(layer.children())
+    mfnn.forget_prepared(layer)
+    assert "_metalforge_prepared" not in layer.__dict__
+    _expect_kernels()
+
+
 @pytest.mark.parametrize("rows", [1, 3])
 def test_quantized_embedding_as_linear(rng, rows):
     """A tied output head: `as_linear` on the quantized kernels; the lookup stays MLX's."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import types
 
 import mlx.core as mx
 import mlx.nn as nn
@@ -54,16 +55,19 @@ def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch)
     assert report.counts()["FusedSwiGLUMLP"] == report.counts()["FusedQKVAttention"] == \
         report.counts()["FusedBlockTransformerBlock"] == 2  # each layer's
     assert len(report.attention) == 1  # Qwen2 ties its embedding: its head is QuantizedEmbedding.as_linear
-    fused, biased, calls = [], [], {"rms_norm": 0}
+    fused, biased, calls, prepared = [], [], {"rms_norm": 0}, []
     for name in ("qmv_swiglu", "qmv_qkv", "qmv"):
-        def spy(*a, f=getattr(quantized, name), n=name, **kw):
-            # what the call fused: the norm before the products, the residual after the projection,
-            # Qwen2's q/k/v biases
+        def spy(*a, f=getattr(quantized, f"{name}_launch"), n=name, **kw):
+            # what the launch fuses: the norm before the products, the residual after the projection,
+            # Qwen2's q/k/v biases; the layers prepare it once and call it at every step
             given = inspect.signature(f).bind(*a, **kw).arguments
-            fused.append((n, given.get("residual" if n == "qmv" else "norm") is not None))
-            biased.append(given.get("bias") is not None) if n == "qmv_qkv" else None
-            return f(*a, **kw)
-        monkeypatch.setattr(quantized, name, spy)
+            what = (n, given.get("residual" if n == "qmv" else "norm") is not None,
+                    given.get("bias") is not None if n == "qmv_qkv" else None)
+            prepared.append(what)
+            launch = f(*a, **kw).prepare()
+            return types.SimpleNamespace(prepare=lambda: lambda *step: fused.append(what[:2]) or
+                                         (biased.append(what[2]) if n == "qmv_qkv" else None) or launch(*step))
+        monkeypatch.setattr(quantized, f"{name}_launch", spy)
     from metalforge.kernels import attention, norms
     monkeypatch.setattr(norms, "rms_norm", lambda *a, f=norms.rms_norm: calls.update(rms_norm=calls["rms_norm"] + 1)
                         or f(*a))
@@ -77,6 +81,7 @@ def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch)
     # down projections'; the head's product has no residual
     assert sorted(fused) == sorted([("qmv_qkv", True), ("qmv_swiglu", True), ("qmv", True), ("qmv", True)] * 2 * STEPS
                                    + [("qmv", False)] * STEPS)
+    assert len(prepared) == 2 * 4 + 1, prepared  # each layer's four launches and the head's, prepared once
     assert calls["rms_norm"] == 2 * 2 + 1 + STEPS  # the prefill's layer norms and final norm; each step's final
     assert read == [(256, PROMPT + 1 + step) for step in range(STEPS) for _ in range(2)]  # mlx-lm's 256-slot steps
     assert biased == ["bias" in model.model.layers[0].self_attn.q_proj] * 2 * STEPS  # Qwen2 has them
