@@ -157,6 +157,9 @@ def _quiet_optuna() -> Iterator[None]:
 def _run_varying(tuner: "Autotuner", grid: Any, args: tuple, meta: dict[str, Any], varying: tuple[str, ...],
                  *values: Any) -> Any:
     """A prepared launch of a kernel without a dispatcher: the full launch with the varying values."""
+    if len(values) != len(varying):
+        raise TypeError(f"kernel `{tuner.name}`: a launch prepared for {', '.join(varying)} takes {len(varying)} "
+                        f"values, got {len(values)}")
     given = {**dict(zip(tuner.fn.arg_names, args)), **meta, **dict(zip(varying, values))}
     positional = [given.pop(name) for name in tuner.fn.arg_names[:len(args)]]
     return tuner.run(grid, *positional, **given)
@@ -290,6 +293,10 @@ class Autotuner:
         `varying` (`launch(*their values)`), with the config looked up now: see JITFunction.prepare.
         A kernel without a dispatcher gets a plain call."""
         if not hasattr(self.fn, "dispatcher"):
+            unknown = [v for v in ([varying] if isinstance(varying, str) else varying) if v not in self.fn.arg_names]
+            if unknown or isinstance(varying, str):
+                raise ValueError(f"kernel `{self.name}`: prepare's varying names {', '.join(unknown) or repr(varying)}; "
+                                 f"give a sequence of its parameters ({', '.join(self.fn.arg_names)})")
             return functools.partial(_run_varying, self, grid, args, meta, tuple(varying))
         dispatch = self._dispatch
         if dispatch == self._first_launch:

@@ -167,7 +167,8 @@ def decode_attention(q: mx.array, k: mx.array, v: mx.array, scale: float | None 
         raise ValueError(f"decode_attention: length {length} of a buffer of {slots} keys")
     s = slots if length is None else length
     if s <= WHOLE_KEYS:  # one launch, prepared once per shapes and key-length bucket (S changes every step)
-        key = (q.shape, k.shape, v.shape, q.dtype, k.dtype, v.dtype, scale, power_of_two_bucket(s), backend)
+        key = (q.shape, k.shape, v.shape, q.dtype, k.dtype, v.dtype, scale, type(scale), power_of_two_bucket(s),
+               backend)
         launch = _WHOLE_HEADS.get(key)
         if launch is None:
             if len(_WHOLE_HEADS) >= _WHOLE_HEADS_KEPT:

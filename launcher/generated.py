@@ -254,8 +254,10 @@ def launch_function(kernel: str, params: Sequence[str], inputs: Sequence[tuple[s
 
     given, values = [], []
     for i, (name, scalars) in enumerate(inputs):
-        if scalars is None:
-            given.append(once(name, f"{name} if {name}.ndim else {name}.reshape(1)"))  # a 0-d array, as 1 element
+        if scalars is None:  # a 0-d array as 1 element, reshaped at each call (it may be updated in place)
+            expression = f"{name} if {name}.ndim else {name}.reshape(1)"
+            given.append(once(name, expression) if name not in fixed or fixed[name].ndim else
+                         f"{once(name, name)}.reshape(1)")
         elif isinstance(scalars, ByValue):
             namespace[f"_mf_value_{i}"] = scalars.kind
             values.append(once(name, f"_mf_value_{i}({name})"))
@@ -349,6 +351,8 @@ def prepare(dispatch: Callable[..., Any], grid: Any, args: tuple, kwargs: dict[s
     were made for it): another shape is an error. The caller must keep the grid, and what the fixed
     arguments stand for, independent of the varying ones otherwise."""
     keyed: Keyed = dispatch.keyed
+    if isinstance(varying, str):
+        raise MetalforgeError(f"prepare: varying={varying!r}; give a sequence of parameter names, e.g. ({varying!r},)")
     varying = tuple(varying)
     unknown = [v for v in varying if v not in keyed.params or v in keyed.constexpr]
     if unknown or len(set(varying)) != len(varying):
@@ -374,7 +378,7 @@ def prepare(dispatch: Callable[..., Any], grid: Any, args: tuple, kwargs: dict[s
         """Make the launch for what the dispatcher found (at cache epoch `epoch`), for the calls to come."""
         run, calls = found if keyed.counted and found is not None else (found, None)
         launch = None if found is None or not hasattr(run, "bind") else run.bind(Bound(grid, values, varying))
-        namespace.update(_mf_launch=launch, _mf_calls=calls, _mf_at=epoch)
+        namespace["_mf_state"] = (epoch, launch, calls)  # one object: a call reads a consistent triple
         return launch
 
     def renew(*now: Any) -> Any:
@@ -385,7 +389,12 @@ def prepare(dispatch: Callable[..., Any], grid: Any, args: tuple, kwargs: dict[s
         named = {k: given[v] if type(v) is _Expression else v for k, v in given_by_name.items()}
         epoch = dispatch.cache.epoch[0]
         launch = install(epoch, *dispatch(grid, *positional, _mf_lookup=True, **named))
-        return dispatch(grid, *positional, **named) if launch is None else launch(*now)
+        if launch is None:
+            return dispatch(grid, *positional, **named)
+        calls = namespace["_mf_state"][2]
+        if calls is not None:
+            calls[0] += 1
+        return launch(*now)
 
     namespace["_mf_renew"] = renew
     epoch = dispatch.cache.epoch[0]
@@ -421,6 +430,7 @@ def prepare(dispatch: Callable[..., Any], grid: Any, args: tuple, kwargs: dict[s
     source = f"""\
 def _mf_function({names}):
     if {' and '.join(checks) or 'True'}:
+        _mf_at, _mf_launch, _mf_calls = _mf_state
         if _mf_epoch[0] != _mf_at:
             return _mf_renew({names})
         if _mf_launch is not None:

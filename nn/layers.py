@@ -113,14 +113,18 @@ def prepared(layer: nn.Module, key: tuple, launch: Callable[[], Any]) -> Callabl
     on the layer: a decode step calls each layer's kernels with the same weights token after token,
     and a full launch's checks and key over every argument cost more host time than MLX's own ops. `key` holds the ids of the arrays
     the launch fixes (the entry keeps them alive, so an id cannot stand for another array while it
-    is kept: new weights make a new entry) and the input's shape and dtype. At most
-    _PREPARED_PER_LAYER entries are kept: weights changed again and again drop the old ones."""
+    is kept: new weights make a new entry) after what describes the call's input (`key[:2]`: its shape
+    and the launch's kind, its dtype): an entry made for the same input drops those of other
+    weights, so replaced weights are not kept alive. At
+    most _PREPARED_PER_LAYER entries are kept."""
     launches = layer.__dict__.get("_metalforge_prepared")
     if launches is None:
         launches = {}
         object.__setattr__(layer, "_metalforge_prepared", launches)  # not a parameter: Module's setattr would keep it
     found = launches.get(key)
     if found is None:
+        for other in [k for k in launches if k[:2] == key[:2]]:  # the same input with other weights: stale
+            del launches[other]
         if len(launches) >= _PREPARED_PER_LAYER:
             launches.clear()
         found = launches[key] = launch().prepare()
@@ -149,7 +153,7 @@ def _quantized_product(what: str, layer: nn.Module, x: mx.array,
         return None
     if x.size == x.shape[-1]:
         group_size, bits = layer.group_size, layer.bits
-        key = (x.shape, x.dtype, group_size, bits, id(weight), id(scales), id(biases), residual is None)
+        key = ((x.shape, residual is None), x.dtype, group_size, bits, id(weight), id(scales), id(biases))
         launch = prepared(layer, key, lambda: quantized.qmv_launch(x, weight, scales, biases, group_size, bits, residual))
         return launch(x) if residual is None else launch(x, residual)
     out = quantized.qmm(x, weight, scales, biases, layer.group_size, layer.bits)
@@ -294,8 +298,8 @@ class FusedQKV:
             else None
         weights, fused_norm = tuple(map(_quantized, projections)), _fused_norm(norm, x)
         group_size, bits = projections[0].group_size, projections[0].bits
-        key = (x.shape, x.dtype, group_size, bits, *[id(a) for w in weights for a in w],
-               None if rotation is None else rotation._replace(offset=0),
+        key = ((x.shape, None if rotation is None else rotation._replace(offset=0)), x.dtype, group_size, bits,
+               *[id(a) for w in weights for a in w],
                None if fused_norm is None else (id(fused_norm.weight), fused_norm.eps),
                None if bias is None else tuple(map(id, bias)))
         launch = prepared(self, key, lambda: quantized.qmv_qkv_launch(x, *weights, group_size, bits, rotation,

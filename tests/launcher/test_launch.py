@@ -371,14 +371,17 @@ def test_a_prepared_launch_runs_what_the_full_launch_runs_and_falls_back_where_t
         assert (ran.name, ran.source) == (full.name, full.body)
         assert call["inputs"][0] is x and call["inputs"][2].item() == factor and call["output_shapes"] == [(N,)]
     if entry == "autotune":
-        calls = [r["calls"] for r in mf.tuning_report() if r["kernel"] == "scale" and r["shape"] == (N,)]
+        def untuned_calls() -> int:
+            return sum(r["calls"] for r in mf.tuning_report() if r["kernel"] == "scale" and r["shape"] == (N,))
+        before = untuned_calls()
         tuned.clear_cache()  # what a tune in the process does: the prepared launch must not keep the old config
         prepared(mx.ones(N), 2.0)
-        assert len(backend.launches) == 5 and calls
+        assert len(backend.launches) == 5
         # ... and it made the launch anew for the config found now: later calls take it directly
-        state = prepared.__globals__
-        assert state["_mf_at"] == tuned._dispatch.cache.epoch[0] and state["_mf_launch"] is not None
-        assert len(tuned._dispatch.cache) == 1
+        at, launch, _ = prepared.__globals__["_mf_state"]
+        assert at == tuned._dispatch.cache.epoch[0] and launch is not None and len(tuned._dispatch.cache) == 1
+        prepared(mx.ones(N), 2.0)
+        assert untuned_calls() == before + 2  # every launch counts, the one that renewed too
     with pytest.raises(errors.LaunchConfigError, match=r"scale: a launch prepared for `x_ptr` of shape \(4096,\)"):
         prepared(mx.ones(N - 1), 2.0)
 
@@ -398,6 +401,8 @@ def test_a_prepared_launch_follows_the_back_end_chosen_by_the_environment(monkey
 
 def test_prepare_refuses_varying_names_that_are_no_parameter_or_not_given():
     kernel = mf.jit(scale.fn)
+    with pytest.raises(errors.MetalforgeError, match=r"varying='x_ptr'; give a sequence of parameter names"):
+        kernel.prepare((4,), mx.ones(N), mf.empty(N), N, 2.0, varying="x_ptr", BLOCK=128, backend=Recording())
     with pytest.raises(errors.MetalforgeError,
                        match=r"prepare: varying names y_ptr; .* runtime parameters \(x_ptr, out_ptr, n, factor\)"):
         kernel.prepare((4,), mx.ones(N), mf.empty(N), N, 2.0, varying=("y_ptr",), BLOCK=128, backend=Recording())
@@ -415,3 +420,19 @@ def test_a_prepared_launch_on_the_emulator_computes_each_call_s_result(rng):
     for factor in (3.0, -0.5):
         x = rng.uniform(-4, 4, n).astype(np.float32)
         np.testing.assert_array_equal(np.array(prepared(mx.array(x), factor)), x * np.float32(factor))
+
+
+def test_a_prepared_launch_reads_a_fixed_0d_array_as_it_is_at_each_call():
+    """A fixed 0-d input goes to MLX as one element, reshaped at each call: an update in place shows."""
+    if not EmulatorBackend.available():
+        pytest.skip("the emulator needs clang++ >= 17")
+
+    @mf.jit
+    def shift(x_ptr, s_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + tl.load(s_ptr), mask=offs < n)
+
+    shift_by = mx.array(1.0)
+    prepared = shift.prepare((1,), mx.zeros(2), shift_by, mf.empty(2), 2, BLOCK=2, varying=("x_ptr",))
+    shift_by[...] = 10.0
+    np.testing.assert_array_equal(np.array(prepared(mx.array([0.0, 1.0]))), [10.0, 11.0])
