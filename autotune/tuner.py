@@ -154,17 +154,6 @@ def _quiet_optuna() -> Iterator[None]:
         optuna.logging.set_verbosity(level)
 
 
-def _run_varying(tuner: "Autotuner", grid: Any, args: tuple, meta: dict[str, Any], varying: tuple[str, ...],
-                 *values: Any) -> Any:
-    """A prepared launch of a kernel without a dispatcher: the full launch with the varying values."""
-    if len(values) != len(varying):
-        raise TypeError(f"kernel `{tuner.name}`: a launch prepared for {', '.join(varying)} takes {len(varying)} "
-                        f"values, got {len(values)}")
-    given = {**dict(zip(tuner.fn.arg_names, args)), **meta, **dict(zip(varying, values))}
-    positional = [given.pop(name) for name in tuner.fn.arg_names[:len(args)]]
-    return tuner.run(grid, *positional, **given)
-
-
 def _dtype_name(dtype: Any) -> str:
     return str(dtype).rsplit(".", 1)[-1]
 
@@ -282,29 +271,28 @@ class Autotuner:
 
     def _first_launch(self, grid: Grid, *args: Any, **meta: Any) -> Any:
         """The first launch makes the dispatcher, for its argument types."""
-        dispatch = self.fn.dispatcher(self._dispatch_miss, args, meta, open_meta=True, shape_of=self.key,
-                                      buckets=self.buckets, counted=True)
+        dispatch = self._dispatcher_for(args, meta)
         launched = dispatch(grid, *args, **meta)
         self._dispatch = dispatch  # after the launch: a call that fails (its types unknown) teaches nothing
         return launched
 
     def prepare(self, grid: Grid, *args: Any, varying: Sequence[str], **meta: Any) -> Callable[..., Any]:
         """`tuned[grid](*args, **meta)` made once for calls that change only the parameters named in
-        `varying` (`launch(*their values)`), with the config looked up now: see JITFunction.prepare.
-        A kernel without a dispatcher gets a plain call."""
+        `varying` (`launch(*their values)`), with the config looked up now: see JITFunction.prepare."""
         if not hasattr(self.fn, "dispatcher"):
-            unknown = [v for v in ([varying] if isinstance(varying, str) else varying) if v not in self.fn.arg_names]
-            if unknown or isinstance(varying, str):
-                raise ValueError(f"kernel `{self.name}`: prepare's varying names {', '.join(unknown) or repr(varying)}; "
-                                 f"give a sequence of its parameters ({', '.join(self.fn.arg_names)})")
-            return functools.partial(_run_varying, self, grid, args, meta, tuple(varying))
-        dispatch = self._dispatch
-        if dispatch == self._first_launch:
-            dispatch = self.fn.dispatcher(self._dispatch_miss, args, meta, open_meta=True, shape_of=self.key,
-                                          buckets=self.buckets, counted=True)
+            raise TypeError(f"kernel `{self.name}`: prepare needs a @metalforge.jit kernel (its launches are "
+                            "generated); launch this one with tuned[grid](...)")
+        dispatch = self._dispatcher_for(args, meta)
         prepared = dispatch.prepare(grid, args, meta, varying)
-        self._dispatch = dispatch
+        self._dispatch = dispatch  # after preparing: a call that fails teaches nothing
         return prepared
+
+    def _dispatcher_for(self, args: Sequence[Any], meta: Mapping[str, Any]) -> Callable[..., Any]:
+        """The dispatcher, made for these argument types where no launch has made it yet."""
+        if self._dispatch != self._first_launch:
+            return self._dispatch
+        return self.fn.dispatcher(self._dispatch_miss, args, dict(meta), open_meta=True, shape_of=self.key,
+                                  buckets=self.buckets, counted=True)
 
     def run(self, grid: Grid, *args: Any, **meta: Any) -> Any:
         """Launch with the tuned config; `meta` passes constexprs that are not tuned."""

@@ -108,7 +108,7 @@ class JITFunction(_FrontendFunction):
     def _first_launch(self, grid: Any, *args: Any, **kwargs: Any) -> Any:
         """The first launch makes the dispatcher, for its argument types (helpers, which are never
         launched, never need one)."""
-        dispatch = self.dispatcher(self._miss, args, kwargs, cache=self.launches)
+        dispatch = self._dispatcher_for(args, kwargs)
         launched = dispatch(grid, *args, **kwargs)
         self._dispatch = dispatch  # after the launch: a call that fails (its types unknown) teaches nothing
         return launched
@@ -118,12 +118,16 @@ class JITFunction(_FrontendFunction):
         `varying`: `launch(*their values)` skips the dispatcher's key over every argument and the
         conversions of the fixed ones (a decode step launches the same layer's kernels with the same
         weights token after token). See launcher.generated.prepare for what is checked per call."""
-        dispatch = self._dispatch
-        if dispatch == self._first_launch:
-            dispatch = self.dispatcher(self._miss, args, kwargs, cache=self.launches)
+        dispatch = self._dispatcher_for(args, kwargs)
         prepared = dispatch.prepare(grid, args, kwargs, varying)
-        self._dispatch = dispatch
+        self._dispatch = dispatch  # after preparing: a call that fails teaches nothing
         return prepared
+
+    def _dispatcher_for(self, args: Sequence[Any], kwargs: dict[str, Any]) -> Callable[..., Any]:
+        """The dispatcher, made for these argument types where no launch has made it yet."""
+        if self._dispatch != self._first_launch:
+            return self._dispatch
+        return self.dispatcher(self._miss, args, kwargs, cache=self.launches)
 
     def dispatcher(self, miss: Callable[[Any, tuple, tuple, dict], Any], args: Sequence[Any], kwargs: dict[str, Any],
                    *, cache: generated.LaunchCache | None = None, open_meta: bool = False,

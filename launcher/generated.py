@@ -415,14 +415,12 @@ def prepare(dispatch: Callable[..., Any], grid: Any, args: tuple, kwargs: dict[s
             namespace[f"_mf_shape_{i}"] = value.shape
             checks.append(f"{name}.shape == _mf_shape_{i}")
             same_shapes.append(f"    _mf_same_shape(_mf_kernel, {name!r}, {name}, _mf_shape_{i})\n")
-        if name in keyed.shape_of:
+        if name in keyed.shape_of and type(value) is not mx.array:  # an array's shape is checked above
             bucket = keyed.buckets.get(name)
             namespace[f"_mf_bucket_{i}"] = bucket
-            namespace[f"_mf_keyed_{i}"] = (value.shape if type(value) is mx.array else value[0]
-                                           if type(value) is arguments.Placeholder else
+            namespace[f"_mf_keyed_{i}"] = (value[0] if type(value) is arguments.Placeholder else
                                            value if bucket is None else bucket(value))
-            checks.append(f"{name}.shape == _mf_keyed_{i}" if type(value) is mx.array else
-                          f"{name}[0] == _mf_keyed_{i}" if type(value) is arguments.Placeholder else
+            checks.append(f"{name}[0] == _mf_keyed_{i}" if type(value) is arguments.Placeholder else
                           f"{name if bucket is None else f'_mf_bucket_{i}({name})'} == _mf_keyed_{i}")
     full = ", ".join([*(_argument(namespace, v) for v in call),
                       *(f"{k}={_argument(namespace, v)}" for k, v in given_by_name.items())])

@@ -436,3 +436,11 @@ def test_a_prepared_launch_reads_a_fixed_0d_array_as_it_is_at_each_call():
     prepared = shift.prepare((1,), mx.zeros(2), shift_by, mf.empty(2), 2, BLOCK=2, varying=("x_ptr",))
     shift_by[...] = 10.0
     np.testing.assert_array_equal(np.array(prepared(mx.array([0.0, 1.0]))), [10.0, 11.0])
+
+
+def test_prepare_needs_a_jit_kernel():
+    from metalforge.tests.tuning.standin import Launchable
+
+    tuned = mf.autotune(configs=[Config({"BLOCK": 32})], key=["n"])(Launchable("standin"))
+    with pytest.raises(TypeError, match="kernel `standin`: prepare needs a @metalforge.jit kernel"):
+        tuned.prepare((1,), mx.ones(4), None, 4, varying=("x",))
