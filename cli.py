@@ -89,11 +89,7 @@ def _config_text(config_json: str) -> str:
 
 
 def _autotune(args: argparse.Namespace) -> int:
-    from .autotune import plot
-    from .errors import TuningError
     from .runtime import backends
-    from .tuning_db import TuningDB
-    from .tuning_db.shared import HEARTBEAT_S
 
     if not _plot_ready(args.plot):
         return 2
@@ -101,6 +97,24 @@ def _autotune(args: argparse.Namespace) -> int:
         os.environ["METALFORGE_BACKEND"] = args.backend
     backend = backends.resolve()
     cases = _recorded_cases(args) if args.recorded else _target_cases(args)
+    # --db and --contention-share hold for this run only: `main` also runs inside a process (a
+    # notebook, a test) whose later launches must read their own database again
+    settings = {tuner: (tuner.db, tuner.contention_share) for tuner, _, _ in cases}
+    try:
+        return _tune_cases(args, backend, cases)
+    finally:
+        for tuner, (db, share) in settings.items():
+            tuner.db, tuner.contention_share = db, share
+            tuner.clear_cache()
+
+
+def _tune_cases(args: argparse.Namespace, backend: Any, cases: list[tuple]) -> int:
+    """`_autotune`'s search of each case, the table printed; 1 where a case found no valid config."""
+    from .autotune import plot
+    from .errors import TuningError
+    from .tuning_db import TuningDB
+    from .tuning_db.shared import HEARTBEAT_S
+
     rows, failed = [], 0
     for tuner, shape, dtype in cases:
         if args.db:

@@ -2,7 +2,7 @@
 patched (`metalforge.nn.patch`): a decode step is bound by the host once building it takes longer
 than the GPU runs it (docs/models.md).
 
-Prints the step's build time (10th percentile of --steps steps after a --prompt-token prefill;
+Prints the step's build, encode and evaluated times (10th percentile of --steps steps after a --prompt-token prefill;
 building = the model call, before `mx.eval`) and the evaluated step's, both models; then, patched,
 the time inside MLX's `precompiled_cuda_kernel` per kernel (the CUDA back end's launch) and
 cProfile's heaviest functions.
@@ -48,12 +48,14 @@ class StubCuda(cuda.CudaBackend):
 
 
 def step_times(model: Any, prompt: mx.array, steps: int, profile: Optional[cProfile.Profile] = None) -> tuple:
-    """(build ms, evaluated ms) of a decode step, 10th percentile over `steps` after the prefill."""
+    """(build ms, encode ms, evaluated ms) of a decode step, 10th percentile of each over `steps`
+    after the prefill. Encoding = `mx.async_eval`, which walks the graph on this thread and hands
+    each node to the back end (MLX's side of a launch that building does not show)."""
     from mlx_lm.models.cache import make_prompt_cache
 
     cache = make_prompt_cache(model)
     mx.eval(model(prompt[None], cache=cache))
-    build, total, token = [], [], mx.array([[7]])
+    build, encode, total, token = [], [], [], mx.array([[7]])
     for _ in range(steps):
         start = time.perf_counter()
         if profile:
@@ -62,10 +64,13 @@ def step_times(model: Any, prompt: mx.array, steps: int, profile: Optional[cProf
         if profile:
             profile.disable()
         built = time.perf_counter()
+        mx.async_eval(out)
+        encoded = time.perf_counter()
         mx.eval(out)
         build.append(built - start)
+        encode.append(encoded - built)
         total.append(time.perf_counter() - start)
-    return sorted(build)[steps // 10] * 1e3, sorted(total)[steps // 10] * 1e3
+    return tuple(sorted(t)[steps // 10] * 1e3 for t in (build, encode, total))
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -90,8 +95,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(f"{args.model}: {mfnn.patch(model)}")
     step_times(model, prompt, 5)  # compiles
     patched = step_times(model, prompt, args.steps)
-    print(f"build ms/step: MLX {unpatched[0]:.2f}, patched {patched[0]:.2f}; evaluated step ms: MLX "
-          f"{unpatched[1]:.2f}, patched {patched[1]:.2f}")
+    print(f"build ms/step: MLX {unpatched[0]:.2f}, patched {patched[0]:.2f}; encode ms/step: MLX "
+          f"{unpatched[1]:.2f}, patched {patched[1]:.2f}; evaluated step ms: MLX {unpatched[2]:.2f}, "
+          f"patched {patched[2]:.2f}")
     if not args.stub:
         original, per = mx.fast.precompiled_cuda_kernel, collections.defaultdict(lambda: [0, 0.0, 0])
 
@@ -105,7 +111,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             return out
         mx.fast.precompiled_cuda_kernel = timed
         try:
-            build, _ = step_times(model, prompt, args.steps)
+            build = step_times(model, prompt, args.steps)[0]
         finally:
             mx.fast.precompiled_cuda_kernel = original
         calls = sum(c for c, _, _ in per.values())

@@ -436,9 +436,12 @@ def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: i
 
 def qmv_qkv_launch(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: int = 64, bits: int = 4,
                    rotation: Optional[Rotation] = None, norm: Optional[Norm] = None,
-                   bias: Optional[tuple[mx.array, mx.array, mx.array]] = None) -> Launch:
+                   bias: Optional[tuple[mx.array, mx.array, mx.array]] = None, heads: bool = False) -> Launch:
     """`qmv_qkv`'s launch, checked; prepared (`.prepare()`), it takes `(x)`, or `(x, offset)` with a
-    rotation (the position of the token, which changes at every decode step)."""
+    rotation (the position of the token, which changes at every decode step). With `heads` (x one
+    token of shape (B, 1, K), a rotation given), the outputs are shaped (B, heads, 1, head_dim), as
+    attention and mlx-lm's KV cache take them: for one token the same memory as (B, 1, rows), so a
+    decode step needs no reshape or transpose nodes after the launch."""
     nq, kq = _check(q[0], q[1], group_size, bits)
     nkv, kk = _check(k[0], k[1], group_size, bits)
     if kk != kq or _check(v[0], v[1], group_size, bits) != (nkv, kk):
@@ -447,6 +450,9 @@ def qmv_qkv_launch(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_
     if x.size != kq:
         raise ValueError(f"qmv_qkv: x of shape {x.shape} is not one row of {kq}")
     lead, rope, varying = x.shape[:-1], {}, ("x_ptr",)
+    if heads and (rotation is None or x.ndim != 3 or x.shape[1] != 1):
+        raise ValueError(f"qmv_qkv: outputs in heads take a rotation (its head_dim) and one token of shape (B, 1, K), "
+                         f"not x of shape {x.shape}")
     if rotation is not None:
         d = rotation.head_dim
         if d % 2 or nq % d or nkv % d:
@@ -455,9 +461,11 @@ def qmv_qkv_launch(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_
         rope = dict(offset=rotation.offset, pos_scale=rotation.scale, log_base=math.log(rotation.base), HALF=d // 2,
                     ROPE=True, TRADITIONAL=rotation.traditional)
         varying = ("x_ptr", "offset")
+    shapes = [(*lead, rows) for rows in (nq, nkv, nkv)]
+    if heads:
+        shapes = [(lead[0], rows // rotation.head_dim, 1, rotation.head_dim) for rows in (nq, nkv, nkv)]
     return Launch(qmv_qkv_kernel, qkv_grid(nq, nkv),
-                  (x, *q, *k, *v, empty((*lead, nq), x.dtype), empty((*lead, nkv), x.dtype),
-                   empty((*lead, nkv), x.dtype), nq, nkv, kq, group_size, bits),
+                  (x, *q, *k, *v, *(empty(shape, x.dtype) for shape in shapes), nq, nkv, kq, group_size, bits),
                   {**rope, **_norm_args("qmv_qkv", norm, x, kq), **_bias_args(bias, nq, nkv)}, varying)
 
 

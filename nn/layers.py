@@ -5,7 +5,7 @@ runs the MLX built-in instead, counted in `fallbacks()`. Leading axes are flatte
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, NamedTuple, Optional, Union
 
 import mlx.core as mx
 import mlx.nn as nn
@@ -132,10 +132,12 @@ def prepared(layer: nn.Module, key: tuple, launch: Callable[[], Any]) -> Callabl
 
 
 def forget_prepared(model: nn.Module) -> None:
-    """Drop the launches the layers of `model` keep prepared (`prepared`), and the weights they hold:
+    """Drop the launches the layers of `model` keep prepared (`prepared`, the blocks' `DecodeStep`),
+    and the weights they hold:
     `unpatch` does, and so may anything that wraps the library's launch functions (a profiler)."""
     for _, module in model.named_modules():
         module.__dict__.pop("_metalforge_prepared", None)
+        module.__dict__.pop("_metalforge_decode", None)
 
 
 def _quantized_product(what: str, layer: nn.Module, x: mx.array,
@@ -238,11 +240,18 @@ def _residual_product(layer: nn.Module, x: mx.array, residual: Optional[mx.array
     adds it."""
     if residual is None:
         return layer(x)
-    if type(layer) is QuantizedLinear and "bias" not in layer and residual.dtype == x.dtype and \
-            residual.shape == (*x.shape[:-1], layer["weight"].shape[0]):
+    if _residual_fusable(layer, x, residual):
         out = _quantized_product("QuantizedLinear", layer, x, residual)
         return residual + nn.QuantizedLinear.__call__(layer, x) if out is None else out  # a fallback: counted
     return residual + layer(x)
+
+
+def _residual_fusable(layer: nn.Module, x: mx.array, residual: mx.array) -> bool:
+    """Whether the quantized matvec can add `residual` to layer(x) in its launch: the layer
+    metalforge's QuantizedLinear without bias, the residual of x's dtype and of the output's shape
+    (whether the kernels take the product itself, `_quantized_product` asks)."""
+    return type(layer) is QuantizedLinear and "bias" not in layer and residual.dtype == x.dtype and \
+        residual.shape == (*x.shape[:-1], layer["weight"].shape[0])
 
 
 def _swiglu_fusable(gate: nn.Module, up: nn.Module, x: mx.array) -> bool:
@@ -381,8 +390,119 @@ class FusedBlock:
         attention, mlp = self["self_attn"], self["mlp"]
         if not (isinstance(attention, FusedQKV) and isinstance(mlp, FusedSwiGLU)):
             return super().__call__(x, mask, cache)
+        if mask is None and cache is not None and x.size == x.shape[-1]:
+            step = _decode_step(self, attention, mlp, x, cache)
+            if step is not None:
+                return step(x, cache)
         h = attention(x, mask, cache, norm=self["input_layernorm"], residual=x)
         return mlp(h, norm=self["post_attention_layernorm"], residual=h)
+
+
+def plain_kv_cache(cache: Any) -> bool:
+    """Whether `cache` is mlx-lm's plain `KVCache` (not a rotating or quantized one, not a subclass):
+    its `update_and_fetch` writes a step's keys and values into the buffers `keys` and `values` and
+    returns their first `offset` slots, which the decode attention can read in place."""
+    kind = type(cache)
+    return kind.__name__ == "KVCache" and kind.__module__.endswith("mlx_lm.models.cache")
+
+
+class DecodeStep(NamedTuple):
+    """A fused block's decode step (one token through mlx-lm's plain KVCache) with the block's
+    checks made once (`_decode_step`): the four prepared launches of the full path (q/k/v with the
+    input norm, biases and rotation, written in heads; the output projection with the residual; the
+    MLP's products with its norm; the down projection with the residual), the cache's update and the
+    decode attention over its buffers in between. The same kernels on the same arguments as the
+    full path (FusedQKV, qkv_attention_call, FusedSwiGLU), without its per-call checks, keys, reshapes
+    and the two attention wrappers: a decode step's pace is the host's (docs/models.md)."""
+    qkv: Callable[..., Any]
+    output: Callable[..., Any]
+    swiglu: Callable[..., Any]
+    down: Callable[..., Any]
+    scale: float
+
+    def __call__(self, x: mx.array, cache: Any) -> mx.array:
+        queries, keys, values = self.qkv(x, cache.offset)
+        cache.update_and_fetch(keys, values)
+        out = attention.decode_attention(queries, cache.keys, cache.values, self.scale, cache.offset)
+        h = self.output(out.reshape(x.shape[0], 1, -1), x)
+        return self.down(self.swiglu(h), h)
+
+
+def _decode_key(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, cache: Any) -> Optional[tuple]:
+    """What `_decode_step`'s checks depend on: x's shape and dtype, the cache's kind, the attention
+    function mlx-lm's module holds, and each module's class, settings and arrays (ids: the step keeps
+    the arrays alive, so an id stands for its array while the step is kept); None where a module
+    lacks a setting a fused block's modules have (the full path then decides). Written out flat: it
+    runs for every layer of every decode step."""
+    norm, post_norm, rope = block["input_layernorm"], block["post_attention_layernorm"], attn.get("rope")
+    q, k, v, o = attn["q_proj"], attn["k_proj"], attn["v_proj"], attn["o_proj"]
+    gate, up, down = mlp["gate_proj"], mlp["up_proj"], mlp["down_proj"]
+    try:
+        return (x.shape, x.dtype, type(cache), type(cache.offset),
+                attn.metalforge_original.__call__.__globals__.get("scaled_dot_product_attention"),
+                attn.n_heads, attn.n_kv_heads, attn.scale, type(rope), rope.dims, rope.base, rope.scale, rope.traditional,
+                type(norm), norm.eps, id(norm.get("weight")), type(post_norm), post_norm.eps, id(post_norm.get("weight")),
+                *_product_key(q), *_product_key(k), *_product_key(v), *_product_key(o), *_product_key(gate),
+                *_product_key(up), *_product_key(down))
+    except AttributeError:
+        return None
+
+
+def _product_key(p: nn.Module) -> tuple:
+    """A quantized projection's part of `_decode_key`."""
+    return (type(p), p.group_size, p.bits, p.mode, id(p.get("weight")), id(p.get("scales")), id(p.get("biases")),
+            id(p.get("bias")))
+
+
+def _decode_step(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, cache: Any) -> Optional[DecodeStep]:
+    """The block's `DecodeStep` for this call, made once per `_decode_key` (the block keeps the last
+    one; a key that changed, e.g. new weights, makes it anew and frees the old arrays), or None where
+    the full path must run (the checks below, kept as None for the key)."""
+    key = _decode_key(block, attn, mlp, x, cache)
+    if key is None:
+        return None
+    kept = block.__dict__.get("_metalforge_decode")
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    step = _make_decode_step(block, attn, mlp, x, cache)
+    object.__setattr__(block, "_metalforge_decode", (key, step))  # not a parameter (see `prepared`)
+    return step
+
+
+def _make_decode_step(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array,
+                      cache: Any) -> Optional[DecodeStep]:
+    """A DecodeStep where the full path would fuse everything for this call (norms, biases, rotation
+    and residuals in the launches; the decode attention reading mlx-lm's plain KVCache in place
+    through metalforge's attention function), else None."""
+    norm, post_norm = block["input_layernorm"], block["post_attention_layernorm"]
+    projections = (attn["q_proj"], attn["k_proj"], attn["v_proj"])
+    out_proj, gate, up, down = attn["o_proj"], mlp["gate_proj"], mlp["up_proj"], mlp["down_proj"]
+    attend = attn.metalforge_original.__call__.__globals__.get("scaled_dot_product_attention")
+    if x.ndim != 3 or not plain_kv_cache(cache) or not hasattr(attend, "metalforge_original") or \
+            type(cache.offset) is not int or not (_norm_fusable(norm, x) and _norm_fusable(post_norm, x)) or \
+            not _fusable(projections, x) or projections[1]["weight"].shape != projections[2]["weight"].shape:
+        return None
+    bias = _projection_biases(projections, x)
+    rotation = _fused_rotation(attn, projections, x, cache)
+    if rotation is None or (bias is None and any("bias" in p for p in projections)):
+        return None
+    head_dim, heads = rotation.head_dim, attn.n_heads
+    # placeholders of the attention's and the MLP's products: only their shapes and dtypes are read
+    attended = mx.zeros((x.shape[0], 1, heads * head_dim), x.dtype)
+    product = mx.zeros((*x.shape[:-1], gate["weight"].shape[0]), x.dtype)
+    if not (_fusable((out_proj,), attended) and _residual_fusable(out_proj, attended, x) and
+            _swiglu_fusable(gate, up, x) and _fusable((down,), product) and _residual_fusable(down, product, x)) or \
+            _attention_problem((x.shape[0], heads, 1, head_dim), (x.shape[0], attn.n_kv_heads, 1, head_dim),
+                               (x.shape[0], attn.n_kv_heads, 1, head_dim), None, False, (x.dtype,) * 3):
+        return None
+    group_size, bits = gate.group_size, gate.bits
+    qkv = quantized.qmv_qkv_launch(x, *map(_quantized, projections), group_size, bits, rotation,
+                                   _fused_norm(norm, x), bias, heads=True)
+    output = quantized.qmv_launch(attended, *_quantized(out_proj), out_proj.group_size, out_proj.bits, residual=x)
+    swiglu = quantized.qmv_swiglu_launch(x, _quantized(gate), _quantized(up), group_size, bits,
+                                         _fused_norm(post_norm, x))
+    down_launch = quantized.qmv_launch(product, *_quantized(down), down.group_size, down.bits, residual=x)
+    return DecodeStep(qkv.prepare(), output.prepare(), swiglu.prepare(), down_launch.prepare(), attn.scale)
 
 
 @functools.lru_cache(maxsize=None)

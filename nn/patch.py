@@ -63,7 +63,7 @@ def _holds_in_place(cache: Any, keys: mx.array, values: mx.array) -> bool:
     plain `KVCache` (what its `update_and_fetch` returns: `self.keys[..., :self.offset, :]`), so
     that the decode attention reads the buffers in place instead of MLX copying the slices to
     contiguous arrays (two copies a layer a step). Other caches (rotating, quantized) keep theirs."""
-    if type(cache).__name__ != "KVCache" or not type(cache).__module__.endswith("mlx_lm.models.cache"):
+    if not layers.plain_kv_cache(cache):
         return False
     k, v = getattr(cache, "keys", None), getattr(cache, "values", None)
     return isinstance(k, mx.array) and isinstance(v, mx.array) and k.ndim == v.ndim == 4 and \

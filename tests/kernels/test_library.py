@@ -402,6 +402,12 @@ def test_quantized_qkv_with_norm_and_rotation(rng, traditional, biased):
             bound = np.sqrt(2) * (err + partner(err)) + angle_bound(offset, 1.0) * size
         got = f64(out)
         assert np.isfinite(got).all() and (np.abs(got - want) <= bound + 1e-30).all(), np.abs(got - want).max()
+    # in heads (a fused block's decode step): the same launch, the outputs shaped (B, heads, 1, head_dim)
+    launch = quantized.qmv_qkv_launch(x, *weights, rotation=quantized.Rotation(head_dim, 10000.0, offset, 1.0,
+                                                                                traditional),
+                                      norm=quantized.Norm(norm, eps), bias=biases, heads=True)
+    for out, in_heads, heads in zip(outs, launch.run(), (3, 1, 1)):
+        assert in_heads.shape == (1, heads, 1, head_dim) and mx.array_equal(in_heads.reshape(out.shape), out)
 
 
 def test_fused_norm_and_residual_refuse_what_does_not_fit(rng):
@@ -415,6 +421,10 @@ def test_fused_norm_and_residual_refuse_what_does_not_fit(rng):
         quantized.qmv_qkv(x, w, w, w, norm=quantized.Norm(normal(rng, (128,), mx.float16), 1e-5))
     with pytest.raises(ValueError, match=r"biases of \(16,\), \(16,\), \(8,\) do not match the outputs of 16, 16"):
         quantized.qmv_qkv(x, w, w, w, bias=(normal(rng, (16,)), normal(rng, (16,)), normal(rng, (8,))))
+    with pytest.raises(ValueError, match=r"outputs in heads take a rotation .* not x of shape \(128,\)"):
+        quantized.qmv_qkv_launch(x, w, w, w, rotation=quantized.Rotation(8, 1e4, 0), heads=True)
+    with pytest.raises(ValueError, match=r"outputs in heads take a rotation"):
+        quantized.qmv_qkv_launch(x.reshape(1, 1, 128), w, w, w, heads=True)
 
 
 @pytest.mark.parametrize("bits,group,k,config", [

@@ -93,6 +93,73 @@ def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch)
     assert patched["tokens"] == base["tokens"]
 
 
+def test_a_blocks_decode_step_computes_what_the_full_path_does(tiny, monkeypatch):
+    """A fused block's decode step (`DecodeStep`: the full path's four launches prepared, the cache
+    update and the decode attention, its checks made once and kept per key) runs every decode step
+    and gives the full path's logits bit for bit (the same kernels on the same arguments); then
+    settings and weights changed in place (a norm's eps, RoPE's base, a projection's weights loaded
+    anew) make the step anew, and the results follow them (they differ from the first run's and
+    still equal the full path's)."""
+    from metalforge.nn import layers
+
+    model, prompt = tiny
+    mfnn.patch(model)
+    made = []
+    monkeypatch.setattr(layers, "_make_decode_step", lambda *a, f=layers._make_decode_step: made.append(a[0]) or f(*a))
+    blocks = list(model.model.layers)
+
+    def both_ways(tokens=None) -> dict:
+        with_step = lm_bench.generate(model, prompt, STEPS, tokens)
+        with monkeypatch.context() as m:
+            m.setattr(layers, "_decode_step", lambda *a: None)
+            full = lm_bench.generate(model, prompt, STEPS, with_step["tokens"] if tokens is None else tokens)
+        for ours, theirs in zip(with_step["step_logits"], full["step_logits"], strict=True):
+            assert mx.array_equal(ours, theirs)
+        return with_step
+
+    first = both_ways()
+    assert made == blocks and all(isinstance(b.__dict__["_metalforge_decode"][1], layers.DecodeStep) for b in blocks)
+    blocks[0].input_layernorm.eps = 0.25
+    blocks[1].self_attn.rope.base = 77.0
+    proj = blocks[1].mlp.down_proj
+    dense = nn.Linear(proj.weight.shape[1] * 32 // proj.bits, proj.weight.shape[0], bias=False)
+    dense.weight = mx.array(rng_normal(dense.weight.shape))
+    proj.update(nn.QuantizedLinear.from_linear(dense, proj.group_size, proj.bits).parameters())
+    changed = both_ways(first["tokens"][:STEPS])
+    assert made == blocks * 2
+    assert not mx.array_equal(changed["step_logits"][0], first["step_logits"][0])
+    mfnn.forget_prepared(model)
+    assert not any("_metalforge_decode" in b.__dict__ for b in blocks)
+
+
+def test_a_rotating_cache_runs_the_full_path(tiny):
+    """mlx-lm's rotating KV cache (a window of keys) is not read in place: the block makes no
+    decode step for it and the full path runs, matching the unpatched model."""
+    from mlx_lm.models.cache import RotatingKVCache
+
+    model, prompt = tiny
+
+    def run() -> list:
+        cache = [RotatingKVCache(max_size=16, keep=4) for _ in model.layers]
+        out = [model(prompt[None], cache=cache)[:, -1]]
+        for token in (3, 5, 7, 11):  # past the window of 16
+            out.append(model(mx.array([[token]]), cache=cache)[:, -1])
+        return out
+
+    base = run()
+    mfnn.clear_fallbacks()
+    mfnn.patch(model)
+    patched = run()
+    assert all(layer.__dict__["_metalforge_decode"][1] is None for layer in model.model.layers)
+    scale = float(np.abs(np.array(base[0])).max())
+    for ours, theirs in zip(patched, base, strict=True):
+        assert_logits_match(ours, theirs, scale)
+
+
+def rng_normal(shape: tuple, seed: int = 5) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
 def test_a_prompt_prefilled_in_two_chunks(tiny):
     """mlx-lm prefills a long prompt in steps: the second chunk's queries attend to cached keys too
     (a causal mask aligned to the end)."""
@@ -240,7 +307,10 @@ def test_recorded_tuning_end_to_end(tmp_path, monkeypatch, capsys):
     firsts = {c.target: c for c in reversed(cases)}
     path.write_text("".join(json.dumps({"target": c.target, "shape": list(c.shape), "dtype": c.dtype}) + "\n"
                             for c in firsts.values()))
+    databases = {name: tuner.db for name, tuner in registered().items()}
     assert cli.main(["autotune", "--recorded", str(path), "--trials", "1", "--db", str(db), "--quiet"]) == 0
+    # --db held for the run only: the process's later launches read their own database again
+    assert {name: tuner.db for name, tuner in registered().items()} == databases
     table = capsys.readouterr().out
     assert all(k in table for k in kernels)
     assert {w["kernel"] for w in TuningDB(db).winners()} == kernels
