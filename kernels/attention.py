@@ -11,7 +11,7 @@ from typing import Callable
 import mlx.core as mx
 
 from .. import language as tl
-from ..autotune import Space, autotune, power_of_two_bucket
+from ..autotune import Config, Space, autotune, power_of_two_bucket
 from ..launcher import Launch, cdiv, empty, jit
 from . import register
 
@@ -81,6 +81,10 @@ def _reference(q, k, v, o, m, l, s, split, spare, scale, group, d, final, *meta)
 
 @register
 @autotune(space=Space({"BLOCK_N": [16, 32, 64, 128], "num_warps": [2, 4]}), key=["S", "D"], reference=_reference,
+          # untuned: the widest key block, so a whole head (one program, S up to WHOLE_KEYS) takes the
+          # fewest serial steps: 12.0 us at S = 640 of d128 on the H100 against 25.8 for 16 keys of 2
+          # warps and MLX's sdpa's 22.1 (benchmarks/decode_configs.py, docs/models.md)
+          default=Config({"BLOCK_N": 128}, num_warps=4),
           buckets={"S": power_of_two_bucket},  # a decode's S grows by one per token: one config per bucket
           tune_args=_tune_args, tune_shape=_tune_shape, shapes=[(8, 2, 555, 64)], dtypes=[mx.float16], rtol=1e-3, atol=1e-3)
 @jit(do_not_specialize=["S", "SPLIT", "KV_SPARE"])  # the key length grows by one a step: one compile for a generation
