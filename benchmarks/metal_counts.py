@@ -156,7 +156,7 @@ def _qmv(be, rng):
     w_q, scales, biases = mx.quantize(_normal(rng, (n, k), mx.float32), group_size=g, bits=4)
     scales, biases = scales.astype(mx.float16), biases.astype(mx.float16)
     x = _normal(rng, (k,), mx.float16)
-    config = quantized.qmv_default({"N": 14336})  # the untuned config of the LLM layer this row scales down
+    config = quantized.qmv_default({"N": 14336, "K": 4096})  # the untuned config of the LLM layer this row scales down
     out = quantized.qmv_kernel.fn[(cdiv(n, config.kwargs["BLOCK_N"]),)](
         x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1), empty((n,), mx.float16), n, k, g, 4,
         **config.all_kwargs(), backend=be)

@@ -95,8 +95,18 @@ def qmv_default(named: dict) -> Config:
     words, one 16-byte load), 4 simdgroups: where N allows, 4 rows a thread sharing its x (32 rows
     a program: 448 programs at N = 14336, 72 registers a thread on sm_90); below 8192 rows, 1 row a
     thread (8 a program, 512 programs at N = 4096), so that a smaller layer still spreads over
-    several programs per multiprocessor."""
-    return Config({"BLOCK_N": 32 if named["N"] >= 8192 else 8, "BLOCK_K": 512}, num_warps=4)
+    several programs per multiprocessor, and 1024 weights a step where the rows are long
+    (`long_rows`): more bytes in flight per thread. On the H100 at the 8B decode shapes
+    (benchmarks/decode_configs.py, docs/models.md) that took the 4096-row products from 14.3 to 13.5 us
+    (q/k/v, K = 4096) and 24.3 to 21.9 us (down, K = 14336)."""
+    wide = named["N"] >= 8192
+    return Config({"BLOCK_N": 32 if wide else 8, "BLOCK_K": 1024 if not wide and long_rows(named["K"]) else 512},
+                  num_warps=4)
+
+
+def long_rows(k: int) -> bool:
+    """Rows of K weights that a 1024-wide step divides and crosses at least four times."""
+    return k >= 4096 and k % 1024 == 0
 
 
 @jit
@@ -156,7 +166,7 @@ def _qkv_reference(x, wq, sq, bq, wk, sk, bk, wv, sv, bv, q, k, v, nq, nkv, kk, 
 
 def qmv_qkv_default(named: dict) -> Config:
     """The untuned config: qmv's for the query rows (the most of the three)."""
-    return qmv_default({"N": named["NQ"]})
+    return qmv_default({"N": named["NQ"], "K": named["K"]})
 
 
 def qkv_grid(nq: int, nkv: int) -> Callable[[dict], tuple]:
@@ -259,9 +269,12 @@ def _swiglu_reference(x, wg, sg, bg, wu, su, bu, out, n, k, group, bits, *meta):
 
 def qmv_swiglu_default(named: dict) -> Config:
     """The untuned config: qmv's, with half its rows a program where it gives a thread 4 (each row is
-    two products here)."""
+    two products here), and long rows 1024 weights a step (43.2 -> 37.2 us at 2 x 14336 x 4096 on
+    the H100: docs/models.md)."""
     config = qmv_default(named)
-    return Config({**config.kwargs, "BLOCK_N": min(config.kwargs["BLOCK_N"], 16)}, num_warps=config.num_warps)
+    block_k = 1024 if long_rows(named["K"]) else config.kwargs["BLOCK_K"]
+    return Config({**config.kwargs, "BLOCK_N": min(config.kwargs["BLOCK_N"], 16), "BLOCK_K": block_k},
+                  num_warps=config.num_warps)
 
 
 @register
