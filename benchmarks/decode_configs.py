@@ -1,7 +1,8 @@
 """Every config of each decode-step kernel at one model's shapes, on the GPU (MLX's CUDA back end):
 what the untuned default gives away against the best config of the kernel's own search space, and
 MLX's op for the same work beside it. An untuned decode step (a model run before `metalforge
-autotune --recorded`) runs the defaults, so they should be near the best.
+autotune --recorded`) runs the defaults, so they should be near the best. The quantized matmul of
+a 512-token prefill at the same model's largest and most common shapes too (`qmm` rows).
 
 Shapes: a decode step of the Llama-3-8B shape (hidden 4096, 32 query and 8 key heads of 128, MLP
 14336, 4-bit g64, fp16) with S keys in mlx-lm's cache buffer (256-slot steps). Timing as
@@ -22,12 +23,12 @@ import mlx.core as mx
 
 from metalforge.autotune import Config
 from metalforge.kernels import attention, quantized
-from metalforge.launcher import Launch
+from metalforge.launcher import Launch, empty
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gpu_bench import rotations, time_mlx  # noqa: E402
 
-HIDDEN, HEADS, KV_HEADS, HEAD_DIM, MLP = 4096, 32, 8, 128, 14336
+HIDDEN, HEADS, KV_HEADS, HEAD_DIM, MLP, PREFILL = 4096, 32, 8, 128, 14336, 512
 GROUP, BITS = 64, 4
 
 
@@ -71,6 +72,16 @@ def cases(keys: int) -> dict[str, tuple[Callable[[int], Launch], Callable[[int],
         g, u = (mx.quantized_matmul(x, *w, transpose=True, group_size=GROUP, bits=BITS) for w in wgu[i])
         return g * mx.sigmoid(g) * u
     out[f"qmv_swiglu 2x{MLP}x{HIDDEN}"] = (lambda i: quantized.qmv_swiglu_launch(x, *wgu[i], GROUP, BITS), mlx_swiglu, n_s)
+    for n, k in ((MLP, HIDDEN), (HIDDEN, HIDDEN)):  # a 512-token prefill's largest and most frequent products
+        copies = rotations(n * k // 2)
+        xs = mx.random.normal((PREFILL, k)).astype(mx.float16)
+        ws = weights(n, k, copies)
+        out[f"qmm {PREFILL}x{n}x{k}"] = (
+            lambda i, ws=ws, xs=xs, n=n, k=k: Launch(quantized.qmm_kernel, quantized.qmm_grid(PREFILL, n),
+                                                     (xs, *ws[i], empty((PREFILL, n), mx.float16), PREFILL, n, k,
+                                                      GROUP, BITS), {}),
+            lambda i, ws=ws, xs=xs: mx.quantized_matmul(xs, *ws[i], transpose=True, group_size=GROUP, bits=BITS),
+            copies)
     slots = -(-keys // 256) * 256
     n_a = rotations(2 * KV_HEADS * slots * HEAD_DIM * 2)
     q = mx.random.normal((1, HEADS, 1, HEAD_DIM)).astype(mx.float16)
@@ -94,13 +105,13 @@ def first(outputs: Any) -> mx.array:
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--keys", type=int, default=640, help="keys in the cache (a 512-token prompt and 128 steps)")
-    ap.add_argument("--kernels", default="", help="comma-separated name prefixes (default: all)")
+    ap.add_argument("--kernels", default="", help="comma-separated name prefixes, e.g. qmv,decode,qmm (default: all)")
     ap.add_argument("--smoke", action="store_true", help="small shapes, one launch timed once (checks the script)")
     args = ap.parse_args(argv)
     timing = dict(launches=100, reps=7)
     if args.smoke:
-        global HIDDEN, HEADS, KV_HEADS, HEAD_DIM, MLP
-        HIDDEN, HEADS, KV_HEADS, HEAD_DIM, MLP, args.keys = 256, 4, 2, 64, 512, 40
+        global HIDDEN, HEADS, KV_HEADS, HEAD_DIM, MLP, PREFILL
+        HIDDEN, HEADS, KV_HEADS, HEAD_DIM, MLP, PREFILL, args.keys = 256, 4, 2, 64, 512, 24, 40
         timing = dict(launches=1, reps=1)
     wanted = [k for k in args.kernels.split(",") if k]
     mx.random.seed(0)
