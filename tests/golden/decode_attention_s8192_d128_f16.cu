@@ -33,15 +33,15 @@ float* m_smem = reinterpret_cast<float*>(mf_shared + 512);
 float* acc_5_smem = reinterpret_cast<float*>(mf_shared + 528);
 float* l_i_4_smem = reinterpret_cast<float*>(mf_shared + 2576);
 if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
-  // 99: head = tl.program_id(0)
-  // 100: split = tl.program_id(1)
-  // 101: part = head * tl.num_programs(1) + split
+  // 103: head = tl.program_id(0)
+  // 104: split = tl.program_id(1)
+  // 105: part = head * tl.num_programs(1) + split
   int t = (int(blockIdx.x) * int(gridDim.y));
   int part = (t + int(blockIdx.y));
-  // 102: kv_head = head // GROUP
+  // 106: kv_head = head // GROUP
   int kv_head = (int(blockIdx.x) / 4);
-  // 103: d = tl.arange(0, D)
-  // 104: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  // 107: d = tl.arange(0, D)
+  // 108: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
@@ -50,18 +50,18 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
   q[0] = (t_4[0] * mf_scale);
-  // 105: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
-  // 106: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 107: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
-  // 108: lo = split * SPLIT
+  // 109: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+  // 110: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 111: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+  // 112: lo = split * SPLIT
   int lo = (int(blockIdx.y) * mf_SPLIT);
-  // 109: hi = tl.minimum(lo + SPLIT, S)
+  // 113: hi = tl.minimum(lo + SPLIT, S)
   int t_5 = (lo + mf_SPLIT);
   int hi = mf_min<int>(t_5, mf_S);
-  // 110: first_key = kv_head * (S + KV_SPARE)  # the head's first key slot
+  // 114: first_key = kv_head * (S + KV_SPARE)  # the head's first key slot
   int t_6 = (mf_S + mf_KV_SPARE);
   int first_key = (kv_head * t_6);
-  // 111: for start in range(lo, hi, BLOCK_N):
+  // 115: for start in range(lo, hi, BLOCK_N):
   float acc[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -84,10 +84,10 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
-    // 112: n = start + tl.arange(0, BLOCK_N)
-    // 113: valid = n < hi
-    // 114: offs = (first_key + n)[:, None] * D + d[None, :]
-    // 115: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 116: n = start + tl.arange(0, BLOCK_N)
+    // 117: valid = n < hi
+    // 118: offs = (first_key + n)[:, None] * D + d[None, :]
+    // 119: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
     __half t_7[64];
     #pragma unroll
@@ -114,7 +114,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       k_1[k] = static_cast<float>(t_7[k]);
     }
-    // 116: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
     float t_8[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -159,13 +159,13 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
-    // 117: m_new = tl.maximum(m_i, scores)
+    // 121: m_new = tl.maximum(m_i, scores)
     float m_new[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       m_new[k] = fmaxf(m_i[k], scores[k]);
     }
-    // 119: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+    // 123: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
     bool t_9[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -186,7 +186,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
     }
-    // 120: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+    // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
     float t_12[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -204,7 +204,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_3 = (n_3 < hi);
       p[k] = (valid_3 ? t_13[k] : 0.0f);
     }
-    // 121: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 125: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     __half t_14[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 8) {
@@ -230,7 +230,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       v[k] = static_cast<float>(t_14[k]);
     }
-    // 122: acc = acc * alpha[:, None] + p[:, None] * v
+    // 126: acc = acc * alpha[:, None] + p[:, None] * v
     float t_15[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -246,7 +246,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       acc_3[k] = (t_15[k] + t_16[k]);
     }
-    // 123: l_i = l_i * alpha + p
+    // 127: l_i = l_i * alpha + p
     float t_17[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -285,7 +285,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       m_i[k] = m_new_1[k];
     }
   }
-  // 125: m = tl.max(m_i, axis=0)
+  // 129: m = tl.max(m_i, axis=0)
   float m[1];
   m[0] = m_i[0];
   m[0] = fmaxf(m[0], m_i[1]);
@@ -307,7 +307,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   m[0] = fmaxf(m[0], m_smem[2]);
   m[0] = fmaxf(m[0], m_smem[3]);
   float m_1 = m[0];
-  // 126: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+  // 130: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
   bool t_18[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -328,7 +328,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   for (int k = 0; (k < 8); k += 1) {
     w[k] = (t_18[k] ? 1.0f : t_20[k]);
   }
-  // 127: acc = tl.sum(acc * w[:, None], axis=0)
+  // 131: acc = tl.sum(acc * w[:, None], axis=0)
   float t_21[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -366,7 +366,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc_5[k] = (acc_5[k] + acc_5_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
   }
-  // 128: l_i = tl.sum(l_i * w, axis=0)
+  // 132: l_i = tl.sum(l_i * w, axis=0)
   float t_22[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -393,7 +393,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
   float l_i_5 = l_i_4[0];
-  // 133: tl.store(o_ptr + part * D + d, acc)
+  // 137: tl.store(o_ptr + part * D + d, acc)
   int t_23 = (part * 128);
   decltype(o_ptr) t_24 = (o_ptr + t_23);
   #pragma unroll
@@ -403,26 +403,26 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       *((t_24 + d)) = acc_5[k];
     }
   }
-  // 134: tl.store(m_ptr + part, m_i)
+  // 138: tl.store(m_ptr + part, m_i)
   decltype(m_ptr) t_25 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_25) = m_1;
   }
-  // 135: tl.store(l_ptr + part, l_i)
+  // 139: tl.store(l_ptr + part, l_i)
   decltype(l_ptr) t_26 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_26) = l_i_5;
   }
 } else {
-  // 99: head = tl.program_id(0)
-  // 100: split = tl.program_id(1)
-  // 101: part = head * tl.num_programs(1) + split
+  // 103: head = tl.program_id(0)
+  // 104: split = tl.program_id(1)
+  // 105: part = head * tl.num_programs(1) + split
   int t = (int(blockIdx.x) * int(gridDim.y));
   int part = (t + int(blockIdx.y));
-  // 102: kv_head = head // GROUP
+  // 106: kv_head = head // GROUP
   int kv_head = (int(blockIdx.x) / 4);
-  // 103: d = tl.arange(0, D)
-  // 104: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+  // 107: d = tl.arange(0, D)
+  // 108: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
   int t_1 = (int(blockIdx.x) * 128);
   decltype(q_ptr) t_2 = (q_ptr + t_1);
   __half t_3[1];
@@ -431,18 +431,18 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   t_4[0] = static_cast<float>(t_3[0]);
   float q[1];
   q[0] = (t_4[0] * mf_scale);
-  // 105: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
-  // 106: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
-  // 107: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
-  // 108: lo = split * SPLIT
+  // 109: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+  // 110: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+  // 111: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+  // 112: lo = split * SPLIT
   int lo = (int(blockIdx.y) * mf_SPLIT);
-  // 109: hi = tl.minimum(lo + SPLIT, S)
+  // 113: hi = tl.minimum(lo + SPLIT, S)
   int t_5 = (lo + mf_SPLIT);
   int hi = mf_min<int>(t_5, mf_S);
-  // 110: first_key = kv_head * (S + KV_SPARE)  # the head's first key slot
+  // 114: first_key = kv_head * (S + KV_SPARE)  # the head's first key slot
   int t_6 = (mf_S + mf_KV_SPARE);
   int first_key = (kv_head * t_6);
-  // 111: for start in range(lo, hi, BLOCK_N):
+  // 115: for start in range(lo, hi, BLOCK_N):
   float acc[64];
   #pragma unroll 1
   for (int k = 0; (k < 64); k += 1) {
@@ -465,10 +465,10 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   q_1_smem[int(threadIdx.x)] = q[0];
   __syncthreads();
   for (int start = lo; (start < hi); start += 64) {
-    // 112: n = start + tl.arange(0, BLOCK_N)
-    // 113: valid = n < hi
-    // 114: offs = (first_key + n)[:, None] * D + d[None, :]
-    // 115: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 116: n = start + tl.arange(0, BLOCK_N)
+    // 117: valid = n < hi
+    // 118: offs = (first_key + n)[:, None] * D + d[None, :]
+    // 119: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
     __half t_7[64];
     #pragma unroll 1
@@ -502,7 +502,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       k_1[k] = static_cast<float>(t_7[k]);
     }
-    // 116: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
     float t_8[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -547,13 +547,13 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_2 = (n_2 < hi);
       scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
     }
-    // 117: m_new = tl.maximum(m_i, scores)
+    // 121: m_new = tl.maximum(m_i, scores)
     float m_new[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       m_new[k] = fmaxf(m_i[k], scores[k]);
     }
-    // 119: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+    // 123: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
     bool t_9[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -574,7 +574,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
     }
-    // 120: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+    // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
     float t_12[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -592,7 +592,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       bool valid_3 = (n_3 < hi);
       p[k] = (valid_3 ? t_13[k] : 0.0f);
     }
-    // 121: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+    // 125: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     __half t_14[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
@@ -625,7 +625,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       v[k] = static_cast<float>(t_14[k]);
     }
-    // 122: acc = acc * alpha[:, None] + p[:, None] * v
+    // 126: acc = acc * alpha[:, None] + p[:, None] * v
     float t_15[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -641,7 +641,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     for (int k = 0; (k < 64); k += 1) {
       acc_3[k] = (t_15[k] + t_16[k]);
     }
-    // 123: l_i = l_i * alpha + p
+    // 127: l_i = l_i * alpha + p
     float t_17[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -680,7 +680,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       m_i[k] = m_new_1[k];
     }
   }
-  // 125: m = tl.max(m_i, axis=0)
+  // 129: m = tl.max(m_i, axis=0)
   float m[1];
   m[0] = m_i[0];
   m[0] = fmaxf(m[0], m_i[1]);
@@ -702,7 +702,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   m[0] = fmaxf(m[0], m_smem[2]);
   m[0] = fmaxf(m[0], m_smem[3]);
   float m_1 = m[0];
-  // 126: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+  // 130: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
   bool t_18[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -723,7 +723,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   for (int k = 0; (k < 8); k += 1) {
     w[k] = (t_18[k] ? 1.0f : t_20[k]);
   }
-  // 127: acc = tl.sum(acc * w[:, None], axis=0)
+  // 131: acc = tl.sum(acc * w[:, None], axis=0)
   float t_21[64];
   #pragma unroll 1
   for (int k = 0; (k < 64); k += 1) {
@@ -761,7 +761,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc_5[k] = (acc_5[k] + acc_5_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
   }
-  // 128: l_i = tl.sum(l_i * w, axis=0)
+  // 132: l_i = tl.sum(l_i * w, axis=0)
   float t_22[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -788,7 +788,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
   float l_i_5 = l_i_4[0];
-  // 133: tl.store(o_ptr + part * D + d, acc)
+  // 137: tl.store(o_ptr + part * D + d, acc)
   int t_23 = (part * 128);
   decltype(o_ptr) t_24 = (o_ptr + t_23);
   #pragma unroll 1
@@ -798,12 +798,12 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       *((t_24 + d)) = acc_5[k];
     }
   }
-  // 134: tl.store(m_ptr + part, m_i)
+  // 138: tl.store(m_ptr + part, m_i)
   decltype(m_ptr) t_25 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_25) = m_1;
   }
-  // 135: tl.store(l_ptr + part, l_i)
+  // 139: tl.store(l_ptr + part, l_i)
   decltype(l_ptr) t_26 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
     *(t_26) = l_i_5;

@@ -1,12 +1,12 @@
-// 99: head = tl.program_id(0)
-// 100: split = tl.program_id(1)
-// 101: part = head * tl.num_programs(1) + split
+// 103: head = tl.program_id(0)
+// 104: split = tl.program_id(1)
+// 105: part = head * tl.num_programs(1) + split
 int t = (int(threadgroup_position_in_grid.x) * int(threadgroups_per_grid.y));
 int part = (t + int(threadgroup_position_in_grid.y));
-// 102: kv_head = head // GROUP
+// 106: kv_head = head // GROUP
 int kv_head = (int(threadgroup_position_in_grid.x) / 4);
-// 103: d = tl.arange(0, D)
-// 104: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
+// 107: d = tl.arange(0, D)
+// 108: q = tl.load(q_ptr + head * D + d).to(tl.float32) * scale
 int t_1 = (int(threadgroup_position_in_grid.x) * 128);
 decltype(q_ptr) t_2 = (q_ptr + t_1);
 half t_3[1];
@@ -15,18 +15,18 @@ float t_4[1];
 t_4[0] = static_cast<float>(t_3[0]);
 float q[1];
 q[0] = (t_4[0] * scale);
-// 105: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
-// 106: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
-// 107: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
-// 108: lo = split * SPLIT
+// 109: m_i = tl.full((BLOCK_N,), -float("inf"), tl.float32)
+// 110: l_i = tl.zeros((BLOCK_N,), dtype=tl.float32)
+// 111: acc = tl.zeros((BLOCK_N, D), dtype=tl.float32)
+// 112: lo = split * SPLIT
 int lo = (int(threadgroup_position_in_grid.y) * SPLIT);
-// 109: hi = tl.minimum(lo + SPLIT, S)
+// 113: hi = tl.minimum(lo + SPLIT, S)
 int t_5 = (lo + SPLIT);
 int hi = metal::min(t_5, S);
-// 110: first_key = kv_head * (S + KV_SPARE)  # the head's first key slot
+// 114: first_key = kv_head * (S + KV_SPARE)  # the head's first key slot
 int t_6 = (S + KV_SPARE);
 int first_key = (kv_head * t_6);
-// 111: for start in range(lo, hi, BLOCK_N):
+// 115: for start in range(lo, hi, BLOCK_N):
 float acc[64];
 #pragma unroll
 for (int k = 0; (k < 64); k += 1) {
@@ -50,10 +50,10 @@ threadgroup_barrier(mem_flags::mem_threadgroup);
 q_1_smem[int(thread_index_in_threadgroup)] = q[0];
 threadgroup_barrier(mem_flags::mem_threadgroup);
 for (int start = lo; (start < hi); start += 64) {
-  // 112: n = start + tl.arange(0, BLOCK_N)
-  // 113: valid = n < hi
-  // 114: offs = (first_key + n)[:, None] * D + d[None, :]
-  // 115: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+  // 116: n = start + tl.arange(0, BLOCK_N)
+  // 117: valid = n < hi
+  // 118: offs = (first_key + n)[:, None] * D + d[None, :]
+  // 119: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
   int d = 0;
   half t_7[64];
   #pragma unroll
@@ -76,7 +76,7 @@ for (int start = lo; (start < hi); start += 64) {
   for (int k = 0; (k < 64); k += 1) {
     k_1[k] = static_cast<float>(t_7[k]);
   }
-  // 116: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+  // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
   float t_8[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -122,13 +122,13 @@ for (int start = lo; (start < hi); start += 64) {
     bool valid_2 = (n_2 < hi);
     scores[k] = (valid_2 ? acc_2[k] : (-INFINITY));
   }
-  // 117: m_new = tl.maximum(m_i, scores)
+  // 121: m_new = tl.maximum(m_i, scores)
   float m_new[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     m_new[k] = metal::max(m_i[k], scores[k]);
   }
-  // 119: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+  // 123: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
   bool t_9[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -149,7 +149,7 @@ for (int start = lo; (start < hi); start += 64) {
   for (int k = 0; (k < 16); k += 1) {
     alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
   }
-  // 120: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+  // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
   float t_12[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -167,7 +167,7 @@ for (int start = lo; (start < hi); start += 64) {
     bool valid_3 = (n_3 < hi);
     p[k] = (valid_3 ? t_13[k] : 0.0f);
   }
-  // 121: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
+  // 125: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
   half t_14[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 4) {
@@ -189,7 +189,7 @@ for (int start = lo; (start < hi); start += 64) {
   for (int k = 0; (k < 64); k += 1) {
     v[k] = static_cast<float>(t_14[k]);
   }
-  // 122: acc = acc * alpha[:, None] + p[:, None] * v
+  // 126: acc = acc * alpha[:, None] + p[:, None] * v
   float t_15[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -205,7 +205,7 @@ for (int start = lo; (start < hi); start += 64) {
   for (int k = 0; (k < 64); k += 1) {
     acc_3[k] = (t_15[k] + t_16[k]);
   }
-  // 123: l_i = l_i * alpha + p
+  // 127: l_i = l_i * alpha + p
   float t_17[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -244,7 +244,7 @@ for (int start = lo; (start < hi); start += 64) {
     m_i[k] = m_new_1[k];
   }
 }
-// 125: m = tl.max(m_i, axis=0)
+// 129: m = tl.max(m_i, axis=0)
 float m[1];
 m[0] = m_i[0];
 m[0] = metal::max(m[0], m_i[1]);
@@ -273,7 +273,7 @@ m[0] = metal::max(m[0], m_smem[1]);
 m[0] = metal::max(m[0], m_smem[2]);
 m[0] = metal::max(m[0], m_smem[3]);
 float m_1 = m[0];
-// 126: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
+// 130: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
 bool t_18[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -294,7 +294,7 @@ float w[16];
 for (int k = 0; (k < 16); k += 1) {
   w[k] = (t_18[k] ? 1.0f : t_20[k]);
 }
-// 127: acc = tl.sum(acc * w[:, None], axis=0)
+// 131: acc = tl.sum(acc * w[:, None], axis=0)
 float t_21[64];
 #pragma unroll
 for (int k = 0; (k < 64); k += 1) {
@@ -336,7 +336,7 @@ for (int k = 0; (k < 4); k += 1) {
   acc_5[k] = (acc_5[k] + acc_5_smem[(256 + ((int(thread_index_in_simdgroup) * 4) + k))]);
   acc_5[k] = (acc_5[k] + acc_5_smem[(384 + ((int(thread_index_in_simdgroup) * 4) + k))]);
 }
-// 128: l_i = tl.sum(l_i * w, axis=0)
+// 132: l_i = tl.sum(l_i * w, axis=0)
 float t_22[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -370,7 +370,7 @@ l_i_4[0] = (l_i_4[0] + l_i_4_smem[1]);
 l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
 l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
 float l_i_5 = l_i_4[0];
-// 133: tl.store(o_ptr + part * D + d, acc)
+// 137: tl.store(o_ptr + part * D + d, acc)
 int t_23 = (part * 128);
 decltype(o_ptr) t_24 = (o_ptr + t_23);
 #pragma unroll
@@ -380,12 +380,12 @@ for (int k = 0; (k < 4); k += 1) {
     *((t_24 + d)) = acc_5[k];
   }
 }
-// 134: tl.store(m_ptr + part, m_i)
+// 138: tl.store(m_ptr + part, m_i)
 decltype(m_ptr) t_25 = (m_ptr + part);
 if ((int(thread_index_in_threadgroup) == 0)) {
   *(t_25) = m_1;
 }
-// 135: tl.store(l_ptr + part, l_i)
+// 139: tl.store(l_ptr + part, l_i)
 decltype(l_ptr) t_26 = (l_ptr + part);
 if ((int(thread_index_in_threadgroup) == 0)) {
   *(t_26) = l_i_5;

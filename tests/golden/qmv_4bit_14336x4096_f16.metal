@@ -1,8 +1,8 @@
-// 134: qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
-// 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+// 144: qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
+// 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
 int t = (int(threadgroup_position_in_grid.x) * 32);
-// 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 115: for k0 in range(0, K, BLOCK_K):
+// 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 125: for k0 in range(0, K, BLOCK_K):
 float acc[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -126,7 +126,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 32); k += 1) {
     x[k] = static_cast<float>(t_10[k]);
   }
-  // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+  // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
   float t_11[128];
   #pragma unroll
   for (int k = 0; (k < 128); k += 1) {
@@ -159,7 +159,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     acc[k] = acc_4[k];
   }
 }
-// 118: y = tl.sum(acc, axis=1) * inv_rms
+// 128: y = tl.sum(acc, axis=1) * inv_rms
 float acc_5[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
@@ -193,7 +193,7 @@ float y[4];
 for (int k = 0; (k < 4); k += 1) {
   y[k] = (acc_5[k] * 1.0f);
 }
-// 121: tl.store(out_ptr + rows, y, mask=rows < N)
+// 131: tl.store(out_ptr + rows, y, mask=rows < N)
 half t_12[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {

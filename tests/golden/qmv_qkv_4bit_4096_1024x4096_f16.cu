@@ -55,22 +55,22 @@ const auto mf_qb_ptr = qb_ptr[0];
 const auto mf_kb_ptr = kb_ptr[0];
 const auto mf_vb_ptr = vb_ptr[0];
 if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(wv_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
-  // 225: block = tl.program_id(0)
-  // 226: q_blocks = tl.cdiv(NQ, BLOCK_N)
+  // 235: block = tl.program_id(0)
+  // 236: q_blocks = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 8);
   int t_1 = (t - 1);
   int q_blocks = (t_1 / 8);
-  // 227: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+  // 237: kv_blocks = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 8);
   int t_3 = (t_2 - 1);
   int kv_blocks = (t_3 / 8);
-  // 231: if block < q_blocks:
+  // 241: if block < q_blocks:
   bool t_4 = (int(blockIdx.x) < q_blocks);
   if (t_4) {
-    // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_5 = (int(blockIdx.x) * 8);
-    // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 115: for k0 in range(0, K, BLOCK_K):
+    // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 125: for k0 in range(0, K, BLOCK_K):
     float acc[4];
     #pragma unroll
     for (int k = 0; (k < 4); k += 1) {
@@ -176,7 +176,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         x[k] = static_cast<float>(t_15[k]);
       }
-      // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+      // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_16[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -209,7 +209,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc[k] = acc_4[k];
       }
     }
-    // 118: y = tl.sum(acc, axis=1) * inv_rms
+    // 128: y = tl.sum(acc, axis=1) * inv_rms
     float acc_5[1];
     acc_5[0] = acc[0];
     acc_5[0] = (acc_5[0] + acc[1]);
@@ -225,7 +225,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     acc_5[0] = (acc_5[0] + partner_3);
     float y[1];
     y[0] = (acc_5[0] * 1.0f);
-    // 121: tl.store(out_ptr + rows, y, mask=rows < N)
+    // 131: tl.store(out_ptr + rows, y, mask=rows < N)
     __half t_17[1];
     t_17[0] = mf_cast<__half>(y[0]);
     int rows_2 = (t_5 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -233,16 +233,16 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       *((q_ptr + rows_2)) = t_17[0];
     }
   } else {
-    // 238: elif block < q_blocks + kv_blocks:
+    // 248: elif block < q_blocks + kv_blocks:
     int t_18 = (q_blocks + kv_blocks);
     bool t_19 = (int(blockIdx.x) < t_18);
     if (t_19) {
-      // 243: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
+      // 253: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
       int t_20 = (int(blockIdx.x) - q_blocks);
-      // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_21 = (t_20 * 8);
-      // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 115: for k0 in range(0, K, BLOCK_K):
+      // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 125: for k0 in range(0, K, BLOCK_K):
       float acc_6[4];
       #pragma unroll
       for (int k = 0; (k < 4); k += 1) {
@@ -348,7 +348,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_1[k] = static_cast<float>(t_31[k]);
         }
-        // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+        // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_32[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -381,7 +381,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_6[k] = acc_10[k];
         }
       }
-      // 118: y = tl.sum(acc, axis=1) * inv_rms
+      // 128: y = tl.sum(acc, axis=1) * inv_rms
       float acc_11[1];
       acc_11[0] = acc_6[0];
       acc_11[0] = (acc_11[0] + acc_6[1]);
@@ -397,7 +397,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_11[0] = (acc_11[0] + partner_7);
       float y_1[1];
       y_1[0] = (acc_11[0] * 1.0f);
-      // 121: tl.store(out_ptr + rows, y, mask=rows < N)
+      // 131: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_33[1];
       t_33[0] = mf_cast<__half>(y_1[0]);
       int rows_5 = (t_21 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -405,13 +405,13 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         *((k_ptr + rows_5)) = t_33[0];
       }
     } else {
-      // 246: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
+      // 256: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
       int t_34 = (int(blockIdx.x) - q_blocks);
       int t_35 = (t_34 - kv_blocks);
-      // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_36 = (t_35 * 8);
-      // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 115: for k0 in range(0, K, BLOCK_K):
+      // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 125: for k0 in range(0, K, BLOCK_K):
       float acc_12[4];
       #pragma unroll
       for (int k = 0; (k < 4); k += 1) {
@@ -517,7 +517,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_2[k] = static_cast<float>(t_46[k]);
         }
-        // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+        // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_47[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -550,7 +550,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_12[k] = acc_16[k];
         }
       }
-      // 118: y = tl.sum(acc, axis=1) * inv_rms
+      // 128: y = tl.sum(acc, axis=1) * inv_rms
       float acc_17[1];
       acc_17[0] = acc_12[0];
       acc_17[0] = (acc_17[0] + acc_12[1]);
@@ -566,7 +566,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_17[0] = (acc_17[0] + partner_11);
       float y_2[1];
       y_2[0] = (acc_17[0] * 1.0f);
-      // 121: tl.store(out_ptr + rows, y, mask=rows < N)
+      // 131: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_48[1];
       t_48[0] = mf_cast<__half>(y_2[0]);
       int rows_8 = (t_36 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -576,22 +576,22 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     }
   }
 } else {
-  // 225: block = tl.program_id(0)
-  // 226: q_blocks = tl.cdiv(NQ, BLOCK_N)
+  // 235: block = tl.program_id(0)
+  // 236: q_blocks = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 8);
   int t_1 = (t - 1);
   int q_blocks = (t_1 / 8);
-  // 227: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+  // 237: kv_blocks = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 8);
   int t_3 = (t_2 - 1);
   int kv_blocks = (t_3 / 8);
-  // 231: if block < q_blocks:
+  // 241: if block < q_blocks:
   bool t_4 = (int(blockIdx.x) < q_blocks);
   if (t_4) {
-    // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_5 = (int(blockIdx.x) * 8);
-    // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 115: for k0 in range(0, K, BLOCK_K):
+    // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 125: for k0 in range(0, K, BLOCK_K):
     float acc[4];
     #pragma unroll 1
     for (int k = 0; (k < 4); k += 1) {
@@ -707,7 +707,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         x[k] = static_cast<float>(t_15[k]);
       }
-      // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+      // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_16[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 1) {
@@ -740,7 +740,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc[k] = acc_4[k];
       }
     }
-    // 118: y = tl.sum(acc, axis=1) * inv_rms
+    // 128: y = tl.sum(acc, axis=1) * inv_rms
     float acc_5[1];
     acc_5[0] = acc[0];
     acc_5[0] = (acc_5[0] + acc[1]);
@@ -756,7 +756,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     acc_5[0] = (acc_5[0] + partner_3);
     float y[1];
     y[0] = (acc_5[0] * 1.0f);
-    // 121: tl.store(out_ptr + rows, y, mask=rows < N)
+    // 131: tl.store(out_ptr + rows, y, mask=rows < N)
     __half t_17[1];
     t_17[0] = mf_cast<__half>(y[0]);
     int rows_2 = (t_5 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -764,16 +764,16 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       *((q_ptr + rows_2)) = t_17[0];
     }
   } else {
-    // 238: elif block < q_blocks + kv_blocks:
+    // 248: elif block < q_blocks + kv_blocks:
     int t_18 = (q_blocks + kv_blocks);
     bool t_19 = (int(blockIdx.x) < t_18);
     if (t_19) {
-      // 243: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
+      // 253: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
       int t_20 = (int(blockIdx.x) - q_blocks);
-      // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_21 = (t_20 * 8);
-      // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 115: for k0 in range(0, K, BLOCK_K):
+      // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 125: for k0 in range(0, K, BLOCK_K):
       float acc_6[4];
       #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
@@ -889,7 +889,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_1[k] = static_cast<float>(t_31[k]);
         }
-        // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+        // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_32[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -922,7 +922,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_6[k] = acc_10[k];
         }
       }
-      // 118: y = tl.sum(acc, axis=1) * inv_rms
+      // 128: y = tl.sum(acc, axis=1) * inv_rms
       float acc_11[1];
       acc_11[0] = acc_6[0];
       acc_11[0] = (acc_11[0] + acc_6[1]);
@@ -938,7 +938,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_11[0] = (acc_11[0] + partner_7);
       float y_1[1];
       y_1[0] = (acc_11[0] * 1.0f);
-      // 121: tl.store(out_ptr + rows, y, mask=rows < N)
+      // 131: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_33[1];
       t_33[0] = mf_cast<__half>(y_1[0]);
       int rows_5 = (t_21 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -946,13 +946,13 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         *((k_ptr + rows_5)) = t_33[0];
       }
     } else {
-      // 246: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
+      // 256: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
       int t_34 = (int(blockIdx.x) - q_blocks);
       int t_35 = (t_34 - kv_blocks);
-      // 113: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_36 = (t_35 * 8);
-      // 114: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 115: for k0 in range(0, K, BLOCK_K):
+      // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 125: for k0 in range(0, K, BLOCK_K):
       float acc_12[4];
       #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
@@ -1068,7 +1068,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_2[k] = static_cast<float>(t_46[k]);
         }
-        // 117: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+        // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_47[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -1101,7 +1101,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_12[k] = acc_16[k];
         }
       }
-      // 118: y = tl.sum(acc, axis=1) * inv_rms
+      // 128: y = tl.sum(acc, axis=1) * inv_rms
       float acc_17[1];
       acc_17[0] = acc_12[0];
       acc_17[0] = (acc_17[0] + acc_12[1]);
@@ -1117,7 +1117,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_17[0] = (acc_17[0] + partner_11);
       float y_2[1];
       y_2[0] = (acc_17[0] * 1.0f);
-      // 121: tl.store(out_ptr + rows, y, mask=rows < N)
+      // 131: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_48[1];
       t_48[0] = mf_cast<__half>(y_2[0]);
       int rows_8 = (t_36 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));

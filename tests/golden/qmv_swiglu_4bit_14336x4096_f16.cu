@@ -71,11 +71,11 @@ const auto mf_norm_ptr = norm_ptr[0];
 const auto mf_eps = eps[0];
 float* x_1_smem = reinterpret_cast<float*>(mf_shared + 0);
 if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x_ptr, 8))) {
-  // 281: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 294: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 16);
-  // 282: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 283: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 284: for k0 in range(0, K, BLOCK_K):
+  // 295: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 296: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 297: for k0 in range(0, K, BLOCK_K):
   float gate[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -295,7 +295,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_19[k]);
     }
-    // 288: gate += tl.sum(wg * x, axis=2)
+    // 301: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
     mf_store_vec<4>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4))), x[0], x[1], x[2], x[3]);
     __syncthreads();
@@ -321,7 +321,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       gate_2[k] = (gate[k] + acc[k]);
     }
-    // 289: up += tl.sum(wu * x, axis=2)
+    // 302: up += tl.sum(wu * x, axis=2)
     float t_21[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -363,7 +363,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       up[k] = up_3[k];
     }
   }
-  // 290: g = tl.sum(gate, axis=1)
+  // 303: g = tl.sum(gate, axis=1)
   float g[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -392,7 +392,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_3 = __shfl_xor_sync(0xffffffffu, g[k], 8);
     g[k] = (g[k] + partner_3);
   }
-  // 291: u = tl.sum(up, axis=1)
+  // 304: u = tl.sum(up, axis=1)
   float u[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -421,7 +421,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_7 = __shfl_xor_sync(0xffffffffu, u[k], 8);
     u[k] = (u[k] + partner_7);
   }
-  // 296: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
+  // 309: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
   float t_22[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -450,11 +450,11 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
   }
 } else {
-  // 281: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 294: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 16);
-  // 282: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 283: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 284: for k0 in range(0, K, BLOCK_K):
+  // 295: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 296: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 297: for k0 in range(0, K, BLOCK_K):
   float gate[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -683,7 +683,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_19[k]);
     }
-    // 288: gate += tl.sum(wg * x, axis=2)
+    // 301: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
     mf_store_vec<4>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4))), x[0], x[1], x[2], x[3]);
     __syncthreads();
@@ -709,7 +709,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       gate_2[k] = (gate[k] + acc[k]);
     }
-    // 289: up += tl.sum(wu * x, axis=2)
+    // 302: up += tl.sum(wu * x, axis=2)
     float t_21[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -751,7 +751,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       up[k] = up_3[k];
     }
   }
-  // 290: g = tl.sum(gate, axis=1)
+  // 303: g = tl.sum(gate, axis=1)
   float g[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -780,7 +780,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_3 = __shfl_xor_sync(0xffffffffu, g[k], 8);
     g[k] = (g[k] + partner_3);
   }
-  // 291: u = tl.sum(up, axis=1)
+  // 304: u = tl.sum(up, axis=1)
   float u[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -809,7 +809,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_7 = __shfl_xor_sync(0xffffffffu, u[k], 8);
     u[k] = (u[k] + partner_7);
   }
-  // 296: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
+  // 309: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
   float t_22[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {

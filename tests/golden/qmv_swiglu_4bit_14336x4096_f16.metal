@@ -1,10 +1,10 @@
 inline float mf_sigmoid(float x) { return 1.0f / (1.0f + metal::exp(-x)); }
 
-// 281: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+// 294: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
 int t = (int(threadgroup_position_in_grid.x) * 16);
-// 282: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 283: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 284: for k0 in range(0, K, BLOCK_K):
+// 295: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 296: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 297: for k0 in range(0, K, BLOCK_K):
 float gate[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
@@ -224,7 +224,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 4); k += 1) {
     x[k] = static_cast<float>(t_19[k]);
   }
-  // 288: gate += tl.sum(wg * x, axis=2)
+  // 301: gate += tl.sum(wg * x, axis=2)
   threadgroup float x_1_smem[512];
   threadgroup_barrier(mem_flags::mem_threadgroup);
   *((threadgroup packed_float4*)((x_1_smem + ((((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)) * 8) + ((int(thread_index_in_simdgroup) % 2) * 4))))) = packed_float4(x[0], x[1], x[2], x[3]);
@@ -251,7 +251,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 8); k += 1) {
     gate_2[k] = (gate[k] + acc[k]);
   }
-  // 289: up += tl.sum(wu * x, axis=2)
+  // 302: up += tl.sum(wu * x, axis=2)
   float t_21[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -293,7 +293,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     up[k] = up_3[k];
   }
 }
-// 290: g = tl.sum(gate, axis=1)
+// 303: g = tl.sum(gate, axis=1)
 float g[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {
@@ -322,7 +322,7 @@ for (int k = 0; (k < 2); k += 1) {
   float partner_3 = simd_shuffle_xor(g[k], ushort(8));
   g[k] = (g[k] + partner_3);
 }
-// 291: u = tl.sum(up, axis=1)
+// 304: u = tl.sum(up, axis=1)
 float u[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {
@@ -351,7 +351,7 @@ for (int k = 0; (k < 2); k += 1) {
   float partner_7 = simd_shuffle_xor(u[k], ushort(8));
   u[k] = (u[k] + partner_7);
 }
-// 296: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
+// 309: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
 float t_22[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {
