@@ -5,6 +5,7 @@ runs the MLX built-in instead, counted in `fallbacks()`. Leading axes are flatte
 from __future__ import annotations
 
 import functools
+import weakref
 from typing import Any, Callable, NamedTuple, Optional, Union
 
 import mlx.core as mx
@@ -398,6 +399,17 @@ class FusedBlock:
         return mlp(h, norm=self["post_attention_layernorm"], residual=h)
 
 
+_ATTENTION_WRAPPERS: "weakref.WeakSet[Callable[..., Any]]" = weakref.WeakSet()
+
+
+def attention_wrapper(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark `fn` as `patch`'s own wrapper of mlx-lm's attention function: a `DecodeStep` calls the
+    decode attention directly only where the attention layer's module holds one of these, not a
+    function of the user's that wraps it (which `functools.wraps` would make look like it)."""
+    _ATTENTION_WRAPPERS.add(fn)
+    return fn
+
+
 def plain_kv_cache(cache: Any) -> bool:
     """Whether `cache` is mlx-lm's plain `KVCache` (not a rotating or quantized one, not a subclass):
     its `update_and_fetch` writes a step's keys and values into the buffers `keys` and `values` and
@@ -429,7 +441,7 @@ class DecodeStep(NamedTuple):
 
 
 def _decode_key(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, cache: Any) -> Optional[tuple]:
-    """What `_decode_step`'s checks depend on: x's shape and dtype, the cache's kind, the attention
+    """What `_decode_step`'s checks depend on: x's shape and dtype, the cache's kind and dtypes, the attention
     function mlx-lm's module holds, and each module's class, settings and arrays (ids: the step keeps
     the arrays alive, so an id stands for its array while the step is kept); None where a module
     lacks a setting a fused block's modules have (the full path then decides). Written out flat: it
@@ -438,7 +450,7 @@ def _decode_key(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, 
     q, k, v, o = attn["q_proj"], attn["k_proj"], attn["v_proj"], attn["o_proj"]
     gate, up, down = mlp["gate_proj"], mlp["up_proj"], mlp["down_proj"]
     try:
-        return (x.shape, x.dtype, type(cache), type(cache.offset),
+        return (x.shape, x.dtype, type(cache), type(cache.offset), _dtype(cache.keys), _dtype(cache.values),
                 attn.metalforge_original.__call__.__globals__.get("scaled_dot_product_attention"),
                 attn.n_heads, attn.n_kv_heads, attn.scale, type(rope), rope.dims, rope.base, rope.scale, rope.traditional,
                 type(norm), norm.eps, id(norm.get("weight")), type(post_norm), post_norm.eps, id(post_norm.get("weight")),
@@ -446,6 +458,10 @@ def _decode_key(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, 
                 *_product_key(up), *_product_key(down))
     except AttributeError:
         return None
+
+
+def _dtype(buffer: Optional[mx.array]) -> Optional[mx.Dtype]:
+    return None if buffer is None else buffer.dtype
 
 
 def _product_key(p: nn.Module) -> tuple:
@@ -478,8 +494,10 @@ def _make_decode_step(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.a
     projections = (attn["q_proj"], attn["k_proj"], attn["v_proj"])
     out_proj, gate, up, down = attn["o_proj"], mlp["gate_proj"], mlp["up_proj"], mlp["down_proj"]
     attend = attn.metalforge_original.__call__.__globals__.get("scaled_dot_product_attention")
-    if x.ndim != 3 or not plain_kv_cache(cache) or not hasattr(attend, "metalforge_original") or \
-            type(cache.offset) is not int or not (_norm_fusable(norm, x) and _norm_fusable(post_norm, x)) or \
+    buffers = (cache.keys, cache.values) if plain_kv_cache(cache) else ()
+    if x.ndim != 3 or not buffers or attend not in _ATTENTION_WRAPPERS or type(cache.offset) is not int or \
+            any(b is not None and b.dtype != x.dtype for b in buffers) or \
+            not (_norm_fusable(norm, x) and _norm_fusable(post_norm, x)) or \
             not _fusable(projections, x) or projections[1]["weight"].shape != projections[2]["weight"].shape:
         return None
     bias = _projection_biases(projections, x)
@@ -495,11 +513,10 @@ def _make_decode_step(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.a
             _attention_problem((x.shape[0], heads, 1, head_dim), (x.shape[0], attn.n_kv_heads, 1, head_dim),
                                (x.shape[0], attn.n_kv_heads, 1, head_dim), None, False, (x.dtype,) * 3):
         return None
-    group_size, bits = gate.group_size, gate.bits
-    qkv = quantized.qmv_qkv_launch(x, *map(_quantized, projections), group_size, bits, rotation,
-                                   _fused_norm(norm, x), bias, heads=True)
+    qkv = quantized.qmv_qkv_launch(x, *map(_quantized, projections), projections[0].group_size, projections[0].bits,
+                                   rotation, _fused_norm(norm, x), bias, heads=True)
     output = quantized.qmv_launch(attended, *_quantized(out_proj), out_proj.group_size, out_proj.bits, residual=x)
-    swiglu = quantized.qmv_swiglu_launch(x, _quantized(gate), _quantized(up), group_size, bits,
+    swiglu = quantized.qmv_swiglu_launch(x, _quantized(gate), _quantized(up), gate.group_size, gate.bits,
                                          _fused_norm(post_norm, x))
     down_launch = quantized.qmv_launch(product, *_quantized(down), down.group_size, down.bits, residual=x)
     return DecodeStep(qkv.prepare(), output.prepare(), swiglu.prepare(), down_launch.prepare(), attn.scale)

@@ -55,7 +55,7 @@ def _mlx_lm_attention(original: Callable[..., mx.array]) -> Callable[..., mx.arr
         return layers.scaled_dot_product_attention(queries, keys, values, scale=scale, mask=mask, sinks=sinks)
 
     scaled_dot_product_attention.metalforge_original = original
-    return scaled_dot_product_attention
+    return layers.attention_wrapper(scaled_dot_product_attention)
 
 
 def _holds_in_place(cache: Any, keys: mx.array, values: mx.array) -> bool:

@@ -156,6 +156,58 @@ def test_a_rotating_cache_runs_the_full_path(tiny):
         assert_logits_match(ours, theirs, scale)
 
 
+def test_a_decode_step_only_where_the_full_path_gives_its_result(rng, monkeypatch):
+    """Where the block's checks could miss what the full path does: attention and MLP quantized
+    differently (8 bits in groups of 32, 4 in groups of 64: the step launches each product with its
+    own), a KV cache of another dtype than the model (the full path falls back to MLX's attention:
+    no step), and a user's function wrapping metalforge's attention in mlx-lm's module
+    (`functools.wraps` copies its marks: no step, the user's function runs at every layer). In each,
+    the logits equal the full path's bit for bit."""
+    import functools
+
+    from mlx_lm.models.cache import make_prompt_cache
+
+    from metalforge.nn import layers
+
+    model = lm_bench.build("llama-tiny", mx.float32, None, seed=int(rng.integers(1 << 31)))
+    nn.quantize(model, 32, 8, class_predicate=lambda path, m: isinstance(m, nn.Linear) and "self_attn" in path)
+    nn.quantize(model, 64, 4, class_predicate=lambda path, m: isinstance(m, nn.Linear))
+    mfnn.patch(model)
+    blocks, prompt = list(model.model.layers), mx.array(rng.integers(0, 301, PROMPT))
+
+    def run(cache_dtype=None) -> list:
+        cache = make_prompt_cache(model)
+        out = [model(prompt[None], cache=cache)[:, -1]]
+        if cache_dtype is not None:  # e.g. a prompt cache saved by a float16 run
+            for c in cache:
+                c.keys, c.values = c.keys.astype(cache_dtype), c.values.astype(cache_dtype)
+        return out + [model(mx.array([[token]]), cache=cache)[:, -1] for token in (3, 5, 7)]
+
+    def same_as_full_path(cache_dtype=None) -> list:
+        with_step = run(cache_dtype)
+        with monkeypatch.context() as m:
+            m.setattr(layers, "_decode_step", lambda *a: None)
+            full = run(cache_dtype)
+        assert all(mx.array_equal(a, b) for a, b in zip(with_step, full, strict=True))
+        return [b.__dict__["_metalforge_decode"][1] for b in blocks]
+
+    assert all(isinstance(step, layers.DecodeStep) for step in same_as_full_path())
+    mfnn.clear_fallbacks()
+    assert same_as_full_path(mx.float16) == [None, None]
+    assert list(mfnn.fallbacks()) == ["scaled_dot_product_attention: mixed dtypes mlx.core.float16, mlx.core.float32"]
+    module = __import__(type(blocks[0].self_attn).metalforge_original.__module__, fromlist=["x"])  # mlx-lm's
+    theirs, calls = module.scaled_dot_product_attention, []
+    assert theirs in layers._ATTENTION_WRAPPERS
+
+    @functools.wraps(theirs)
+    def halved(*args, **kwargs):
+        calls.append(1)
+        return theirs(*args, **kwargs) * 0.5
+    monkeypatch.setattr(module, "scaled_dot_product_attention", halved)
+    assert same_as_full_path() == [None, None]
+    assert len(calls) == 2 * 2 * 4  # every layer, prefill and three steps, each run
+
+
 def rng_normal(shape: tuple, seed: int = 5) -> np.ndarray:
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
 
