@@ -153,10 +153,11 @@ def decode_attention_combine_kernel(o_ptr, m_ptr, l_ptr, out_ptr, splits, D: tl.
     tl.store(out_ptr + head * D + d, (tl.sum(o * w[:, None], axis=0) / l_sum).to(out_ptr.dtype.element_ty))
 
 
-# decode_attention's prepared launches of whole heads (at most WHOLE_KEYS keys), by shapes, dtypes,
-# scale, key-length bucket and back end; a model's decode meets a few (its KV cache grows in steps)
-_WHOLE_HEADS: dict[tuple, Callable[..., tuple]] = {}
-_WHOLE_HEADS_KEPT = 64
+# decode_attention's prepared launches (the partial kernel's, and the combine's where a head's keys
+# are split), by shapes, dtypes, scale, key-length bucket, split count and back end; a model's decode
+# meets a few (its KV cache grows in steps)
+_PREPARED: dict[tuple, tuple[Callable[..., tuple], Callable[..., mx.array] | None]] = {}
+_PREPARED_KEPT = 64
 
 
 def decode_attention(q: mx.array, k: mx.array, v: mx.array, scale: float | None = None, length: int | None = None,
@@ -165,28 +166,39 @@ def decode_attention(q: mx.array, k: mx.array, v: mx.array, scale: float | None 
     axes as mlx-lm's cache holds them (q (B, H, 1, D), k and v (B, H_kv, S, D)); H a multiple of
     H_kv; output in q's shape; scale default 1 / sqrt(D). With `length`, only the first `length` of
     the S keys count: k and v are then a KV cache's buffers, read where they lie (a slice of them
-    would be copied to a contiguous array first)."""
+    would be copied to a contiguous array first). The launches are prepared once per shapes,
+    key-length bucket and split count (S changes every step; a decode step's pace is its host's)."""
     dim, slots = q.shape[-1], k.shape[-2]
     if length is not None and not 0 < length <= slots:
         raise ValueError(f"decode_attention: length {length} of a buffer of {slots} keys")
     s = slots if length is None else length
-    if s <= WHOLE_KEYS:  # one launch, prepared once per shapes and key-length bucket (S changes every step)
-        key = (q.shape, k.shape, v.shape, q.dtype, k.dtype, v.dtype, scale, type(scale), power_of_two_bucket(s),
-               backend)
-        launch = _WHOLE_HEADS.get(key)
-        if launch is None:
-            if len(_WHOLE_HEADS) >= _WHOLE_HEADS_KEPT:
-                _WHOLE_HEADS.clear()
-            grid, args, _ = _launch_args(q, k, v, scale, length, final_if_whole=True)
-            launch = _WHOLE_HEADS[key] = Launch(decode_attention_kernel, grid, args, {},
-                                                ("q_ptr", "k_ptr", "v_ptr", "S", "SPLIT", "KV_SPARE")).prepare(backend)
-        return launch(q, k, v, s, s, slots - s)[0]
+    splits = split_count(q.size // dim, s)
+    key = (q.shape, k.shape, v.shape, q.dtype, k.dtype, v.dtype, scale, type(scale), power_of_two_bucket(s), splits,
+           backend)
+    launches = _PREPARED.get(key)
+    if launches is None:
+        if len(_PREPARED) >= _PREPARED_KEPT:
+            _PREPARED.clear()
+        launches = _PREPARED[key] = _prepared_launches(q, k, v, scale, length, backend)
+    partial, combine = launches
+    outputs = partial(q, k, v, s, cdiv(s, splits), slots - s)
+    return outputs[0] if combine is None else combine(*outputs)
+
+
+def _prepared_launches(q: mx.array, k: mx.array, v: mx.array, scale: float | None, length: int | None,
+                       backend) -> tuple[Callable[..., tuple], Callable[..., mx.array] | None]:
+    """The partial kernel's launch prepared for calls that change q, k, v and the key counts, and
+    where a head's keys are split, the combine's for calls that change the partials (prepared on
+    arrays of their shapes: only their facts are read)."""
     grid, args, splits = _launch_args(q, k, v, scale, length, final_if_whole=True)
-    o, m, l = decode_attention_kernel[grid](*args, backend=backend)
+    partial = Launch(decode_attention_kernel, grid, args, {}, ("q_ptr", "k_ptr", "v_ptr", "S", "SPLIT", "KV_SPARE"))
     if splits == 1:
-        return o
-    return decode_attention_combine_kernel[(grid[0],)](o, m, l, empty(q.shape, q.dtype), splits, dim,
-                                                       1 << (splits - 1).bit_length(), backend=backend)
+        return partial.prepare(backend), None
+    o, m, l = (mx.zeros(a.shape, a.dtype) for a in args[3:6])
+    combine = Launch(decode_attention_combine_kernel, (grid[0],),
+                     (o, m, l, empty(q.shape, q.dtype), splits, q.shape[-1], 1 << (splits - 1).bit_length()), {},
+                     ("o_ptr", "m_ptr", "l_ptr"))
+    return partial.prepare(backend), combine.prepare(backend)
 
 
 def partials_reference(q: mx.array, k: mx.array, v: mx.array, split: int,

@@ -460,16 +460,22 @@ def test_decode_attention(rng, heads, kv_heads, s, d, splits):
 
 def test_decode_attention_with_one_range_a_head_is_one_launch(rng, monkeypatch):
     """One range a head (a short context): the partial kernel writes the output itself, in q's dtype
-    (FINAL), and the combine kernel is not launched; two ranges launch it."""
+    (FINAL), and the combine kernel is not launched; two ranges launch it. The launches are
+    prepared once per shapes and split count: the second call of each length runs them again, and
+    a length in the same bucket (S - 1) too."""
     combined = []
+    monkeypatch.setattr(attention, "_PREPARED", {})
     monkeypatch.setattr(attention, "decode_attention_combine_kernel",
                         _Recording(attention.decode_attention_combine_kernel, combined))
     for s, splits in ((300, 1), (1111, 4)):
         q = normal(rng, (4, 64), mx.float16)
         k, v = normal(rng, (2, s, 64), mx.float16), normal(rng, (2, s, 64), mx.float16)
-        got = attention.decode_attention(q, k, v)
-        assert got.dtype == mx.float16 and got.shape == q.shape and len(combined) == (splits > 1)
-        close(got, attention.reference(q, k, v), 2e-3)  # fp16 output: 2^-11 relative, twice
+        for length in (s, s, s - 1):
+            got = attention.decode_attention(q, k, v, length=length)
+            assert got.dtype == mx.float16 and got.shape == q.shape and len(combined) == (splits > 1)
+            # fp16 output: 2^-11 relative, twice
+            close(got, attention.reference(q, k[:, :length], v[:, :length]), 2e-3)
+    assert len(attention._PREPARED) == 2
 
 
 @pytest.mark.parametrize("s", [555, 1500])
@@ -485,7 +491,8 @@ def test_decode_attention_tunes_what_its_launch_runs(s):
 
 
 class _Recording:
-    """A kernel whose launches are recorded (`kernel[grid](...)`), then run."""
+    """A kernel whose launches made (`kernel[grid](...)`, or prepared: `kernel.prepare(grid, ...)`)
+    are recorded, then run."""
 
     def __init__(self, kernel, launches: list) -> None:
         self.kernel, self.launches = kernel, launches
@@ -493,6 +500,10 @@ class _Recording:
     def __getitem__(self, grid):
         self.launches.append(grid)
         return self.kernel[grid]
+
+    def prepare(self, grid, *args, **kwargs):
+        self.launches.append(grid)
+        return self.kernel.prepare(grid, *args, **kwargs)
 
 
 @pytest.mark.parametrize("heads,kv_heads,length,slots", [(4, 2, 300, 512), (8, 8, 1111, 1280), (2, 1, 1, 256)])
