@@ -5,6 +5,8 @@ runs the MLX built-in instead, counted in `fallbacks()`. Leading axes are flatte
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import weakref
 from typing import Any, Callable, NamedTuple, Optional, Union
 
@@ -441,33 +443,29 @@ class DecodeStep(NamedTuple):
 
 
 def _decode_key(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, cache: Any) -> Optional[tuple]:
-    """What `_decode_step`'s checks depend on: x's shape and dtype, the cache's kind and dtypes, the attention
-    function mlx-lm's module holds, and each module's class, settings and arrays (ids: the step keeps
-    the arrays alive, so an id stands for its array while the step is kept); None where a module
-    lacks a setting a fused block's modules have (the full path then decides). Written out flat: it
-    runs for every layer of every decode step."""
-    norm, post_norm, rope = block["input_layernorm"], block["post_attention_layernorm"], attn.get("rope")
-    q, k, v, o = attn["q_proj"], attn["k_proj"], attn["v_proj"], attn["o_proj"]
-    gate, up, down = mlp["gate_proj"], mlp["up_proj"], mlp["down_proj"]
+    """What `_decode_step`'s checks depend on: x's shape and dtype, the cache's kind and dtypes, the
+    attention function mlx-lm's module holds, and each module's class, settings and arrays (how many,
+    and their ids: the step keeps the arrays alive, so an id stands for its array while the step is
+    kept); None where a module lacks a setting a fused block's modules have (the full path then
+    decides). Written flat, with C-level maps: it runs for every layer of every decode step."""
+    rope = attn.get("rope")
+    modules = (block["input_layernorm"], block["post_attention_layernorm"], attn["q_proj"], attn["k_proj"],
+               attn["v_proj"], attn["o_proj"], mlp["gate_proj"], mlp["up_proj"], mlp["down_proj"])
     try:
         return (x.shape, x.dtype, type(cache), type(cache.offset), _dtype(cache.keys), _dtype(cache.values),
                 attn.metalforge_original.__call__.__globals__.get("scaled_dot_product_attention"),
                 attn.n_heads, attn.n_kv_heads, attn.scale, type(rope), rope.dims, rope.base, rope.scale, rope.traditional,
-                type(norm), norm.eps, id(norm.get("weight")), type(post_norm), post_norm.eps, id(post_norm.get("weight")),
-                *_product_key(q), *_product_key(k), *_product_key(v), *_product_key(o), *_product_key(gate),
-                *_product_key(up), *_product_key(down))
+                modules[0].eps, modules[1].eps, *map(type, modules), *map(_QUANTIZED_SETTINGS, modules[2:]),
+                *map(len, modules), *map(id, itertools.chain.from_iterable(map(dict.values, modules))))
     except AttributeError:
         return None
 
 
+_QUANTIZED_SETTINGS = operator.attrgetter("group_size", "bits", "mode")
+
+
 def _dtype(buffer: Optional[mx.array]) -> Optional[mx.Dtype]:
     return None if buffer is None else buffer.dtype
-
-
-def _product_key(p: nn.Module) -> tuple:
-    """A quantized projection's part of `_decode_key`."""
-    return (type(p), p.group_size, p.bits, p.mode, id(p.get("weight")), id(p.get("scales")), id(p.get("biases")),
-            id(p.get("bias")))
 
 
 def _decode_step(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, cache: Any) -> Optional[DecodeStep]:
