@@ -137,6 +137,30 @@ def test_quantized_matvec(rng, n, k):
     close(quantized.qmv(x, w_q, scales, biases), quantized.reference(x, w_q, scales, biases), 1e-3)
 
 
+@pytest.mark.parametrize("n,k,block_k", [(37, 4096, 1024), (37, 4352, 512), (37, 2048, 512), (9000, 4096, 512)])
+def test_quantized_matvec_untuned_config(rng, n, k, block_k):
+    """The untuned qmv config takes 1024 weights a step only for long rows (K >= 4096, a multiple of
+    1024) of programs of few rows; it is a point of the tuning space, and the product at it, on a
+    poisoned output, is within the float64 bound of the configs test."""
+    w_q, scales, biases = mx.quantize(normal(rng, (n, k)), group_size=64, bits=4)
+    x = normal(rng, (k,))
+    args = (x, w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1), mf.full((n,), float("nan"), mx.float32), n, k,
+            64, 4)
+    config = quantized.qmv_kernel.default_config(args)
+    assert config.kwargs["BLOCK_K"] == block_k and quantized.qmv_kernel.space.point_of(config) is not None
+    swiglu = quantized.qmv_swiglu_default({"N": n, "K": k})
+    assert swiglu.kwargs["BLOCK_K"] == (1024 if k % 1024 == 0 and k >= 4096 else 512)
+    assert quantized.qmv_swiglu_kernel.space.point_of(swiglu) is not None
+    if n > 64:
+        return  # the wide layer's default (32 rows a program, 512 a step) is the configs test's first case
+    out = quantized.qmv_kernel.fn[(mf.cdiv(n, config.kwargs["BLOCK_N"]),)](*args, **config.all_kwargs())
+    w = f64(mx.dequantize(w_q, scales, biases, group_size=64, bits=4))
+    want = w @ f64(x)
+    bound = (k + 2) * 2.0 ** -24 * (np.abs(w) @ np.abs(f64(x))) + 1e-30  # as test_quantized_matvec_configs
+    got = f64(out)
+    assert np.isfinite(got).all() and (np.abs(got - want) <= bound).all(), np.abs(got - want).max()
+
+
 @pytest.mark.parametrize("bits,group,k,config", [
     (4, 64, 704, dict(BLOCK_N=32, BLOCK_K=512, num_warps=4)),  # the default: two steps, the second 3 groups of 8
     (2, 32, 704, dict(BLOCK_N=8, BLOCK_K=256, num_warps=2)),   # 16 nibbles a word, groups of 2 words
