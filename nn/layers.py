@@ -347,6 +347,12 @@ def _fused_rotation(attention: nn.Module, projections: tuple, x: mx.array, cache
     return quantized.Rotation(head_dim, rope_layer.base, offset, rope_layer.scale, rope_layer.traditional)
 
 
+def attention_function(layer: nn.Module) -> Optional[Callable[..., mx.array]]:
+    """The attention function a fused attention layer's mlx-lm class calls: the one its Python module
+    holds now (metalforge's wrapper while patched, or whatever the user put there)."""
+    return layer.metalforge_original.__call__.__globals__.get("scaled_dot_product_attention")
+
+
 def qkv_attention_call(self: nn.Module, x: mx.array, mask: Optional[mx.array], cache: Any, queries: mx.array,
                        keys: mx.array, values: mx.array, rotated: bool = False,
                        residual: Optional[mx.array] = None) -> mx.array:
@@ -370,8 +376,7 @@ def qkv_attention_call(self: nn.Module, x: mx.array, mask: Optional[mx.array], c
         queries = self.rope(queries)
         keys = self.rope(keys)
 
-    attention = self.metalforge_original.__call__.__globals__["scaled_dot_product_attention"]
-    output = attention(queries, keys, values, cache=cache, scale=self.scale, mask=mask)
+    output = attention_function(self)(queries, keys, values, cache=cache, scale=self.scale, mask=mask)
     output = output.transpose(0, 2, 1, 3).reshape(B, L, -1)
     return _residual_product(self["o_proj"], output, residual)
 
@@ -453,7 +458,7 @@ def _decode_key(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, 
                attn["v_proj"], attn["o_proj"], mlp["gate_proj"], mlp["up_proj"], mlp["down_proj"])
     try:
         return (x.shape, x.dtype, type(cache), type(cache.offset), _dtype(cache.keys), _dtype(cache.values),
-                attn.metalforge_original.__call__.__globals__.get("scaled_dot_product_attention"),
+                attention_function(attn),
                 attn.n_heads, attn.n_kv_heads, attn.scale, type(rope), rope.dims, rope.base, rope.scale, rope.traditional,
                 modules[0].eps, modules[1].eps, *map(type, modules), *map(_QUANTIZED_SETTINGS, modules[2:]),
                 *map(len, modules), *map(id, itertools.chain.from_iterable(map(dict.values, modules))))
@@ -491,7 +496,7 @@ def _make_decode_step(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.a
     norm, post_norm = block["input_layernorm"], block["post_attention_layernorm"]
     projections = (attn["q_proj"], attn["k_proj"], attn["v_proj"])
     out_proj, gate, up, down = attn["o_proj"], mlp["gate_proj"], mlp["up_proj"], mlp["down_proj"]
-    attend = attn.metalforge_original.__call__.__globals__.get("scaled_dot_product_attention")
+    attend = attention_function(attn)
     buffers = (cache.keys, cache.values) if plain_kv_cache(cache) else ()
     if x.ndim != 3 or not buffers or attend not in _ATTENTION_WRAPPERS or type(cache.offset) is not int or \
             any(b is not None and b.dtype != x.dtype for b in buffers) or \
