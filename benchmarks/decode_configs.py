@@ -10,6 +10,7 @@ gpu_bench.py's (`time_mlx`: launches pipelined, inputs rotated over >= 256 MiB);
 outputs checked against the default's first (the reference the tests prove the default against).
 
     python benchmarks/decode_configs.py [--keys 640] [--kernels qmv,qmv_qkv,qmv_swiglu,decode]
+    python benchmarks/decode_configs.py --kernels qmm --stages 1,2,3   (the prefill qmm, also pipelined)
     python benchmarks/decode_configs.py --smoke      (small shapes, one timed launch: any machine)
 """
 from __future__ import annotations
@@ -107,8 +108,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--keys", type=int, default=640, help="keys in the cache (a 512-token prompt and 128 steps)")
     ap.add_argument("--kernels", default="", help="comma-separated name prefixes, e.g. qmv,decode,qmm (default: all)")
     ap.add_argument("--smoke", action="store_true", help="small shapes, one launch timed once (checks the script)")
+    ap.add_argument("--stages", default="", help="comma-separated num_stages to cross every config with, beyond "
+                                                 "the space's own (e.g. 1,2,3 for qmm, whose space has none)")
+    ap.add_argument("--launches", type=int, default=100, help="launches a timing (gpu_bench's time_mlx)")
+    ap.add_argument("--reps", type=int, default=7, help="timings a config (median)")
     args = ap.parse_args(argv)
-    timing = dict(launches=100, reps=7)
+    timing = dict(launches=args.launches, reps=args.reps)
     if args.smoke:
         global HIDDEN, HEADS, KV_HEADS, HEAD_DIM, MLP, PREFILL
         HIDDEN, HEADS, KV_HEADS, HEAD_DIM, MLP, PREFILL, args.keys = 256, 4, 2, 64, 512, 24, 40
@@ -125,7 +130,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         mx.eval(reference)
         launches = [make(i) for i in range(copies)]
         rows = []
-        for point in tuner.space.points():
+        stages = [{"num_stages": int(n)} for n in args.stages.split(",") if n] or [{}]
+        for point in (p | extra for p in tuner.space.points() for extra in stages):
             if tuner.space.violated(point) is not None:
                 continue
             config = Config.from_point(point)
