@@ -1,0 +1,22 @@
+# The issues' tables at this commit on the lent GPU, in calls that each stay under the 600 s limit
+# (after the bootstrap; PART picks the call):
+#   PART=1: same_source.py (issue 15's table);  PART=2: energy_bench.py (issue 23) and dot_bench.py
+#   (issue 17);  PART=3: lm_bench.py tuned, the Llama-3-8B shape (issue 21).
+#     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
+. benchmarks/device/common.sh
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
+T0=$(date +%s)
+left() { echo $(( ${1:-570} - ($(date +%s) - T0) )); }
+case "${PART:-1}" in
+1) timeout $(left 560) python3 -u benchmarks/same_source.py --out "$OUT/same_source" > "$OUT/same_source.log" 2>&1
+   echo "same_source rc $?"; grep -v "^ *$" "$OUT/same_source.log" | tail -26 | cut -c1-150 ;;
+2) timeout 330 python3 -u benchmarks/energy_bench.py --out "$OUT/energy" --budget 250 > "$OUT/energy.log" 2>&1
+   echo "energy rc $?"; grep -E "^\|" "$OUT/energy.log" | cut -c1-220 | head -40
+   timeout $(left 570) python3 -u benchmarks/dot_bench.py --out "$OUT/dot" --budget $(( $(left 570) - 40 )) \
+     > "$OUT/dot.log" 2>&1
+   echo "dot rc $?"; cat "$OUT/dot/table.md" 2>/dev/null ;;
+3) timeout $(left 570) python3 -u benchmarks/lm_bench.py --out "$OUT/lm" --models llama-8b --reps 3 \
+     --tune-seconds 60 --greedy '' > "$OUT/lm.log" 2>&1
+   echo "lm rc $?"; grep -E "^\| llama" "$OUT/lm.log" | tail -2 ;;
+esac
+echo "elapsed $(( $(date +%s) - T0 )) s"
