@@ -2,7 +2,8 @@
 what the untuned default gives away against the best config of the kernel's own search space, and
 MLX's op for the same work beside it. An untuned decode step (a model run before `metalforge
 autotune --recorded`) runs the defaults, so they should be near the best. The quantized matmul of
-a 512-token prefill at the same model's largest and most common shapes too (`qmm` rows).
+a 512-token prefill at the same model's largest and most common shapes too (`qmm` rows), and the
+prefill's causal attention (`flash` row).
 
 Shapes: a decode step of the Llama-3-8B shape (hidden 4096, 32 query and 8 key heads of 128, MLP
 14336, 4-bit g64, fp16) with S keys in mlx-lm's cache buffer (256-slot steps). Timing as
@@ -10,7 +11,7 @@ gpu_bench.py's (`time_mlx`: launches pipelined, inputs rotated over >= 256 MiB);
 outputs checked against the default's first (the reference the tests prove the default against).
 
     python benchmarks/decode_configs.py [--keys 640] [--kernels qmv,qmv_qkv,qmv_swiglu,decode]
-    python benchmarks/decode_configs.py --kernels qmm --stages 1,2,3   (the prefill qmm, also pipelined)
+    python benchmarks/decode_configs.py --kernels qmm,flash --stages 1,2   (the prefill's; qmm pipelined too)
     python benchmarks/decode_configs.py --smoke      (small shapes, one timed launch: any machine)
 """
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any, Callable, Optional
 import mlx.core as mx
 
 from metalforge.autotune import Config
-from metalforge.kernels import attention, quantized
+from metalforge.kernels import attention, flash_attention, quantized
 from metalforge.launcher import Launch, empty
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -83,6 +84,16 @@ def cases(keys: int) -> dict[str, tuple[Callable[[int], Launch], Callable[[int],
                                                       GROUP, BITS), {}),
             lambda i, ws=ws, xs=xs: mx.quantized_matmul(xs, *ws[i], transpose=True, group_size=GROUP, bits=BITS),
             copies)
+    n_f = rotations(2 * (HEADS + 2 * KV_HEADS) * PREFILL * HEAD_DIM)
+    qkv_f = [(mx.random.normal((HEADS, PREFILL, HEAD_DIM)).astype(mx.float16),
+              *(mx.random.normal((KV_HEADS, PREFILL, HEAD_DIM)).astype(mx.float16) for _ in range(2)))
+             for _ in range(n_f)]
+    out[f"flash attention h{HEADS}/kv{KV_HEADS} d{HEAD_DIM} L={PREFILL} causal"] = (  # the prefill's attention
+        lambda i: Launch(flash_attention.flash_attention_kernel, flash_attention.launch_grid(HEADS, PREFILL),
+                         flash_attention.kernel_args(*qkv_f[i], True), {}),
+        lambda i: mx.fast.scaled_dot_product_attention(*(t[None] for t in qkv_f[i]), scale=HEAD_DIM ** -0.5,
+                                                       mask="causal"),
+        n_f)
     slots = -(-keys // 256) * 256
     n_a = rotations(2 * KV_HEADS * slots * HEAD_DIM * 2)
     q = mx.random.normal((1, HEADS, 1, HEAD_DIM)).astype(mx.float16)

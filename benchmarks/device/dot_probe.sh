@@ -1,12 +1,12 @@
 # The why of the tl.dot gap and the quantized matmul's untuned default, on the lent GPU (one call
-# after the bootstrap): every config of the prefill qmm (decode_configs.py --kernels qmm), then ncu's
+# after the bootstrap): every config of the prefill qmm and flash attention (decode_configs.py), then ncu's
 # counters for one launch each of our matmul 4096^3 (dot_bench.py's first config) and causal flash
 # attention d64 L=2048 (Triton's build of the same source, which ncu sees too, beside it).
 #     . .device/bootstrap.sh >/dev/null 2>&1; . benchmarks/device/dot_probe.sh
 . benchmarks/device/common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
 T0=$(date +%s)
-timeout 260 python3 -u benchmarks/decode_configs.py --kernels qmm --stages 1,2 --launches 20 --reps 3 > "$OUT/qmm_configs.log" 2>&1
+timeout 260 python3 -u benchmarks/decode_configs.py --kernels qmm,flash --stages 1,2 --launches 20 --reps 3 > "$OUT/qmm_configs.log" 2>&1
 grep -v "^    next" "$OUT/qmm_configs.log" | cut -c1-200 | tail -14
 STALLS=""
 for r in long_scoreboard short_scoreboard mio_throttle math_pipe_throttle barrier wait not_selected selected \
