@@ -119,8 +119,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--keys", type=int, default=640, help="keys in the cache (a 512-token prompt and 128 steps)")
     ap.add_argument("--kernels", default="", help="comma-separated name prefixes, e.g. qmv,decode,qmm (default: all)")
     ap.add_argument("--smoke", action="store_true", help="small shapes, one launch timed once (checks the script)")
-    ap.add_argument("--stages", default="", help="comma-separated num_stages to cross every config with, beyond "
-                                                 "the space's own (e.g. 1,2,3 for qmm, whose space has none)")
+    ap.add_argument("--stages", default="", help="comma-separated num_stages to cross the configs of a space "
+                                                 "without its own with (qmm's has none)")
     ap.add_argument("--launches", type=int, default=100, help="launches a timing (gpu_bench's time_mlx)")
     ap.add_argument("--reps", type=int, default=7, help="timings a config (median)")
     args = ap.parse_args(argv)
@@ -142,7 +142,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         launches = [make(i) for i in range(copies)]
         rows = []
         stages = [{"num_stages": int(n)} for n in args.stages.split(",") if n] or [{}]
-        for point in (p | extra for p in tuner.space.points() for extra in stages):
+        crossed = (p | extra if "num_stages" not in p else p for p in tuner.space.points() for extra in stages)
+        for point in dict.fromkeys(tuple(sorted(p.items())) for p in crossed):
+            point = dict(point)
             if tuner.space.violated(point) is not None:
                 continue
             config = Config.from_point(point)
