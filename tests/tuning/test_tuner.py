@@ -82,7 +82,10 @@ def test_trials_count_measured_configs_and_the_search_starts_from_the_default_fo
     tuned.tune(standin.grid, *standin.args(n=1000), trials=4, sampler="random", seed=0)
     trials = sorted(TuningDB(db_path).trials("budget"), key=lambda t: t["trial_number"])
     assert json.loads(trials[0]["config"]) == Config({"BLOCK": 256, "VARIANT": "good"}).to_json()
-    assert sum(t["status"] == "ok" for t in trials) == len(fn.compiled) == 4
+    assert sum(t["status"] == "ok" for t in trials) == 4
+    # the default breaks the space's constraint (256 < 128 x 4 warps), so no trial measured it; it is
+    # what an untuned launch runs, so the search's best is still confirmed against it (one compile more)
+    assert trials[0]["status"] == "invalid" and len(fn.compiled) == 4 + 1 and fn.compiled[-1]["BLOCK"] == 256
     assert any(t["status"] == "invalid" for t in trials)  # this seed draws rejected points, which did not count
     assert len({t["config"] for t in trials}) < len(trials)  # and repeats
 
@@ -243,3 +246,92 @@ def test_lookups_of_new_keys_reuse_the_open_database_until_the_file_changes(emu,
     shutil.copy(db_path, copy)
     copy.replace(db_path)
     assert tuned.config_for(standin.grid, *standin.args(n=1004))[1] == "bucket" and len(opened) == 2
+
+
+class _LastLaunch(Launchable):
+    """The stand-in, remembering the meta of its last launch (which config a timing ran)."""
+
+    def __getitem__(self, grid):
+        inner = super().__getitem__(grid)
+
+        def launch(*args, **meta):
+            self.last = meta
+            return inner(*args, **meta)
+        return launch
+
+
+def _scripted(fn, search: dict, confirm: dict, calls: list):
+    """A median_time_ms whose times depend on the config a launch ran (`fn.last`): `search[BLOCK]` for the
+    search's two trials, then `confirm[BLOCK]`, a list with one time per re-timing round."""
+    def timing(launch, copies, **kw):
+        launch(copies[0])
+        block = fn.last["BLOCK"]
+        phase = "search" if len(calls) < len(search) else "confirm"
+        calls.append((phase, block))
+        if phase == "search":
+            return search[block]
+        return confirm[block][sum(1 for p, b in calls if (p, b) == ("confirm", block)) - 1]
+    return timing
+
+
+@pytest.mark.parametrize("best_rounds,winner,stored", [
+    ([1.3, 0.4, 1.2], 64, 1.0),   # the median 1.2: slower than the default's 1.0, although one round was faster
+    ([0.7, 0.6, 2.0], 256, 0.7),  # the median 0.7: the search's best keeps the win
+    ([1.0, 1.0, 1.0], 64, 1.0)])  # a tie keeps the default
+def test_a_search_best_must_beat_the_default_again_in_alternation(emu, db_path, monkeypatch, best_rounds, winner,
+                                                                  stored):
+    """The search times the default (64) at 1.0 ms and the other config at 0.5 (the host's noise, say);
+    timed again in alternation, CONFIRM_ROUNDS each, the other config keeps the win only where the median
+    of its times is the lower one; the winner is stored with its median."""
+    fn = _LastLaunch("confirm", emu)
+    tuned = autotune(configs=CONFIGS[:2], key=["n"], reference=reference, warmup=1, rep=3)(fn)
+    calls = []
+    monkeypatch.setattr(tuner_module, "median_time_ms",
+                        _scripted(fn, {64: 1.0, 256: 0.5}, {64: [1.0, 1.0, 1.0], 256: best_rounds}, calls))
+    best = tuned.tune(standin.grid, *standin.args(), trials=2, sampler="grid")
+    assert sorted(calls[:2]) == [("search", 64), ("search", 256)]
+    assert calls[2:] == [("confirm", 256), ("confirm", 64)] * tuner_module.CONFIRM_ROUNDS
+    (row,) = TuningDB(db_path).winners("confirm")
+    assert best.kwargs["BLOCK"] == json.loads(row["config"])["kwargs"]["BLOCK"] == winner
+    assert row["time_ms"] == stored
+
+
+def test_no_confirmation_where_the_default_won_the_search(emu, db_path, monkeypatch):
+    fn = _LastLaunch("unconfirmed", emu)
+    tuned = autotune(configs=CONFIGS[:2], key=["n"], reference=reference, warmup=1, rep=3)(fn)
+    calls = []
+    monkeypatch.setattr(tuner_module, "median_time_ms", _scripted(fn, {64: 0.5, 256: 1.0}, {}, calls))
+    assert tuned.tune(standin.grid, *standin.args(), trials=2, sampler="grid").kwargs["BLOCK"] == 64
+    assert sorted(calls) == [("search", 64), ("search", 256)]  # the two trials, nothing after
+
+
+def test_a_continued_study_confirms_against_the_default_it_did_not_measure(emu, db_path, monkeypatch):
+    """A second tuning of the same key continues the study without measuring the default again: its
+    best (an earlier trial) is still re-timed against the default, which is checked first."""
+    fn = _LastLaunch("continued", emu)
+    tuned = autotune(configs=CONFIGS[:2], key=["n"], reference=reference, warmup=1, rep=3)(fn)
+    calls = []
+    monkeypatch.setattr(tuner_module, "median_time_ms",
+                        _scripted(fn, {64: 1.0, 256: 0.5}, {64: [1.0] * 9, 256: [2.0] * 9}, calls))
+    assert tuned.tune(standin.grid, *standin.args(), trials=2, sampler="grid").kwargs["BLOCK"] == 64
+    calls.clear()
+    monkeypatch.setattr(tuner_module, "median_time_ms",
+                        _scripted(fn, {256: 0.3}, {64: [1.0] * 9, 256: [2.0] * 9}, calls))
+    assert tuned.tune(standin.grid, *standin.args(), trials=1, sampler="random", seed=3).kwargs["BLOCK"] == 64
+    assert calls[-2 * tuner_module.CONFIRM_ROUNDS:] == [("confirm", 256), ("confirm", 64)] * tuner_module.CONFIRM_ROUNDS
+    assert json.loads(TuningDB(db_path).winners("continued")[0]["config"])["kwargs"]["BLOCK"] == 64
+
+
+def test_a_re_timing_that_fails_keeps_the_search_best(emu, db_path, monkeypatch):
+    fn = _LastLaunch("retime_fails", emu)
+    tuned = autotune(configs=CONFIGS[:2], key=["n"], reference=reference, warmup=1, rep=3)(fn)
+    calls = []
+    search = _scripted(fn, {64: 1.0, 256: 0.5}, {}, calls)
+
+    def failing(launch, copies, **kw):
+        if len(calls) >= 2:
+            raise tuner_module.TrialTimeout("re-timing past the trial limit")
+        return search(launch, copies, **kw)
+    monkeypatch.setattr(tuner_module, "median_time_ms", failing)
+    assert tuned.tune(standin.grid, *standin.args(), trials=2, sampler="grid").kwargs["BLOCK"] == 256
+    assert TuningDB(db_path).winners("retime_fails")[0]["time_ms"] == 0.5
