@@ -309,6 +309,18 @@ def qmv_swiglu_kernel(x_ptr, wg_ptr, sg_ptr, bg_ptr, wu_ptr, su_ptr, bu_ptr, out
     tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
 
 
+def qmm_default(m: int, dtype: mx.Dtype) -> Config:
+    """The untuned qmm config: 128 weight rows by 64 of K a step on 4 warps for 2-byte inputs, 32 of K
+    for fp32 (the staged x and dequantised W tiles within Metal's 32 KiB of threadgroup memory:
+    27648 bytes either way, the compiler's `shared_bytes`), 64 rows of x, fewer where M is smaller.
+    Every config of the space (and 2 stages) at the Llama-3-8B prefill (M = 512, 4-bit g64 fp16) on
+    an H100, 2026-12-06 (benchmarks/decode_configs.py): 512x14336x4096 893.6 us at the default before
+    (32 x 64 x 32), 330.1 at this one, 328.8 the fastest (the same tile in two stages), MLX 476.8;
+    512x4096x4096 283.8, 99.2, 98.6, MLX 136.5."""
+    rows = min(64, max(16, 1 << (max(int(m), 1) - 1).bit_length()))
+    return Config({"BLOCK_M": rows, "BLOCK_N": 128, "BLOCK_K": 64 if dtype.size <= 2 else 32}, num_warps=4)
+
+
 def qmm_grid(m: int, n: int) -> Callable[[dict], tuple]:
     """The launch grid of qmm: (row tiles, column tiles), for any tile size the tuner picks."""
     return lambda meta: (cdiv(m, meta["BLOCK_M"]), cdiv(n, meta["BLOCK_N"]))
@@ -335,8 +347,7 @@ def _qmm_reference(x, w_q, scales, biases, out, m, n, k, group, bits, *meta):
 @autotune(space=Space({"BLOCK_M": [16, 32, 64], "BLOCK_N": [32, 64, 128], "BLOCK_K": [32, 64],
                        "num_warps": [2, 4, 8]}),
           key=["M", "N", "K", "GROUP", "BITS"], reference=_qmm_reference,
-          # untuned: a mid-size tile that fits threadgroup memory for fp32 too
-          default=Config({"BLOCK_M": 32, "BLOCK_N": 64, "BLOCK_K": 32}, num_warps=4),
+          default=lambda named: qmm_default(named["M"], named["x_ptr"].dtype),
           tune_args=_qmm_tune_args, tune_shape=_qmm_tune_shape, shapes=[(64, 256, 1024)], shape_ranks=[5],
           dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # fp16 weights and output of a K-long fp32 sum
 @jit

@@ -147,18 +147,18 @@ float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 23040);
 float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 23296);
 __half* t_18_smem = reinterpret_cast<__half*>(mf_shared + 23552);
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
-  // 60: start_m = tl.program_id(0)
-  // 61: head = tl.program_id(1)
-  // 62: S = L + past
+  // 76: start_m = tl.program_id(0)
+  // 77: head = tl.program_id(1)
+  // 78: S = L + past
   int S = (mf_L + mf_past);
-  // 63: kv_base = (head // GROUP) * S * D
+  // 79: kv_base = (head // GROUP) * S * D
   int t = (int(blockIdx.y) / 4);
   int t_1 = (t * S);
   int kv_base = (t_1 * 64);
-  // 64: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 80: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 65: rd = tl.arange(0, D)
-  // 66: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 81: rd = tl.arange(0, D)
+  // 82: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -180,28 +180,28 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = mf_v.v[7];
     }
   }
-  // 67: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 68: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 69: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 72: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+  // 83: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 84: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 85: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 88: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
   int t_6 = (int(blockIdx.x) + 1);
   int t_7 = (t_6 * 32);
   int t_8 = (t_7 + mf_past);
   int hi = mf_min<int>(t_8, S);
-  // 73: for start_n in range(0, hi, BLOCK_N):
-  // 74: rn = start_n + tl.arange(0, BLOCK_N)
-  // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 73: for start_n in range(0, hi, BLOCK_N):
+  // 89: for start_n in range(0, hi, BLOCK_N):
+  // 90: rn = start_n + tl.arange(0, BLOCK_N)
+  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 89: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
-  // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 74: rn = start_n + tl.arange(0, BLOCK_N)
-  // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 73: for start_n in range(0, hi, BLOCK_N):
+  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 90: rn = start_n + tl.arange(0, BLOCK_N)
+  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 89: for start_n in range(0, hi, BLOCK_N):
   bool t_10 = (0 < hi);
-  // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 73: for start_n in range(0, hi, BLOCK_N):
+  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 89: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -245,12 +245,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    // 74: rn = start_n + tl.arange(0, BLOCK_N)
-    // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 90: rn = start_n + tl.arange(0, BLOCK_N)
+    // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
-    // 74: rn = start_n + tl.arange(0, BLOCK_N)
-    // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 90: rn = start_n + tl.arange(0, BLOCK_N)
+    // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_11 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
@@ -262,7 +262,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
       mf_cp_async<16>((k_1_smem + k_1_dst_1), ((k * 2) * 72), (k_ptr + kv_2), ((rn_2 < S) & t_11));
     }
-    // 77: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 93: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
@@ -297,7 +297,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
-    // 80: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+    // 96: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
     float qk_1[8];
     #pragma unroll
@@ -306,14 +306,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_1[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
     }
-    // 81: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+    // 97: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_2[k] = ((rn_5 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
-    // 82: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 98: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -350,7 +350,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 83: alpha = tl.exp(m_i - m_new)
+    // 99: alpha = tl.exp(m_i - m_new)
     float t_12[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -361,7 +361,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       alpha[k] = mf_exp(t_12[k]);
     }
-    // 84: p = tl.exp(qk - m_new[:, None])
+    // 100: p = tl.exp(qk - m_new[:, None])
     float t_13[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -372,7 +372,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       p[k] = mf_exp(t_13[k]);
     }
-    // 85: l_i = l_i * alpha + tl.sum(p, 1)
+    // 101: l_i = l_i * alpha + tl.sum(p, 1)
     float t_14[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -414,7 +414,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       l_i_2[k] = (t_14[k] + acc_3[k]);
     }
-    // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     float t_15[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -425,11 +425,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       t_16[k] = mf_cast<__half>(p[k]);
     }
-    // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 74: rn = start_n + tl.arange(0, BLOCK_N)
-    // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 90: rn = start_n + tl.arange(0, BLOCK_N)
+    // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_17 = (start_n_next_1 < hi);
     int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll
@@ -439,7 +439,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
       mf_cp_async<16>((v_smem + v_dst_1), ((k * 2) * 72), (v_ptr + kv_3), ((rn_6 < S) & t_17));
     }
-    // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
@@ -510,7 +510,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
-  // 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   int t_19 = (int(blockIdx.y) * mf_L);
   int t_20 = (t_19 * 64);
   decltype(o_ptr) t_21 = (o_ptr + t_20);
@@ -524,8 +524,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   for (int k = 0; (k < 16); k += 1) {
     t_23[k] = mf_cast<__half>(t_22[k]);
   }
-  // 90: mask=rm[:, None] < L)
-  // 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 106: mask=rm[:, None] < L)
+  // 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
@@ -535,18 +535,18 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
   }
 } else {
-  // 60: start_m = tl.program_id(0)
-  // 61: head = tl.program_id(1)
-  // 62: S = L + past
+  // 76: start_m = tl.program_id(0)
+  // 77: head = tl.program_id(1)
+  // 78: S = L + past
   int S = (mf_L + mf_past);
-  // 63: kv_base = (head // GROUP) * S * D
+  // 79: kv_base = (head // GROUP) * S * D
   int t = (int(blockIdx.y) / 4);
   int t_1 = (t * S);
   int kv_base = (t_1 * 64);
-  // 64: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 80: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 65: rd = tl.arange(0, D)
-  // 66: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 81: rd = tl.arange(0, D)
+  // 82: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -575,28 +575,28 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = __float2half(0.0f);
     }
   }
-  // 67: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 68: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 69: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 72: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+  // 83: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 84: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 85: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 88: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
   int t_6 = (int(blockIdx.x) + 1);
   int t_7 = (t_6 * 32);
   int t_8 = (t_7 + mf_past);
   int hi = mf_min<int>(t_8, S);
-  // 73: for start_n in range(0, hi, BLOCK_N):
-  // 74: rn = start_n + tl.arange(0, BLOCK_N)
-  // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 73: for start_n in range(0, hi, BLOCK_N):
+  // 89: for start_n in range(0, hi, BLOCK_N):
+  // 90: rn = start_n + tl.arange(0, BLOCK_N)
+  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 89: for start_n in range(0, hi, BLOCK_N):
   bool t_9 = (0 < hi);
-  // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 74: rn = start_n + tl.arange(0, BLOCK_N)
-  // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 73: for start_n in range(0, hi, BLOCK_N):
+  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 90: rn = start_n + tl.arange(0, BLOCK_N)
+  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 89: for start_n in range(0, hi, BLOCK_N):
   bool t_10 = (0 < hi);
-  // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 73: for start_n in range(0, hi, BLOCK_N):
+  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 89: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -676,12 +676,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    // 74: rn = start_n + tl.arange(0, BLOCK_N)
-    // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 90: rn = start_n + tl.arange(0, BLOCK_N)
+    // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
-    // 74: rn = start_n + tl.arange(0, BLOCK_N)
-    // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 90: rn = start_n + tl.arange(0, BLOCK_N)
+    // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_11 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
@@ -711,7 +711,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
-    // 77: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 93: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
@@ -746,7 +746,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
-    // 80: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+    // 96: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
     float qk_1[8];
     #pragma unroll 1
@@ -755,14 +755,14 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_1[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
     }
-    // 81: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+    // 97: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
     float qk_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
       qk_2[k] = ((rn_5 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
     }
-    // 82: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 98: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -799,7 +799,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 83: alpha = tl.exp(m_i - m_new)
+    // 99: alpha = tl.exp(m_i - m_new)
     float t_12[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -810,7 +810,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       alpha[k] = mf_exp(t_12[k]);
     }
-    // 84: p = tl.exp(qk - m_new[:, None])
+    // 100: p = tl.exp(qk - m_new[:, None])
     float t_13[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
@@ -821,7 +821,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       p[k] = mf_exp(t_13[k]);
     }
-    // 85: l_i = l_i * alpha + tl.sum(p, 1)
+    // 101: l_i = l_i * alpha + tl.sum(p, 1)
     float t_14[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -863,7 +863,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       l_i_2[k] = (t_14[k] + acc_3[k]);
     }
-    // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     float t_15[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -874,11 +874,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       t_16[k] = mf_cast<__half>(p[k]);
     }
-    // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 74: rn = start_n + tl.arange(0, BLOCK_N)
-    // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 90: rn = start_n + tl.arange(0, BLOCK_N)
+    // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_17 = (start_n_next_1 < hi);
     int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll 1
@@ -906,7 +906,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         ((v_smem + v_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
-    // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
@@ -977,7 +977,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
-  // 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   int t_19 = (int(blockIdx.y) * mf_L);
   int t_20 = (t_19 * 64);
   decltype(o_ptr) t_21 = (o_ptr + t_20);
@@ -991,8 +991,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   for (int k = 0; (k < 16); k += 1) {
     t_23[k] = mf_cast<__half>(t_22[k]);
   }
-  // 90: mask=rm[:, None] < L)
-  // 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 106: mask=rm[:, None] < L)
+  // 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));

@@ -1,15 +1,15 @@
-// 60: start_m = tl.program_id(0)
-// 61: head = tl.program_id(1)
-// 62: S = L + past
+// 76: start_m = tl.program_id(0)
+// 77: head = tl.program_id(1)
+// 78: S = L + past
 int S = (L + past);
-// 63: kv_base = (head // GROUP) * S * D
+// 79: kv_base = (head // GROUP) * S * D
 int t = (int(threadgroup_position_in_grid.y) / 4);
 int t_1 = (t * S);
 int kv_base = (t_1 * 64);
-// 64: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+// 80: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
 int t_2 = (int(threadgroup_position_in_grid.x) * 32);
-// 65: rd = tl.arange(0, D)
-// 66: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+// 81: rd = tl.arange(0, D)
+// 82: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
 int t_3 = (int(threadgroup_position_in_grid.y) * L);
 int t_4 = (t_3 * 64);
 decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -27,21 +27,21 @@ for (int k = 0; (k < 16); k += 4) {
     q[(k + 3)] = mf_v[3];
   }
 }
-// 67: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-// 68: l_i = tl.zeros((BLOCK_M,), tl.float32)
-// 69: acc = tl.zeros((BLOCK_M, D), tl.float32)
-// 72: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+// 83: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+// 84: l_i = tl.zeros((BLOCK_M,), tl.float32)
+// 85: acc = tl.zeros((BLOCK_M, D), tl.float32)
+// 88: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
 int t_6 = (int(threadgroup_position_in_grid.x) + 1);
 int t_7 = (t_6 * 32);
 int t_8 = (t_7 + past);
 int hi = metal::min(t_8, S);
-// 73: for start_n in range(0, hi, BLOCK_N):
-// 74: rn = start_n + tl.arange(0, BLOCK_N)
-// 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-// 73: for start_n in range(0, hi, BLOCK_N):
+// 89: for start_n in range(0, hi, BLOCK_N):
+// 90: rn = start_n + tl.arange(0, BLOCK_N)
+// 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+// 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 89: for start_n in range(0, hi, BLOCK_N):
 bool t_9 = (0 < hi);
-// 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
 half k_1[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -57,12 +57,12 @@ for (int k = 0; (k < 16); k += 4) {
     k_1[(k + 3)] = mf_v[3];
   }
 }
-// 74: rn = start_n + tl.arange(0, BLOCK_N)
-// 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-// 73: for start_n in range(0, hi, BLOCK_N):
+// 90: rn = start_n + tl.arange(0, BLOCK_N)
+// 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+// 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 89: for start_n in range(0, hi, BLOCK_N):
 bool t_10 = (0 < hi);
-// 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
 half v[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -78,7 +78,7 @@ for (int k = 0; (k < 16); k += 4) {
     v[(k + 3)] = mf_v[3];
   }
 }
-// 73: for start_n in range(0, hi, BLOCK_N):
+// 89: for start_n in range(0, hi, BLOCK_N):
 float l_i[1];
 l_i[0] = 0.0f;
 float acc[16];
@@ -108,12 +108,12 @@ for (int k = 0; (k < 16); k += 4) {
 }
 threadgroup_barrier(mem_flags::mem_threadgroup);
 for (int start_n = 0; (start_n < hi); start_n += 32) {
-  // 74: rn = start_n + tl.arange(0, BLOCK_N)
-  // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 90: rn = start_n + tl.arange(0, BLOCK_N)
+  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next = (start_n + 32);
-  // 74: rn = start_n + tl.arange(0, BLOCK_N)
-  // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 76: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 90: rn = start_n + tl.arange(0, BLOCK_N)
+  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
   bool t_13 = (start_n_next < hi);
   int rd = 0;
   half k_2[16];
@@ -131,7 +131,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
       k_2[(k + 3)] = mf_v[3];
     }
   }
-  // 77: qk = tl.dot(q, tl.trans(k)) * sm_scale
+  // 93: qk = tl.dot(q, tl.trans(k)) * sm_scale
   threadgroup half k_3_smem[4608];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
@@ -174,7 +174,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   for (int k = 0; (k < 8); k += 1) {
     qk[k] = (frag_c[(k / 2)].thread_elements()[(k % 2)] * sm_scale);
   }
-  // 80: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+  // 96: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
   int rm = t_2;
   float qk_1[8];
   #pragma unroll
@@ -183,14 +183,14 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     int rn_5 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
     qk_1[k] = (((rm_1 + past) >= rn_5) ? qk[k] : (-INFINITY));
   }
-  // 81: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+  // 97: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
   float qk_2[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     int rn_6 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
     qk_2[k] = ((rn_6 < S) ? qk_1[k] : (-INFINITY));
   }
-  // 82: m_new = tl.maximum(m_i, tl.max(qk, 1))
+  // 98: m_new = tl.maximum(m_i, tl.max(qk, 1))
   float acc_2[1];
   acc_2[0] = qk_2[0];
   acc_2[0] = metal::max(acc_2[0], qk_2[1]);
@@ -206,12 +206,12 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   acc_2[0] = metal::max(acc_2[0], partner_1);
   float m_new[1];
   m_new[0] = metal::max(m_i[0], acc_2[0]);
-  // 83: alpha = tl.exp(m_i - m_new)
+  // 99: alpha = tl.exp(m_i - m_new)
   float t_14[1];
   t_14[0] = (m_i[0] - m_new[0]);
   float alpha[1];
   alpha[0] = metal::exp(t_14[0]);
-  // 84: p = tl.exp(qk - m_new[:, None])
+  // 100: p = tl.exp(qk - m_new[:, None])
   float t_15[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -222,7 +222,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   for (int k = 0; (k < 8); k += 1) {
     p[k] = metal::exp(t_15[k]);
   }
-  // 85: l_i = l_i * alpha + tl.sum(p, 1)
+  // 101: l_i = l_i * alpha + tl.sum(p, 1)
   float t_16[1];
   t_16[0] = (l_i[0] * alpha[0]);
   float acc_3[1];
@@ -240,7 +240,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   acc_3[0] = (acc_3[0] + partner_3);
   float l_i_1[1];
   l_i_1[0] = (t_16[0] + acc_3[0]);
-  // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+  // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
   float t_17[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -251,11 +251,11 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   for (int k = 0; (k < 8); k += 1) {
     t_18[k] = static_cast<half>(p[k]);
   }
-  // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next_1 = (start_n + 32);
-  // 74: rn = start_n + tl.arange(0, BLOCK_N)
-  // 75: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 86: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 90: rn = start_n + tl.arange(0, BLOCK_N)
+  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   bool t_19 = (start_n_next_1 < hi);
   half v_1[16];
   #pragma unroll
@@ -272,7 +272,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
       v_1[(k + 3)] = mf_v[3];
     }
   }
-  // 87: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+  // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
   threadgroup half t_20_smem[2560];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -356,7 +356,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   }
   stage = ((stage < 1) ? (stage + 1) : (stage - 1));
 }
-// 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+// 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
 int t_21 = (int(threadgroup_position_in_grid.y) * L);
 int t_22 = (t_21 * 64);
 decltype(o_ptr) t_23 = (o_ptr + t_22);
@@ -370,8 +370,8 @@ half t_25[16];
 for (int k = 0; (k < 16); k += 1) {
   t_25[k] = static_cast<half>(t_24[k]);
 }
-// 90: mask=rm[:, None] < L)
-// 89: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+// 106: mask=rm[:, None] < L)
+// 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   int rm = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));

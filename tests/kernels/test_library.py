@@ -454,7 +454,8 @@ def test_fused_norm_and_residual_refuse_what_does_not_fit(rng):
 @pytest.mark.parametrize("bits,group,k,config", [
     (2, 32, 160, dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=32, num_warps=2)),  # 2 words a row a step
     (8, 64, 320, dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=64, num_warps=4)),
-    (4, 128, 384, dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, num_warps=4))])  # the untuned default
+    (4, 128, 384, dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, num_warps=4)),
+    (4, 64, 320, dict(BLOCK_M=32, BLOCK_N=128, BLOCK_K=32, num_warps=4))])  # the untuned default at M = 19, fp32
 def test_quantized_matmul_configs(rng, bits, group, k, config):
     """qmm's weight rows dequantised with each word loaded once and seen as W^T's block for tl.dot:
     odd M and N, every word width, against float64 (x in fp32: rounding the weights to x's dtype,
@@ -471,6 +472,44 @@ def test_quantized_matmul_configs(rng, bits, group, k, config):
     bound = (k + 2) * 2.0 ** -24 * (np.abs(f64(x)) @ np.abs(w).T) + 1e-30
     got = f64(out)
     assert np.isfinite(got).all() and (np.abs(got - want) <= bound).all(), np.abs(got - want).max()
+
+
+@pytest.mark.parametrize("dtype", [mx.float16, mx.bfloat16, mx.float32])
+@pytest.mark.parametrize("m", [1, 19, 40, 512])
+def test_qmm_default_fits_metal_and_its_space(dtype, m):
+    """The untuned config follows M and the input's bytes (quantized.qmm_default), is a point of the
+    space and compiles for Metal within its 32 KiB of threadgroup memory (the compiler's count)."""
+    tuner = quantized.qmm_kernel
+    w_q, scales, biases = mx.quantize(mx.zeros((256, 512)), group_size=64, bits=4)
+    args = (mx.zeros((m, 512), dtype), w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1),
+            mf.empty((m, 256), dtype), m, 256, 512, 64, 4)
+    config = tuner.default_config(args)
+    rows = {1: 16, 19: 32, 40: 64, 512: 64}[m]
+    assert config == mf.Config({"BLOCK_M": rows, "BLOCK_N": 128, "BLOCK_K": 32 if dtype == mx.float32 else 64},
+                               num_warps=4)
+    assert tuner.space.point_of(config) is not None
+    assert tuner.fn.compile(*args, target="msl", **config.all_kwargs()).shared_bytes <= 32 * 1024
+
+
+FLASH_DEFAULTS = [mf.Config({"BLOCK_M": 64, "BLOCK_N": 16}, num_warps=4, num_stages=2),  # largest first
+                  mf.Config({"BLOCK_M": 64, "BLOCK_N": 16}, num_warps=4, num_stages=1),
+                  mf.Config({"BLOCK_M": 16, "BLOCK_N": 16}, num_warps=2, num_stages=1)]
+
+
+@pytest.mark.parametrize("dtype,dim,rung", [(mx.float16, 64, 0), (mx.bfloat16, 32, 0), (mx.float16, 128, 1),
+                                            (mx.float32, 64, 1), (mx.float16, 256, 2), (mx.float32, 128, 2)])
+def test_flash_attention_default_fits_metal_and_its_space(dtype, dim, rung):
+    """The untuned config is the largest of the default's tiles that Metal's 32 KiB holds at the dtype
+    and head size: the compiler's own count says it fits, and the next larger one does not."""
+    tuner = flash_attention.flash_attention_kernel
+    q, k = mx.zeros((4, 64, dim), dtype), mx.zeros((2, 64, dim), dtype)
+    args = flash_attention.kernel_args(q, k, k, True)
+    chosen = tuner.default_config(args)
+    assert chosen == FLASH_DEFAULTS[rung] and tuner.space.point_of(chosen) is not None
+    assert tuner.fn.compile(*args, target="msl", **chosen.all_kwargs()).shared_bytes <= 32 * 1024
+    if rung:
+        with pytest.raises(SharedMemoryLimitError):
+            tuner.fn.compile(*args, target="msl", **FLASH_DEFAULTS[rung - 1].all_kwargs())
 
 
 @pytest.mark.parametrize("heads,kv_heads,s,d,splits", [(4, 2, 300, 64, 1), (2, 2, 45, 32, 1), (4, 2, 1111, 64, 4),
