@@ -115,6 +115,13 @@ class Bench:
         mx.eval(mxs)
         return mxs, ts, host[0]
 
+    def launches_within_memory(self, outputs: Any) -> int:
+        """`launches`, or fewer where their outputs (all alive until time_mlx's evaluation ends) would
+        pass OUTPUT_BYTES: 100 outputs of the 2^28-float add are 100 GiB, more than an H100 holds."""
+        arrays = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+        each = sum(a.nbytes for a in arrays)
+        return max(1, min(self.launches, OUTPUT_BYTES // max(1, each)))
+
     def measure(self, row: Row, ours: Callable[[int], Any], triton: Callable[[int], Any], copies: int,
                 check: Callable[[Any, Any], tuple[float, float]]) -> None:
         """Check both sides on copy 0 against the reference, then time both."""
@@ -128,13 +135,17 @@ class Bench:
                 self.log(f"WRONG {row.kernel} {row.config}: ours {row.ours_err:.3g}, triton {row.triton_err:.3g} "
                          f"(tol {row.tol:.3g}); not timed")
             else:
-                row.ours_us = time_mlx(ours, copies, self.launches, self.reps)
-                row.triton_us = time_torch(triton, copies, self.launches, self.reps)
-                row.ours_serial_us = time_mlx(ours, copies, self.launches, self.reps, pipelined=False)
+                launches = self.launches_within_memory(out_ours)
+                row.ours_us = time_mlx(ours, copies, launches, self.reps)
+                row.triton_us = time_torch(triton, copies, launches, self.reps)
+                row.ours_serial_us = time_mlx(ours, copies, launches, self.reps, pipelined=False)
         except Exception as e:  # a failing row is reported, the others still run
             self.log(f"FAILED {row.kernel} {row.config}: {type(e).__name__}: {e}")
         self.rows.append(row)
         self.log(f"{row.kernel} {row.config}: ours {row.ours_us:.1f} us, triton {row.triton_us:.1f} us")
+
+
+OUTPUT_BYTES = 16 << 30  # outputs of one timing's launches at most (Bench.launches_within_memory)
 
 
 def _errors(ref: np.ndarray, *outs: Any) -> list[float]:

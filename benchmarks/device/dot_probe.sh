@@ -4,6 +4,7 @@
 # attention d64 L=2048 (Triton's build of the same source, which ncu sees too, beside it).
 #     . .device/bootstrap.sh >/dev/null 2>&1; . benchmarks/device/dot_probe.sh
 . benchmarks/device/common.sh
+export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
 T0=$(date +%s)
 timeout 260 python3 -u benchmarks/decode_configs.py --kernels qmm,flash --stages 1,2 --launches 20 --reps 3 > "$OUT/qmm_configs.log" 2>&1

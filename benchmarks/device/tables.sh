@@ -1,9 +1,11 @@
 # The issues' tables at this commit on the lent GPU, in calls that each stay under the 600 s limit
 # (after the bootstrap; PART picks the call):
 #   PART=1: same_source.py (issue 15's table);  PART=2: energy_bench.py (issue 23) and dot_bench.py
-#   (issue 17);  PART=3: lm_bench.py tuned, the Llama-3-8B shape (issue 21).
+#   (issue 17);  PART=3: lm_bench.py tuned, the Llama-3-8B shape (issue 21); PART=4: the same untuned,
+#   then tuned, one process each.
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
+export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
 T0=$(date +%s)
 left() { echo $(( ${1:-570} - ($(date +%s) - T0) )); }
@@ -18,5 +20,11 @@ case "${PART:-1}" in
 3) timeout $(left 570) python3 -u benchmarks/lm_bench.py --out "$OUT/lm" --models llama-8b --reps 3 \
      --tune-seconds 60 --greedy '' > "$OUT/lm.log" 2>&1
    echo "lm rc $?"; grep -E "^\| llama" "$OUT/lm.log" | tail -2 ;;
+4) for tune in 0 60; do  # untuned, then tuned, one process each
+     timeout $(left 570) python3 -u benchmarks/lm_bench.py --out "$OUT/lm$tune" --models llama-8b --reps 3 \
+       --tune-seconds $tune --greedy '' > "$OUT/lm$tune.log" 2>&1
+     echo "tune ${tune}s rc $?: $(grep -E "^\| llama" "$OUT/lm$tune.log" | tail -1)"
+   done
+   grep -A18 "^kernel " "$OUT/lm60.log" | cut -c1-140 ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"
