@@ -3,7 +3,9 @@ grouped-query heads (H a multiple of H_kv), optionally causal. S = L + past: the
 L positions (a prefill after `past` cached tokens; the causal mask aligns them to the end, as MLX's). One program per (query block, head);
 keys stream through in blocks with an online softmax, so the L x L scores never reach memory. Both
 products are `tl.dot`s; P is rounded to v's dtype before the second, as in Triton's kernel. Any L:
-rows and keys past the end are masked."""
+rows and keys past the end are masked; only the key blocks that cross the causal diagonal or the
+keys' end apply the masks (a uniform branch on `start_n >= whole`), the others skip their
+per-score comparisons and selects (docs/dot.md)."""
 from __future__ import annotations
 
 import math
@@ -84,17 +86,20 @@ def flash_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, L, sm_scale, GROUP: tl.co
     l_i = tl.zeros((BLOCK_M,), tl.float32)
     acc = tl.zeros((BLOCK_M, D), tl.float32)
     hi = S
+    whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
     if CAUSAL:  # keys after the block's last query contribute nothing
         hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+        whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
     for start_n in range(0, hi, BLOCK_N):
         rn = start_n + tl.arange(0, BLOCK_N)
         kv = kv_base + rn[:, None] * D + rd[None, :]
         k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
         qk = tl.dot(q, tl.trans(k)) * sm_scale
-        # Key 0 is always kept, so every row has a finite maximum from the first block on.
-        if CAUSAL:
-            qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
-        qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+        if start_n >= whole:  # only the blocks that cross the diagonal or the end are masked
+            # Key 0 is always kept, so every row has a finite maximum from the first block on.
+            if CAUSAL:
+                qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+            qk = tl.where(rn[None, :] < S, qk, float("-inf"))
         m_new = tl.maximum(m_i, tl.max(qk, 1))
         alpha = tl.exp(m_i - m_new)
         p = tl.exp(qk - m_new[:, None])

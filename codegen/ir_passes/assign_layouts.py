@@ -96,22 +96,33 @@ def pad_dot_operands(fn: Function, plan: LayoutPlan) -> None:
             plan.shared_pad[v.id] = dot_operand_pad(v.type.element.bits // 8)
 
 
+def reduces_dot_rows(fn: Function) -> bool:
+    """Whether the kernel reduces dot results (or element-wise functions of them, or what a runtime
+    `if` yields of them: attention's masks applied to some key blocks only) along their rows, as
+    attention's softmax does: then its dot results are laid out rows first."""
+    from_dot: set[int] = set()
+    ifs = [op for op in fn.walk() if op.opcode == "if"]
+    while True:  # until the values an `if` yields (walked after it) have reached its results
+        known = len(from_dot)
+        for op in fn.walk():
+            if op.opcode == "dot" or op.opcode in ELEMENTWISE and any(o.id in from_dot for o in op.operands):
+                from_dot.update(r.id for r in op.results)
+        for op in ifs:
+            yields = [region.ops[-1].operands for region in op.regions if region.ops and region.ops[-1].opcode == "yield"]
+            from_dot.update(r.id for i, r in enumerate(op.results) if any(y[i].id in from_dot for y in yields))
+        if len(from_dot) == known:
+            break
+    return any(op.opcode in REDUCTIONS and op.operands and op.operands[0].id in from_dot
+               and len(op.operands[0].type.shape) == 2 and op.attrs.get("axis") in (1, -1) for op in fn.walk())
+
+
 def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
                    divisibility: Mapping[str, int] = {}, dot_stages: int = 1,
                    warps_m: int | None = None, matmul2d: bool = False) -> LayoutPlan:
     plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages, matmul2d=matmul2d, target=target)
     users: dict[int, list[Operation]] = {}
     evaluates: set[int] = set()  # rematerialised values whose expression evaluates a FUNCTIONS op
-    # a kernel that reduces dot results (or element-wise functions of them) along their rows, as
-    # attention's softmax does, lays its dot results out rows first
-    from_dot: set[int] = set()
-    rows_reduced = False
-    for op in fn.walk():
-        if op.opcode == "dot" or op.opcode in ELEMENTWISE and any(o.id in from_dot for o in op.operands):
-            from_dot.update(r.id for r in op.results)
-        elif op.opcode in REDUCTIONS and op.operands and op.operands[0].id in from_dot \
-                and len(op.operands[0].type.shape) == 2 and op.attrs.get("axis") in (1, -1):
-            rows_reduced = True
+    rows_reduced = reduces_dot_rows(fn)
     for op in fn.walk():
         for v in op.operands:
             users.setdefault(v.id, []).append(op)

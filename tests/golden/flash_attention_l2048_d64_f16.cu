@@ -145,20 +145,20 @@ __half* v_smem = reinterpret_cast<__half*>(mf_shared + 9216);
 __half* q_1_smem = reinterpret_cast<__half*>(mf_shared + 18432);
 float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 23040);
 float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 23296);
-__half* t_18_smem = reinterpret_cast<__half*>(mf_shared + 23552);
+__half* t_25_smem = reinterpret_cast<__half*>(mf_shared + 23552);
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
-  // 76: start_m = tl.program_id(0)
-  // 77: head = tl.program_id(1)
-  // 78: S = L + past
+  // 78: start_m = tl.program_id(0)
+  // 79: head = tl.program_id(1)
+  // 80: S = L + past
   int S = (mf_L + mf_past);
-  // 79: kv_base = (head // GROUP) * S * D
+  // 81: kv_base = (head // GROUP) * S * D
   int t = (int(blockIdx.y) / 4);
   int t_1 = (t * S);
   int kv_base = (t_1 * 64);
-  // 80: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 82: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 81: rd = tl.arange(0, D)
-  // 82: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 83: rd = tl.arange(0, D)
+  // 84: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -180,28 +180,38 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = mf_v.v[7];
     }
   }
-  // 83: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 84: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 85: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 88: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
-  int t_6 = (int(blockIdx.x) + 1);
-  int t_7 = (t_6 * 32);
-  int t_8 = (t_7 + mf_past);
-  int hi = mf_min<int>(t_8, S);
-  // 89: for start_n in range(0, hi, BLOCK_N):
-  // 90: rn = start_n + tl.arange(0, BLOCK_N)
-  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 89: for start_n in range(0, hi, BLOCK_N):
-  bool t_9 = (0 < hi);
-  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 90: rn = start_n + tl.arange(0, BLOCK_N)
-  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 89: for start_n in range(0, hi, BLOCK_N):
-  bool t_10 = (0 < hi);
-  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 89: for start_n in range(0, hi, BLOCK_N):
+  // 85: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 86: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 87: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 89: whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
+  int t_6 = (S / 32);
+  int whole = (t_6 * 32);
+  // 91: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+  int t_7 = (int(blockIdx.x) + 1);
+  int t_8 = (t_7 * 32);
+  int t_9 = (t_8 + mf_past);
+  int hi = mf_min<int>(t_9, S);
+  // 92: whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
+  int t_10 = (int(blockIdx.x) * 32);
+  int t_11 = (t_10 + mf_past);
+  int t_12 = (t_11 + 1);
+  int t_13 = (t_12 / 32);
+  int t_14 = (t_13 * 32);
+  int whole_1 = mf_min<int>(t_14, whole);
+  // 93: for start_n in range(0, hi, BLOCK_N):
+  // 94: rn = start_n + tl.arange(0, BLOCK_N)
+  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 93: for start_n in range(0, hi, BLOCK_N):
+  bool t_15 = (0 < hi);
+  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 94: rn = start_n + tl.arange(0, BLOCK_N)
+  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 93: for start_n in range(0, hi, BLOCK_N):
+  bool t_16 = (0 < hi);
+  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 93: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -226,7 +236,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv = ((kv_base + (rn * 64)) + rd);
-    mf_cp_async<16>((k_1_smem + k_1_dst), ((k * 2) * 72), (k_ptr + kv), ((rn < S) & t_9));
+    mf_cp_async<16>((k_1_smem + k_1_dst), ((k * 2) * 72), (k_ptr + kv), ((rn < S) & t_15));
   }
   int v_dst = ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8));
   #pragma unroll
@@ -234,7 +244,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
-    mf_cp_async<16>((v_smem + v_dst), ((k * 2) * 72), (v_ptr + kv_1), ((rn_1 < S) & t_10));
+    mf_cp_async<16>((v_smem + v_dst), ((k * 2) * 72), (v_ptr + kv_1), ((rn_1 < S) & t_16));
   }
   mf_cp_async_commit();
   int stage = 0;
@@ -245,13 +255,13 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    // 90: rn = start_n + tl.arange(0, BLOCK_N)
-    // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 94: rn = start_n + tl.arange(0, BLOCK_N)
+    // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
-    // 90: rn = start_n + tl.arange(0, BLOCK_N)
-    // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_11 = (start_n_next < hi);
+    // 94: rn = start_n + tl.arange(0, BLOCK_N)
+    // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_17 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
     int k_1_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
@@ -260,9 +270,9 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int rn_2 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
-      mf_cp_async<16>((k_1_smem + k_1_dst_1), ((k * 2) * 72), (k_ptr + kv_2), ((rn_2 < S) & t_11));
+      mf_cp_async<16>((k_1_smem + k_1_dst_1), ((k * 2) * 72), (k_ptr + kv_2), ((rn_2 < S) & t_17));
     }
-    // 93: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 97: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
@@ -297,30 +307,54 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
-    // 96: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
-    int rm = t_2;
+    // 98: if start_n >= whole:  # only the blocks that cross the diagonal or the end are masked
+    bool t_18 = (start_n >= whole_1);
     float qk_1[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-      int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_1[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
+    if (t_18) {
+      // 101: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+      int rm = t_2;
+      float qk_2[8];
+      #pragma unroll
+      for (int k = 0; (k < 8); k += 1) {
+        int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+        int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+        qk_2[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
+      }
+      // 102: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+      float qk_3[8];
+      #pragma unroll
+      for (int k = 0; (k < 8); k += 1) {
+        int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+        qk_3[k] = ((rn_5 < S) ? qk_2[k] : __uint_as_float(0xff800000u));
+      }
+      float qk_4[8];
+      #pragma unroll
+      for (int k = 0; (k < 8); k += 1) {
+        qk_4[k] = qk_3[k];
+      }
+      #pragma unroll
+      for (int k = 0; (k < 8); k += 1) {
+        qk_1[k] = qk_4[k];
+      }
+    } else {
+      float qk_5[8];
+      #pragma unroll
+      for (int k = 0; (k < 8); k += 1) {
+        qk_5[k] = qk[k];
+      }
+      #pragma unroll
+      for (int k = 0; (k < 8); k += 1) {
+        qk_1[k] = qk_5[k];
+      }
     }
-    // 97: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
-    float qk_2[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_2[k] = ((rn_5 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
-    }
-    // 98: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 103: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      acc_2[k] = qk_2[(k * 2)];
-      acc_2[k] = fmaxf(acc_2[k], qk_2[((k * 2) + 1)]);
-      acc_2[k] = fmaxf(acc_2[k], qk_2[(4 + (k * 2))]);
-      acc_2[k] = fmaxf(acc_2[k], qk_2[((4 + (k * 2)) + 1)]);
+      acc_2[k] = qk_1[(k * 2)];
+      acc_2[k] = fmaxf(acc_2[k], qk_1[((k * 2) + 1)]);
+      acc_2[k] = fmaxf(acc_2[k], qk_1[(4 + (k * 2))]);
+      acc_2[k] = fmaxf(acc_2[k], qk_1[((4 + (k * 2)) + 1)]);
     }
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -350,33 +384,33 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 99: alpha = tl.exp(m_i - m_new)
-    float t_12[2];
+    // 104: alpha = tl.exp(m_i - m_new)
+    float t_19[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_12[k] = (m_i[k] - m_new[k]);
+      t_19[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_12[k]);
+      alpha[k] = mf_exp(t_19[k]);
     }
-    // 100: p = tl.exp(qk - m_new[:, None])
-    float t_13[8];
+    // 105: p = tl.exp(qk - m_new[:, None])
+    float t_20[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_20[k] = (qk_1[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_13[k]);
+      p[k] = mf_exp(t_20[k]);
     }
-    // 101: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_14[2];
+    // 106: l_i = l_i * alpha + tl.sum(p, 1)
+    float t_21[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_14[k] = (l_i[k] * alpha[k]);
+      t_21[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll
@@ -412,37 +446,37 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_14[k] + acc_3[k]);
+      l_i_2[k] = (t_21[k] + acc_3[k]);
     }
-    // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_15[16];
+    // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    float t_22[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_15[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_22[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_16[8];
+    __half t_23[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_16[k] = mf_cast<__half>(p[k]);
+      t_23[k] = mf_cast<__half>(p[k]);
     }
-    // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 90: rn = start_n + tl.arange(0, BLOCK_N)
-    // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_17 = (start_n_next_1 < hi);
+    // 94: rn = start_n + tl.arange(0, BLOCK_N)
+    // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_24 = (start_n_next_1 < hi);
     int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
-      mf_cp_async<16>((v_smem + v_dst_1), ((k * 2) * 72), (v_ptr + kv_3), ((rn_6 < S) & t_17));
+      mf_cp_async<16>((v_smem + v_dst_1), ((k * 2) * 72), (v_ptr + kv_3), ((rn_6 < S) & t_24));
     }
-    // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
+      t_25_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_23[k];
     }
     __syncthreads();
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
@@ -460,7 +494,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_25_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
       }
       #pragma unroll
       for (int j_1 = 0; (j_1 < 4); j_1 += 2) {
@@ -477,7 +511,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float acc_4[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_15[k] + frag_c_1[(k / 4)].e[(k % 4)]);
+      acc_4[k] = (t_22[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll
@@ -510,43 +544,43 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
-  // 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_19 = (int(blockIdx.y) * mf_L);
-  int t_20 = (t_19 * 64);
-  decltype(o_ptr) t_21 = (o_ptr + t_20);
-  float t_22[16];
+  // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  int t_26 = (int(blockIdx.y) * mf_L);
+  int t_27 = (t_26 * 64);
+  decltype(o_ptr) t_28 = (o_ptr + t_27);
+  float t_29[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_22[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_29[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_23[16];
+  __half t_30[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_23[k] = mf_cast<__half>(t_22[k]);
+    t_30[k] = mf_cast<__half>(t_29[k]);
   }
-  // 106: mask=rm[:, None] < L)
-  // 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 111: mask=rm[:, None] < L)
+  // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_21 + (rm * 64)) + rd)) = t_23[k];
+      *(((t_28 + (rm * 64)) + rd)) = t_30[k];
     }
   }
 } else {
-  // 76: start_m = tl.program_id(0)
-  // 77: head = tl.program_id(1)
-  // 78: S = L + past
+  // 78: start_m = tl.program_id(0)
+  // 79: head = tl.program_id(1)
+  // 80: S = L + past
   int S = (mf_L + mf_past);
-  // 79: kv_base = (head // GROUP) * S * D
+  // 81: kv_base = (head // GROUP) * S * D
   int t = (int(blockIdx.y) / 4);
   int t_1 = (t * S);
   int kv_base = (t_1 * 64);
-  // 80: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 82: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 81: rd = tl.arange(0, D)
-  // 82: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 83: rd = tl.arange(0, D)
+  // 84: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -575,28 +609,38 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = __float2half(0.0f);
     }
   }
-  // 83: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 84: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 85: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 88: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
-  int t_6 = (int(blockIdx.x) + 1);
-  int t_7 = (t_6 * 32);
-  int t_8 = (t_7 + mf_past);
-  int hi = mf_min<int>(t_8, S);
-  // 89: for start_n in range(0, hi, BLOCK_N):
-  // 90: rn = start_n + tl.arange(0, BLOCK_N)
-  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 89: for start_n in range(0, hi, BLOCK_N):
-  bool t_9 = (0 < hi);
-  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 90: rn = start_n + tl.arange(0, BLOCK_N)
-  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 89: for start_n in range(0, hi, BLOCK_N):
-  bool t_10 = (0 < hi);
-  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 89: for start_n in range(0, hi, BLOCK_N):
+  // 85: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 86: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 87: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 89: whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
+  int t_6 = (S / 32);
+  int whole = (t_6 * 32);
+  // 91: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+  int t_7 = (int(blockIdx.x) + 1);
+  int t_8 = (t_7 * 32);
+  int t_9 = (t_8 + mf_past);
+  int hi = mf_min<int>(t_9, S);
+  // 92: whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
+  int t_10 = (int(blockIdx.x) * 32);
+  int t_11 = (t_10 + mf_past);
+  int t_12 = (t_11 + 1);
+  int t_13 = (t_12 / 32);
+  int t_14 = (t_13 * 32);
+  int whole_1 = mf_min<int>(t_14, whole);
+  // 93: for start_n in range(0, hi, BLOCK_N):
+  // 94: rn = start_n + tl.arange(0, BLOCK_N)
+  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 93: for start_n in range(0, hi, BLOCK_N):
+  bool t_15 = (0 < hi);
+  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 94: rn = start_n + tl.arange(0, BLOCK_N)
+  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 93: for start_n in range(0, hi, BLOCK_N):
+  bool t_16 = (0 < hi);
+  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 93: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -621,7 +665,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rn = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv = ((kv_base + (rn * 64)) + rd);
-    if (((rn < S) & t_9)) {
+    if (((rn < S) & t_15)) {
       ((k_1_smem + k_1_dst) + ((k * 2) * 72))[0] = (k_ptr + kv)[0];
       ((k_1_smem + k_1_dst) + ((k * 2) * 72))[1] = (k_ptr + kv)[1];
       ((k_1_smem + k_1_dst) + ((k * 2) * 72))[2] = (k_ptr + kv)[2];
@@ -647,7 +691,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rn_1 = ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
-    if (((rn_1 < S) & t_10)) {
+    if (((rn_1 < S) & t_16)) {
       ((v_smem + v_dst) + ((k * 2) * 72))[0] = (v_ptr + kv_1)[0];
       ((v_smem + v_dst) + ((k * 2) * 72))[1] = (v_ptr + kv_1)[1];
       ((v_smem + v_dst) + ((k * 2) * 72))[2] = (v_ptr + kv_1)[2];
@@ -676,13 +720,13 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    // 90: rn = start_n + tl.arange(0, BLOCK_N)
-    // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 94: rn = start_n + tl.arange(0, BLOCK_N)
+    // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
-    // 90: rn = start_n + tl.arange(0, BLOCK_N)
-    // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_11 = (start_n_next < hi);
+    // 94: rn = start_n + tl.arange(0, BLOCK_N)
+    // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_17 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
     int k_1_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
@@ -691,7 +735,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int rn_2 = (start_n_next + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
-      if (((rn_2 < S) & t_11)) {
+      if (((rn_2 < S) & t_17)) {
         ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[0] = (k_ptr + kv_2)[0];
         ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[1] = (k_ptr + kv_2)[1];
         ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[2] = (k_ptr + kv_2)[2];
@@ -711,7 +755,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
-    // 93: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 97: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
@@ -746,30 +790,54 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
-    // 96: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
-    int rm = t_2;
+    // 98: if start_n >= whole:  # only the blocks that cross the diagonal or the end are masked
+    bool t_18 = (start_n >= whole_1);
     float qk_1[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-      int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_1[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
+    if (t_18) {
+      // 101: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+      int rm = t_2;
+      float qk_2[8];
+      #pragma unroll 1
+      for (int k = 0; (k < 8); k += 1) {
+        int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
+        int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+        qk_2[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
+      }
+      // 102: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+      float qk_3[8];
+      #pragma unroll 1
+      for (int k = 0; (k < 8); k += 1) {
+        int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+        qk_3[k] = ((rn_5 < S) ? qk_2[k] : __uint_as_float(0xff800000u));
+      }
+      float qk_4[8];
+      #pragma unroll 1
+      for (int k = 0; (k < 8); k += 1) {
+        qk_4[k] = qk_3[k];
+      }
+      #pragma unroll 1
+      for (int k = 0; (k < 8); k += 1) {
+        qk_1[k] = qk_4[k];
+      }
+    } else {
+      float qk_5[8];
+      #pragma unroll 1
+      for (int k = 0; (k < 8); k += 1) {
+        qk_5[k] = qk[k];
+      }
+      #pragma unroll 1
+      for (int k = 0; (k < 8); k += 1) {
+        qk_1[k] = qk_5[k];
+      }
     }
-    // 97: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
-    float qk_2[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-      qk_2[k] = ((rn_5 < S) ? qk_1[k] : __uint_as_float(0xff800000u));
-    }
-    // 98: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 103: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      acc_2[k] = qk_2[(k * 2)];
-      acc_2[k] = fmaxf(acc_2[k], qk_2[((k * 2) + 1)]);
-      acc_2[k] = fmaxf(acc_2[k], qk_2[(4 + (k * 2))]);
-      acc_2[k] = fmaxf(acc_2[k], qk_2[((4 + (k * 2)) + 1)]);
+      acc_2[k] = qk_1[(k * 2)];
+      acc_2[k] = fmaxf(acc_2[k], qk_1[((k * 2) + 1)]);
+      acc_2[k] = fmaxf(acc_2[k], qk_1[(4 + (k * 2))]);
+      acc_2[k] = fmaxf(acc_2[k], qk_1[((4 + (k * 2)) + 1)]);
     }
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -799,33 +867,33 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 99: alpha = tl.exp(m_i - m_new)
-    float t_12[2];
+    // 104: alpha = tl.exp(m_i - m_new)
+    float t_19[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_12[k] = (m_i[k] - m_new[k]);
+      t_19[k] = (m_i[k] - m_new[k]);
     }
     float alpha[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_12[k]);
+      alpha[k] = mf_exp(t_19[k]);
     }
-    // 100: p = tl.exp(qk - m_new[:, None])
-    float t_13[8];
+    // 105: p = tl.exp(qk - m_new[:, None])
+    float t_20[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = (qk_2[k] - m_new[((k % 4) / 2)]);
+      t_20[k] = (qk_1[k] - m_new[((k % 4) / 2)]);
     }
     float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_13[k]);
+      p[k] = mf_exp(t_20[k]);
     }
-    // 101: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_14[2];
+    // 106: l_i = l_i * alpha + tl.sum(p, 1)
+    float t_21[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_14[k] = (l_i[k] * alpha[k]);
+      t_21[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll 1
@@ -861,32 +929,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_14[k] + acc_3[k]);
+      l_i_2[k] = (t_21[k] + acc_3[k]);
     }
-    // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_15[16];
+    // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    float t_22[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_15[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_22[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_16[8];
+    __half t_23[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_16[k] = mf_cast<__half>(p[k]);
+      t_23[k] = mf_cast<__half>(p[k]);
     }
-    // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 90: rn = start_n + tl.arange(0, BLOCK_N)
-    // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_17 = (start_n_next_1 < hi);
+    // 94: rn = start_n + tl.arange(0, BLOCK_N)
+    // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    bool t_24 = (start_n_next_1 < hi);
     int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
-      if (((rn_6 < S) & t_17)) {
+      if (((rn_6 < S) & t_24)) {
         ((v_smem + v_dst_1) + ((k * 2) * 72))[0] = (v_ptr + kv_3)[0];
         ((v_smem + v_dst_1) + ((k * 2) * 72))[1] = (v_ptr + kv_3)[1];
         ((v_smem + v_dst_1) + ((k * 2) * 72))[2] = (v_ptr + kv_3)[2];
@@ -906,10 +974,10 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         ((v_smem + v_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
-    // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_18_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_16[k];
+      t_25_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_23[k];
     }
     __syncthreads();
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
@@ -927,7 +995,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_18_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_25_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
       }
       #pragma unroll 1
       for (int j_1 = 0; (j_1 < 4); j_1 += 2) {
@@ -944,7 +1012,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float acc_4[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_15[k] + frag_c_1[(k / 4)].e[(k % 4)]);
+      acc_4[k] = (t_22[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll 1
@@ -977,28 +1045,28 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
-  // 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_19 = (int(blockIdx.y) * mf_L);
-  int t_20 = (t_19 * 64);
-  decltype(o_ptr) t_21 = (o_ptr + t_20);
-  float t_22[16];
+  // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  int t_26 = (int(blockIdx.y) * mf_L);
+  int t_27 = (t_26 * 64);
+  decltype(o_ptr) t_28 = (o_ptr + t_27);
+  float t_29[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_22[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_29[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_23[16];
+  __half t_30[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_23[k] = mf_cast<__half>(t_22[k]);
+    t_30[k] = mf_cast<__half>(t_29[k]);
   }
-  // 106: mask=rm[:, None] < L)
-  // 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 111: mask=rm[:, None] < L)
+  // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_21 + (rm * 64)) + rd)) = t_23[k];
+      *(((t_28 + (rm * 64)) + rd)) = t_30[k];
     }
   }
 }

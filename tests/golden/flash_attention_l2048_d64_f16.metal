@@ -1,15 +1,15 @@
-// 76: start_m = tl.program_id(0)
-// 77: head = tl.program_id(1)
-// 78: S = L + past
+// 78: start_m = tl.program_id(0)
+// 79: head = tl.program_id(1)
+// 80: S = L + past
 int S = (L + past);
-// 79: kv_base = (head // GROUP) * S * D
+// 81: kv_base = (head // GROUP) * S * D
 int t = (int(threadgroup_position_in_grid.y) / 4);
 int t_1 = (t * S);
 int kv_base = (t_1 * 64);
-// 80: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+// 82: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
 int t_2 = (int(threadgroup_position_in_grid.x) * 32);
-// 81: rd = tl.arange(0, D)
-// 82: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+// 83: rd = tl.arange(0, D)
+// 84: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
 int t_3 = (int(threadgroup_position_in_grid.y) * L);
 int t_4 = (t_3 * 64);
 decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -27,21 +27,31 @@ for (int k = 0; (k < 16); k += 4) {
     q[(k + 3)] = mf_v[3];
   }
 }
-// 83: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-// 84: l_i = tl.zeros((BLOCK_M,), tl.float32)
-// 85: acc = tl.zeros((BLOCK_M, D), tl.float32)
-// 88: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
-int t_6 = (int(threadgroup_position_in_grid.x) + 1);
-int t_7 = (t_6 * 32);
-int t_8 = (t_7 + past);
-int hi = metal::min(t_8, S);
-// 89: for start_n in range(0, hi, BLOCK_N):
-// 90: rn = start_n + tl.arange(0, BLOCK_N)
-// 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-// 89: for start_n in range(0, hi, BLOCK_N):
-bool t_9 = (0 < hi);
-// 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 85: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+// 86: l_i = tl.zeros((BLOCK_M,), tl.float32)
+// 87: acc = tl.zeros((BLOCK_M, D), tl.float32)
+// 89: whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
+int t_6 = (S / 32);
+int whole = (t_6 * 32);
+// 91: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+int t_7 = (int(threadgroup_position_in_grid.x) + 1);
+int t_8 = (t_7 * 32);
+int t_9 = (t_8 + past);
+int hi = metal::min(t_9, S);
+// 92: whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
+int t_10 = (int(threadgroup_position_in_grid.x) * 32);
+int t_11 = (t_10 + past);
+int t_12 = (t_11 + 1);
+int t_13 = (t_12 / 32);
+int t_14 = (t_13 * 32);
+int whole_1 = metal::min(t_14, whole);
+// 93: for start_n in range(0, hi, BLOCK_N):
+// 94: rn = start_n + tl.arange(0, BLOCK_N)
+// 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+// 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 93: for start_n in range(0, hi, BLOCK_N):
+bool t_15 = (0 < hi);
+// 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
 half k_1[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -50,19 +60,19 @@ for (int k = 0; (k < 16); k += 4) {
   int kv = ((kv_base + (rn * 64)) + rd);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-    if (((rn < S) & t_9)) mf_v = *((const device packed_half4*)((k_ptr + kv)));
+    if (((rn < S) & t_15)) mf_v = *((const device packed_half4*)((k_ptr + kv)));
     k_1[k] = mf_v[0];
     k_1[(k + 1)] = mf_v[1];
     k_1[(k + 2)] = mf_v[2];
     k_1[(k + 3)] = mf_v[3];
   }
 }
-// 90: rn = start_n + tl.arange(0, BLOCK_N)
-// 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-// 89: for start_n in range(0, hi, BLOCK_N):
-bool t_10 = (0 < hi);
-// 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 94: rn = start_n + tl.arange(0, BLOCK_N)
+// 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+// 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 93: for start_n in range(0, hi, BLOCK_N):
+bool t_16 = (0 < hi);
+// 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
 half v[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -71,14 +81,14 @@ for (int k = 0; (k < 16); k += 4) {
   int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-    if (((rn_1 < S) & t_10)) mf_v = *((const device packed_half4*)((v_ptr + kv_1)));
+    if (((rn_1 < S) & t_16)) mf_v = *((const device packed_half4*)((v_ptr + kv_1)));
     v[k] = mf_v[0];
     v[(k + 1)] = mf_v[1];
     v[(k + 2)] = mf_v[2];
     v[(k + 3)] = mf_v[3];
   }
 }
-// 89: for start_n in range(0, hi, BLOCK_N):
+// 93: for start_n in range(0, hi, BLOCK_N):
 float l_i[1];
 l_i[0] = 0.0f;
 float acc[16];
@@ -89,15 +99,15 @@ for (int k = 0; (k < 16); k += 1) {
 }
 float m_i[1];
 m_i[0] = (-INFINITY);
-half t_11[16];
+half t_17[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_11[k] = k_1[k];
+  t_17[k] = k_1[k];
 }
-half t_12[16];
+half t_18[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_12[k] = v[k];
+  t_18[k] = v[k];
 }
 int stage = 0;
 threadgroup half q_1_smem[2304];
@@ -108,13 +118,13 @@ for (int k = 0; (k < 16); k += 4) {
 }
 threadgroup_barrier(mem_flags::mem_threadgroup);
 for (int start_n = 0; (start_n < hi); start_n += 32) {
-  // 90: rn = start_n + tl.arange(0, BLOCK_N)
-  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 94: rn = start_n + tl.arange(0, BLOCK_N)
+  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next = (start_n + 32);
-  // 90: rn = start_n + tl.arange(0, BLOCK_N)
-  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 92: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  bool t_13 = (start_n_next < hi);
+  // 94: rn = start_n + tl.arange(0, BLOCK_N)
+  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  bool t_19 = (start_n_next < hi);
   int rd = 0;
   half k_2[16];
   #pragma unroll
@@ -124,18 +134,18 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     int kv_3 = ((kv_base + (rn_3 * 64)) + rd_1);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (((rn_3 < S) & t_13)) mf_v = *((const device packed_half4*)((k_ptr + kv_3)));
+      if (((rn_3 < S) & t_19)) mf_v = *((const device packed_half4*)((k_ptr + kv_3)));
       k_2[k] = mf_v[0];
       k_2[(k + 1)] = mf_v[1];
       k_2[(k + 2)] = mf_v[2];
       k_2[(k + 3)] = mf_v[3];
     }
   }
-  // 93: qk = tl.dot(q, tl.trans(k)) * sm_scale
+  // 97: qk = tl.dot(q, tl.trans(k)) * sm_scale
   threadgroup half k_3_smem[4608];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    *((threadgroup packed_half4*)((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)]);
+    *((threadgroup packed_half4*)((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_17[k], t_17[(k + 1)], t_17[(k + 2)], t_17[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   int frag_row = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
@@ -174,57 +184,81 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   for (int k = 0; (k < 8); k += 1) {
     qk[k] = (frag_c[(k / 2)].thread_elements()[(k % 2)] * sm_scale);
   }
-  // 96: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
-  int rm = t_2;
+  // 98: if start_n >= whole:  # only the blocks that cross the diagonal or the end are masked
+  bool t_20 = (start_n >= whole_1);
   float qk_1[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    int rm_1 = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
-    int rn_5 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
-    qk_1[k] = (((rm_1 + past) >= rn_5) ? qk[k] : (-INFINITY));
+  if (t_20) {
+    // 101: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+    int rm = t_2;
+    float qk_2[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      int rm_1 = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
+      int rn_5 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
+      qk_2[k] = (((rm_1 + past) >= rn_5) ? qk[k] : (-INFINITY));
+    }
+    // 102: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+    float qk_3[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      int rn_6 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
+      qk_3[k] = ((rn_6 < S) ? qk_2[k] : (-INFINITY));
+    }
+    float qk_4[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      qk_4[k] = qk_3[k];
+    }
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      qk_1[k] = qk_4[k];
+    }
+  } else {
+    float qk_5[8];
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      qk_5[k] = qk[k];
+    }
+    #pragma unroll
+    for (int k = 0; (k < 8); k += 1) {
+      qk_1[k] = qk_5[k];
+    }
   }
-  // 97: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
-  float qk_2[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    int rn_6 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
-    qk_2[k] = ((rn_6 < S) ? qk_1[k] : (-INFINITY));
-  }
-  // 98: m_new = tl.maximum(m_i, tl.max(qk, 1))
+  // 103: m_new = tl.maximum(m_i, tl.max(qk, 1))
   float acc_2[1];
-  acc_2[0] = qk_2[0];
-  acc_2[0] = metal::max(acc_2[0], qk_2[1]);
-  acc_2[0] = metal::max(acc_2[0], qk_2[2]);
-  acc_2[0] = metal::max(acc_2[0], qk_2[3]);
-  acc_2[0] = metal::max(acc_2[0], qk_2[4]);
-  acc_2[0] = metal::max(acc_2[0], qk_2[5]);
-  acc_2[0] = metal::max(acc_2[0], qk_2[6]);
-  acc_2[0] = metal::max(acc_2[0], qk_2[7]);
+  acc_2[0] = qk_1[0];
+  acc_2[0] = metal::max(acc_2[0], qk_1[1]);
+  acc_2[0] = metal::max(acc_2[0], qk_1[2]);
+  acc_2[0] = metal::max(acc_2[0], qk_1[3]);
+  acc_2[0] = metal::max(acc_2[0], qk_1[4]);
+  acc_2[0] = metal::max(acc_2[0], qk_1[5]);
+  acc_2[0] = metal::max(acc_2[0], qk_1[6]);
+  acc_2[0] = metal::max(acc_2[0], qk_1[7]);
   float partner = simd_shuffle_xor(acc_2[0], ushort(1));
   acc_2[0] = metal::max(acc_2[0], partner);
   float partner_1 = simd_shuffle_xor(acc_2[0], ushort(8));
   acc_2[0] = metal::max(acc_2[0], partner_1);
   float m_new[1];
   m_new[0] = metal::max(m_i[0], acc_2[0]);
-  // 99: alpha = tl.exp(m_i - m_new)
-  float t_14[1];
-  t_14[0] = (m_i[0] - m_new[0]);
+  // 104: alpha = tl.exp(m_i - m_new)
+  float t_21[1];
+  t_21[0] = (m_i[0] - m_new[0]);
   float alpha[1];
-  alpha[0] = metal::exp(t_14[0]);
-  // 100: p = tl.exp(qk - m_new[:, None])
-  float t_15[8];
+  alpha[0] = metal::exp(t_21[0]);
+  // 105: p = tl.exp(qk - m_new[:, None])
+  float t_22[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_15[k] = (qk_2[k] - m_new[0]);
+    t_22[k] = (qk_1[k] - m_new[0]);
   }
   float p[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    p[k] = metal::exp(t_15[k]);
+    p[k] = metal::exp(t_22[k]);
   }
-  // 101: l_i = l_i * alpha + tl.sum(p, 1)
-  float t_16[1];
-  t_16[0] = (l_i[0] * alpha[0]);
+  // 106: l_i = l_i * alpha + tl.sum(p, 1)
+  float t_23[1];
+  t_23[0] = (l_i[0] * alpha[0]);
   float acc_3[1];
   acc_3[0] = p[0];
   acc_3[0] = (acc_3[0] + p[1]);
@@ -239,24 +273,24 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   float partner_3 = simd_shuffle_xor(acc_3[0], ushort(8));
   acc_3[0] = (acc_3[0] + partner_3);
   float l_i_1[1];
-  l_i_1[0] = (t_16[0] + acc_3[0]);
-  // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-  float t_17[16];
+  l_i_1[0] = (t_23[0] + acc_3[0]);
+  // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+  float t_24[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_17[k] = (acc[k] * alpha[0]);
+    t_24[k] = (acc[k] * alpha[0]);
   }
-  half t_18[8];
+  half t_25[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_18[k] = static_cast<half>(p[k]);
+    t_25[k] = static_cast<half>(p[k]);
   }
-  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next_1 = (start_n + 32);
-  // 90: rn = start_n + tl.arange(0, BLOCK_N)
-  // 91: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 102: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  bool t_19 = (start_n_next_1 < hi);
+  // 94: rn = start_n + tl.arange(0, BLOCK_N)
+  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  bool t_26 = (start_n_next_1 < hi);
   half v_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
@@ -265,24 +299,24 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (((rn_8 < S) & t_19)) mf_v = *((const device packed_half4*)((v_ptr + kv_5)));
+      if (((rn_8 < S) & t_26)) mf_v = *((const device packed_half4*)((v_ptr + kv_5)));
       v_1[k] = mf_v[0];
       v_1[(k + 1)] = mf_v[1];
       v_1[(k + 2)] = mf_v[2];
       v_1[(k + 3)] = mf_v[3];
     }
   }
-  // 103: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-  threadgroup half t_20_smem[2560];
+  // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+  threadgroup half t_27_smem[2560];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_20_smem[((stage * 1280) + ((((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))))] = t_18[k];
+    t_27_smem[((stage * 1280) + ((((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))))] = t_25[k];
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   threadgroup half v_2_smem[4608];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
-    *((threadgroup packed_half4*)((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_12[k], t_12[(k + 1)], t_12[(k + 2)], t_12[(k + 3)]);
+    *((threadgroup packed_half4*)((v_2_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_18[k], t_18[(k + 1)], t_18[(k + 2)], t_18[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   int frag_row_1 = (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4));
@@ -300,8 +334,8 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     simdgroup_matrix<float, 8, 8> frag_b_1[8];
     #pragma unroll
     for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-      frag_a_1[i_1].thread_elements()[0] = static_cast<float>(t_20_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + frag_col_1)))]);
-      frag_a_1[i_1].thread_elements()[1] = static_cast<float>(t_20_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + (frag_col_1 + 1))))]);
+      frag_a_1[i_1].thread_elements()[0] = static_cast<float>(t_27_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + frag_col_1)))]);
+      frag_a_1[i_1].thread_elements()[1] = static_cast<float>(t_27_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + (frag_col_1 + 1))))]);
     }
     #pragma unroll
     for (int j_1 = 0; (j_1 < 8); j_1 += 1) {
@@ -319,7 +353,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   float acc_4[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    acc_4[k] = (t_17[k] + frag_c_1[(k / 2)].thread_elements()[(k % 2)]);
+    acc_4[k] = (t_24[k] + frag_c_1[(k / 2)].thread_elements()[(k % 2)]);
   }
   float l_i_2[1];
   l_i_2[0] = l_i_1[0];
@@ -348,35 +382,35 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   m_i[0] = m_new_1[0];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = k_4[k];
+    t_17[k] = k_4[k];
   }
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = v_3[k];
+    t_18[k] = v_3[k];
   }
   stage = ((stage < 1) ? (stage + 1) : (stage - 1));
 }
-// 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-int t_21 = (int(threadgroup_position_in_grid.y) * L);
-int t_22 = (t_21 * 64);
-decltype(o_ptr) t_23 = (o_ptr + t_22);
-float t_24[16];
+// 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+int t_28 = (int(threadgroup_position_in_grid.y) * L);
+int t_29 = (t_28 * 64);
+decltype(o_ptr) t_30 = (o_ptr + t_29);
+float t_31[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_24[k] = (acc[k] / l_i[0]);
+  t_31[k] = (acc[k] / l_i[0]);
 }
-half t_25[16];
+half t_32[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_25[k] = static_cast<half>(t_24[k]);
+  t_32[k] = static_cast<half>(t_31[k]);
 }
-// 106: mask=rm[:, None] < L)
-// 105: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+// 111: mask=rm[:, None] < L)
+// 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   int rm = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
   int rd = (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)));
   if ((rm < L)) {
-    *(((t_23 + (rm * 64)) + rd)) = t_25[k];
+    *(((t_30 + (rm * 64)) + rd)) = t_32[k];
   }
 }
