@@ -707,20 +707,23 @@ def test_flash_attention_tiles_that_do_not_divide_the_length(rng):
     close(out, mx.array(attention64(f64(q), f64(k), f64(v), True)), 4e-3)
 
 
-@pytest.mark.parametrize("length,keys,causal", [(40, 100, True), (64, 64, True), (33, 97, False)])
-def test_flash_attention_whole_blocks_skip_the_masks(rng, length, keys, causal):
+@pytest.mark.parametrize("length,keys,causal,block_m,block_n", [
+    (40, 100, True, 16, 16), (64, 64, True, 16, 16), (33, 97, False, 16, 16),
+    (40, 86, True, 16, 32)])  # past = 46 = 14 mod 16: an off-by-one in `whole`, or rounding by BLOCK_M, fails
+def test_flash_attention_whole_blocks_skip_the_masks(rng, length, keys, causal, block_m, block_n):
     """Key blocks below the diagonal and inside the keys take the unmasked path (`start_n < whole`),
     the rest the masked one: queries that are the last `length` of `keys` positions (a prefill after
-    cached tokens), 16 x 16 tiles, so that most blocks of the later query blocks are whole, against
+    cached tokens), small tiles, so that most blocks of the later query blocks are whole, against
     float64 on a poisoned output."""
     heads, kv_heads, dim, past = 4, 2, 32, keys - length
     q = normal(rng, (heads, length, dim), mx.float16)
     k, v = normal(rng, (kv_heads, keys, dim), mx.float16), normal(rng, (kv_heads, keys, dim), mx.float16)
     args = list(flash_attention.kernel_args(q, k, v, causal))
     args[3] = mf.full((heads, length, dim), float("nan"), mx.float16)
-    out = flash_attention.flash_attention_kernel.fn[flash_attention.launch_grid(heads, length)({"BLOCK_M": 16})](
-        *args, past=past, BLOCK_M=16, BLOCK_N=16, num_warps=2)
-    last_whole = ((length - 1) // 16 * 16 + past + 1) // 16 * 16 if causal else keys // 16 * 16
+    out = flash_attention.flash_attention_kernel.fn[flash_attention.launch_grid(heads, length)({"BLOCK_M": block_m})](
+        *args, past=past, BLOCK_M=block_m, BLOCK_N=block_n, num_warps=2)
+    last_whole = (((length - 1) // block_m * block_m + past + 1) // block_n * block_n if causal
+                  else keys // block_n * block_n)
     assert last_whole >= 48  # the last query block has whole key blocks to skip masks on
     qf, kf, vf = (np.repeat(f64(t), heads // t.shape[0], axis=0) if t is not q else f64(t) for t in (q, k, v))
     s = qf @ kf.transpose(0, 2, 1) / math.sqrt(dim)
