@@ -100,10 +100,10 @@ def _np_softmax(x: np.ndarray) -> np.ndarray:
 
 
 class Bench:
-    def __init__(self, launches: int, reps: int, log: Callable[[str], None]):
+    def __init__(self, launches: int, reps: int, log: Callable[[str], None], only: str = ""):
         import torch
 
-        self.torch, self.launches, self.reps, self.log = torch, launches, reps, log
+        self.torch, self.launches, self.reps, self.log, self.only = torch, launches, reps, log, only
         self.rng = np.random.default_rng(SEED)
         self.rows: list[Row] = []
 
@@ -124,7 +124,9 @@ class Bench:
 
     def measure(self, row: Row, ours: Callable[[int], Any], triton: Callable[[int], Any], copies: int,
                 check: Callable[[Any, Any], tuple[float, float]]) -> None:
-        """Check both sides on copy 0 against the reference, then time both."""
+        """Check both sides on copy 0 against the reference, then time both (rows `--only` names)."""
+        if self.only not in row.kernel:
+            return
         try:
             out_ours = ours(0)
             mx.eval(out_ours)
@@ -329,6 +331,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="small shapes (a smoke run, not for the record)")
     ap.add_argument("--launches", type=int, default=100)
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--only", default="", help="time only the rows whose kernel name contains this")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     log_file = (args.out / f"same_source-{args.label}.log").open("w")
@@ -336,7 +339,7 @@ def main() -> int:
     def log(msg: str) -> None:
         print(msg, file=log_file, flush=True)
 
-    b = Bench(args.launches, args.reps, log)
+    b = Bench(args.launches, args.reps, log, args.only)
     bandwidth = copy_bandwidth()
     run(b, args.quick)
     run_misaligned(b, args.quick)

@@ -1,0 +1,261 @@
+"""Hopper's `wgmma` through MLX's `mx.fast.cuda_kernel`, hand-written: the building blocks a wgmma
+path in the compiler would emit (docs/dot.md, "What is left, and a wgmma path"), proven and timed
+before the compiler learns them.
+
+A fp16 matmul C = A @ B (row-major, fp32 accumulators, fp16 out), one program per BM x BN tile
+(grouped order, 8 tiles along M), 4 warps a warpgroup, each warpgroup 64 rows:
+- operands copied by `cp.async` (16 bytes a thread) into a ring of `stages` buffers in dynamic
+  shared memory, each 64-element (128-byte) row of 8 16-byte chunks stored with chunk c at
+  c ^ (row % 8): the 128-byte swizzle wgmma's descriptors read (no padding); B's rows, BN wide,
+  as BN / 64 such 64-column blocks;
+- per K step of 16, one `wgmma.mma_async.m64n{BN}k16` a warpgroup: A through a K-major descriptor
+  (start + 32 bytes a step, 1024 bytes between 8-row groups), B through an MN-major one
+  (`imm-trans-b`: rows of N; the leading offset the bytes between 64-column blocks, the stride
+  offset those between 8-row groups, as CUTLASS's canonical layouts say; the first variant is also
+  tried with the two exchanged, and the rest follow whichever is right);
+- `fence.proxy.async` between the copies landing and the barrier (cp.async writes through the
+  generic proxy, wgmma reads through the async one), `wgmma.fence` before a step's products,
+  `commit_group`, then `wait_group WAIT`: 0 waits for the step's products before the next step's
+  copies are issued; 1 leaves them running while the next step's copies go out (the copies then run
+  stages - 2 tiles ahead, so none overwrites a buffer a product still reads).
+
+Every variant is checked against MLX's own matmul (fp32, on the GPU) before it is timed with
+gpu_bench's method, beside MLX's fp16 matmul and the library matmul (the compiler's mma.sync path)
+at its fastest measured config.
+
+    python3 benchmarks/wgmma_probe.py --out DIR          (a GPU with sm_90a and MLX's CUDA build)
+    python3 benchmarks/wgmma_probe.py --compile-only     (here: NVRTC + ptxas for sm_90a, registers
+                                                          and spills of each variant)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import mlx.core as mx
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+HELPERS = r"""
+__device__ __forceinline__ void probe_cp_async16(void* smem, const void* src) {
+  unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(dst), "l"(src));
+}
+__device__ __forceinline__ unsigned long long probe_desc(const void* smem, unsigned lbo, unsigned sbo) {
+  // wgmma matrix descriptor: start address, leading and stride byte offsets (16-byte units, 14
+  // bits each), swizzle mode 1 (128 bytes) in bits 62-63
+  unsigned addr = (unsigned)__cvta_generic_to_shared(smem);
+  return (unsigned long long)((addr & 0x3FFFF) >> 4) | ((unsigned long long)((lbo >> 4) & 0x3FFF) << 16)
+       | ((unsigned long long)((sbo >> 4) & 0x3FFF) << 32) | (1ull << 62);
+}
+"""
+
+
+@dataclass(frozen=True)
+class Variant:
+    bm: int
+    bn: int
+    stages: int
+    wait: int  # wgmma groups left running at the end of a step
+    swap: bool = False  # B's descriptor with its leading and stride offsets exchanged
+
+    @property
+    def name(self) -> str:
+        return f"{self.bm}x{self.bn}x64 s{self.stages} wait{self.wait}{' swap' if self.swap else ''}"
+
+    @property
+    def threads(self) -> int:
+        return 128 * (self.bm // 64)
+
+    @property
+    def shared_bytes(self) -> int:
+        return self.stages * (self.bm * 64 + 64 * self.bn) * 2 + 1024  # + room to align the ring to 1024
+
+    def wgmma_asm(self) -> str:
+        regs = self.bn // 2
+        outs = ", ".join(f"%{i}" for i in range(regs))
+        operands = ", ".join(f'"+f"(acc[{i}])' for i in range(regs))
+        return (f'asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{regs + 2}, 0;\\n'
+                f'wgmma.mma_async.sync.aligned.m64n{self.bn}k16.f32.f16.f16 {{{outs}}}, %{regs}, %{regs + 1}, '
+                f'p, 1, 1, 0, 1;\\n}}\\n" : {operands} : "l"(da), "l"(db), "r"(1));')
+
+    def source(self) -> str:
+        ahead = self.stages - 1 - self.wait
+        a_elems, b_elems = self.bm * 64, 64 * self.bn
+        lbo, sbo = 64 * 128, 1024  # bytes between 64-column blocks of B; between its 8-row groups
+        if self.swap:
+            lbo, sbo = sbo, lbo
+        return f"""
+  constexpr int BM = {self.bm}, BN = {self.bn}, BK = 64, STAGES = {self.stages}, AHEAD = {ahead};
+  constexpr int THREADS = {self.threads}, A_ELEMS = {a_elems}, STAGE = {a_elems + b_elems};
+  extern __shared__ unsigned char probe_smem[];
+  const unsigned raw = (unsigned)__cvta_generic_to_shared(probe_smem);
+  __half* ring = reinterpret_cast<__half*>(probe_smem + (((raw + 1023u) & ~1023u) - raw));
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, wg = warp / 4;
+  const int grid_m = M / BM, grid_n = N / BN, width = 8 * grid_n, pid = blockIdx.x;
+  const int first_m = (pid / width) * 8, group = min(grid_m - first_m, 8);
+  const int m0 = (first_m + (pid % width) % group) * BM, n0 = ((pid % width) / group) * BN;
+  auto load = [&](int stage, int k0) {{
+    __half* as = ring + stage * STAGE;
+    __half* bs = as + A_ELEMS;
+    for (int c = tid; c < BM * 8; c += THREADS) {{
+      const int row = c / 8, ch = c % 8;
+      probe_cp_async16(as + row * 64 + ((ch ^ (row % 8)) * 8), a + (size_t)(m0 + row) * K + k0 + ch * 8);
+    }}
+    for (int c = tid; c < BK * BN / 8; c += THREADS) {{
+      const int row = c / (BN / 8), col = c % (BN / 8), blk = col / 8, ch = col % 8;
+      probe_cp_async16(bs + blk * BK * 64 + row * 64 + ((ch ^ (row % 8)) * 8),
+                       b + (size_t)(k0 + row) * N + n0 + col * 8);
+    }}
+  }};
+  float acc[BN / 2];
+  #pragma unroll
+  for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
+  const int steps = K / BK;
+  for (int s = 0; s < AHEAD; ++s) {{
+    if (s < steps) load(s, s * BK);
+    asm volatile("cp.async.commit_group;\\n" ::);
+  }}
+  for (int t = 0; t < steps; ++t) {{
+    asm volatile("cp.async.wait_group %0;\\n" :: "n"(AHEAD - 1) : "memory");
+    asm volatile("fence.proxy.async.shared::cta;\\n" ::: "memory");
+    __syncthreads();
+    if (t + AHEAD < steps) load((t + AHEAD) % STAGES, (t + AHEAD) * BK);
+    asm volatile("cp.async.commit_group;\\n" ::);
+    const __half* as = ring + (t % STAGES) * STAGE + wg * 64 * 64;
+    const __half* bs = ring + (t % STAGES) * STAGE + A_ELEMS;
+    asm volatile("wgmma.fence.sync.aligned;\\n" ::: "memory");
+    #pragma unroll
+    for (int kk = 0; kk < BK; kk += 16) {{
+      const unsigned long long da = probe_desc(as + kk, 16, 1024);
+      const unsigned long long db = probe_desc(bs + kk * 64, {lbo}, {sbo});
+      {self.wgmma_asm()}
+    }}
+    asm volatile("wgmma.commit_group.sync.aligned;\\n" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned %0;\\n" :: "n"({self.wait}) : "memory");
+  }}
+  asm volatile("wgmma.wait_group.sync.aligned 0;\\n" ::: "memory");
+  const int row = m0 + wg * 64 + (warp % 4) * 16 + lane / 4;
+  #pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {{
+    const int col = n0 + j * 8 + (lane % 4) * 2;
+    *reinterpret_cast<__half2*>(c + (size_t)row * N + col) = __floats2half2_rn(acc[4 * j], acc[4 * j + 1]);
+    *reinterpret_cast<__half2*>(c + (size_t)(row + 8) * N + col) = __floats2half2_rn(acc[4 * j + 2], acc[4 * j + 3]);
+  }}
+"""
+
+
+VARIANTS = [Variant(128, 256, 3, 0), Variant(128, 256, 4, 1),
+            Variant(128, 256, 3, 1), Variant(128, 128, 4, 0), Variant(128, 128, 4, 1)]
+
+
+def kernel(v: Variant):
+    return mx.fast.cuda_kernel(name=f"wgmma_probe_{v.bm}_{v.bn}_{v.stages}_{v.wait}_{int(v.swap)}",
+                               input_names=["a", "b"], output_names=["c"], source=v.source(), header=HELPERS,
+                               shared_memory=v.shared_bytes)
+
+
+def run(v: Variant, a: mx.array, b: mx.array) -> mx.array:
+    m, k = a.shape
+    n = b.shape[1]
+    return kernel(v)(inputs=[a, b], template=[("M", m), ("N", n), ("K", k)], output_shapes=[(m, n)],
+                     output_dtypes=[mx.float16], grid=((m // v.bm) * (n // v.bn) * v.threads, 1, 1),
+                     threadgroup=(v.threads, 1, 1))[0]
+
+
+def compile_only() -> int:
+    """Each variant through NVRTC (MLX's wrapping and options, tests/codegen) and ptxas for sm_90a."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from metalforge.runtime import nvrtc
+    from tests.codegen.nvrtc import HERE, ptxas
+    from tests.codegen.test_cuda_render import MLX_INCLUDES, mlx_cuda_source
+    for v in VARIANTS:
+        template = "  constexpr int M = 4096, N = 4096, K = 4096;\n"  # cuda_kernel's template arguments
+        body = mlx_cuda_source(f"probe_{v.bm}_{v.bn}", ["a", "b"], ["__half", "__half"], ["c"], ["__half"],
+                               template + v.source(), HELPERS, MLX_INCLUDES)
+        ptx = nvrtc.compile_ptx(body, "probe", "sm_90a", ["--device-as-default-execution-space", f"--include-path={HERE}"])
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "p.ptx").write_text(ptx)
+            log = subprocess.run([ptxas(), "-arch=sm_90a", "-v", "-o", f"{tmp}/p.cubin", f"{tmp}/p.ptx"],
+                                 capture_output=True, text=True)
+        used = [line.strip() for line in log.stderr.splitlines() if any(w in line for w in ("registers", "spill", "wgmma", "arning"))]
+        print(f"{v.name}: ptxas rc {log.returncode}; {' '.join(used)[:200]}{log.stderr[:300] if log.returncode else ''}")
+    return 0
+
+
+@dataclass
+class Result:
+    variant: str
+    error: float | None = None
+    us: float | None = None
+    tflops: float | None = None
+    failed: str = ""
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--out", help="directory for results.json")
+    p.add_argument("--compile-only", action="store_true")
+    p.add_argument("--size", type=int, default=4096, help="M = N = K")
+    args = p.parse_args()
+    if args.compile_only:
+        return compile_only()
+    from gpu_bench import rotations, time_mlx
+
+    import metalforge as mf
+    from metalforge.kernels import matmul
+
+    size, flops = args.size, 2 * args.size ** 3
+    seed = int(time.time()) % 100000
+    print(f"seed {seed}, M = N = K = {size}, {mx.default_device()}")
+    mx.random.seed(seed)
+    copies = rotations(3 * size * size * 2)
+    ab = [(mx.random.normal((size, size)).astype(mx.float16), mx.random.normal((size, size)).astype(mx.float16))
+          for _ in range(copies)]
+    want = ab[0][0].astype(mx.float32) @ ab[0][1].astype(mx.float32)
+    # fp16 output of a unit-variance K-term sum: |C| ~ sqrt(K) * 4 at most here, fp16's half ulp there
+    # plus fp32 sums in another order
+    tolerance = 2.0 ** -11 * float(mx.max(mx.abs(want)).item()) * 2
+    results, swap = [], None
+    for v in VARIANTS:
+        for v in ([v, replace(v, swap=True)] if swap is None else [replace(v, swap=swap)]):
+            r = Result(v.name)
+            try:
+                got = run(v, *ab[0])
+                r.error = float(mx.max(mx.abs(got.astype(mx.float32) - want)).item())
+                if not r.error <= tolerance:
+                    r.failed = f"max error {r.error:.3g} > {tolerance:.3g}"
+                else:
+                    swap = v.swap if swap is None else swap  # the B descriptor the hardware reads right
+                    r.us = time_mlx(lambda i: run(v, *ab[i]), copies)
+                    r.tflops = flops / r.us * 1e-6
+            except Exception as e:  # a variant the GPU or NVRTC refuses: say so, go on
+                r.failed = f"{type(e).__name__}: {str(e)[:300]}"
+            print(f"{r.variant}: {r.failed or f'{r.us:.1f} us, {r.tflops:.0f} TFLOP/s, max error {r.error:.3g}'}",
+                  flush=True)
+            results.append(r)
+    mlx_us = time_mlx(lambda i: ab[i][0] @ ab[i][1], copies)
+    print(f"MLX a @ b: {mlx_us:.1f} us, {flops / mlx_us * 1e-6:.0f} TFLOP/s")
+    grid = lambda meta: (mf.cdiv(size, meta["BLOCK_M"]) * mf.cdiv(size, meta["BLOCK_N"]),)  # noqa: E731
+    ours = {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "GROUP_M": 8, "num_warps": 8, "num_stages": 3}
+
+    def library(i: int) -> mx.array:
+        return matmul.matmul_kernel.fn[grid](*ab[i], mf.empty((size, size), mx.float16), size, size, size, **ours)
+    lib_us = time_mlx(library, copies)
+    print(f"library matmul (mma.sync) {ours}: {lib_us:.1f} us, {flops / lib_us * 1e-6:.0f} TFLOP/s")
+    if args.out:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        Path(args.out, "results.json").write_text(json.dumps(
+            {"seed": seed, "size": size, "variants": [asdict(r) for r in results], "mlx_us": mlx_us,
+             "library_us": lib_us}, indent=1))
+    return 0 if any(r.tflops for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
