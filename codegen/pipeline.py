@@ -18,6 +18,7 @@ from .layouts import Blocked, prod
 from .facts import KernelFacts, kernel_facts
 from .ir_passes.assign_layouts import LayoutPlan, assign_layouts
 from .ir_passes.dce import eliminate_dead_code
+from .ir_passes.exponentials import fold_exp_differences
 from .ir_passes.fold import fold_constants
 from .ir_passes.masks import drop_implied_masks
 from .ir_passes.prefetch import prefetch_dot_operands
@@ -31,10 +32,11 @@ from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 from .target import target_named
 
-CODEGEN_VERSION = "31"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "32"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 _SOURCE_COMMENT = re.compile(r"^\s*// (\d+): (.*)$")  # lowering's comment naming each op's Python line
-PASSES = (("fold constants", fold_constants), ("dead code", eliminate_dead_code))
+PASSES = (("fold constants", fold_constants), ("exp of differences", fold_exp_differences),
+          ("dead code", eliminate_dead_code))
 RENDERERS = {"msl": MSLRenderer, "cuda": CUDARenderer}
 
 

@@ -32,7 +32,7 @@ case "${PART:-1}" in
 5) timeout 150 python3 -u benchmarks/wgmma_probe.py --out "$OUT/wgmma" > "$OUT/wgmma.log" 2>&1
    echo "wgmma rc $?"; tail -9 "$OUT/wgmma.log" | cut -c1-200
    for side in base new; do
-     timeout 170 $side benchmarks/dot_bench.py --out "$OUT/fa-$side" --only fa_ --budget 130 > "$OUT/fa-$side.log" 2>&1
+     $side benchmarks/dot_bench.py --out "$OUT/fa-$side" --only fa_ --budget 120 > "$OUT/fa-$side.log" 2>&1
      echo "fa $side rc $?"; tail -n +3 "$OUT/fa-$side/table.md" 2>/dev/null
    done ;;
 6) timeout 120 python3 -u benchmarks/same_source.py --out "$OUT/same_source" --only "vector add" \

@@ -24,12 +24,12 @@ from ..layouts import (MMA, Blocked, Expand, Layout, Registers, Remat, Scalar, S
 ELEMENTWISE = frozenset({
     "add", "sub", "mul", "fdiv", "sdiv", "udiv", "srem", "urem", "fmod", "and", "or", "xor", "shl", "ashr", "lshr",
     "cmp", "neg", "not", "cast", "bitcast", "select", "addptr", "minimum", "maximum", "clamp", "fma", "exp", "exp2",
-    "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs", "philox",
+    "expdiff", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs", "philox",
 })
 # Ops that evaluate a function: index arithmetic computed with one is kept in registers when several
 # ops read it, instead of being recomputed at every read (RoPE's cos and sin of one angle, each
 # read twice, were four evaluations per element on top of four of the angle's exp).
-FUNCTIONS = frozenset({"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "sigmoid", "philox",
+FUNCTIONS = frozenset({"exp", "exp2", "expdiff", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "sigmoid", "philox",
                        "fdiv", "fmod"})
 # Ops that only re-index their operand.
 VIEWS = frozenset({"broadcast", "expand_dims", "reshape", "permute", "extract", "flip"})

@@ -20,7 +20,8 @@ from .base import Renderer
 
 _HALF = {ir.float16: ("__float2half", "__half"), ir.bfloat16: ("__float2bfloat16", "__nv_bfloat16")}
 # Triton's precision where it trades accuracy for speed (its PTX for fp32): exp and exp2 through
-# ex2.approx, sqrt.approx, div.full (2 ulp); the rest as CUDA's math library computes them.
+# ex2.approx (flushing results below 2^-126 to zero, as Metal's fast math), sqrt.approx, div.full
+# (2 ulp); the rest as CUDA's math library computes them.
 _FLOAT_FUNCTIONS = {"exp": "mf_exp", "exp2": "mf_exp2", "fdiv": "mf_fdiv", "log": "logf", "log2": "log2f",
                     "sqrt": "mf_sqrt",
                     "rsqrt": "rsqrtf", "sin": "sinf", "cos": "cosf", "floor": "floorf", "ceil": "ceilf",

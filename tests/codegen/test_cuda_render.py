@@ -406,7 +406,7 @@ def test_spellings():
     assert "__shfl_xor_sync(0xffffffffu, " in c.body and "__syncthreads();" in c.body
     assert "float* " in c.body and "= reinterpret_cast<float*>(mf_shared + " in c.body
     assert "int(blockIdx.x)" in c.body and "n_cols[0]" in c.body
-    assert "decltype(x_ptr)" in c.body and "mf_cast<__half>(" in c.body and "mf_exp(" in c.body
+    assert "decltype(x_ptr)" in c.body and "mf_cast<__half>(" in c.body and "mf_exp2(fmaf(" in c.body
     c = render("atomics_f32")
     assert "atomicAdd(" in c.body and "atomicExch(" in c.body and "mf_atomic_max(" in c.body
     assert "template <typename T> __device__ __forceinline__ T mf_atomic_max(" in c.header

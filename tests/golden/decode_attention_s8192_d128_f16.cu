@@ -18,9 +18,10 @@ template <int N, typename T> __device__ __forceinline__ void mf_load_masked(mf_v
   if (mask) w = *reinterpret_cast<const W*>(p);
   v = *reinterpret_cast<const mf_vec<N, T>*>(&w);
 }
-// Triton's fp32 math: the hardware approximations its PTX uses (ex2.approx, sqrt.approx, div.full).
-__device__ __forceinline__ float mf_exp2(float x) { float y; asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
-__device__ __forceinline__ float mf_exp(float x) { return mf_exp2(x * 1.4426950408889634f); }
+// Triton's fp32 math: the hardware approximations its PTX uses (ex2.approx, sqrt.approx, div.full);
+// exp2 flushes results below 2^-126 to zero as Metal's fast math does (.ftz: one instruction, where
+// keeping them costs a compare and two predicated multiplies around it).
+__device__ __forceinline__ float mf_exp2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b < a ? b : a; }
 
 extern __shared__ __align__(16) unsigned char mf_shared[];
@@ -174,38 +175,28 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     float t_10[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_10[k] = (m_i[k] - m_new[k]);
-    }
-    float t_11[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_11[k] = mf_exp(t_10[k]);
+      t_10[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
     }
     float alpha[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
+      alpha[k] = (t_9[k] ? 1.0f : t_10[k]);
     }
     // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
-    float t_12[8];
+    float t_11[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_12[k] = (scores[k] - m_new[k]);
-    }
-    float t_13[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = mf_exp(t_12[k]);
+      t_11[k] = mf_exp2(fmaf(scores[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
     }
     float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int n_3 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       bool valid_3 = (n_3 < hi);
-      p[k] = (valid_3 ? t_13[k] : 0.0f);
+      p[k] = (valid_3 ? t_11[k] : 0.0f);
     }
     // 125: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-    __half t_14[64];
+    __half t_12[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 8) {
       int n_4 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
@@ -215,47 +206,47 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
         mf_load_masked(mf_v, (v_ptr + offs_2), valid_4);
-        t_14[k] = mf_v.v[0];
-        t_14[(k + 1)] = mf_v.v[1];
-        t_14[(k + 2)] = mf_v.v[2];
-        t_14[(k + 3)] = mf_v.v[3];
-        t_14[(k + 4)] = mf_v.v[4];
-        t_14[(k + 5)] = mf_v.v[5];
-        t_14[(k + 6)] = mf_v.v[6];
-        t_14[(k + 7)] = mf_v.v[7];
+        t_12[k] = mf_v.v[0];
+        t_12[(k + 1)] = mf_v.v[1];
+        t_12[(k + 2)] = mf_v.v[2];
+        t_12[(k + 3)] = mf_v.v[3];
+        t_12[(k + 4)] = mf_v.v[4];
+        t_12[(k + 5)] = mf_v.v[5];
+        t_12[(k + 6)] = mf_v.v[6];
+        t_12[(k + 7)] = mf_v.v[7];
       }
     }
     float v[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      v[k] = static_cast<float>(t_14[k]);
+      v[k] = static_cast<float>(t_12[k]);
     }
     // 126: acc = acc * alpha[:, None] + p[:, None] * v
-    float t_15[64];
+    float t_13[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      t_15[k] = (acc[k] * alpha[(k / 8)]);
+      t_13[k] = (acc[k] * alpha[(k / 8)]);
     }
-    float t_16[64];
+    float t_14[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      t_16[k] = (p[(k / 8)] * v[k]);
+      t_14[k] = (p[(k / 8)] * v[k]);
     }
     float acc_3[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      acc_3[k] = (t_15[k] + t_16[k]);
+      acc_3[k] = (t_13[k] + t_14[k]);
     }
     // 127: l_i = l_i * alpha + p
-    float t_17[8];
+    float t_15[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_17[k] = (l_i[k] * alpha[k]);
+      t_15[k] = (l_i[k] * alpha[k]);
     }
     float l_i_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      l_i_2[k] = (t_17[k] + p[k]);
+      l_i_2[k] = (t_15[k] + p[k]);
     }
     float acc_4[64];
     #pragma unroll
@@ -308,43 +299,38 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   m[0] = fmaxf(m[0], m_smem[3]);
   float m_1 = m[0];
   // 130: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
-  bool t_18[8];
+  bool t_16[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_18[k] = (m_i[k] == m_1);
+    t_16[k] = (m_i[k] == m_1);
   }
-  float t_19[8];
+  float t_17[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_19[k] = (m_i[k] - m_1);
-  }
-  float t_20[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_20[k] = mf_exp(t_19[k]);
+    t_17[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_1 * 1.4426950408889634f))));
   }
   float w[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    w[k] = (t_18[k] ? 1.0f : t_20[k]);
+    w[k] = (t_16[k] ? 1.0f : t_17[k]);
   }
   // 131: acc = tl.sum(acc * w[:, None], axis=0)
-  float t_21[64];
+  float t_18[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    t_21[k] = (acc[k] * w[(k / 8)]);
+    t_18[k] = (acc[k] * w[(k / 8)]);
   }
   float acc_5[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    acc_5[k] = t_21[k];
-    acc_5[k] = (acc_5[k] + t_21[(8 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(16 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(24 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(32 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(40 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(48 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(56 + k)]);
+    acc_5[k] = t_18[k];
+    acc_5[k] = (acc_5[k] + t_18[(8 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(16 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(24 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(32 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(40 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(48 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(56 + k)]);
   }
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -367,20 +353,20 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
   }
   // 132: l_i = tl.sum(l_i * w, axis=0)
-  float t_22[8];
+  float t_19[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_22[k] = (l_i[k] * w[k]);
+    t_19[k] = (l_i[k] * w[k]);
   }
   float l_i_4[1];
-  l_i_4[0] = t_22[0];
-  l_i_4[0] = (l_i_4[0] + t_22[1]);
-  l_i_4[0] = (l_i_4[0] + t_22[2]);
-  l_i_4[0] = (l_i_4[0] + t_22[3]);
-  l_i_4[0] = (l_i_4[0] + t_22[4]);
-  l_i_4[0] = (l_i_4[0] + t_22[5]);
-  l_i_4[0] = (l_i_4[0] + t_22[6]);
-  l_i_4[0] = (l_i_4[0] + t_22[7]);
+  l_i_4[0] = t_19[0];
+  l_i_4[0] = (l_i_4[0] + t_19[1]);
+  l_i_4[0] = (l_i_4[0] + t_19[2]);
+  l_i_4[0] = (l_i_4[0] + t_19[3]);
+  l_i_4[0] = (l_i_4[0] + t_19[4]);
+  l_i_4[0] = (l_i_4[0] + t_19[5]);
+  l_i_4[0] = (l_i_4[0] + t_19[6]);
+  l_i_4[0] = (l_i_4[0] + t_19[7]);
   float partner_6 = __shfl_xor_sync(0xffffffffu, l_i_4[0], 16);
   l_i_4[0] = (l_i_4[0] + partner_6);
   __syncthreads();
@@ -394,24 +380,24 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
   float l_i_5 = l_i_4[0];
   // 137: tl.store(o_ptr + part * D + d, acc)
-  int t_23 = (part * 128);
-  decltype(o_ptr) t_24 = (o_ptr + t_23);
+  int t_20 = (part * 128);
+  decltype(o_ptr) t_21 = (o_ptr + t_20);
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     int d = (((int(threadIdx.x % 32u) % 16) * 8) + k);
     if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) == 0))) {
-      *((t_24 + d)) = acc_5[k];
+      *((t_21 + d)) = acc_5[k];
     }
   }
   // 138: tl.store(m_ptr + part, m_i)
-  decltype(m_ptr) t_25 = (m_ptr + part);
+  decltype(m_ptr) t_22 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_25) = m_1;
+    *(t_22) = m_1;
   }
   // 139: tl.store(l_ptr + part, l_i)
-  decltype(l_ptr) t_26 = (l_ptr + part);
+  decltype(l_ptr) t_23 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_26) = l_i_5;
+    *(t_23) = l_i_5;
   }
 } else {
   // 103: head = tl.program_id(0)
@@ -562,38 +548,28 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     float t_10[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_10[k] = (m_i[k] - m_new[k]);
-    }
-    float t_11[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_11[k] = mf_exp(t_10[k]);
+      t_10[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
     }
     float alpha[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
+      alpha[k] = (t_9[k] ? 1.0f : t_10[k]);
     }
     // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
-    float t_12[8];
+    float t_11[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_12[k] = (scores[k] - m_new[k]);
-    }
-    float t_13[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = mf_exp(t_12[k]);
+      t_11[k] = mf_exp2(fmaf(scores[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
     }
     float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int n_3 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       bool valid_3 = (n_3 < hi);
-      p[k] = (valid_3 ? t_13[k] : 0.0f);
+      p[k] = (valid_3 ? t_11[k] : 0.0f);
     }
     // 125: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-    __half t_14[64];
+    __half t_12[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
       int n_4 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
@@ -601,56 +577,56 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       int offs_2 = (((first_key + n_4) * 128) + d_2);
       bool valid_4 = (n_4 < hi);
       if (valid_4) {
-        t_14[k] = (v_ptr + offs_2)[0];
-        t_14[(k + 1)] = (v_ptr + offs_2)[1];
-        t_14[(k + 2)] = (v_ptr + offs_2)[2];
-        t_14[(k + 3)] = (v_ptr + offs_2)[3];
-        t_14[(k + 4)] = (v_ptr + offs_2)[4];
-        t_14[(k + 5)] = (v_ptr + offs_2)[5];
-        t_14[(k + 6)] = (v_ptr + offs_2)[6];
-        t_14[(k + 7)] = (v_ptr + offs_2)[7];
+        t_12[k] = (v_ptr + offs_2)[0];
+        t_12[(k + 1)] = (v_ptr + offs_2)[1];
+        t_12[(k + 2)] = (v_ptr + offs_2)[2];
+        t_12[(k + 3)] = (v_ptr + offs_2)[3];
+        t_12[(k + 4)] = (v_ptr + offs_2)[4];
+        t_12[(k + 5)] = (v_ptr + offs_2)[5];
+        t_12[(k + 6)] = (v_ptr + offs_2)[6];
+        t_12[(k + 7)] = (v_ptr + offs_2)[7];
       } else {
-        t_14[k] = __float2half(0.0f);
-        t_14[(k + 1)] = __float2half(0.0f);
-        t_14[(k + 2)] = __float2half(0.0f);
-        t_14[(k + 3)] = __float2half(0.0f);
-        t_14[(k + 4)] = __float2half(0.0f);
-        t_14[(k + 5)] = __float2half(0.0f);
-        t_14[(k + 6)] = __float2half(0.0f);
-        t_14[(k + 7)] = __float2half(0.0f);
+        t_12[k] = __float2half(0.0f);
+        t_12[(k + 1)] = __float2half(0.0f);
+        t_12[(k + 2)] = __float2half(0.0f);
+        t_12[(k + 3)] = __float2half(0.0f);
+        t_12[(k + 4)] = __float2half(0.0f);
+        t_12[(k + 5)] = __float2half(0.0f);
+        t_12[(k + 6)] = __float2half(0.0f);
+        t_12[(k + 7)] = __float2half(0.0f);
       }
     }
     float v[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      v[k] = static_cast<float>(t_14[k]);
+      v[k] = static_cast<float>(t_12[k]);
     }
     // 126: acc = acc * alpha[:, None] + p[:, None] * v
-    float t_15[64];
+    float t_13[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      t_15[k] = (acc[k] * alpha[(k / 8)]);
+      t_13[k] = (acc[k] * alpha[(k / 8)]);
     }
-    float t_16[64];
+    float t_14[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      t_16[k] = (p[(k / 8)] * v[k]);
+      t_14[k] = (p[(k / 8)] * v[k]);
     }
     float acc_3[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      acc_3[k] = (t_15[k] + t_16[k]);
+      acc_3[k] = (t_13[k] + t_14[k]);
     }
     // 127: l_i = l_i * alpha + p
-    float t_17[8];
+    float t_15[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_17[k] = (l_i[k] * alpha[k]);
+      t_15[k] = (l_i[k] * alpha[k]);
     }
     float l_i_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      l_i_2[k] = (t_17[k] + p[k]);
+      l_i_2[k] = (t_15[k] + p[k]);
     }
     float acc_4[64];
     #pragma unroll 1
@@ -703,43 +679,38 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   m[0] = fmaxf(m[0], m_smem[3]);
   float m_1 = m[0];
   // 130: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
-  bool t_18[8];
+  bool t_16[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    t_18[k] = (m_i[k] == m_1);
+    t_16[k] = (m_i[k] == m_1);
   }
-  float t_19[8];
+  float t_17[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    t_19[k] = (m_i[k] - m_1);
-  }
-  float t_20[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_20[k] = mf_exp(t_19[k]);
+    t_17[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_1 * 1.4426950408889634f))));
   }
   float w[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    w[k] = (t_18[k] ? 1.0f : t_20[k]);
+    w[k] = (t_16[k] ? 1.0f : t_17[k]);
   }
   // 131: acc = tl.sum(acc * w[:, None], axis=0)
-  float t_21[64];
+  float t_18[64];
   #pragma unroll 1
   for (int k = 0; (k < 64); k += 1) {
-    t_21[k] = (acc[k] * w[(k / 8)]);
+    t_18[k] = (acc[k] * w[(k / 8)]);
   }
   float acc_5[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    acc_5[k] = t_21[k];
-    acc_5[k] = (acc_5[k] + t_21[(8 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(16 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(24 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(32 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(40 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(48 + k)]);
-    acc_5[k] = (acc_5[k] + t_21[(56 + k)]);
+    acc_5[k] = t_18[k];
+    acc_5[k] = (acc_5[k] + t_18[(8 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(16 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(24 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(32 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(40 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(48 + k)]);
+    acc_5[k] = (acc_5[k] + t_18[(56 + k)]);
   }
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -762,20 +733,20 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
   }
   // 132: l_i = tl.sum(l_i * w, axis=0)
-  float t_22[8];
+  float t_19[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    t_22[k] = (l_i[k] * w[k]);
+    t_19[k] = (l_i[k] * w[k]);
   }
   float l_i_4[1];
-  l_i_4[0] = t_22[0];
-  l_i_4[0] = (l_i_4[0] + t_22[1]);
-  l_i_4[0] = (l_i_4[0] + t_22[2]);
-  l_i_4[0] = (l_i_4[0] + t_22[3]);
-  l_i_4[0] = (l_i_4[0] + t_22[4]);
-  l_i_4[0] = (l_i_4[0] + t_22[5]);
-  l_i_4[0] = (l_i_4[0] + t_22[6]);
-  l_i_4[0] = (l_i_4[0] + t_22[7]);
+  l_i_4[0] = t_19[0];
+  l_i_4[0] = (l_i_4[0] + t_19[1]);
+  l_i_4[0] = (l_i_4[0] + t_19[2]);
+  l_i_4[0] = (l_i_4[0] + t_19[3]);
+  l_i_4[0] = (l_i_4[0] + t_19[4]);
+  l_i_4[0] = (l_i_4[0] + t_19[5]);
+  l_i_4[0] = (l_i_4[0] + t_19[6]);
+  l_i_4[0] = (l_i_4[0] + t_19[7]);
   float partner_6 = __shfl_xor_sync(0xffffffffu, l_i_4[0], 16);
   l_i_4[0] = (l_i_4[0] + partner_6);
   __syncthreads();
@@ -789,23 +760,23 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
   float l_i_5 = l_i_4[0];
   // 137: tl.store(o_ptr + part * D + d, acc)
-  int t_23 = (part * 128);
-  decltype(o_ptr) t_24 = (o_ptr + t_23);
+  int t_20 = (part * 128);
+  decltype(o_ptr) t_21 = (o_ptr + t_20);
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     int d = (((int(threadIdx.x % 32u) % 16) * 8) + k);
     if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) == 0))) {
-      *((t_24 + d)) = acc_5[k];
+      *((t_21 + d)) = acc_5[k];
     }
   }
   // 138: tl.store(m_ptr + part, m_i)
-  decltype(m_ptr) t_25 = (m_ptr + part);
+  decltype(m_ptr) t_22 = (m_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_25) = m_1;
+    *(t_22) = m_1;
   }
   // 139: tl.store(l_ptr + part, l_i)
-  decltype(l_ptr) t_26 = (l_ptr + part);
+  decltype(l_ptr) t_23 = (l_ptr + part);
   if ((int(threadIdx.x) == 0)) {
-    *(t_26) = l_i_5;
+    *(t_23) = l_i_5;
   }
 }

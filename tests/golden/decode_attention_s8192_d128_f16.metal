@@ -137,38 +137,28 @@ for (int start = lo; (start < hi); start += 64) {
   float t_10[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = (m_i[k] - m_new[k]);
-  }
-  float t_11[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = metal::exp(t_10[k]);
+    t_10[k] = metal::exp2(metal::fma(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
   }
   float alpha[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    alpha[k] = (t_9[k] ? 1.0f : t_11[k]);
+    alpha[k] = (t_9[k] ? 1.0f : t_10[k]);
   }
   // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
-  float t_12[16];
+  float t_11[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = (scores[k] - m_new[k]);
-  }
-  float t_13[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_13[k] = metal::exp(t_12[k]);
+    t_11[k] = metal::exp2(metal::fma(scores[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
   }
   float p[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int n_3 = (start + ((k * 4) + int(simdgroup_index_in_threadgroup)));
     bool valid_3 = (n_3 < hi);
-    p[k] = (valid_3 ? t_13[k] : 0.0f);
+    p[k] = (valid_3 ? t_11[k] : 0.0f);
   }
   // 125: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-  half t_14[64];
+  half t_12[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 4) {
     int n_4 = (start + (k + int(simdgroup_index_in_threadgroup)));
@@ -178,43 +168,43 @@ for (int start = lo; (start < hi); start += 64) {
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
       if (valid_4) mf_v = *((const device packed_half4*)((v_ptr + offs_2)));
-      t_14[k] = mf_v[0];
-      t_14[(k + 1)] = mf_v[1];
-      t_14[(k + 2)] = mf_v[2];
-      t_14[(k + 3)] = mf_v[3];
+      t_12[k] = mf_v[0];
+      t_12[(k + 1)] = mf_v[1];
+      t_12[(k + 2)] = mf_v[2];
+      t_12[(k + 3)] = mf_v[3];
     }
   }
   float v[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    v[k] = static_cast<float>(t_14[k]);
+    v[k] = static_cast<float>(t_12[k]);
   }
   // 126: acc = acc * alpha[:, None] + p[:, None] * v
-  float t_15[64];
+  float t_13[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    t_15[k] = (acc[k] * alpha[(k / 4)]);
+    t_13[k] = (acc[k] * alpha[(k / 4)]);
   }
-  float t_16[64];
+  float t_14[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    t_16[k] = (p[(k / 4)] * v[k]);
+    t_14[k] = (p[(k / 4)] * v[k]);
   }
   float acc_3[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    acc_3[k] = (t_15[k] + t_16[k]);
+    acc_3[k] = (t_13[k] + t_14[k]);
   }
   // 127: l_i = l_i * alpha + p
-  float t_17[16];
+  float t_15[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_17[k] = (l_i[k] * alpha[k]);
+    t_15[k] = (l_i[k] * alpha[k]);
   }
   float l_i_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    l_i_2[k] = (t_17[k] + p[k]);
+    l_i_2[k] = (t_15[k] + p[k]);
   }
   float acc_4[64];
   #pragma unroll
@@ -274,51 +264,46 @@ m[0] = metal::max(m[0], m_smem[2]);
 m[0] = metal::max(m[0], m_smem[3]);
 float m_1 = m[0];
 // 130: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
-bool t_18[16];
+bool t_16[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_18[k] = (m_i[k] == m_1);
+  t_16[k] = (m_i[k] == m_1);
 }
-float t_19[16];
+float t_17[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_19[k] = (m_i[k] - m_1);
-}
-float t_20[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_20[k] = metal::exp(t_19[k]);
+  t_17[k] = metal::exp2(metal::fma(m_i[k], 1.4426950408889634f, (-(m_1 * 1.4426950408889634f))));
 }
 float w[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  w[k] = (t_18[k] ? 1.0f : t_20[k]);
+  w[k] = (t_16[k] ? 1.0f : t_17[k]);
 }
 // 131: acc = tl.sum(acc * w[:, None], axis=0)
-float t_21[64];
+float t_18[64];
 #pragma unroll
 for (int k = 0; (k < 64); k += 1) {
-  t_21[k] = (acc[k] * w[(k / 4)]);
+  t_18[k] = (acc[k] * w[(k / 4)]);
 }
 float acc_5[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
-  acc_5[k] = t_21[k];
-  acc_5[k] = (acc_5[k] + t_21[(4 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(8 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(12 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(16 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(20 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(24 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(28 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(32 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(36 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(40 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(44 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(48 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(52 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(56 + k)]);
-  acc_5[k] = (acc_5[k] + t_21[(60 + k)]);
+  acc_5[k] = t_18[k];
+  acc_5[k] = (acc_5[k] + t_18[(4 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(8 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(12 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(16 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(20 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(24 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(28 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(32 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(36 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(40 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(44 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(48 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(52 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(56 + k)]);
+  acc_5[k] = (acc_5[k] + t_18[(60 + k)]);
 }
 threadgroup float acc_5_smem[512];
 threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -337,28 +322,28 @@ for (int k = 0; (k < 4); k += 1) {
   acc_5[k] = (acc_5[k] + acc_5_smem[(384 + ((int(thread_index_in_simdgroup) * 4) + k))]);
 }
 // 132: l_i = tl.sum(l_i * w, axis=0)
-float t_22[16];
+float t_19[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_22[k] = (l_i[k] * w[k]);
+  t_19[k] = (l_i[k] * w[k]);
 }
 float l_i_4[1];
-l_i_4[0] = t_22[0];
-l_i_4[0] = (l_i_4[0] + t_22[1]);
-l_i_4[0] = (l_i_4[0] + t_22[2]);
-l_i_4[0] = (l_i_4[0] + t_22[3]);
-l_i_4[0] = (l_i_4[0] + t_22[4]);
-l_i_4[0] = (l_i_4[0] + t_22[5]);
-l_i_4[0] = (l_i_4[0] + t_22[6]);
-l_i_4[0] = (l_i_4[0] + t_22[7]);
-l_i_4[0] = (l_i_4[0] + t_22[8]);
-l_i_4[0] = (l_i_4[0] + t_22[9]);
-l_i_4[0] = (l_i_4[0] + t_22[10]);
-l_i_4[0] = (l_i_4[0] + t_22[11]);
-l_i_4[0] = (l_i_4[0] + t_22[12]);
-l_i_4[0] = (l_i_4[0] + t_22[13]);
-l_i_4[0] = (l_i_4[0] + t_22[14]);
-l_i_4[0] = (l_i_4[0] + t_22[15]);
+l_i_4[0] = t_19[0];
+l_i_4[0] = (l_i_4[0] + t_19[1]);
+l_i_4[0] = (l_i_4[0] + t_19[2]);
+l_i_4[0] = (l_i_4[0] + t_19[3]);
+l_i_4[0] = (l_i_4[0] + t_19[4]);
+l_i_4[0] = (l_i_4[0] + t_19[5]);
+l_i_4[0] = (l_i_4[0] + t_19[6]);
+l_i_4[0] = (l_i_4[0] + t_19[7]);
+l_i_4[0] = (l_i_4[0] + t_19[8]);
+l_i_4[0] = (l_i_4[0] + t_19[9]);
+l_i_4[0] = (l_i_4[0] + t_19[10]);
+l_i_4[0] = (l_i_4[0] + t_19[11]);
+l_i_4[0] = (l_i_4[0] + t_19[12]);
+l_i_4[0] = (l_i_4[0] + t_19[13]);
+l_i_4[0] = (l_i_4[0] + t_19[14]);
+l_i_4[0] = (l_i_4[0] + t_19[15]);
 threadgroup float l_i_4_smem[4];
 threadgroup_barrier(mem_flags::mem_threadgroup);
 if (((0 == 0) && (int(simdgroup_index_in_threadgroup) < 4))) {
@@ -371,22 +356,22 @@ l_i_4[0] = (l_i_4[0] + l_i_4_smem[2]);
 l_i_4[0] = (l_i_4[0] + l_i_4_smem[3]);
 float l_i_5 = l_i_4[0];
 // 137: tl.store(o_ptr + part * D + d, acc)
-int t_23 = (part * 128);
-decltype(o_ptr) t_24 = (o_ptr + t_23);
+int t_20 = (part * 128);
+decltype(o_ptr) t_21 = (o_ptr + t_20);
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
   int d = ((int(thread_index_in_simdgroup) * 4) + k);
   if (((0 == 0) && (int(simdgroup_index_in_threadgroup) == 0))) {
-    *((t_24 + d)) = acc_5[k];
+    *((t_21 + d)) = acc_5[k];
   }
 }
 // 138: tl.store(m_ptr + part, m_i)
-decltype(m_ptr) t_25 = (m_ptr + part);
+decltype(m_ptr) t_22 = (m_ptr + part);
 if ((int(thread_index_in_threadgroup) == 0)) {
-  *(t_25) = m_1;
+  *(t_22) = m_1;
 }
 // 139: tl.store(l_ptr + part, l_i)
-decltype(l_ptr) t_26 = (l_ptr + part);
+decltype(l_ptr) t_23 = (l_ptr + part);
 if ((int(thread_index_in_threadgroup) == 0)) {
-  *(t_26) = l_i_5;
+  *(t_23) = l_i_5;
 }

@@ -126,9 +126,10 @@ template <> struct mf_convert<__nv_bfloat16> {
   static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
 };
 template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
-// Triton's fp32 math: the hardware approximations its PTX uses (ex2.approx, sqrt.approx, div.full).
-__device__ __forceinline__ float mf_exp2(float x) { float y; asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
-__device__ __forceinline__ float mf_exp(float x) { return mf_exp2(x * 1.4426950408889634f); }
+// Triton's fp32 math: the hardware approximations its PTX uses (ex2.approx, sqrt.approx, div.full);
+// exp2 flushes results below 2^-126 to zero as Metal's fast math does (.ftz: one instruction, where
+// keeping them costs a compare and two predicated multiplies around it).
+__device__ __forceinline__ float mf_exp2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 __device__ __forceinline__ float mf_fdiv(float a, float b) {
   float y;
   asm("div.full.f32 %0, %1, %2;" : "=f"(y) : "f"(a), "f"(b));
@@ -145,7 +146,7 @@ __half* v_smem = reinterpret_cast<__half*>(mf_shared + 9216);
 __half* q_1_smem = reinterpret_cast<__half*>(mf_shared + 18432);
 float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 23040);
 float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 23296);
-__half* t_25_smem = reinterpret_cast<__half*>(mf_shared + 23552);
+__half* t_23_smem = reinterpret_cast<__half*>(mf_shared + 23552);
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
   // 78: start_m = tl.program_id(0)
   // 79: head = tl.program_id(1)
@@ -385,32 +386,22 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
     // 104: alpha = tl.exp(m_i - m_new)
-    float t_19[2];
-    #pragma unroll
-    for (int k = 0; (k < 2); k += 1) {
-      t_19[k] = (m_i[k] - m_new[k]);
-    }
     float alpha[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_19[k]);
+      alpha[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
     }
     // 105: p = tl.exp(qk - m_new[:, None])
-    float t_20[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_20[k] = (qk_1[k] - m_new[((k % 4) / 2)]);
-    }
     float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_20[k]);
+      p[k] = mf_exp2(fmaf(qk_1[k], 1.4426950408889634f, (-(m_new[((k % 4) / 2)] * 1.4426950408889634f))));
     }
     // 106: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_21[2];
+    float t_19[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      t_21[k] = (l_i[k] * alpha[k]);
+      t_19[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll
@@ -446,37 +437,37 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_21[k] + acc_3[k]);
+      l_i_2[k] = (t_19[k] + acc_3[k]);
     }
     // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_22[16];
+    float t_20[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_22[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_20[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_23[8];
+    __half t_21[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_23[k] = mf_cast<__half>(p[k]);
+      t_21[k] = mf_cast<__half>(p[k]);
     }
     // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 94: rn = start_n + tl.arange(0, BLOCK_N)
     // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_24 = (start_n_next_1 < hi);
+    bool t_22 = (start_n_next_1 < hi);
     int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
-      mf_cp_async<16>((v_smem + v_dst_1), ((k * 2) * 72), (v_ptr + kv_3), ((rn_6 < S) & t_24));
+      mf_cp_async<16>((v_smem + v_dst_1), ((k * 2) * 72), (v_ptr + kv_3), ((rn_6 < S) & t_22));
     }
     // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_25_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_23[k];
+      t_23_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_21[k];
     }
     __syncthreads();
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
@@ -494,7 +485,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_25_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_23_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
       }
       #pragma unroll
       for (int j_1 = 0; (j_1 < 4); j_1 += 2) {
@@ -511,7 +502,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float acc_4[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_22[k] + frag_c_1[(k / 4)].e[(k % 4)]);
+      acc_4[k] = (t_20[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll
@@ -545,18 +536,18 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   mf_cp_async_wait<0>();
   // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_26 = (int(blockIdx.y) * mf_L);
-  int t_27 = (t_26 * 64);
-  decltype(o_ptr) t_28 = (o_ptr + t_27);
-  float t_29[16];
+  int t_24 = (int(blockIdx.y) * mf_L);
+  int t_25 = (t_24 * 64);
+  decltype(o_ptr) t_26 = (o_ptr + t_25);
+  float t_27[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_29[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_27[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_30[16];
+  __half t_28[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_30[k] = mf_cast<__half>(t_29[k]);
+    t_28[k] = mf_cast<__half>(t_27[k]);
   }
   // 111: mask=rm[:, None] < L)
   // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -565,7 +556,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_28 + (rm * 64)) + rd)) = t_30[k];
+      *(((t_26 + (rm * 64)) + rd)) = t_28[k];
     }
   }
 } else {
@@ -868,32 +859,22 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
     // 104: alpha = tl.exp(m_i - m_new)
-    float t_19[2];
-    #pragma unroll 1
-    for (int k = 0; (k < 2); k += 1) {
-      t_19[k] = (m_i[k] - m_new[k]);
-    }
     float alpha[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      alpha[k] = mf_exp(t_19[k]);
+      alpha[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
     }
     // 105: p = tl.exp(qk - m_new[:, None])
-    float t_20[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_20[k] = (qk_1[k] - m_new[((k % 4) / 2)]);
-    }
     float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      p[k] = mf_exp(t_20[k]);
+      p[k] = mf_exp2(fmaf(qk_1[k], 1.4426950408889634f, (-(m_new[((k % 4) / 2)] * 1.4426950408889634f))));
     }
     // 106: l_i = l_i * alpha + tl.sum(p, 1)
-    float t_21[2];
+    float t_19[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      t_21[k] = (l_i[k] * alpha[k]);
+      t_19[k] = (l_i[k] * alpha[k]);
     }
     float acc_3[2];
     #pragma unroll 1
@@ -929,32 +910,32 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float l_i_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
-      l_i_2[k] = (t_21[k] + acc_3[k]);
+      l_i_2[k] = (t_19[k] + acc_3[k]);
     }
     // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    float t_22[16];
+    float t_20[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_22[k] = (acc[k] * alpha[((k % 4) / 2)]);
+      t_20[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
-    __half t_23[8];
+    __half t_21[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_23[k] = mf_cast<__half>(p[k]);
+      t_21[k] = mf_cast<__half>(p[k]);
     }
     // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
     // 94: rn = start_n + tl.arange(0, BLOCK_N)
     // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
     // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-    bool t_24 = (start_n_next_1 < hi);
+    bool t_22 = (start_n_next_1 < hi);
     int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int rn_6 = (start_n_next_1 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
       int rd = ((int(threadIdx.x % 32u) % 8) * 8);
       int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
-      if (((rn_6 < S) & t_24)) {
+      if (((rn_6 < S) & t_22)) {
         ((v_smem + v_dst_1) + ((k * 2) * 72))[0] = (v_ptr + kv_3)[0];
         ((v_smem + v_dst_1) + ((k * 2) * 72))[1] = (v_ptr + kv_3)[1];
         ((v_smem + v_dst_1) + ((k * 2) * 72))[2] = (v_ptr + kv_3)[2];
@@ -977,7 +958,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_25_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_23[k];
+      t_23_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_21[k];
     }
     __syncthreads();
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
@@ -995,7 +976,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       mf_frag<__half, 4> frag_b_1[4];
       #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_25_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
+        mf_ldmatrix<4, false>(frag_a_1[i_1], (t_23_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
       }
       #pragma unroll 1
       for (int j_1 = 0; (j_1 < 4); j_1 += 2) {
@@ -1012,7 +993,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     float acc_4[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      acc_4[k] = (t_22[k] + frag_c_1[(k / 4)].e[(k % 4)]);
+      acc_4[k] = (t_20[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
     #pragma unroll 1
@@ -1046,18 +1027,18 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   mf_cp_async_wait<0>();
   // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-  int t_26 = (int(blockIdx.y) * mf_L);
-  int t_27 = (t_26 * 64);
-  decltype(o_ptr) t_28 = (o_ptr + t_27);
-  float t_29[16];
+  int t_24 = (int(blockIdx.y) * mf_L);
+  int t_25 = (t_24 * 64);
+  decltype(o_ptr) t_26 = (o_ptr + t_25);
+  float t_27[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_29[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    t_27[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
   }
-  __half t_30[16];
+  __half t_28[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_30[k] = mf_cast<__half>(t_29[k]);
+    t_28[k] = mf_cast<__half>(t_27[k]);
   }
   // 111: mask=rm[:, None] < L)
   // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -1066,7 +1047,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
     int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
     if ((rm < mf_L)) {
-      *(((t_28 + (rm * 64)) + rd)) = t_30[k];
+      *(((t_26 + (rm * 64)) + rd)) = t_28[k];
     }
   }
 }

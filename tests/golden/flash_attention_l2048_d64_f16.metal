@@ -241,24 +241,17 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   float m_new[1];
   m_new[0] = metal::max(m_i[0], acc_2[0]);
   // 104: alpha = tl.exp(m_i - m_new)
-  float t_21[1];
-  t_21[0] = (m_i[0] - m_new[0]);
   float alpha[1];
-  alpha[0] = metal::exp(t_21[0]);
+  alpha[0] = metal::exp2(metal::fma(m_i[0], 1.4426950408889634f, (-(m_new[0] * 1.4426950408889634f))));
   // 105: p = tl.exp(qk - m_new[:, None])
-  float t_22[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_22[k] = (qk_1[k] - m_new[0]);
-  }
   float p[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    p[k] = metal::exp(t_22[k]);
+    p[k] = metal::exp2(metal::fma(qk_1[k], 1.4426950408889634f, (-(m_new[0] * 1.4426950408889634f))));
   }
   // 106: l_i = l_i * alpha + tl.sum(p, 1)
-  float t_23[1];
-  t_23[0] = (l_i[0] * alpha[0]);
+  float t_21[1];
+  t_21[0] = (l_i[0] * alpha[0]);
   float acc_3[1];
   acc_3[0] = p[0];
   acc_3[0] = (acc_3[0] + p[1]);
@@ -273,24 +266,24 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   float partner_3 = simd_shuffle_xor(acc_3[0], ushort(8));
   acc_3[0] = (acc_3[0] + partner_3);
   float l_i_1[1];
-  l_i_1[0] = (t_23[0] + acc_3[0]);
+  l_i_1[0] = (t_21[0] + acc_3[0]);
   // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-  float t_24[16];
+  float t_22[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_24[k] = (acc[k] * alpha[0]);
+    t_22[k] = (acc[k] * alpha[0]);
   }
-  half t_25[8];
+  half t_23[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_25[k] = static_cast<half>(p[k]);
+    t_23[k] = static_cast<half>(p[k]);
   }
   // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next_1 = (start_n + 32);
   // 94: rn = start_n + tl.arange(0, BLOCK_N)
   // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
   // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  bool t_26 = (start_n_next_1 < hi);
+  bool t_24 = (start_n_next_1 < hi);
   half v_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
@@ -299,7 +292,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     int kv_5 = ((kv_base + (rn_8 * 64)) + rd_2);
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
-      if (((rn_8 < S) & t_26)) mf_v = *((const device packed_half4*)((v_ptr + kv_5)));
+      if (((rn_8 < S) & t_24)) mf_v = *((const device packed_half4*)((v_ptr + kv_5)));
       v_1[k] = mf_v[0];
       v_1[(k + 1)] = mf_v[1];
       v_1[(k + 2)] = mf_v[2];
@@ -307,10 +300,10 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     }
   }
   // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-  threadgroup half t_27_smem[2560];
+  threadgroup half t_25_smem[2560];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_27_smem[((stage * 1280) + ((((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))))] = t_25[k];
+    t_25_smem[((stage * 1280) + ((((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))))] = t_23[k];
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   threadgroup half v_2_smem[4608];
@@ -334,8 +327,8 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
     simdgroup_matrix<float, 8, 8> frag_b_1[8];
     #pragma unroll
     for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-      frag_a_1[i_1].thread_elements()[0] = static_cast<float>(t_27_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + frag_col_1)))]);
-      frag_a_1[i_1].thread_elements()[1] = static_cast<float>(t_27_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + (frag_col_1 + 1))))]);
+      frag_a_1[i_1].thread_elements()[0] = static_cast<float>(t_25_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + frag_col_1)))]);
+      frag_a_1[i_1].thread_elements()[1] = static_cast<float>(t_25_smem[((stage * 1280) + ((((warp_row_1 + (i_1 * 32)) + frag_row_1) * 40) + (kk_1 + (frag_col_1 + 1))))]);
     }
     #pragma unroll
     for (int j_1 = 0; (j_1 < 8); j_1 += 1) {
@@ -353,7 +346,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   float acc_4[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    acc_4[k] = (t_24[k] + frag_c_1[(k / 2)].thread_elements()[(k % 2)]);
+    acc_4[k] = (t_22[k] + frag_c_1[(k / 2)].thread_elements()[(k % 2)]);
   }
   float l_i_2[1];
   l_i_2[0] = l_i_1[0];
@@ -391,18 +384,18 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   stage = ((stage < 1) ? (stage + 1) : (stage - 1));
 }
 // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-int t_28 = (int(threadgroup_position_in_grid.y) * L);
-int t_29 = (t_28 * 64);
-decltype(o_ptr) t_30 = (o_ptr + t_29);
-float t_31[16];
+int t_26 = (int(threadgroup_position_in_grid.y) * L);
+int t_27 = (t_26 * 64);
+decltype(o_ptr) t_28 = (o_ptr + t_27);
+float t_29[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_31[k] = (acc[k] / l_i[0]);
+  t_29[k] = (acc[k] / l_i[0]);
 }
-half t_32[16];
+half t_30[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_32[k] = static_cast<half>(t_31[k]);
+  t_30[k] = static_cast<half>(t_29[k]);
 }
 // 111: mask=rm[:, None] < L)
 // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -411,6 +404,6 @@ for (int k = 0; (k < 16); k += 1) {
   int rm = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
   int rd = (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)));
   if ((rm < L)) {
-    *(((t_30 + (rm * 64)) + rd)) = t_32[k];
+    *(((t_28 + (rm * 64)) + rd)) = t_30[k];
   }
 }

@@ -42,8 +42,10 @@ template <> struct mf_convert<__nv_bfloat16> {
   static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
 };
 template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
-// Triton's fp32 math: the hardware approximations its PTX uses (ex2.approx, sqrt.approx, div.full).
-__device__ __forceinline__ float mf_exp2(float x) { float y; asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+// Triton's fp32 math: the hardware approximations its PTX uses (ex2.approx, sqrt.approx, div.full);
+// exp2 flushes results below 2^-126 to zero as Metal's fast math does (.ftz: one instruction, where
+// keeping them costs a compare and two predicated multiplies around it).
+__device__ __forceinline__ float mf_exp2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 __device__ __forceinline__ float mf_exp(float x) { return mf_exp2(x * 1.4426950408889634f); }
 __device__ __forceinline__ float mf_fdiv(float a, float b) {
   float y;
@@ -134,18 +136,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc[0] = fmaxf(acc[0], acc_smem[6]);
     acc[0] = fmaxf(acc[0], acc_smem[7]);
     float t_3 = acc[0];
-    float t_4[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_4[k] = (x[k] - t_3);
-    }
     float e[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      e[k] = mf_exp(t_4[k]);
+      e[k] = mf_exp2(fmaf(x[k], 1.4426950408889634f, (-(t_3 * 1.4426950408889634f))));
     }
     // 76: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
-    decltype(out_ptr) t_5 = (out_ptr + base);
+    decltype(out_ptr) t_4 = (out_ptr + base);
     float acc_1[1];
     acc_1[0] = e[0];
     acc_1[0] = (acc_1[0] + e[1]);
@@ -186,23 +183,23 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc_1[0] = (acc_1[0] + acc_1_smem[5]);
     acc_1[0] = (acc_1[0] + acc_1_smem[6]);
     acc_1[0] = (acc_1[0] + acc_1_smem[7]);
-    float t_6 = acc_1[0];
-    float t_7[16];
+    float t_5 = acc_1[0];
+    float t_6[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_7[k] = mf_fdiv(e[k], t_6);
+      t_6[k] = mf_fdiv(e[k], t_5);
     }
-    __half t_8[16];
+    __half t_7[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_8[k] = mf_cast<__half>(t_7[k]);
+      t_7[k] = mf_cast<__half>(t_6[k]);
     }
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int offs_2 = ((k * 256) + (int(threadIdx.x) * 8));
       bool mask = (offs_2 < mf_n_cols);
       if (mask) {
-        *reinterpret_cast<mf_vec<8, __half>*>((t_5 + offs_2)) = mf_vec<8, __half>{{t_8[k], t_8[(k + 1)], t_8[(k + 2)], t_8[(k + 3)], t_8[(k + 4)], t_8[(k + 5)], t_8[(k + 6)], t_8[(k + 7)]}};
+        *reinterpret_cast<mf_vec<8, __half>*>((t_4 + offs_2)) = mf_vec<8, __half>{{t_7[k], t_7[(k + 1)], t_7[(k + 2)], t_7[(k + 3)], t_7[(k + 4)], t_7[(k + 5)], t_7[(k + 6)], t_7[(k + 7)]}};
       }
     }
     // 77: return
@@ -226,28 +223,28 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   for (int start = 0; (start < mf_n_cols); start += 4096) {
     // 83: offs = start + tl.arange(0, BLOCK)
     // 84: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
-    decltype(x_ptr) t_9 = (x_ptr + base);
-    __half t_10[16];
+    decltype(x_ptr) t_8 = (x_ptr + base);
+    __half t_9[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int offs_4 = (start + ((k * 256) + (int(threadIdx.x) * 8)));
       {
         mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
-        mf_load_masked(mf_v, (t_9 + offs_4), (offs_4 < mf_n_cols));
-        t_10[k] = mf_v.v[0];
-        t_10[(k + 1)] = mf_v.v[1];
-        t_10[(k + 2)] = mf_v.v[2];
-        t_10[(k + 3)] = mf_v.v[3];
-        t_10[(k + 4)] = mf_v.v[4];
-        t_10[(k + 5)] = mf_v.v[5];
-        t_10[(k + 6)] = mf_v.v[6];
-        t_10[(k + 7)] = mf_v.v[7];
+        mf_load_masked(mf_v, (t_8 + offs_4), (offs_4 < mf_n_cols));
+        t_9[k] = mf_v.v[0];
+        t_9[(k + 1)] = mf_v.v[1];
+        t_9[(k + 2)] = mf_v.v[2];
+        t_9[(k + 3)] = mf_v.v[3];
+        t_9[(k + 4)] = mf_v.v[4];
+        t_9[(k + 5)] = mf_v.v[5];
+        t_9[(k + 6)] = mf_v.v[6];
+        t_9[(k + 7)] = mf_v.v[7];
       }
     }
     float x_1[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      x_1[k] = static_cast<float>(t_10[k]);
+      x_1[k] = static_cast<float>(t_9[k]);
     }
     // 85: m_new = tl.maximum(m, x)
     float m_new[16];
@@ -256,55 +253,55 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       m_new[k] = fmaxf(m[k], x_1[k]);
     }
     // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
-    bool t_11[16];
+    bool t_10[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = (m_new[k] == m[k]);
+      t_10[k] = (m_new[k] == m[k]);
+    }
+    float t_11[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_11[k] = (m[k] - m_new[k]);
     }
     float t_12[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_12[k] = (m[k] - m_new[k]);
+      t_12[k] = (t_10[k] ? 0.0f : t_11[k]);
     }
     float t_13[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_13[k] = (t_11[k] ? 0.0f : t_12[k]);
+      t_13[k] = mf_exp(t_12[k]);
     }
     float t_14[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_14[k] = mf_exp(t_13[k]);
+      t_14[k] = (s[k] * t_13[k]);
     }
-    float t_15[16];
+    bool t_15[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_15[k] = (s[k] * t_14[k]);
+      t_15[k] = (x_1[k] == m_new[k]);
     }
-    bool t_16[16];
+    float t_16[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_16[k] = (x_1[k] == m_new[k]);
+      t_16[k] = (x_1[k] - m_new[k]);
     }
     float t_17[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_17[k] = (x_1[k] - m_new[k]);
+      t_17[k] = (t_15[k] ? 0.0f : t_16[k]);
     }
     float t_18[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_18[k] = (t_16[k] ? 0.0f : t_17[k]);
-    }
-    float t_19[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_19[k] = mf_exp(t_18[k]);
+      t_18[k] = mf_exp(t_17[k]);
     }
     float s_2[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      s_2[k] = (t_15[k] + t_19[k]);
+      s_2[k] = (t_14[k] + t_18[k]);
     }
     float s_3[16];
     #pragma unroll
@@ -368,48 +365,48 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_max[0] = fmaxf(row_max[0], row_max_smem[7]);
   float row_max_1 = row_max[0];
   // 89: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
-  bool t_20[16];
+  bool t_19[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_20[k] = (m[k] == row_max_1);
+    t_19[k] = (m[k] == row_max_1);
+  }
+  float t_20[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_20[k] = (m[k] - row_max_1);
   }
   float t_21[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_21[k] = (m[k] - row_max_1);
+    t_21[k] = (t_19[k] ? 0.0f : t_20[k]);
   }
   float t_22[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_22[k] = (t_20[k] ? 0.0f : t_21[k]);
+    t_22[k] = mf_exp(t_21[k]);
   }
   float t_23[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_23[k] = mf_exp(t_22[k]);
-  }
-  float t_24[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_24[k] = (s[k] * t_23[k]);
+    t_23[k] = (s[k] * t_22[k]);
   }
   float row_sum[1];
-  row_sum[0] = t_24[0];
-  row_sum[0] = (row_sum[0] + t_24[1]);
-  row_sum[0] = (row_sum[0] + t_24[2]);
-  row_sum[0] = (row_sum[0] + t_24[3]);
-  row_sum[0] = (row_sum[0] + t_24[4]);
-  row_sum[0] = (row_sum[0] + t_24[5]);
-  row_sum[0] = (row_sum[0] + t_24[6]);
-  row_sum[0] = (row_sum[0] + t_24[7]);
-  row_sum[0] = (row_sum[0] + t_24[8]);
-  row_sum[0] = (row_sum[0] + t_24[9]);
-  row_sum[0] = (row_sum[0] + t_24[10]);
-  row_sum[0] = (row_sum[0] + t_24[11]);
-  row_sum[0] = (row_sum[0] + t_24[12]);
-  row_sum[0] = (row_sum[0] + t_24[13]);
-  row_sum[0] = (row_sum[0] + t_24[14]);
-  row_sum[0] = (row_sum[0] + t_24[15]);
+  row_sum[0] = t_23[0];
+  row_sum[0] = (row_sum[0] + t_23[1]);
+  row_sum[0] = (row_sum[0] + t_23[2]);
+  row_sum[0] = (row_sum[0] + t_23[3]);
+  row_sum[0] = (row_sum[0] + t_23[4]);
+  row_sum[0] = (row_sum[0] + t_23[5]);
+  row_sum[0] = (row_sum[0] + t_23[6]);
+  row_sum[0] = (row_sum[0] + t_23[7]);
+  row_sum[0] = (row_sum[0] + t_23[8]);
+  row_sum[0] = (row_sum[0] + t_23[9]);
+  row_sum[0] = (row_sum[0] + t_23[10]);
+  row_sum[0] = (row_sum[0] + t_23[11]);
+  row_sum[0] = (row_sum[0] + t_23[12]);
+  row_sum[0] = (row_sum[0] + t_23[13]);
+  row_sum[0] = (row_sum[0] + t_23[14]);
+  row_sum[0] = (row_sum[0] + t_23[15]);
   float partner_15 = __shfl_xor_sync(0xffffffffu, row_sum[0], 1);
   row_sum[0] = (row_sum[0] + partner_15);
   float partner_16 = __shfl_xor_sync(0xffffffffu, row_sum[0], 2);
@@ -439,58 +436,53 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     // 91: offs = start + tl.arange(0, BLOCK)
     // 92: mask = offs < n_cols
     // 93: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
-    decltype(x_ptr) t_25 = (x_ptr + base);
-    __half t_26[16];
+    decltype(x_ptr) t_24 = (x_ptr + base);
+    __half t_25[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int offs_6 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
       bool mask_1 = (offs_6 < mf_n_cols);
       {
         mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
-        mf_load_masked(mf_v, (t_25 + offs_6), mask_1);
-        t_26[k] = mf_v.v[0];
-        t_26[(k + 1)] = mf_v.v[1];
-        t_26[(k + 2)] = mf_v.v[2];
-        t_26[(k + 3)] = mf_v.v[3];
-        t_26[(k + 4)] = mf_v.v[4];
-        t_26[(k + 5)] = mf_v.v[5];
-        t_26[(k + 6)] = mf_v.v[6];
-        t_26[(k + 7)] = mf_v.v[7];
+        mf_load_masked(mf_v, (t_24 + offs_6), mask_1);
+        t_25[k] = mf_v.v[0];
+        t_25[(k + 1)] = mf_v.v[1];
+        t_25[(k + 2)] = mf_v.v[2];
+        t_25[(k + 3)] = mf_v.v[3];
+        t_25[(k + 4)] = mf_v.v[4];
+        t_25[(k + 5)] = mf_v.v[5];
+        t_25[(k + 6)] = mf_v.v[6];
+        t_25[(k + 7)] = mf_v.v[7];
       }
     }
     float x_2[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      x_2[k] = static_cast<float>(t_26[k]);
+      x_2[k] = static_cast<float>(t_25[k]);
     }
     // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
-    decltype(out_ptr) t_27 = (out_ptr + base);
+    decltype(out_ptr) t_26 = (out_ptr + base);
+    float t_27[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_27[k] = mf_exp2(fmaf(x_2[k], 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+    }
     float t_28[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_28[k] = (x_2[k] - row_max_1);
+      t_28[k] = mf_fdiv(t_27[k], row_sum_1);
     }
-    float t_29[16];
+    __half t_29[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_29[k] = mf_exp(t_28[k]);
-    }
-    float t_30[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_30[k] = mf_fdiv(t_29[k], row_sum_1);
-    }
-    __half t_31[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_31[k] = mf_cast<__half>(t_30[k]);
+      t_29[k] = mf_cast<__half>(t_28[k]);
     }
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int offs_7 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
       bool mask_1 = (offs_7 < mf_n_cols);
       if (mask_1) {
-        *reinterpret_cast<mf_vec<8, __half>*>((t_27 + offs_7)) = mf_vec<8, __half>{{t_31[k], t_31[(k + 1)], t_31[(k + 2)], t_31[(k + 3)], t_31[(k + 4)], t_31[(k + 5)], t_31[(k + 6)], t_31[(k + 7)]}};
+        *reinterpret_cast<mf_vec<8, __half>*>((t_26 + offs_7)) = mf_vec<8, __half>{{t_29[k], t_29[(k + 1)], t_29[(k + 2)], t_29[(k + 3)], t_29[(k + 4)], t_29[(k + 5)], t_29[(k + 6)], t_29[(k + 7)]}};
       }
     }
   }
@@ -577,18 +569,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc[0] = fmaxf(acc[0], acc_smem[6]);
     acc[0] = fmaxf(acc[0], acc_smem[7]);
     float t_3 = acc[0];
-    float t_4[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_4[k] = (x[k] - t_3);
-    }
     float e[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      e[k] = mf_exp(t_4[k]);
+      e[k] = mf_exp2(fmaf(x[k], 1.4426950408889634f, (-(t_3 * 1.4426950408889634f))));
     }
     // 76: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
-    decltype(out_ptr) t_5 = (out_ptr + base);
+    decltype(out_ptr) t_4 = (out_ptr + base);
     float acc_1[1];
     acc_1[0] = e[0];
     acc_1[0] = (acc_1[0] + e[1]);
@@ -629,30 +616,30 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc_1[0] = (acc_1[0] + acc_1_smem[5]);
     acc_1[0] = (acc_1[0] + acc_1_smem[6]);
     acc_1[0] = (acc_1[0] + acc_1_smem[7]);
-    float t_6 = acc_1[0];
-    float t_7[16];
+    float t_5 = acc_1[0];
+    float t_6[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_7[k] = mf_fdiv(e[k], t_6);
+      t_6[k] = mf_fdiv(e[k], t_5);
     }
-    __half t_8[16];
+    __half t_7[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_8[k] = mf_cast<__half>(t_7[k]);
+      t_7[k] = mf_cast<__half>(t_6[k]);
     }
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int offs_2 = ((k * 256) + (int(threadIdx.x) * 8));
       bool mask = (offs_2 < mf_n_cols);
       if (mask) {
-        (t_5 + offs_2)[0] = t_8[k];
-        (t_5 + offs_2)[1] = t_8[(k + 1)];
-        (t_5 + offs_2)[2] = t_8[(k + 2)];
-        (t_5 + offs_2)[3] = t_8[(k + 3)];
-        (t_5 + offs_2)[4] = t_8[(k + 4)];
-        (t_5 + offs_2)[5] = t_8[(k + 5)];
-        (t_5 + offs_2)[6] = t_8[(k + 6)];
-        (t_5 + offs_2)[7] = t_8[(k + 7)];
+        (t_4 + offs_2)[0] = t_7[k];
+        (t_4 + offs_2)[1] = t_7[(k + 1)];
+        (t_4 + offs_2)[2] = t_7[(k + 2)];
+        (t_4 + offs_2)[3] = t_7[(k + 3)];
+        (t_4 + offs_2)[4] = t_7[(k + 4)];
+        (t_4 + offs_2)[5] = t_7[(k + 5)];
+        (t_4 + offs_2)[6] = t_7[(k + 6)];
+        (t_4 + offs_2)[7] = t_7[(k + 7)];
       }
     }
     // 77: return
@@ -676,35 +663,35 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   for (int start = 0; (start < mf_n_cols); start += 4096) {
     // 83: offs = start + tl.arange(0, BLOCK)
     // 84: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
-    decltype(x_ptr) t_9 = (x_ptr + base);
-    __half t_10[16];
+    decltype(x_ptr) t_8 = (x_ptr + base);
+    __half t_9[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int offs_4 = (start + ((k * 256) + (int(threadIdx.x) * 8)));
       if ((offs_4 < mf_n_cols)) {
-        t_10[k] = (t_9 + offs_4)[0];
-        t_10[(k + 1)] = (t_9 + offs_4)[1];
-        t_10[(k + 2)] = (t_9 + offs_4)[2];
-        t_10[(k + 3)] = (t_9 + offs_4)[3];
-        t_10[(k + 4)] = (t_9 + offs_4)[4];
-        t_10[(k + 5)] = (t_9 + offs_4)[5];
-        t_10[(k + 6)] = (t_9 + offs_4)[6];
-        t_10[(k + 7)] = (t_9 + offs_4)[7];
+        t_9[k] = (t_8 + offs_4)[0];
+        t_9[(k + 1)] = (t_8 + offs_4)[1];
+        t_9[(k + 2)] = (t_8 + offs_4)[2];
+        t_9[(k + 3)] = (t_8 + offs_4)[3];
+        t_9[(k + 4)] = (t_8 + offs_4)[4];
+        t_9[(k + 5)] = (t_8 + offs_4)[5];
+        t_9[(k + 6)] = (t_8 + offs_4)[6];
+        t_9[(k + 7)] = (t_8 + offs_4)[7];
       } else {
-        t_10[k] = __float2half(__uint_as_float(0xff800000u));
-        t_10[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
-        t_10[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
-        t_10[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
-        t_10[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
-        t_10[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
-        t_10[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
-        t_10[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
+        t_9[k] = __float2half(__uint_as_float(0xff800000u));
+        t_9[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
+        t_9[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
+        t_9[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
+        t_9[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
+        t_9[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
+        t_9[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
+        t_9[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
       }
     }
     float x_1[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      x_1[k] = static_cast<float>(t_10[k]);
+      x_1[k] = static_cast<float>(t_9[k]);
     }
     // 85: m_new = tl.maximum(m, x)
     float m_new[16];
@@ -713,55 +700,55 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       m_new[k] = fmaxf(m[k], x_1[k]);
     }
     // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
-    bool t_11[16];
+    bool t_10[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = (m_new[k] == m[k]);
+      t_10[k] = (m_new[k] == m[k]);
+    }
+    float t_11[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_11[k] = (m[k] - m_new[k]);
     }
     float t_12[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_12[k] = (m[k] - m_new[k]);
+      t_12[k] = (t_10[k] ? 0.0f : t_11[k]);
     }
     float t_13[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_13[k] = (t_11[k] ? 0.0f : t_12[k]);
+      t_13[k] = mf_exp(t_12[k]);
     }
     float t_14[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_14[k] = mf_exp(t_13[k]);
+      t_14[k] = (s[k] * t_13[k]);
     }
-    float t_15[16];
+    bool t_15[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_15[k] = (s[k] * t_14[k]);
+      t_15[k] = (x_1[k] == m_new[k]);
     }
-    bool t_16[16];
+    float t_16[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_16[k] = (x_1[k] == m_new[k]);
+      t_16[k] = (x_1[k] - m_new[k]);
     }
     float t_17[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_17[k] = (x_1[k] - m_new[k]);
+      t_17[k] = (t_15[k] ? 0.0f : t_16[k]);
     }
     float t_18[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_18[k] = (t_16[k] ? 0.0f : t_17[k]);
-    }
-    float t_19[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_19[k] = mf_exp(t_18[k]);
+      t_18[k] = mf_exp(t_17[k]);
     }
     float s_2[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      s_2[k] = (t_15[k] + t_19[k]);
+      s_2[k] = (t_14[k] + t_18[k]);
     }
     float s_3[16];
     #pragma unroll 1
@@ -825,48 +812,48 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_max[0] = fmaxf(row_max[0], row_max_smem[7]);
   float row_max_1 = row_max[0];
   // 89: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
-  bool t_20[16];
+  bool t_19[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_20[k] = (m[k] == row_max_1);
+    t_19[k] = (m[k] == row_max_1);
+  }
+  float t_20[16];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    t_20[k] = (m[k] - row_max_1);
   }
   float t_21[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_21[k] = (m[k] - row_max_1);
+    t_21[k] = (t_19[k] ? 0.0f : t_20[k]);
   }
   float t_22[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_22[k] = (t_20[k] ? 0.0f : t_21[k]);
+    t_22[k] = mf_exp(t_21[k]);
   }
   float t_23[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_23[k] = mf_exp(t_22[k]);
-  }
-  float t_24[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_24[k] = (s[k] * t_23[k]);
+    t_23[k] = (s[k] * t_22[k]);
   }
   float row_sum[1];
-  row_sum[0] = t_24[0];
-  row_sum[0] = (row_sum[0] + t_24[1]);
-  row_sum[0] = (row_sum[0] + t_24[2]);
-  row_sum[0] = (row_sum[0] + t_24[3]);
-  row_sum[0] = (row_sum[0] + t_24[4]);
-  row_sum[0] = (row_sum[0] + t_24[5]);
-  row_sum[0] = (row_sum[0] + t_24[6]);
-  row_sum[0] = (row_sum[0] + t_24[7]);
-  row_sum[0] = (row_sum[0] + t_24[8]);
-  row_sum[0] = (row_sum[0] + t_24[9]);
-  row_sum[0] = (row_sum[0] + t_24[10]);
-  row_sum[0] = (row_sum[0] + t_24[11]);
-  row_sum[0] = (row_sum[0] + t_24[12]);
-  row_sum[0] = (row_sum[0] + t_24[13]);
-  row_sum[0] = (row_sum[0] + t_24[14]);
-  row_sum[0] = (row_sum[0] + t_24[15]);
+  row_sum[0] = t_23[0];
+  row_sum[0] = (row_sum[0] + t_23[1]);
+  row_sum[0] = (row_sum[0] + t_23[2]);
+  row_sum[0] = (row_sum[0] + t_23[3]);
+  row_sum[0] = (row_sum[0] + t_23[4]);
+  row_sum[0] = (row_sum[0] + t_23[5]);
+  row_sum[0] = (row_sum[0] + t_23[6]);
+  row_sum[0] = (row_sum[0] + t_23[7]);
+  row_sum[0] = (row_sum[0] + t_23[8]);
+  row_sum[0] = (row_sum[0] + t_23[9]);
+  row_sum[0] = (row_sum[0] + t_23[10]);
+  row_sum[0] = (row_sum[0] + t_23[11]);
+  row_sum[0] = (row_sum[0] + t_23[12]);
+  row_sum[0] = (row_sum[0] + t_23[13]);
+  row_sum[0] = (row_sum[0] + t_23[14]);
+  row_sum[0] = (row_sum[0] + t_23[15]);
   float partner_15 = __shfl_xor_sync(0xffffffffu, row_sum[0], 1);
   row_sum[0] = (row_sum[0] + partner_15);
   float partner_16 = __shfl_xor_sync(0xffffffffu, row_sum[0], 2);
@@ -896,72 +883,67 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     // 91: offs = start + tl.arange(0, BLOCK)
     // 92: mask = offs < n_cols
     // 93: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
-    decltype(x_ptr) t_25 = (x_ptr + base);
-    __half t_26[16];
+    decltype(x_ptr) t_24 = (x_ptr + base);
+    __half t_25[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int offs_6 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
       bool mask_1 = (offs_6 < mf_n_cols);
       if (mask_1) {
-        t_26[k] = (t_25 + offs_6)[0];
-        t_26[(k + 1)] = (t_25 + offs_6)[1];
-        t_26[(k + 2)] = (t_25 + offs_6)[2];
-        t_26[(k + 3)] = (t_25 + offs_6)[3];
-        t_26[(k + 4)] = (t_25 + offs_6)[4];
-        t_26[(k + 5)] = (t_25 + offs_6)[5];
-        t_26[(k + 6)] = (t_25 + offs_6)[6];
-        t_26[(k + 7)] = (t_25 + offs_6)[7];
+        t_25[k] = (t_24 + offs_6)[0];
+        t_25[(k + 1)] = (t_24 + offs_6)[1];
+        t_25[(k + 2)] = (t_24 + offs_6)[2];
+        t_25[(k + 3)] = (t_24 + offs_6)[3];
+        t_25[(k + 4)] = (t_24 + offs_6)[4];
+        t_25[(k + 5)] = (t_24 + offs_6)[5];
+        t_25[(k + 6)] = (t_24 + offs_6)[6];
+        t_25[(k + 7)] = (t_24 + offs_6)[7];
       } else {
-        t_26[k] = __float2half(__uint_as_float(0xff800000u));
-        t_26[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
-        t_26[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
-        t_26[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
-        t_26[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
-        t_26[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
-        t_26[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
-        t_26[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
+        t_25[k] = __float2half(__uint_as_float(0xff800000u));
+        t_25[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
+        t_25[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
+        t_25[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
+        t_25[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
+        t_25[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
+        t_25[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
+        t_25[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
       }
     }
     float x_2[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      x_2[k] = static_cast<float>(t_26[k]);
+      x_2[k] = static_cast<float>(t_25[k]);
     }
     // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
-    decltype(out_ptr) t_27 = (out_ptr + base);
+    decltype(out_ptr) t_26 = (out_ptr + base);
+    float t_27[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_27[k] = mf_exp2(fmaf(x_2[k], 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+    }
     float t_28[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_28[k] = (x_2[k] - row_max_1);
+      t_28[k] = mf_fdiv(t_27[k], row_sum_1);
     }
-    float t_29[16];
+    __half t_29[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_29[k] = mf_exp(t_28[k]);
-    }
-    float t_30[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_30[k] = mf_fdiv(t_29[k], row_sum_1);
-    }
-    __half t_31[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_31[k] = mf_cast<__half>(t_30[k]);
+      t_29[k] = mf_cast<__half>(t_28[k]);
     }
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int offs_7 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
       bool mask_1 = (offs_7 < mf_n_cols);
       if (mask_1) {
-        (t_27 + offs_7)[0] = t_31[k];
-        (t_27 + offs_7)[1] = t_31[(k + 1)];
-        (t_27 + offs_7)[2] = t_31[(k + 2)];
-        (t_27 + offs_7)[3] = t_31[(k + 3)];
-        (t_27 + offs_7)[4] = t_31[(k + 4)];
-        (t_27 + offs_7)[5] = t_31[(k + 5)];
-        (t_27 + offs_7)[6] = t_31[(k + 6)];
-        (t_27 + offs_7)[7] = t_31[(k + 7)];
+        (t_26 + offs_7)[0] = t_29[k];
+        (t_26 + offs_7)[1] = t_29[(k + 1)];
+        (t_26 + offs_7)[2] = t_29[(k + 2)];
+        (t_26 + offs_7)[3] = t_29[(k + 3)];
+        (t_26 + offs_7)[4] = t_29[(k + 4)];
+        (t_26 + offs_7)[5] = t_29[(k + 5)];
+        (t_26 + offs_7)[6] = t_29[(k + 6)];
+        (t_26 + offs_7)[7] = t_29[(k + 7)];
       }
     }
   }

@@ -70,18 +70,13 @@ if (t) {
   acc[0] = metal::max(acc[0], acc_smem[6]);
   acc[0] = metal::max(acc[0], acc_smem[7]);
   float t_3 = acc[0];
-  float t_4[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_4[k] = (x[k] - t_3);
-  }
   float e[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    e[k] = metal::exp(t_4[k]);
+    e[k] = metal::exp2(metal::fma(x[k], 1.4426950408889634f, (-(t_3 * 1.4426950408889634f))));
   }
   // 76: tl.store(out_ptr + base + offs, e / tl.sum(e, axis=0), mask=mask)
-  decltype(out_ptr) t_5 = (out_ptr + base);
+  decltype(out_ptr) t_4 = (out_ptr + base);
   float acc_1[1];
   acc_1[0] = e[0];
   acc_1[0] = (acc_1[0] + e[1]);
@@ -123,23 +118,23 @@ if (t) {
   acc_1[0] = (acc_1[0] + acc_1_smem[5]);
   acc_1[0] = (acc_1[0] + acc_1_smem[6]);
   acc_1[0] = (acc_1[0] + acc_1_smem[7]);
-  float t_6 = acc_1[0];
-  float t_7[16];
+  float t_5 = acc_1[0];
+  float t_6[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_7[k] = (e[k] / t_6);
+    t_6[k] = (e[k] / t_5);
   }
-  half t_8[16];
+  half t_7[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_8[k] = static_cast<half>(t_7[k]);
+    t_7[k] = static_cast<half>(t_6[k]);
   }
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
     int offs_2 = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
     bool mask = (offs_2 < n_cols);
     if (mask) {
-      *((device packed_half4*)((t_5 + offs_2))) = packed_half4(t_8[k], t_8[(k + 1)], t_8[(k + 2)], t_8[(k + 3)]);
+      *((device packed_half4*)((t_4 + offs_2))) = packed_half4(t_7[k], t_7[(k + 1)], t_7[(k + 2)], t_7[(k + 3)]);
     }
   }
   // 77: return
@@ -163,24 +158,24 @@ for (int k = 0; (k < 16); k += 1) {
 for (int start = 0; (start < n_cols); start += 4096) {
   // 83: offs = start + tl.arange(0, BLOCK)
   // 84: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
-  decltype(x_ptr) t_9 = (x_ptr + base);
-  half t_10[16];
+  decltype(x_ptr) t_8 = (x_ptr + base);
+  half t_9[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
     int offs_4 = (start + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
     {
       packed_half4 mf_v = packed_half4(half((-INFINITY)), half((-INFINITY)), half((-INFINITY)), half((-INFINITY)));
-      if ((offs_4 < n_cols)) mf_v = *((const device packed_half4*)((t_9 + offs_4)));
-      t_10[k] = mf_v[0];
-      t_10[(k + 1)] = mf_v[1];
-      t_10[(k + 2)] = mf_v[2];
-      t_10[(k + 3)] = mf_v[3];
+      if ((offs_4 < n_cols)) mf_v = *((const device packed_half4*)((t_8 + offs_4)));
+      t_9[k] = mf_v[0];
+      t_9[(k + 1)] = mf_v[1];
+      t_9[(k + 2)] = mf_v[2];
+      t_9[(k + 3)] = mf_v[3];
     }
   }
   float x_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    x_1[k] = static_cast<float>(t_10[k]);
+    x_1[k] = static_cast<float>(t_9[k]);
   }
   // 85: m_new = tl.maximum(m, x)
   float m_new[16];
@@ -189,55 +184,55 @@ for (int start = 0; (start < n_cols); start += 4096) {
     m_new[k] = metal::max(m[k], x_1[k]);
   }
   // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
-  bool t_11[16];
+  bool t_10[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = (m_new[k] == m[k]);
+    t_10[k] = (m_new[k] == m[k]);
+  }
+  float t_11[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_11[k] = (m[k] - m_new[k]);
   }
   float t_12[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = (m[k] - m_new[k]);
+    t_12[k] = (t_10[k] ? 0.0f : t_11[k]);
   }
   float t_13[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_13[k] = (t_11[k] ? 0.0f : t_12[k]);
+    t_13[k] = metal::exp(t_12[k]);
   }
   float t_14[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_14[k] = metal::exp(t_13[k]);
+    t_14[k] = (s[k] * t_13[k]);
   }
-  float t_15[16];
+  bool t_15[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_15[k] = (s[k] * t_14[k]);
+    t_15[k] = (x_1[k] == m_new[k]);
   }
-  bool t_16[16];
+  float t_16[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_16[k] = (x_1[k] == m_new[k]);
+    t_16[k] = (x_1[k] - m_new[k]);
   }
   float t_17[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_17[k] = (x_1[k] - m_new[k]);
+    t_17[k] = (t_15[k] ? 0.0f : t_16[k]);
   }
   float t_18[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_18[k] = (t_16[k] ? 0.0f : t_17[k]);
-  }
-  float t_19[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_19[k] = metal::exp(t_18[k]);
+    t_18[k] = metal::exp(t_17[k]);
   }
   float s_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    s_2[k] = (t_15[k] + t_19[k]);
+    s_2[k] = (t_14[k] + t_18[k]);
   }
   float s_3[16];
   #pragma unroll
@@ -302,48 +297,48 @@ row_max[0] = metal::max(row_max[0], row_max_smem[6]);
 row_max[0] = metal::max(row_max[0], row_max_smem[7]);
 float row_max_1 = row_max[0];
 // 89: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
-bool t_20[16];
+bool t_19[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_20[k] = (m[k] == row_max_1);
+  t_19[k] = (m[k] == row_max_1);
+}
+float t_20[16];
+#pragma unroll
+for (int k = 0; (k < 16); k += 1) {
+  t_20[k] = (m[k] - row_max_1);
 }
 float t_21[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_21[k] = (m[k] - row_max_1);
+  t_21[k] = (t_19[k] ? 0.0f : t_20[k]);
 }
 float t_22[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_22[k] = (t_20[k] ? 0.0f : t_21[k]);
+  t_22[k] = metal::exp(t_21[k]);
 }
 float t_23[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_23[k] = metal::exp(t_22[k]);
-}
-float t_24[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_24[k] = (s[k] * t_23[k]);
+  t_23[k] = (s[k] * t_22[k]);
 }
 float row_sum[1];
-row_sum[0] = t_24[0];
-row_sum[0] = (row_sum[0] + t_24[1]);
-row_sum[0] = (row_sum[0] + t_24[2]);
-row_sum[0] = (row_sum[0] + t_24[3]);
-row_sum[0] = (row_sum[0] + t_24[4]);
-row_sum[0] = (row_sum[0] + t_24[5]);
-row_sum[0] = (row_sum[0] + t_24[6]);
-row_sum[0] = (row_sum[0] + t_24[7]);
-row_sum[0] = (row_sum[0] + t_24[8]);
-row_sum[0] = (row_sum[0] + t_24[9]);
-row_sum[0] = (row_sum[0] + t_24[10]);
-row_sum[0] = (row_sum[0] + t_24[11]);
-row_sum[0] = (row_sum[0] + t_24[12]);
-row_sum[0] = (row_sum[0] + t_24[13]);
-row_sum[0] = (row_sum[0] + t_24[14]);
-row_sum[0] = (row_sum[0] + t_24[15]);
+row_sum[0] = t_23[0];
+row_sum[0] = (row_sum[0] + t_23[1]);
+row_sum[0] = (row_sum[0] + t_23[2]);
+row_sum[0] = (row_sum[0] + t_23[3]);
+row_sum[0] = (row_sum[0] + t_23[4]);
+row_sum[0] = (row_sum[0] + t_23[5]);
+row_sum[0] = (row_sum[0] + t_23[6]);
+row_sum[0] = (row_sum[0] + t_23[7]);
+row_sum[0] = (row_sum[0] + t_23[8]);
+row_sum[0] = (row_sum[0] + t_23[9]);
+row_sum[0] = (row_sum[0] + t_23[10]);
+row_sum[0] = (row_sum[0] + t_23[11]);
+row_sum[0] = (row_sum[0] + t_23[12]);
+row_sum[0] = (row_sum[0] + t_23[13]);
+row_sum[0] = (row_sum[0] + t_23[14]);
+row_sum[0] = (row_sum[0] + t_23[15]);
 float partner_15 = simd_shuffle_xor(row_sum[0], ushort(1));
 row_sum[0] = (row_sum[0] + partner_15);
 float partner_16 = simd_shuffle_xor(row_sum[0], ushort(2));
@@ -374,54 +369,49 @@ for (int start_1 = 0; (start_1 < n_cols); start_1 += 4096) {
   // 91: offs = start + tl.arange(0, BLOCK)
   // 92: mask = offs < n_cols
   // 93: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
-  decltype(x_ptr) t_25 = (x_ptr + base);
-  half t_26[16];
+  decltype(x_ptr) t_24 = (x_ptr + base);
+  half t_25[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
     int offs_6 = (start_1 + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
     bool mask_1 = (offs_6 < n_cols);
     {
       packed_half4 mf_v = packed_half4(half((-INFINITY)), half((-INFINITY)), half((-INFINITY)), half((-INFINITY)));
-      if (mask_1) mf_v = *((const device packed_half4*)((t_25 + offs_6)));
-      t_26[k] = mf_v[0];
-      t_26[(k + 1)] = mf_v[1];
-      t_26[(k + 2)] = mf_v[2];
-      t_26[(k + 3)] = mf_v[3];
+      if (mask_1) mf_v = *((const device packed_half4*)((t_24 + offs_6)));
+      t_25[k] = mf_v[0];
+      t_25[(k + 1)] = mf_v[1];
+      t_25[(k + 2)] = mf_v[2];
+      t_25[(k + 3)] = mf_v[3];
     }
   }
   float x_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    x_2[k] = static_cast<float>(t_26[k]);
+    x_2[k] = static_cast<float>(t_25[k]);
   }
   // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
-  decltype(out_ptr) t_27 = (out_ptr + base);
+  decltype(out_ptr) t_26 = (out_ptr + base);
+  float t_27[16];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    t_27[k] = metal::exp2(metal::fma(x_2[k], 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+  }
   float t_28[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_28[k] = (x_2[k] - row_max_1);
+    t_28[k] = (t_27[k] / row_sum_1);
   }
-  float t_29[16];
+  half t_29[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_29[k] = metal::exp(t_28[k]);
-  }
-  float t_30[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_30[k] = (t_29[k] / row_sum_1);
-  }
-  half t_31[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_31[k] = static_cast<half>(t_30[k]);
+    t_29[k] = static_cast<half>(t_28[k]);
   }
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
     int offs_7 = (start_1 + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
     bool mask_1 = (offs_7 < n_cols);
     if (mask_1) {
-      *((device packed_half4*)((t_27 + offs_7))) = packed_half4(t_31[k], t_31[(k + 1)], t_31[(k + 2)], t_31[(k + 3)]);
+      *((device packed_half4*)((t_26 + offs_7))) = packed_half4(t_29[k], t_29[(k + 1)], t_29[(k + 2)], t_29[(k + 3)]);
     }
   }
 }
