@@ -6,7 +6,7 @@ import math
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence
 
 # meta values that are launch settings, not constexprs
-LAUNCH_PARAMS = ("num_warps", "num_stages", "warps_m", "matmul2d")
+LAUNCH_PARAMS = ("num_warps", "num_stages", "warps_m", "matmul2d", "wgmma")
 
 
 class Config:
@@ -16,23 +16,24 @@ class Config:
     the launch's arguments by name merged with the config's meta values). `warps_m` (metalforge's,
     not Triton's) arranges the simdgroups over `tl.dot` results: that many along M, the rest along
     N; None leaves it to the compiler (the longer side first). `matmul2d=True` (also metalforge's)
-    multiplies `tl.dot` tiles with Metal 4's cooperative matmul; a back end without it rejects the
-    config (the tuner records it as invalid).
+    multiplies `tl.dot` tiles with Metal 4's cooperative matmul, `wgmma=True` with Hopper's warpgroup
+    MMA; a back end without it rejects the config (the tuner records it as invalid).
     """
 
     def __init__(self, kwargs: Mapping[str, Any], num_warps: int = 4, num_stages: int = 1,
                  pre_hook: Optional[Callable[[dict], None]] = None, warps_m: Optional[int] = None,
-                 matmul2d: bool = False) -> None:
+                 matmul2d: bool = False, wgmma: bool = False) -> None:
         self.kwargs = dict(kwargs)
         self.num_warps = num_warps
         self.num_stages = num_stages
         self.warps_m = warps_m
         self.matmul2d = matmul2d
+        self.wgmma = wgmma
         self.pre_hook = pre_hook
 
     def all_kwargs(self) -> dict[str, Any]:
         """The meta values a launch takes: constexprs plus `num_warps`/`num_stages` (and `warps_m`,
-        `matmul2d` when set)."""
+        `matmul2d`, `wgmma` when set)."""
         return {**self.kwargs, **self._launch()}
 
     def _launch(self) -> dict[str, Any]:
@@ -41,6 +42,8 @@ class Config:
             launch["warps_m"] = self.warps_m
         if self.matmul2d:
             launch["matmul2d"] = True
+        if self.wgmma:
+            launch["wgmma"] = True
         return launch
 
     def to_json(self) -> dict[str, Any]:
@@ -49,7 +52,7 @@ class Config:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Config":
         return cls(data["kwargs"], data.get("num_warps", 4), data.get("num_stages", 1),
-                   warps_m=data.get("warps_m"), matmul2d=data.get("matmul2d", False))
+                   warps_m=data.get("warps_m"), matmul2d=data.get("matmul2d", False), wgmma=data.get("wgmma", False))
 
     @classmethod
     def from_point(cls, point: Mapping[str, Any]) -> "Config":
@@ -58,7 +61,8 @@ class Config:
         return cls({k: v for k, v in point.items() if k not in LAUNCH_PARAMS}, **launch)
 
     def _key(self) -> tuple:
-        return tuple(sorted(self.kwargs.items())), self.num_warps, self.num_stages, self.warps_m, self.matmul2d
+        return (tuple(sorted(self.kwargs.items())), self.num_warps, self.num_stages, self.warps_m, self.matmul2d,
+                self.wgmma)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Config) and self._key() == other._key()
@@ -80,7 +84,7 @@ class Space:
     """Named parameters, each a list of choices (`pow2(lo, hi)` for powers of two), and constraints:
     predicates on the flat parameter dict that a point must satisfy to be compiled at all, e.g.
     `lambda c: c["BLOCK_M"] * c["BLOCK_K"] * 2 <= 32768` (threadgroup memory). `num_warps`,
-    `num_stages`, `warps_m` and `matmul2d` may be parameters; they become the config's launch settings."""
+    `num_stages`, `warps_m`, `matmul2d` and `wgmma` may be parameters; they become the config's launch settings."""
 
     def __init__(self, params: Mapping[str, Sequence[Any]],
                  constraints: Sequence[Callable[[dict], bool]] = ()) -> None:

@@ -39,8 +39,9 @@ from gpu_bench import (ATTENTION_TRITON_CONFIGS, MATMUL_TRITON_CONFIGS, fastest_
                        rotations, time_mlx, time_torch, triton_version)
 
 
-def _mm(bm: int, bn: int, bk: int, warps: int, stages: int, group: int = 8) -> dict:
-    return {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": group, "num_warps": warps, "num_stages": stages}
+def _mm(bm: int, bn: int, bk: int, warps: int, stages: int, group: int = 8, wgmma: bool = False) -> dict:
+    return {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": group, "num_warps": warps, "num_stages": stages,
+            **({"wgmma": True} if wgmma else {})}
 
 
 def _fa(bm: int, bn: int, warps: int, stages: int) -> dict:
@@ -53,13 +54,18 @@ def _fa(bm: int, bn: int, warps: int, stages: int) -> dict:
 # SMs, one 8-warp program each); the M = 8 list has deep K steps (more bytes in flight per program
 # where N / BLOCK_N is about the number of SMs) in place of a split K.
 OUR_MATMUL = [_mm(128, 128, 64, 8, 3), _mm(128, 128, 32, 8, 3), _mm(128, 128, 32, 8, 4), _mm(128, 128, 64, 8, 4),
-              _mm(128, 256, 32, 8, 3), _mm(128, 256, 64, 8, 3), _mm(256, 128, 64, 8, 3), _mm(128, 64, 64, 4, 4)]
+              _mm(128, 256, 32, 8, 3), _mm(128, 256, 64, 8, 3), _mm(256, 128, 64, 8, 3), _mm(128, 64, 64, 4, 4),
+              # Hopper's wgmma (the CUDA back end on sm_90; BLOCK_M = 16 * num_warps, BLOCK_K 64)
+              _mm(128, 256, 64, 8, 4, wgmma=True), _mm(128, 256, 64, 8, 3, wgmma=True),
+              _mm(128, 128, 64, 8, 4, wgmma=True), _mm(128, 128, 64, 4, 4, wgmma=True)]
 OUR_SKINNY = {8: [_mm(16, 32, 64, 2, 4, 1), _mm(16, 64, 64, 4, 4, 1), _mm(16, 32, 128, 4, 3, 1),
                   _mm(16, 32, 128, 2, 4, 1), _mm(16, 16, 128, 2, 4, 1), _mm(16, 16, 256, 2, 4, 1),
                   _mm(16, 32, 256, 4, 3, 1), _mm(16, 64, 128, 4, 4, 1)],
               512: [_mm(128, 128, 32, 8, 3), _mm(64, 128, 32, 4, 4), _mm(64, 64, 64, 4, 3), _mm(128, 128, 64, 8, 3),
                     _mm(64, 128, 64, 4, 4), _mm(128, 64, 64, 4, 4), _mm(64, 64, 64, 4, 4), _mm(64, 256, 32, 8, 3),
-                    _mm(128, 256, 32, 8, 3), _mm(64, 128, 32, 4, 3)]}
+                    _mm(128, 256, 32, 8, 3), _mm(64, 128, 32, 4, 3),
+                    _mm(128, 128, 64, 8, 4, wgmma=True), _mm(64, 128, 64, 4, 4, wgmma=True),
+                    _mm(64, 256, 64, 4, 3, wgmma=True), _mm(128, 256, 64, 8, 3, wgmma=True)]}
 OUR_ATTENTION = {64: [_fa(64, 64, 4, 2), _fa(128, 64, 8, 2), _fa(128, 64, 8, 3), _fa(128, 128, 8, 2),
                       _fa(64, 64, 4, 3)],
                  128: [_fa(64, 64, 4, 2), _fa(128, 64, 8, 2), _fa(128, 64, 8, 3), _fa(64, 32, 4, 3)]}
@@ -163,7 +169,8 @@ def triton_matmul(b: Bench, row: Row, m: int, n: int, k: int) -> float | None:
         def launch(i: int, meta: dict) -> Any:
             grid = (mf.cdiv(m, meta["BLOCK_M"]) * mf.cdiv(n, meta["BLOCK_N"]),)
             return kernel[grid](a[i], w[i], out, m, n, k, **meta)
-        run, meta = b.best(row.name + " triton", launch, [*MATMUL_TRITON_CONFIGS, row.ours_config], time_torch)
+        ours = {k: v for k, v in row.ours_config.items() if k != "wgmma"}  # Triton picks wgmma on sm_90 itself
+        run, meta = b.best(row.name + " triton", launch, [*MATMUL_TRITON_CONFIGS, ours], time_torch)
         run(0)
         error = float((out.float() - a[0].float() @ w[0].float()).abs().max())
         b.log(f"{row.name} triton {meta}: max error {error:.3g}")
@@ -289,7 +296,7 @@ def main() -> int:
             continue
         config = "{BLOCK_M}x{BLOCK_N}".format(**r.ours_config) + (
             "x{BLOCK_K}".format(**r.ours_config) if "BLOCK_K" in r.ours_config else "") + \
-            " w{num_warps} s{num_stages}".format(**r.ours_config)
+            " w{num_warps} s{num_stages}".format(**r.ours_config) + (" wgmma" if r.ours_config.get("wgmma") else "")
         lines.append(f"| {r.name} | {r.tflops(r.ours_us)} | {r.tflops(r.triton_us)} | {r.tflops(r.mlx_us)} | "
                      f"{r.ratio(r.triton_us)} | {r.ratio(r.mlx_us)} | {config} |")
     table = "\n".join(lines)

@@ -20,8 +20,8 @@ A fp16 matmul C = A @ B (row-major, fp32 accumulators, fp16 out), one program pe
   stages - 2 tiles ahead, so none overwrites a buffer a product still reads).
 
 Every variant is checked against MLX's own matmul (fp32, on the GPU) before it is timed with
-gpu_bench's method, beside MLX's fp16 matmul and the library matmul (the compiler's mma.sync path)
-at its fastest measured config.
+gpu_bench's method, beside MLX's fp16 matmul; then the compiler's own wgmma path (`wgmma=True`,
+`library_checks`) is checked at odd shapes and timed against its mma.sync path.
 
     python3 benchmarks/wgmma_probe.py --out DIR          (a GPU with sm_90a and MLX's CUDA build)
     python3 benchmarks/wgmma_probe.py --compile-only     (here: NVRTC + ptxas for sm_90a, registers
@@ -208,9 +208,6 @@ def main() -> int:
         return compile_only()
     from gpu_bench import rotations, time_mlx
 
-    import metalforge as mf
-    from metalforge.kernels import matmul
-
     size, flops = args.size, 2 * args.size ** 3
     seed = int(time.time()) % 100000
     print(f"seed {seed}, M = N = K = {size}, {mx.default_device()}")
@@ -242,19 +239,81 @@ def main() -> int:
             results.append(r)
     mlx_us = time_mlx(lambda i: ab[i][0] @ ab[i][1], copies)
     print(f"MLX a @ b: {mlx_us:.1f} us, {flops / mlx_us * 1e-6:.0f} TFLOP/s")
-    grid = lambda meta: (mf.cdiv(size, meta["BLOCK_M"]) * mf.cdiv(size, meta["BLOCK_N"]),)  # noqa: E731
-    ours = {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "GROUP_M": 8, "num_warps": 8, "num_stages": 3}
-
-    def library(i: int) -> mx.array:
-        return matmul.matmul_kernel.fn[grid](*ab[i], mf.empty((size, size), mx.float16), size, size, size, **ours)
-    lib_us = time_mlx(library, copies)
-    print(f"library matmul (mma.sync) {ours}: {lib_us:.1f} us, {flops / lib_us * 1e-6:.0f} TFLOP/s")
+    library = library_checks(size, ab, copies, flops)
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         Path(args.out, "results.json").write_text(json.dumps(
             {"seed": seed, "size": size, "variants": [asdict(r) for r in results], "mlx_us": mlx_us,
-             "library_us": lib_us}, indent=1))
+             "library": library}, indent=1))
     return 0 if any(r.tflops for r in results) else 1
+
+
+# The compiler's wgmma path (`wgmma=True`): the library matmul at these configs, checked at shapes
+# that leave partial tiles on every edge (cp.async's zero fill, the store's masks) and in bf16, then
+# timed at M = N = K = size beside the same configs on mma.sync; flash attention, whose P @ V is a
+# wgmma dot then (P staged through swizzled shared memory), checked and timed the same way.
+LIBRARY = [dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=4),
+           dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3),
+           dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=4),
+           dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=3)]
+CHECK_SHAPES = [(1000, 1000, 1000, mx.float16), (8, 4096, 4096, mx.float16), (333, 4160, 200, mx.bfloat16)]
+TOLERANCE = 2e-2  # dot_bench's: unit-variance outputs, fp16 rounding plus fp32 sums in another order
+
+
+def library_checks(size: int, ab: list, copies: int, flops: float) -> dict:
+    import metalforge as mf
+    from gpu_bench import time_mlx
+    from metalforge.kernels import flash_attention, matmul
+
+    def mm(a, b, config, wgmma):
+        (m, k), n = a.shape, b.shape[1]
+        grid = (mf.cdiv(m, config["BLOCK_M"]) * mf.cdiv(n, config["BLOCK_N"]),)
+        return matmul.matmul_kernel.fn[grid](a, b, mf.empty((m, n), a.dtype), m, n, k, **config, wgmma=wgmma)
+
+    out: dict = {"matmul": [], "flash": []}
+    for config in LIBRARY:
+        name = "{BLOCK_M}x{BLOCK_N}x{BLOCK_K} w{num_warps} s{num_stages}".format(**config)
+        errors, us = [], {}
+        try:
+            for m, n, k, dtype in CHECK_SHAPES:
+                scale = k ** -0.25
+                a = (mx.random.normal((m, k)) * scale).astype(dtype)
+                b = (mx.random.normal((k, n)) * scale).astype(dtype)
+                got = mm(a, b, config, True).astype(mx.float32)
+                errors.append(float(mx.max(mx.abs(got - a.astype(mx.float32) @ b.astype(mx.float32))).item()))
+            if max(errors) <= TOLERANCE:
+                for wgmma in (True, False):
+                    us[wgmma] = time_mlx(lambda i: mm(*ab[i], config, wgmma), copies)
+        except Exception as e:
+            print(f"library {name} wgmma: FAILED: {type(e).__name__}: {str(e)[:300]}", flush=True)
+            continue
+        verdict = (f"{us[True]:.1f} us, {flops / us[True] * 1e-6:.0f} TFLOP/s (mma.sync: {us[False]:.1f} us, "
+                   f"{flops / us[False] * 1e-6:.0f})" if us else "WRONG, not timed")
+        print(f"library {name} wgmma: max errors {', '.join(f'{e:.3g}' for e in errors)}; {verdict}", flush=True)
+        out["matmul"].append({"config": config, "errors": errors, "wgmma_us": us.get(True), "mma_us": us.get(False)})
+    for d, config in ((64, dict(BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=2)),
+                      (64, dict(BLOCK_M=128, BLOCK_N=64, num_warps=8, num_stages=2)),
+                      (128, dict(BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=2))):
+        try:
+            q, k, v = (mx.random.normal((h, 2048, d)).astype(mx.float16) for h in (32, 8, 8))
+
+            def fa(wgmma, length=2048, qkv=(q, k, v)):
+                return flash_attention.flash_attention_kernel.fn[flash_attention.launch_grid(32, length)](
+                    *flash_attention.kernel_args(*qkv, True), **config, wgmma=wgmma)
+            short = tuple(x[:, :1000] for x in (q, k, v))  # partial blocks at the end of the keys and queries
+            error = max(float(mx.max(mx.abs(fa(True, n, qkv).astype(mx.float32)
+                                            - flash_attention.reference(*qkv).astype(mx.float32))).item())
+                        for n, qkv in ((2048, (q, k, v)), (1000, short)))
+            us = {w: time_mlx(lambda i: fa(w), 2) for w in (True, False)} if error <= TOLERANCE else {}
+            fl = 2 * 32 * 2048 * 2048 * d
+            print(f"flash d{d} {config}: max error {error:.3g}; " + (
+                f"wgmma {us[True]:.1f} us ({fl / us[True] * 1e-6:.0f} TFLOP/s), mma.sync {us[False]:.1f} us "
+                f"({fl / us[False] * 1e-6:.0f})" if us else "WRONG, not timed"), flush=True)
+            out["flash"].append({"d": d, "config": config, "error": error, "wgmma_us": us.get(True),
+                                 "mma_us": us.get(False)})
+        except Exception as e:
+            print(f"flash d{d} {config} wgmma: FAILED: {type(e).__name__}: {str(e)[:300]}", flush=True)
+    return out
 
 
 if __name__ == "__main__":

@@ -176,6 +176,7 @@ class Decl(Stmt):
     stages: int = 1  # threadgroup arrays: buffers a loop alternates between (its writes need no barrier before)
     like: str | None = None  # pointers: the kernel argument whose pointer type (address space) it has
     offset: int = 0  # threadgroup arrays: the byte where it starts in the kernel's threadgroup memory
+    align: int = 16  # threadgroup arrays: ... a multiple of this (1024: wgmma's swizzled operand tiles)
 
 
 @dataclass
@@ -348,6 +349,43 @@ class Barrier(Stmt):
     """A threadgroup barrier; `device` also orders device-memory accesses (a store by one thread,
     then a load of that location by another)."""
     device: bool = False
+
+
+@dataclass
+class ProxyFence(Stmt):
+    """Orders this thread's writes to threadgroup memory before reads by the asynchronous proxy
+    (Hopper's wgmma reads its operands there); a barrier after it publishes them to all threads."""
+
+
+@dataclass
+class WarpgroupFence(Stmt):
+    """Orders earlier register writes (the accumulators) before the warpgroup products that follow."""
+
+
+@dataclass
+class WarpgroupMMA(Stmt):
+    """`acc[first .. first + n/8) += A @ B` on one 64-row slice: Hopper's asynchronous
+    wgmma.m64n{n}k16, a collective of the four warps of a warpgroup. `a` and `b` are shared-memory
+    matrix descriptors (`Call("wgmma_desc", ...)`); `acc` the accumulator fragments (m16n8 C layout,
+    which is wgmma's per warp); `transpose_b`: B's rows are its N axis (stored K x N)."""
+    acc: Expr
+    first: int
+    n: int
+    a: Expr
+    b: Expr
+    element: ScalarType
+    transpose_b: bool
+
+
+@dataclass
+class WarpgroupCommit(Stmt):
+    """Closes the group of warpgroup products issued since the last commit."""
+
+
+@dataclass
+class WarpgroupWait(Stmt):
+    """Waits until at most `pending` groups of warpgroup products are still running."""
+    pending: int
 
 
 @dataclass

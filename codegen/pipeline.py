@@ -107,7 +107,7 @@ def dot_stages_for(num_stages: int | None, matmul2d: bool, target: str = "msl") 
 
 def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "msl",
                divisibility: Mapping[str, int] = {}, dot_stages: int = 1,
-               warps_m: int | None = None, matmul2d: bool = False) -> CompiledKernel:
+               warps_m: int | None = None, matmul2d: bool = False, wgmma: bool = False) -> CompiledKernel:
     """Run the passes on `fn` (a freshly built specialisation) and render it for `target` (codegen.target.TARGETS);
     `divisibility` maps the integer arguments this specialisation knows divisible (launcher/arguments.py)
     to the power of two that divides them;
@@ -115,7 +115,8 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     only for it), 1 staged in threadgroup memory, 2 staged in two buffers alternating per iteration,
     3 or 4 (asynchronous copies) in that many, loaded that many iterations ahead less one;
     `warps_m` simdgroups go along the rows of `tl.dot` results (None: the longer side first);
-    `matmul2d` multiplies `tl.dot` tiles with Metal 4's cooperative matmul (MSL only, operands staged)."""
+    `matmul2d` multiplies `tl.dot` tiles with Metal 4's cooperative matmul (MSL only, operands staged);
+    `wgmma` those that can with Hopper's warpgroup MMA (CUDA only; `assign_layouts.warpgroup_dot`)."""
     tgt = target_named(target)
     if matmul2d and dot_stages < 1:
         raise ValueError("matmul2d multiplies staged tiles: dot_stages must be 1 or 2 (see dot_stages_for)")
@@ -128,7 +129,7 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
         asm["prefetch"] = str(fn)
     fn = eliminate_dead_code(drop_implied_masks(fn, divisibility))  # after prefetch: its guards too
     asm["masks"] = str(fn)
-    plan = assign_layouts(fn, num_warps, tgt, divisibility, dot_stages, warps_m, matmul2d)
+    plan = assign_layouts(fn, num_warps, tgt, divisibility, dot_stages, warps_m, matmul2d, wgmma)
     asm["layouts"] = describe_layouts(fn, plan)
     check_slots(fn, plan, num_warps)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)

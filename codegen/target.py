@@ -30,6 +30,9 @@ class Target:
     # copies and hashes the whole cubin, and RoPE's precise sine and cosine each inline their own range
     # reduction (36.8 -> 24.5 KB for its decode launch)
     fuse_sincos: bool = False
+    # Hopper's warpgroup matrix multiply (wgmma, sm_90a): four warps multiply a 64-row slice of a tile
+    # by operands read from shared memory through descriptors (the `wgmma=True` launch setting)
+    warpgroup_mma: bool = False
 
     def vector_limit(self, element: ir.ScalarType) -> int:
         """The most neighbouring `element`s one access moves."""
@@ -51,7 +54,7 @@ METAL = Target("msl", "Metal", simd_width=32, max_threads=1024, threadgroup_memo
 CUDA = Target("cuda", "CUDA", simd_width=32, max_threads=1024, threadgroup_memory=227 * 1024, vector_bytes=16,
               vector_elements=16, vectors_need_alignment=True, vector_types=_PACKED | {ir.bfloat16},
               tensor_core_elements=frozenset({ir.float16, ir.bfloat16}), cooperative_matmul=False, atomic_outputs=None,
-              async_copy=True, fuse_sincos=True)
+              async_copy=True, fuse_sincos=True, warpgroup_mma=True)
 TARGETS = {t.name: t for t in (METAL, CUDA)}
 
 

@@ -24,6 +24,7 @@ import mlx.core as mx
 from ..codegen import lir
 from ..codegen.lowering.debug_print import PRINT_CAPACITY, RECORD_WORDS, decode as decode_prints
 from ..codegen.pipeline import CODEGEN_VERSION, CompiledKernel, compile_ir, dot_stages_for
+from ..codegen.target import target_named
 from ..dsl import ir
 from ..dsl.frontend import JITFunction as _FrontendFunction
 from ..errors import BackendUnavailableError, LaunchConfigError, MetalforgeError
@@ -164,7 +165,7 @@ class JITFunction(_FrontendFunction):
         except BackendUnavailableError as e:
             runner, missing = None, str(e)
         compiled = self.specialize(values, options["num_warps"], runner.language if runner else "msl",
-                                   options["num_stages"], options["warps_m"], options["matmul2d"])
+                                   options["num_stages"], options["warps_m"], options["matmul2d"], options["wgmma"])
         return self._launch_function(compiled, runner, missing, values, options["num_warps"]), runner is not None
 
     def _launch_function(self, compiled: CompiledKernel, runner: Any, missing: str | None, values: list[Any],
@@ -275,7 +276,7 @@ class JITFunction(_FrontendFunction):
 
     def specialize(self, values: list[Any], num_warps: int, target: str = "msl",
                    num_stages: int | None = None, warps_m: int | None = None,
-                   matmul2d: bool = False) -> CompiledKernel:
+                   matmul2d: bool = False, wgmma: bool = False) -> CompiledKernel:
         """The compiled kernel for these argument values (cached by their facts and constexprs), for `target`;
         `num_stages=0` loads `tl.dot` operands straight from device memory instead of staging them in
         threadgroup memory; 1 (the default) stages them in one buffer, 2 or more in two, alternating
@@ -283,13 +284,16 @@ class JITFunction(_FrontendFunction):
         `warps_m` simdgroups go along the rows of each `tl.dot` result, the rest along its columns
         (None: the compiler splits the longer side first). `matmul2d=True` multiplies `tl.dot` tiles
         with Metal 4's cooperative `matmul2d` (MetalPerformancePrimitives; M5-class GPUs, macOS 26)
-        instead of 8x8 simdgroup matrices; its operands are always staged."""
+        instead of 8x8 simdgroup matrices; its operands are always staged. `wgmma=True` multiplies
+        those `tl.dot`s that can (fp16/bf16, not transposed, num_warps a multiple of 4, BLOCK_M of
+        16 * num_warps, BLOCK_N a multiple of 64 up to 256, BLOCK_K of 64) with Hopper's warpgroup
+        MMA (CUDA on sm_90; the others keep mma.sync; docs/dot.md)."""
         stages = dot_stages_for(num_stages, matmul2d, target)
-        key = (num_warps, target, stages, warps_m, matmul2d, *[values[i] for i in self.constexpr_at],
+        key = (num_warps, target, stages, warps_m, matmul2d, wgmma, *[values[i] for i in self.constexpr_at],
                *[f(values[i]) for f, i in zip(self.runtime_facts, self.runtime_at)])
         compiled = self.cache.get(key)
         if compiled is None:  # launch settings are checked once, before the first compile of a key
-            self.check_launch_settings(num_warps, target, warps_m, matmul2d)
+            self.check_launch_settings(num_warps, target, warps_m, matmul2d, wgmma)
             arg_types = {n: self.arg_type(n, v) for n, v, c in zip(self.arg_names, values, self.is_constexpr) if not c}
             constexprs = {n: v for n, v, c in zip(self.arg_names, values, self.is_constexpr) if c}
             outputs = {n for n, v in zip(self.arg_names, values) if isinstance(v, Placeholder)}
@@ -297,36 +301,42 @@ class JITFunction(_FrontendFunction):
                          if not c and type(v) is int and divisibility(v) > 1 and n not in self.unspecialized}
             with collector_paused():
                 compiled = compile_ir(self.build_ir(arg_types, constexprs), outputs, num_warps, target, divisible,
-                                      dot_stages=stages, warps_m=warps_m, matmul2d=matmul2d)
+                                      dot_stages=stages, warps_m=warps_m, matmul2d=matmul2d, wgmma=wgmma)
             self.cache[key] = compiled
         self.last = compiled
         return compiled
 
-    def check_launch_settings(self, num_warps: int, target: str, warps_m: int | None, matmul2d: bool) -> None:
+    def check_launch_settings(self, num_warps: int, target: str, warps_m: int | None, matmul2d: bool,
+                              wgmma: bool = False) -> None:
         if type(num_warps) is not int or num_warps < 1 or num_warps > 32 or num_warps & (num_warps - 1):
             raise LaunchConfigError(f"{self.__name__}: num_warps={num_warps!r}; use a power of two from 1 to 32 "
                                     "(a Metal threadgroup has at most 1024 threads)")
         if warps_m is not None and (type(warps_m) is not int or warps_m < 1 or warps_m > num_warps or warps_m & (warps_m - 1)):
             raise LaunchConfigError(f"{self.__name__}: warps_m={warps_m} with num_warps={num_warps}; use a power "
                                     "of two from 1 to num_warps (or None to let the compiler choose)")
-        if matmul2d and target != "msl":
-            raise LaunchConfigError(f"{self.__name__}: matmul2d=True is Metal 4's cooperative matmul, which the "
-                                    f"{target} target does not have; drop matmul2d (tl.dot then uses the target's "
-                                    "own matrix instructions)")
+        facts = target_named(target)
+        for setting, asked, available, what in (("matmul2d", matmul2d, facts.cooperative_matmul,
+                                                 "Metal 4's cooperative matmul"),
+                                                ("wgmma", wgmma, facts.warpgroup_mma, "Hopper's warpgroup MMA (CUDA)")):
+            if asked and not available:
+                raise LaunchConfigError(f"{self.__name__}: {setting}=True is {what}, which the {target} target does "
+                                        f"not have; drop {setting} (tl.dot then uses the target's own matrix "
+                                        "instructions)")
 
     def compile(self, *args: Any, num_warps: int = 4, num_stages: int | None = None, backend: Any = None,
                 target: str | None = None, warps_m: int | None = None, matmul2d: bool = False,
-                **kwargs: Any) -> CompiledKernel:
+                wgmma: bool = False, **kwargs: Any) -> CompiledKernel:
         """The compiled specialisation for these arguments, with `.asm` (IR after each pass, MSL or CUDA);
         `target` ("msl", "cuda") defaults to what `backend` (else the active back end) runs."""
         return self.specialize(self.bind(args, kwargs), num_warps, target or _target(backend), num_stages, warps_m,
-                               matmul2d)
+                               matmul2d, wgmma)
 
     def warmup(self, *args: Any, grid: Any = None, num_warps: int = 4, num_stages: int | None = None,
-               backend: Any = None, warps_m: int | None = None, matmul2d: bool = False,
+               backend: Any = None, warps_m: int | None = None, matmul2d: bool = False, wgmma: bool = False,
                **kwargs: Any) -> CompiledKernel:
         """Compile without running (as Triton's `warmup`), e.g. so autotuning times runs only."""
-        return self.specialize(self.bind(args, kwargs), num_warps, _target(backend), num_stages, warps_m, matmul2d)
+        return self.specialize(self.bind(args, kwargs), num_warps, _target(backend), num_stages, warps_m, matmul2d,
+                               wgmma)
 
     @property
     def asm(self) -> dict[str, str]:

@@ -29,7 +29,7 @@ from . import arguments
 # Keyword-only launch options and their defaults; `backend` is a name, an instance or None
 # ($METALFORGE_BACKEND, else automatic).
 LAUNCH_OPTIONS: dict[str, Any] = {"num_warps": 4, "num_stages": None, "warps_m": None, "matmul2d": False,
-                                  "num_ctas": 1, "backend": None}
+                                  "wgmma": False, "num_ctas": 1, "backend": None}
 _PREFIX = "_mf_"  # generated code's own names; no kernel parameter may start with it
 _serial = itertools.count()
 

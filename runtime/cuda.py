@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 import mlx.core as mx
 import numpy as np
 
+from ..errors import LaunchConfigError
 from . import nvrtc
 from .kernel import BuiltKernels, MetalKernel
 
@@ -84,12 +85,24 @@ def _cuda_kernel(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
         header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous, shared_memory=kernel.shared_memory)
 
 
+def _architecture(kernel: MetalKernel) -> str | None:
+    """What to compile `kernel` for: the device's own architecture (None), or sm_90a for a kernel
+    with Hopper's wgmma (`wgmma=True`), whose PTX no other architecture runs."""
+    if "wgmma.mma_async" not in kernel.header:
+        return None
+    device = nvrtc.device_architecture()
+    if device != "sm_90":
+        raise LaunchConfigError(f"{kernel.name}: wgmma=True needs a Hopper GPU (sm_90); this one is {device}: "
+                                "launch without wgmma (tl.dot then uses mma.sync)")
+    return "sm_90a"
+
+
 def _precompiled(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
     """A callable taking cuda_kernel's keywords plus `scalars` (the by-value ones, in input order)."""
     digest = hashlib.sha256(translation_unit(kernel, "mf_kernel").encode()).hexdigest()[:20]
     symbol = f"mf_{kernel.name}_{digest}"  # MLX keeps compiled modules by this name
     source = translation_unit(kernel, symbol)
-    module = nvrtc.compile_module(source, symbol)
+    module = nvrtc.compile_module(source, symbol, _architecture(kernel))
     contiguous, shared, fast = kernel.ensure_row_contiguous, kernel.shared_memory, mx.fast
 
     def run(*, inputs, scalars, output_shapes, output_dtypes, grid, threadgroup, init_value=None, stream=None):

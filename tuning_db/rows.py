@@ -45,8 +45,9 @@ def config_problem(text: Any) -> Optional[str]:
         return f"config num_stages={data.get('num_stages')!r} is not a non-negative integer"
     if data.get("warps_m") is not None and (not _is_int(data["warps_m"]) or data["warps_m"] < 1):
         return f"config warps_m={data['warps_m']!r} is not a positive integer"
-    if not isinstance(data.get("matmul2d", False), bool):
-        return f"config matmul2d={data['matmul2d']!r} is not true or false"
+    for setting in ("matmul2d", "wgmma"):
+        if not isinstance(data.get(setting, False), bool):
+            return f"config {setting}={data[setting]!r} is not true or false"
     return None
 
 

@@ -49,8 +49,11 @@ class LayoutPlan:
     constant_runs: dict[int, int] = field(default_factory=dict)
     vector: dict[tuple[int, ...], int] = field(default_factory=dict)  # tile shape -> elements per thread run
     shared_pad: dict[int, int] = field(default_factory=dict)  # value id -> elements added to each stored row
+    shared_swizzle: set[int] = field(default_factory=set)  # staged in wgmma's swizzle instead (pad 0)
     dot_stages: int = 1  # buffers of a dot operand staged inside a loop (0: read from device memory)
     matmul2d: bool = False  # dots on Metal 4's cooperative matmul (codegen/lowering/dot.py)
+    wgmma: bool = False  # dots on Hopper's warpgroup MMA where they can (`warpgroup_dot`)
+    warpgroup_dots: set[int] = field(default_factory=set)  # id(dot op) of those that do
     target: Target = METAL
 
     def of(self, v: Value) -> Layout:
@@ -81,15 +84,37 @@ def dot_operand_pad(element_bytes: int) -> int:
     return 16 // max(1, element_bytes)
 
 
-def pad_dot_operands(fn: Function, plan: LayoutPlan) -> None:
+def warpgroup_dot(op: Operation, plan: LayoutPlan, defined: Mapping[int, Operation]) -> bool:
+    """Whether dot `op` runs on Hopper's wgmma (launch setting `wgmma=True`, codegen/lowering/dot.py):
+    fp16 or bf16 operands of one type, not transposed (`tl.trans`), staged in shared memory, a float32
+    result; whole warpgroups (4 warps) along the rows, each warp 16 of every 16 * num_warps rows; N
+    a multiple of 64 up to 256 and K of 64 (both operands' rows are whole 128-byte swizzle rows)."""
+    a, b = op.operands[:2]
+    if not (plan.wgmma and plan.target.warpgroup_mma and plan.dot_stages >= 1) or len(op.result.type.shape) != 2:
+        return False
+    (m, k), n, warps = a.type.shape, op.result.type.shape[1], plan.num_warps
+    return (a.type.element in (ir.float16, ir.bfloat16) and b.type.element == a.type.element
+            and op.result.type.element == ir.float32 and warps % 4 == 0 and m % (16 * warps) == 0
+            and n % 64 == 0 and n <= 256 and k % 64 == 0
+            and not any(v.id in defined and defined[v.id].opcode == "permute" for v in (a, b)))
+
+
+def stage_dot_operands(fn: Function, plan: LayoutPlan) -> None:
     """Tiles a `tl.dot` reads (directly or through `tl.trans`) are staged with 16 bytes more per row,
     as MLX's Steel loaders pad them: the rows a fragment load reads at once then start in different
-    memory banks (and stay 16-byte aligned for CUDA's ldmatrix)."""
+    memory banks (and stay 16-byte aligned for CUDA's ldmatrix). A wgmma dot's operands are staged
+    in its 128-byte swizzle instead, which spreads the banks the same way without padding."""
     defined = {r.id: op for op in fn.walk() for r in op.results}
     for op in fn.walk():
         if op.opcode != "dot" or not on_fragments(op.operands[0].type.element, op.result.type.element,
                                                   len(op.result.type.shape)):
             continue  # per-thread dots read their operands where they are (unpadded)
+        if warpgroup_dot(op, plan, defined):
+            plan.warpgroup_dots.add(id(op))
+            for v in op.operands[:2]:
+                plan.shared_pad[v.id] = 0
+                plan.shared_swizzle.add(v.id)
+            continue
         for v in op.operands[:2]:
             while v.id in defined and defined[v.id].opcode == "permute":
                 v = defined[v.id].operands[0]
@@ -118,8 +143,8 @@ def reduces_dot_rows(fn: Function) -> bool:
 
 def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
                    divisibility: Mapping[str, int] = {}, dot_stages: int = 1,
-                   warps_m: int | None = None, matmul2d: bool = False) -> LayoutPlan:
-    plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages, matmul2d=matmul2d, target=target)
+                   warps_m: int | None = None, matmul2d: bool = False, wgmma: bool = False) -> LayoutPlan:
+    plan = LayoutPlan(num_warps=num_warps, dot_stages=dot_stages, matmul2d=matmul2d, wgmma=wgmma, target=target)
     users: dict[int, list[Operation]] = {}
     evaluates: set[int] = set()  # rematerialised values whose expression evaluates a FUNCTIONS op
     rows_reduced = reduces_dot_rows(fn)
@@ -139,7 +164,7 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
             plan.vector[shape] = min(plan.vector.get(shape, width), width)
     for a in fn.args:
         plan.values[a.id] = Scalar()
-    pad_dot_operands(fn, plan)
+    stage_dot_operands(fn, plan)
 
     defined = {r.id: op for op in fn.walk() for r in op.results}
     # Broadcasts of register tiles: each thread keeps its own elements (`Blocked.reshaped`) unless a
@@ -331,8 +356,9 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
         if code == "dot":
             a = op.operands[0]
             m, k = a.type.shape
+            warpgroups = id(op) in plan.warpgroup_dots  # every warp along the rows: wgmma's 16 rows a warp
             return mma_layout(r.type.shape, num_warps, fragment_for(target, a.type.element, (m, r.type.shape[1], k)),
-                              warps_m, rows_reduced)
+                              num_warps if warpgroups else warps_m, rows_reduced)
         if code == "load" and dot_stages == 0 and only_dot_operand(r) and \
                 all(isinstance(l, (Remat, Scalar)) for _, l in tiles):
             return Remat()  # loaded where the dot reads it, straight into matrix fragments

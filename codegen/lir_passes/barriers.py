@@ -39,6 +39,8 @@ class Stretch:
                 and isinstance(s.ptr.a, lir.Sym):
             self.writes.add(s.ptr.a.name)
             self.reads |= bool(lir.symbols([s.ptr.b, s.values]) & shared)
+        elif isinstance(s, lir.ProxyFence):
+            self.opaque = True  # it fences the writes before it for the barrier right after it
         elif isinstance(s, (lir.For, lir.If)):
             for inner in (s.body if isinstance(s, lir.For) else s.then + s.orelse):
                 if isinstance(inner, lir.Barrier):

@@ -117,6 +117,7 @@ class SharedRepr(Repr):
     shape: tuple[int, ...]
     index: Callable[[list[Expr]], Expr]  # coordinates -> position in the array (after `base`)
     base: Expr | None = None  # where this iteration's buffer starts, when double-buffered
+    swizzled: bool = False  # stored in wgmma's 128-byte swizzle (`swizzled_index`), not row-major
 
     def at(self, lw, layout, k, coords):
         return Index(Sym(self.name), self.position(coords))
@@ -152,6 +153,7 @@ class AsyncTile:
     next: Operation
     carried: list[Value]
     pad: int
+    swizzle: bool = False  # in wgmma's swizzled layout (`swizzled_index`) instead of padded rows
     name: str | None = None  # the threadgroup array, allocated with the prologue's copies
     prologue: list[list[lir.Stmt]] = field(default_factory=list)  # the copies of each prologue tile
 
@@ -170,8 +172,8 @@ class AsyncTile:
     def view(self, buffer: Expr) -> SharedRepr:
         """Buffer `buffer` (0 or 1, an expression) of the array, as the dot reads it."""
         element = element_of(self.carried[0].type)
-        return SharedRepr(self.name, self.shape, lambda coords: padded_index(coords, self.shape, self.pad),
-                          mul_(buffer, lit(stage_elements(element, self.count()))))
+        return SharedRepr(self.name, self.shape, staged_index(self.shape, self.pad, self.swizzle),
+                          mul_(buffer, lit(stage_elements(element, self.count()))), self.swizzle)
 
 
 @dataclass
@@ -200,6 +202,7 @@ class Lowering(ABC):
         self.hoist_to: int | None = None
         self.taken: set[str] = set(_RESERVED)
         self.shared_bytes = 0
+        self.shared_align = 16  # the largest alignment an array asked for (alloc_shared)
         self.atomic_outputs = any(op.opcode.startswith("atomic_") or op.opcode in ("print", "assert") for op in fn.walk())
         self.word_outputs: set[str] = set()  # 16-bit outputs accessed through 32-bit words (memory.py)
         self.prints: list[tuple] = []  # device_print sites: (prefix, element types, hex)
@@ -337,20 +340,24 @@ class Lowering(ABC):
         self.shared_cache[level][v.id] = converted
         return converted
 
-    def alloc_shared(self, hint: str, element: ScalarType, count: int, stages: int = 1) -> str:
+    def alloc_shared(self, hint: str, element: ScalarType, count: int, stages: int = 1, align: int = 16) -> str:
         """A threadgroup array of `count` elements, or of `stages` buffers of `count` that a loop
-        alternates between (each padded to 16 bytes)."""
+        alternates between (each padded to 16 bytes), starting at a multiple of `align` bytes (16:
+        vector and matrix loads; 1024: wgmma's swizzled tiles, whose alignment the renderer gives
+        the whole threadgroup memory, at up to 1008 bytes more)."""
         name = self.name(None, hint)
         if stages > 1:
             count = stage_elements(element, count) * stages
-        offset = -(-self.shared_bytes // 16) * 16  # every array 16-byte aligned (vector and matrix loads)
+        offset = -(-self.shared_bytes // align) * align
         self.shared_bytes = offset + max(1, element.bits // 8) * count
+        self.shared_align = max(self.shared_align, align)
         target = self.plan.target
-        if self.shared_bytes > target.threadgroup_memory:
-            raise self.error(f"the kernel needs {self.shared_bytes} bytes of threadgroup memory, more than the "
+        if self.shared_bytes + self.shared_align - 16 > target.threadgroup_memory:
+            raise self.error(f"the kernel needs {self.shared_bytes + self.shared_align - 16} bytes of threadgroup "
+                             f"memory, more than the "
                              f"{target.threadgroup_memory} a {target.gpu} threadgroup has",
                              "use smaller tiles (BLOCK sizes) or fewer num_stages", SharedMemoryLimitError)
-        self.emit(lir.Decl(name, element, size=count, space="threadgroup", stages=stages, offset=offset))
+        self.emit(lir.Decl(name, element, size=count, space="threadgroup", stages=stages, offset=offset, align=align))
         return name
 
     def materialize(self, v: Value, layout: Layout, copy: bool = False, name: str | None = None) -> str:
@@ -564,8 +571,8 @@ class Lowering(ABC):
 # ---- layout conversions through threadgroup memory ----------------------------------------------
 def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
     """Every element of register tile `v`, written once, row-major, between two barriers; rows of a
-    2-D tile padded as the layout plan says (`pad_dot_operands`). A thread's run of neighbouring
-    elements is written in one vector access."""
+    2-D tile padded, or swizzled for wgmma, as the layout plan says (`stage_dot_operands`). A thread's
+    run of neighbouring elements is written in one vector access."""
     r = lw.env[v.id]
     if isinstance(r, SharedRepr):
         return r
@@ -573,28 +580,30 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
     width = 1
     if isinstance(r, BroadcastRepr):  # `mean[:, None]` broadcast: store the reduced values only
         sl = r.expand.slice
-        layout, source, stored, pad = sl, RegsRepr(r.name, sl), sl.shape, 0
+        layout, source, stored, pad, swizzle = sl, RegsRepr(r.name, sl), sl.shape, 0, False
         index = lambda coords: flat_index(coords[:sl.dim] + coords[sl.dim + 1:], stored)  # noqa: E731 (readers)
         written = lambda coords: flat_index(coords, stored)  # noqa: E731 (the slice's own coordinates)
     else:
         assert isinstance(r, RegsRepr), f"no registers to convert for {v}"
         layout, source, stored = r.layout, r, shape
         pad = lw.plan.shared_pad.get(v.id, 0) if len(shape) == 2 else 0
+        swizzle = v.id in lw.plan.shared_swizzle and len(shape) == 2
         if isinstance(layout, Blocked) and element_of(v.type) in lw.plan.target.vector_types:
             # a run's slots are consecutive, its elements neighbours in a row (a broadcast in registers
-            # may hold more of them than one access moves)
+            # may hold more of them than one access moves; a swizzled row moves 16-byte chunks whole)
             width = gcd(layout.spt[-1], lw.plan.target.vector_limit(element_of(v.type)))
-        index = written = lambda coords: padded_index(coords, shape, pad)  # noqa: E731
+        index = written = staged_index(shape, pad, swizzle)
     element = element_of(v.type)
     count = prod(stored[:-1]) * (stored[-1] + pad) if stored else 1
     loop = _rotating_loop(lw, v)
-    name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element, count, stages=2 if loop else 1)
+    name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element, count, stages=2 if loop else 1,
+                           align=SWIZZLE_ALIGN if swizzle else 16)
     base = None
     if loop is not None:  # this iteration's buffer: the other one may still be read by the last iteration
         base = mul_(loop_stage(lw, loop), lit(stage_elements(element, count)))
     else:
         lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
-    view, stores = SharedRepr(name, shape, index, base), SharedRepr(name, stored, written, base)
+    view, stores = SharedRepr(name, shape, index, base, swizzle), SharedRepr(name, stored, written, base, swizzle)
 
     def write(k, coords):
         position = stores.position(coords)
@@ -606,6 +615,8 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
         owner = layout.owner(k) if k is not None else None
         lw.emit(lir.If(owner, [stmt]) if owner is not None else stmt)
     lw.slot_loop(layout, write, step=width)
+    if swizzle:  # read by wgmma, through the asynchronous proxy
+        lw.emit(lir.ProxyFence())
     lw.emit(lir.Barrier())
     return view
 
@@ -653,6 +664,27 @@ def exp_of_difference(a: Expr, b: Expr) -> Expr:
     subtraction gives; only |b| > 2^127 / log2 e, where b * log2 e overflows, differs."""
     log2e = Lit(LOG2E, ir.float32)
     return Call("exp2", (Call("fma", (a, log2e, Un("-", Bin("*", b, log2e))), ir.float32),), ir.float32)
+
+
+SWIZZLE_ALIGN = 1024  # bytes: wgmma's 128-byte swizzle repeats every 8 rows of 128 bytes
+
+
+def staged_index(shape: tuple[int, ...], pad: int, swizzle: bool) -> Callable[[list[Expr]], Expr]:
+    """Where a staged tile keeps element `coords`: rows padded by `pad`, or wgmma's swizzle."""
+    if swizzle:
+        return lambda coords: swizzled_index(coords, shape)
+    return lambda coords: padded_index(coords, shape, pad)
+
+
+def swizzled_index(coords: list[Expr], shape: tuple[int, ...]) -> Expr:
+    """Position of (row, col) in a 2-byte tile stored as wgmma's 128-byte swizzle reads it: the
+    columns in blocks of 64 (one 128-byte row each), a block's rows one after another, and in each
+    row the 16-byte chunk c (8 elements) stored at chunk c ^ (row % 8), so the 8 rows of a chunk
+    column sit in 8 different bank groups without padding (CUTLASS's Swizzle<3,4,3>)."""
+    (row, col), rows = coords, shape[0]
+    block = mul_(div(col, 64), lit(rows * 64))
+    chunk = Bin("^", div(mod(col, 64), 8), mod(row, 8))
+    return add(add(add(block, mul_(row, lit(64))), mul_(chunk, lit(8))), mod(col, 8))
 
 
 def padded_index(coords: list[Expr], shape: tuple[int, ...], pad: int) -> Expr:

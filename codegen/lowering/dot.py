@@ -22,7 +22,7 @@ from ...dsl.ir import Operation, Value, shape_of
 from .. import lir
 from ..fragments import TENSOR_CORE, Fragment, LaneAddress, on_fragments
 from ..layouts import MMA, Remat, add, div, lit, mul_
-from ..lir import Bin, Cast, Expr, FragmentElement, Index, Lit, Sym
+from ..lir import Bin, Call, Cast, Expr, FragmentElement, Index, Lit, Special, Sym
 from .core import FragmentRepr, Lowering, RegsRepr, RematRepr, SharedRepr, store_to_shared
 
 def _convert(t: ir.ScalarType, e: Expr, source: ir.ScalarType) -> Expr:
@@ -170,6 +170,8 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
         return lower_fma_dot(lw, op)
     if lw.plan.matmul2d:
         return lower_tensor_matmul(lw, op)
+    if id(op) in lw.plan.warpgroup_dots:
+        return lower_warpgroup_dot(lw, op)
     layout = lw.plan.of(r)
     assert isinstance(layout, MMA), layout
     k_extent = shape_of(a.type)[1]
@@ -271,6 +273,56 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
     lw.slot_loop(layout, lambda k, coords: lw.emit(lir.Assign(Index(Sym(name), k),
                                                               _convert(out, accumulator.slot(k), ir.float32))))
     lw.env[r.id] = RegsRepr(name, layout)
+
+
+def _swizzled(lw: Lowering, v: Value) -> SharedRepr:
+    """Operand `v` in threadgroup memory in wgmma's swizzle: the view of its copies (an `AsyncTile`)
+    or its registers stored there (`stage_dot_operands` marked it for both)."""
+    r = lw.env[v.id]
+    if not isinstance(r, (SharedRepr, RegsRepr)):  # index arithmetic or constants: registers first
+        layout = lw.plan.default(v)
+        lw.env[v.id] = RegsRepr(lw.materialize(v, layout), layout)
+    sh = lw.env[v.id] if isinstance(lw.env[v.id], SharedRepr) else lw.to_shared(v)
+    assert sh.swizzled, f"wgmma operand {v} not staged swizzled"
+    return sh
+
+
+def _descriptor(sh: SharedRepr, offset: Expr, leading: int, stride: int) -> Expr:
+    """The shared-memory matrix descriptor of `sh` from element `offset` of its buffer: `leading` and
+    `stride` byte offsets as wgmma's 128-byte-swizzled canonical layouts define them."""
+    start = offset if sh.base is None else add(sh.base, offset)
+    return Call("wgmma_desc", (Bin("+", Sym(sh.name), start), lit(leading), lit(stride)))
+
+
+def lower_warpgroup_dot(lw: Lowering, op: Operation) -> None:
+    """`tl.dot` on Hopper's wgmma (`warpgroup_dot` chose it): per K step of 16 and per 64-row slice
+    of a warpgroup, one asynchronous m64n{N}k16 reading A (K-major: its rows, 128 bytes of K each,
+    8-row groups 1024 bytes apart; a step moves 32 bytes along the row, inside the swizzle atom) and B
+    (stored K x N, N contiguous: `transpose_b`, 64-column blocks K * 128 bytes apart) from their
+    swizzled tiles through descriptors, adding into the accumulator fragments, whose m16n8 layout is
+    each warp's share of wgmma's. The products are fenced from the accumulators' earlier writes,
+    committed as one group and waited for before the result is read."""
+    a, b = op.operands[:2]
+    acc = op.operands[2] if len(op.operands) > 2 else None
+    r = op.result
+    layout = lw.plan.of(r)
+    (m, k_extent), n = shape_of(a.type), shape_of(r.type)[1]
+    sa, sb = _swizzled(lw, a), _swizzled(lw, b)
+    accumulator = _accumulator(lw, layout, acc, ir.element_of(r.type))
+    fm, fn = layout.fragments
+    group_row = Sym(lw.name(None, "group_row"))  # this warpgroup's first row: 64 per 4 warps
+    lw.emit(lir.Decl(group_row.name, ir.int32, init=mul_(div(Special("warp"), 4), lit(64))))
+    lw.emit(lir.WarpgroupFence())
+    for kk in range(0, k_extent, 16):
+        b_desc = _descriptor(sb, lit(kk * 64), k_extent * 128, 1024)
+        for i in range(fm):  # warp w's row fragment i is rows 16 * (i * num_warps + w): slice i of its group
+            row = add(lit(16 * i * layout.num_warps), group_row)
+            a_start = add(lit((kk // 64) * m * 64 + kk % 64), mul_(row, lit(64)))
+            lw.emit(lir.WarpgroupMMA(Sym(accumulator.name), i * fn, n, _descriptor(sa, a_start, 16, 1024), b_desc,
+                                     ir.element_of(a.type), transpose_b=True))
+    lw.emit(lir.WarpgroupCommit())
+    lw.emit(lir.WarpgroupWait(0))
+    lw.env[r.id] = accumulator
 
 
 def lower_fma_dot(lw: Lowering, op: Operation) -> None:

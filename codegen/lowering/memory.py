@@ -18,7 +18,7 @@ from .. import lir
 from ..layouts import Blocked, Registers, Remat, Scalar, add, lit, mod
 from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym
 from ..ir_passes.prefetch import feeds_dots_only, users_of
-from .core import AsyncTile, Lowering, RegsRepr, RematRepr, ScalarRepr, loop_stage, ring_slot
+from .core import SWIZZLE_ALIGN, AsyncTile, Lowering, RegsRepr, RematRepr, ScalarRepr, loop_stage, ring_slot
 
 
 def _deref(lw: Lowering, ptr: Expr, pointer: Value) -> Expr:
@@ -165,7 +165,8 @@ def plan_async_tiles(lw: Lowering, fn: Function) -> None:
                     and not any(users.get(loop.results[q].id) for q in chain)
                     and all(copyable(init, loop) for init in inits)
                     and all(lw.plan.of(init.result) == lw.plan.of(nxt) for init in inits)):
-                tile = AsyncTile(inits, defined[nxt.id], carried, lw.plan.shared_pad[carried[0].id])
+                tile = AsyncTile(inits, defined[nxt.id], carried, lw.plan.shared_pad[carried[0].id],
+                                 carried[0].id in lw.plan.shared_swizzle)
                 for v in (*(init.result for init in inits), nxt, *carried):
                     lw.async_tiles[v.id] = tile
 
@@ -183,12 +184,14 @@ def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:
     if first is not None:
         if tile.name is None:
             tile.name = lw.alloc_shared(f"{lw.name(tile.carried[0], 't')}_smem", element, tile.count(),
-                                        stages=tile.stages)
+                                        stages=tile.stages, align=SWIZZLE_ALIGN if tile.swizzle else 16)
         buffer: Expr = lit(first)
     else:
         loop = lw.loops[-1]
         if not loop.copies_landed:
             lw.emit(lir.AsyncWait(tile.stages - 2))
+            if any(t.swizzle for t in lw.async_tiles.values()):  # wgmma reads them through the async proxy
+                lw.emit(lir.ProxyFence())
             lw.emit(lir.Barrier())
             loop.copies_landed = True
         buffer = ring_slot(loop_stage(lw, loop, tile.stages), tile.stages - 1, tile.stages)
@@ -197,9 +200,10 @@ def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:
 
     def copies() -> None:
         # the thread's destination named once (buffer and lane part), each copy a constant from it
-        # (Steel's BlockLoader keeps `dst` the same way); a layout whose threads wrap computes each
+        # (Steel's BlockLoader keeps `dst` the same way); a layout whose threads wrap computes each, as
+        # does a swizzled tile (the swizzle's xor does not distribute over the sum)
         dst = None
-        if not layout.wraps:
+        if not layout.wraps and not tile.swizzle:
             dst = Sym(lw.name(None, f"{view.name.removesuffix('_smem')}_dst"))
             lw.emit(lir.Decl(dst.name, ir.int32, init=view.position(layout.thread_origin())))
 

@@ -10,6 +10,8 @@ from ...dsl import ir
 from ...dsl.ir import PointerType, ScalarType
 from .. import lir
 
+# PTX's names of the element types Hopper's wgmma multiplies
+_PTX_TYPES = {ir.float16: "f16", ir.bfloat16: "bf16"}
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("metalforge.codegen.render", "templates"),
                           undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                           keep_trailing_newline=True)
@@ -139,6 +141,17 @@ class Renderer:
                                    s.transpose_a, s.transpose_b, s.simdgroups)
         if isinstance(s, lir.SinCos):
             return m.sincos(self.expr(s.value), self.expr(s.sin), self.expr(s.cos))
+        if isinstance(s, lir.ProxyFence):
+            return m.proxy_fence()
+        if isinstance(s, lir.WarpgroupFence):
+            return m.warpgroup_fence()
+        if isinstance(s, lir.WarpgroupMMA):
+            return m.warpgroup_mma(self.expr(s.acc), s.first, s.n, self.expr(s.a), self.expr(s.b),
+                                   _PTX_TYPES[s.element], s.transpose_b)
+        if isinstance(s, lir.WarpgroupCommit):
+            return m.warpgroup_commit()
+        if isinstance(s, lir.WarpgroupWait):
+            return m.warpgroup_wait(s.pending)
         if isinstance(s, lir.MultiplyAccumulate):
             return m.multiply_accumulate(self.expr(s.c), self.expr(s.a), self.expr(s.b), s.fragment)
         raise NotImplementedError(type(s).__name__)

@@ -13,6 +13,8 @@ else a compare-and-swap helper.
 """
 from __future__ import annotations
 
+import re
+
 from ...dsl import ir
 from ...dsl.ir import PointerType, ScalarType
 from .. import lir
@@ -36,6 +38,7 @@ _NATIVE_ATOMICS = {"add": (ir.int32, ir.uint32, ir.float32, ir.float16, ir.bfloa
 _ATOMIC_NAMES = {"add": "atomicAdd", "max": "atomicMax", "min": "atomicMin", "xchg": "atomicExch",
                  "cas": "atomicCAS", "and": "atomicAnd", "or": "atomicOr", "xor": "atomicXor"}
 _MASK = "0xffffffffu"
+_WGMMA_CALL = re.compile(r"mf_wgmma_m64n(\d+)k16_(f16|bf16)(_tb)?\(")
 
 
 class CUDARenderer(Renderer):
@@ -51,9 +54,9 @@ class CUDARenderer(Renderer):
                     "mf_clamp", "mf_atomic_load", "mf_atomic_cas", "mf_atomic_add", "mf_atomic_max",
                     "mf_atomic_min", "mf_atomic_xchg", "mf_atomic_and", "mf_atomic_or", "mf_atomic_xor",
                     "mf_mma8", "mf_mma_m16n8k16", "mf_ldmatrix", "mf_ldmatrix_pair", "mf_cp_async", "mf_store_vec", "mf_vec",
-                    "mf_is_aligned")
+                    "mf_is_aligned", "mf_wgmma_desc", "mf_wgmma_fence")
     # helpers the header must define before a helper (the template emits them in dependency order)
-    helper_needs = {"mf_exp": ("mf_exp2",), "mf_sigmoid": ("mf_exp", "mf_exp2", "mf_fdiv"),
+    helper_needs = {"mf_exp": ("mf_exp2",), "mf_wgmma_desc": ("mf_mma_m16n8k16", "mf_wgmma_fence"), "mf_sigmoid": ("mf_exp", "mf_exp2", "mf_fdiv"),
                     "mf_store_vec": ("mf_vec",), "mf_is_aligned": ("mf_vec",),
                     "mf_atomic_load": ("mf_bitcast",),
                     "mf_atomic_cas": ("mf_bitcast",),
@@ -67,10 +70,18 @@ class CUDARenderer(Renderer):
     def render(self, kernel: lir.Kernel) -> tuple[str, str]:
         self.scalars = {name for name, t in kernel.inputs if isinstance(t, ScalarType)}
         header, body = super().render(kernel)
+        for n, element, transposed in sorted(set(_WGMMA_CALL.findall(body))):  # one helper per shape used
+            header += self.macros.warpgroup_mma_helper(int(n), element, bool(transposed))
         # Read each scalar once: re-reading `n[0]` after every store would be required (outputs may
         # alias it) and serialises the kernel.
         prologue = "".join(f"const auto mf_{name} = {name}[0];\n" for name, _ in kernel.inputs if name in self.scalars)
-        if any(isinstance(s, lir.Decl) and s.space == "threadgroup" for s in lir.walk(kernel.body)):
+        shared = [s for s in lir.walk(kernel.body) if isinstance(s, lir.Decl) and s.space == "threadgroup"]
+        align = max((s.align for s in shared), default=16)
+        if align > 16:  # the base moved up to `align` (the kernel's shared_bytes include the room)
+            prologue = (f"extern __shared__ __align__(16) unsigned char mf_shared_raw[];\n"
+                        f"unsigned char* mf_shared = mf_shared_raw + ((0u - (unsigned)__cvta_generic_to_shared("
+                        f"mf_shared_raw)) & {align - 1}u);\n" + prologue)
+        elif shared:
             prologue = "extern __shared__ __align__(16) unsigned char mf_shared[];\n" + prologue
         return header, prologue + body
 
@@ -153,6 +164,8 @@ class CUDARenderer(Renderer):
             return f"mf_atomic_load({args[0]})"
         if e.fn == "is_aligned":
             return f"mf_is_aligned({', '.join(args)})"
+        if e.fn == "wgmma_desc":
+            return f"mf_wgmma_desc({', '.join(args)})"
         if e.fn.startswith("rtz_"):  # float -> half/bfloat16 rounding toward zero
             return f"{'__float2half_rz' if t == ir.float16 else '__float2bfloat16_rz'}({args[0]})"
         if e.fn == "philox":

@@ -41,10 +41,10 @@ def ptxas() -> str | None:
     return cuda_tool("ptxas")
 
 
-def to_ptx(source: str, name: str = "kernel.cu") -> str:
+def to_ptx(source: str, name: str = "kernel.cu", arch: str = ARCH) -> str:
     """PTX of a translation unit in MLX's layout (the stand-in for MLX's utils header beside this
     file), compiled with MLX's NVRTC options; raises NvrtcError with NVRTC's log."""
-    return runtime_nvrtc.compile_ptx(source, name.removesuffix(".cu"), ARCH,
+    return runtime_nvrtc.compile_ptx(source, name.removesuffix(".cu"), arch,
                                      ["--device-as-default-execution-space", f"--include-path={HERE}"])
 
 
@@ -54,18 +54,19 @@ class Resources:
     spill_stores: int
     spill_loads: int
     static_shared: int
+    log: str = ""
 
 
-def resources(ptx: str) -> Resources:
+def resources(ptx: str, arch: str = ARCH) -> Resources:
     """What `ptxas -v` reports for the (one) kernel of `ptx`."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "k.ptx"
         path.write_text(ptx)
-        r = subprocess.run([ptxas(), f"-arch={ARCH}", "-v", "-o", str(path.with_suffix(".cubin")), str(path)],
+        r = subprocess.run([ptxas(), f"-arch={arch}", "-v", "-o", str(path.with_suffix(".cubin")), str(path)],
                            capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     log = r.stderr
     spills = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     shared = re.search(r"(\d+) bytes smem", log)
     return Resources(int(re.search(r"Used (\d+) registers", log).group(1)), int(spills.group(1)),
-                     int(spills.group(2)), int(shared.group(1)) if shared else 0)
+                     int(spills.group(2)), int(shared.group(1)) if shared else 0, log)
