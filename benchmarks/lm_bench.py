@@ -32,6 +32,7 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 import traceback
@@ -45,7 +46,6 @@ import mlx.nn as nn
 
 import metalforge
 import metalforge.nn as mfnn
-from metalforge import cli
 from metalforge.autotune import record
 from metalforge.kernels import attention, flash_attention, matmul, norms, quantized, registered, rope
 
@@ -223,13 +223,17 @@ def forget_configs() -> None:
 
 
 def tune_recorded(path: Path, tune_seconds: float, trials: int) -> int:
-    """`metalforge autotune --recorded PATH`, each case's search bounded so that all fit in
-    `tune_seconds`; then the launches look their configs up again (keys that were not tuned
-    exactly, such as the decode attention's other key lengths, find the nearest tuned bucket)."""
+    """`metalforge autotune --recorded PATH` in a process of its own, as a user runs it beside the
+    program (tuned in this process, its inputs, studies and compiled candidates stayed alive here and
+    a patched 8B decode step took 5.1 ms to build instead of 3.0: H100, docs/models.md), each case's
+    search bounded so that all fit in `tune_seconds`; then the launches look their configs up again
+    (keys that were not tuned exactly, such as the decode attention's other key lengths, find the
+    nearest tuned bucket)."""
     cases = record.read(path)
     per_case = max(1.0, tune_seconds / max(1, len(cases)))
-    status = cli.main(["autotune", "--recorded", str(path), "--trials", str(trials), "--timeout", f"{per_case:g}",
-                       "--quiet"])
+    status = subprocess.run([sys.executable, "-c", "import sys; from metalforge import cli; sys.exit(cli.main())",
+                             "autotune", "--recorded", str(path), "--trials", str(trials), "--timeout", f"{per_case:g}",
+                             "--quiet"]).returncode
     forget_configs()
     return status
 

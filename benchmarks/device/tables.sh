@@ -3,9 +3,10 @@
 #   PART=1: same_source.py (issue 15's table);  PART=2: energy_bench.py (issue 23) and dot_bench.py
 #   (issue 17);  PART=3: lm_bench.py tuned, the Llama-3-8B shape (issue 21); PART=4: the same untuned,
 #   then tuned, one process each;  PART=5: wgmma_probe.py (issue 17's wgmma building blocks), flash
-#   attention's rows at .device/base.tgz and here (a before/after pair);  PART=6: the
-#   vector add rows of same_source.py, host_profile.py on the 8B, lm_bench.py untuned on Qwen2-1.5B and
-#   the 8B with the fp32 greedy check.
+#   attention's rows at .device/base.tgz and here (a before/after pair);  PART=6: the vector add rows
+#   of same_source.py;  PART=7: wgmma_probe.py (with the compiler's wgmma path) and dot_bench.py;
+#   PART=8: lm_bench.py untuned on Qwen2-1.5B and the 8B with the fp32 greedy check (mlx_lm's wheel in
+#   .device/wheels), then host_profile.py on the 8B.
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -37,11 +38,16 @@ case "${PART:-1}" in
    done ;;
 6) timeout 120 python3 -u benchmarks/same_source.py --out "$OUT/same_source" --only "vector add" \
      > "$OUT/same_source.log" 2>&1
-   echo "same_source rc $?"; grep -E "^vector" "$OUT/same_source.log" | cut -c1-150
-   timeout 150 python3 -u benchmarks/host_profile.py --model llama-8b --steps 40 > "$OUT/hp.log" 2>&1
-   echo "host_profile rc $?"; grep -E "^build|with MLX" -A12 "$OUT/hp.log" | head -16 | cut -c1-160
-   timeout $(left 575) python3 -u benchmarks/lm_bench.py --out "$OUT/lm" --models qwen2-1.5b,llama-8b --reps 3 \
-     --tune-seconds 0 --greedy llama-1b --budget $(( $(left 575) - 200 )) > "$OUT/lm.log" 2>&1
-   echo "lm rc $?"; grep -E "^\| (llama|qwen)|greedy" "$OUT/lm.log" | tail -5 | cut -c1-300 ;;
+   echo "same_source rc $?"; grep -E "^vector" "$OUT/same_source.log" | cut -c1-150 ;;
+7) timeout 200 python3 -u benchmarks/wgmma_probe.py --out "$OUT/wgmma" > "$OUT/wgmma.log" 2>&1
+   echo "wgmma rc $?"; grep -E "wait|MLX|library|flash" "$OUT/wgmma.log" | cut -c1-220
+   timeout $(left 575) python3 -u benchmarks/dot_bench.py --out "$OUT/dot" --budget $(( $(left 575) - 60 )) \
+     > "$OUT/dot.log" 2>&1
+   echo "dot rc $?"; tail -n +3 "$OUT/dot/table.md" 2>/dev/null ;;
+8) timeout $(left 420) python3 -u benchmarks/lm_bench.py --out "$OUT/lm" --models qwen2-1.5b,llama-8b --reps 3 \
+     --tune-seconds 0 --greedy llama-1b --budget 200 > "$OUT/lm.log" 2>&1
+   echo "lm rc $?"; grep -E "^\| (llama|qwen)|greedy" "$OUT/lm.log" | tail -5 | cut -c1-300
+   timeout $(left 560) python3 -u benchmarks/host_profile.py --model llama-8b --steps 40 > "$OUT/hp.log" 2>&1
+   echo "host_profile rc $?"; grep -E "^build|with MLX" -A12 "$OUT/hp.log" | head -16 | cut -c1-160 ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"
