@@ -80,6 +80,7 @@ def translation_unit(kernel: MetalKernel, symbol: str) -> str:
 def _cuda_kernel(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
     if kernel.value_types is not None and kernel.value_types.by_value:
         return _precompiled(kernel)
+    _architecture(kernel)  # a wgmma kernel on another GPU is refused here too (MLX's NVRTC picks sm_90a itself)
     return mx.fast.cuda_kernel(
         name=kernel.name, input_names=kernel.input_names, output_names=kernel.output_names, source=kernel.source,
         header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous, shared_memory=kernel.shared_memory)

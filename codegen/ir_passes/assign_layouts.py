@@ -85,10 +85,12 @@ def dot_operand_pad(element_bytes: int) -> int:
 
 
 def warpgroup_dot(op: Operation, plan: LayoutPlan, defined: Mapping[int, Operation]) -> bool:
-    """Whether dot `op` runs on Hopper's wgmma (launch setting `wgmma=True`, codegen/lowering/dot.py):
-    fp16 or bf16 operands of one type, not transposed (`tl.trans`), staged in shared memory, a float32
-    result; whole warpgroups (4 warps) along the rows, each warp 16 of every 16 * num_warps rows; N
-    a multiple of 64 up to 256 and K of 64 (both operands' rows are whole 128-byte swizzle rows)."""
+    """Whether dot `op` can run on Hopper's wgmma (launch setting `wgmma=True`, codegen/lowering/dot.py):
+    fp16 or bf16 operands of one type, neither a view of another tile (`tl.trans`, a reshape or a
+    broadcast: the view is not the swizzled tile the descriptor reads), staged in shared memory, a
+    float32 result; whole warpgroups (4 warps) along the rows, each warp 16 of every 16 * num_warps
+    rows; N a multiple of 64 up to 256 and K of 64 (both operands' rows are whole 128-byte swizzle
+    rows)."""
     a, b = op.operands[:2]
     if not (plan.wgmma and plan.target.warpgroup_mma and plan.dot_stages >= 1) or len(op.result.type.shape) != 2:
         return False
@@ -96,7 +98,7 @@ def warpgroup_dot(op: Operation, plan: LayoutPlan, defined: Mapping[int, Operati
     return (a.type.element in (ir.float16, ir.bfloat16) and b.type.element == a.type.element
             and op.result.type.element == ir.float32 and warps % 4 == 0 and m % (16 * warps) == 0
             and n % 64 == 0 and n <= 256 and k % 64 == 0
-            and not any(v.id in defined and defined[v.id].opcode == "permute" for v in (a, b)))
+            and not any(v.id in defined and defined[v.id].opcode in VIEWS for v in (a, b)))
 
 
 def stage_dot_operands(fn: Function, plan: LayoutPlan) -> None:
@@ -105,20 +107,28 @@ def stage_dot_operands(fn: Function, plan: LayoutPlan) -> None:
     memory banks (and stay 16-byte aligned for CUDA's ldmatrix). A wgmma dot's operands are staged
     in its 128-byte swizzle instead, which spreads the banks the same way without padding."""
     defined = {r.id: op for op in fn.walk() for r in op.results}
-    for op in fn.walk():
-        if op.opcode != "dot" or not on_fragments(op.operands[0].type.element, op.result.type.element,
-                                                  len(op.result.type.shape)):
-            continue  # per-thread dots read their operands where they are (unpadded)
-        if warpgroup_dot(op, plan, defined):
-            plan.warpgroup_dots.add(id(op))
-            for v in op.operands[:2]:
+    dots = [op for op in fn.walk() if op.opcode == "dot" and on_fragments(
+        op.operands[0].type.element, op.result.type.element, len(op.result.type.shape))]  # per-thread dots read
+    wgmma = {id(op) for op in dots if warpgroup_dot(op, plan, defined)}  # their operands where they are
+
+    def stored(v: Value) -> Value:
+        while v.id in defined and defined[v.id].opcode == "permute":
+            v = defined[v.id].operands[0]
+        return v
+    while True:  # a tile one dot reads swizzled and another padded: neither dot on wgmma (one layout a tile)
+        padded = {stored(v).id for op in dots if id(op) not in wgmma for v in op.operands[:2]}
+        clash = {id(op) for op in dots if id(op) in wgmma and any(v.id in padded for v in op.operands[:2])}
+        if not clash:
+            break
+        wgmma -= clash
+    for op in dots:
+        for v in op.operands[:2]:
+            if id(op) in wgmma:
                 plan.shared_pad[v.id] = 0
                 plan.shared_swizzle.add(v.id)
-            continue
-        for v in op.operands[:2]:
-            while v.id in defined and defined[v.id].opcode == "permute":
-                v = defined[v.id].operands[0]
-            plan.shared_pad[v.id] = dot_operand_pad(v.type.element.bits // 8)
+            else:
+                plan.shared_pad[stored(v).id] = dot_operand_pad(v.type.element.bits // 8)
+    plan.warpgroup_dots = wgmma
 
 
 def reduces_dot_rows(fn: Function) -> bool:

@@ -658,10 +658,10 @@ LOG2E = 1.4426950408889634
 
 
 def exp_of_difference(a: Expr, b: Expr) -> Expr:
-    """`exp(a - b)` in float32 as `exp2(fma(a, log2 e, -(b * log2 e)))` (ir_passes/exponentials.py).
-    The exponent is off by at most half an ulp of b * log2 e more than before (relative error of the
-    result about 2^-24 |b|: 6e-6 at |b| = 100, far inside fp16's 2^-11), and infinities give what the
-    subtraction gives; only |b| > 2^127 / log2 e, where b * log2 e overflows, differs."""
+    """`exp(a - b)` in float32 as `exp2(fma(a, log2 e, -(b * log2 e)))` (ir_passes/exponentials.py,
+    which says when). Infinities give what the subtraction gives; the exponent is off by up to half
+    an ulp of b * log2 e (relative error of the result about 2^-24 |b|: 6e-6 at |b| = 100), and
+    |b| > 2^127 / log2 e, where b * log2 e overflows, gives 0 or NaN."""
     log2e = Lit(LOG2E, ir.float32)
     return Call("exp2", (Call("fma", (a, log2e, Un("-", Bin("*", b, log2e))), ir.float32),), ir.float32)
 

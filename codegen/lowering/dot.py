@@ -283,7 +283,9 @@ def _swizzled(lw: Lowering, v: Value) -> SharedRepr:
         layout = lw.plan.default(v)
         lw.env[v.id] = RegsRepr(lw.materialize(v, layout), layout)
     sh = lw.env[v.id] if isinstance(lw.env[v.id], SharedRepr) else lw.to_shared(v)
-    assert sh.swizzled, f"wgmma operand {v} not staged swizzled"
+    if not sh.swizzled:  # warpgroup_dot admits no operand that could arrive otherwise: a compiler defect
+        raise lw.error(f"internal error: the wgmma operand {v} is not staged in the swizzled layout",
+                       "launch without wgmma=True and report the kernel")
     return sh
 
 

@@ -12,6 +12,7 @@ import mlx.core as mx
 import pytest
 
 import metalforge as mf
+import metalforge.language as tl
 from metalforge.autotune import Config
 from metalforge.codegen.layouts import lit
 from metalforge.codegen.lir import Bin, Lit
@@ -90,6 +91,48 @@ def test_dots_wgmma_cannot_take_keep_mma_sync(settings, why):
                                     settings["stages"]).body
 
 
+@mf.jit
+def two_dots(a_ptr, b_ptr, c_ptr, o1_ptr, o2_ptr, K: tl.constexpr, N1: tl.constexpr, N2: tl.constexpr,
+             M: tl.constexpr):
+    rm, rk, r1, r2 = tl.arange(0, M), tl.arange(0, K), tl.arange(0, N1), tl.arange(0, N2)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    tl.store(o1_ptr + rm[:, None] * N1 + r1[None, :], tl.dot(a, tl.load(b_ptr + rk[:, None] * N1 + r1[None, :])))
+    tl.store(o2_ptr + rm[:, None] * N2 + r2[None, :], tl.dot(a, tl.load(c_ptr + rk[:, None] * N2 + r2[None, :])))
+
+
+@mf.jit
+def viewed_operands(a_ptr, b_ptr, o_ptr, K: tl.constexpr, N: tl.constexpr, M: tl.constexpr, BROADCAST: tl.constexpr):
+    rm, rk, rn = tl.arange(0, M), tl.arange(0, K), tl.arange(0, N)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    if BROADCAST:
+        b = tl.broadcast_to((tl.load(b_ptr + rk) * 2.0)[:, None], (K, N))
+    else:
+        b = tl.reshape(tl.load(b_ptr + tl.arange(0, K * N)), (K, N))
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], tl.dot(a, b))
+
+
+@pytest.mark.parametrize("stages", [1, 3])
+def test_a_tile_two_dots_read_differently_keeps_one_layout(stages):
+    """`a` feeds a dot wgmma can take (N 64) and one it cannot (N 32): one tile has one layout in
+    shared memory, so both keep mma.sync (from an independent review: the compile failed)."""
+    z = mx.zeros((1,), mx.float16)
+    args = (z, z, z, mf.empty((64, 64), mx.float32), mf.empty((64, 32), mx.float32))
+    settings = dict(K=64, N1=64, N2=32, M=64, num_warps=4, num_stages=stages, target="cuda")
+    body = two_dots.compile(*args, **settings, wgmma=True).body
+    assert "mf_wgmma" not in body and body == two_dots.compile(*args, **settings).body
+
+
+@pytest.mark.parametrize("broadcast", [False, True])
+def test_an_operand_that_is_a_view_keeps_mma_sync(broadcast):
+    """A reshaped or broadcast operand is not the swizzled tile a descriptor reads (from the review:
+    the compile failed an assertion, and under `python -O` would have read a row-major tile)."""
+    z = mx.zeros((1,), mx.float16)
+    settings = dict(K=64, N=64, M=64, BROADCAST=broadcast, num_warps=4, num_stages=1, target="cuda")
+    body = viewed_operands.compile(z, z, mf.empty((64, 64), mx.float32), **settings, wgmma=True).body
+    assert "mf_wgmma" not in body
+    assert body == viewed_operands.compile(z, z, mf.empty((64, 64), mx.float32), **settings).body
+
+
 def test_wgmma_is_refused_where_the_target_lacks_it():
     with pytest.raises(LaunchConfigError, match=r"matmul_kernel: wgmma=True is Hopper's warpgroup MMA \(CUDA\), "
                                                 r"which the msl target does not have; drop wgmma"):
@@ -105,6 +148,8 @@ def test_an_sm90a_module_is_built_for_sm90_only(monkeypatch):
     assert cuda._architecture(plain) is None
     with pytest.raises(LaunchConfigError, match=r"k: wgmma=True needs a Hopper GPU \(sm_90\); this one is sm_80"):
         cuda._architecture(wgmma)
+    with pytest.raises(LaunchConfigError, match="needs a Hopper GPU"):  # no scalars by value: MLX's own build
+        cuda._cuda_kernel(wgmma)
 
 
 def test_configs_keep_the_setting():
