@@ -22,7 +22,7 @@ import sqlite3
 import threading
 import warnings
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
 
@@ -465,7 +465,8 @@ class Autotuner:
 
     def evaluate(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list], *,
                  timing_lock: Optional[contextlib.AbstractContextManager] = None,
-                 meter: Optional[meters.Meter] = None, load: Optional[ContentionLoad] = None) -> TrialResult:
+                 meter: Optional[meters.Meter] = None, load: Optional[ContentionLoad] = None,
+                 kernels: Optional[dict] = None) -> TrialResult:
         """Compile, check against the reference, and time one config; failures become statuses.
         `timing_lock` is held while timing only, so that several processes measuring configs at once
         compile them in parallel and time them one at a time (benchmarks/tuner_quality.py --jobs); the
@@ -475,7 +476,11 @@ class Autotuner:
         marked `timeout`; one that crashes (an exception, or a fault the emulator catches) is marked
         `runtime_error`: neither ends the search. With a `meter`, joules per launch are measured
         after the time (`energy_per_call`); with a contention `load`, the time beside it and the
-        slowdown inflicted on it (`contended_time`)."""
+        slowdown inflicted on it (`contended_time`).
+
+        `kernels` (one search's, `tune`): the configs measured so far by the kernel each compiled to;
+        a config whose kernel is among them takes that measurement instead of timing the same code
+        again (on Metal `num_stages` 3 and 4 act as 2; `wgmma=True` where no dot can take it)."""
         named = dict(zip(self.fn.arg_names, copies[0]))
         for predicate in self.prune:
             if not predicate(config.all_kwargs(), named):
@@ -483,7 +488,15 @@ class Autotuner:
         try:
             with launch_time_limit(self.trial_timeout, "the trial time limit",
                                    "or raise autotune(trial_timeout=...)"):
-                return self._measure(grid, config, copies, expected, timing_lock, meter, load)
+                warmed, same = self._kernel_of(grid, config, copies[0]) if kernels is not None else (False, None)
+                if same is not None and same in kernels:
+                    twin, measured = kernels[same]
+                    return replace(measured, reason="; ".join(
+                        r for r in (measured.reason, f"the same kernel as {twin.to_json()}, measured once") if r))
+                result = self._measure(grid, config, copies, expected, timing_lock, meter, load, warmed)
+                if same is not None:
+                    kernels[same] = (config, result)
+                return result
         except (TrialTimeout, errors.KernelTimeoutError) as e:
             return TrialResult("timeout", str(e))
         except (errors.LaunchConfigError, errors.ThreadgroupMemoryError, errors.SharedMemoryLimitError) as e:
@@ -493,15 +506,30 @@ class Autotuner:
         except Exception as e:  # noqa: BLE001 - a failing candidate is a result, never the end of tuning
             return TrialResult("runtime_error", f"{type(e).__name__}: {e}")
 
+    def _kernel_of(self, grid: Grid, config: Config, args: tuple) -> tuple[bool, Optional[tuple]]:
+        """Whether `config` was compiled here (`warmup`), and what a launch of it runs: the compiled
+        kernel's name (a digest of its source), threads and grid; None where that cannot be told (a
+        pre-hook, a launchable that returns no compiled kernel)."""
+        warmup = getattr(self.fn, "warmup", None)
+        if warmup is None or config.pre_hook is not None:
+            return False, None
+        compiled = warmup(*args, grid=grid, **config.all_kwargs())
+        name, threads = getattr(compiled, "name", None), getattr(compiled, "threads", None)
+        if name is None:
+            return True, None
+        meta = {**dict(zip(self.fn.arg_names, args)), **config.all_kwargs()}
+        return True, (name, threads, tuple(grid(meta)) if callable(grid) else tuple(grid))
+
     def _measure(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list],
                  timing_lock: Optional[contextlib.AbstractContextManager], meter: Optional[meters.Meter],
-                 load: Optional[ContentionLoad]) -> TrialResult:
-        """`evaluate`'s compile, check and timing; its failures are exceptions."""
+                 load: Optional[ContentionLoad], warmed: bool = False) -> TrialResult:
+        """`evaluate`'s compile (unless `warmed`: compiled already), check and timing; its failures
+        are exceptions."""
         def launch(a: tuple) -> Any:
             return self._launch(grid, a, config)
 
         warmup = getattr(self.fn, "warmup", None)
-        if warmup is not None:
+        if warmup is not None and not warmed:
             warmup(*copies[0], grid=grid, **config.all_kwargs())
         _, outputs = timed(launch, copies[0], self.trial_timeout)
         err = None
@@ -676,8 +704,10 @@ class Autotuner:
                 stack.enter_context(_quiet_optuna())
                 study = self.create_study(self.make_sampler(sampler, seed, trials), self.starting_configs(args, store),
                                           len(objectives), study_name=study_name, storage=shared or store.optuna_storage())
+                kernels: dict = {}  # one measurement per compiled kernel (`evaluate`)
                 results = self.search(
-                    study, lambda config: self.evaluate(grid, config, copies, expected, meter=meter, load=load), trials,
+                    study, lambda config: self.evaluate(grid, config, copies, expected, meter=meter, load=load,
+                                                        kernels=kernels), trials,
                     timeout=timeout, patience=patience, record=record, callbacks=[report], shared=shared is not None,
                     objectives=objectives)
             done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]

@@ -335,3 +335,34 @@ def test_a_re_timing_that_fails_keeps_the_search_best(emu, db_path, monkeypatch)
     monkeypatch.setattr(tuner_module, "median_time_ms", failing)
     assert tuned.tune(standin.grid, *standin.args(), trials=2, sampler="grid").kwargs["BLOCK"] == 256
     assert TuningDB(db_path).winners("retime_fails")[0]["time_ms"] == 0.5
+
+
+def test_a_config_whose_kernel_is_already_measured_is_not_timed_again(db_path, monkeypatch):
+    """Without a `tl.dot`, `num_stages` 1 and 2 compile to the same kernel: one search times it once
+    and records the second config with that measurement and why; a different kernel (another
+    BLOCK) is timed, and the two configs of one kernel tie, the first one winning."""
+    import metalforge as mf
+    import metalforge.language as tl
+
+    @mf.jit
+    def doubled(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2.0, mask=offs < n)
+
+    configs = [Config({"BLOCK": 64}, num_warps=2, num_stages=1), Config({"BLOCK": 64}, num_warps=2, num_stages=2),
+               Config({"BLOCK": 128}, num_warps=2, num_stages=1)]
+    tuned = autotune(configs=configs, key=["n"], reference=lambda x, out, n: x * 2, warmup=1, rep=3)(doubled)
+    timed = []
+    measure = tuner_module.Autotuner._measure
+    monkeypatch.setattr(tuner_module.Autotuner, "_measure",
+                        lambda self, grid, config, *rest: timed.append(config) or measure(self, grid, config, *rest))
+    n = 1000
+    tuned.tune(lambda meta: (mf.cdiv(n, meta["BLOCK"]),), mx.random.normal((n,)), mf.empty((n,)), n, trials=3,
+               sampler="grid", seed=0)
+    assert sorted(c.kwargs["BLOCK"] for c in timed) == [64, 128]  # one of the BLOCK 64 pair, and BLOCK 128
+    first = next(c.num_stages for c in timed if c.kwargs["BLOCK"] == 64)
+    trials = {(json.loads(t["config"])["kwargs"]["BLOCK"], json.loads(t["config"])["num_stages"]): t
+              for t in TuningDB(db_path).trials("doubled")}
+    twin = trials[(64, 3 - first)]
+    assert twin["status"] == "ok" and twin["time_ms"] == trials[(64, first)]["time_ms"]
+    assert "the same kernel as" in twin["reason"] and trials[(128, 1)]["reason"] == ""
