@@ -488,12 +488,14 @@ class Autotuner:
         try:
             with launch_time_limit(self.trial_timeout, "the trial time limit",
                                    "or raise autotune(trial_timeout=...)"):
-                warmed, same = self._kernel_of(grid, config, copies[0]) if kernels is not None else (False, None)
+                warmup = getattr(self.fn, "warmup", None)
+                compiled = warmup(*copies[0], grid=grid, **config.all_kwargs()) if warmup is not None else None
+                same = self._kernel_of(grid, config, copies[0], compiled) if kernels is not None else None
                 if same is not None and same in kernels:
                     twin, measured = kernels[same]
                     return replace(measured, reason="; ".join(
                         r for r in (measured.reason, f"the same kernel as {twin.to_json()}, measured once") if r))
-                result = self._measure(grid, config, copies, expected, timing_lock, meter, load, warmed)
+                result = self._measure(grid, config, copies, expected, timing_lock, meter, load)
                 if same is not None:
                     kernels[same] = (config, result)
                 return result
@@ -506,31 +508,23 @@ class Autotuner:
         except Exception as e:  # noqa: BLE001 - a failing candidate is a result, never the end of tuning
             return TrialResult("runtime_error", f"{type(e).__name__}: {e}")
 
-    def _kernel_of(self, grid: Grid, config: Config, args: tuple) -> tuple[bool, Optional[tuple]]:
-        """Whether `config` was compiled here (`warmup`), and what a launch of it runs: the compiled
-        kernel's name (a digest of its source), threads and grid; None where that cannot be told (a
-        pre-hook, a launchable that returns no compiled kernel)."""
-        warmup = getattr(self.fn, "warmup", None)
-        if warmup is None or config.pre_hook is not None:
-            return False, None
-        compiled = warmup(*args, grid=grid, **config.all_kwargs())
-        name, threads = getattr(compiled, "name", None), getattr(compiled, "threads", None)
-        if name is None:
-            return True, None
+    def _kernel_of(self, grid: Grid, config: Config, args: tuple, compiled: Any) -> Optional[tuple]:
+        """What a launch of `config` (compiled to `compiled`) runs: the kernel's name (a digest of its
+        source), threads and grid; None where that cannot be told (a pre-hook, a launchable whose
+        `warmup` returns no compiled kernel)."""
+        name = getattr(compiled, "name", None)
+        if name is None or config.pre_hook is not None:
+            return None
         meta = {**dict(zip(self.fn.arg_names, args)), **config.all_kwargs()}
-        return True, (name, threads, tuple(grid(meta)) if callable(grid) else tuple(grid))
+        return name, compiled.threads, tuple(grid(meta)) if callable(grid) else tuple(grid)
 
     def _measure(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list],
                  timing_lock: Optional[contextlib.AbstractContextManager], meter: Optional[meters.Meter],
-                 load: Optional[ContentionLoad], warmed: bool = False) -> TrialResult:
-        """`evaluate`'s compile (unless `warmed`: compiled already), check and timing; its failures
-        are exceptions."""
+                 load: Optional[ContentionLoad]) -> TrialResult:
+        """`evaluate`'s check and timing, after its compile; its failures are exceptions."""
         def launch(a: tuple) -> Any:
             return self._launch(grid, a, config)
 
-        warmup = getattr(self.fn, "warmup", None)
-        if warmup is not None and not warmed:
-            warmup(*copies[0], grid=grid, **config.all_kwargs())
         _, outputs = timed(launch, copies[0], self.trial_timeout)
         err = None
         if expected is not None:

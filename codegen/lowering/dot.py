@@ -57,20 +57,26 @@ class Staged:
         return Index(Sym(self.name), position if self.base is None else add(self.base, position))
 
 
+def _in_shared(lw: Lowering, v: Value) -> SharedRepr:
+    """Operand `v` in threadgroup memory: where it already is (its copies, a view of a staged tile),
+    else stored from its registers as the layout plan stages it (padded, or swizzled for wgmma)."""
+    r = lw.env[v.id]
+    if isinstance(r, SharedRepr):
+        return r
+    if not isinstance(r, RegsRepr):  # index arithmetic or constants: give it registers first
+        layout = lw.plan.default(v)
+        lw.env[v.id] = RegsRepr(lw.materialize(v, layout), layout)
+    return lw.to_shared(v)
+
+
 def _operand(lw: Lowering, v: Value) -> Callable[[Expr, Expr], Expr] | Staged:
     """Operand `v`: in threadgroup memory through its strides, or, for a load deferred to this dot
     (`num_stages=0`), a reader of its element at (row, column) from device memory."""
     r = lw.env[v.id]
     if isinstance(r, RematRepr) and r.op.opcode == "load":
         return lambda row, col: lw.read(v, Remat(), None, [row, col])
-    if isinstance(r, SharedRepr) and _strides(r) is not None:
-        sh = r
-    elif not isinstance(r, SharedRepr):
-        if not isinstance(r, RegsRepr):  # index arithmetic or constants: give it registers first
-            layout = lw.plan.default(v)
-            lw.env[v.id] = RegsRepr(lw.materialize(v, layout), layout)
-        sh = lw.to_shared(v)
-    else:  # a non-affine view (reshape)
+    sh = _in_shared(lw, v)
+    if _strides(sh) is None:  # a non-affine view (reshape)
         return _row_major(lw, v)
     offset, sr, sc = _strides(sh)
     return Staged(sh.name, offset.value, sr, sc, sh.base)
@@ -278,11 +284,7 @@ def lower_dot(lw: Lowering, op: Operation) -> None:
 def _swizzled(lw: Lowering, v: Value) -> SharedRepr:
     """Operand `v` in threadgroup memory in wgmma's swizzle: the view of its copies (an `AsyncTile`)
     or its registers stored there (`stage_dot_operands` marked it for both)."""
-    r = lw.env[v.id]
-    if not isinstance(r, (SharedRepr, RegsRepr)):  # index arithmetic or constants: registers first
-        layout = lw.plan.default(v)
-        lw.env[v.id] = RegsRepr(lw.materialize(v, layout), layout)
-    sh = lw.env[v.id] if isinstance(lw.env[v.id], SharedRepr) else lw.to_shared(v)
+    sh = _in_shared(lw, v)
     if not sh.swizzled:  # warpgroup_dot admits no operand that could arrive otherwise: a compiler defect
         raise lw.error(f"internal error: the wgmma operand {v} is not staged in the swizzled layout",
                        "launch without wgmma=True and report the kernel")
