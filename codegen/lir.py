@@ -384,8 +384,13 @@ class WarpgroupCommit(Stmt):
 
 @dataclass
 class WarpgroupWait(Stmt):
-    """Waits until at most `pending` groups of warpgroup products are still running."""
+    """Waits until at most `pending` groups of warpgroup products are still running; then, where
+    given, holds accumulator fragments `fragments[0..count)` as rewritten by the wait, so that no
+    read of them moves above it (CUTLASS's `warpgroup_fence_operand`: else NVVM may read a running
+    product's registers, and ptxas then serialises every wgmma of the kernel)."""
     pending: int
+    fragments: Expr | None = None
+    count: int = 0
 
 
 @dataclass

@@ -34,12 +34,22 @@ class Target:
     # by operands read from shared memory through descriptors (the `wgmma=True` launch setting)
     warpgroup_mma: bool = False
 
+    def lacks(self, setting: str) -> str | None:
+        """What launch setting `setting` switches on, where this target lacks it; None where it has
+        it or the setting needs no feature."""
+        return next((what for name, field, what in FEATURE_SETTINGS if name == setting and not getattr(self, field)),
+                    None)
+
     def vector_limit(self, element: ir.ScalarType) -> int:
         """The most neighbouring `element`s one access moves."""
         if element not in self.vector_types:
             return 1
         return min(self.vector_elements, self.vector_bytes // max(1, element.bits // 8))
 
+
+# Launch settings that switch on a feature a target may lack: the setting, its Target field, what it is.
+FEATURE_SETTINGS = (("matmul2d", "cooperative_matmul", "Metal 4's cooperative matmul"),
+                    ("wgmma", "warpgroup_mma", "Hopper's warpgroup MMA (CUDA)"))
 
 _PACKED = frozenset({ir.float32, ir.float16, ir.int32, ir.uint32, ir.int16, ir.uint16, ir.int8, ir.uint8})
 # Apple GPUs: packed vectors (of the types above, no bfloat) take any element alignment; 32 KiB of

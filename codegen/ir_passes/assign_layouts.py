@@ -53,7 +53,8 @@ class LayoutPlan:
     dot_stages: int = 1  # buffers of a dot operand staged inside a loop (0: read from device memory)
     matmul2d: bool = False  # dots on Metal 4's cooperative matmul (codegen/lowering/dot.py)
     wgmma: bool = False  # dots on Hopper's warpgroup MMA where they can (`warpgroup_dot`)
-    warpgroup_dots: set[int] = field(default_factory=set)  # id(dot op) of those that do
+    # id(dot op) of those that do -> the tile B's descriptor reads: B, or the (N, K) tile of `tl.trans`
+    warpgroup_dots: dict[int, Value] = field(default_factory=dict)
     target: Target = METAL
 
     def of(self, v: Value) -> Layout:
@@ -84,21 +85,26 @@ def dot_operand_pad(element_bytes: int) -> int:
     return 16 // max(1, element_bytes)
 
 
-def warpgroup_dot(op: Operation, plan: LayoutPlan, defined: Mapping[int, Operation]) -> bool:
-    """Whether dot `op` can run on Hopper's wgmma (launch setting `wgmma=True`, codegen/lowering/dot.py):
-    fp16 or bf16 operands of one type, neither a view of another tile (`tl.trans`, a reshape or a
-    broadcast: the view is not the swizzled tile the descriptor reads), staged in shared memory, a
-    float32 result; whole warpgroups (4 warps) along the rows, each warp 16 of every 16 * num_warps
-    rows; N a multiple of 64 up to 256 and K of 64 (both operands' rows are whole 128-byte swizzle
-    rows)."""
+def warpgroup_dot(op: Operation, plan: LayoutPlan, defined: Mapping[int, Operation]) -> Value | None:
+    """The tile B's descriptor reads where dot `op` can run on Hopper's wgmma (launch setting
+    `wgmma=True`, codegen/lowering/dot.py), else None: fp16 or bf16 operands of one type, staged in
+    shared memory, a float32 result; whole warpgroups (4 warps) along the rows, each warp 16 of every
+    16 * num_warps rows; N a multiple of 64 up to 256 and K of 64 (both operands' rows are whole
+    128-byte swizzle rows). A is a tile of its own (not a view: a reshape, a broadcast or a `tl.trans`
+    is not the swizzled tile a descriptor reads); so is B, or B is `tl.trans` of an (N, K) tile of its
+    own, which wgmma reads K-major (as A: `x @ w.T`, attention's `q @ k.T`)."""
     a, b = op.operands[:2]
     if not (plan.wgmma and plan.target.warpgroup_mma and plan.dot_stages >= 1) or len(op.result.type.shape) != 2:
-        return False
+        return None
     (m, k), n, warps = a.type.shape, op.result.type.shape[1], plan.num_warps
-    return (a.type.element in (ir.float16, ir.bfloat16) and b.type.element == a.type.element
+    if not (a.type.element in (ir.float16, ir.bfloat16) and b.type.element == a.type.element
             and op.result.type.element == ir.float32 and warps % 4 == 0 and m % (16 * warps) == 0
-            and n % 64 == 0 and n <= 256 and k % 64 == 0
-            and not any(v.id in defined and defined[v.id].opcode in VIEWS for v in (a, b)))
+            and n % 64 == 0 and n <= 256 and k % 64 == 0):
+        return None
+    tile = b
+    if b.id in defined and defined[b.id].opcode == "permute" and list(defined[b.id].attrs["dims"]) == [1, 0]:
+        tile = defined[b.id].operands[0]
+    return None if any(v.id in defined and defined[v.id].opcode in VIEWS for v in (a, tile)) else tile
 
 
 def stage_dot_operands(fn: Function, plan: LayoutPlan) -> None:
@@ -109,7 +115,8 @@ def stage_dot_operands(fn: Function, plan: LayoutPlan) -> None:
     defined = {r.id: op for op in fn.walk() for r in op.results}
     dots = [op for op in fn.walk() if op.opcode == "dot" and on_fragments(
         op.operands[0].type.element, op.result.type.element, len(op.result.type.shape))]  # per-thread dots read
-    wgmma = {id(op) for op in dots if warpgroup_dot(op, plan, defined)}  # their operands where they are
+    b_tiles = {id(op): tile for op in dots if (tile := warpgroup_dot(op, plan, defined)) is not None}
+    wgmma = set(b_tiles)  # their operands where they are
 
     def stored(v: Value) -> Value:
         while v.id in defined and defined[v.id].opcode == "permute":
@@ -117,18 +124,18 @@ def stage_dot_operands(fn: Function, plan: LayoutPlan) -> None:
         return v
     while True:  # a tile one dot reads swizzled and another padded: neither dot on wgmma (one layout a tile)
         padded = {stored(v).id for op in dots if id(op) not in wgmma for v in op.operands[:2]}
-        clash = {id(op) for op in dots if id(op) in wgmma and any(v.id in padded for v in op.operands[:2])}
+        clash = {id(op) for op in dots if id(op) in wgmma and any(stored(v).id in padded for v in op.operands[:2])}
         if not clash:
             break
         wgmma -= clash
     for op in dots:
         for v in op.operands[:2]:
             if id(op) in wgmma:
-                plan.shared_pad[v.id] = 0
-                plan.shared_swizzle.add(v.id)
+                plan.shared_pad[stored(v).id] = 0
+                plan.shared_swizzle.add(stored(v).id)
             else:
                 plan.shared_pad[stored(v).id] = dot_operand_pad(v.type.element.bits // 8)
-    plan.warpgroup_dots = wgmma
+    plan.warpgroup_dots = {key: tile for key, tile in b_tiles.items() if key in wgmma}
 
 
 def reduces_dot_rows(fn: Function) -> bool:

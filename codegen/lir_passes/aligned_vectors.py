@@ -82,5 +82,10 @@ def _rewritten(stmts: list[lir.Stmt], aligned: bool) -> list[lir.Stmt]:
             return [lir.Assign(lir.Index(s.ptr, lit(i)), v) for i, v in enumerate(s.values)]
         if isinstance(s, lir.For) and s.unroll and not aligned:
             s.unroll, s.rolled = False, True
+        if isinstance(s, lir.WarpgroupWait) and s.pending and not aligned:
+            # products left running: the rolled loops index the accumulators, which puts them in local
+            # memory, stored at the loop's exit before the wait after it; any read of a running
+            # product's registers makes ptxas serialise every wgmma of the kernel, both copies'
+            return [dataclasses.replace(s, pending=0)]
         return None
     return lir.rewrite(copy.deepcopy(stmts), replace)

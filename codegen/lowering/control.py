@@ -2,12 +2,11 @@
 loop-carried and yielded values live in variables declared before the construct."""
 from __future__ import annotations
 
-from ...dsl import ir
-from ...dsl.ir import Block, Operation, Value, element_of, walk_block
+from ...dsl.ir import Block, Operation, Value
 from .. import lir
-from ..layouts import MMA, Scalar, add, lit, mod
+from ..layouts import Scalar, lit
 from ..lir import Bin, Lit, Select, Sym
-from .core import LoopFrame, Lowering, Repr, ScalarRepr, loop_stage, ring_slot
+from .core import LoopFrame, Lowering, Repr, ScalarRepr, accumulated_in_place, loop_stage, ring_slot
 from .memory import issue_prologue
 
 
@@ -28,24 +27,6 @@ def _yield_into(lw: Lowering, targets: list[Repr], values: list[Value]) -> None:
         lw.assign(target, proxy)
 
 
-def _accumulated_in_place(lw: Lowering, body: Block, position: int) -> bool:
-    """Whether carried tile `position` of a `for` body is only the accumulator of a `tl.dot` in the
-    body whose result is yielded back in its place (`acc = tl.dot(a, b, acc)`): that dot adds into
-    the carried fragments, which then live across the whole loop (Steel's `Ctile`), with no copy
-    into or out of them per iteration."""
-    arg = body.args[1 + position]
-    layout = lw.plan.of(arg)
-    if not isinstance(layout, MMA) or lw.plan.matmul2d or element_of(arg.type) != ir.float32:
-        return False
-    uses = [op for op in walk_block(body) if any(o is arg for o in op.operands)]
-    if len(uses) != 1:
-        return False
-    dot = uses[0]
-    return (dot.opcode == "dot" and any(o is dot for o in body.ops) and len(dot.operands) > 2 and dot.operands[2] is arg
-            and not any(o is arg for o in dot.operands[:2]) and body.ops[-1].operands[position] is dot.result
-            and lw.plan.of(dot.result) == layout)
-
-
 def _carried(lw: Lowering, args: list[Value], inits: list[Value], results: list[Value],
              body: Block | None = None) -> list[Repr | None]:
     """The variables holding a loop's carried values, initialised; None for a tile pipelined by
@@ -55,7 +36,7 @@ def _carried(lw: Lowering, args: list[Value], inits: list[Value], results: list[
         if arg.id in lw.async_tiles:
             out.append(None)
             continue
-        if body is not None and _accumulated_in_place(lw, body, position):
+        if body is not None and accumulated_in_place(lw, body, position):
             var = lw.fragments(lw.plan.of(arg), hint=res.name or "acc")
             lw.fragment_accumulators.add(arg.id)
         else:
@@ -78,9 +59,9 @@ def lower_for(lw: Lowering, op: Operation) -> None:
     iv_name = lw.name(iv, "i")
     lw.env[iv.id] = ScalarRepr(Sym(iv_name))
     outer = lw.target
+    frame = LoopFrame(Sym(iv_name), lo, step, len(lw.blocks), outer)  # its body: the block `nested` opens
 
     def fill() -> None:
-        frame = LoopFrame(Sym(iv_name), lo, step, len(lw.blocks) - 1, outer)
         lw.loops.append(frame)
         try:
             for tile in tiles:  # the buffers this iteration's carried tiles are in
@@ -103,8 +84,12 @@ def lower_for(lw: Lowering, op: Operation) -> None:
     else:
         cond = Select(Bin(">", step, lit(0)), Bin("<", i, hi), Bin(">", i, hi))
     lw.emit(lir.For(iv_name, lo, cond, step, stmts, type=iv.type))
+    for stmt in frame.after:
+        lw.emit(stmt)
     if tiles:
         lw.emit(lir.AsyncWait(0))  # the last iteration's copies (masked off) land before the memory is reused
+        if lw.loops:  # an outer loop's next iteration fills the ring again: every warp's last reads first
+            lw.emit(lir.Barrier())
 
 
 def lower_while(lw: Lowering, op: Operation) -> None:

@@ -18,7 +18,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ...dsl.ir import BlockType, Function, Operation, PointerType, ScalarType, Value, element_of, shape_of
+from ...dsl.ir import Block, BlockType, Function, Operation, PointerType, ScalarType, Value, element_of, shape_of, walk_block
 from ...dsl import ir
 from ...errors import KernelDefinitionError, SharedMemoryLimitError
 from .. import lir
@@ -139,27 +139,37 @@ class LoopFrame:
     stages: dict[int, Sym] = field(default_factory=dict)  # iteration count mod n, by n
     advance: list[lir.Stmt] = field(default_factory=list)  # the counters' updates, at the end of the body
     copies_landed: bool = False  # this iteration waited for its asynchronous copies (AsyncTile)
+    after: list[lir.Stmt] = field(default_factory=list)  # owed after the loop: waits for products left running
 
 
 @dataclass
 class AsyncTile:
     """A `tl.dot` operand pipelined by asynchronous copies (CUDA's cp.async) instead of through
     registers, in a ring of `stages` threadgroup buffers: the prefetch pass's prologue loads
-    (`firsts`, the first stages - 1 tiles) and its load of the tile stages - 1 iterations ahead
-    (`next`) copy straight into their buffers, and the loop-carried tiles (`carried`, this
-    iteration's first) are views of the buffers they are in (memory.py plans and issues them,
-    control.py binds the views each iteration)."""
+    (`firsts`, the first `ahead` tiles) and its load of the tile `ahead` iterations ahead (`next`)
+    copy straight into their buffers, and the loop-carried tiles (`carried`, this iteration's
+    first) are views of the buffers they are in (memory.py plans and issues them, control.py binds
+    the views each iteration). A `spare` buffer keeps the copies off the tile that the previous
+    iteration's products may still read: the dots reading the tile leave them running (wgmma's
+    `wait_group 1`), as Triton's Hopper pipeliner adds a buffer for its asynchronous dots."""
     firsts: list[Operation]
     next: Operation
     carried: list[Value]
     pad: int
     swizzle: bool = False  # in wgmma's swizzled layout (`swizzled_index`) instead of padded rows
+    spare: int = 0  # 1 where the products reading the tile run on into the next iteration
     name: str | None = None  # the threadgroup array, allocated with the prologue's copies
     prologue: list[list[lir.Stmt]] = field(default_factory=list)  # the copies of each prologue tile
 
     @property
+    def ahead(self) -> int:
+        """Tiles copied ahead of the one an iteration reads (the prefetch distance)."""
+        return len(self.carried)
+
+    @property
     def stages(self) -> int:
-        return len(self.carried) + 1
+        """Buffers in the ring."""
+        return self.ahead + 1 + self.spare
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -168,6 +178,11 @@ class AsyncTile:
     def count(self) -> int:
         rows, cols = self.shape
         return rows * (cols + self.pad)
+
+    def ring_bytes(self) -> int:
+        """Threadgroup memory of the ring (its buffers each padded to 16 bytes)."""
+        element = element_of(self.carried[0].type)
+        return stage_elements(element, self.count()) * self.stages * max(1, element.bits // 8)
 
     def view(self, buffer: Expr) -> SharedRepr:
         """Buffer `buffer` (0 or 1, an expression) of the array, as the dot reads it."""
@@ -628,6 +643,24 @@ def _rotating_loop(lw: Lowering, v: Value) -> LoopFrame | None:
         return None
     loop = lw.loops[-1]
     return loop if lw.depth.get(v.id) == loop.block else None
+
+
+def accumulated_in_place(lw: Lowering, body: Block, position: int) -> bool:
+    """Whether carried tile `position` of a `for` body is only the accumulator of a `tl.dot` in the
+    body whose result is yielded back in its place (`acc = tl.dot(a, b, acc)`): that dot adds into
+    the carried fragments, which then live across the whole loop (Steel's `Ctile`), with no copy
+    into or out of them per iteration."""
+    arg = body.args[1 + position]
+    layout = lw.plan.of(arg)
+    if not isinstance(layout, MMA) or lw.plan.matmul2d or element_of(arg.type) != ir.float32:
+        return False
+    uses = [op for op in walk_block(body) if any(o is arg for o in op.operands)]
+    if len(uses) != 1:
+        return False
+    dot = uses[0]
+    return (dot.opcode == "dot" and any(o is dot for o in body.ops) and len(dot.operands) > 2 and dot.operands[2] is arg
+            and not any(o is arg for o in dot.operands[:2]) and body.ops[-1].operands[position] is dot.result
+            and lw.plan.of(dot.result) == layout)
 
 
 def loop_stage(lw: Lowering, loop: LoopFrame, buffers: int = 2) -> Sym:

@@ -302,30 +302,43 @@ def lower_warpgroup_dot(lw: Lowering, op: Operation) -> None:
     """`tl.dot` on Hopper's wgmma (`warpgroup_dot` chose it): per K step of 16 and per 64-row slice
     of a warpgroup, one asynchronous m64n{N}k16 reading A (K-major: its rows, 128 bytes of K each,
     8-row groups 1024 bytes apart; a step moves 32 bytes along the row, inside the swizzle atom) and B
-    (stored K x N, N contiguous: `transpose_b`, 64-column blocks K * 128 bytes apart) from their
-    swizzled tiles through descriptors, adding into the accumulator fragments, whose m16n8 layout is
-    each warp's share of wgmma's. The products are fenced from the accumulators' earlier writes,
-    committed as one group and waited for before the result is read."""
+    from their swizzled tiles through descriptors, adding into the accumulator fragments, whose m16n8
+    layout is each warp's share of wgmma's. B is stored K x N, N contiguous (`transpose_b`, 64-column
+    blocks K * 128 bytes apart), or, for `tl.trans` of an (N, K) tile, K-major as A is. The products are fenced from the accumulators' earlier writes and
+    committed as one group. They are waited for before the result is read, or, where both operands'
+    rings have a spare buffer (memory.py `_spare_buffers`: the dot accumulates in place in a loop),
+    left running while the next iteration waits for its copies (`wait_group 1`; the loop waits for
+    all after its last iteration)."""
     a, b = op.operands[:2]
     acc = op.operands[2] if len(op.operands) > 2 else None
     r = op.result
     layout = lw.plan.of(r)
     (m, k_extent), n = shape_of(a.type), shape_of(r.type)[1]
-    sa, sb = _swizzled(lw, a), _swizzled(lw, b)
+    b_tile = lw.plan.warpgroup_dots[id(op)]
+    k_major = b_tile is not b
+    sa, sb = _swizzled(lw, a), _swizzled(lw, b_tile)
     accumulator = _accumulator(lw, layout, acc, ir.element_of(r.type))
     fm, fn = layout.fragments
     group_row = Sym(lw.name(None, "group_row"))  # this warpgroup's first row: 64 per 4 warps
     lw.emit(lir.Decl(group_row.name, ir.int32, init=mul_(div(Special("warp"), 4), lit(64))))
     lw.emit(lir.WarpgroupFence())
     for kk in range(0, k_extent, 16):
-        b_desc = _descriptor(sb, lit(kk * 64), k_extent * 128, 1024)
+        if k_major:  # N rows of 64-column blocks, as A's M rows
+            b_desc = _descriptor(sb, lit((kk // 64) * n * 64 + kk % 64), 16, 1024)
+        else:
+            b_desc = _descriptor(sb, lit(kk * 64), k_extent * 128, 1024)
         for i in range(fm):  # warp w's row fragment i is rows 16 * (i * num_warps + w): slice i of its group
             row = add(lit(16 * i * layout.num_warps), group_row)
             a_start = add(lit((kk // 64) * m * 64 + kk % 64), mul_(row, lit(64)))
             lw.emit(lir.WarpgroupMMA(Sym(accumulator.name), i * fn, n, _descriptor(sa, a_start, 16, 1024), b_desc,
-                                     ir.element_of(a.type), transpose_b=True))
+                                     ir.element_of(a.type), transpose_b=not k_major))
     lw.emit(lir.WarpgroupCommit())
-    lw.emit(lir.WarpgroupWait(0))
+    held = lir.WarpgroupWait(0, Sym(accumulator.name), fm * fn)
+    if all(v.id in lw.async_tiles and lw.async_tiles[v.id].spare for v in (a, b_tile)):  # runs on
+        lw.emit(lir.WarpgroupWait(1))
+        lw.loops[-1].after.append(held)
+    else:
+        lw.emit(held)
     lw.env[r.id] = accumulator
 
 

@@ -15,10 +15,11 @@ from math import gcd
 from ...dsl import ir
 from ...dsl.ir import BlockType, Function, Operation, Value, element_of, shape_of
 from .. import lir
-from ..layouts import Blocked, Registers, Remat, Scalar, add, lit, mod
+from ..layouts import Blocked, Registers, Remat, Scalar, add, lit
 from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym
 from ..ir_passes.prefetch import feeds_dots_only, users_of
-from .core import SWIZZLE_ALIGN, AsyncTile, Lowering, RegsRepr, RematRepr, ScalarRepr, loop_stage, ring_slot
+from .core import (SWIZZLE_ALIGN, AsyncTile, Lowering, RegsRepr, RematRepr, ScalarRepr, accumulated_in_place,
+                   loop_stage, ring_slot)
 
 
 def _deref(lw: Lowering, ptr: Expr, pointer: Value) -> Expr:
@@ -169,6 +170,40 @@ def plan_async_tiles(lw: Lowering, fn: Function) -> None:
                                  carried[0].id in lw.plan.shared_swizzle)
                 for v in (*(init.result for init in inits), nxt, *carried):
                     lw.async_tiles[v.id] = tile
+        _spare_buffers(lw, loop, defined, users)
+
+
+def _spare_buffers(lw: Lowering, loop: Operation, defined: dict[int, Operation],
+                   users: dict[int, list[Operation]]) -> None:
+    """Give a spare buffer to the swizzled tiles of `loop` whose every reader is a wgmma dot that can
+    leave its products running into the next iteration (`runs_on`): it accumulates in place in this
+    loop, its result read by nothing but the loop's yield (so its registers are read only after the
+    loop), and both its operands are such tiles. The copies then write the buffer that the products
+    of two iterations before read, which this iteration's barrier (after every warpgroup's
+    `wait_group 1`) has seen finish. Only where the kernel's rings fit with the spares: else the
+    products are waited for in each step (128x256x64 at 4 stages: 193 KB, 241 KB with a spare)."""
+    body = loop.regions[0]
+    tiles = {id(t): t for a in body.args[1:] if (t := lw.async_tiles.get(a.id)) is not None and t.swizzle}
+    yielded = body.ops[-1]
+    in_place = {id(dot) for q in range(len(body.args) - 1) if tiles and accumulated_in_place(lw, body, q)
+                and users.get((dot := defined[yielded.operands[q].id]).result.id) == [yielded]}
+    readers = {key: [d for u in users.get(t.carried[0].id, [])  # dots, directly or through tl.trans
+                     for d in (users.get(u.result.id, []) if u.opcode == "permute" else [u])]
+               for key, t in tiles.items()}
+    spared = {key for key, found in readers.items() if all(id(u) in in_place for u in found)}
+    while True:  # a dot runs on only if both its operands are spared; a tile only if all its dots run on
+        runs_on = {id(u) for key in spared for u in readers[key] if id(u) in lw.plan.warpgroup_dots and all(
+            id(lw.async_tiles.get(v.id)) in spared for v in (u.operands[0], lw.plan.warpgroup_dots[id(u)]))}
+        kept = {key for key in spared if all(id(u) in runs_on for u in readers[key])}
+        if kept == spared:
+            break
+        spared = kept
+    for key in spared:
+        tiles[key].spare = 1
+    rings = {id(t): t for t in lw.async_tiles.values()}.values()
+    if sum(t.ring_bytes() for t in rings) + SWIZZLE_ALIGN - 16 > lw.plan.target.threadgroup_memory:
+        for key in spared:
+            tiles[key].spare = 0
 
 
 def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:
@@ -189,12 +224,12 @@ def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:
     else:
         loop = lw.loops[-1]
         if not loop.copies_landed:
-            lw.emit(lir.AsyncWait(tile.stages - 2))
+            lw.emit(lir.AsyncWait(tile.ahead - 1))
             if any(t.swizzle for t in lw.async_tiles.values()):  # wgmma reads them through the async proxy
                 lw.emit(lir.ProxyFence())
             lw.emit(lir.Barrier())
             loop.copies_landed = True
-        buffer = ring_slot(loop_stage(lw, loop, tile.stages), tile.stages - 1, tile.stages)
+        buffer = ring_slot(loop_stage(lw, loop, tile.stages), tile.ahead, tile.stages)
     view = tile.view(buffer)
     width = _vector_width(lw, op, layout)
 
@@ -226,7 +261,7 @@ def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:
 def issue_prologue(lw: Lowering, tiles: list[AsyncTile]) -> None:
     """A loop's prologue copies, stage by stage (every tile's copy of stage j, then a commit), so that
     waiting for all but the newest stages - 2 groups at the top of an iteration lands its tiles."""
-    for j in range(max(t.stages for t in tiles) - 1):
+    for j in range(max(t.ahead for t in tiles)):
         for tile in tiles:
             for stmt in tile.prologue[j]:
                 lw.emit(stmt)

@@ -151,7 +151,7 @@ class Renderer:
         if isinstance(s, lir.WarpgroupCommit):
             return m.warpgroup_commit()
         if isinstance(s, lir.WarpgroupWait):
-            return m.warpgroup_wait(s.pending)
+            return m.warpgroup_wait(s.pending, None if s.fragments is None else self.expr(s.fragments), s.count)
         if isinstance(s, lir.MultiplyAccumulate):
             return m.multiply_accumulate(self.expr(s.c), self.expr(s.a), self.expr(s.b), s.fragment)
         raise NotImplementedError(type(s).__name__)

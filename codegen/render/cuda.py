@@ -54,9 +54,9 @@ class CUDARenderer(Renderer):
                     "mf_clamp", "mf_atomic_load", "mf_atomic_cas", "mf_atomic_add", "mf_atomic_max",
                     "mf_atomic_min", "mf_atomic_xchg", "mf_atomic_and", "mf_atomic_or", "mf_atomic_xor",
                     "mf_mma8", "mf_mma_m16n8k16", "mf_ldmatrix", "mf_ldmatrix_pair", "mf_cp_async", "mf_store_vec", "mf_vec",
-                    "mf_is_aligned", "mf_wgmma_desc", "mf_wgmma_fence")
+                    "mf_is_aligned", "mf_wgmma_desc", "mf_wgmma_fence", "mf_wgmma_hold")
     # helpers the header must define before a helper (the template emits them in dependency order)
-    helper_needs = {"mf_exp": ("mf_exp2",), "mf_wgmma_desc": ("mf_mma_m16n8k16", "mf_wgmma_fence"), "mf_sigmoid": ("mf_exp", "mf_exp2", "mf_fdiv"),
+    helper_needs = {"mf_exp": ("mf_exp2",), "mf_wgmma_desc": ("mf_mma_m16n8k16", "mf_wgmma_fence", "mf_wgmma_hold"), "mf_sigmoid": ("mf_exp", "mf_exp2", "mf_fdiv"),
                     "mf_store_vec": ("mf_vec",), "mf_is_aligned": ("mf_vec",),
                     "mf_atomic_load": ("mf_bitcast",),
                     "mf_atomic_cas": ("mf_bitcast",),

@@ -7,6 +7,7 @@ Whether the products are right is the GPU's to say (benchmarks/wgmma_probe.py, d
 from __future__ import annotations
 
 import json
+import re
 
 import mlx.core as mx
 import pytest
@@ -17,7 +18,7 @@ from metalforge.autotune import Config
 from metalforge.codegen.layouts import lit
 from metalforge.codegen.lir import Bin, Lit
 from metalforge.codegen.lowering.core import swizzled_index
-from metalforge.errors import LaunchConfigError
+from metalforge.errors import LaunchConfigError, SharedMemoryLimitError
 from metalforge.kernels.matmul import matmul_kernel
 from metalforge.runtime import cuda, nvrtc
 from metalforge.runtime.kernel import MetalKernel
@@ -59,18 +60,27 @@ def test_the_swizzled_tile_is_the_layout_wgmma_reads(rows, cols):
 
 
 @pytest.mark.skipif(nvrtc_missing() is not None or ptxas() is None, reason="NVRTC or ptxas is not installed")
-@pytest.mark.parametrize("bm,bn,warps,stages", [(128, 256, 8, 4), (128, 128, 4, 4), (64, 128, 4, 3)])
+@pytest.mark.parametrize("bm,bn,warps,stages", [(128, 256, 8, 3), (128, 128, 4, 4), (64, 128, 4, 3), (64, 128, 4, 2)])
 def test_matmul_on_wgmma_compiles_for_sm90a_without_spills(bm, bn, warps, stages):
     """Per K step of 64, 4 wgmma a 64-row slice (two slices a warpgroup at 128 rows on 4 warps), in
     both the aligned and the element-wise copy of the kernel; no mma.sync or ldmatrix; the operands
-    staged without padding (+1008 bytes to align the ring to 1024); ptxas neither spills nor
-    serialises the wgmma."""
+    staged without padding (+1008 bytes to align the ring to 1024) in a ring of one buffer more than
+    the stages, whose products run on into the next K step (`wait_group 1`) and are all waited for
+    after the loop; ptxas neither spills nor serialises the wgmma (as it does where a read of the
+    accumulators comes before their wait)."""
     c = compile_matmul(bm, bn, 64, warps, stages, wgmma=True)
     slices = bm // (16 * warps)
     assert c.body.count(f"mf_wgmma_m64n{bn}k16_f16_tb(") == 2 * 4 * slices
     assert "mf_mma_m16n8k16(" not in c.body and "mf_ldmatrix" not in c.body
     assert f"wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.f16.f16" in c.header
-    assert c.shared_bytes == stages * (bm * 64 + 64 * bn) * 2 + 1008
+    assert c.shared_bytes == (stages + 1) * (bm * 64 + 64 * bn) * 2 + 1008
+    # in the loop and after it: the aligned copy leaves each step's products running, the element-wise
+    # copy (its accumulators in local memory) waits for them in the step; the waits after the loops hold them
+    waits = [line.strip() for line in c.body.splitlines() if "wgmma.wait_group" in line]
+    assert [w.count('"n"(1)') for w in waits] == [1, 0, 0, 0], waits
+    assert c.body.count("mf_wgmma_hold(") == 2
+    copies_waited = [int(n) for n in re.findall(r"mf_cp_async_wait<(\d+)>", c.body)]
+    assert copies_waited == [stages - 2, 0] * 2, copies_waited  # stages - 1 tiles ahead: all but the newest
     assert c.body.count("fence.proxy.async.shared::cta") == 2  # before the barrier after each iteration's wait
     ptx = to_ptx(compiled_source(c), arch="sm_90a")
     used = resources(ptx, arch="sm_90a")
@@ -120,6 +130,71 @@ def test_a_tile_two_dots_read_differently_keeps_one_layout(stages):
     settings = dict(K=64, N1=64, N2=32, M=64, num_warps=4, num_stages=stages, target="cuda")
     body = two_dots.compile(*args, **settings, wgmma=True).body
     assert "mf_wgmma" not in body and body == two_dots.compile(*args, **settings).body
+
+
+@mf.jit
+def read_in_loop(a_ptr, b_ptr, o_ptr, m_ptr, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr,
+                 DECAY: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
+    acc = tl.zeros((M, N), dtype=tl.float32)
+    top = tl.zeros((M,), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
+        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
+        if DECAY:
+            acc = acc * 0.5 + tl.dot(a, b)
+        else:
+            acc = tl.dot(a, b, acc)
+            top = tl.maximum(top, tl.max(acc, 1))
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], acc)
+    tl.store(m_ptr + rm, top)
+
+
+@pytest.mark.parametrize("decay", [True, False])
+def test_a_product_read_in_its_loop_is_waited_for_in_its_step(decay):
+    """The accumulator is read in the loop (`acc * 0.5`, or the running maximum of the in-place
+    product, from the review): the products cannot run on into the next step, so each step waits
+    for them and the ring has no spare buffer."""
+    z = mx.zeros((1,), mx.float16)
+    c = read_in_loop.compile(z, z, mf.empty((64, 64), mx.float32), mf.empty((64,), mx.float32), 256, M=64, N=64,
+                             BK=64, DECAY=decay, num_warps=4, num_stages=3, target="cuda", wgmma=True)
+    assert c.body.count("mf_wgmma_m64n64k16_f16_tb(") == 2 * 4
+    waits = [line.strip() for line in c.body.splitlines() if "wgmma.wait_group" in line]
+    assert waits and all('"n"(0)' in w for w in waits) and c.body.count("mf_wgmma_hold(") == len(waits)
+    assert c.shared_bytes == 3 * (64 * 64 + 64 * 64) * 2 + 1008
+
+
+def test_a_ring_without_room_for_its_spare_waits_in_each_step():
+    """128x256x64 at 4 stages is 193 KB; a spare buffer would make it 241 KB, over Hopper's 227 KB:
+    it compiles as before, its products waited for in each step (from the review: it failed)."""
+    c = compile_matmul(128, 256, 64, 8, 4, wgmma=True)
+    assert c.shared_bytes == 4 * (128 * 64 + 64 * 256) * 2 + 1008
+    assert all('"n"(0)' in line for line in c.body.splitlines() if "wgmma.wait_group" in line)
+
+
+@mf.jit
+def nested_products(a_ptr, b_ptr, o_ptr, K, R, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
+    for r in range(0, R):
+        acc = tl.zeros((M, N), dtype=tl.float32)
+        for k0 in range(0, K, BK):
+            a = tl.load(a_ptr + r * M * K + rm[:, None] * K + (k0 + rk)[None, :])
+            b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
+            acc = tl.dot(a, b, acc)
+        tl.store(o_ptr + r * M * N + rm[:, None] * N + rn[None, :], acc)
+
+
+@pytest.mark.parametrize("wgmma", [False, True])
+def test_an_inner_ring_is_refilled_only_after_every_warp_is_done_with_it(wgmma):
+    """A K loop inside another loop: its ring's prologue copies for the next outer iteration wait for
+    a barrier after the inner loop, so no warp (group) still reading the last buffers has them
+    overwritten (from the review: a race on 8 warps, mma.sync and wgmma alike)."""
+    z = mx.zeros((1,), mx.float16)
+    c = nested_products.compile(z, z, mf.empty((128, 64), mx.float32), 256, 2, M=128, N=64, BK=64, num_warps=8,
+                                num_stages=3, target="cuda", wgmma=wgmma)
+    # after the inner loop (in both copies of the body), before the outer loop goes round to its prologue
+    assert len(re.findall(r"mf_cp_async_wait<0>\(\);\s*__syncthreads\(\);", c.body)) == 2
+    assert not re.search(r"mf_cp_async_wait<0>\(\);\s*__syncthreads\(\);", compile_matmul(128, 128, 64, 8, 3).body)
 
 
 @pytest.mark.parametrize("broadcast", [False, True])
