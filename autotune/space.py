@@ -7,6 +7,7 @@ from typing import Any, Callable, Iterator, Mapping, Optional, Sequence
 
 # meta values that are launch settings, not constexprs
 LAUNCH_PARAMS = ("num_warps", "num_stages", "warps_m", "matmul2d", "wgmma")
+FEATURE_SETTINGS = ("matmul2d", "wgmma")  # those that switch on a feature a back end may lack (codegen/target.py)
 
 
 class Config:
@@ -123,6 +124,15 @@ class Space:
         """The point of this space that is `config` (None when the space does not contain it)."""
         return next((p for p in self.points() if Config.from_point(p) == config), None)
 
+    def on(self, lacks: Callable[[str], object]) -> "Space":
+        """The space a back end runs: without the choices that switch on a launch setting it lacks
+        (`lacks(setting)` true: `wgmma` on Metal, `matmul2d` on CUDA), so that a search spends no
+        trial on a config the back end refuses. A parameter left with no choice keeps them all (the
+        launch then says why none runs)."""
+        params = {name: [v for v in values if not (name in FEATURE_SETTINGS and v is True and lacks(name))] or values
+                  for name, values in self.params.items()}
+        return self if params == self.params else Space(params, self.constraints)
+
     def default(self) -> Config:
         """The first point (in declaration order) that satisfies every constraint."""
         for point in self.points():
@@ -145,6 +155,10 @@ class ConfigList(Space):
 
     def point_of(self, config: Config) -> Optional[dict]:
         return {"config": self.configs.index(config)} if config in self.configs else None
+
+    def on(self, lacks: Callable[[str], object]) -> "Space":
+        kept = [c for c in self.configs if not any(getattr(c, s) and lacks(s) for s in FEATURE_SETTINGS)]
+        return self if len(kept) in (0, len(self.configs)) else ConfigList(kept)
 
     def default(self) -> Config:
         return self.configs[0]

@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
 import mlx.core as mx
 
 from .. import __version__, env, errors
+from ..launcher import lacking
 from ..runtime import backends, meters
 from ..runtime.contention import ContentionLoad
 from ..runtime.kernel import launch_time_limit
@@ -417,7 +418,7 @@ class Autotuner:
 
     # -- tuning -------------------------------------------------------------------------------------
 
-    def make_sampler(self, sampler: str, seed: Optional[int], trials: int):
+    def make_sampler(self, sampler: str, seed: Optional[int], trials: int, space: Optional[Space] = None):
         """The Optuna sampler for a search of `trials` trials (grid when the space fits in them).
 
         TPE models the landscape after a quarter of the budget (at most Optuna's usual 10 random
@@ -428,10 +429,11 @@ class Autotuner:
         GPU matmul (docs/autotune.md)."""
         import optuna
 
+        space = space or self.space
         if sampler == "auto":
-            sampler = "grid" if self.space.size <= trials else "tpe"
+            sampler = "grid" if space.size <= trials else "tpe"
         if sampler == "grid":
-            return optuna.samplers.GridSampler(self.space.grid(), seed=seed)
+            return optuna.samplers.GridSampler(space.grid(), seed=seed)
         if sampler == "tpe":
             return optuna.samplers.TPESampler(seed=seed, n_startup_trials=max(2, min(10, trials // 4)),
                                               multivariate=True)
@@ -439,7 +441,8 @@ class Autotuner:
             return optuna.samplers.RandomSampler(seed=seed)
         raise ValueError(f"sampler must be 'auto', 'tpe', 'grid' or 'random', not {sampler!r}")
 
-    def create_study(self, sampler, starts: Sequence[Config] = (), objectives: int = 1, **storage: Any):
+    def create_study(self, sampler, starts: Sequence[Config] = (), objectives: int = 1, space: Optional[Space] = None,
+                     **storage: Any):
         """A minimising Optuna study of `objectives` values (continued when `storage` holds it) whose
         first trials, when it is new, are `starts` in order (those in the space, each once; see
         `starting_configs`): informed starts are never worse than random ones."""
@@ -449,7 +452,7 @@ class Autotuner:
                                     load_if_exists=bool(storage), **storage)
         if not study.trials and not isinstance(sampler, optuna.samplers.GridSampler):
             enqueued: list[dict] = []
-            for point in (self.space.point_of(config) for config in starts):
+            for point in ((space or self.space).point_of(config) for config in starts):
                 if point is not None and point not in enqueued:
                     enqueued.append(point)
                     study.enqueue_trial(point)
@@ -587,7 +590,7 @@ class Autotuner:
                timeout: Optional[float] = None, patience: Optional[int] = None,
                record: Optional[Callable[[Any, Config, TrialResult], None]] = None,
                callbacks: Sequence[Callable] = (), shared: bool = False,
-               objectives: Sequence[str] = ("time",)) -> dict[Config, TrialResult]:
+               objectives: Sequence[str] = ("time",), space: Optional[Space] = None) -> dict[Config, TrialResult]:
         """Run `study` until `trials` configs have been measured and return every result by config.
         Each trial suggests a point of the space: one that violates a constraint is `invalid`
         unmeasured, a repeated one reuses its result, any other is `measure`d (a prune may still
@@ -599,15 +602,17 @@ class Autotuner:
         `study` too (a farm): `trials` counts theirs as well. `objectives`: the values a trial returns
         (objectives.py; one study value each); every figure measured is the trial's `figures` user
         attribute, from which `tune` makes the Pareto front (in a farm, of every worker's trials).
+        `space`: what is searched (default the tuner's; `tune` passes what its back end runs, `Space.on`).
 
         `tune` measures on the device; benchmarks/tuner_quality.py replays measured tables through
         this same loop, so its search-quality numbers are the tuner's."""
         import optuna
 
+        space = space or self.space
         results: dict[Config, TrialResult] = {}
 
         def objective(trial: optuna.Trial) -> Union[float, tuple[float, ...]]:
-            config, violated = self.space.suggest(trial)
+            config, violated = space.suggest(trial)
             new = config not in results  # a repeated point is not run again
             if new:
                 results[config] = TrialResult("invalid", violated) if violated else measure(config)
@@ -622,7 +627,7 @@ class Autotuner:
             values = tuple(objective_value(o, r.figures) for o in objectives)
             return values[0] if len(values) == 1 else values
 
-        study.optimize(objective, n_trials=trials + self.space.size, timeout=timeout,
+        study.optimize(objective, n_trials=trials + space.size, timeout=timeout,
                        callbacks=[*callbacks, _Budget(trials, shared), _Patience(patience)])
         return results
 
@@ -696,14 +701,16 @@ class Autotuner:
                     load = stack.enter_context(ContentionLoad(self.contention_share,
                                                               "cuda" if backend.name == "cuda" else "cpu"))
                 stack.enter_context(_quiet_optuna())
-                study = self.create_study(self.make_sampler(sampler, seed, trials), self.starting_configs(args, store),
-                                          len(objectives), study_name=study_name, storage=shared or store.optuna_storage())
+                space = self.space.on(lacking(backend))  # what this back end can run
+                study = self.create_study(self.make_sampler(sampler, seed, trials, space), self.starting_configs(args, store),
+                                          len(objectives), space, study_name=study_name,
+                                          storage=shared or store.optuna_storage())
                 kernels: dict = {}  # one measurement per compiled kernel (`evaluate`)
                 results = self.search(
                     study, lambda config: self.evaluate(grid, config, copies, expected, meter=meter, load=load,
                                                         kernels=kernels), trials,
                     timeout=timeout, patience=patience, record=record, callbacks=[report], shared=shared is not None,
-                    objectives=objectives)
+                    objectives=objectives, space=space)
             done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
             if not done:
                 counts = collections.Counter(r.status for r in results.values())

@@ -43,7 +43,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 if importlib.util.find_spec("metalforge") is None:  # run from an unpacked copy: <dir>/metalforge/benchmarks/
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -54,6 +54,7 @@ import optuna  # noqa: E402
 from metalforge.autotune import Autotuner, Config, Space, TrialResult  # noqa: E402
 from metalforge.autotune.bench import as_outputs, rotating_copies  # noqa: E402
 from metalforge.kernels import registered  # noqa: E402
+from metalforge.launcher import lacking  # noqa: E402
 from metalforge.runtime import backends  # noqa: E402
 from metalforge.tuning_db import identify, shape_distance  # noqa: E402
 
@@ -135,6 +136,17 @@ def restrict(tuner: Autotuner, fixed: dict[str, Any]) -> Autotuner:
     return part
 
 
+def runnable(tuner: Autotuner, lacks: Callable[[str], object]) -> Autotuner:
+    """The tuner over the part of its space that a back end lacking the features `lacks` names runs
+    (`Space.on`), as `tune` searches it there."""
+    space = tuner.space.on(lacks)
+    if space is tuner.space:
+        return tuner
+    part = copy.copy(tuner)
+    part.space = space
+    return part
+
+
 def start_in(tuner: Autotuner, start: Config) -> Config:
     """`start` with the parameters that `tuner`'s space fixes to one value set to it."""
     point = start.all_kwargs()
@@ -147,7 +159,7 @@ _MEASURING: dict[str, Any] = {}  # what this process measures points with (`_pre
 
 def _setup(case: Case, fixed: dict[str, Any]) -> tuple[Autotuner, Any, tuple]:
     """The tuner of `case`'s space (the part where `fixed` holds), its grid and launch arguments."""
-    tuner = restrict(registered()[case.kernel], fixed)
+    tuner = runnable(restrict(registered()[case.kernel], fixed), lacking())
     return (tuner, *tuner.tune_case(case.shape, DTYPES[case.dtype]))
 
 
@@ -300,7 +312,10 @@ def report(tuner: Autotuner, landscape: dict[str, Any], seeds: int, others: Sequ
     """Print the optimum and each sampler's result over `seeds` replayed searches; with a landscape of
     a neighbouring shape among `others`, also TPE started from that shape's best config, as `tune`
     starts from a neighbour's winner."""
-    tuner = restrict(tuner, landscape.get("fixed", {}))
+    # a feature setting none of the landscape's configs has (its back end lacked it, or the space had
+    # no such choice then) is replayed without it, as `tune` searched there
+    tuner = runnable(restrict(tuner, landscape.get("fixed", {})),
+                     lambda setting: not any(e["config"].get(setting) for e in landscape["configs"]))
     table = table_of(tuner, landscape)
     times = {c: r.time_ms for c, r in table.items() if r.status == "ok"}
     start = Config.from_json(landscape["start"])

@@ -15,7 +15,7 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Config, Space, autotune
-from ..launcher import cdiv, empty, jit
+from ..launcher import cdiv, empty, jit, lacking
 from . import register
 
 
@@ -56,8 +56,14 @@ def default_config(named: dict) -> Config:
     on 2 warps (fp32 at D = 128, every dtype at D = 256). Every config of the space at the Llama-3-8B prefill
     (h32/kv8, D = 128, L = 512 causal fp16) on an H100, 2026-12-06 (benchmarks/decode_configs.py):
     16 x 16 (the space's first point, the default before) 45.5 us, 64 x 32 in two stages (the
-    fastest, 52 KiB on Metal) 25.2 us, 64 x 16 in two 27.0, MLX's sdpa 34.4."""
+    fastest, 52 KiB on Metal) 25.2 us, 64 x 16 in two 27.0, MLX's sdpa 34.4.
+
+    Where the back end has Hopper's wgmma, fp16 / bf16 at D = 64 or 128: 64 x 64 in two stages
+    on wgmma, both products (H100, 2026-12-06, benchmarks/wgmma_probe.py, L = 2048 causal: 225 TFLOP/s
+    against 207 on mma.sync at D = 64, 287 against 215 at D = 128)."""
     row_bytes = named["D"] * named["q_ptr"].dtype.size
+    if named["q_ptr"].dtype.size == 2 and named["D"] in (64, 128) and not lacking()("wgmma"):
+        return Config({"BLOCK_M": 64, "BLOCK_N": 64}, num_warps=4, num_stages=2, wgmma=True)
     if row_bytes <= 128:    # fp16 / bf16 at D <= 64: K and V double-buffered
         return Config({"BLOCK_M": 64, "BLOCK_N": 16}, num_warps=4, num_stages=2)
     if row_bytes <= 256:    # fp16 at D = 128, fp32 at D = 64
@@ -67,7 +73,8 @@ def default_config(named: dict) -> Config:
 
 @register
 @autotune(space=Space({"BLOCK_M": [16, 32, 64], "BLOCK_N": [16, 32, 64], "num_warps": [2, 4],
-                       "num_stages": [1, 2]}),  # 2: K, V and P staged in two buffers, alternating per KV block
+                       "num_stages": [1, 2],  # 2: K, V and P staged in two buffers, alternating per KV block
+                       "wgmma": [False, True]}),  # Hopper's (CUDA); a back end without it leaves it out
           default=default_config,
           key=["q_ptr", "GROUP", "CAUSAL"], reference=_reference,
           tune_args=_tune_args, tune_shape=_tune_shape, shapes=[(4, 2, 40, 64)], dtypes=[mx.float16],

@@ -23,6 +23,9 @@ MATMUL_TILES = [16, 32, 64, 128, 256]
 # more: staged in that many buffers, the next K steps' tiles loaded ahead (one barrier per step;
 # on Metal above 2 acts as 2, on CUDA up to 4 cp.async stages)
 MATMUL_STAGES = [1, 2, 3, 4, 0]
+# Hopper's warpgroup MMA (CUDA on sm_90, docs/dot.md): a search on a back end without it leaves the
+# choice out (`Space.on`); a tile it cannot take compiles to its mma.sync twin, timed once.
+MATMUL_WGMMA = [False, True]
 
 
 def launch_grid(m: int, n: int) -> Callable[[dict], tuple]:
@@ -46,7 +49,8 @@ def _tune_shape(named: dict) -> tuple:
 
 @register
 @autotune(space=Space({"BLOCK_M": MATMUL_TILES, "BLOCK_N": MATMUL_TILES, "BLOCK_K": [16, 32, 64, 128],
-                       "GROUP_M": [1, 8], "num_warps": [2, 4, 8], "num_stages": MATMUL_STAGES}),
+                       "GROUP_M": [1, 8], "num_warps": [2, 4, 8], "num_stages": MATMUL_STAGES,
+                       "wgmma": MATMUL_WGMMA}),
           key=["M", "N", "K"], reference=_reference, tune_args=_tune_args,
           tune_shape=_tune_shape,
           # untuned: a mid-size tile that fits threadgroup memory for fp32 too (the space's first point is 16x16)
@@ -122,7 +126,7 @@ def load_tile(ptr, rows, cols, n_rows, n_cols):
 
 @register
 @autotune(space=Space({"BLOCK_M": MATMUL_TILES, "BLOCK_N": MATMUL_TILES, "BLOCK_K": [16, 32, 64, 128],
-                       "num_warps": [2, 4, 8], "num_stages": MATMUL_STAGES}),
+                       "num_warps": [2, 4, 8], "num_stages": MATMUL_STAGES, "wgmma": MATMUL_WGMMA}),
           key=["M", "N", "K"], reference=_linear_reference, tune_args=_linear_tune_args,
           tune_shape=_tune_shape, default=Config({"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}, num_warps=4),
           shapes=[(64, 96, 80)], dtypes=[mx.float16], rtol=2e-3, atol=1e-2)  # as matmul_kernel

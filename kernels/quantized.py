@@ -12,7 +12,7 @@ import mlx.core as mx
 
 from .. import language as tl
 from ..autotune import Config, Space, autotune
-from ..launcher import Launch, cdiv, empty, jit
+from ..launcher import Launch, cdiv, empty, jit, lacking
 from . import register
 from .matmul import load_tile, output_tile
 
@@ -309,14 +309,21 @@ def qmv_swiglu_kernel(x_ptr, wg_ptr, sg_ptr, bg_ptr, wu_ptr, su_ptr, bu_ptr, out
     tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
 
 
-def qmm_default(m: int, dtype: mx.Dtype) -> Config:
+def qmm_default(m: int, dtype: mx.Dtype, wgmma: bool = False) -> Config:
     """The untuned qmm config: 128 weight rows by 64 of K a step on 4 warps for 2-byte inputs, 32 of K
     for fp32 (the staged x and dequantised W tiles within Metal's 32 KiB of threadgroup memory:
     27648 bytes either way, the compiler's `shared_bytes`), 64 rows of x, fewer where M is smaller.
     Every config of the space (and 2 stages) at the Llama-3-8B prefill (M = 512, 4-bit g64 fp16) on
     an H100, 2026-12-06 (benchmarks/decode_configs.py): 512x14336x4096 893.6 us at the default before
     (32 x 64 x 32), 330.1 at this one, 328.8 the fastest (the same tile in two stages), MLX 476.8;
-    512x4096x4096 283.8, 99.2, 98.6, MLX 136.5."""
+    512x4096x4096 283.8, 99.2, 98.6, MLX 136.5.
+
+    Where the back end has Hopper's wgmma (`wgmma`) and M >= 128 in 2-byte inputs: 128 x 128 x 64 on
+    8 warps (two warpgroups) in two stages, on wgmma (H100, 2026-12-06, benchmarks/wgmma_probe.py:
+    512x14336x4096 219.1 us against 313.6 at the tile above and 253.7 at this one on mma.sync, MLX
+    438.4; 512x8960x1536 65.8 against 75.7, MLX 92.1)."""
+    if wgmma and dtype.size == 2 and m >= 128:
+        return Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, num_warps=8, num_stages=2, wgmma=True)
     rows = min(64, max(16, 1 << (max(int(m), 1) - 1).bit_length()))
     return Config({"BLOCK_M": rows, "BLOCK_N": 128, "BLOCK_K": 64 if dtype.size <= 2 else 32}, num_warps=4)
 
@@ -344,10 +351,10 @@ def _qmm_reference(x, w_q, scales, biases, out, m, n, k, group, bits, *meta):
 
 
 @register
-@autotune(space=Space({"BLOCK_M": [16, 32, 64], "BLOCK_N": [32, 64, 128], "BLOCK_K": [32, 64],
-                       "num_warps": [2, 4, 8]}),
+@autotune(space=Space({"BLOCK_M": [16, 32, 64, 128], "BLOCK_N": [32, 64, 128], "BLOCK_K": [32, 64],
+                       "num_warps": [2, 4, 8], "num_stages": [1, 2], "wgmma": [False, True]}),
           key=["M", "N", "K", "GROUP", "BITS"], reference=_qmm_reference,
-          default=lambda named: qmm_default(named["M"], named["x_ptr"].dtype),
+          default=lambda named: qmm_default(named["M"], named["x_ptr"].dtype, not lacking()("wgmma")),
           tune_args=_qmm_tune_args, tune_shape=_qmm_tune_shape, shapes=[(64, 256, 1024)], shape_ranks=[5],
           dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # fp16 weights and output of a K-long fp32 sum
 @jit

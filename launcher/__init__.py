@@ -5,6 +5,7 @@ It sits above the compiler and the back ends: the front end (`dsl`) builds IR, `
 flow one way: launcher -> dsl, codegen, runtime; none of those imports it.
 """
 from .arguments import DTYPES, MX_DTYPES, Placeholder, cdiv, empty, full, zeros
-from .function import JITFunction, Launch, jit
+from .function import JITFunction, Launch, jit, lacking
 
-__all__ = ["DTYPES", "JITFunction", "Launch", "MX_DTYPES", "Placeholder", "cdiv", "empty", "full", "jit", "zeros"]
+__all__ = ["DTYPES", "JITFunction", "Launch", "MX_DTYPES", "Placeholder", "cdiv", "empty", "full", "jit", "lacking",
+           "zeros"]

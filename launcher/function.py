@@ -315,10 +315,9 @@ class JITFunction(_FrontendFunction):
             raise LaunchConfigError(f"{self.__name__}: warps_m={warps_m} with num_warps={num_warps}; use a power "
                                     "of two from 1 to num_warps (or None to let the compiler choose)")
         facts = target_named(target)
-        for setting, asked, available, what in (("matmul2d", matmul2d, facts.cooperative_matmul,
-                                                 "Metal 4's cooperative matmul"),
-                                                ("wgmma", wgmma, facts.warpgroup_mma, "Hopper's warpgroup MMA (CUDA)")):
-            if asked and not available:
+        for setting, asked in (("matmul2d", matmul2d), ("wgmma", wgmma)):
+            what = facts.lacks(setting)
+            if asked and what:
                 raise LaunchConfigError(f"{self.__name__}: {setting}=True is {what}, which the {target} target does "
                                         f"not have; drop {setting} (tl.dot then uses the target's own matrix "
                                         "instructions)")
@@ -371,6 +370,20 @@ def _target(backend: Any) -> str:
         return backends.resolve(backend).language
     except BackendUnavailableError:
         return "msl"
+
+
+def lacking(backend: Any = None) -> Callable[[str], str | None]:
+    """What a feature launch setting (`wgmma`, `matmul2d`) switches on, where `backend` (resolved as
+    launches resolve it) lacks it, else None: its language's target facts, then what its device
+    lacks (CUDA: wgmma's Hopper GPU). With no back end, every feature is lacking. The tuner searches
+    by it (`Space.on`) and the library's defaults choose by it."""
+    try:
+        found = backends.resolve(backend)
+    except BackendUnavailableError as e:
+        reason = f"no back end runs here ({e})"
+        return lambda setting: reason
+    target, device = target_named(found.language), getattr(found, "lacks", None)
+    return lambda setting: target.lacks(setting) or (device(setting) if device is not None else None)
 
 
 def _unavailable(reason: str, **call: Any) -> list[mx.array]:

@@ -33,6 +33,9 @@ class Backend(Protocol):
         Optional: a back end without it gets every scalar as a 0-d array."""
         ...
 
+    # Optional: `lacks(setting) -> str | None`, what a feature launch setting (`wgmma`) needs of the
+    # device that this one lacks (launcher.lacking adds the language's own features).
+
     def build(self, kernel: Any) -> Callable[..., list[mx.array]]:
         """What runs `kernel` (a runtime.MetalKernel): a callable taking the keyword arguments of the
         function `mx.fast.metal_kernel` returns (inputs, output_shapes, output_dtypes, grid, ...).

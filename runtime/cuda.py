@@ -14,6 +14,7 @@ here in MLX's order (array inputs, outputs, then the scalars).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -86,6 +87,15 @@ def _cuda_kernel(kernel: MetalKernel) -> Callable[..., list[mx.array]]:
         header=kernel.header, ensure_row_contiguous=kernel.ensure_row_contiguous, shared_memory=kernel.shared_memory)
 
 
+@functools.lru_cache(maxsize=None)
+def _device_architecture() -> str:
+    """The GPU's `sm_XY` (asked once), or what kept the driver from saying."""
+    try:
+        return nvrtc.device_architecture()
+    except nvrtc.NvrtcError as e:
+        return f"unknown: {e}"
+
+
 def _architecture(kernel: MetalKernel) -> str | None:
     """What to compile `kernel` for: the device's own architecture (None), or sm_90a for a kernel
     with Hopper's wgmma (`wgmma=True`), whose PTX no other architecture runs."""
@@ -127,6 +137,14 @@ class CudaBackend:
     def available() -> bool:
         cuda = getattr(mx, "cuda", None)  # MLX builds before 0.28 have no mx.cuda
         return bool(cuda is not None and cuda.is_available())
+
+    def lacks(self, setting: str) -> str | None:
+        """What launch setting `setting` needs of the GPU that this one lacks (the language's own
+        features are codegen's `Target.lacks`): wgmma a Hopper GPU (`_architecture` refuses a wgmma
+        kernel elsewhere)."""
+        if setting == "wgmma" and _device_architecture() != "sm_90":
+            return f"Hopper's warpgroup MMA (sm_90; this GPU is {_device_architecture()})"
+        return None
 
     def scalars_by_value(self) -> Mapping[mx.Dtype, Callable[[Any], Any]]:
         """The scalar dtypes generated kernels take by value here (NVRTC found, MLX has

@@ -148,18 +148,18 @@ float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 23040);
 float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 23296);
 __half* t_23_smem = reinterpret_cast<__half*>(mf_shared + 23552);
 if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
-  // 78: start_m = tl.program_id(0)
-  // 79: head = tl.program_id(1)
-  // 80: S = L + past
+  // 85: start_m = tl.program_id(0)
+  // 86: head = tl.program_id(1)
+  // 87: S = L + past
   int S = (mf_L + mf_past);
-  // 81: kv_base = (head // GROUP) * S * D
+  // 88: kv_base = (head // GROUP) * S * D
   int t = (int(blockIdx.y) / 4);
   int t_1 = (t * S);
   int kv_base = (t_1 * 64);
-  // 82: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 89: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 83: rd = tl.arange(0, D)
-  // 84: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 90: rd = tl.arange(0, D)
+  // 91: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -181,38 +181,38 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = mf_v.v[7];
     }
   }
-  // 85: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 86: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 87: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 89: whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
+  // 92: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 93: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 94: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 96: whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
   int t_6 = (S / 32);
   int whole = (t_6 * 32);
-  // 91: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+  // 98: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
   int t_7 = (int(blockIdx.x) + 1);
   int t_8 = (t_7 * 32);
   int t_9 = (t_8 + mf_past);
   int hi = mf_min<int>(t_9, S);
-  // 92: whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
+  // 99: whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
   int t_10 = (int(blockIdx.x) * 32);
   int t_11 = (t_10 + mf_past);
   int t_12 = (t_11 + 1);
   int t_13 = (t_12 / 32);
   int t_14 = (t_13 * 32);
   int whole_1 = mf_min<int>(t_14, whole);
-  // 93: for start_n in range(0, hi, BLOCK_N):
-  // 94: rn = start_n + tl.arange(0, BLOCK_N)
-  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 93: for start_n in range(0, hi, BLOCK_N):
+  // 100: for start_n in range(0, hi, BLOCK_N):
+  // 101: rn = start_n + tl.arange(0, BLOCK_N)
+  // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 100: for start_n in range(0, hi, BLOCK_N):
   bool t_15 = (0 < hi);
-  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 94: rn = start_n + tl.arange(0, BLOCK_N)
-  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 93: for start_n in range(0, hi, BLOCK_N):
+  // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 101: rn = start_n + tl.arange(0, BLOCK_N)
+  // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 100: for start_n in range(0, hi, BLOCK_N):
   bool t_16 = (0 < hi);
-  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 93: for start_n in range(0, hi, BLOCK_N):
+  // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 100: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -256,12 +256,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    // 94: rn = start_n + tl.arange(0, BLOCK_N)
-    // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 101: rn = start_n + tl.arange(0, BLOCK_N)
+    // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
-    // 94: rn = start_n + tl.arange(0, BLOCK_N)
-    // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 101: rn = start_n + tl.arange(0, BLOCK_N)
+    // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_17 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
@@ -273,7 +273,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_2 = ((kv_base + (rn_2 * 64)) + rd);
       mf_cp_async<16>((k_1_smem + k_1_dst_1), ((k * 2) * 72), (k_ptr + kv_2), ((rn_2 < S) & t_17));
     }
-    // 97: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 104: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
@@ -308,11 +308,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
-    // 98: if start_n >= whole:  # only the blocks that cross the diagonal or the end are masked
+    // 105: if start_n >= whole:  # only the blocks that cross the diagonal or the end are masked
     bool t_18 = (start_n >= whole_1);
     float qk_1[8];
     if (t_18) {
-      // 101: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+      // 108: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
       int rm = t_2;
       float qk_2[8];
       #pragma unroll
@@ -321,7 +321,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
         qk_2[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
       }
-      // 102: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+      // 109: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
       float qk_3[8];
       #pragma unroll
       for (int k = 0; (k < 8); k += 1) {
@@ -348,7 +348,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         qk_1[k] = qk_5[k];
       }
     }
-    // 103: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 110: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -385,19 +385,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 104: alpha = tl.exp(m_i - m_new)
+    // 111: alpha = tl.exp(m_i - m_new)
     float alpha[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
       alpha[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
     }
-    // 105: p = tl.exp(qk - m_new[:, None])
+    // 112: p = tl.exp(qk - m_new[:, None])
     float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       p[k] = mf_exp2(fmaf(qk_1[k], 1.4426950408889634f, (-(m_new[((k % 4) / 2)] * 1.4426950408889634f))));
     }
-    // 106: l_i = l_i * alpha + tl.sum(p, 1)
+    // 113: l_i = l_i * alpha + tl.sum(p, 1)
     float t_19[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
@@ -439,7 +439,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       l_i_2[k] = (t_19[k] + acc_3[k]);
     }
-    // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     float t_20[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -450,11 +450,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       t_21[k] = mf_cast<__half>(p[k]);
     }
-    // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 94: rn = start_n + tl.arange(0, BLOCK_N)
-    // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 101: rn = start_n + tl.arange(0, BLOCK_N)
+    // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_22 = (start_n_next_1 < hi);
     int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll
@@ -464,7 +464,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       int kv_3 = ((kv_base + (rn_6 * 64)) + rd);
       mf_cp_async<16>((v_smem + v_dst_1), ((k * 2) * 72), (v_ptr + kv_3), ((rn_6 < S) & t_22));
     }
-    // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       t_23_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_21[k];
@@ -535,7 +535,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
-  // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   int t_24 = (int(blockIdx.y) * mf_L);
   int t_25 = (t_24 * 64);
   decltype(o_ptr) t_26 = (o_ptr + t_25);
@@ -549,8 +549,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   for (int k = 0; (k < 16); k += 1) {
     t_28[k] = mf_cast<__half>(t_27[k]);
   }
-  // 111: mask=rm[:, None] < L)
-  // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 118: mask=rm[:, None] < L)
+  // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
@@ -560,18 +560,18 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
   }
 } else {
-  // 78: start_m = tl.program_id(0)
-  // 79: head = tl.program_id(1)
-  // 80: S = L + past
+  // 85: start_m = tl.program_id(0)
+  // 86: head = tl.program_id(1)
+  // 87: S = L + past
   int S = (mf_L + mf_past);
-  // 81: kv_base = (head // GROUP) * S * D
+  // 88: kv_base = (head // GROUP) * S * D
   int t = (int(blockIdx.y) / 4);
   int t_1 = (t * S);
   int kv_base = (t_1 * 64);
-  // 82: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 89: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_2 = (int(blockIdx.x) * 32);
-  // 83: rd = tl.arange(0, D)
-  // 84: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+  // 90: rd = tl.arange(0, D)
+  // 91: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
   int t_3 = (int(blockIdx.y) * mf_L);
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -600,38 +600,38 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
       q[(k + 7)] = __float2half(0.0f);
     }
   }
-  // 85: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-  // 86: l_i = tl.zeros((BLOCK_M,), tl.float32)
-  // 87: acc = tl.zeros((BLOCK_M, D), tl.float32)
-  // 89: whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
+  // 92: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 93: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 94: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 96: whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
   int t_6 = (S / 32);
   int whole = (t_6 * 32);
-  // 91: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+  // 98: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
   int t_7 = (int(blockIdx.x) + 1);
   int t_8 = (t_7 * 32);
   int t_9 = (t_8 + mf_past);
   int hi = mf_min<int>(t_9, S);
-  // 92: whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
+  // 99: whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
   int t_10 = (int(blockIdx.x) * 32);
   int t_11 = (t_10 + mf_past);
   int t_12 = (t_11 + 1);
   int t_13 = (t_12 / 32);
   int t_14 = (t_13 * 32);
   int whole_1 = mf_min<int>(t_14, whole);
-  // 93: for start_n in range(0, hi, BLOCK_N):
-  // 94: rn = start_n + tl.arange(0, BLOCK_N)
-  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 93: for start_n in range(0, hi, BLOCK_N):
+  // 100: for start_n in range(0, hi, BLOCK_N):
+  // 101: rn = start_n + tl.arange(0, BLOCK_N)
+  // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 100: for start_n in range(0, hi, BLOCK_N):
   bool t_15 = (0 < hi);
-  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 94: rn = start_n + tl.arange(0, BLOCK_N)
-  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 93: for start_n in range(0, hi, BLOCK_N):
+  // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 101: rn = start_n + tl.arange(0, BLOCK_N)
+  // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 100: for start_n in range(0, hi, BLOCK_N):
   bool t_16 = (0 < hi);
-  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-  // 93: for start_n in range(0, hi, BLOCK_N):
+  // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 100: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -711,12 +711,12 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
-    // 94: rn = start_n + tl.arange(0, BLOCK_N)
-    // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 101: rn = start_n + tl.arange(0, BLOCK_N)
+    // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next = (start_n + 32);
-    // 94: rn = start_n + tl.arange(0, BLOCK_N)
-    // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 101: rn = start_n + tl.arange(0, BLOCK_N)
+    // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_17 = (start_n_next < hi);
     mf_cp_async_wait<0>();
     __syncthreads();
@@ -746,7 +746,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         ((k_1_smem + k_1_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
-    // 97: qk = tl.dot(q, tl.trans(k)) * sm_scale
+    // 104: qk = tl.dot(q, tl.trans(k)) * sm_scale
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
@@ -781,11 +781,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
-    // 98: if start_n >= whole:  # only the blocks that cross the diagonal or the end are masked
+    // 105: if start_n >= whole:  # only the blocks that cross the diagonal or the end are masked
     bool t_18 = (start_n >= whole_1);
     float qk_1[8];
     if (t_18) {
-      // 101: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+      // 108: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
       int rm = t_2;
       float qk_2[8];
       #pragma unroll 1
@@ -794,7 +794,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
         qk_2[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
       }
-      // 102: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+      // 109: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
       float qk_3[8];
       #pragma unroll 1
       for (int k = 0; (k < 8); k += 1) {
@@ -821,7 +821,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         qk_1[k] = qk_5[k];
       }
     }
-    // 103: m_new = tl.maximum(m_i, tl.max(qk, 1))
+    // 110: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -858,19 +858,19 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
     }
-    // 104: alpha = tl.exp(m_i - m_new)
+    // 111: alpha = tl.exp(m_i - m_new)
     float alpha[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       alpha[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
     }
-    // 105: p = tl.exp(qk - m_new[:, None])
+    // 112: p = tl.exp(qk - m_new[:, None])
     float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       p[k] = mf_exp2(fmaf(qk_1[k], 1.4426950408889634f, (-(m_new[((k % 4) / 2)] * 1.4426950408889634f))));
     }
-    // 106: l_i = l_i * alpha + tl.sum(p, 1)
+    // 113: l_i = l_i * alpha + tl.sum(p, 1)
     float t_19[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
@@ -912,7 +912,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 2); k += 1) {
       l_i_2[k] = (t_19[k] + acc_3[k]);
     }
-    // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     float t_20[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -923,11 +923,11 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     for (int k = 0; (k < 8); k += 1) {
       t_21[k] = mf_cast<__half>(p[k]);
     }
-    // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     int start_n_next_1 = (start_n + 32);
-    // 94: rn = start_n + tl.arange(0, BLOCK_N)
-    // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-    // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+    // 101: rn = start_n + tl.arange(0, BLOCK_N)
+    // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+    // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
     bool t_22 = (start_n_next_1 < hi);
     int v_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll 1
@@ -955,7 +955,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
         ((v_smem + v_dst_1) + ((k * 2) * 72))[7] = __float2half(0.0f);
       }
     }
-    // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       t_23_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_21[k];
@@ -1026,7 +1026,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
-  // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   int t_24 = (int(blockIdx.y) * mf_L);
   int t_25 = (t_24 * 64);
   decltype(o_ptr) t_26 = (o_ptr + t_25);
@@ -1040,8 +1040,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   for (int k = 0; (k < 16); k += 1) {
     t_28[k] = mf_cast<__half>(t_27[k]);
   }
-  // 111: mask=rm[:, None] < L)
-  // 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+  // 118: mask=rm[:, None] < L)
+  // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));

@@ -1,15 +1,15 @@
-// 78: start_m = tl.program_id(0)
-// 79: head = tl.program_id(1)
-// 80: S = L + past
+// 85: start_m = tl.program_id(0)
+// 86: head = tl.program_id(1)
+// 87: S = L + past
 int S = (L + past);
-// 81: kv_base = (head // GROUP) * S * D
+// 88: kv_base = (head // GROUP) * S * D
 int t = (int(threadgroup_position_in_grid.y) / 4);
 int t_1 = (t * S);
 int kv_base = (t_1 * 64);
-// 82: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+// 89: rm = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
 int t_2 = (int(threadgroup_position_in_grid.x) * 32);
-// 83: rd = tl.arange(0, D)
-// 84: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
+// 90: rd = tl.arange(0, D)
+// 91: q = tl.load(q_ptr + head * L * D + rm[:, None] * D + rd[None, :], mask=rm[:, None] < L, other=0.0)
 int t_3 = (int(threadgroup_position_in_grid.y) * L);
 int t_4 = (t_3 * 64);
 decltype(q_ptr) t_5 = (q_ptr + t_4);
@@ -27,31 +27,31 @@ for (int k = 0; (k < 16); k += 4) {
     q[(k + 3)] = mf_v[3];
   }
 }
-// 85: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-// 86: l_i = tl.zeros((BLOCK_M,), tl.float32)
-// 87: acc = tl.zeros((BLOCK_M, D), tl.float32)
-// 89: whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
+// 92: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+// 93: l_i = tl.zeros((BLOCK_M,), tl.float32)
+// 94: acc = tl.zeros((BLOCK_M, D), tl.float32)
+// 96: whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
 int t_6 = (S / 32);
 int whole = (t_6 * 32);
-// 91: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+// 98: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
 int t_7 = (int(threadgroup_position_in_grid.x) + 1);
 int t_8 = (t_7 * 32);
 int t_9 = (t_8 + past);
 int hi = metal::min(t_9, S);
-// 92: whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
+// 99: whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
 int t_10 = (int(threadgroup_position_in_grid.x) * 32);
 int t_11 = (t_10 + past);
 int t_12 = (t_11 + 1);
 int t_13 = (t_12 / 32);
 int t_14 = (t_13 * 32);
 int whole_1 = metal::min(t_14, whole);
-// 93: for start_n in range(0, hi, BLOCK_N):
-// 94: rn = start_n + tl.arange(0, BLOCK_N)
-// 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-// 93: for start_n in range(0, hi, BLOCK_N):
+// 100: for start_n in range(0, hi, BLOCK_N):
+// 101: rn = start_n + tl.arange(0, BLOCK_N)
+// 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+// 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 100: for start_n in range(0, hi, BLOCK_N):
 bool t_15 = (0 < hi);
-// 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
 half k_1[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -67,12 +67,12 @@ for (int k = 0; (k < 16); k += 4) {
     k_1[(k + 3)] = mf_v[3];
   }
 }
-// 94: rn = start_n + tl.arange(0, BLOCK_N)
-// 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-// 93: for start_n in range(0, hi, BLOCK_N):
+// 101: rn = start_n + tl.arange(0, BLOCK_N)
+// 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+// 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 100: for start_n in range(0, hi, BLOCK_N):
 bool t_16 = (0 < hi);
-// 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+// 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
 half v[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -88,7 +88,7 @@ for (int k = 0; (k < 16); k += 4) {
     v[(k + 3)] = mf_v[3];
   }
 }
-// 93: for start_n in range(0, hi, BLOCK_N):
+// 100: for start_n in range(0, hi, BLOCK_N):
 float l_i[1];
 l_i[0] = 0.0f;
 float acc[16];
@@ -118,12 +118,12 @@ for (int k = 0; (k < 16); k += 4) {
 }
 threadgroup_barrier(mem_flags::mem_threadgroup);
 for (int start_n = 0; (start_n < hi); start_n += 32) {
-  // 94: rn = start_n + tl.arange(0, BLOCK_N)
-  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 101: rn = start_n + tl.arange(0, BLOCK_N)
+  // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next = (start_n + 32);
-  // 94: rn = start_n + tl.arange(0, BLOCK_N)
-  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 96: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 101: rn = start_n + tl.arange(0, BLOCK_N)
+  // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
   bool t_19 = (start_n_next < hi);
   int rd = 0;
   half k_2[16];
@@ -141,7 +141,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
       k_2[(k + 3)] = mf_v[3];
     }
   }
-  // 97: qk = tl.dot(q, tl.trans(k)) * sm_scale
+  // 104: qk = tl.dot(q, tl.trans(k)) * sm_scale
   threadgroup half k_3_smem[4608];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
@@ -184,11 +184,11 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   for (int k = 0; (k < 8); k += 1) {
     qk[k] = (frag_c[(k / 2)].thread_elements()[(k % 2)] * sm_scale);
   }
-  // 98: if start_n >= whole:  # only the blocks that cross the diagonal or the end are masked
+  // 105: if start_n >= whole:  # only the blocks that cross the diagonal or the end are masked
   bool t_20 = (start_n >= whole_1);
   float qk_1[8];
   if (t_20) {
-    // 101: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
+    // 108: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
     float qk_2[8];
     #pragma unroll
@@ -197,7 +197,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
       int rn_5 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
       qk_2[k] = (((rm_1 + past) >= rn_5) ? qk[k] : (-INFINITY));
     }
-    // 102: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
+    // 109: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
     float qk_3[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
@@ -224,7 +224,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
       qk_1[k] = qk_5[k];
     }
   }
-  // 103: m_new = tl.maximum(m_i, tl.max(qk, 1))
+  // 110: m_new = tl.maximum(m_i, tl.max(qk, 1))
   float acc_2[1];
   acc_2[0] = qk_1[0];
   acc_2[0] = metal::max(acc_2[0], qk_1[1]);
@@ -240,16 +240,16 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   acc_2[0] = metal::max(acc_2[0], partner_1);
   float m_new[1];
   m_new[0] = metal::max(m_i[0], acc_2[0]);
-  // 104: alpha = tl.exp(m_i - m_new)
+  // 111: alpha = tl.exp(m_i - m_new)
   float alpha[1];
   alpha[0] = metal::exp2(metal::fma(m_i[0], 1.4426950408889634f, (-(m_new[0] * 1.4426950408889634f))));
-  // 105: p = tl.exp(qk - m_new[:, None])
+  // 112: p = tl.exp(qk - m_new[:, None])
   float p[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     p[k] = metal::exp2(metal::fma(qk_1[k], 1.4426950408889634f, (-(m_new[0] * 1.4426950408889634f))));
   }
-  // 106: l_i = l_i * alpha + tl.sum(p, 1)
+  // 113: l_i = l_i * alpha + tl.sum(p, 1)
   float t_21[1];
   t_21[0] = (l_i[0] * alpha[0]);
   float acc_3[1];
@@ -267,7 +267,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   acc_3[0] = (acc_3[0] + partner_3);
   float l_i_1[1];
   l_i_1[0] = (t_21[0] + acc_3[0]);
-  // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+  // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
   float t_22[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -278,11 +278,11 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   for (int k = 0; (k < 8); k += 1) {
     t_23[k] = static_cast<half>(p[k]);
   }
-  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int start_n_next_1 = (start_n + 32);
-  // 94: rn = start_n + tl.arange(0, BLOCK_N)
-  // 95: kv = kv_base + rn[:, None] * D + rd[None, :]
-  // 107: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 101: rn = start_n + tl.arange(0, BLOCK_N)
+  // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   bool t_24 = (start_n_next_1 < hi);
   half v_1[16];
   #pragma unroll
@@ -299,7 +299,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
       v_1[(k + 3)] = mf_v[3];
     }
   }
-  // 108: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+  // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
   threadgroup half t_25_smem[2560];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -383,7 +383,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   }
   stage = ((stage < 1) ? (stage + 1) : (stage - 1));
 }
-// 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+// 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
 int t_26 = (int(threadgroup_position_in_grid.y) * L);
 int t_27 = (t_26 * 64);
 decltype(o_ptr) t_28 = (o_ptr + t_27);
@@ -397,8 +397,8 @@ half t_30[16];
 for (int k = 0; (k < 16); k += 1) {
   t_30[k] = static_cast<half>(t_29[k]);
 }
-// 111: mask=rm[:, None] < L)
-// 110: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+// 118: mask=rm[:, None] < L)
+// 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   int rm = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));

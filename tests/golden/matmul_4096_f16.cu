@@ -123,54 +123,54 @@ const auto mf_K = K[0];
 __half* a_smem = reinterpret_cast<__half*>(mf_shared + 0);
 __half* b_smem = reinterpret_cast<__half*>(mf_shared + 10240);
 if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
-  // 59: pid = tl.program_id(0)
-  // 60: num_pid_m = tl.cdiv(M, BLOCK_M)
+  // 63: pid = tl.program_id(0)
+  // 64: num_pid_m = tl.cdiv(M, BLOCK_M)
   int t = (mf_M + 64);
   int t_1 = (t - 1);
   int num_pid_m = (t_1 / 64);
-  // 61: num_pid_n = tl.cdiv(N, BLOCK_N)
+  // 65: num_pid_n = tl.cdiv(N, BLOCK_N)
   int t_2 = (mf_N + 64);
   int t_3 = (t_2 - 1);
   int num_pid_n = (t_3 / 64);
-  // 62: num_pid_in_group = GROUP_M * num_pid_n
+  // 66: num_pid_in_group = GROUP_M * num_pid_n
   int num_pid_in_group = (8 * num_pid_n);
-  // 63: first_pid_m = (pid // num_pid_in_group) * GROUP_M
+  // 67: first_pid_m = (pid // num_pid_in_group) * GROUP_M
   int t_4 = (int(blockIdx.x) / num_pid_in_group);
   int first_pid_m = (t_4 * 8);
-  // 64: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
+  // 68: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
   int t_5 = (num_pid_m - first_pid_m);
   int group_size_m = mf_min<int>(t_5, 8);
-  // 65: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+  // 69: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
   int t_6 = (int(blockIdx.x) % num_pid_in_group);
   int t_7 = (t_6 % group_size_m);
   int pid_m = (first_pid_m + t_7);
-  // 66: pid_n = (pid % num_pid_in_group) // group_size_m
+  // 70: pid_n = (pid % num_pid_in_group) // group_size_m
   int t_8 = (int(blockIdx.x) % num_pid_in_group);
   int pid_n = (t_8 / group_size_m);
-  // 67: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 71: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_9 = (pid_m * 64);
-  // 68: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 72: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
   int t_10 = (pid_n * 64);
-  // 69: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 70: for k0 in range(0, K, BLOCK_K):
-  // 71: rk = k0 + tl.arange(0, BLOCK_K)
-  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-  // 70: for k0 in range(0, K, BLOCK_K):
+  // 73: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 74: for k0 in range(0, K, BLOCK_K):
+  // 75: rk = k0 + tl.arange(0, BLOCK_K)
+  // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 74: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
-  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
   int t_12 = 32;
   decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
   int t_13 = 32;
-  // 71: rk = k0 + tl.arange(0, BLOCK_K)
-  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  // 70: for k0 in range(0, K, BLOCK_K):
+  // 75: rk = k0 + tl.arange(0, BLOCK_K)
+  // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 74: for k0 in range(0, K, BLOCK_K):
   bool t_14 = (0 < mf_K);
-  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   int t_15 = mf_N;
   int t_16 = (t_15 * 32);
   decltype(b_ptr) b_ptr_1 = (b_ptr + t_16);
   int t_17 = (t_15 * 32);
-  // 70: for k0 in range(0, K, BLOCK_K):
+  // 74: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[8];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
@@ -198,11 +198,11 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   mf_cp_async_commit();
   int stage = 0;
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+    // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     int k0_next = (k0 + 32);
     bool t_18 = (k0_next < mf_K);
-    // 71: rk = k0 + tl.arange(0, BLOCK_K)
-    // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+    // 75: rk = k0 + tl.arange(0, BLOCK_K)
+    // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     mf_cp_async_wait<0>();
     __syncthreads();
     int a_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2560) + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)));
@@ -213,11 +213,11 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       mf_cp_async<16>((a_smem + a_dst_1), ((k * 4) * 40), ((a_ptr_k + (rm * mf_K)) + rk_2), ((rm < mf_M) & t_18));
     }
     decltype(a_ptr) a_ptr_next = (a_ptr_k + t_13);
-    // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+    // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
     bool t_19 = (k0_next_1 < mf_K);
-    // 71: rk = k0 + tl.arange(0, BLOCK_K)
-    // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+    // 75: rk = k0 + tl.arange(0, BLOCK_K)
+    // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int b_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
@@ -226,7 +226,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       mf_cp_async<16>((b_smem + b_dst_1), ((k * 2) * 72), ((b_ptr_k + (rk_3 * mf_N)) + rn), ((rn < mf_N) & t_19));
     }
     decltype(b_ptr) b_ptr_next = (b_ptr_k + t_17);
-    // 74: acc = tl.dot(a, b, acc)
+    // 78: acc = tl.dot(a, b, acc)
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     int a_lane = ((stage * 2560) + (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8)));
@@ -261,14 +261,14 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
-  // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+  // 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   __half t_20[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
     t_20[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 76: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+  // 80: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 32); k += 1) {
     int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
@@ -278,54 +278,54 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     }
   }
 } else {
-  // 59: pid = tl.program_id(0)
-  // 60: num_pid_m = tl.cdiv(M, BLOCK_M)
+  // 63: pid = tl.program_id(0)
+  // 64: num_pid_m = tl.cdiv(M, BLOCK_M)
   int t = (mf_M + 64);
   int t_1 = (t - 1);
   int num_pid_m = (t_1 / 64);
-  // 61: num_pid_n = tl.cdiv(N, BLOCK_N)
+  // 65: num_pid_n = tl.cdiv(N, BLOCK_N)
   int t_2 = (mf_N + 64);
   int t_3 = (t_2 - 1);
   int num_pid_n = (t_3 / 64);
-  // 62: num_pid_in_group = GROUP_M * num_pid_n
+  // 66: num_pid_in_group = GROUP_M * num_pid_n
   int num_pid_in_group = (8 * num_pid_n);
-  // 63: first_pid_m = (pid // num_pid_in_group) * GROUP_M
+  // 67: first_pid_m = (pid // num_pid_in_group) * GROUP_M
   int t_4 = (int(blockIdx.x) / num_pid_in_group);
   int first_pid_m = (t_4 * 8);
-  // 64: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
+  // 68: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
   int t_5 = (num_pid_m - first_pid_m);
   int group_size_m = mf_min<int>(t_5, 8);
-  // 65: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+  // 69: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
   int t_6 = (int(blockIdx.x) % num_pid_in_group);
   int t_7 = (t_6 % group_size_m);
   int pid_m = (first_pid_m + t_7);
-  // 66: pid_n = (pid % num_pid_in_group) // group_size_m
+  // 70: pid_n = (pid % num_pid_in_group) // group_size_m
   int t_8 = (int(blockIdx.x) % num_pid_in_group);
   int pid_n = (t_8 / group_size_m);
-  // 67: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 71: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_9 = (pid_m * 64);
-  // 68: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 72: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
   int t_10 = (pid_n * 64);
-  // 69: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 70: for k0 in range(0, K, BLOCK_K):
-  // 71: rk = k0 + tl.arange(0, BLOCK_K)
-  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-  // 70: for k0 in range(0, K, BLOCK_K):
+  // 73: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 74: for k0 in range(0, K, BLOCK_K):
+  // 75: rk = k0 + tl.arange(0, BLOCK_K)
+  // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 74: for k0 in range(0, K, BLOCK_K):
   bool t_11 = (0 < mf_K);
-  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
   int t_12 = 32;
   decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
   int t_13 = 32;
-  // 71: rk = k0 + tl.arange(0, BLOCK_K)
-  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  // 70: for k0 in range(0, K, BLOCK_K):
+  // 75: rk = k0 + tl.arange(0, BLOCK_K)
+  // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 74: for k0 in range(0, K, BLOCK_K):
   bool t_14 = (0 < mf_K);
-  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   int t_15 = mf_N;
   int t_16 = (t_15 * 32);
   decltype(b_ptr) b_ptr_1 = (b_ptr + t_16);
   int t_17 = (t_15 * 32);
-  // 70: for k0 in range(0, K, BLOCK_K):
+  // 74: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[8];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
@@ -389,11 +389,11 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   mf_cp_async_commit();
   int stage = 0;
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+    // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     int k0_next = (k0 + 32);
     bool t_18 = (k0_next < mf_K);
-    // 71: rk = k0 + tl.arange(0, BLOCK_K)
-    // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+    // 75: rk = k0 + tl.arange(0, BLOCK_K)
+    // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
     mf_cp_async_wait<0>();
     __syncthreads();
     int a_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2560) + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)));
@@ -422,11 +422,11 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       }
     }
     decltype(a_ptr) a_ptr_next = (a_ptr_k + t_13);
-    // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+    // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int k0_next_1 = (k0 + 32);
     bool t_19 = (k0_next_1 < mf_K);
-    // 71: rk = k0 + tl.arange(0, BLOCK_K)
-    // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+    // 75: rk = k0 + tl.arange(0, BLOCK_K)
+    // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int b_dst_1 = ((((stage < 1) ? (stage + 1) : (stage - 1)) * 2304) + ((((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)));
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
@@ -453,7 +453,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
       }
     }
     decltype(b_ptr) b_ptr_next = (b_ptr_k + t_17);
-    // 74: acc = tl.dot(a, b, acc)
+    // 78: acc = tl.dot(a, b, acc)
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     int a_lane = ((stage * 2560) + (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8)));
@@ -488,14 +488,14 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
-  // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+  // 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   __half t_20[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
     t_20[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 76: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+  // 80: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
     int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));

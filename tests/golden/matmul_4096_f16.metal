@@ -1,38 +1,38 @@
-// 59: pid = tl.program_id(0)
-// 60: num_pid_m = tl.cdiv(M, BLOCK_M)
+// 63: pid = tl.program_id(0)
+// 64: num_pid_m = tl.cdiv(M, BLOCK_M)
 int t = (M + 64);
 int t_1 = (t - 1);
 int num_pid_m = (t_1 / 64);
-// 61: num_pid_n = tl.cdiv(N, BLOCK_N)
+// 65: num_pid_n = tl.cdiv(N, BLOCK_N)
 int t_2 = (N + 64);
 int t_3 = (t_2 - 1);
 int num_pid_n = (t_3 / 64);
-// 62: num_pid_in_group = GROUP_M * num_pid_n
+// 66: num_pid_in_group = GROUP_M * num_pid_n
 int num_pid_in_group = (8 * num_pid_n);
-// 63: first_pid_m = (pid // num_pid_in_group) * GROUP_M
+// 67: first_pid_m = (pid // num_pid_in_group) * GROUP_M
 int t_4 = (int(threadgroup_position_in_grid.x) / num_pid_in_group);
 int first_pid_m = (t_4 * 8);
-// 64: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
+// 68: group_size_m = min(num_pid_m - first_pid_m, GROUP_M)  # the last group may have fewer tile rows
 int t_5 = (num_pid_m - first_pid_m);
 int group_size_m = metal::min(t_5, 8);
-// 65: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+// 69: pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
 int t_6 = (int(threadgroup_position_in_grid.x) % num_pid_in_group);
 int t_7 = (t_6 % group_size_m);
 int pid_m = (first_pid_m + t_7);
-// 66: pid_n = (pid % num_pid_in_group) // group_size_m
+// 70: pid_n = (pid % num_pid_in_group) // group_size_m
 int t_8 = (int(threadgroup_position_in_grid.x) % num_pid_in_group);
 int pid_n = (t_8 / group_size_m);
-// 67: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+// 71: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 int t_9 = (pid_m * 64);
-// 68: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+// 72: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 int t_10 = (pid_n * 64);
-// 69: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 70: for k0 in range(0, K, BLOCK_K):
-// 71: rk = k0 + tl.arange(0, BLOCK_K)
-// 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-// 70: for k0 in range(0, K, BLOCK_K):
+// 73: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+// 74: for k0 in range(0, K, BLOCK_K):
+// 75: rk = k0 + tl.arange(0, BLOCK_K)
+// 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+// 74: for k0 in range(0, K, BLOCK_K):
 bool t_11 = (0 < K);
-// 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+// 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
 half a[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -50,11 +50,11 @@ for (int k = 0; (k < 16); k += 4) {
 int t_12 = 32;
 decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
 int t_13 = 32;
-// 71: rk = k0 + tl.arange(0, BLOCK_K)
-// 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-// 70: for k0 in range(0, K, BLOCK_K):
+// 75: rk = k0 + tl.arange(0, BLOCK_K)
+// 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+// 74: for k0 in range(0, K, BLOCK_K):
 bool t_14 = (0 < K);
-// 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+// 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
 half b[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
@@ -73,7 +73,7 @@ int t_15 = N;
 int t_16 = (t_15 * 32);
 decltype(b_ptr) b_ptr_1 = (b_ptr + t_16);
 int t_17 = (t_15 * 32);
-// 70: for k0 in range(0, K, BLOCK_K):
+// 74: for k0 in range(0, K, BLOCK_K):
 simdgroup_matrix<float, 8, 8> acc[16];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
@@ -96,11 +96,11 @@ for (int k = 0; (k < 16); k += 1) {
 }
 int stage = 0;
 for (int k0 = 0; (k0 < K); k0 += 32) {
-  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
   int k0_next = (k0 + 32);
   bool t_20 = (k0_next < K);
-  // 71: rk = k0 + tl.arange(0, BLOCK_K)
-  // 72: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+  // 75: rk = k0 + tl.arange(0, BLOCK_K)
+  // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
   int rm = t_9;
   half a_1[16];
   #pragma unroll
@@ -117,11 +117,11 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     }
   }
   decltype(a_ptr) a_ptr_next = (a_ptr_k + t_13);
-  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   int k0_next_1 = (k0 + 32);
   bool t_21 = (k0_next_1 < K);
-  // 71: rk = k0 + tl.arange(0, BLOCK_K)
-  // 73: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 75: rk = k0 + tl.arange(0, BLOCK_K)
+  // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   int rn = t_10;
   half b_1[16];
   #pragma unroll
@@ -138,7 +138,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     }
   }
   decltype(b_ptr) b_ptr_next = (b_ptr_k + t_17);
-  // 74: acc = tl.dot(a, b, acc)
+  // 78: acc = tl.dot(a, b, acc)
   threadgroup half a_2_smem[5120];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
@@ -202,14 +202,14 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   }
   stage = ((stage < 1) ? (stage + 1) : (stage - 1));
 }
-// 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+// 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
 half t_22[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
   t_22[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
 }
-// 76: mask=(rm[:, None] < M) & (rn[None, :] < N))
-// 75: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+// 80: mask=(rm[:, None] < M) & (rn[None, :] < N))
+// 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
   int rm = (t_9 + ((((((k / 2) / 4) * 2) + (int(simdgroup_index_in_threadgroup) / 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));

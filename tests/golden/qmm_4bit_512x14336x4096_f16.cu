@@ -115,11 +115,11 @@ const auto mf_K = K[0];
 __half* t_12_smem = reinterpret_cast<__half*>(mf_shared + 0);
 __half* a_1_smem = reinterpret_cast<__half*>(mf_shared + 5120);
 if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
-  // 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
+  // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 360: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 361: for k0 in range(0, K, BLOCK_K):
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -127,8 +127,8 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 362: rk = k0 + tl.arange(0, BLOCK_K)
-    // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
     int rm_1 = (t + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
@@ -212,7 +212,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_10[k] + bias[(k / 8)]);
     }
-    // 365: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
     __half t_11[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -250,14 +250,14 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
       }
     }
   }
-  // 366: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 367: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 366: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 374: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
@@ -267,11 +267,11 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     }
   }
 } else {
-  // 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
+  // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 360: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 361: for k0 in range(0, K, BLOCK_K):
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -279,8 +279,8 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 362: rk = k0 + tl.arange(0, BLOCK_K)
-    // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
     int rm_1 = (t + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
@@ -372,7 +372,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_10[k] + bias[(k / 8)]);
     }
-    // 365: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
     __half t_11[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -410,14 +410,14 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
       }
     }
   }
-  // 366: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 367: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 366: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 374: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));

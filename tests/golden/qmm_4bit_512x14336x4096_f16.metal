@@ -1,8 +1,8 @@
-// 113: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
+// 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
 int t = (int(threadgroup_position_in_grid.x) * 32);
 int t_1 = (int(threadgroup_position_in_grid.y) * 64);
-// 360: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 361: for k0 in range(0, K, BLOCK_K):
+// 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+// 368: for k0 in range(0, K, BLOCK_K):
 simdgroup_matrix<float, 8, 8> acc[8];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -10,8 +10,8 @@ for (int k = 0; (k < 16); k += 1) {
   acc[(k / 2)].thread_elements()[(k % 2)] = acc_1;
 }
 for (int k0 = 0; (k0 < K); k0 += 32) {
-  // 362: rk = k0 + tl.arange(0, BLOCK_K)
-  // 119: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+  // 369: rk = k0 + tl.arange(0, BLOCK_K)
+  // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
   int rm = t;
   half a[8];
   #pragma unroll
@@ -94,7 +94,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 16); k += 1) {
     w[k] = (t_10[k] + bias[(k / 8)]);
   }
-  // 365: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+  // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
   half t_11[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -139,14 +139,14 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     }
   }
 }
-// 366: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+// 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 half t_13[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   t_13[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
 }
-// 367: mask=(rm[:, None] < M) & (rn[None, :] < N))
-// 366: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+// 374: mask=(rm[:, None] < M) & (rn[None, :] < N))
+// 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   int rm = (t + ((((((k / 2) / 4) * 2) + (int(simdgroup_index_in_threadgroup) / 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));

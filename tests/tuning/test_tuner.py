@@ -9,6 +9,7 @@ import optuna
 import pytest
 
 from metalforge.autotune import Config, Space, autotune, pow2, tuning_report
+from metalforge.autotune.space import ConfigList
 from metalforge.autotune import tuner as tuner_module
 from metalforge.autotune.bench import as_outputs, rotating_copies
 from metalforge.runtime.emulator import EmulatorBackend
@@ -230,6 +231,32 @@ def test_matmul2d_is_a_config_field_the_tuner_can_choose(emu, db_path):
     assert Config.from_json(json.loads(trials[True]["config"])).matmul2d
     assert Config({"BLOCK_M": 32}, matmul2d=True).all_kwargs()["matmul2d"] is True
     assert "matmul2d" not in Config({"BLOCK_M": 32}).to_json()  # unset: stored rows read as before
+
+
+def test_a_search_offers_only_what_its_back_end_runs(emu, db_path):
+    """A space offering wgmma (CUDA's Hopper only) tuned on the emulator (Metal's rules) searches the
+    configs without it: no trial is spent on a launch the back end refuses; on CUDA both stay, and
+    Metal keeps matmul2d, which CUDA drops. A config list keeps what its back end runs."""
+    from metalforge.codegen.target import CUDA, METAL
+    from metalforge.launcher import empty
+    from metalforge.kernels.matmul import launch_grid, matmul_kernel, reference as matmul_reference
+
+    space = Space({"BLOCK_M": [32], "BLOCK_N": [32], "BLOCK_K": [16], "GROUP_M": [1], "num_warps": [4],
+                   "wgmma": [False, True], "matmul2d": [False, True]})
+    assert space.on(METAL.lacks).params["wgmma"] == [False] and space.on(METAL.lacks).params["matmul2d"] == [False, True]
+    assert space.on(CUDA.lacks).params["wgmma"] == [False, True] and space.on(CUDA.lacks).params["matmul2d"] == [False]
+    assert Space({"wgmma": [True]}).on(METAL.lacks).params == {"wgmma": [True]}  # the launch says why none runs
+    listed = ConfigList([Config({"B": 1}, wgmma=True), Config({"B": 2})])
+    assert listed.on(METAL.lacks).configs == [Config({"B": 2})] and listed.on(CUDA.lacks) is listed
+    tuned = autotune(space=Space({**space.params, "matmul2d": [False]}), key=["M", "N", "K"], warmup=1, rep=2,
+                     rtol=2e-3, atol=1e-2, reference=lambda a, b, c, *rest: matmul_reference(a, b, c.dtype))(
+        matmul_kernel.fn)
+    m, n, k = 40, 33, 50
+    a, b = mx.random.normal((m, k)).astype(mx.float16), mx.random.normal((k, n)).astype(mx.float16)
+    tuned.tune(launch_grid(m, n), a, b, empty((m, n), mx.float16), m, n, k, trials=2, sampler="grid", seed=0)
+    trials = TuningDB(db_path).trials("matmul_kernel")
+    assert [json.loads(t["config"]).get("wgmma", False) for t in trials] == [False], trials
+    assert trials[0]["status"] == "ok"
 
 
 def test_lookups_of_new_keys_reuse_the_open_database_until_the_file_changes(emu, db_path, monkeypatch):
