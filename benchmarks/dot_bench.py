@@ -44,8 +44,8 @@ def _mm(bm: int, bn: int, bk: int, warps: int, stages: int, group: int = 8, wgmm
             **({"wgmma": True} if wgmma else {})}
 
 
-def _fa(bm: int, bn: int, warps: int, stages: int) -> dict:
-    return {"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": warps, "num_stages": stages}
+def _fa(bm: int, bn: int, warps: int, stages: int, wgmma: bool = False) -> dict:
+    return {"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": warps, "num_stages": stages, **({"wgmma": True} if wgmma else {})}
 
 
 # Our candidates, fastest first as far as we know (the first is the one `--reps 1` runs). The wider
@@ -55,9 +55,12 @@ def _fa(bm: int, bn: int, warps: int, stages: int) -> dict:
 # where N / BLOCK_N is about the number of SMs) in place of a split K.
 OUR_MATMUL = [_mm(128, 128, 64, 8, 3), _mm(128, 128, 32, 8, 3), _mm(128, 128, 32, 8, 4), _mm(128, 128, 64, 8, 4),
               _mm(128, 256, 32, 8, 3), _mm(128, 256, 64, 8, 3), _mm(256, 128, 64, 8, 3), _mm(128, 64, 64, 4, 4),
-              # Hopper's wgmma (the CUDA back end on sm_90; BLOCK_M = 16 * num_warps, BLOCK_K 64)
-              _mm(128, 256, 64, 8, 4, wgmma=True), _mm(128, 256, 64, 8, 3, wgmma=True),
-              _mm(128, 128, 64, 8, 4, wgmma=True), _mm(128, 128, 64, 4, 4, wgmma=True)]
+              # Hopper's wgmma (the CUDA back end on sm_90; BLOCK_M = 16 * num_warps, BLOCK_K 64; a ring of
+              # num_stages + 1 buffers: 128x256 s3 is 193 KB, 128x128 w4 s2 97 KB, two programs an SM)
+              _mm(128, 256, 64, 8, 3, wgmma=True), _mm(128, 256, 64, 8, 2, wgmma=True),
+              _mm(256, 128, 64, 8, 3, wgmma=True), _mm(128, 256, 64, 8, 3, 16, wgmma=True),
+              _mm(128, 128, 64, 8, 4, wgmma=True), _mm(128, 128, 64, 4, 4, wgmma=True),
+              _mm(128, 128, 64, 4, 2, wgmma=True)]
 OUR_SKINNY = {8: [_mm(16, 32, 64, 2, 4, 1), _mm(16, 64, 64, 4, 4, 1), _mm(16, 32, 128, 4, 3, 1),
                   _mm(16, 32, 128, 2, 4, 1), _mm(16, 16, 128, 2, 4, 1), _mm(16, 16, 256, 2, 4, 1),
                   _mm(16, 32, 256, 4, 3, 1), _mm(16, 64, 128, 4, 4, 1)],
@@ -65,10 +68,13 @@ OUR_SKINNY = {8: [_mm(16, 32, 64, 2, 4, 1), _mm(16, 64, 64, 4, 4, 1), _mm(16, 32
                     _mm(64, 128, 64, 4, 4), _mm(128, 64, 64, 4, 4), _mm(64, 64, 64, 4, 4), _mm(64, 256, 32, 8, 3),
                     _mm(128, 256, 32, 8, 3), _mm(64, 128, 32, 4, 3),
                     _mm(128, 128, 64, 8, 4, wgmma=True), _mm(64, 128, 64, 4, 4, wgmma=True),
-                    _mm(64, 256, 64, 4, 3, wgmma=True), _mm(128, 256, 64, 8, 3, wgmma=True)]}
+                    _mm(64, 256, 64, 4, 3, wgmma=True), _mm(128, 256, 64, 8, 3, wgmma=True),
+                    _mm(128, 128, 64, 4, 2, wgmma=True), _mm(64, 128, 64, 4, 2, wgmma=True)]}
 OUR_ATTENTION = {64: [_fa(64, 64, 4, 2), _fa(128, 64, 8, 2), _fa(128, 64, 8, 3), _fa(128, 128, 8, 2),
-                      _fa(64, 64, 4, 3)],
-                 128: [_fa(64, 64, 4, 2), _fa(128, 64, 8, 2), _fa(128, 64, 8, 3), _fa(64, 32, 4, 3)]}
+                      _fa(64, 64, 4, 3), _fa(64, 64, 4, 2, wgmma=True), _fa(128, 64, 8, 2, wgmma=True),
+                      _fa(64, 128, 4, 2, wgmma=True)],
+                 128: [_fa(64, 64, 4, 2), _fa(128, 64, 8, 2), _fa(128, 64, 8, 3), _fa(64, 32, 4, 3),
+                       _fa(64, 64, 4, 2, wgmma=True), _fa(128, 64, 8, 2, wgmma=True), _fa(64, 128, 4, 2, wgmma=True)]}
 TOLERANCE = 2e-2  # absolute, on outputs of unit variance: fp16 rounding (2^-11) plus fp32 sums in another order
 
 
@@ -114,6 +120,11 @@ class Bench:
         run = fastest_triton(name, noted, configs, self.log, timer=timer)
         run(0)
         return run, dict(chosen["meta"])
+
+
+def for_triton(config: dict) -> dict:
+    """Our config as Triton takes it: without `wgmma` (Triton picks wgmma on sm_90 itself)."""
+    return {k: v for k, v in config.items() if k != "wgmma"}
 
 
 def measure_ours(b: Bench, row: Row, ours: Callable[[int, dict], Any], configs: list[dict], want: mx.array,
@@ -169,8 +180,8 @@ def triton_matmul(b: Bench, row: Row, m: int, n: int, k: int) -> float | None:
         def launch(i: int, meta: dict) -> Any:
             grid = (mf.cdiv(m, meta["BLOCK_M"]) * mf.cdiv(n, meta["BLOCK_N"]),)
             return kernel[grid](a[i], w[i], out, m, n, k, **meta)
-        ours = {k: v for k, v in row.ours_config.items() if k != "wgmma"}  # Triton picks wgmma on sm_90 itself
-        run, meta = b.best(row.name + " triton", launch, [*MATMUL_TRITON_CONFIGS, ours], time_torch)
+        run, meta = b.best(row.name + " triton", launch, [*MATMUL_TRITON_CONFIGS, for_triton(row.ours_config)],
+                           time_torch)
         run(0)
         error = float((out.float() - a[0].float() @ w[0].float()).abs().max())
         b.log(f"{row.name} triton {meta}: max error {error:.3g}")
@@ -212,7 +223,8 @@ def triton_attention(b: Bench, row: Row, h: int, hkv: int, length: int, d: int) 
         def launch(i: int, meta: dict) -> Any:
             return kernel[(mf.cdiv(length, meta["BLOCK_M"]), h)](*qkv[i], out, length, d ** -0.5, h // hkv, d, True,
                                                                  **meta)
-        run, meta = b.best(row.name + " triton", launch, [*ATTENTION_TRITON_CONFIGS, row.ours_config], time_torch)
+        run, meta = b.best(row.name + " triton", launch, [*ATTENTION_TRITON_CONFIGS, for_triton(row.ours_config)],
+                           time_torch)
         run(0)
         want = torch.nn.functional.scaled_dot_product_attention(*(x[None] for x in qkv[0]), is_causal=True,
                                                                 enable_gqa=True)[0]

@@ -203,6 +203,7 @@ def main() -> int:
     p.add_argument("--out", help="directory for results.json")
     p.add_argument("--compile-only", action="store_true")
     p.add_argument("--size", type=int, default=4096, help="M = N = K")
+    p.add_argument("--library-only", action="store_true", help="the compiler's wgmma path only (library_checks)")
     args = p.parse_args()
     if args.compile_only:
         return compile_only()
@@ -220,7 +221,7 @@ def main() -> int:
     # plus fp32 sums in another order
     tolerance = 2.0 ** -11 * float(mx.max(mx.abs(want)).item()) * 2
     results, swap = [], None
-    for v in VARIANTS:
+    for v in VARIANTS if not args.library_only else []:
         for v in ([v, replace(v, swap=True)] if swap is None else [replace(v, swap=swap)]):
             r = Result(v.name)
             try:
@@ -240,22 +241,24 @@ def main() -> int:
     mlx_us = time_mlx(lambda i: ab[i][0] @ ab[i][1], copies)
     print(f"MLX a @ b: {mlx_us:.1f} us, {flops / mlx_us * 1e-6:.0f} TFLOP/s")
     library = library_checks(size, ab, copies, flops)
+    library["qmm"] = qmm_checks()
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         Path(args.out, "results.json").write_text(json.dumps(
             {"seed": seed, "size": size, "variants": [asdict(r) for r in results], "mlx_us": mlx_us,
              "library": library}, indent=1))
-    return 0 if any(r.tflops for r in results) else 1
+    return 0 if any(r.tflops for r in results) or args.library_only else 1
 
 
 # The compiler's wgmma path (`wgmma=True`): the library matmul at these configs, checked at shapes
 # that leave partial tiles on every edge (cp.async's zero fill, the store's masks) and in bf16, then
 # timed at M = N = K = size beside the same configs on mma.sync; flash attention, whose P @ V is a
 # wgmma dot then (P staged through swizzled shared memory), checked and timed the same way.
-LIBRARY = [dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=4),
+LIBRARY = [dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=2),
            dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3),
            dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=4),
-           dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=3)]
+           dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=3),
+           dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=2)]
 CHECK_SHAPES = [(1000, 1000, 1000, mx.float16), (8, 4096, 4096, mx.float16), (333, 4160, 200, mx.bfloat16)]
 TOLERANCE = 2e-2  # dot_bench's: unit-variance outputs, fp16 rounding plus fp32 sums in another order
 
@@ -313,6 +316,59 @@ def library_checks(size: int, ab: list, copies: int, flops: float) -> dict:
                                  "mma_us": us.get(False)})
         except Exception as e:
             print(f"flash d{d} {config} wgmma: FAILED: {type(e).__name__}: {str(e)[:300]}", flush=True)
+    return out
+
+
+# The quantized matmul (4-bit g64: a prefill's projections) with its B a `tl.trans` of the dequantised
+# weight rows, which wgmma reads K-major from registers stored swizzled: checked at a shape with
+# partial tiles against MLX's dequantize and matmul, then timed at the Llama-3-8B and Qwen2-1.5B
+# prefill shapes (M = 512) beside mma.sync and MLX's quantized_matmul.
+QMM_CONFIGS = [dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, num_warps=4), dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64,
+               num_warps=4, num_stages=2), dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=8, num_stages=2),
+               dict(BLOCK_M=64, BLOCK_N=256, BLOCK_K=64, num_warps=4, num_stages=2)]
+QMM_SHAPES = [(512, 14336, 4096), (512, 4096, 14336), (512, 4096, 4096), (512, 8960, 1536), (512, 1536, 8960)]
+
+
+def qmm_checks() -> list:
+    import metalforge as mf
+    from gpu_bench import rotations, time_mlx
+    from metalforge.kernels import quantized
+
+    def qmm(x, w, config, wgmma):
+        (m, k), n = x.shape, w[1].size * 64 // x.shape[1]  # w: packed words, scales, biases (flat)
+        return quantized.qmm_kernel.fn[quantized.qmm_grid(m, n)](
+            x, *w, mf.empty((m, n), x.dtype), m, n, k, 64, 4, **config, wgmma=wgmma)
+
+    out = []
+    m, n, k = 333, 1000, 1024
+    x = (mx.random.normal((m, k)) * k ** -0.5).astype(mx.float16)
+    w = quantized._weights(n, k, 64, 4, mx.float16)
+    want = quantized.reference(x, *(a.reshape(n, -1) for a in w), 64, 4, stream=None,
+                               weights_in_x_dtype=True).astype(mx.float32)
+    bound = 2e-2 * max(1.0, float(mx.max(mx.abs(want)).item()))  # fp16 output of an fp32 sum
+    for config in QMM_CONFIGS:
+        name = "{BLOCK_M}x{BLOCK_N}x{BLOCK_K} w{num_warps}".format(**config) + f" s{config.get('num_stages', 1)}"
+        try:
+            error = float(mx.max(mx.abs(qmm(x, w, config, True).astype(mx.float32) - want)).item())
+            row = {"config": config, "error": error, "us": {}}
+            if error <= bound:
+                for shape in QMM_SHAPES:
+                    sm, sn, sk = shape
+                    copies = rotations(sn * sk // 2 + sm * (sk + sn) * 2)
+                    args = [((mx.random.normal((sm, sk)) * sk ** -0.5).astype(mx.float16),
+                             quantized._weights(sn, sk, 64, 4, mx.float16)) for _ in range(copies)]
+                    row["us"][str(shape)] = {wg: time_mlx(lambda i: qmm(*args[i], config, wg), copies)
+                                             for wg in (True, False)}
+                    if not out:  # MLX's own kernel, once a shape
+                        row["us"][str(shape)]["mlx"] = time_mlx(lambda i: mx.quantized_matmul(
+                            args[i][0], *(a.reshape(sn, -1) for a in args[i][1]), transpose=True, group_size=64,
+                            bits=4), copies)
+            print(f"qmm {name}: max error {error:.3g} (bound {bound:.3g}); " + ("; ".join(
+                f"{s}: wgmma {t[True]:.1f} us, mma.sync {t[False]:.1f}" + (f", MLX {t['mlx']:.1f}" if "mlx" in t else "")
+                for s, t in row["us"].items()) if row["us"] else "WRONG, not timed"), flush=True)
+            out.append(row)
+        except Exception as e:
+            print(f"qmm {name} wgmma: FAILED: {type(e).__name__}: {str(e)[:300]}", flush=True)
     return out
 
 

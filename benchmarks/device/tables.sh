@@ -6,7 +6,12 @@
 #   attention's rows at .device/base.tgz and here (a before/after pair);  PART=6: the vector add rows
 #   of same_source.py;  PART=7: wgmma_probe.py (with the compiler's wgmma path) and dot_bench.py;
 #   PART=8: lm_bench.py untuned on Qwen2-1.5B and the 8B with the fp32 greedy check (mlx_lm's wheel in
-#   .device/wheels), then host_profile.py on the 8B.
+#   .device/wheels), then host_profile.py on the 8B;  PART=9: wgmma_probe.py --library-only (the
+#   compiler's wgmma matmul, flash attention and qmm, checked and timed against mma.sync), then the
+#   matmul 4096^3 row of dot_bench.py at .device/base.tgz and here (a before/after pair);  PART=10:
+#   dot_bench.py, then lm_bench.py untuned (Qwen2-1.5B, the 8B, fp32 greedy on the 1B);  PART=11:
+#   energy_bench.py with the budget for its fronts and the contention table ($BUDGET s, default 500;
+#   $KERNELS: the joules-per-call table's kernels, default all).
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -49,5 +54,22 @@ case "${PART:-1}" in
    echo "lm rc $?"; grep -E "^\| (llama|qwen)|greedy" "$OUT/lm.log" | tail -5 | cut -c1-300
    timeout $(left 560) python3 -u benchmarks/host_profile.py --model llama-8b --steps 40 > "$OUT/hp.log" 2>&1
    echo "host_profile rc $?"; grep -E "^build|with MLX" -A12 "$OUT/hp.log" | head -16 | cut -c1-160 ;;
+9) timeout 260 python3 -u benchmarks/wgmma_probe.py --library-only --out "$OUT/wgmma" > "$OUT/wgmma.log" 2>&1
+   echo "wgmma rc $?"; grep -E "MLX|library|flash|qmm" "$OUT/wgmma.log" | cut -c1-700
+   for side in base new; do
+     $side benchmarks/dot_bench.py --out "$OUT/mm-$side" --only mm4096 --budget 100 > "$OUT/mm-$side.log" 2>&1
+     echo "mm $side rc $?"; tail -n +3 "$OUT/mm-$side/table.md" 2>/dev/null; grep -E "config|FAILED" "$OUT/mm-$side.log" | tail -4 | cut -c1-200
+   done ;;
+10) timeout 250 python3 -u benchmarks/dot_bench.py --out "$OUT/dot" --budget 200 > "$OUT/dot.log" 2>&1
+   echo "dot rc $?"; tail -n +3 "$OUT/dot/table.md" 2>/dev/null
+   timeout 170 python3 -u benchmarks/lm_bench.py --out "$OUT/lm" --models qwen2-1.5b,llama-8b --reps 3 \
+     --tune-seconds 0 --greedy llama-1b --budget 150 > "$OUT/lm.log" 2>&1
+   echo "lm rc $?"; grep -E "^\| (llama|qwen)|greedy" "$OUT/lm.log" | tail -5 | cut -c1-300
+   base benchmarks/lm_bench.py --out "$OUT/lm-base" --models qwen2-1.5b,llama-8b --reps 3 --tune-seconds 0 \
+     --greedy '' --budget $(( $(left 560) - 30 )) > "$OUT/lm-base.log" 2>&1
+   echo "lm base rc $?"; grep -E "^\| (llama|qwen)" "$OUT/lm-base.log" | tail -2 | cut -c1-300 ;;
+11) timeout $(( ${BUDGET:-500} + 60 )) python3 -u benchmarks/energy_bench.py --out "$OUT/energy" --budget ${BUDGET:-500} \
+     ${KERNELS:+--kernels $KERNELS} > "$OUT/energy.log" 2>&1
+   echo "energy rc $?"; grep -E "^\||SKIPPED|saves" "$OUT/energy.log" | cut -c1-220 | head -40 ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"
