@@ -42,7 +42,7 @@ from .bench import (TrialTimeout, as_outputs, contended_time, energy_per_call, m
 from .objectives import (Objective, front_keys, needs_contention, needs_energy, objective_value, parse_objectives,
                          study_suffix)
 from .progress import Progress
-from .space import Config, ConfigList, Space
+from .space import FEATURE_SETTINGS, Config, ConfigList, Space
 
 TUNE_ON_MISS_ENV = "METALFORGE_TUNE_ON_MISS"
 CONFIRM_ROUNDS = 3  # alternating re-timings of a search's best and the default config (Autotuner._confirmed)
@@ -298,7 +298,7 @@ class Autotuner:
 
     def run(self, grid: Grid, *args: Any, **meta: Any) -> Any:
         """Launch with the tuned config; `meta` passes constexprs that are not tuned."""
-        config, untuned = self._cache.get(self._signature(args)) or self._miss(grid, args)
+        config, untuned = self._cache.get(self._signature(args)) or self._miss(grid, args, meta.get("backend"))
         if untuned is not None:
             self._untuned_calls(untuned)[0] += 1
         return self._launch(grid, args, config, meta)
@@ -307,7 +307,7 @@ class Autotuner:
         """What the dispatcher runs for a key it has not seen: the kernel's launch function with the
         config (looked up once per shape key and dtypes) and the untuned-call count it adds to; and
         whether the dispatcher may keep them."""
-        config, untuned = self._cache.get(self._signature(args)) or self._miss(grid, args)
+        config, untuned = self._cache.get(self._signature(args)) or self._miss(grid, args, meta.get("backend"))
         calls = None if untuned is None else self._untuned_calls(untuned)
         if config.pre_hook is not None:  # the hook sees each launch's arguments: this call only
             return ((lambda *_: self._launch(grid, args, config, meta)), calls), False
@@ -328,20 +328,26 @@ class Autotuner:
         config, untuned = self._cache.get(self._signature(args)) or self._miss(grid, args)
         return config, "exact" if untuned is None else untuned[-1]
 
-    def default_config(self, args: Sequence[Any]) -> Config:
+    def default_config(self, args: Sequence[Any], backend: Any = None) -> Config:
         """The config a launch with `args` runs untuned, and the first trial of its search: the
-        `default` given (a Config, or a function of the arguments by name), else the space's first
-        valid point."""
+        `default` given (a Config, or a function of the arguments by name and of `backend`, the back
+        end the launch names: None for the active one), else the space's first valid point."""
         if callable(self.default):
-            return self.default(dict(zip(self.fn.arg_names, args)))
+            return self.default({**dict(zip(self.fn.arg_names, args)), "backend": backend})
         return self.default
 
     def _launch_kwargs(self, config: Config, args: Sequence[Any], meta: Mapping[str, Any]) -> dict[str, Any]:
-        """A launch's keyword arguments: the caller's constexprs and options, and the config's."""
-        clash = (set(meta) | set(self.fn.arg_names[:len(args)])) & set(config.all_kwargs())
+        """A launch's keyword arguments: the caller's constexprs and options, and the config's, less
+        a feature setting the launch's back end lacks (a config chosen for another back end, whose
+        tuned or default choice the in-memory cache keeps by shape: it runs without it)."""
+        settings = config.all_kwargs()
+        clash = (set(meta) | set(self.fn.arg_names[:len(args)])) & set(settings)
         if clash:
             raise TypeError(f"kernel `{self.name}`: {', '.join(sorted(clash))} is tuned; do not pass it to the launch")
-        return {**meta, **config.all_kwargs()}
+        if any(settings.get(s) for s in FEATURE_SETTINGS):
+            lacks = lacking(meta.get("backend", getattr(self.fn, "backend", None)))
+            settings = {k: v for k, v in settings.items() if not (k in FEATURE_SETTINGS and v and lacks(k))}
+        return {**meta, **settings}
 
     def _launch(self, grid: Grid, args: Sequence[Any], config: Config, meta: Optional[Mapping[str, Any]] = None) -> Any:
         full = self._launch_kwargs(config, args, meta or {})
@@ -380,7 +386,7 @@ class Autotuner:
         shape = self.tune_shape(dict(zip(self.fn.arg_names, args))) if self.tune_shape is not None else None
         return shape, dtype
 
-    def _miss(self, grid: Grid, args: Sequence[Any]) -> tuple[Config, Optional[tuple]]:
+    def _miss(self, grid: Grid, args: Sequence[Any], backend: Any = None) -> tuple[Config, Optional[tuple]]:
         if os.environ.get(record.RECORD_ENV):
             record.note(self.target, *self.recorded_case(args))
         key = self.tuning_key(args)
@@ -391,7 +397,7 @@ class Autotuner:
         if found.source == "stale":
             warnings.warn(f"kernel `{self.name}`: the tuned configs in {self.db_path} are for an older version of "
                           f"its source; using the default config. Re-tune with `metalforge autotune`.", stacklevel=4)
-        config = self._chosen(found.winner) if found.winner else self.default_config(args)
+        config = self._chosen(found.winner) if found.winner else self.default_config(args, backend)
         entry = (config, None if found.source == "exact" else (key.shape, key.dtypes, found.source))
         self._cache[self._signature(args)] = entry
         return entry
@@ -464,7 +470,7 @@ class Autotuner:
         between nearby shapes on one GPU (docs/autotune.md measures how well), then `default_config`."""
         found = store.lookup(self.tuning_key(args))
         tuned = [self._config(json.loads(found.winner["config"]))] if found.winner is not None else []
-        return tuned + [self.default_config(args)]
+        return tuned + [self.default_config(args, getattr(self.fn, "backend", None))]
 
     def evaluate(self, grid: Grid, config: Config, copies: list[tuple], expected: Optional[list], *,
                  timing_lock: Optional[contextlib.AbstractContextManager] = None,
@@ -720,7 +726,8 @@ class Autotuner:
             front = pareto_front([_point(t) for t in done], front_keys(objectives))
             point = _point(study.best_trial) if len(objectives) == 1 else front[0]
             if objectives == ("time",) and shared is None:
-                point = self._confirmed(grid, point, self.default_config(args), done, copies, expected)
+                point = self._confirmed(grid, point, self.default_config(args, getattr(self.fn, "backend", None)), done,
+                                        copies, expected)
             winner = store.record_winner(key, config=point["config"], time_ms=point["time_ms"], trials=len(study.trials),
                                          study=study_name, front=front if objectives != ("time",) else None)
             if shared is not None:

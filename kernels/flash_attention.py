@@ -62,7 +62,7 @@ def default_config(named: dict) -> Config:
     on wgmma, both products (H100, 2026-12-06, benchmarks/wgmma_probe.py, L = 2048 causal: 225 TFLOP/s
     against 207 on mma.sync at D = 64, 287 against 215 at D = 128)."""
     row_bytes = named["D"] * named["q_ptr"].dtype.size
-    if named["q_ptr"].dtype.size == 2 and named["D"] in (64, 128) and not lacking()("wgmma"):
+    if named["q_ptr"].dtype.size == 2 and named["D"] in (64, 128) and not lacking(named.get("backend"))("wgmma"):
         return Config({"BLOCK_M": 64, "BLOCK_N": 64}, num_warps=4, num_stages=2, wgmma=True)
     if row_bytes <= 128:    # fp16 / bf16 at D <= 64: K and V double-buffered
         return Config({"BLOCK_M": 64, "BLOCK_N": 16}, num_warps=4, num_stages=2)

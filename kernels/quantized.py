@@ -354,7 +354,7 @@ def _qmm_reference(x, w_q, scales, biases, out, m, n, k, group, bits, *meta):
 @autotune(space=Space({"BLOCK_M": [16, 32, 64, 128], "BLOCK_N": [32, 64, 128], "BLOCK_K": [32, 64],
                        "num_warps": [2, 4, 8], "num_stages": [1, 2], "wgmma": [False, True]}),
           key=["M", "N", "K", "GROUP", "BITS"], reference=_qmm_reference,
-          default=lambda named: qmm_default(named["M"], named["x_ptr"].dtype, not lacking()("wgmma")),
+          default=lambda named: qmm_default(named["M"], named["x_ptr"].dtype, not lacking(named.get("backend"))("wgmma")),
           tune_args=_qmm_tune_args, tune_shape=_qmm_tune_shape, shapes=[(64, 256, 1024)], shape_ranks=[5],
           dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # fp16 weights and output of a K-long fp32 sum
 @jit

@@ -88,7 +88,7 @@ def lower_for(lw: Lowering, op: Operation) -> None:
         lw.emit(stmt)
     if tiles:
         lw.emit(lir.AsyncWait(0))  # the last iteration's copies (masked off) land before the memory is reused
-        if lw.loops:  # an outer loop's next iteration fills the ring again: every warp's last reads first
+        if lw.loops or lw.whiles:  # an outer loop's next iteration fills the ring again: every warp's last reads first
             lw.emit(lir.Barrier())
 
 
@@ -107,12 +107,16 @@ def lower_while(lw: Lowering, op: Operation) -> None:
         condition = before.ops[-1]
         cond_holder["cond"] = lw.read(condition.operands[0], Scalar(), None, [])
         _yield_into(lw, forwarded, condition.operands[1:])
-    head_stmts = lw.nested(head)
 
     def body() -> None:
         lw.lower_block(after.ops[:-1])
         _yield_into(lw, carried, after.ops[-1].operands)
-    lw.emit(lir.Loop(head_stmts, cond_holder["cond"], lw.nested(body)))
+    lw.whiles += 1
+    try:
+        head_stmts, body_stmts = lw.nested(head), lw.nested(body)
+    finally:
+        lw.whiles -= 1
+    lw.emit(lir.Loop(head_stmts, cond_holder["cond"], body_stmts))
 
 
 def lower_if(lw: Lowering, op: Operation) -> None:

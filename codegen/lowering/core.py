@@ -210,6 +210,7 @@ class Lowering(ABC):
         self.blocks: list[list[lir.Stmt]] = [[]]
         self.shared_cache: list[dict[int, SharedRepr]] = [{}]
         self.loops: list[LoopFrame] = []  # enclosing `for` loops, innermost last
+        self.whiles = 0  # enclosing `while` loops
         self.named: list[dict[tuple, Sym]] = [{}]  # named index values computed in the current block
         self.scope_names: list[set[str]] = [set()]  # names declared by named_remat in the current C scope
         self.local_names: dict[int, str] = {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...dsl import ir
 from ...dsl.ir import Function, Operation
+from ...errors import SharedMemoryLimitError
 from .. import lir
 from ..ir_passes.assign_layouts import ELEMENTWISE, PASS_THROUGH, LayoutPlan
 from ..lir import Special
@@ -59,12 +60,19 @@ class LoweringDriver(Lowering):
             self.device_writes_unfenced |= region_writes
 
 
-def lower(fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int) -> lir.Kernel:
-    """The per-thread program for `fn`; `outputs` names the pointer arguments that are outputs."""
+def lower(fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int, spares: bool = True) -> lir.Kernel:
+    """The per-thread program for `fn`; `outputs` names the pointer arguments that are outputs. A
+    kernel over the threadgroup memory with spare ring buffers (memory.py `_spare_buffers`) is
+    lowered again without them: its products are then waited for in each step, as before the spares."""
     lw = LoweringDriver(fn, plan, outputs, num_warps)
-    memory.plan_async_tiles(lw, fn)
+    memory.plan_async_tiles(lw, fn, spares)
     memory.check_atomic_outputs(lw)
-    body = lw.run()
+    try:
+        body = lw.run()
+    except SharedMemoryLimitError:
+        if not any(tile.spare for tile in lw.async_tiles.values()):
+            raise
+        return lower(fn, plan, outputs, num_warps, spares=False)
     inputs = [(a.name, a.type) for a in fn.args if a.name not in outputs]
     outs = [(a.name, a.type.element) for a in fn.args if a.name in outputs]
     if lw.prints:

@@ -122,12 +122,12 @@ def lower_load(lw: Lowering, op: Operation) -> None:
     lw.env[r.id] = RegsRepr(name, layout)
 
 
-def plan_async_tiles(lw: Lowering, fn: Function) -> None:
+def plan_async_tiles(lw: Lowering, fn: Function, spares: bool = True) -> None:
     """Find the `tl.dot` operands a target with asynchronous copies pipelines without registers
     (`AsyncTile`): with `num_stages >= 2`, a loop-carried tile that the prefetch pass made (loaded
     before the loop, loaded again for the next iteration in the body, yielded), read only by dots
     as an operand (directly or through `tl.trans`), each thread's run copied in one access of 4, 8
-    or 16 bytes, masked elements zero."""
+    or 16 bytes, masked elements zero; with `spares`, the spare buffers of `_spare_buffers`."""
     if not lw.plan.target.async_copy or lw.plan.dot_stages < 2 or lw.plan.matmul2d:
         return
     defined = {r.id: op for op in fn.walk() for r in op.results}
@@ -170,7 +170,8 @@ def plan_async_tiles(lw: Lowering, fn: Function) -> None:
                                  carried[0].id in lw.plan.shared_swizzle)
                 for v in (*(init.result for init in inits), nxt, *carried):
                     lw.async_tiles[v.id] = tile
-        _spare_buffers(lw, loop, defined, users)
+        if spares:
+            _spare_buffers(lw, loop, defined, users)
 
 
 def _spare_buffers(lw: Lowering, loop: Operation, defined: dict[int, Operation],

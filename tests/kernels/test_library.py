@@ -748,3 +748,30 @@ def test_configs_over_the_shared_memory_limit_are_invalid_trials():
     assert result.status == "invalid" and "threadgroup memory" in result.reason, result
     cuda = matmul.matmul_kernel.fn.compile(*args, target="cuda", **config.all_kwargs())
     assert cuda.shared_bytes == 2 * 4 * (128 * (64 + 4) + 64 * (128 + 4))
+
+
+def test_hopper_defaults_follow_the_back_end_a_launch_names(monkeypatch):
+    """On a back end with wgmma (simulated: the active one) the untuned qmm at M >= 128 and flash
+    attention at D = 128 take their wgmma configs; a launch naming the emulator gets the Metal-sized
+    defaults, and a wgmma config the in-memory cache kept for another back end launches without the
+    setting (from a review: the launch raised LaunchConfigError)."""
+    from metalforge.launcher import lacking
+
+    def hopper(backend=None):
+        return (lambda setting: None) if backend is None else lacking(backend)
+    monkeypatch.setattr(quantized, "lacking", hopper)
+    monkeypatch.setattr(flash_attention, "lacking", hopper)
+    x = mx.zeros((512, 4096), mx.float16)
+    qmm_args = (x, None, None, None, None, 512, 14336, 4096, 64, 4)
+    tuner = quantized.qmm_kernel
+    assert tuner.default_config(qmm_args) == mf.Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, num_warps=8,
+                                                       num_stages=2, wgmma=True)
+    assert tuner.default_config(qmm_args, "emulator") == quantized.qmm_default(512, mx.float16)
+    assert not tuner.default_config(qmm_args[:5] + (16,) + qmm_args[6:]).wgmma  # under 128 rows: the tile of before
+    q = mx.zeros((32, 512, 128), mx.float16)
+    fa_args = (q, q, q, None, 512, 0.1, 4, 128, True)
+    assert flash_attention.flash_attention_kernel.default_config(fa_args).wgmma
+    assert not flash_attention.flash_attention_kernel.default_config(fa_args, "emulator").wgmma
+    assert not flash_attention.flash_attention_kernel.default_config((q, q, q, None, 512, 0.1, 4, 256, True)).wgmma
+    kept = tuner._launch_kwargs(tuner.default_config(qmm_args), qmm_args, {"backend": "emulator"})
+    assert "wgmma" not in kept and kept["num_warps"] == 8
