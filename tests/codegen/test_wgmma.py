@@ -173,23 +173,21 @@ def test_a_ring_without_room_for_its_spare_waits_in_each_step():
 
 
 @mf.jit
-def two_products(a_ptr, b_ptr, c_ptr, d_ptr, o1_ptr, o2_ptr, K, M1: tl.constexpr, N1: tl.constexpr,
-                 M2: tl.constexpr, N2: tl.constexpr, BK: tl.constexpr):
-    rk = tl.arange(0, BK)
-    rm, rn = tl.arange(0, M1), tl.arange(0, N1)
-    acc = tl.zeros((M1, N1), dtype=tl.float32)
+def k_loop_product(a_ptr, b_ptr, o_ptr, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
+    acc = tl.zeros((M, N), dtype=tl.float32)
     for k0 in range(0, K, BK):
         a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
-        b = tl.load(b_ptr + (k0 + rk)[:, None] * N1 + rn[None, :])
+        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
         acc = tl.dot(a, b, acc)
-    tl.store(o1_ptr + rm[:, None] * N1 + rn[None, :], acc)
-    rm2, rn2 = tl.arange(0, M2), tl.arange(0, N2)
-    acc2 = tl.zeros((M2, N2), dtype=tl.float32)
-    for k0 in range(0, K, BK):
-        c = tl.load(c_ptr + rm2[:, None] * K + (k0 + rk)[None, :])
-        d = tl.load(d_ptr + (k0 + rk)[:, None] * N2 + rn2[None, :])
-        acc2 = tl.dot(c, d, acc2)
-    tl.store(o2_ptr + rm2[:, None] * N2 + rn2[None, :], acc2)
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@mf.jit
+def two_products(a_ptr, b_ptr, c_ptr, d_ptr, o1_ptr, o2_ptr, K, M1: tl.constexpr, N1: tl.constexpr,
+                 M2: tl.constexpr, N2: tl.constexpr, BK: tl.constexpr):
+    k_loop_product(a_ptr, b_ptr, o1_ptr, K, M1, N1, BK)
+    k_loop_product(c_ptr, d_ptr, o2_ptr, K, M2, N2, BK)
 
 
 def test_spares_that_do_not_fit_the_whole_kernel_are_dropped():
@@ -204,27 +202,15 @@ def test_spares_that_do_not_fit_the_whole_kernel_are_dropped():
 
 @mf.jit
 def nested_products(a_ptr, b_ptr, o_ptr, K, R, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
-    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
     for r in range(0, R):
-        acc = tl.zeros((M, N), dtype=tl.float32)
-        for k0 in range(0, K, BK):
-            a = tl.load(a_ptr + r * M * K + rm[:, None] * K + (k0 + rk)[None, :])
-            b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
-            acc = tl.dot(a, b, acc)
-        tl.store(o_ptr + r * M * N + rm[:, None] * N + rn[None, :], acc)
+        k_loop_product(a_ptr + r * M * K, b_ptr, o_ptr + r * M * N, K, M, N, BK)
 
 
 @mf.jit
 def products_in_a_while(a_ptr, b_ptr, o_ptr, K, R, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
-    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
     r = 0
     while r < R:
-        acc = tl.zeros((M, N), dtype=tl.float32)
-        for k0 in range(0, K, BK):
-            a = tl.load(a_ptr + r * M * K + rm[:, None] * K + (k0 + rk)[None, :])
-            b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
-            acc = tl.dot(a, b, acc)
-        tl.store(o_ptr + r * M * N + rm[:, None] * N + rn[None, :], acc)
+        k_loop_product(a_ptr + r * M * K, b_ptr, o_ptr + r * M * N, K, M, N, BK)
         r += 1
 
 
