@@ -5,9 +5,11 @@ import itertools
 import math
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence
 
+from ..codegen.target import FEATURE_SETTINGS as TARGET_FEATURES
+
 # meta values that are launch settings, not constexprs
 LAUNCH_PARAMS = ("num_warps", "num_stages", "warps_m", "matmul2d", "wgmma")
-FEATURE_SETTINGS = ("matmul2d", "wgmma")  # those that switch on a feature a back end may lack (codegen/target.py)
+FEATURE_SETTINGS = tuple(name for name, *_ in TARGET_FEATURES)  # those that switch on a feature a back end may lack
 
 
 class Config:

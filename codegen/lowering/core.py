@@ -179,11 +179,6 @@ class AsyncTile:
         rows, cols = self.shape
         return rows * (cols + self.pad)
 
-    def ring_bytes(self) -> int:
-        """Threadgroup memory of the ring (its buffers each padded to 16 bytes)."""
-        element = element_of(self.carried[0].type)
-        return stage_elements(element, self.count()) * self.stages * max(1, element.bits // 8)
-
     def view(self, buffer: Expr) -> SharedRepr:
         """Buffer `buffer` (0 or 1, an expression) of the array, as the dot reads it."""
         element = element_of(self.carried[0].type)

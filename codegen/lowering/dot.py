@@ -304,8 +304,8 @@ def lower_warpgroup_dot(lw: Lowering, op: Operation) -> None:
     8-row groups 1024 bytes apart; a step moves 32 bytes along the row, inside the swizzle atom) and B
     from their swizzled tiles through descriptors, adding into the accumulator fragments, whose m16n8
     layout is each warp's share of wgmma's. B is stored K x N, N contiguous (`transpose_b`, 64-column
-    blocks K * 128 bytes apart), or, for `tl.trans` of an (N, K) tile, K-major as A is. The products are fenced from the accumulators' earlier writes and
-    committed as one group. They are waited for before the result is read, or, where both operands'
+    blocks K * 128 bytes apart), or, for `tl.trans` of an (N, K) tile, K-major as A is. The products
+    are fenced from the accumulators' earlier writes and committed as one group. They are waited for before the result is read, or, where both operands'
     rings have a spare buffer (memory.py `_spare_buffers`: the dot accumulates in place in a loop),
     left running while the next iteration waits for its copies (`wait_group 1`; the loop waits for
     all after its last iteration)."""

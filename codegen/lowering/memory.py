@@ -181,8 +181,8 @@ def _spare_buffers(lw: Lowering, loop: Operation, defined: dict[int, Operation],
     loop, its result read by nothing but the loop's yield (so its registers are read only after the
     loop), and both its operands are such tiles. The copies then write the buffer that the products
     of two iterations before read, which this iteration's barrier (after every warpgroup's
-    `wait_group 1`) has seen finish. Only where the kernel's rings fit with the spares: else the
-    products are waited for in each step (128x256x64 at 4 stages: 193 KB, 241 KB with a spare)."""
+    `wait_group 1`) has seen finish. A kernel with no room for them is lowered again without spares
+    (`driver.lower`: 128x256x64 at 4 stages is 193 KB, 241 KB with spares)."""
     body = loop.regions[0]
     tiles = {id(t): t for a in body.args[1:] if (t := lw.async_tiles.get(a.id)) is not None and t.swizzle}
     yielded = body.ops[-1]
@@ -201,10 +201,6 @@ def _spare_buffers(lw: Lowering, loop: Operation, defined: dict[int, Operation],
         spared = kept
     for key in spared:
         tiles[key].spare = 1
-    rings = {id(t): t for t in lw.async_tiles.values()}.values()
-    if sum(t.ring_bytes() for t in rings) + SWIZZLE_ALIGN - 16 > lw.plan.target.threadgroup_memory:
-        for key in spared:
-            tiles[key].spare = 0
 
 
 def _copy_async(lw: Lowering, op: Operation, tile: AsyncTile) -> None:

@@ -133,6 +133,43 @@ def test_a_tile_two_dots_read_differently_keeps_one_layout(stages):
 
 
 @mf.jit
+def times_transposed(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                     BLOCK_K: tl.constexpr):
+    rm, rn, rk = tl.arange(0, BLOCK_M), tl.arange(0, BLOCK_N), tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :], mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K),
+                    other=0.0)
+        b = tl.load(b_ptr + rn[:, None] * K + (k0 + rk)[None, :], mask=(rn[:, None] < N) & ((k0 + rk)[None, :] < K),
+                    other=0.0)
+        acc = tl.dot(a, tl.trans(b), acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def test_a_transposed_b_is_read_k_major():
+    """`a @ tl.trans(b)` with b an (N, K) tile: wgmma reads b's swizzled tile K-major (no
+    `imm-trans-b`), as A: per K step of 16 the descriptor starts 32 bytes further along the row, and
+    the second 64-column block N * 64 elements on (leading offset 16, stride 1024); its products run on
+    (both operands arrive by cp.async); sm_90a compiles it without serialising."""
+    z = mx.zeros((1,), mx.float16)
+    c = times_transposed.compile(z, z, mf.empty((128, 64), mx.float32), 128, 64, 256, BLOCK_M=128, BLOCK_N=64,
+                                 BLOCK_K=128, num_warps=8, num_stages=2, target="cuda", wgmma=True)
+    calls = [line.strip() for line in c.body.splitlines() if "mf_wgmma_m64n" in line]
+    assert len(calls) == 2 * 8 and all(call.startswith("mf_wgmma_m64n64k16_f16(") for call in calls)
+    b_starts = []
+    for call in calls[:8]:  # the aligned copy's K step
+        b_desc = call.split("mf_wgmma_desc(")[2]
+        assert b_desc.endswith(", 16, 1024));"), b_desc
+        found = re.search(r"\+ (\d+)\)\), 16, 1024\)\);$", b_desc)
+        b_starts.append(int(found.group(1)) if found else 0)
+    assert b_starts == [0, 16, 32, 48, 64 * 64, 64 * 64 + 16, 64 * 64 + 32, 64 * 64 + 48]
+    assert c.body.count('"n"(1)') == 1 and c.shared_bytes == 3 * (128 * 128 + 64 * 128) * 2 + 1008
+    if nvrtc_missing() is None and ptxas() is not None:
+        used = resources(to_ptx(compiled_source(c), arch="sm_90a"), arch="sm_90a")
+        assert "serializ" not in used.log.lower() and (used.spill_stores, used.spill_loads) == (0, 0), used.log
+
+
+@mf.jit
 def read_in_loop(a_ptr, b_ptr, o_ptr, m_ptr, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr,
                  DECAY: tl.constexpr):
     rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
