@@ -111,7 +111,8 @@ def device_loads(body: list[tuple[str, int]], ptr_bytes: dict[str, int], problem
     """Device reads per thread in the K loop: {(elements, bytes per element): count}."""
     loads: dict[tuple[int, int], int] = {}
     for s, w in body:
-        ptrs = set(re.findall(r"\b(\w+)\b", s)) & ptr_bytes.keys()
+        words = set(re.findall(r"\b(\w+)\b", s))  # an argument, or the loader's pointer made from it (a_ptr_k)
+        ptrs = {p for p in ptr_bytes if any(w == p or w.startswith(p + "_") for w in words)}
         vectors = [(int(n), SIZES[t]) for t, n in VECTOR_READ.findall(s)]
         scalars = len(SCALAR_READ.findall(s)) if ptrs else 0
         if (vectors or scalars) and len(ptrs) != 1:
@@ -168,22 +169,24 @@ def facts(bm: int, bn: int, bk: int, dtype: str, num_warps: int, num_stages: int
     if barriers != BARRIERS[buffers]:
         problems.append(f"{barriers} barriers per K step, expected {BARRIERS[buffers]}")
     # two buffers: every access to a staged array is offset by `stage * (half the array)`, with one
-    # stage = (k0 / BLOCK_K) % 2 declared in the K loop for all of them; one buffer: no offset
+    # counter for all of them, `int stage = 0;` before the K loop and advanced (0, 1, 0, ...) at the
+    # end of its body; one buffer: no offset
     offsets: dict[str, set[int]] = {}
     stage_uses: set[str] = set()
     for s, _ in body:
         for name, var, n in STAGED_INDEX.findall(s):
             offsets.setdefault(name, set()).add(int(n))
             stage_uses.add(var)
-    stage_decls = {d for s, _ in body for d in re.findall(rf"^int (stage\w*) = \(\(k0 / {bk}\) % 2\);$", s)}
+    advanced = {d for s, _ in body for d in re.findall(r"^(stage\w*) = \(\(\1 < 1\) \? \(\1 \+ 1\) : \(\1 - 1\)\);$", s)}
+    stage_decls = advanced & set(re.findall(r"^\s*int (stage\w*) = 0;$", msl, re.M))
     if buffers == 2:
         for name, (_, n) in tg.items():
             if offsets.get(name) != {n // 2}:
                 problems.append(f"{name}[{n}] is accessed at stage offsets {sorted(offsets.get(name, ()))}, "
                                 f"expected {{{n // 2}}}")
         if len(stage_decls) != 1 or stage_uses != stage_decls:
-            problems.append(f"stage declarations {sorted(stage_decls)} and uses {sorted(stage_uses)}: expected one, "
-                            f"`(k0 / {bk}) % 2`, shared by the {len(tg)} arrays")
+            problems.append(f"stage counters {sorted(stage_decls)} and uses {sorted(stage_uses)}: expected one "
+                            f"counter (0, 1, 0, ...), shared by the {len(tg)} arrays")
     elif offsets or stage_decls:
         problems.append(f"stage offsets with {num_stages} stages: {offsets}")
 

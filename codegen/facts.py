@@ -56,7 +56,8 @@ def kernel_facts(kernel: lir.Kernel) -> KernelFacts:
     def count(stmts: list[lir.Stmt], times: int) -> None:
         for s in stmts:
             if isinstance(s, lir.VectorLoad):
-                facts.loads[len(s.targets) * s.type.bits // 8] += times
+                if s.space == "device":
+                    facts.loads[len(s.targets) * s.type.bits // 8] += times
             elif isinstance(s, lir.AsyncCopy):
                 facts.loads[s.count * s.type.bits // 8] += times
             elif isinstance(s, lir.VectorStore):

@@ -102,6 +102,12 @@ class Blocked:
         return tuple(s * max(1, n // c) for s, n, c in zip(self.spt, self.shape, self.cover))
 
     @property
+    def row_run(self) -> int:
+        """Neighbouring elements of a row a thread holds in consecutive slots, each run starting at
+        a column that is a multiple of it (one vector access moves a run)."""
+        return self.spt[-1]
+
+    @property
     def slots(self) -> int:
         return prod(self.local)
 
@@ -373,6 +379,11 @@ class MMA:
         """This thread's slots along each dimension."""
         (fm, fn), (rows, cols) = self.fragments, self.fragment.c_grid
         return (fm * rows, fn * cols)
+
+    @property
+    def row_run(self) -> int:
+        """As `Blocked.row_run`: a lane's elements of one fragment row are neighbours (c_grid)."""
+        return self.fragment.c_grid[1]
 
     def local_index(self, k: Expr, d: int) -> Expr:
         """Slot k's index among this thread's slots along d (slot k: element k % c of fragment

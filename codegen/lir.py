@@ -196,9 +196,9 @@ class Store(Stmt):
 
 @dataclass
 class VectorLoad(Stmt):
-    """`targets[i] = ptr[i]`: neighbouring elements of device memory in one access; with a `mask`,
-    `targets[i] = mask ? ptr[i] : others[i]` (the whole vector is either read or not, so the merge
-    happens on whole registers, as a predicated load does, not element by element)."""
+    """`targets[i] = ptr[i]`: neighbouring elements of device (or threadgroup) memory in one access;
+    with a `mask`, `targets[i] = mask ? ptr[i] : others[i]` (the whole vector is either read or not,
+    so the merge happens on whole registers, as a predicated load does, not element by element)."""
 
     targets: list[Expr]
     ptr: Expr
@@ -206,6 +206,7 @@ class VectorLoad(Stmt):
     aligned: bool = False  # known aligned to the vector's size (lir_passes/aligned_vectors.py)
     mask: Expr | None = None
     others: list[Expr] | None = None
+    space: str = "device"
 
 
 @dataclass

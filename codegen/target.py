@@ -33,6 +33,14 @@ class Target:
     # Hopper's warpgroup matrix multiply (wgmma, sm_90a): four warps multiply a 64-row slice of a tile
     # by operands read from shared memory through descriptors (the `wgmma=True` launch setting)
     warpgroup_mma: bool = False
+    # a `tl.store` of a dot's fragments goes through shared memory, each thread then writing whole
+    # vectors of a row (Triton's coalesced epilogue): an m16n8 fragment holds 2 neighbouring elements
+    # of 8 rows a warp, so a direct store writes 4 bytes of each 32-byte sector it touches. Metal keeps
+    # the direct store MLX's Steel kernels make (`store_result`), unmeasured against this
+    staged_fragment_stores: bool = False
+    # threadgroup arrays are placed at byte offsets of one buffer (CUDA's dynamic shared memory), so an
+    # array may take the bytes of one nothing reads any more; Metal declares each array on its own
+    shared_at_offsets: bool = False
 
     def lacks(self, setting: str) -> str | None:
         """What launch setting `setting` switches on, where this target lacks it; None where it has
@@ -64,7 +72,8 @@ METAL = Target("msl", "Metal", simd_width=32, max_threads=1024, threadgroup_memo
 CUDA = Target("cuda", "CUDA", simd_width=32, max_threads=1024, threadgroup_memory=227 * 1024, vector_bytes=16,
               vector_elements=16, vectors_need_alignment=True, vector_types=_PACKED | {ir.bfloat16},
               tensor_core_elements=frozenset({ir.float16, ir.bfloat16}), cooperative_matmul=False, atomic_outputs=None,
-              async_copy=True, fuse_sincos=True, warpgroup_mma=True)
+              async_copy=True, fuse_sincos=True, warpgroup_mma=True,
+              staged_fragment_stores=True, shared_at_offsets=True)
 TARGETS = {t.name: t for t in (METAL, CUDA)}
 
 

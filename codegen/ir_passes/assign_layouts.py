@@ -9,6 +9,7 @@ carried and branch-yielded tiles take a register layout fixed before their regio
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -55,6 +56,10 @@ class LayoutPlan:
     wgmma: bool = False  # dots on Hopper's warpgroup MMA where they can (`warpgroup_dot`)
     # id(dot op) of those that do -> the tile B's descriptor reads: B, or the (N, K) tile of `tl.trans`
     warpgroup_dots: dict[int, Value] = field(default_factory=dict)
+    # id(store op) -> the layout a store of a dot's fragments is written in, through shared memory
+    # (`stage_fragment_stores`), and the values so staged -> elements added to each row
+    staged_stores: dict[int, Blocked] = field(default_factory=dict)
+    staged_pad: dict[int, int] = field(default_factory=dict)
     target: Target = METAL
 
     def of(self, v: Value) -> Layout:
@@ -136,6 +141,32 @@ def stage_dot_operands(fn: Function, plan: LayoutPlan) -> None:
             else:
                 plan.shared_pad[stored(v).id] = dot_operand_pad(v.type.element.bits // 8)
     plan.warpgroup_dots = {key: tile for key, tile in b_tiles.items() if key in wgmma}
+
+
+def writes_atomically(fn: Function) -> bool:
+    """Whether the kernel has atomics (or prints and asserts, which count through them): MLX then
+    declares its outputs atomic, accessed element by element (no vectors)."""
+    return any(op.opcode.startswith("atomic_") or op.opcode in ("print", "assert") for op in fn.walk())
+
+
+def stage_fragment_stores(fn: Function, plan: LayoutPlan) -> None:
+    """Stores of a dot's fragments (an epilogue: the accumulator, cast, scaled) that the default
+    layout of their shape would write in vectors go through shared memory on targets that ask for it
+    (`Target.staged_fragment_stores`), rows padded 16 bytes so the fragments' writes of 8 rows at once
+    start in different banks (`staged_pad`; a dot operand keeps its own staging). Only where the
+    pointer and mask are index arithmetic, which the blocked layout recomputes."""
+    if not plan.target.staged_fragment_stores or writes_atomically(fn):
+        return
+    for op in fn.walk():
+        if op.opcode != "store" or not isinstance(op.operands[0].type, BlockType):
+            continue
+        value, others = op.operands[1], [op.operands[0]] + op.operands[2:]
+        layout = plan.default(value)
+        if (isinstance(plan.values.get(value.id), MMA) and value.id not in plan.shared_pad
+                and all(isinstance(plan.values.get(v.id), (Remat, Scalar)) for v in others)
+                and math.gcd(plan.access_width.get(id(op), 1), layout.spt[-1]) > 1):
+            plan.staged_stores[id(op)] = layout
+            plan.staged_pad[value.id] = dot_operand_pad(value.type.element.bits // 8)
 
 
 def reduces_dot_rows(fn: Function) -> bool:
@@ -400,4 +431,5 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
             dims = [d for d, n in enumerate(layout.local) if n > 1]
             if dims and layout.spt[dims[-1]] > 1 and constant_run(op, info, dims[-1], layout.spt[dims[-1]]):
                 plan.constant_runs[id(op)] = layout.spt[dims[-1]]
+    stage_fragment_stores(fn, plan)
     return plan

@@ -40,8 +40,8 @@ def version_vector_accesses(kernel: lir.Kernel) -> None:
 
 
 def _device_accesses(stmts: list[lir.Stmt]) -> list[lir.Stmt]:
-    return [s for s in lir.walk(stmts) if isinstance(s, (lir.VectorLoad, lir.AsyncCopy))
-            or isinstance(s, lir.VectorStore) and s.space == "device"]
+    return [s for s in lir.walk(stmts) if isinstance(s, lir.AsyncCopy)
+            or isinstance(s, (lir.VectorLoad, lir.VectorStore)) and s.space == "device"]
 
 
 def _required_alignment(kernel: lir.Kernel) -> dict[str, int]:
@@ -60,7 +60,7 @@ def _required_alignment(kernel: lir.Kernel) -> dict[str, int]:
 def _rewritten(stmts: list[lir.Stmt], aligned: bool) -> list[lir.Stmt]:
     """A copy of `stmts` whose device vector accesses are marked aligned, or split into elements."""
     def replace(s: lir.Stmt) -> list[lir.Stmt] | None:
-        if isinstance(s, lir.VectorLoad):
+        if isinstance(s, lir.VectorLoad) and s.space == "device":
             if aligned:
                 return [dataclasses.replace(s, aligned=True)]
             loads = [lir.Assign(t, lir.Index(s.ptr, lit(i))) for i, t in enumerate(s.targets)]

@@ -108,7 +108,7 @@ class _Simplifier:
     def integer(self, e: Bin) -> Expr:
         """`e` (both operands integer index expressions) rewritten where the ranges allow."""
         a, b, op = e.a, e.b, e.op
-        ra, rb = self.range(a), self.range(b)
+        ra = self.range(a)
         if isinstance(a, Lit) and isinstance(b, Lit) and op in ("+", "-", "*"):
             return Lit({"+": a.value + b.value, "-": a.value - b.value, "*": a.value * b.value}[op], ir.int32) \
                 if a.type == b.type == ir.int32 else e

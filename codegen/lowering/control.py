@@ -77,6 +77,7 @@ def lower_for(lw: Lowering, op: Operation) -> None:
                 lw.emit(stmt)
         finally:
             lw.loops.pop()
+    allocated = len(lw.shared_allocs)
     stmts = lw.nested(fill)
     i = Sym(iv_name)
     if isinstance(step, Lit):
@@ -90,6 +91,9 @@ def lower_for(lw: Lowering, op: Operation) -> None:
         lw.emit(lir.AsyncWait(0))  # the last iteration's copies (masked off) land before the memory is reused
         if lw.loops or lw.whiles:  # an outer loop's next iteration fills the ring again: every warp's last reads first
             lw.emit(lir.Barrier())
+    if not (lw.loops or lw.whiles):  # later arrays (a staged epilogue) may take the place of the loop's own
+        lw.release_shared([t.name for t in tiles] + [name for name, block in lw.shared_allocs[allocated:]
+                                                     if block >= frame.block])
 
 
 def lower_while(lw: Lowering, op: Operation) -> None:

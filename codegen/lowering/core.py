@@ -25,7 +25,7 @@ from .. import lir
 from ..layouts import (MMA, Blocked, Expand, Layout, Remat, Scalar, add, div, flat_index, lit, mod, mul_, prod,
                        same_registers, slot_count, unravel)
 from ..lir import Bin, Call, Cast, Expr, FragmentElement, Index, Lit, Select, Sym, Un
-from ..ir_passes.assign_layouts import PASS_THROUGH, LayoutPlan, stage_elements
+from ..ir_passes.assign_layouts import PASS_THROUGH, LayoutPlan, stage_elements, writes_atomically
 
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "sdiv": "/", "udiv": "/", "srem": "%", "urem": "%",
@@ -118,12 +118,30 @@ class SharedRepr(Repr):
     index: Callable[[list[Expr]], Expr]  # coordinates -> position in the array (after `base`)
     base: Expr | None = None  # where this iteration's buffer starts, when double-buffered
     swizzled: bool = False  # stored in wgmma's 128-byte swizzle (`swizzled_index`), not row-major
+    # a run of this many elements along the last axis that starts at a column multiple of it is
+    # aligned to its size: read in one vector access (`store_to_shared`)
+    aligned_run: int = 1
 
     def at(self, lw, layout, k, coords):
         return Index(Sym(self.name), self.position(coords))
 
     def position(self, coords: list[Expr]) -> Expr:
         return self.index(coords) if self.base is None else add(self.base, self.index(coords))
+
+
+@dataclass(eq=False)
+class ReleaseFence:
+    """A barrier owed right after `anchor` (None: at the start of `block`), where arrays were
+    released (`Lowering.release_shared`): placed once, when a later array takes their bytes."""
+    block: list[lir.Stmt]
+    anchor: lir.Stmt | None
+    placed: bool = False
+
+    def place(self) -> None:
+        if not self.placed:
+            at = 0 if self.anchor is None else next(i for i, s in enumerate(self.block) if s is self.anchor) + 1
+            self.block.insert(at, lir.Barrier())
+            self.placed = True
 
 
 @dataclass
@@ -198,8 +216,10 @@ class Lowering(ABC):
     """One kernel's lowering: walks the tile IR once, emitting LIR into the innermost open block
     (the walk is the driver's: see `lower_block`)."""
 
-    def __init__(self, fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int) -> None:
+    def __init__(self, fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int,
+                 staged_stores: bool = True) -> None:
         self.fn, self.plan, self.outputs, self.num_warps = fn, plan, outputs, num_warps
+        self.staged_stores = staged_stores  # honour the plan's stores through shared memory (memory.py)
         self.threads = 32 * num_warps
         self.env: dict[int, Repr] = {}
         self.blocks: list[list[lir.Stmt]] = [[]]
@@ -214,7 +234,11 @@ class Lowering(ABC):
         self.taken: set[str] = set(_RESERVED)
         self.shared_bytes = 0
         self.shared_align = 16  # the largest alignment an array asked for (alloc_shared)
-        self.atomic_outputs = any(op.opcode.startswith("atomic_") or op.opcode in ("print", "assert") for op in fn.walk())
+        self.shared_spans: dict[str, tuple[int, int]] = {}  # threadgroup array -> its bytes [start, end)
+        # spans nothing reads any more (`release_shared`): bytes [start, end), the barriers owed before reuse
+        self.shared_free: list[tuple[int, int, tuple[ReleaseFence, ...]]] = []
+        self.shared_allocs: list[tuple[str, int]] = []  # threadgroup arrays in order, with their block
+        self.atomic_outputs = writes_atomically(fn)
         self.word_outputs: set[str] = set()  # 16-bit outputs accessed through 32-bit words (memory.py)
         self.prints: list[tuple] = []  # device_print sites: (prefix, element types, hex)
         self.producer: dict[int, Operation] = {}
@@ -312,6 +336,16 @@ class Lowering(ABC):
             e = self.to_shared(v).at(self, layout, k, coords)
         return e
 
+    def read_run(self, sh: SharedRepr, element: ScalarType, coords: list[Expr], width: int) -> list[Expr]:
+        """The `width` neighbours along the last axis from `coords` of a threadgroup tile whose runs
+        of `width` are aligned (`SharedRepr.aligned_run`), read in one access into registers."""
+        name = self.name(None, "run")
+        self.emit(lir.Decl(name, element, size=width))
+        targets: list[Expr] = [Index(Sym(name), lit(u)) for u in range(width)]
+        self.emit(lir.VectorLoad(targets, Bin("+", Sym(sh.name), sh.position(coords)), element, aligned=True,
+                                 space="threadgroup"))
+        return targets
+
     def named_remat(self, v: Value, r: "RematRepr", coords: list[Expr]) -> Expr:
         """A user-named index value (`offs`, `mask`), declared under its name where first read in a
         block, so the generated code reads like the kernel."""
@@ -359,8 +393,13 @@ class Lowering(ABC):
         name = self.name(None, hint)
         if stages > 1:
             count = stage_elements(element, count) * stages
-        offset = -(-self.shared_bytes // align) * align
-        self.shared_bytes = offset + max(1, element.bits // 8) * count
+        size = max(1, element.bits // 8) * count
+        offset = self._reuse_shared(size, align)
+        if offset is None:
+            offset = -(-self.shared_bytes // align) * align
+            self.shared_bytes = offset + size
+        self.shared_spans[name] = (offset, offset + size)
+        self.shared_allocs.append((name, self.target))
         self.shared_align = max(self.shared_align, align)
         target = self.plan.target
         if self.shared_bytes + self.shared_align - 16 > target.threadgroup_memory:
@@ -370,6 +409,43 @@ class Lowering(ABC):
                              "use smaller tiles (BLOCK sizes) or fewer num_stages", SharedMemoryLimitError)
         self.emit(lir.Decl(name, element, size=count, space="threadgroup", stages=stages, offset=offset, align=align))
         return name
+
+    def release_shared(self, names: list[str]) -> None:
+        """Let later arrays reuse the memory of arrays `names`, on targets that place arrays at
+        offsets: nothing reads them after this point of the kernel (control.py: the arrays of a
+        finished loop that no enclosing loop runs again). Where a later array takes their bytes, a
+        barrier goes here (`ReleaseFence`), so every warp's last reads come before its writes."""
+        if not self.plan.target.shared_at_offsets or not names:
+            return
+        block = self.blocks[self.target]
+        fence = ReleaseFence(block, block[-1] if block else None)
+        spans = sorted(self.shared_free + [(*self.shared_spans[name], (fence,)) for name in names],
+                       key=lambda span: span[:2])
+        self.shared_free = []
+        for lo, hi, fences in spans:  # neighbouring spans merged
+            if self.shared_free and self.shared_free[-1][1] >= lo:
+                last = self.shared_free[-1]
+                self.shared_free[-1] = (last[0], max(hi, last[1]), tuple(dict.fromkeys(last[2] + fences)))
+            else:
+                self.shared_free.append((lo, hi, fences))
+
+    def _reuse_shared(self, size: int, align: int) -> int | None:
+        """The start of `size` bytes at a multiple of `align` within a released span (the first
+        that holds them, or the one at the top of the memory, which grows), taken out of the free
+        spans and its barriers placed; None where none does. Not for a conversion hoisted to an
+        outer block: its code runs before the statement being lowered (an `if` holding the released
+        loop, say), and its array may be read after it."""
+        if self.hoist_to is not None:
+            return None
+        for i, (lo, hi, fences) in enumerate(self.shared_free):
+            start = -(-lo // align) * align
+            if start + size <= hi or hi == self.shared_bytes:
+                self.shared_bytes = max(self.shared_bytes, start + size)
+                for fence in fences:
+                    fence.place()
+                self.shared_free[i:i + 1] = [(a, b, fences) for a, b in ((lo, start), (start + size, hi)) if a < b]
+                return start
+        return None
 
     def materialize(self, v: Value, layout: Layout, copy: bool = False, name: str | None = None) -> str:
         """A register array holding `v` in `layout` (v's own when it already is one, unless `copy`)."""
@@ -597,15 +673,22 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
     else:
         assert isinstance(r, RegsRepr), f"no registers to convert for {v}"
         layout, source, stored = r.layout, r, shape
-        pad = lw.plan.shared_pad.get(v.id, 0) if len(shape) == 2 else 0
+        pad = lw.plan.shared_pad.get(v.id, lw.plan.staged_pad.get(v.id, 0) if lw.staged_stores else 0) \
+            if len(shape) == 2 else 0
         swizzle = v.id in lw.plan.shared_swizzle and len(shape) == 2
-        if isinstance(layout, Blocked) and element_of(v.type) in lw.plan.target.vector_types:
+        if isinstance(layout, (Blocked, MMA)) and element_of(v.type) in lw.plan.target.vector_types:
             # a run's slots are consecutive, its elements neighbours in a row (a broadcast in registers
             # may hold more of them than one access moves; a swizzled row moves 16-byte chunks whole)
-            width = gcd(layout.spt[-1], lw.plan.target.vector_limit(element_of(v.type)))
+            width = gcd(layout.row_run, lw.plan.target.vector_limit(element_of(v.type)))
         index = written = staged_index(shape, pad, swizzle)
     element = element_of(v.type)
     count = prod(stored[:-1]) * (stored[-1] + pad) if stored else 1
+    # each row (and each buffer: stage_elements) starts 16-byte aligned where its length in elements
+    # is a multiple of the run; a swizzled row keeps its 16-byte chunks whole
+    run = 16 // max(1, element.bits // 8)
+    while run > 1 and not swizzle and stored and (stored[-1] + pad) % run:
+        run //= 2
+    aligned_run = run if isinstance(r, RegsRepr) else 1
     loop = _rotating_loop(lw, v)
     name = lw.alloc_shared(f"{lw.name(v, 't')}_smem", element, count, stages=2 if loop else 1,
                            align=SWIZZLE_ALIGN if swizzle else 16)
@@ -614,13 +697,15 @@ def store_to_shared(lw: Lowering, v: Value) -> SharedRepr:
         base = mul_(loop_stage(lw, loop), lit(stage_elements(element, count)))
     else:
         lw.emit(lir.Barrier())  # earlier readers of this memory (an enclosing loop) are done
-    view, stores = SharedRepr(name, shape, index, base, swizzle), SharedRepr(name, stored, written, base, swizzle)
+    view = SharedRepr(name, shape, index, base, swizzle, aligned_run)
+    stores = SharedRepr(name, stored, written, base, swizzle)
 
     def write(k, coords):
         position = stores.position(coords)
         if width > 1:
             values = [source.at(lw, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
-            stmt = lir.VectorStore(Bin("+", Sym(name), position), values, element, space="threadgroup")
+            stmt = lir.VectorStore(Bin("+", Sym(name), position), values, element, space="threadgroup",
+                                   aligned=aligned_run % width == 0)
         else:
             stmt = lir.Assign(Index(Sym(name), position), source.at(lw, layout, k, coords))
         owner = layout.owner(k) if k is not None else None

@@ -60,19 +60,27 @@ class LoweringDriver(Lowering):
             self.device_writes_unfenced |= region_writes
 
 
-def lower(fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int, spares: bool = True) -> lir.Kernel:
+def lower(fn: Function, plan: LayoutPlan, outputs: set[str], num_warps: int) -> lir.Kernel:
     """The per-thread program for `fn`; `outputs` names the pointer arguments that are outputs. A
-    kernel over the threadgroup memory with spare ring buffers (memory.py `_spare_buffers`) is
-    lowered again without them: its products are then waited for in each step, as before the spares."""
-    lw = LoweringDriver(fn, plan, outputs, num_warps)
-    memory.plan_async_tiles(lw, fn, spares)
-    memory.check_atomic_outputs(lw)
-    try:
-        body = lw.run()
-    except SharedMemoryLimitError:
-        if not any(tile.spare for tile in lw.async_tiles.values()):
-            raise
-        return lower(fn, plan, outputs, num_warps, spares=False)
+    kernel over the threadgroup memory is lowered again without its stores staged through shared
+    memory (`LayoutPlan.staged_stores`: written from the fragments instead), then without its spare
+    ring buffers (memory.py `_spare_buffers`: its products are then waited for in each step) but
+    with the staged stores, then without both: what costs least is given up first."""
+    failed: set[tuple[bool, bool]] = set()  # (spare buffers, staged stores) of the lowerings that did not fit
+    for spares, staged in ((True, True), (True, False), (False, True), (False, False)):
+        lw = LoweringDriver(fn, plan, outputs, num_warps, staged)
+        memory.plan_async_tiles(lw, fn, spares)
+        tried = (any(tile.spare for tile in lw.async_tiles.values()), staged and bool(plan.staged_stores))
+        if tried in failed:  # the same kernel as one that did not fit
+            continue
+        memory.check_atomic_outputs(lw)
+        try:
+            body = lw.run()
+            break
+        except SharedMemoryLimitError:
+            if tried == (False, False):
+                raise
+            failed.add(tried)
     inputs = [(a.name, a.type) for a in fn.args if a.name not in outputs]
     outs = [(a.name, a.type.element) for a in fn.args if a.name in outputs]
     if lw.prints:

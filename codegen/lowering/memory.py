@@ -301,12 +301,18 @@ def lower_store(lw: Lowering, op: Operation) -> None:
                      lw.read(mask, Scalar(), None, []) if mask is not None else None])
         lw.emit(lir.If(cond, [stmt]))
         return
-    layout = _effect_layout(lw, [value, ptr] + ([mask] if mask is not None else []))
+    staged = lw.plan.staged_stores.get(id(op)) if lw.staged_stores else None
+    layout = staged or _effect_layout(lw, [value, ptr] + ([mask] if mask is not None else []))
     lw.ready(op.operands, layout)
     width = _vector_width(lw, op, layout)
     if width > 1:
+        source = lw.to_shared(value) if staged is not None else None  # a dot's fragments, through shared memory
+
         def vector_body(k, coords):
-            values = [lw.read(value, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
+            if source is not None and source.aligned_run % width == 0:
+                values = lw.read_run(source, element_of(value.type), coords, width)
+            else:
+                values = [lw.read(value, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
             stmt = lir.VectorStore(lw.read(ptr, layout, k, coords), values, element_of(value.type))
             cond = _all([layout.owner(k), lw.read(mask, layout, k, coords) if mask is not None else None])
             for s in _guard([stmt], cond):

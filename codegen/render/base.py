@@ -118,7 +118,7 @@ class Renderer:
             return m.vector_load([self.expr(t) for t in s.targets], self.expr(s.ptr),
                                  self.vector_type(s.type, len(s.targets)), s.aligned,
                                  None if s.mask is None else self.expr(s.mask),
-                                 [self.expr(o) for o in s.others or ()])
+                                 [self.expr(o) for o in s.others or ()], s.space)
         if isinstance(s, lir.VectorStore):
             return m.vector_store(self.expr(s.ptr), [self.expr(v) for v in s.values],
                                   self.vector_type(s.type, len(s.values)), s.space, s.aligned)

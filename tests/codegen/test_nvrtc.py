@@ -27,14 +27,15 @@ def test_dot_specimens_compile_with_nvrtc(specimen):
 def test_matmul_128x128x32_on_8_warps_does_not_spill(num_stages):
     """64 accumulator floats per thread (128 x 128 over 256 threads) in fragments, plus the operand
     fragments (the next tiles travel by cp.async, not registers): within the 255 registers a thread
-    may have, for every number of stages (one buffer per stage)."""
+    may have, for every number of stages (one buffer per stage); the fp16 result goes out through
+    shared memory (rows of 128 + 8), in the operands' bytes once the K loop is done."""
     a = mx.zeros((1,), mx.float16)
     c = matmul_kernel.fn.compile(a, a, mf.empty((4096, 4096), mx.float16), 4096, 4096, 4096, BLOCK_M=128,
                                  BLOCK_N=128, BLOCK_K=32, GROUP_M=8, num_warps=8, num_stages=num_stages,
                                  target="cuda")
     used = resources(to_ptx(compiled_source(c)))
     assert (used.spill_stores, used.spill_loads) == (0, 0) and used.registers <= 255, used
-    assert used.static_shared == 0 and c.shared_bytes == num_stages * 2 * (128 * 40 + 32 * 136)
+    assert used.static_shared == 0 and c.shared_bytes == max(num_stages * 2 * (128 * 40 + 32 * 136), 128 * 136 * 2)
 
 
 def test_flash_attention_multiplies_p_from_its_registers():

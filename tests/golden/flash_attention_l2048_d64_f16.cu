@@ -19,18 +19,6 @@ template <int N, typename T> __device__ __forceinline__ void mf_load_masked(mf_v
   v = *reinterpret_cast<const mf_vec<N, T>*>(&w);
 }
 
-// Threadgroup vector stores whose alignment is not known: in one access when the address is
-// aligned, element by element otherwise.
-template <int N, typename T, typename... V> __device__ __forceinline__ void mf_store_vec(T* p, V... values) {
-  const mf_vec<N, T> x{{values...}};
-  if (reinterpret_cast<uintptr_t>(p) % sizeof(x) == 0) {
-    *reinterpret_cast<mf_vec<N, T>*>(p) = x;
-  } else {
-#pragma unroll
-    for (int i = 0; i < N; i++) p[i] = x.v[i];
-  }
-}
-
 // Tensor cores: D = A @ B + C on a 16x8x16 tile, fp16 or bf16 inputs, fp32 accumulator (PTX mma.sync).
 template <typename T, int N> struct mf_frag { T e[N]; };
 __device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_frag<__half, 8>& a,
@@ -147,7 +135,8 @@ __half* q_1_smem = reinterpret_cast<__half*>(mf_shared + 18432);
 float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 23040);
 float* acc_3_smem = reinterpret_cast<float*>(mf_shared + 23296);
 __half* t_23_smem = reinterpret_cast<__half*>(mf_shared + 23552);
-if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
+__half* t_29_smem = reinterpret_cast<__half*>(mf_shared + 0);
+if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16))) {
   // 85: start_m = tl.program_id(0)
   // 86: head = tl.program_id(1)
   // 87: S = L + past
@@ -252,7 +241,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __syncthreads();
   #pragma unroll
   for (int k = 0; (k < 16); k += 8) {
-    mf_store_vec<8>((q_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)], q[(k + 4)], q[(k + 5)], q[(k + 6)], q[(k + 7)]);
+    *reinterpret_cast<mf_vec<8, __half>*>((q_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))) = mf_vec<8, __half>{{q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)], q[(k + 4)], q[(k + 5)], q[(k + 6)], q[(k + 7)]}};
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
@@ -466,8 +455,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
     // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_23_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_21[k];
+    for (int k = 0; (k < 8); k += 2) {
+      *reinterpret_cast<mf_vec<2, __half>*>((t_23_smem + ((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2)))))) = mf_vec<2, __half>{{t_21[k], t_21[(k + 1)]}};
     }
     __syncthreads();
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
@@ -535,6 +524,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
+  __syncthreads();
   // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   int t_24 = (int(blockIdx.y) * mf_L);
   int t_25 = (t_24 * 64);
@@ -552,11 +542,28 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 118: mask=rm[:, None] < L)
   // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-    int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
+  for (int k = 0; (k < 16); k += 2) {
+    *reinterpret_cast<mf_vec<2, __half>*>((t_29_smem + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_28[k], t_28[(k + 1)]}};
+  }
+  __syncthreads();
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 8) {
+    __half run[8];
+    {
+      const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_29_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+      run[0] = mf_v.v[0];
+      run[1] = mf_v.v[1];
+      run[2] = mf_v.v[2];
+      run[3] = mf_v.v[3];
+      run[4] = mf_v.v[4];
+      run[5] = mf_v.v[5];
+      run[6] = mf_v.v[6];
+      run[7] = mf_v.v[7];
+    }
+    int rm = (t_2 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     if ((rm < mf_L)) {
-      *(((t_26 + (rm * 64)) + rd)) = t_28[k];
+      *reinterpret_cast<mf_vec<8, __half>*>(((t_26 + (rm * 64)) + rd)) = mf_vec<8, __half>{{run[0], run[1], run[2], run[3], run[4], run[5], run[6], run[7]}};
     }
   }
 } else {
@@ -707,7 +714,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   __syncthreads();
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
-    mf_store_vec<8>((q_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))), q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)], q[(k + 4)], q[(k + 5)], q[(k + 6)], q[(k + 7)]);
+    *reinterpret_cast<mf_vec<8, __half>*>((q_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))) = mf_vec<8, __half>{{q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)], q[(k + 4)], q[(k + 5)], q[(k + 6)], q[(k + 7)]}};
   }
   __syncthreads();
   for (int start_n = 0; (start_n < hi); start_n += 32) {
@@ -957,8 +964,8 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     }
     // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_23_smem[((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))))] = t_21[k];
+    for (int k = 0; (k < 8); k += 2) {
+      *reinterpret_cast<mf_vec<2, __half>*>((t_23_smem + ((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2)))))) = mf_vec<2, __half>{{t_21[k], t_21[(k + 1)]}};
     }
     __syncthreads();
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
@@ -1026,6 +1033,7 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
+  __syncthreads();
   // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   int t_24 = (int(blockIdx.y) * mf_L);
   int t_25 = (t_24 * 64);
@@ -1043,11 +1051,35 @@ if (((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_p
   // 118: mask=rm[:, None] < L)
   // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    int rm = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-    int rd = (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)));
+  for (int k = 0; (k < 16); k += 2) {
+    *reinterpret_cast<mf_vec<2, __half>*>((t_29_smem + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_28[k], t_28[(k + 1)]}};
+  }
+  __syncthreads();
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 8) {
+    __half run[8];
+    {
+      const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_29_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+      run[0] = mf_v.v[0];
+      run[1] = mf_v.v[1];
+      run[2] = mf_v.v[2];
+      run[3] = mf_v.v[3];
+      run[4] = mf_v.v[4];
+      run[5] = mf_v.v[5];
+      run[6] = mf_v.v[6];
+      run[7] = mf_v.v[7];
+    }
+    int rm = (t_2 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rd = ((int(threadIdx.x % 32u) % 8) * 8);
     if ((rm < mf_L)) {
-      *(((t_26 + (rm * 64)) + rd)) = t_28[k];
+      ((t_26 + (rm * 64)) + rd)[0] = run[0];
+      ((t_26 + (rm * 64)) + rd)[1] = run[1];
+      ((t_26 + (rm * 64)) + rd)[2] = run[2];
+      ((t_26 + (rm * 64)) + rd)[3] = run[3];
+      ((t_26 + (rm * 64)) + rd)[4] = run[4];
+      ((t_26 + (rm * 64)) + rd)[5] = run[5];
+      ((t_26 + (rm * 64)) + rd)[6] = run[6];
+      ((t_26 + (rm * 64)) + rd)[7] = run[7];
     }
   }
 }

@@ -302,8 +302,8 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
   threadgroup half t_25_smem[2560];
   #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_25_smem[((stage * 1280) + ((((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))))] = t_23[k];
+  for (int k = 0; (k < 8); k += 2) {
+    *((threadgroup packed_half2*)((t_25_smem + ((stage * 1280) + ((((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))) * 40) + ((k * 4) + ((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)))))))) = packed_half2(t_23[k], t_23[(k + 1)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
   threadgroup half v_2_smem[4608];

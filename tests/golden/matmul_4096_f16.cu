@@ -122,7 +122,8 @@ const auto mf_N = N[0];
 const auto mf_K = K[0];
 __half* a_smem = reinterpret_cast<__half*>(mf_shared + 0);
 __half* b_smem = reinterpret_cast<__half*>(mf_shared + 10240);
-if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
+__half* t_21_smem = reinterpret_cast<__half*>(mf_shared + 0);
+if (((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16)) && mf_is_aligned(c_ptr, 16))) {
   // 63: pid = tl.program_id(0)
   // 64: num_pid_m = tl.cdiv(M, BLOCK_M)
   int t = (mf_M + 64);
@@ -261,6 +262,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
+  __syncthreads();
   // 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   __half t_20[32];
   #pragma unroll
@@ -270,11 +272,28 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 80: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-    int rn = (t_10 + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+  for (int k = 0; (k < 32); k += 2) {
+    *reinterpret_cast<mf_vec<2, __half>*>((t_21_smem + ((((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_20[k], t_20[(k + 1)]}};
+  }
+  __syncthreads();
+  #pragma unroll
+  for (int k = 0; (k < 32); k += 8) {
+    __half run[8];
+    {
+      const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_21_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+      run[0] = mf_v.v[0];
+      run[1] = mf_v.v[1];
+      run[2] = mf_v.v[2];
+      run[3] = mf_v.v[3];
+      run[4] = mf_v.v[4];
+      run[5] = mf_v.v[5];
+      run[6] = mf_v.v[6];
+      run[7] = mf_v.v[7];
+    }
+    int rm = (t_9 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((c_ptr + (rm * mf_N)) + rn)) = t_20[k];
+      *reinterpret_cast<mf_vec<8, __half>*>(((c_ptr + (rm * mf_N)) + rn)) = mf_vec<8, __half>{{run[0], run[1], run[2], run[3], run[4], run[5], run[6], run[7]}};
     }
   }
 } else {
@@ -488,6 +507,7 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
     stage = ((stage < 1) ? (stage + 1) : (stage - 1));
   }
   mf_cp_async_wait<0>();
+  __syncthreads();
   // 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   __half t_20[32];
   #pragma unroll 1
@@ -497,11 +517,35 @@ if ((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16))) {
   // 80: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    int rm = (t_9 + ((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-    int rn = (t_10 + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+  for (int k = 0; (k < 32); k += 2) {
+    *reinterpret_cast<mf_vec<2, __half>*>((t_21_smem + ((((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_20[k], t_20[(k + 1)]}};
+  }
+  __syncthreads();
+  #pragma unroll 1
+  for (int k = 0; (k < 32); k += 8) {
+    __half run[8];
+    {
+      const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_21_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+      run[0] = mf_v.v[0];
+      run[1] = mf_v.v[1];
+      run[2] = mf_v.v[2];
+      run[3] = mf_v.v[3];
+      run[4] = mf_v.v[4];
+      run[5] = mf_v.v[5];
+      run[6] = mf_v.v[6];
+      run[7] = mf_v.v[7];
+    }
+    int rm = (t_9 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rn = (t_10 + ((int(threadIdx.x % 32u) % 8) * 8));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((c_ptr + (rm * mf_N)) + rn)) = t_20[k];
+      ((c_ptr + (rm * mf_N)) + rn)[0] = run[0];
+      ((c_ptr + (rm * mf_N)) + rn)[1] = run[1];
+      ((c_ptr + (rm * mf_N)) + rn)[2] = run[2];
+      ((c_ptr + (rm * mf_N)) + rn)[3] = run[3];
+      ((c_ptr + (rm * mf_N)) + rn)[4] = run[4];
+      ((c_ptr + (rm * mf_N)) + rn)[5] = run[5];
+      ((c_ptr + (rm * mf_N)) + rn)[6] = run[6];
+      ((c_ptr + (rm * mf_N)) + rn)[7] = run[7];
     }
   }
 }

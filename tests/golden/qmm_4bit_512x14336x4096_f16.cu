@@ -19,18 +19,6 @@ template <int N, typename T> __device__ __forceinline__ void mf_load_masked(mf_v
   v = *reinterpret_cast<const mf_vec<N, T>*>(&w);
 }
 
-// Threadgroup vector stores whose alignment is not known: in one access when the address is
-// aligned, element by element otherwise.
-template <int N, typename T, typename... V> __device__ __forceinline__ void mf_store_vec(T* p, V... values) {
-  const mf_vec<N, T> x{{values...}};
-  if (reinterpret_cast<uintptr_t>(p) % sizeof(x) == 0) {
-    *reinterpret_cast<mf_vec<N, T>*>(p) = x;
-  } else {
-#pragma unroll
-    for (int i = 0; i < N; i++) p[i] = x.v[i];
-  }
-}
-
 // Tensor cores: D = A @ B + C on a 16x8x16 tile, fp16 or bf16 inputs, fp32 accumulator (PTX mma.sync).
 template <typename T, int N> struct mf_frag { T e[N]; };
 __device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_frag<__half, 8>& a,
@@ -114,7 +102,8 @@ const auto mf_N = N[0];
 const auto mf_K = K[0];
 __half* t_12_smem = reinterpret_cast<__half*>(mf_shared + 0);
 __half* a_1_smem = reinterpret_cast<__half*>(mf_shared + 5120);
-if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
+__half* t_14_smem = reinterpret_cast<__half*>(mf_shared + 0);
+if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x_ptr, 16))) {
   // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
@@ -221,9 +210,9 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((t_12_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
+      *reinterpret_cast<mf_vec<8, __half>*>((t_12_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]}};
     }
-    mf_store_vec<8>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))), a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+    *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
     __syncthreads();
     int warp_row = 0;
     int warp_col = (int(threadIdx.x / 32u) * 8);
@@ -250,6 +239,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
       }
     }
   }
+  __syncthreads();
   // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll
@@ -259,11 +249,28 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
   // 374: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-    int rn = (t_1 + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+  for (int k = 0; (k < 16); k += 2) {
+    *reinterpret_cast<mf_vec<2, __half>*>((t_14_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_13[k], t_13[(k + 1)]}};
+  }
+  __syncthreads();
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 8) {
+    __half run[8];
+    {
+      const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_14_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+      run[0] = mf_v.v[0];
+      run[1] = mf_v.v[1];
+      run[2] = mf_v.v[2];
+      run[3] = mf_v.v[3];
+      run[4] = mf_v.v[4];
+      run[5] = mf_v.v[5];
+      run[6] = mf_v.v[6];
+      run[7] = mf_v.v[7];
+    }
+    int rm = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rn = (t_1 + ((int(threadIdx.x % 32u) % 8) * 8));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((out_ptr + (rm * mf_N)) + rn)) = t_13[k];
+      *reinterpret_cast<mf_vec<8, __half>*>(((out_ptr + (rm * mf_N)) + rn)) = mf_vec<8, __half>{{run[0], run[1], run[2], run[3], run[4], run[5], run[6], run[7]}};
     }
   }
 } else {
@@ -381,9 +388,9 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
     __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
-      mf_store_vec<8>((t_12_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k))), t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]);
+      *reinterpret_cast<mf_vec<8, __half>*>((t_12_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]}};
     }
-    mf_store_vec<8>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8))), a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+    *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
     __syncthreads();
     int warp_row = 0;
     int warp_col = (int(threadIdx.x / 32u) * 8);
@@ -410,6 +417,7 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
       }
     }
   }
+  __syncthreads();
   // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll 1
@@ -419,11 +427,35 @@ if ((mf_is_aligned(wq_ptr, 8) && mf_is_aligned(x_ptr, 16))) {
   // 374: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    int rm = (t + ((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
-    int rn = (t_1 + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
+  for (int k = 0; (k < 16); k += 2) {
+    *reinterpret_cast<mf_vec<2, __half>*>((t_14_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_13[k], t_13[(k + 1)]}};
+  }
+  __syncthreads();
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 8) {
+    __half run[8];
+    {
+      const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_14_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+      run[0] = mf_v.v[0];
+      run[1] = mf_v.v[1];
+      run[2] = mf_v.v[2];
+      run[3] = mf_v.v[3];
+      run[4] = mf_v.v[4];
+      run[5] = mf_v.v[5];
+      run[6] = mf_v.v[6];
+      run[7] = mf_v.v[7];
+    }
+    int rm = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+    int rn = (t_1 + ((int(threadIdx.x % 32u) % 8) * 8));
     if (((rm < mf_M) & (rn < mf_N))) {
-      *(((out_ptr + (rm * mf_N)) + rn)) = t_13[k];
+      ((out_ptr + (rm * mf_N)) + rn)[0] = run[0];
+      ((out_ptr + (rm * mf_N)) + rn)[1] = run[1];
+      ((out_ptr + (rm * mf_N)) + rn)[2] = run[2];
+      ((out_ptr + (rm * mf_N)) + rn)[3] = run[3];
+      ((out_ptr + (rm * mf_N)) + rn)[4] = run[4];
+      ((out_ptr + (rm * mf_N)) + rn)[5] = run[5];
+      ((out_ptr + (rm * mf_N)) + rn)[6] = run[6];
+      ((out_ptr + (rm * mf_N)) + rn)[7] = run[7];
     }
   }
 }

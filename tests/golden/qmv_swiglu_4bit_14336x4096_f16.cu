@@ -18,18 +18,6 @@ template <int N, typename T> __device__ __forceinline__ void mf_load_masked(mf_v
   if (mask) w = *reinterpret_cast<const W*>(p);
   v = *reinterpret_cast<const mf_vec<N, T>*>(&w);
 }
-
-// Threadgroup vector stores whose alignment is not known: in one access when the address is
-// aligned, element by element otherwise.
-template <int N, typename T, typename... V> __device__ __forceinline__ void mf_store_vec(T* p, V... values) {
-  const mf_vec<N, T> x{{values...}};
-  if (reinterpret_cast<uintptr_t>(p) % sizeof(x) == 0) {
-    *reinterpret_cast<mf_vec<N, T>*>(p) = x;
-  } else {
-#pragma unroll
-    for (int i = 0; i < N; i++) p[i] = x.v[i];
-  }
-}
 // Conversions through float for __half/__nv_bfloat16 (their direct conversions are ambiguous).
 template <typename T> struct mf_convert {
   template <typename S> static __device__ __forceinline__ T from(S x) { return static_cast<T>(x); }
@@ -299,7 +287,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
     // 301: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
-    mf_store_vec<4>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4))), x[0], x[1], x[2], x[3]);
+    *reinterpret_cast<mf_vec<4, float>*>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4)))) = mf_vec<4, float>{{x[0], x[1], x[2], x[3]}};
     __syncthreads();
     float t_20[64];
     #pragma unroll
@@ -687,7 +675,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
     // 301: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
-    mf_store_vec<4>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4))), x[0], x[1], x[2], x[3]);
+    *reinterpret_cast<mf_vec<4, float>*>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4)))) = mf_vec<4, float>{{x[0], x[1], x[2], x[3]}};
     __syncthreads();
     float t_20[64];
     #pragma unroll 1
