@@ -14,7 +14,8 @@
 #   with LMBASE=1 the same at .device/base.tgz;  PART=11:
 #   energy_bench.py with the budget for its fronts and the contention table ($BUDGET s, default 500;
 #   $KERNELS: the joules-per-call table's kernels, default all);  PART=12: dot_bench.py at
-#   .device/base.tgz and here (a before/after pair, $DOT s each, default 170), then wgmma_probe.py
+#   .device/base.tgz and here (a before/after pair, $DOT s each, default 170; $ONLY: its rows whose
+#   key contains it), then wgmma_probe.py
 #   --library-only here (the library's dots checked at partial tiles and timed, qmm beside MLX).
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
@@ -78,7 +79,7 @@ case "${PART:-1}" in
    echo "energy rc $?"; grep -E "^\||SKIPPED|saves" "$OUT/energy.log" | cut -c1-220 | head -40 ;;
 12) for side in base new; do
      timeout $(( ${DOT:-170} + 40 )) bash -c "$(declare -f $side); $side benchmarks/dot_bench.py --out $OUT/dot-$side \
-       --budget ${DOT:-170}" > "$OUT/dot-$side.log" 2>&1
+       --budget ${DOT:-170} ${ONLY:+--only $ONLY}" > "$OUT/dot-$side.log" 2>&1
      echo "dot $side rc $?"; tail -n +3 "$OUT/dot-$side/table.md" 2>/dev/null | cut -c1-160
    done
    timeout $(left 575) python3 -u benchmarks/wgmma_probe.py --library-only --out "$OUT/wgmma" > "$OUT/wgmma.log" 2>&1
