@@ -432,12 +432,13 @@ class Lowering(ABC):
     def _reuse_shared(self, size: int, align: int) -> int | None:
         """The start of `size` bytes at a multiple of `align` within a released span (the first
         that holds them, or the one at the top of the memory, which grows), taken out of the free
-        spans and its barriers placed; None where none does. Not for a conversion hoisted to an
-        outer block: its code runs before the statement being lowered (an `if` holding the released
-        loop, say), and its array may be read after it."""
-        if self.hoist_to is not None:
-            return None
+        spans and its barriers placed; None where none does. A conversion hoisted to an outer block
+        takes only spans released in that block or one around it: its code goes to the end of that
+        block, so before a statement still being lowered (an `if` holding a released loop, say)."""
+        open_blocks = self.blocks[:self.target + 1]
         for i, (lo, hi, fences) in enumerate(self.shared_free):
+            if self.hoist_to is not None and not all(any(f.block is b for b in open_blocks) for f in fences):
+                continue
             start = -(-lo // align) * align
             if start + size <= hi or hi == self.shared_bytes:
                 self.shared_bytes = max(self.shared_bytes, start + size)
