@@ -16,7 +16,8 @@ import re
 from math import gcd
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from ...dsl.ir import Block, BlockType, Function, Operation, PointerType, ScalarType, Value, element_of, shape_of, walk_block
 from ...dsl import ir
@@ -376,14 +377,21 @@ class Lowering(ABC):
             source, source_coords = self.views[v.id]
             sh = self.to_shared(source)
             return SharedRepr(sh.name, shape_of(v.type), lambda coords: sh.index(source_coords(coords)), sh.base)
+        with self.at_definition(v) as level:
+            converted = store_to_shared(self, v)
+        self.shared_cache[level][v.id] = converted
+        return converted
+
+    @contextmanager
+    def at_definition(self, v: Value) -> Iterator[int]:
+        """Emit into the block that defines `v` (its index, yielded) while inside: what is made of a
+        value defined before a loop is made once, and declared where all its readers see it."""
         level = min(self.depth.get(v.id, 0), len(self.blocks) - 1)
         outer, self.hoist_to = self.hoist_to, level if level < len(self.blocks) - 1 else None
         try:
-            converted = store_to_shared(self, v)
+            yield level
         finally:
             self.hoist_to = outer
-        self.shared_cache[level][v.id] = converted
-        return converted
 
     def alloc_shared(self, hint: str, element: ScalarType, count: int, stages: int = 1, align: int = 16) -> str:
         """A threadgroup array of `count` elements, or of `stages` buffers of `count` that a loop

@@ -63,9 +63,10 @@ def _in_shared(lw: Lowering, v: Value) -> SharedRepr:
     r = lw.env[v.id]
     if isinstance(r, SharedRepr):
         return r
-    if not isinstance(r, RegsRepr):  # index arithmetic or constants: give it registers first
+    if not isinstance(r, RegsRepr):  # index arithmetic or constants: registers first, where v is defined
         layout = lw.plan.default(v)
-        lw.env[v.id] = RegsRepr(lw.materialize(v, layout), layout)
+        with lw.at_definition(v):
+            lw.env[v.id] = RegsRepr(lw.materialize(v, layout), layout)
     return lw.to_shared(v)
 
 

@@ -681,3 +681,27 @@ def test_matmul_k_mask_dropped_where_k_divides_the_step(rng, M, N, K, BLOCK_K, n
               if "//" not in line and (") mf_v = " in line or ": half(0.0f)" in line)]  # the tile loads
     assert k_loop and all(re.search(r"\b(rm|rn)_\d+ < [MN]\b", line) for line in k_loop), k_loop
     assert any(re.search(r"\brk_\d+ < K\b", line) for line in k_loop) == (K % BLOCK_K != 0), k_loop
+
+
+@mf.jit
+def fixed_a_product(b_ptr, o_ptr, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
+    """A, index arithmetic made before the K loop, times each K block of B."""
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
+    a = (rm[:, None] - rk[None, :]).to(tl.float16)
+    acc = tl.zeros((M, N), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        acc = tl.dot(a, tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :]), acc)
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@pytest.mark.parametrize("num_stages", [1, 2])
+def test_an_operand_made_before_the_loop_is_given_registers_there(rng, num_stages):
+    """A dot operand that is index arithmetic defined before the K loop gets its registers where it
+    is defined, beside its conversion to threadgroup memory (from a review: they were declared in
+    the loop body and the conversion, placed before the loop, read an undeclared array)."""
+    M, N, BK, K = 32, 32, 16, 48
+    b, b64 = inputs(rng, mx.float16, K, N)
+    out = fixed_a_product[(1,)](b, mf.full((M, N), float("nan"), mx.float32), K, M=M, N=N, BK=BK,
+                                num_stages=num_stages)
+    a64 = np.arange(M)[:, None] - np.arange(BK)[None, :]  # small integers: exact in float16
+    check(out, sum(a64 @ b64[k0:k0 + BK] for k0 in range(0, K, BK)), DTYPES["float32"][1])
