@@ -24,6 +24,18 @@ from .test_cuda_render import compiled_source
 
 
 @mf.jit
+def k_product(a_ptr, b_ptr, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
+    """A (M x K) @ B (K x N), row-major, BK of K a step, whole tiles: the accumulator."""
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
+    acc = tl.zeros((M, N), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
+        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    return acc
+
+
+@mf.jit
 def biased_product(a_ptr, b_ptr, bias_ptr, o_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     """o = (a @ b + bias) rounded to o's type, tiles that need every mask at odd sizes."""
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
@@ -80,15 +92,11 @@ def test_staged_stores_are_right_on_the_emulator(rng, monkeypatch, m, n, k, dtyp
 # ---- from the review: where the staging or the reuse must step aside ------------------------------
 @mf.jit
 def product_if(a_ptr, b_ptr, bias_ptr, o_ptr, K, flag, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
-    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
+    rm, rn = tl.arange(0, M), tl.arange(0, N)
     bias = tl.load(bias_ptr + rn)  # converted where it is defined, before the `if`
     acc = tl.zeros((M, N), dtype=tl.float32)
     if flag > 0:
-        for k0 in range(0, K, BK):
-            a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
-            b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
-            acc = tl.dot(a, b, acc)
-        acc += bias[None, :]
+        acc = k_product(a_ptr, b_ptr, K, M, N, BK) + bias[None, :]
     tl.store(o_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
@@ -106,13 +114,8 @@ def test_a_conversion_hoisted_before_the_loop_keeps_bytes_of_its_own():
 
 @mf.jit
 def product_stored_if(a_ptr, b_ptr, o_ptr, K, flag, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
-    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
-    acc = tl.zeros((M, N), dtype=tl.float32)
-    for k0 in range(0, K, BK):
-        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
-        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
-        acc = tl.dot(a, b, acc)
-    h = acc.to(tl.float16)
+    rm, rn = tl.arange(0, M), tl.arange(0, N)
+    h = k_product(a_ptr, b_ptr, K, M, N, BK).to(tl.float16)
     if flag > 0:  # h is converted where it is defined: after the loop, in the loop's block
         tl.store(o_ptr + rm[:, None] * N + rn[None, :], h)
 
@@ -131,13 +134,9 @@ def test_a_conversion_hoisted_after_the_loop_takes_its_bytes():
 
 @mf.jit
 def products_per_row(a_ptr, b_ptr, o_ptr, K, R, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
-    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
+    rm, rn = tl.arange(0, M), tl.arange(0, N)
     for r in range(0, R):
-        acc = tl.zeros((M, N), dtype=tl.float32)
-        for k0 in range(0, K, BK):
-            a = tl.load(a_ptr + r * M * K + rm[:, None] * K + (k0 + rk)[None, :])
-            b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
-            acc = tl.dot(a, b, acc)
+        acc = k_product(a_ptr + r * M * K, b_ptr, K, M, N, BK)
         tl.store(o_ptr + r * M * N + rm[:, None] * N + rn[None, :], acc.to(o_ptr.dtype.element_ty))
 
 
@@ -155,13 +154,8 @@ def test_spare_buffers_come_before_a_staged_store():
 @mf.jit
 def product_stores(a_ptr, b_ptr, o_ptr, o2_ptr, cnt_ptr, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr,
                    COUNT: tl.constexpr):
-    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
-    acc = tl.zeros((M, N), dtype=tl.float32)
-    for k0 in range(0, K, BK):
-        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
-        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
-        acc = tl.dot(a, b, acc)
-    h = acc.to(tl.float16)
+    rm, rn = tl.arange(0, M), tl.arange(0, N)
+    h = k_product(a_ptr, b_ptr, K, M, N, BK).to(tl.float16)
     tl.store(o_ptr + rm[:, None] * N + rn[None, :], h)
     tl.store(o2_ptr + rm[:, None] * N + rn[None, :], h)
     if COUNT:

@@ -26,6 +26,7 @@ from metalforge.tuning_db.rows import config_problem
 
 from .nvrtc import nvrtc_missing, ptxas, resources, to_ptx
 from .test_cuda_render import compiled_source
+from .test_staged_stores import k_product
 
 
 def compile_matmul(bm: int, bn: int, bk: int, warps: int, stages: int, target: str = "cuda", **settings):
@@ -253,13 +254,8 @@ def test_spares_and_staged_stores_that_do_not_fit_the_whole_kernel_are_dropped()
 
 @mf.jit
 def k_loop_product(a_ptr, b_ptr, o_ptr, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
-    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
-    acc = tl.zeros((M, N), dtype=tl.float32)
-    for k0 in range(0, K, BK):
-        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
-        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
-        acc = tl.dot(a, b, acc)
-    tl.store(o_ptr + rm[:, None] * N + rn[None, :], acc)
+    rm, rn = tl.arange(0, M), tl.arange(0, N)
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], k_product(a_ptr, b_ptr, K, M, N, BK))
 
 
 @mf.jit
