@@ -140,7 +140,7 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
         kernel.body = fuse_sincos(kernel.body)
     if tgt.vectors_need_alignment:
         version_vector_accesses(kernel)
-    header, body = RENDERERS[target]().render(kernel)
+    header, body = RENDERERS[target](tgt).render(kernel)
     asm[target] = (header + "\n" if header.strip() else "") + body
     digest = hashlib.sha256((CODEGEN_VERSION + header + body).encode()).hexdigest()[:10]
     return CompiledKernel(f"{fn.name}_{digest}", header, body, kernel.inputs, kernel.outputs, kernel.threads,

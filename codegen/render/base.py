@@ -9,6 +9,7 @@ import jinja2
 from ...dsl import ir
 from ...dsl.ir import PointerType, ScalarType
 from .. import lir
+from ..target import Target
 
 # PTX's names of the element types Hopper's wgmma multiplies
 _PTX_TYPES = {ir.float16: "f16", ir.bfloat16: "bf16"}
@@ -23,7 +24,8 @@ class Renderer:
     specials: dict[str, str]
     functions: dict[str, str]
 
-    def __init__(self) -> None:
+    def __init__(self, target: Target) -> None:
+        self.target = target  # its facts that change a spelling (MSL: threadgroup arrays at offsets)
         self.macros = _ENV.get_template(self.template).module
 
     # ---- types and literals --------------------------------------------------------------------
@@ -102,7 +104,8 @@ class Renderer:
             return m.comment(s.text.rstrip(" \\"))  # a trailing backslash would continue the comment
         if isinstance(s, lir.Decl):
             t = f"decltype({s.like})" if s.like else self.type_name(s.type)
-            return m.decl(t, s.name, s.size, None if s.init is None else self.expr(s.init), s.space, s.offset)
+            return m.decl(t, s.name, s.size, None if s.init is None else self.expr(s.init), s.space,
+                          s.offset if self.target.shared_at_offsets else None)  # None: an array of its own
         if isinstance(s, lir.Assign):
             return m.assign(self.expr(s.target), self.expr(s.value))
         if isinstance(s, lir.Store):

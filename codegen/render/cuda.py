@@ -18,6 +18,7 @@ import re
 from ...dsl import ir
 from ...dsl.ir import PointerType, ScalarType
 from .. import lir
+from ..target import Target
 from .base import Renderer
 
 _HALF = {ir.float16: ("__float2half", "__half"), ir.bfloat16: ("__float2bfloat16", "__nv_bfloat16")}
@@ -63,8 +64,8 @@ class CUDARenderer(Renderer):
                     **{f"mf_atomic_{k}": ("mf_atomic_cas", "mf_bitcast")
                        for k in ("add", "max", "min", "xchg", "and", "or", "xor")}}
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, target: Target) -> None:
+        super().__init__(target)
         self.scalars: set[str] = set()
 
     def render(self, kernel: lir.Kernel) -> tuple[str, str]:

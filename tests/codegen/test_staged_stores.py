@@ -175,3 +175,40 @@ def test_a_value_stored_twice_is_staged_once_and_atomics_write_elements(count):
     # each store's rows read from h's one tile (`h_1`), in each copy of the body (aligned_vectors.py)
     assert c.body.count("*reinterpret_cast<const mf_vec<8, __half>*>((h_1_smem") == (0 if count else 2 * 2)
     assert c.body.count("h_1_smem = ") == (0 if count else 1)
+
+
+@mf.jit
+def two_products(a_ptr, b_ptr, c_ptr, d_ptr, o1_ptr, o2_ptr, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
+    rm, rn = tl.arange(0, M), tl.arange(0, N)
+    acc1 = k_product(a_ptr, b_ptr, K, M, N, BK)
+    acc2 = k_product(c_ptr, d_ptr, K, M, N, BK)  # its tiles in the first loop's bytes
+    tl.store(o1_ptr + rm[:, None] * N + rn[None, :], acc1.to(tl.float16))
+    tl.store(o2_ptr + rm[:, None] * N + rn[None, :], acc2.to(tl.float16))
+
+
+@pytest.mark.parametrize("kernel", ["two products", "bias before an if"])
+def test_reused_bytes_hold_the_right_values_on_the_emulator(rng, monkeypatch, kernel):
+    """The reuse run, on Metal with its arrays placed at offsets of one threadgroup buffer (the MSL
+    renderer's spelling of `Target.shared_at_offsets`; Metal itself keeps separate arrays, this
+    spelling unverified on Apple's compiler) and staged stores: two K loops one after the other (the
+    second's tiles and both results take the first's bytes), and a bias converted before an `if`
+    holding the loop (kept out of the loop's bytes: with them, the loop's tiles overwrite it). What
+    this checks is that no two arrays in use share bytes; the barriers are the review's and the GPU
+    runs' to check (the emulator does not look for races in threadgroup memory)."""
+    monkeypatch.setitem(targets.TARGETS, "msl", dataclasses.replace(targets.METAL, staged_fragment_stores=True,
+                                                                    shared_at_offsets=True))
+    M, N, K, BK = 32, 64, 48, 16
+    a, b, c, d = (normal(rng, shape, mx.float16) for shape in ((M, K), (K, N), (M, K), (K, N)))
+    poisoned = lambda dtype: mf.full((M, N), float("nan"), dtype)  # noqa: E731
+    if kernel == "two products":
+        fn, args, want = two_products, (a, b, c, d, poisoned(mx.float16), poisoned(mx.float16), K), \
+            [f64(a) @ f64(b), f64(c) @ f64(d)]
+    else:
+        bias = normal(rng, (N,), mx.float32)
+        fn, args, want = product_if, (a, b, bias, poisoned(mx.float32), K, 1), [f64(a) @ f64(b) + f64(bias)[None, :]]
+    settings = dict(M=M, N=N, BK=BK, num_warps=4, num_stages=2)
+    offsets = re.findall(r"\(threadgroup \w+\*\)\(mf_shared \+ (\d+)\)", fn.compile(*args, **settings, target="msl").body)
+    assert len(offsets) > len(set(offsets)) or kernel != "two products"  # arrays took others' bytes
+    got = fn[(1,)](*args, **settings)
+    for g, w in zip(got if isinstance(got, (list, tuple)) else [got], want):
+        close(g, mx.array(w), DOT_TOL[g.dtype])
