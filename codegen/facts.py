@@ -37,7 +37,7 @@ def kernel_facts(kernel: lir.Kernel) -> KernelFacts:
     facts = KernelFacts(kernel.threads)
     body = kernel.body
     shared = [s for s in lir.walk(body) if isinstance(s, lir.Decl) and s.space == "threadgroup"]
-    facts.shared_bytes = max((s.offset + max(1, s.type.bits // 8) * (s.size or 1) for s in shared), default=0)
+    facts.shared_bytes = max((s.end for s in shared), default=0)
     if any(s.align > 16 for s in shared):  # the renderer moves the 16-byte aligned base up to the alignment
         facts.shared_bytes += max(s.align for s in shared) - 16
     versioned = [s for s in body if isinstance(s, lir.If) and _tests_alignment(s.cond)]

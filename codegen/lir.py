@@ -178,6 +178,11 @@ class Decl(Stmt):
     offset: int = 0  # threadgroup arrays: the byte where it starts in the kernel's threadgroup memory
     align: int = 16  # threadgroup arrays: ... a multiple of this (1024: wgmma's swizzled operand tiles)
 
+    @property
+    def end(self) -> int:
+        """Threadgroup arrays: the byte after its last, in the kernel's threadgroup memory."""
+        return self.offset + max(1, self.type.bits // 8) * (self.size or 1)
+
 
 @dataclass
 class Assign(Stmt):

@@ -235,10 +235,10 @@ class Lowering(ABC):
         self.taken: set[str] = set(_RESERVED)
         self.shared_bytes = 0
         self.shared_align = 16  # the largest alignment an array asked for (alloc_shared)
-        self.shared_spans: dict[str, tuple[int, int]] = {}  # threadgroup array -> its bytes [start, end)
+        # threadgroup arrays, in the order allocated -> their bytes [start, end) and the block declaring them
+        self.shared_arrays: dict[str, tuple[int, int, int]] = {}
         # spans nothing reads any more (`release_shared`): bytes [start, end), the barriers owed before reuse
         self.shared_free: list[tuple[int, int, tuple[ReleaseFence, ...]]] = []
-        self.shared_allocs: list[tuple[str, int]] = []  # threadgroup arrays in order, with their block
         self.atomic_outputs = writes_atomically(fn)
         self.word_outputs: set[str] = set()  # 16-bit outputs accessed through 32-bit words (memory.py)
         self.prints: list[tuple] = []  # device_print sites: (prefix, element types, hex)
@@ -406,8 +406,7 @@ class Lowering(ABC):
         if offset is None:
             offset = -(-self.shared_bytes // align) * align
             self.shared_bytes = offset + size
-        self.shared_spans[name] = (offset, offset + size)
-        self.shared_allocs.append((name, self.target))
+        self.shared_arrays[name] = (offset, offset + size, self.target)
         self.shared_align = max(self.shared_align, align)
         target = self.plan.target
         if self.shared_bytes + self.shared_align - 16 > target.threadgroup_memory:
@@ -427,7 +426,7 @@ class Lowering(ABC):
             return
         block = self.blocks[self.target]
         fence = ReleaseFence(block, block[-1] if block else None)
-        spans = sorted(self.shared_free + [(*self.shared_spans[name], (fence,)) for name in names],
+        spans = sorted(self.shared_free + [(*self.shared_arrays[name][:2], (fence,)) for name in names],
                        key=lambda span: span[:2])
         self.shared_free = []
         for lo, hi, fences in spans:  # neighbouring spans merged

@@ -39,14 +39,15 @@ class MSLRenderer(Renderer):
         """A 16-bit output of a kernel with atomics arrives as 32-bit words (`<name>_words`); the body
         computes its pointers from a pointer of the element type at the same address. Threadgroup
         arrays are declared each on its own, or, where the target places them at offsets
-        (`Target.shared_at_offsets`), as pointers into one 16-byte aligned buffer."""
+        (`Target.shared_at_offsets`: off on Metal, as whether Apple's compiler aligns a `uchar`
+        threadgroup array to 16 bytes is unchecked; the emulator does), as pointers into one buffer."""
         header, body = super().render(kernel)
         types = dict(kernel.outputs)
         prologue = "".join(f"device {self.types[types[n]]}* {n} = (device {self.types[types[n]]}*){lir.words_name(n)};\n"
                            for n in kernel.word_outputs)
         shared = [s for s in lir.walk(kernel.body) if isinstance(s, lir.Decl) and s.space == "threadgroup"]
         if self.target.shared_at_offsets and shared:
-            size = max(s.offset + max(1, s.type.bits // 8) * (s.size or 1) for s in shared)
+            size = max(s.end for s in shared)
             prologue = f"threadgroup uchar mf_shared[{-(-size // 16) * 16}];\n" + prologue
         return header, prologue + body
 
