@@ -16,6 +16,7 @@ import pytest
 import metalforge as mf
 import metalforge.language as tl
 from metalforge.codegen import target as targets
+from metalforge.errors import SharedMemoryLimitError
 from metalforge.kernels.matmul import matmul_kernel
 
 from ..kernels.test_library import DOT_TOL, close, f64, normal
@@ -212,3 +213,13 @@ def test_reused_bytes_hold_the_right_values_on_the_emulator(rng, monkeypatch, ke
     got = fn[(1,)](*args, **settings)
     for g, w in zip(got if isinstance(got, (list, tuple)) else [got], want):
         close(g, mx.array(w), DOT_TOL[g.dtype])
+
+
+def test_a_kernel_that_fits_no_way_still_names_itself_and_the_fix():
+    """Every fallback (no staged stores, no spares, neither) over CUDA's 227 KiB: the last lowering's
+    error goes out, naming the kernel, its line and the fix."""
+    z = mx.zeros((1,), mx.float16)
+    expected = r"(?s)products_per_row.*more than the 232448 a CUDA.*fewer num_stages"
+    with pytest.raises(SharedMemoryLimitError, match=expected):
+        products_per_row.compile(z, z, mf.empty((256, 256), mx.float16), 1024, 2, M=256, N=256, BK=128, num_warps=8,
+                                 num_stages=4, target="cuda", wgmma=True)
