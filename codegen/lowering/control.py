@@ -92,8 +92,8 @@ def lower_for(lw: Lowering, op: Operation) -> None:
         if lw.loops or lw.whiles:  # an outer loop's next iteration fills the ring again: every warp's last reads first
             lw.emit(lir.Barrier())
     if not (lw.loops or lw.whiles):  # later arrays (a staged epilogue) may take the place of the loop's own
-        lw.release_shared([t.name for t in tiles] + [name for name, (_, _, block) in
-                                                     list(lw.shared_arrays.items())[allocated:] if block >= frame.block])
+        inside = [name for name, (_, _, block) in list(lw.shared_arrays.items())[allocated:] if block >= frame.block]
+        lw.release_shared([t.name for t in tiles] + inside)
 
 
 def lower_while(lw: Lowering, op: Operation) -> None:

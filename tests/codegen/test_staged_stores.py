@@ -74,7 +74,8 @@ def test_metal_keeps_the_fragments_direct_stores():
     assert "const threadgroup" not in c.body and set(c.facts.stores) == {2}
 
 
-@pytest.mark.parametrize("m,n,k,dtype,out", [(70, 200, 72, mx.float16, mx.float16), (33, 136, 40, mx.bfloat16, mx.float32),
+@pytest.mark.parametrize("m,n,k,dtype,out", [(70, 200, 72, mx.float16, mx.float16),
+                                             (33, 136, 40, mx.bfloat16, mx.float32),
                                              (64, 64, 32, mx.float16, mx.float16)])
 def test_staged_stores_are_right_on_the_emulator(rng, monkeypatch, m, n, k, dtype, out):
     """The lowering with the target fact on Metal, run: partial row, column and K tiles (n a multiple
@@ -208,7 +209,8 @@ def test_reused_bytes_hold_the_right_values_on_the_emulator(rng, monkeypatch, ke
         bias = normal(rng, (N,), mx.float32)
         fn, args, want = product_if, (a, b, bias, poisoned(mx.float32), K, 1), [f64(a) @ f64(b) + f64(bias)[None, :]]
     settings = dict(M=M, N=N, BK=BK, num_warps=4, num_stages=2)
-    offsets = re.findall(r"\(threadgroup \w+\*\)\(mf_shared \+ (\d+)\)", fn.compile(*args, **settings, target="msl").body)
+    source = fn.compile(*args, **settings, target="msl").body
+    offsets = re.findall(r"\(threadgroup \w+\*\)\(mf_shared \+ (\d+)\)", source)
     assert len(offsets) > len(set(offsets)) or kernel != "two products"  # arrays took others' bytes
     got = fn[(1,)](*args, **settings)
     for g, w in zip(got if isinstance(got, (list, tuple)) else [got], want):
