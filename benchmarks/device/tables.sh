@@ -16,7 +16,10 @@
 #   $KERNELS: the joules-per-call table's kernels, default all);  PART=12: dot_bench.py at
 #   .device/base.tgz and here (a before/after pair, $DOT s each, default 170; $ONLY: its rows whose
 #   key contains it), then wgmma_probe.py
-#   --library-only here (the library's dots checked at partial tiles and timed, qmm beside MLX).
+#   --library-only here (the library's dots checked at partial tiles and timed, qmm beside MLX);
+#   PART=13: the library's tests and then the conformance suite on the CUDA back end (GPU correctness of the
+#   generated code: $TESTS s), wgmma_probe.py --qmm-only (both dot paths checked, then timed), dot_bench.py
+#   with what is left.
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -84,5 +87,13 @@ case "${PART:-1}" in
    done
    timeout $(left 575) python3 -u benchmarks/wgmma_probe.py --library-only --out "$OUT/wgmma" > "$OUT/wgmma.log" 2>&1
    echo "wgmma rc $?"; grep -E "MLX|library|flash|qmm" "$OUT/wgmma.log" | cut -c1-400 ;;
+13) METALFORGE_BACKEND=cuda timeout ${TESTS:-200} python3 -m pytest -v -p no:cacheprovider --tb=line \
+     tests/kernels/test_library.py tests/conformance > "$OUT/tests.log" 2>&1
+   echo "tests rc $?"; echo "$(grep -c " PASSED" "$OUT/tests.log") passed"; grep -E " FAILED| ERROR|^E |passed|failed" "$OUT/tests.log" | head -16 | cut -c1-300
+   timeout 150 python3 -u benchmarks/wgmma_probe.py --qmm-only > "$OUT/qmm.log" 2>&1
+   echo "qmm rc $?"; grep -E "qmm" "$OUT/qmm.log" | cut -c1-400
+   timeout $(left 575) python3 -u benchmarks/dot_bench.py --out "$OUT/dot" --budget $(( $(left 575) - 40 )) \
+     > "$OUT/dot.log" 2>&1
+   echo "dot rc $?"; tail -n +3 "$OUT/dot/table.md" 2>/dev/null | cut -c1-160 ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"
