@@ -328,8 +328,11 @@ def library_checks(size: int, ab: list, copies: int, flops: float) -> dict:
 # prefill shapes (M = 512) beside mma.sync and MLX's quantized_matmul.
 QMM_CONFIGS = [dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, num_warps=4), dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64,
                num_warps=4, num_stages=2), dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=8, num_stages=2),
-               dict(BLOCK_M=64, BLOCK_N=256, BLOCK_K=64, num_warps=4, num_stages=2)]
-QMM_SHAPES = [(512, 14336, 4096), (512, 4096, 14336), (512, 4096, 4096), (512, 8960, 1536), (512, 1536, 8960)]
+               dict(BLOCK_M=64, BLOCK_N=256, BLOCK_K=64, num_warps=4, num_stages=2),
+               dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, num_warps=4, num_stages=2)]
+# Llama-3-8B's projections, then Qwen2-1.5B's (gate/up, down, q/o, k/v: few output tiles at 128 x 128)
+QMM_SHAPES = [(512, 14336, 4096), (512, 4096, 14336), (512, 4096, 4096), (512, 8960, 1536), (512, 1536, 8960),
+              (512, 1536, 1536), (512, 256, 1536)]
 
 
 def qmm_checks() -> list:

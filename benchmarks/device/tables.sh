@@ -87,10 +87,10 @@ case "${PART:-1}" in
    done
    timeout $(left 575) python3 -u benchmarks/wgmma_probe.py --library-only --out "$OUT/wgmma" > "$OUT/wgmma.log" 2>&1
    echo "wgmma rc $?"; grep -E "MLX|library|flash|qmm" "$OUT/wgmma.log" | cut -c1-400 ;;
-13) METALFORGE_BACKEND=cuda timeout ${TESTS:-200} python3 -m pytest -v -p no:cacheprovider --tb=line \
+13) METALFORGE_BACKEND=cuda METALFORGE_CONFORMANCE_BACKEND=cuda timeout ${TESTS:-200} python3 -m pytest -v -p no:cacheprovider --tb=line \
      tests/kernels/test_library.py tests/conformance > "$OUT/tests.log" 2>&1
    echo "tests rc $?"; echo "$(grep -c " PASSED" "$OUT/tests.log") passed"; grep -E " FAILED| ERROR|^E |passed|failed" "$OUT/tests.log" | head -16 | cut -c1-300
-   timeout 150 python3 -u benchmarks/wgmma_probe.py --qmm-only > "$OUT/qmm.log" 2>&1
+   timeout 200 python3 -u benchmarks/wgmma_probe.py --qmm-only > "$OUT/qmm.log" 2>&1
    echo "qmm rc $?"; grep -E "qmm" "$OUT/qmm.log" | cut -c1-400
    timeout $(left 575) python3 -u benchmarks/dot_bench.py --out "$OUT/dot" --budget $(( $(left 575) - 40 )) \
      > "$OUT/dot.log" 2>&1

@@ -22,6 +22,7 @@ NP = {"bool": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "
       "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
       "float16": np.float16, "float32": np.float32, "bfloat16": np.float32}
 TL_NAME = {"bool": "int1"}  # tl spells bool `int1`
+CONFORMANCE_BACKEND = "METALFORGE_CONFORMANCE_BACKEND"  # a back end's name: run metalforge's side there
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,8 @@ class MetalforgeSide:
 
     def run(self, kernel: str, grid, *args: Any, num_warps: int = 4, schedule: str = "forward",
             **consts: Any) -> list[np.ndarray]:
-        """`schedule`: the emulator's thread order ("reverse" exposes missing barriers)."""
+        """`schedule`: the emulator's thread order ("reverse" exposes missing barriers). With
+        $METALFORGE_CONFORMANCE_BACKEND set (e.g. `cuda` on a GPU machine) the kernels run there instead."""
         from metalforge.runtime.emulator import EmulatorBackend
 
         mx, mf = self.mx, self.mf
@@ -163,8 +165,8 @@ class MetalforgeSide:
                 margs.append(a)
         mconsts = {k: getattr(self.tl, TL_NAME.get(v.name, v.name)) if isinstance(v, DT) else v
                    for k, v in consts.items()}
-        res = getattr(self.k, kernel)[grid](*margs, num_warps=num_warps, backend=EmulatorBackend(schedule=schedule),
-                                            **mconsts)
+        backend = os.environ.get(CONFORMANCE_BACKEND) or EmulatorBackend(schedule=schedule)
+        res = getattr(self.k, kernel)[grid](*margs, num_warps=num_warps, backend=backend, **mconsts)
         res = [] if n_out == 0 else [res] if n_out == 1 else list(res)
         return [np.array(r.astype(mx.float32) if r.dtype == mx.bfloat16 else r) for r in res]
 
