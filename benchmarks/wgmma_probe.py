@@ -209,7 +209,8 @@ def main() -> int:
     if args.compile_only:
         return compile_only()
     if args.qmm_only:
-        return 0 if all(row["us"] for row in qmm_checks()) else 1
+        rows = split_checks()
+        return 0 if all(row["us"] for row in qmm_checks() + rows) else 1
     from gpu_bench import rotations, time_mlx
 
     size, flops = args.size, 2 * args.size ** 3
@@ -376,6 +377,54 @@ def qmm_checks() -> list:
             out.append(row)
         except Exception as e:
             print(f"qmm {name} wgmma: FAILED: {type(e).__name__}: {str(e)[:300]}", flush=True)
+    return out
+
+
+def split_checks() -> list:
+    """qmm at the prefill shapes at its untuned default tile: whole (`qmm_kernel`), K cut into 2, 4 and 8
+    ranges (`qmm_partial_kernel` and the sum), and `quantized.qmm` (what `qmm_k_split` picks), beside
+    MLX's quantized_matmul; each checked before it is timed."""
+    import metalforge as mf
+    from gpu_bench import rotations, time_mlx
+    from metalforge.kernels import quantized
+
+    cdiv, out = mf.cdiv, []
+    for m, n, k in QMM_SHAPES:
+        copies = rotations(n * k // 2 + m * (k + n) * 2)
+        args = [((mx.random.normal((m, k)) * k ** -0.5).astype(mx.float16), quantized._weights(n, k, 64, 4, mx.float16))
+                for _ in range(copies)]
+        want = quantized.reference(args[0][0], *(a.reshape(n, -1) for a in args[0][1]), 64, 4, stream=None,
+                                   weights_in_x_dtype=True).astype(mx.float32)
+        bound = 2e-2 * max(1.0, float(mx.max(mx.abs(want)).item()))
+
+        def whole(i):
+            x, w = args[i]
+            return quantized.qmm_kernel[quantized.qmm_grid(m, n)](x, *w, mf.empty((m, n), x.dtype), m, n, k, 64, 4)
+
+        def split(i, ranges):
+            x, w = args[i]
+            k_split = cdiv(cdiv(k, ranges), 64) * 64
+            parts = quantized.qmm_partial_kernel[quantized.qmm_partial_grid(m, n, k, k_split)](
+                x, *w, mf.empty((cdiv(k, k_split), m, n), mx.float32), m, n, k, k_split, 64, 4)
+            return parts.sum(axis=0).astype(x.dtype)
+
+        variants = {"whole": whole, **{f"{r} ranges": (lambda i, r=r: split(i, r)) for r in (2, 4, 8)},
+                    "qmm()": lambda i: quantized.qmm(args[i][0], *(a.reshape(n, -1) for a in args[i][1])),
+                    "MLX": lambda i: mx.quantized_matmul(args[i][0], *(a.reshape(n, -1) for a in args[i][1]),
+                                                         transpose=True, group_size=64, bits=4)}
+        row = {"shape": [m, n, k], "k_split": quantized.qmm_k_split(m, n, k, 64), "us": {}, "errors": {}}
+        for name, launch in variants.items():
+            try:
+                error = float(mx.max(mx.abs(launch(0).astype(mx.float32) - want)).item())
+                row["errors"][name] = error
+                if error <= bound:
+                    row["us"][name] = time_mlx(launch, copies)
+            except Exception as e:
+                row["errors"][name] = f"{type(e).__name__}: {str(e)[:200]}"
+        print(f"qmm split {m}x{n}x{k} (picks K {row['k_split']}): " + ", ".join(
+            f"{name} {row['us'][name]:.1f} us" if name in row["us"] else f"{name} WRONG/FAILED {row['errors'][name]}"
+            for name in variants), flush=True)
+        out.append(row)
     return out
 
 

@@ -350,28 +350,103 @@ def _qmm_reference(x, w_q, scales, biases, out, m, n, k, group, bits, *meta):
                      weights_in_x_dtype=True)
 
 
+QMM_SPACE = Space({"BLOCK_M": [16, 32, 64, 128], "BLOCK_N": [32, 64, 128], "BLOCK_K": [32, 64], "num_warps": [2, 4, 8],
+                   "num_stages": [1, 2], "wgmma": [False, True]})
+
+
+def _qmm_config(named: dict) -> Config:
+    return qmm_default(named["M"], named["x_ptr"].dtype, not lacking(named.get("backend"))("wgmma"))
+
+
+@jit
+def qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, k_hi, M, N, K, GROUP: tl.constexpr,
+                BITS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """x[rm, k_lo:k_hi] @ W[rn, k_lo:k_hi]^T in fp32 (k_lo a multiple of BLOCK_K and of GROUP): BLOCK_N
+    rows of W dequantised in fp32 (`dequantized_rows`: each packed word loaded once), rounded to x's
+    dtype (as MLX's kernels do) and given to the tl.dot as W^T's (BLOCK_K, BLOCK_N) block."""
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(k_lo, k_hi, BLOCK_K):
+        rk = k0 + tl.arange(0, BLOCK_K)
+        a = load_tile(x_ptr, rm, rk, M, K)
+        w, _, _ = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_K)
+        acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    return acc
+
+
 @register
-@autotune(space=Space({"BLOCK_M": [16, 32, 64, 128], "BLOCK_N": [32, 64, 128], "BLOCK_K": [32, 64],
-                       "num_warps": [2, 4, 8], "num_stages": [1, 2], "wgmma": [False, True]}),
-          key=["M", "N", "K", "GROUP", "BITS"], reference=_qmm_reference,
-          default=lambda named: qmm_default(named["M"], named["x_ptr"].dtype, not lacking(named.get("backend"))("wgmma")),
+@autotune(space=QMM_SPACE, key=["M", "N", "K", "GROUP", "BITS"], reference=_qmm_reference, default=_qmm_config,
           tune_args=_qmm_tune_args, tune_shape=_qmm_tune_shape, shapes=[(64, 256, 1024)], shape_ranks=[5],
           dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # fp16 weights and output of a K-long fp32 sum
 @jit
 def qmm_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, M, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    """out (M, N) = x (M, K) @ W^T: BLOCK_N rows of W dequantised in fp32 (`dequantized_rows`: each
-    packed word loaded once), rounded to x's dtype (as MLX's kernels do) and given to the tl.dot as
-    W^T's (BLOCK_K, BLOCK_N) block."""
+    """out (M, N) = x (M, K) @ W^T (`qmm_product`), in x's dtype."""
     rm, rn = output_tile(BLOCK_M, BLOCK_N)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k0 in range(0, K, BLOCK_K):
-        rk = k0 + tl.arange(0, BLOCK_K)
-        a = load_tile(x_ptr, rm, rk, M, K)
-        w, _, _ = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_K)
-        acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, 0, K, M, N, K, GROUP, BITS, BLOCK_M, BLOCK_N,
+                      BLOCK_K)
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
              mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+# A product of few output tiles and a long K (Qwen2-1.5B's prefill: 512 x 1536 at 128 x 128 is 48 tiles,
+# a third of an H100's 132 SMs, down_proj's K 8960) is cut along K into ranges of at least MIN_SPLIT_K,
+# doubling their count until there are MIN_PROGRAMS programs (`qmm_partial_kernel`, then a sum).
+MIN_PROGRAMS = 128
+MIN_SPLIT_K = 512
+NOMINAL_TILE = 128  # the tile side the program count is reckoned at (the wgmma default's; tuned tiles vary)
+
+
+def qmm_k_split(m: int, n: int, k: int, group: int) -> int:
+    """K per program of qmm at (M, N, K): K itself (no split) unless the output has fewer than
+    MIN_PROGRAMS tiles of NOMINAL_TILE; else a multiple of the group and of every BLOCK_K of the space."""
+    tiles, splits = cdiv(m, NOMINAL_TILE) * cdiv(n, NOMINAL_TILE), 1
+    while tiles * splits < MIN_PROGRAMS and k // (splits * 2) >= MIN_SPLIT_K:
+        splits *= 2
+    step = max(group, *QMM_SPACE.params["BLOCK_K"])
+    return k if splits == 1 else cdiv(cdiv(k, splits), step) * step
+
+
+def qmm_partial_grid(m: int, n: int, k: int, k_split: int) -> Callable[[dict], tuple]:
+    """The launch grid of qmm_partial: (row tiles, column tiles, K ranges)."""
+    return lambda meta: (cdiv(m, meta["BLOCK_M"]), cdiv(n, meta["BLOCK_N"]), cdiv(k, k_split))
+
+
+def _partial_tune_args(shape: tuple, dtype: mx.Dtype):
+    m, n, k, k_split, bits, group = (*shape, 4, 64) if len(shape) == 4 else shape
+    x = mx.random.normal((m, k)).astype(dtype)
+    return qmm_partial_grid(m, n, k, k_split), (x, *_weights(n, k, group, bits, dtype),
+                                                empty((cdiv(k, k_split), m, n), mx.float32), m, n, k, k_split, group,
+                                                bits)
+
+
+def _partial_tune_shape(named: dict) -> tuple:
+    """(M, N, K, K_SPLIT) for 4-bit g64, else (M, N, K, K_SPLIT, bits, group): what `_partial_tune_args` takes."""
+    shape, bits, group = (named["M"], named["N"], named["K"], named["K_SPLIT"]), named["BITS"], named["GROUP"]
+    return shape if (bits, group) == (4, 64) else (*shape, bits, group)
+
+
+def _partial_reference(x, w_q, scales, biases, part, m, n, k, k_split, group, bits, *meta):
+    x32 = x.astype(mx.float32)
+    w = mx.dequantize(w_q.reshape(n, -1), scales.reshape(n, -1), biases.reshape(n, -1), group_size=group,
+                      bits=bits).astype(x.dtype).astype(mx.float32)
+    return mx.stack([x32[:, lo:lo + k_split] @ w[:, lo:lo + k_split].T for lo in range(0, k, k_split)])
+
+
+@register
+@autotune(space=QMM_SPACE, key=["M", "N", "K", "K_SPLIT", "GROUP", "BITS"], reference=_partial_reference,
+          default=_qmm_config, tune_args=_partial_tune_args, tune_shape=_partial_tune_shape,
+          shapes=[(64, 256, 2048, 1024)], shape_ranks=[6], dtypes=[mx.float16], rtol=1e-3, atol=1e-3)
+@jit
+def qmm_partial_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, part_ptr, M, N, K, K_SPLIT, GROUP: tl.constexpr,
+                       BITS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """part[s] (M, N) = x[:, s K_SPLIT:(s + 1) K_SPLIT] @ W[:, the same]^T in fp32, s = program_id(2):
+    qmm's product over one range of K, summed by `qmm` (K_SPLIT a multiple of BLOCK_K and GROUP)."""
+    rm, rn = output_tile(BLOCK_M, BLOCK_N)
+    split = tl.program_id(2)
+    k_lo = split * K_SPLIT
+    acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
+                      GROUP, BITS, BLOCK_M, BLOCK_N, BLOCK_K)
+    tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
 def _check(w_q: mx.array, scales: mx.array, group_size: int, bits: int) -> tuple[int, int]:
@@ -524,11 +599,19 @@ def qmv_swiglu_launch(x: mx.array, gate: Quantized, up: Quantized, group_size: i
 def qmm(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64, bits: int = 4,
         backend=None) -> mx.array:
     """x @ W^T for x of shape (..., K) and W (N, K) quantized with `mx.quantize(W, group_size, bits)`:
-    `mx.quantized_matmul(x, w_q, scales, biases, transpose=True)`, output (..., N) in x's dtype."""
+    `mx.quantized_matmul(x, w_q, scales, biases, transpose=True)`, output (..., N) in x's dtype. Where
+    the output has few tiles and K is long (`qmm_k_split`), each range of K is a program's product in
+    fp32 (`qmm_partial_kernel`) and their sum is rounded to x's dtype once, as the whole product's is."""
     n, k = _check(w_q, scales, group_size, bits)
     m = x.size // k
-    return qmm_kernel[qmm_grid(m, n)](x, w_q, scales, biases, empty((*x.shape[:-1], n), x.dtype), m, n, k, group_size,
-                                      bits, backend=backend)
+    k_split = qmm_k_split(m, n, k, group_size)
+    if k_split >= k:
+        return qmm_kernel[qmm_grid(m, n)](x, w_q, scales, biases, empty((*x.shape[:-1], n), x.dtype), m, n, k,
+                                          group_size, bits, backend=backend)
+    parts = qmm_partial_kernel[qmm_partial_grid(m, n, k, k_split)](
+        x, w_q, scales, biases, empty((cdiv(k, k_split), m, n), mx.float32), m, n, k, k_split, group_size, bits,
+        backend=backend)
+    return parts.sum(axis=0).astype(x.dtype).reshape(*x.shape[:-1], n)
 
 
 def reference(x, w_q, scales, biases, group_size: int = 64, bits: int = 4, stream=mx.cpu,

@@ -64,6 +64,9 @@ SPECIMENS = (
     Specimen("qmm_4bit_512x14336x4096_f16", _jit("quantized", "qmm_kernel"),
              lambda: (_h(), _h(mx.uint32), _h(), _h(), empty((512, 14336), mx.float16), 512, 14336, 4096, 64, 4),
              dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, num_warps=4)),
+    Specimen("qmm_partial_4bit_512x1536x8960_f16", _jit("quantized", "qmm_partial_kernel"),  # Qwen2-1.5B's down_proj
+             lambda: (_h(), _h(mx.uint32), _h(), _h(), empty((4, 512, 1536)), 512, 1536, 8960, 2240, 64, 4),
+             dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, num_warps=4)),
     Specimen("decode_attention_s8192_d128_f16", _jit("attention", "decode_attention_kernel"),
              lambda: (_h(), _h(), _h(), empty((32 * 32, 128)), empty(32 * 32), empty(32 * 32), 8192, 256, 0,
                       1 / math.sqrt(128), 4, 128, False), dict(BLOCK_N=64, num_warps=4)),

@@ -108,7 +108,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
   // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 368: for k0 in range(0, K, BLOCK_K):
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -240,14 +240,14 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     }
   }
   __syncthreads();
-  // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 374: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 388: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 2) {
     *reinterpret_cast<mf_vec<2, __half>*>((t_14_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_13[k], t_13[(k + 1)]}};
@@ -278,7 +278,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
   // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 368: for k0 in range(0, K, BLOCK_K):
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -418,14 +418,14 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     }
   }
   __syncthreads();
-  // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 374: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 388: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 2) {
     *reinterpret_cast<mf_vec<2, __half>*>((t_14_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_13[k], t_13[(k + 1)]}};

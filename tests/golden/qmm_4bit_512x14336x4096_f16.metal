@@ -2,7 +2,7 @@
 int t = (int(threadgroup_position_in_grid.x) * 32);
 int t_1 = (int(threadgroup_position_in_grid.y) * 64);
 // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 368: for k0 in range(0, K, BLOCK_K):
+// 368: for k0 in range(k_lo, k_hi, BLOCK_K):
 simdgroup_matrix<float, 8, 8> acc[8];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -139,14 +139,14 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     }
   }
 }
-// 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+// 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 half t_13[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   t_13[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
 }
-// 374: mask=(rm[:, None] < M) & (rn[None, :] < N))
-// 373: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+// 388: mask=(rm[:, None] < M) & (rn[None, :] < N))
+// 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   int rm = (t + ((((((k / 2) / 4) * 2) + (int(simdgroup_index_in_threadgroup) / 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));

@@ -1,0 +1,455 @@
+
+// Neighbouring elements moved in one access; the address must be aligned to the vector's size
+// (global memory: the kernel is versioned on its arguments' alignment).
+template <int N, typename T> struct alignas(sizeof(T) * N) mf_vec { T v[N]; };
+template <typename T> __device__ __forceinline__ bool mf_is_aligned(const T* p, int bytes) {
+  return reinterpret_cast<uintptr_t>(p) % bytes == 0;
+}
+// The vector's bytes as whole registers: a masked load then merges registers (a predicated load),
+// not 16-bit elements one by one (which costs a byte permute per element).
+template <int B> struct mf_words { using type = unsigned char; };
+template <> struct mf_words<2> { using type = unsigned short; };
+template <> struct mf_words<4> { using type = unsigned; };
+template <> struct mf_words<8> { using type = uint2; };
+template <> struct mf_words<16> { using type = uint4; };
+template <int N, typename T> __device__ __forceinline__ void mf_load_masked(mf_vec<N, T>& v, const T* p, bool mask) {
+  using W = typename mf_words<sizeof(mf_vec<N, T>)>::type;
+  W w = *reinterpret_cast<const W*>(&v);
+  if (mask) w = *reinterpret_cast<const W*>(p);
+  v = *reinterpret_cast<const mf_vec<N, T>*>(&w);
+}
+
+// Tensor cores: D = A @ B + C on a 16x8x16 tile, fp16 or bf16 inputs, fp32 accumulator (PTX mma.sync).
+template <typename T, int N> struct mf_frag { T e[N]; };
+__device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_frag<__half, 8>& a,
+                                                const mf_frag<__half, 4>& b) {
+  const unsigned* pa = reinterpret_cast<const unsigned*>(a.e);
+  const unsigned* pb = reinterpret_cast<const unsigned*>(b.e);
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+               "{%0, %1, %2, %3};\n"
+               : "+f"(c.e[0]), "+f"(c.e[1]), "+f"(c.e[2]), "+f"(c.e[3])
+               : "r"(pa[0]), "r"(pa[1]), "r"(pa[2]), "r"(pa[3]), "r"(pb[0]), "r"(pb[1]));
+}
+__device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_frag<__nv_bfloat16, 8>& a,
+                                                const mf_frag<__nv_bfloat16, 4>& b) {
+  const unsigned* pa = reinterpret_cast<const unsigned*>(a.e);
+  const unsigned* pb = reinterpret_cast<const unsigned*>(b.e);
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+               "{%0, %1, %2, %3};\n"
+               : "+f"(c.e[0]), "+f"(c.e[1]), "+f"(c.e[2]), "+f"(c.e[3])
+               : "r"(pa[0]), "r"(pa[1]), "r"(pa[2]), "r"(pa[3]), "r"(pb[0]), "r"(pb[1]));
+}
+
+// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row,
+// `offset` elements from `base` (the same base for a K step's loads: converted once, offset folded).
+template <int N, bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix(F& frag, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
+  unsigned* r = reinterpret_cast<unsigned*>(frag.e);
+  if constexpr (N == 4 && !Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
+  } else if constexpr (N == 4) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
+  } else if constexpr (!Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+  }
+}
+
+// Two neighbouring 2-matrix fragments in one .x4: matrices 0, 1 into `lo`, 2, 3 into `hi`.
+template <bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix_pair(F& lo, F& hi, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
+  unsigned* l = reinterpret_cast<unsigned*>(lo.e);
+  unsigned* h = reinterpret_cast<unsigned*>(hi.e);
+  if constexpr (Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
+  }
+}
+// Conversions through float for __half/__nv_bfloat16 (their direct conversions are ambiguous).
+template <typename T> struct mf_convert {
+  template <typename S> static __device__ __forceinline__ T from(S x) { return static_cast<T>(x); }
+  static __device__ __forceinline__ T from(__half x) { return static_cast<T>(__half2float(x)); }
+  static __device__ __forceinline__ T from(__nv_bfloat16 x) { return static_cast<T>(__bfloat162float(x)); }
+};
+template <> struct mf_convert<bool> {
+  template <typename S> static __device__ __forceinline__ bool from(S x) { return static_cast<bool>(x); }
+  static __device__ __forceinline__ bool from(__half x) { return __half2float(x) != 0.0f; }
+  static __device__ __forceinline__ bool from(__nv_bfloat16 x) { return __bfloat162float(x) != 0.0f; }
+};
+template <> struct mf_convert<__half> {
+  template <typename S> static __device__ __forceinline__ __half from(S x) { return __float2half(static_cast<float>(x)); }
+  static __device__ __forceinline__ __half from(__half x) { return x; }
+  static __device__ __forceinline__ __half from(__nv_bfloat16 x) { return __float2half(__bfloat162float(x)); }
+};
+template <> struct mf_convert<__nv_bfloat16> {
+  template <typename S> static __device__ __forceinline__ __nv_bfloat16 from(S x) {
+    return __float2bfloat16(static_cast<float>(x));
+  }
+  static __device__ __forceinline__ __nv_bfloat16 from(__half x) { return __float2bfloat16(__half2float(x)); }
+  static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
+};
+template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
+template <typename T> __device__ __forceinline__ T mf_min(T a, T b) { return b < a ? b : a; }
+
+extern __shared__ __align__(16) unsigned char mf_shared[];
+const auto mf_M = M[0];
+const auto mf_N = N[0];
+const auto mf_K = K[0];
+const auto mf_K_SPLIT = K_SPLIT[0];
+__half* t_14_smem = reinterpret_cast<__half*>(mf_shared + 0);
+__half* a_1_smem = reinterpret_cast<__half*>(mf_shared + 5120);
+float* acc_2_smem = reinterpret_cast<float*>(mf_shared + 0);
+if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x_ptr, 16))) {
+  // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
+  int t = (int(blockIdx.x) * 32);
+  int t_1 = (int(blockIdx.y) * 64);
+  // 445: split = tl.program_id(2)
+  // 446: k_lo = split * K_SPLIT
+  int k_lo = (int(blockIdx.z) * mf_K_SPLIT);
+  // 447: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
+  int t_2 = (k_lo + mf_K_SPLIT);
+  int t_3 = mf_min<int>(t_2, mf_K);
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
+  mf_frag<float, 4> acc[4];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    float acc_1 = 0.0f;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
+  }
+  for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+    int rm = t;
+    __half a[8];
+    int rm_1 = (t + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
+    int rk_1 = (k0 + ((int(threadIdx.x % 32u) % 4) * 8));
+    {
+      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+      mf_load_masked(mf_v, ((x_ptr + (rm_1 * mf_K)) + rk_1), ((rm_1 < mf_M) & (rk_1 < mf_K)));
+      a[0] = mf_v.v[0];
+      a[1] = mf_v.v[1];
+      a[2] = mf_v.v[2];
+      a[3] = mf_v.v[3];
+      a[4] = mf_v.v[4];
+      a[5] = mf_v.v[5];
+      a[6] = mf_v.v[6];
+      a[7] = mf_v.v[7];
+    }
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    int t_4 = (k0 / 8);
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    int t_5 = (mf_K / 64);
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    int t_6 = (mf_K / 8);
+    int rn = t_1;
+    unsigned words[2];
+    int rn_1 = (t_1 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
+    int kw_1 = (t_4 + ((int(threadIdx.x % 32u) % 2) * 2));
+    bool k_ok_1 = ((kw_1 / 8) < t_5);
+    bool mask = ((rn_1 < mf_N) & k_ok_1);
+    {
+      mf_vec<2, unsigned> mf_v{{0u, 0u}};
+      mf_load_masked(mf_v, ((wq_ptr + (rn_1 * t_6)) + kw_1), mask);
+      words[0] = mf_v.v[0];
+      words[1] = mf_v.v[1];
+    }
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    unsigned t_7[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_7[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+    }
+    unsigned t_8[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_8[k] = (t_7[k] & 15u);
+    }
+    float q[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      q[k] = static_cast<float>(t_8[k]);
+    }
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    int t_9 = (mf_K / 64);
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_10[2];
+    int groups_1 = ((rn_1 * t_9) + (kw_1 / 8));
+    t_10[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
+    t_10[1] = t_10[0];
+    float scale[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      scale[k] = static_cast<float>(t_10[k]);
+    }
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_11[2];
+    t_11[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
+    t_11[1] = t_11[0];
+    float bias[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      bias[k] = static_cast<float>(t_11[k]);
+    }
+    // 63: return q * scale + bias, kw, k_ok
+    float t_12[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_12[k] = (q[k] * scale[(k / 8)]);
+    }
+    float w[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      w[k] = (t_12[k] + bias[(k / 8)]);
+    }
+    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    __half t_13[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_13[k] = mf_cast<__half>(w[k]);
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      *reinterpret_cast<mf_vec<8, __half>*>((t_14_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)], t_13[(k + 4)], t_13[(k + 5)], t_13[(k + 6)], t_13[(k + 7)]}};
+    }
+    *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
+    __syncthreads();
+    int warp_row = 0;
+    int warp_col = (int(threadIdx.x / 32u) * 8);
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)) + (int(threadIdx.x % 32u) % 8)) * 40));
+    #pragma unroll
+    for (int kk = 0; (kk < 32); kk += 16) {
+      mf_frag<__half, 8> frag_a[2];
+      mf_frag<__half, 4> frag_b[2];
+      #pragma unroll
+      for (int i = 0; (i < 2); i += 1) {
+        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 16) * 40) + kk));
+      }
+      #pragma unroll
+      for (int j = 0; (j < 2); j += 2) {
+        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (t_14_smem + b_lane), (kk + ((j * 32) * 40)));
+      }
+      #pragma unroll
+      for (int i = 0; (i < 2); i += 1) {
+        #pragma unroll
+        for (int j = 0; (j < 2); j += 1) {
+          mf_mma_m16n8k16(acc[((i * 2) + j)], frag_a[i], frag_b[j]);
+        }
+      }
+    }
+  }
+  __syncthreads();
+  // 449: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+  int t_15 = (int(blockIdx.z) * mf_M);
+  int t_16 = (t_15 * mf_N);
+  decltype(part_ptr) t_17 = (part_ptr + t_16);
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 2) {
+    *reinterpret_cast<mf_vec<2, float>*>((acc_2_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 68) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, float>{{acc[(k / 4)].e[(k % 4)], acc[((k + 1) / 4)].e[((k + 1) % 4)]}};
+  }
+  __syncthreads();
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 4) {
+    float run[4];
+    {
+      const mf_vec<4, float> mf_v = *reinterpret_cast<const mf_vec<4, float>*>((acc_2_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))) * 68) + ((int(threadIdx.x % 32u) % 16) * 4))));
+      run[0] = mf_v.v[0];
+      run[1] = mf_v.v[1];
+      run[2] = mf_v.v[2];
+      run[3] = mf_v.v[3];
+    }
+    int rm = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+    int rn = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
+    if (((rm < mf_M) & (rn < mf_N))) {
+      *reinterpret_cast<mf_vec<4, float>*>(((t_17 + (rm * mf_N)) + rn)) = mf_vec<4, float>{{run[0], run[1], run[2], run[3]}};
+    }
+  }
+} else {
+  // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
+  int t = (int(blockIdx.x) * 32);
+  int t_1 = (int(blockIdx.y) * 64);
+  // 445: split = tl.program_id(2)
+  // 446: k_lo = split * K_SPLIT
+  int k_lo = (int(blockIdx.z) * mf_K_SPLIT);
+  // 447: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
+  int t_2 = (k_lo + mf_K_SPLIT);
+  int t_3 = mf_min<int>(t_2, mf_K);
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
+  mf_frag<float, 4> acc[4];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    float acc_1 = 0.0f;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
+  }
+  for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+    int rm = t;
+    __half a[8];
+    int rm_1 = (t + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
+    int rk_1 = (k0 + ((int(threadIdx.x % 32u) % 4) * 8));
+    if (((rm_1 < mf_M) & (rk_1 < mf_K))) {
+      a[0] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[0];
+      a[1] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[1];
+      a[2] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[2];
+      a[3] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[3];
+      a[4] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[4];
+      a[5] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[5];
+      a[6] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[6];
+      a[7] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[7];
+    } else {
+      a[0] = __float2half(0.0f);
+      a[1] = __float2half(0.0f);
+      a[2] = __float2half(0.0f);
+      a[3] = __float2half(0.0f);
+      a[4] = __float2half(0.0f);
+      a[5] = __float2half(0.0f);
+      a[6] = __float2half(0.0f);
+      a[7] = __float2half(0.0f);
+    }
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    int t_4 = (k0 / 8);
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    int t_5 = (mf_K / 64);
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    int t_6 = (mf_K / 8);
+    int rn = t_1;
+    unsigned words[2];
+    int rn_1 = (t_1 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
+    int kw_1 = (t_4 + ((int(threadIdx.x % 32u) % 2) * 2));
+    bool k_ok_1 = ((kw_1 / 8) < t_5);
+    bool mask = ((rn_1 < mf_N) & k_ok_1);
+    if (mask) {
+      words[0] = ((wq_ptr + (rn_1 * t_6)) + kw_1)[0];
+      words[1] = ((wq_ptr + (rn_1 * t_6)) + kw_1)[1];
+    } else {
+      words[0] = 0u;
+      words[1] = 0u;
+    }
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    unsigned t_7[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_7[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+    }
+    unsigned t_8[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_8[k] = (t_7[k] & 15u);
+    }
+    float q[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      q[k] = static_cast<float>(t_8[k]);
+    }
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    int t_9 = (mf_K / 64);
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_10[2];
+    int groups_1 = ((rn_1 * t_9) + (kw_1 / 8));
+    t_10[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
+    t_10[1] = t_10[0];
+    float scale[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      scale[k] = static_cast<float>(t_10[k]);
+    }
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_11[2];
+    t_11[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
+    t_11[1] = t_11[0];
+    float bias[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      bias[k] = static_cast<float>(t_11[k]);
+    }
+    // 63: return q * scale + bias, kw, k_ok
+    float t_12[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_12[k] = (q[k] * scale[(k / 8)]);
+    }
+    float w[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      w[k] = (t_12[k] + bias[(k / 8)]);
+    }
+    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    __half t_13[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_13[k] = mf_cast<__half>(w[k]);
+    }
+    __syncthreads();
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      *reinterpret_cast<mf_vec<8, __half>*>((t_14_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)], t_13[(k + 4)], t_13[(k + 5)], t_13[(k + 6)], t_13[(k + 7)]}};
+    }
+    *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
+    __syncthreads();
+    int warp_row = 0;
+    int warp_col = (int(threadIdx.x / 32u) * 8);
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)) + (int(threadIdx.x % 32u) % 8)) * 40));
+    #pragma unroll 1
+    for (int kk = 0; (kk < 32); kk += 16) {
+      mf_frag<__half, 8> frag_a[2];
+      mf_frag<__half, 4> frag_b[2];
+      #pragma unroll 1
+      for (int i = 0; (i < 2); i += 1) {
+        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 16) * 40) + kk));
+      }
+      #pragma unroll 1
+      for (int j = 0; (j < 2); j += 2) {
+        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (t_14_smem + b_lane), (kk + ((j * 32) * 40)));
+      }
+      #pragma unroll 1
+      for (int i = 0; (i < 2); i += 1) {
+        #pragma unroll 1
+        for (int j = 0; (j < 2); j += 1) {
+          mf_mma_m16n8k16(acc[((i * 2) + j)], frag_a[i], frag_b[j]);
+        }
+      }
+    }
+  }
+  __syncthreads();
+  // 449: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+  int t_15 = (int(blockIdx.z) * mf_M);
+  int t_16 = (t_15 * mf_N);
+  decltype(part_ptr) t_17 = (part_ptr + t_16);
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 2) {
+    *reinterpret_cast<mf_vec<2, float>*>((acc_2_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 68) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, float>{{acc[(k / 4)].e[(k % 4)], acc[((k + 1) / 4)].e[((k + 1) % 4)]}};
+  }
+  __syncthreads();
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 4) {
+    float run[4];
+    {
+      const mf_vec<4, float> mf_v = *reinterpret_cast<const mf_vec<4, float>*>((acc_2_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))) * 68) + ((int(threadIdx.x % 32u) % 16) * 4))));
+      run[0] = mf_v.v[0];
+      run[1] = mf_v.v[1];
+      run[2] = mf_v.v[2];
+      run[3] = mf_v.v[3];
+    }
+    int rm = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
+    int rn = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
+    if (((rm < mf_M) & (rn < mf_N))) {
+      ((t_17 + (rm * mf_N)) + rn)[0] = run[0];
+      ((t_17 + (rm * mf_N)) + rn)[1] = run[1];
+      ((t_17 + (rm * mf_N)) + rn)[2] = run[2];
+      ((t_17 + (rm * mf_N)) + rn)[3] = run[3];
+    }
+  }
+}
