@@ -334,6 +334,7 @@ QMM_CONFIGS = [dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, num_warps=4), dict(BLOC
 # Llama-3-8B's projections, then Qwen2-1.5B's (gate/up, down, q/o, k/v: few output tiles at 128 x 128)
 QMM_SHAPES = [(512, 14336, 4096), (512, 4096, 14336), (512, 4096, 4096), (512, 8960, 1536), (512, 1536, 8960),
               (512, 1536, 1536), (512, 256, 1536)]
+SPLIT_SHAPES = QMM_SHAPES + [(512, 151936, 1536)]  # and Qwen2-1.5B's tied lm_head (QuantizedEmbedding.as_linear)
 
 
 def qmm_checks() -> list:
@@ -389,7 +390,7 @@ def split_checks() -> list:
     from metalforge.kernels import quantized
 
     cdiv, out = mf.cdiv, []
-    for m, n, k in QMM_SHAPES:
+    for m, n, k in SPLIT_SHAPES:
         copies = rotations(n * k // 2 + m * (k + n) * 2)
         args = [((mx.random.normal((m, k)) * k ** -0.5).astype(mx.float16), quantized._weights(n, k, 64, 4, mx.float16))
                 for _ in range(copies)]
@@ -408,7 +409,8 @@ def split_checks() -> list:
                 x, *w, mf.empty((cdiv(k, k_split), m, n), mx.float32), m, n, k, k_split, 64, 4)
             return parts.sum(axis=0).astype(x.dtype)
 
-        variants = {"whole": whole, **{f"{r} ranges": (lambda i, r=r: split(i, r)) for r in (2, 4, 8)},
+        few = cdiv(m, 128) * cdiv(n, 128) < 2 * quantized.MIN_PROGRAMS  # else no ranges (the lm_head's: 2.5 GB)
+        variants = {"whole": whole, **{f"{r} ranges": (lambda i, r=r: split(i, r)) for r in ((2, 4, 8) if few else ())},
                     "qmm()": lambda i: quantized.qmm(args[i][0], *(a.reshape(n, -1) for a in args[i][1])),
                     "MLX": lambda i: mx.quantized_matmul(args[i][0], *(a.reshape(n, -1) for a in args[i][1]),
                                                          transpose=True, group_size=64, bits=4)}
