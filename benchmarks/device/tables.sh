@@ -9,7 +9,7 @@
 #   .device/wheels), then host_profile.py on the 8B;  PART=9: wgmma_probe.py --library-only (the
 #   compiler's wgmma matmul, flash attention and qmm, checked and timed against mma.sync), then the
 #   matmul 4096^3 row of dot_bench.py at .device/base.tgz and here (a before/after pair);  PART=10:
-#   lm_bench.py untuned (Qwen2-1.5B, the 8B, fp32 greedy on $GREEDY, default the 1B; $LM s), then
+#   lm_bench.py untuned ($MODELS, default Qwen2-1.5B and the 8B; fp32 greedy on $GREEDY, default the 1B; $LM s), then
 #   dot_bench.py ($DOT s),
 #   with LMBASE=1 the same at .device/base.tgz;  PART=11:
 #   energy_bench.py with the budget for its fronts and the contention table ($BUDGET s, default 500;
@@ -68,13 +68,13 @@ case "${PART:-1}" in
      $side benchmarks/dot_bench.py --out "$OUT/mm-$side" --only mm4096 --budget 100 > "$OUT/mm-$side.log" 2>&1
      echo "mm $side rc $?"; tail -n +3 "$OUT/mm-$side/table.md" 2>/dev/null; grep -E "config|FAILED" "$OUT/mm-$side.log" | tail -4 | cut -c1-200
    done ;;
-10) timeout $(( ${LM:-150} + 20 )) python3 -u benchmarks/lm_bench.py --out "$OUT/lm" --models qwen2-1.5b,llama-8b \
+10) timeout $(( ${LM:-150} + 20 )) python3 -u benchmarks/lm_bench.py --out "$OUT/lm" --models ${MODELS:-qwen2-1.5b,llama-8b} \
      --reps 3 --tune-seconds 0 --greedy "${GREEDY-llama-1b}" --budget ${LM:-150} > "$OUT/lm.log" 2>&1
    echo "lm rc $?"; grep -E "^\| (llama|qwen)|greedy" "$OUT/lm.log" | tail -5 | cut -c1-300
    timeout $(( ${DOT:-200} + 50 )) python3 -u benchmarks/dot_bench.py --out "$OUT/dot" --budget ${DOT:-200} \
      > "$OUT/dot.log" 2>&1
    echo "dot rc $?"; tail -n +3 "$OUT/dot/table.md" 2>/dev/null
-   [ -n "${LMBASE:-}" ] && base benchmarks/lm_bench.py --out "$OUT/lm-base" --models qwen2-1.5b,llama-8b --reps 3 --tune-seconds 0 \
+   [ -n "${LMBASE:-}" ] && base benchmarks/lm_bench.py --out "$OUT/lm-base" --models ${MODELS:-qwen2-1.5b,llama-8b} --reps 3 --tune-seconds 0 \
      --greedy '' --budget $(( $(left 560) - 30 )) > "$OUT/lm-base.log" 2>&1
    echo "lm base rc $?"; grep -E "^\| (llama|qwen)" "$OUT/lm-base.log" | tail -2 | cut -c1-300 ;;
 11) timeout $(( ${BUDGET:-500} + 60 )) python3 -u benchmarks/energy_bench.py --out "$OUT/energy" --budget ${BUDGET:-500} \
