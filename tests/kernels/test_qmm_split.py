@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import metalforge as mf
+from metalforge.autotune.bench import as_outputs, max_error
 from metalforge.launcher import cdiv
 from metalforge.kernels import quantized
 
@@ -63,26 +64,31 @@ def test_partial_products_against_float64(rng, bits, group, k, k_split, config):
         assert np.isfinite(got[r]).all() and (np.abs(got[r] - xs @ ws.T) <= bound).all(), (r, np.abs(got[r] - xs @ ws.T).max())
 
 
+def assert_qmm_close(x2: mx.array, w: np.ndarray, got: mx.array, k: int) -> None:
+    """`got` against x2 (M, K) @ w^T in float64, w the dequantised weights: the weights rounded to x's
+    dtype first (as qmm and MLX do), an fp32 sum (its ranges' sums added), one rounding to x's dtype."""
+    dtype = x2.dtype
+    w_x = f64(mx.array(w.astype(np.float32)).astype(dtype))
+    want = f64(x2) @ w_x.T
+    scale = np.abs(f64(x2)) @ np.abs(w_x).T
+    unit = 2.0 ** -11 if dtype == mx.float16 else 2.0 ** -24
+    # where the kernel's fp32 dequantisation and MLX's differ in their last bit, a weight may round to
+    # the neighbouring value of x's dtype: one ulp, 2^-10 of it at most (none in fp32)
+    flips = 2.0 ** -10 * scale if dtype == mx.float16 else 0.0
+    bound = unit * np.abs(want) + (k + 2) * 2.0 ** -24 * scale + flips + 1e-30
+    assert (np.abs(f64(got) - want) <= bound).all(), np.abs(f64(got) - want).max()
+
+
 @pytest.mark.parametrize("dtype", [mx.float16, mx.float32])
 def test_split_qmm_against_float64(rng, dtype):
-    """`qmm` at a shape it splits (three rows of x in a batch of one, K in two ranges): the ranges'
-    fp32 sums added and rounded to x's dtype once, as the unsplit product rounds."""
+    """`qmm` at a shape it splits (three rows of x in a batch of one, K in two ranges)."""
     m, n, k = 3, 40, 1536
     assert quantized.qmm_k_split(m, n, k, 64) == 768
     w_q, scales, biases, w = _quantized(rng, n, k, 64, 4)
     x = normal(rng, (1, m, k), dtype)
     got = quantized.qmm(x, w_q, scales, biases, 64, 4)
     assert got.shape == (1, m, n) and got.dtype == dtype
-    # the weights rounded to x's dtype first (as qmm and MLX do), then an fp32 sum and one rounding
-    w_x = f64(mx.array(w.astype(np.float32)).astype(dtype))
-    want = f64(x[0]) @ w_x.T
-    scale = np.abs(f64(x[0])) @ np.abs(w_x).T
-    unit = 2.0 ** -11 if dtype == mx.float16 else 2.0 ** -24
-    # ... and where the kernel's fp32 dequantisation and MLX's differ in their last bit, a weight may
-    # round to the neighbouring value of x's dtype: one ulp, 2^-10 of it at most (none in fp32)
-    flips = 2.0 ** -10 * scale if dtype == mx.float16 else 0.0
-    bound = unit * np.abs(want) + (k + 2) * 2.0 ** -24 * scale + flips + 1e-30
-    assert (np.abs(f64(got[0]) - want) <= bound).all(), np.abs(f64(got[0]) - want).max()
+    assert_qmm_close(x[0], w, got[0], k)
 
 
 def test_unsplit_qmm_keeps_one_launch(monkeypatch):
@@ -111,3 +117,31 @@ def test_partial_kernel_on_wgmma_compiles_for_sm90a_without_spills(bm, warps):
     assert "mf_wgmma_m64n128k16_f16(" in c.body and "mf_mma_m16n8k16(" not in c.body
     used = resources(to_ptx(compiled_source(c), arch="sm_90a"), arch="sm_90a")
     assert (used.spill_stores, used.spill_loads) == (0, 0) and used.registers <= 255, used
+
+
+@pytest.mark.parametrize("shape", [(64, 256, 2048, 1024), (3, 40, 1536, 768, 8, 128)])
+def test_partial_kernel_passes_its_tuning_check(shape):
+    """The tuner's check of qmm_partial (fp16: the reference dequantises in fp32 and rounds the weights
+    to fp16 as the kernel does) at its standard shape and at 8-bit g128."""
+    tuner = quantized.qmm_partial_kernel
+    grid, args = tuner.tune_case(shape, mx.float16)
+    outputs = as_outputs(tuner.fn[grid](*args, **tuner.default_config(args).all_kwargs()))
+    error, wrong = max_error(outputs, as_outputs(tuner.reference(*args)), tuner.rtol, tuner.atol)
+    assert wrong is None, (error, wrong)
+
+
+def test_split_qmm_tunes_on_a_miss_for_a_models_batch(rng, monkeypatch, tmp_path):
+    """A layer's (B, T, K) input at a shape that splits, with tuning on a miss: the partial kernel's
+    candidates are checked against its reference (x flattened to rows), and the one kept is stored."""
+    monkeypatch.setenv("METALFORGE_DB", str(tmp_path / "tuning.sqlite"))
+    monkeypatch.setenv("METALFORGE_TUNE_ON_MISS", "1")
+    quantized.qmm_partial_kernel.clear_cache()  # another test may have run this shape untuned
+    w_q, scales, biases, w = _quantized(rng, 40, 1536, 64, 4)
+    x = normal(rng, (1, 3, 1536), mx.float16)
+    got = quantized.qmm(x, w_q, scales, biases)
+    assert got.shape == (1, 3, 40)
+    assert_qmm_close(x[0], w, got[0], 1536)
+    args = (x, w_q, scales, biases, mf.empty((2, 3, 40), mx.float32), 3, 40, 1536, 768, 64, 4)
+    _, source = quantized.qmm_partial_kernel.config_for(quantized.qmm_partial_grid(3, 40, 1536, 768), *args)
+    quantized.qmm_partial_kernel.clear_cache()  # the config came from this test's database
+    assert source == "exact"
