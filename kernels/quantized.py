@@ -402,7 +402,7 @@ def qmm_k_split(m: int, n: int, k: int, group: int) -> int:
     tiles, splits = cdiv(m, NOMINAL_TILE) * cdiv(n, NOMINAL_TILE), 1
     while tiles * splits < MIN_PROGRAMS and k // (splits * 2) >= MIN_SPLIT_K:
         splits *= 2
-    step = max(group, *QMM_SPACE.params["BLOCK_K"])
+    step = max(group, *QMM_SPACE.params["BLOCK_K"])  # as _partial_tune_args requires
     return k if splits == 1 else cdiv(cdiv(k, splits), step) * step
 
 
@@ -413,6 +413,10 @@ def qmm_partial_grid(m: int, n: int, k: int, k_split: int) -> Callable[[dict], t
 
 def _partial_tune_args(shape: tuple, dtype: mx.Dtype):
     m, n, k, k_split, bits, group = (*shape, 4, 64) if len(shape) == 4 else shape
+    step = max(group, *QMM_SPACE.params["BLOCK_K"])
+    if k_split % step:  # a range's last K step would run into the next range's
+        raise ValueError(f"qmm_partial_kernel: K_SPLIT {k_split} of shape {shape} is not a multiple of {step} (the "
+                         f"group and every BLOCK_K of the space); take one that is, as qmm_k_split does")
     x = mx.random.normal((m, k)).astype(dtype)
     return qmm_partial_grid(m, n, k, k_split), (x, *_weights(n, k, group, bits, dtype),
                                                 empty((cdiv(k, k_split), m, n), mx.float32), m, n, k, k_split, group,

@@ -9,6 +9,7 @@ import pytest
 
 import metalforge as mf
 from metalforge.autotune.bench import as_outputs, max_error
+from metalforge.errors import TuningTargetError
 from metalforge.launcher import cdiv
 from metalforge.kernels import quantized
 
@@ -145,3 +146,10 @@ def test_split_qmm_tunes_on_a_miss_for_a_models_batch(rng, monkeypatch, tmp_path
     _, source = quantized.qmm_partial_kernel.config_for(quantized.qmm_partial_grid(3, 40, 1536, 768), *args)
     quantized.qmm_partial_kernel.clear_cache()  # the config came from this test's database
     assert source == "exact"
+
+
+def test_a_range_that_is_not_a_multiple_of_the_steps_is_refused():
+    """`metalforge autotune --shapes M x N x K x K_SPLIT` with a K_SPLIT whose last K step would run into
+    the next range (and count its weights twice) is refused, naming the kernel and the fix."""
+    with pytest.raises(TuningTargetError, match=r"qmm_partial_kernel: K_SPLIT 96 .* not a multiple of 64"):
+        quantized.qmm_partial_kernel.tune_case((16, 32, 192, 96), mx.float16)
