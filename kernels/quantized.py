@@ -390,9 +390,12 @@ def qmm_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, out_ptr, M, N, K, GROUP: t
 
 # A product of few output tiles and a long K (Qwen2-1.5B's prefill: 512 x 1536 at 128 x 128 is 48 tiles,
 # a third of an H100's 132 SMs, down_proj's K 8960) is cut along K into ranges of at least MIN_SPLIT_K,
-# doubling their count until there are MIN_PROGRAMS programs (`qmm_partial_kernel`, then a sum).
+# doubling their count until there are MIN_PROGRAMS programs (`qmm_partial_kernel`, then a sum). H100,
+# 2026-12-06 (benchmarks/wgmma_probe.py --qmm-only, the untuned wgmma tile): 512x1536x8960 60.8 us whole,
+# 57.7 / 55.7 / 62.7 in 2 / 4 / 8 ranges; 512x1536x1536 13.8 whole, 18.1 in 2 (the partials' sum, two
+# more launches, costs more than the short K saves); 512x4096x14336 (128 tiles) 185.5 whole, 198.0 in 2.
 MIN_PROGRAMS = 128
-MIN_SPLIT_K = 512
+MIN_SPLIT_K = 2048
 NOMINAL_TILE = 128  # the tile side the program count is reckoned at (the wgmma default's; tuned tiles vary)
 
 

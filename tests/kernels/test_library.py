@@ -476,9 +476,10 @@ def test_quantized_matmul_configs(rng, bits, group, k, config):
 
 @pytest.mark.parametrize("dtype", [mx.float16, mx.bfloat16, mx.float32])
 @pytest.mark.parametrize("m", [1, 19, 40, 512])
-def test_qmm_default_fits_metal_and_its_space(dtype, m):
+def test_qmm_default_fits_metal_and_its_space(dtype, m, monkeypatch):
     """The untuned config follows M and the input's bytes (quantized.qmm_default), is a point of the
     space and compiles for Metal within its 32 KiB of threadgroup memory (the compiler's count)."""
+    monkeypatch.setenv("METALFORGE_BACKEND", "emulator")  # Metal's rules, whichever back end runs the suite
     tuner = quantized.qmm_kernel
     w_q, scales, biases = mx.quantize(mx.zeros((256, 512)), group_size=64, bits=4)
     args = (mx.zeros((m, 512), dtype), w_q.reshape(-1), scales.reshape(-1), biases.reshape(-1),
@@ -498,9 +499,10 @@ FLASH_DEFAULTS = [mf.Config({"BLOCK_M": 64, "BLOCK_N": 16}, num_warps=4, num_sta
 
 @pytest.mark.parametrize("dtype,dim,rung", [(mx.float16, 64, 0), (mx.bfloat16, 32, 0), (mx.float16, 128, 1),
                                             (mx.float32, 64, 1), (mx.float16, 256, 2), (mx.float32, 128, 2)])
-def test_flash_attention_default_fits_metal_and_its_space(dtype, dim, rung):
+def test_flash_attention_default_fits_metal_and_its_space(dtype, dim, rung, monkeypatch):
     """The untuned config is the largest of the default's tiles that Metal's 32 KiB holds at the dtype
     and head size: the compiler's own count says it fits, and the next larger one does not."""
+    monkeypatch.setenv("METALFORGE_BACKEND", "emulator")  # Metal's rules, whichever back end runs the suite
     tuner = flash_attention.flash_attention_kernel
     q, k = mx.zeros((4, 64, dim), dtype), mx.zeros((2, 64, dim), dtype)
     args = flash_attention.kernel_args(q, k, k, True)
@@ -733,12 +735,13 @@ def test_flash_attention_whole_blocks_skip_the_masks(rng, length, keys, causal, 
     close(out, mx.array(p / p.sum(-1, keepdims=True) @ vf), 4e-3)
 
 
-def test_configs_over_the_shared_memory_limit_are_invalid_trials():
+def test_configs_over_the_shared_memory_limit_are_invalid_trials(monkeypatch):
     """The compiler's own count of threadgroup memory decides which tiles fit (the library recomputes
     nothing): a config over the target's limit fails to compile with SharedMemoryLimitError, naming
     the kernel and the fix, and the tuner records it as an invalid trial (never launched, never a
     compile failure); on CUDA's 227 KiB the same tile compiles, its `shared_bytes` the padded
     buffers (rows of BLOCK + 16 bytes, one per stage)."""
+    monkeypatch.setenv("METALFORGE_BACKEND", "emulator")  # the trial runs where Metal's limit holds
     a, b = mx.zeros((40, 24), mx.float32), mx.zeros((24, 40), mx.float32)
     args = (a, b, mf.empty((40, 40), mx.float32), 40, 40, 24)
     config = mf.Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 1}, num_warps=4, num_stages=2)

@@ -20,13 +20,14 @@ from .test_library import f64, normal
 
 @pytest.mark.parametrize("m,n,k,group,want", [
     (512, 1536, 8960, 64, 2240),   # Qwen2-1.5B's down_proj: 48 tiles -> 4 ranges, 192 programs
-    (512, 1536, 1536, 64, 768),    # its q_proj / o_proj: 2 ranges (4 would be under MIN_SPLIT_K)
-    (512, 256, 1536, 64, 768),     # its k_proj / v_proj
+    (512, 1536, 1536, 64, 1536),   # its q_proj / o_proj: K too short (ranges under MIN_SPLIT_K)
+    (512, 256, 1536, 64, 1536),    # its k_proj / v_proj
     (512, 8960, 1536, 64, 1536),   # gate / up: 280 tiles, whole
     (512, 4096, 14336, 64, 14336), (512, 14336, 4096, 64, 4096), (512, 4096, 4096, 64, 4096),  # Llama-3-8B: whole
     (512, 2048, 8192, 64, 4096),   # Llama-3.2-1B's down_proj: 64 tiles -> 2 ranges
-    (19, 37, 1600, 128, 896),      # 2 ranges, the second short; rounded up to the group of 128
-    (19, 37, 1000, 64, 1000)])     # too short to split
+    (19, 37, 6400, 128, 3200),     # 2 ranges (4 would be under MIN_SPLIT_K)
+    (19, 37, 4480, 128, 2304),     # 2 ranges rounded up to the group of 128, the second shorter
+    (19, 37, 4000, 32, 4000)])     # too short to split
 def test_which_products_split_and_where(m, n, k, group, want):
     k_split = quantized.qmm_k_split(m, n, k, group)
     assert k_split == want
@@ -42,7 +43,7 @@ def _quantized(rng, n: int, k: int, group: int, bits: int):
 
 
 @pytest.mark.parametrize("bits,group,k,k_split,config", [
-    (4, 64, 1600, 832, dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=64, num_warps=4)),    # the last range short
+    (4, 64, 1600, 832, dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=64, num_warps=4)),  # the last range short
     (8, 128, 1024, 256, dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=32, num_warps=2)),   # four ranges
     (2, 32, 768, 384, dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=32, num_warps=4, num_stages=2)),  # two-stage ring
     (4, 64, 640, 256, dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=64, num_warps=2, num_stages=2))])  # ranges 256, 256, 128
@@ -83,8 +84,8 @@ def assert_qmm_close(x2: mx.array, w: np.ndarray, got: mx.array, k: int) -> None
 @pytest.mark.parametrize("dtype", [mx.float16, mx.float32])
 def test_split_qmm_against_float64(rng, dtype):
     """`qmm` at a shape it splits (three rows of x in a batch of one, K in two ranges)."""
-    m, n, k = 3, 40, 1536
-    assert quantized.qmm_k_split(m, n, k, 64) == 768
+    m, n, k = 3, 40, 4096
+    assert quantized.qmm_k_split(m, n, k, 64) == 2048
     w_q, scales, biases, w = _quantized(rng, n, k, 64, 4)
     x = normal(rng, (1, m, k), dtype)
     got = quantized.qmm(x, w_q, scales, biases, 64, 4)
@@ -137,13 +138,13 @@ def test_split_qmm_tunes_on_a_miss_for_a_models_batch(rng, monkeypatch, tmp_path
     monkeypatch.setenv("METALFORGE_DB", str(tmp_path / "tuning.sqlite"))
     monkeypatch.setenv("METALFORGE_TUNE_ON_MISS", "1")
     quantized.qmm_partial_kernel.clear_cache()  # another test may have run this shape untuned
-    w_q, scales, biases, w = _quantized(rng, 40, 1536, 64, 4)
-    x = normal(rng, (1, 3, 1536), mx.float16)
+    w_q, scales, biases, w = _quantized(rng, 40, 4096, 64, 4)
+    x = normal(rng, (1, 3, 4096), mx.float16)
     got = quantized.qmm(x, w_q, scales, biases)
     assert got.shape == (1, 3, 40)
-    assert_qmm_close(x[0], w, got[0], 1536)
-    args = (x, w_q, scales, biases, mf.empty((2, 3, 40), mx.float32), 3, 40, 1536, 768, 64, 4)
-    _, source = quantized.qmm_partial_kernel.config_for(quantized.qmm_partial_grid(3, 40, 1536, 768), *args)
+    assert_qmm_close(x[0], w, got[0], 4096)
+    args = (x, w_q, scales, biases, mf.empty((2, 3, 40), mx.float32), 3, 40, 4096, 2048, 64, 4)
+    _, source = quantized.qmm_partial_kernel.config_for(quantized.qmm_partial_grid(3, 40, 4096, 2048), *args)
     quantized.qmm_partial_kernel.clear_cache()  # the config came from this test's database
     assert source == "exact"
 
