@@ -19,7 +19,9 @@
 #   --library-only here (the library's dots checked at partial tiles and timed, qmm beside MLX);
 #   PART=13: the library's tests and then the conformance suite on the CUDA back end (GPU correctness of the
 #   generated code: $TESTS s), wgmma_probe.py --qmm-only (both dot paths checked, then timed), dot_bench.py
-#   with what is left.
+#   with what is left;  PART=14: lm_bench.py untuned on $MODELS (default Qwen2-1.5B) at .device/base.tgz and here,
+#   host_profile.py on its first model (the prefill's build beside its evaluated time), then the library's
+#   tests and the conformance suite on the CUDA back end with what is left.
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -95,5 +97,16 @@ case "${PART:-1}" in
    timeout $(left 575) python3 -u benchmarks/dot_bench.py --out "$OUT/dot" --budget $(( $(left 575) - 40 )) \
      > "$OUT/dot.log" 2>&1
    echo "dot rc $?"; tail -n +3 "$OUT/dot/table.md" 2>/dev/null | cut -c1-160 ;;
+14) for side in base new; do
+     timeout 130 bash -c "$(declare -f $side); $side benchmarks/lm_bench.py --out $OUT/lm-$side --models \
+       ${MODELS:-qwen2-1.5b} --reps 3 --tune-seconds 0 --greedy '' --budget 100" > "$OUT/lm-$side.log" 2>&1
+     echo "lm $side rc $?"; grep -E "^\| (llama|qwen)" "$OUT/lm-$side.log" | tail -2 | cut -c1-300
+   done
+   timeout 150 python3 -u benchmarks/host_profile.py --model "$(echo ${MODELS:-qwen2-1.5b} | cut -d, -f1)" --prompt 512 \
+     --steps 20 > "$OUT/hp.log" 2>&1
+   echo "host_profile rc $?"; grep -E "^prefill|^build|with MLX" "$OUT/hp.log" | cut -c1-200
+   METALFORGE_BACKEND=cuda METALFORGE_CONFORMANCE_BACKEND=cuda timeout $(left 570) python3 -m pytest -v -p no:cacheprovider \
+     --tb=line tests/kernels/test_library.py tests/kernels/test_qmm_split.py tests/conformance > "$OUT/tests.log" 2>&1
+   echo "tests rc $?"; echo "$(grep -c " PASSED" "$OUT/tests.log") passed"; grep -E " FAILED| ERROR" "$OUT/tests.log" | head -12 ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"
