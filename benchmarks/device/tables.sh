@@ -111,8 +111,8 @@ case "${PART:-1}" in
    echo "tests rc $?"; echo "$(grep -c " PASSED" "$OUT/tests.log") passed"; grep -E " FAILED| ERROR" "$OUT/tests.log" | head -12 ;;
 15) names=$(awk -v from="${FROM:-test_}" '/^def test_/ { sub(/\(.*/, "", $2); if ($2 == from) on = 1; if (on) print $2 }' \
      tests/conformance/test_triton_port.py | paste -sd' ' | sed 's/ / or /g')
-   METALFORGE_BACKEND=cuda METALFORGE_CONFORMANCE_BACKEND=cuda timeout $(left 560) python3 -m pytest -v -p no:cacheprovider \
-     --tb=short tests/conformance/test_triton_port.py -k "${ALSO:+$ALSO or }$names" > "$OUT/tests.log" 2>&1
+   METALFORGE_BACKEND=cuda METALFORGE_CONFORMANCE_BACKEND=cuda timeout $(left ${LIMIT:-560}) python3 -m pytest -v \
+     -p no:cacheprovider --tb=short tests/conformance/test_triton_port.py -k "${ALSO:+$ALSO or }$names" > "$OUT/tests.log" 2>&1
    echo "tests rc $?"; echo "$(grep -c " PASSED" "$OUT/tests.log") passed"; grep -E " FAILED| ERROR|^E " "$OUT/tests.log" | head -24 | cut -c1-240 ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"
