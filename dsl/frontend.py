@@ -811,7 +811,7 @@ class _Builder:
         name, fold = _PY_BINOPS[type(node.op)]
         return self.binary(name, fold, self.expr(node.left), self.expr(node.right))
 
-    def binary(self, name: str, fold: Callable[[Any, Any], Any], a: Any, b: Any) -> Any:
+    def binary(self, name: str, fold: Callable[[Any, Any], Any], a: Any, b: Any, **attrs: Any) -> Any:
         if not isinstance(a, Value) and not isinstance(b, Value):
             return self.fold(fold, a, b)
         if name in ("pow", "matmul"):
@@ -832,7 +832,7 @@ class _Builder:
             return self.emit1("addptr", [self.broadcast(p, shape), self.broadcast(off, shape)], rule.result)
         operands = [self.broadcast(self.convert(x, rule.operand) if isinstance(x, Value)
                                    else self.constant(x, rule.operand), shape) for x in (a, b)]
-        return self.emit1(rule.opcode, operands, rule.result, **dict(rule.attrs))
+        return self.emit1(rule.opcode, operands, rule.result, **dict(rule.attrs), **attrs)
 
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Any:
         name, fold = _PY_UNOPS[type(node.op)]
@@ -1258,24 +1258,26 @@ class _Builder:
     def b_fma(self, x: Any, y: Any, z: Any) -> Value:
         return self.elementwise("fma", [x, y, z])
 
-    def math(self, name: str, x: Any, opcode: str | None = None) -> Value:
+    def math(self, name: str, x: Any, opcode: str | None = None, **attrs: Any) -> Value:
         v = self.value_arg(x, "x")
-        return self.emit1(opcode or name, [v], semantic.unary_math(name, v.type))
+        return self.emit1(opcode or name, [v], semantic.unary_math(name, v.type), **attrs)
 
     def b_sqrt_rn(self, x: Any) -> Value:
-        return self.math("sqrt_rn", x, "sqrt")  # Metal's and the emulator's sqrt are correctly rounded
+        # `rounding="rn"`: correctly rounded where the target's plain sqrt is not (CUDA's sqrt.approx)
+        return self.math("sqrt_rn", x, "sqrt", rounding="rn")
 
-    def float_division(self, name: str, x: Any, y: Any) -> Value:
-        """tl.math.div_rn / fdiv: `/` on float32 operands (Triton checks the type first)."""
+    def float_division(self, name: str, x: Any, y: Any, rounded: bool = False) -> Value:
+        """tl.math.div_rn / fdiv: `/` on float32 operands (Triton checks the type first); `rounded`:
+        correctly rounded (`rounding="rn"`) where the target's `/` is not (CUDA's div.full, 2 ulp)."""
         for v in (x, y):
             semantic.unary_math(name, self.value_arg(v, "an operand").type)
-        return self.binary("truediv", operator.truediv, x, y)
+        return self.binary("truediv", operator.truediv, x, y, **({"rounding": "rn"} if rounded else {}))
 
     def b_div_rn(self, x: Any, y: Any) -> Value:
-        return self.float_division("div_rn", x, y)
+        return self.float_division("div_rn", x, y, rounded=True)
 
     def b_fdiv(self, x: Any, y: Any, ieee_rounding: Any) -> Value:
-        return self.float_division("fdiv", x, y)
+        return self.float_division("fdiv", x, y, rounded=self.const_arg(ieee_rounding, "ieee_rounding", bool))
 
     def b_umulhi(self, x: Any, y: Any) -> Value:
         """The high half of x * y, through the product in 64 bits (signed operands: the signed product,

@@ -26,7 +26,7 @@ _HALF = {ir.float16: ("__float2half", "__half"), ir.bfloat16: ("__float2bfloat16
 # ex2.approx (flushing results below 2^-126 to zero, as Metal's fast math), sqrt.approx, div.full
 # (2 ulp); the rest as CUDA's math library computes them.
 _FLOAT_FUNCTIONS = {"exp": "mf_exp", "exp2": "mf_exp2", "fdiv": "mf_fdiv", "log": "logf", "log2": "log2f",
-                    "sqrt": "mf_sqrt",
+                    "sqrt": "mf_sqrt", "sqrt_rn": "__fsqrt_rn", "fdiv_rn": "__fdiv_rn",  # the rn ones rounded
                     "rsqrt": "rsqrtf", "sin": "sinf", "cos": "cosf", "floor": "floorf", "ceil": "ceilf",
                     "abs": "fabsf", "fma": "fmaf", "min": "fminf", "max": "fmaxf", "fmod": "fmodf", "erf": "erff",
                     "sigmoid": "mf_sigmoid", "philox": "mf_philox"}

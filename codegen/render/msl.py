@@ -17,6 +17,7 @@ class MSLRenderer(Renderer):
                 **{f"nprog{i}": f"int(threadgroups_per_grid.{c})" for i, c in enumerate("xyz")}}
     functions = {**{f: f"metal::{f}" for f in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "floor",
                                                "ceil", "abs", "fma", "clamp", "fmod", "min", "max")},
+                 "sqrt_rn": "metal::precise::sqrt",  # correctly rounded under fast math too
                  "erf": "mf_erf", "sigmoid": "mf_sigmoid", "philox": "mf_philox",
                  "atomic_load": "mf_atomic_load", "rtz_float16": "mf_rtz_float16", "rtz_bfloat16": "mf_rtz_bfloat16"}
     helper_names = ("mpp::tensor_ops::matmul2d_descriptor",  # the tensor-op headers
@@ -68,6 +69,8 @@ class MSLRenderer(Renderer):
         if isinstance(e, lir.Call):
             if e.fn == "fdiv":
                 return f"({self.expr(e.args[0])} / {self.expr(e.args[1])})"
+            if e.fn == "fdiv_rn":  # fast math (MLX's default) leaves `/` inexact
+                return f"metal::precise::divide({self.expr(e.args[0])}, {self.expr(e.args[1])})"
             return self.call(e)
         if isinstance(e, lir.Bitcast):
             return f"as_type<{self.type_name(e.type)}>({self.expr(e.a)})"
