@@ -2,9 +2,10 @@
 patched (`metalforge.nn.patch`): a decode step is bound by the host once building it takes longer
 than the GPU runs it (docs/models.md).
 
-Prints the step's build, encode and evaluated times, both models (10th percentile of --steps steps
-after a --prompt-token prefill; building = the model call, encoding = `mx.async_eval` of its
-output, evaluated = both and the wait for the GPU); then, patched,
+Prints the --prompt-token prefill's build and evaluated times (median of 5; a prefill's graph is
+built whole before it runs), then the step's build, encode and evaluated times, both models (10th
+percentile of --steps steps after the prefill; building = the model call, encoding =
+`mx.async_eval` of its output, evaluated = both and the wait for the GPU); then, patched,
 the time inside MLX's `precompiled_cuda_kernel` per kernel (the CUDA back end's launch) and
 cProfile's heaviest functions.
 

@@ -26,6 +26,9 @@ gpu_bench's method, beside MLX's fp16 matmul; then the compiler's own wgmma path
     python3 benchmarks/wgmma_probe.py --out DIR          (a GPU with sm_90a and MLX's CUDA build)
     python3 benchmarks/wgmma_probe.py --compile-only     (here: NVRTC + ptxas for sm_90a, registers
                                                           and spills of each variant)
+    python3 benchmarks/wgmma_probe.py --qmm-only         (the quantized matmul only: whole against K
+                                                          in 2 / 4 / 8 ranges at the prefill shapes,
+                                                          then its tiles on wgmma and mma.sync)
 """
 from __future__ import annotations
 

@@ -21,8 +21,9 @@
 #   generated code: $TESTS s), wgmma_probe.py --qmm-only (both dot paths checked, then timed), dot_bench.py
 #   with what is left;  PART=14: lm_bench.py untuned on $MODELS (default Qwen2-1.5B) at .device/base.tgz and here,
 #   host_profile.py on its first model (the prefill's build beside its evaluated time), then the library's
-#   tests and the conformance suite on the CUDA back end with what is left;  PART=15: the Triton-port conformance
-#   tests from $FROM on (and $ALSO) on the CUDA back end, failures with their short tracebacks.
+#   tests (test_library.py, test_qmm_split.py) and the conformance suite on the CUDA back end with what is left;  PART=15: the Triton-port conformance
+#   tests from $FROM on (default: all; and $ALSO; -k matches substrings, so a name also takes longer
+#   names) on the CUDA back end for $LIMIT s (default 560), failures with their short tracebacks.
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -109,8 +110,9 @@ case "${PART:-1}" in
    METALFORGE_BACKEND=cuda METALFORGE_CONFORMANCE_BACKEND=cuda timeout $(left 570) python3 -m pytest -v -p no:cacheprovider \
      --tb=line tests/kernels/test_library.py tests/kernels/test_qmm_split.py tests/conformance > "$OUT/tests.log" 2>&1
    echo "tests rc $?"; echo "$(grep -c " PASSED" "$OUT/tests.log") passed"; grep -E " FAILED| ERROR" "$OUT/tests.log" | head -12 ;;
-15) names=$(awk -v from="${FROM:-test_}" '/^def test_/ { sub(/\(.*/, "", $2); if ($2 == from) on = 1; if (on) print $2 }' \
-     tests/conformance/test_triton_port.py | paste -sd' ' | sed 's/ / or /g')
+15) names=$(awk -v from="${FROM:-}" 'BEGIN { on = (from == "") } /^def test_/ { sub(/\(.*/, "", $2);
+     if ($2 == from) on = 1; if (on) print $2 }' tests/conformance/test_triton_port.py | paste -sd' ' | sed 's/ / or /g')
+   [ -n "$names" ] || { echo "no test named ${FROM:-} in test_triton_port.py"; names=none_at_all; }
    METALFORGE_BACKEND=cuda METALFORGE_CONFORMANCE_BACKEND=cuda timeout $(left ${LIMIT:-560}) python3 -m pytest -v \
      -p no:cacheprovider --tb=short tests/conformance/test_triton_port.py -k "${ALSO:+$ALSO or }$names" > "$OUT/tests.log" 2>&1
    echo "tests rc $?"; echo "$(grep -c " PASSED" "$OUT/tests.log") passed"; grep -E " FAILED| ERROR|^E " "$OUT/tests.log" | head -24 | cut -c1-240 ;;

@@ -147,7 +147,8 @@ class MetalforgeSide:
     def run(self, kernel: str, grid, *args: Any, num_warps: int = 4, schedule: str = "forward",
             **consts: Any) -> list[np.ndarray]:
         """`schedule`: the emulator's thread order ("reverse" exposes missing barriers). With
-        $METALFORGE_CONFORMANCE_BACKEND set (e.g. `cuda` on a GPU machine) the kernels run there instead."""
+        $METALFORGE_CONFORMANCE_BACKEND set (e.g. `cuda` on a GPU machine) the kernels run there instead,
+        in the GPU's own thread order (`schedule` is the emulator's)."""
         from metalforge.runtime.emulator import EmulatorBackend
 
         mx, mf = self.mx, self.mf
