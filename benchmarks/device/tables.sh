@@ -21,15 +21,25 @@
 #   generated code: $TESTS s), wgmma_probe.py --qmm-only (both dot paths checked, then timed), dot_bench.py
 #   with what is left;  PART=14: lm_bench.py untuned on $MODELS (default Qwen2-1.5B) at .device/base.tgz and here,
 #   host_profile.py on its first model (the prefill's build beside its evaluated time), then the library's
-#   tests (test_library.py, test_qmm_split.py) and the conformance suite on the CUDA back end with what is left;  PART=15: the Triton-port conformance
-#   tests from $FROM on (default: all; and $ALSO; -k matches substrings, so a name also takes longer
-#   names) on the CUDA back end for $LIMIT s (default 560), failures with their short tracebacks.
+#   tests (test_library.py, test_qmm_split.py) and the conformance suite on the CUDA back end with what is
+#   left;  PART=15: the Triton-port conformance tests from $FROM on (default: all; and $ALSO; -k matches
+#   substrings, so a name also takes longer names) on the CUDA back end for $LIMIT s (default 560),
+#   failures with their short tracebacks.
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
 T0=$(date +%s)
 left() { echo $(( ${1:-570} - ($(date +%s) - T0) )); }
+# the test suites on the CUDA back end (the library's tests; the conformance suite's metalforge side):
+# gpu_tests SECONDS PYTEST-ARGS...; each test's line in $OUT/tests.log, failures printed
+gpu_tests() {
+  local limit=$1; shift
+  METALFORGE_BACKEND=cuda METALFORGE_CONFORMANCE_BACKEND=cuda timeout "$limit" python3 -m pytest -v \
+    -p no:cacheprovider "$@" > "$OUT/tests.log" 2>&1
+  echo "tests rc $?: $(grep -c " PASSED" "$OUT/tests.log") passed"
+  grep -E " FAILED| ERROR|^E " "$OUT/tests.log" | head -24 | cut -c1-240
+}
 case "${PART:-1}" in
 1) timeout $(left 560) python3 -u benchmarks/same_source.py --out "$OUT/same_source" > "$OUT/same_source.log" 2>&1
    echo "same_source rc $?"; grep -v "^ *$" "$OUT/same_source.log" | tail -26 | cut -c1-150 ;;
@@ -91,9 +101,7 @@ case "${PART:-1}" in
    done
    timeout $(left 575) python3 -u benchmarks/wgmma_probe.py --library-only --out "$OUT/wgmma" > "$OUT/wgmma.log" 2>&1
    echo "wgmma rc $?"; grep -E "MLX|library|flash|qmm" "$OUT/wgmma.log" | cut -c1-400 ;;
-13) METALFORGE_BACKEND=cuda METALFORGE_CONFORMANCE_BACKEND=cuda timeout ${TESTS:-200} python3 -m pytest -v -p no:cacheprovider --tb=line \
-     tests/kernels/test_library.py tests/conformance > "$OUT/tests.log" 2>&1
-   echo "tests rc $?"; echo "$(grep -c " PASSED" "$OUT/tests.log") passed"; grep -E " FAILED| ERROR|^E |passed|failed" "$OUT/tests.log" | head -16 | cut -c1-300
+13) gpu_tests ${TESTS:-200} --tb=line tests/kernels/test_library.py tests/conformance
    timeout 200 python3 -u benchmarks/wgmma_probe.py --qmm-only > "$OUT/qmm.log" 2>&1
    echo "qmm rc $?"; grep -E "qmm" "$OUT/qmm.log" | cut -c1-400
    timeout $(left 575) python3 -u benchmarks/dot_bench.py --out "$OUT/dot" --budget $(( $(left 575) - 40 )) \
@@ -104,17 +112,14 @@ case "${PART:-1}" in
        ${MODELS:-qwen2-1.5b} --reps 3 --tune-seconds 0 --greedy '' --budget 100" > "$OUT/lm-$side.log" 2>&1
      echo "lm $side rc $?"; grep -E "^\| (llama|qwen)" "$OUT/lm-$side.log" | tail -2 | cut -c1-300
    done
-   timeout 150 python3 -u benchmarks/host_profile.py --model "$(echo ${MODELS:-qwen2-1.5b} | cut -d, -f1)" --prompt 512 \
-     --steps 20 > "$OUT/hp.log" 2>&1
+   first=$(echo ${MODELS:-qwen2-1.5b} | cut -d, -f1)
+   timeout 150 python3 -u benchmarks/host_profile.py --model "$first" --prompt 512 --steps 20 > "$OUT/hp.log" 2>&1
    echo "host_profile rc $?"; grep -E "^prefill|^build|with MLX" "$OUT/hp.log" | cut -c1-200
-   METALFORGE_BACKEND=cuda METALFORGE_CONFORMANCE_BACKEND=cuda timeout $(left 570) python3 -m pytest -v -p no:cacheprovider \
-     --tb=line tests/kernels/test_library.py tests/kernels/test_qmm_split.py tests/conformance > "$OUT/tests.log" 2>&1
-   echo "tests rc $?"; echo "$(grep -c " PASSED" "$OUT/tests.log") passed"; grep -E " FAILED| ERROR" "$OUT/tests.log" | head -12 ;;
+   gpu_tests $(left 570) --tb=line tests/kernels/test_library.py tests/kernels/test_qmm_split.py tests/conformance ;;
 15) names=$(awk -v from="${FROM:-}" 'BEGIN { on = (from == "") } /^def test_/ { sub(/\(.*/, "", $2);
-     if ($2 == from) on = 1; if (on) print $2 }' tests/conformance/test_triton_port.py | paste -sd' ' | sed 's/ / or /g')
+     if ($2 == from) on = 1; if (on) print $2 }' tests/conformance/test_triton_port.py | paste -sd' ' \
+     | sed 's/ / or /g')
    [ -n "$names" ] || { echo "no test named ${FROM:-} in test_triton_port.py"; names=none_at_all; }
-   METALFORGE_BACKEND=cuda METALFORGE_CONFORMANCE_BACKEND=cuda timeout $(left ${LIMIT:-560}) python3 -m pytest -v \
-     -p no:cacheprovider --tb=short tests/conformance/test_triton_port.py -k "${ALSO:+$ALSO or }$names" > "$OUT/tests.log" 2>&1
-   echo "tests rc $?"; echo "$(grep -c " PASSED" "$OUT/tests.log") passed"; grep -E " FAILED| ERROR|^E " "$OUT/tests.log" | head -24 | cut -c1-240 ;;
+   gpu_tests $(left ${LIMIT:-560}) --tb=short tests/conformance/test_triton_port.py -k "${ALSO:+$ALSO or }$names" ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"
