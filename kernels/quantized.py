@@ -399,13 +399,19 @@ MIN_SPLIT_K = 2048
 NOMINAL_TILE = 128  # the tile side the program count is reckoned at (the wgmma default's; tuned tiles vary)
 
 
+def _range_step(group: int) -> int:
+    """What K_SPLIT must be a multiple of: the group and every BLOCK_K of the space (else a range's
+    last K step would run into the next range's)."""
+    return max(group, *QMM_SPACE.params["BLOCK_K"])
+
+
 def qmm_k_split(m: int, n: int, k: int, group: int) -> int:
     """K per program of qmm at (M, N, K): K itself (no split) unless the output has fewer than
     MIN_PROGRAMS tiles of NOMINAL_TILE; else a multiple of the group and of every BLOCK_K of the space."""
     tiles, splits = cdiv(m, NOMINAL_TILE) * cdiv(n, NOMINAL_TILE), 1
     while tiles * splits < MIN_PROGRAMS and k // (splits * 2) >= MIN_SPLIT_K:
         splits *= 2
-    step = max(group, *QMM_SPACE.params["BLOCK_K"])  # as _partial_tune_args requires
+    step = _range_step(group)
     return k if splits == 1 else cdiv(cdiv(k, splits), step) * step
 
 
@@ -416,8 +422,8 @@ def qmm_partial_grid(m: int, n: int, k: int, k_split: int) -> Callable[[dict], t
 
 def _partial_tune_args(shape: tuple, dtype: mx.Dtype):
     m, n, k, k_split, bits, group = (*shape, 4, 64) if len(shape) == 4 else shape
-    step = max(group, *QMM_SPACE.params["BLOCK_K"])
-    if k_split % step:  # a range's last K step would run into the next range's
+    step = _range_step(group)
+    if k_split % step:
         raise ValueError(f"qmm_partial_kernel: K_SPLIT {k_split} of shape {shape} is not a multiple of {step} (the "
                          f"group and every BLOCK_K of the space); take one that is, as qmm_k_split does")
     x = mx.random.normal((m, k)).astype(dtype)

@@ -31,9 +31,6 @@ from ..ir_passes.assign_layouts import PASS_THROUGH, LayoutPlan, stage_elements,
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "sdiv": "/", "udiv": "/", "srem": "%", "urem": "%",
            "and": "&", "or": "|", "xor": "^", "shl": "<<", "ashr": ">>", "lshr": ">>"}
-# tl.math.sqrt_rn / div_rn (`rounding="rn"`): functions of their own (`sqrt_rn`, `fdiv_rn`), which each
-# target spells correctly rounded
-_ROUNDED = {"rn": "_rn"}
 _MATH = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs",
          "fma", "clamp"}
 _RESERVED = {"kernel", "device", "constant", "threadgroup", "thread", "float", "half", "int", "uint", "bool", "char",
@@ -214,6 +211,12 @@ class RematRepr(Repr):
 
     def at(self, lw, layout, k, coords):
         return lw.remat(self.op, coords)
+
+
+def _function_name(code: str, op: Operation) -> str:
+    """The target function an op calls: tl.math.sqrt_rn / div_rn (`rounding="rn"`) have their own
+    (`sqrt_rn`, `fdiv_rn`), which each target spells correctly rounded."""
+    return code + "_rn" if op.attrs.get("rounding") == "rn" else code
 
 
 class Lowering(ABC):
@@ -605,7 +608,7 @@ class Lowering(ABC):
         if code == "cmp":
             return Bin(_CMP[op.attrs["pred"]], *args)
         if code in ("fmod", "fdiv"):  # float division: the target spells Triton's precision (2 ulp on CUDA)
-            return Call(code + _ROUNDED.get(op.attrs.get("rounding"), ""), tuple(args), rt)
+            return Call(_function_name(code, op), tuple(args), rt)
         if code == "neg":
             return Un("-", args[0])
         if code == "not":
@@ -625,7 +628,7 @@ class Lowering(ABC):
         if code == "expdiff":  # exp(a - b), ir_passes/exponentials.py
             return exp_of_difference(*args)
         if code in _MATH:
-            return Call(code + _ROUNDED.get(op.attrs.get("rounding"), ""), tuple(args), rt)
+            return Call(_function_name(code, op), tuple(args), rt)
         if code == "philox":  # one word of Philox-4x32 (the target's helper computes all four)
             return Call("philox", (*args, lit(op.attrs["n_rounds"]), lit(op.attrs["word"])), rt)
         raise self.error(f"operation {code} is not supported by the code generator yet", "rewrite the kernel "

@@ -109,10 +109,10 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
   // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 451: split = tl.program_id(2)
-  // 452: k_lo = split * K_SPLIT
+  // 457: split = tl.program_id(2)
+  // 458: k_lo = split * K_SPLIT
   int k_lo = (int(blockIdx.z) * mf_K_SPLIT);
-  // 453: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
+  // 459: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
   int t_2 = (k_lo + mf_K_SPLIT);
   int t_3 = mf_min<int>(t_2, mf_K);
   // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
@@ -248,7 +248,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     }
   }
   __syncthreads();
-  // 455: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 461: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
   int t_15 = (int(blockIdx.z) * mf_M);
   int t_16 = (t_15 * mf_N);
   decltype(part_ptr) t_17 = (part_ptr + t_16);
@@ -277,10 +277,10 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
   // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 451: split = tl.program_id(2)
-  // 452: k_lo = split * K_SPLIT
+  // 457: split = tl.program_id(2)
+  // 458: k_lo = split * K_SPLIT
   int k_lo = (int(blockIdx.z) * mf_K_SPLIT);
-  // 453: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
+  // 459: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
   int t_2 = (k_lo + mf_K_SPLIT);
   int t_3 = mf_min<int>(t_2, mf_K);
   // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
@@ -424,7 +424,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     }
   }
   __syncthreads();
-  // 455: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 461: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
   int t_15 = (int(blockIdx.z) * mf_M);
   int t_16 = (t_15 * mf_N);
   decltype(part_ptr) t_17 = (part_ptr + t_16);

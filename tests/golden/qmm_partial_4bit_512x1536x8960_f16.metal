@@ -1,10 +1,10 @@
 // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
 int t = (int(threadgroup_position_in_grid.x) * 32);
 int t_1 = (int(threadgroup_position_in_grid.y) * 64);
-// 451: split = tl.program_id(2)
-// 452: k_lo = split * K_SPLIT
+// 457: split = tl.program_id(2)
+// 458: k_lo = split * K_SPLIT
 int k_lo = (int(threadgroup_position_in_grid.z) * K_SPLIT);
-// 453: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
+// 459: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
 int t_2 = (k_lo + K_SPLIT);
 int t_3 = metal::min(t_2, K);
 // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
@@ -145,7 +145,7 @@ for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
     }
   }
 }
-// 455: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+// 461: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 int t_15 = (int(threadgroup_position_in_grid.z) * M);
 int t_16 = (t_15 * N);
 decltype(part_ptr) t_17 = (part_ptr + t_16);
