@@ -5,8 +5,9 @@ than the GPU runs it (docs/models.md).
 Prints the --prompt-token prefill's build and evaluated times (median of 5; a prefill's graph is
 built whole before it runs), then the step's build, encode and evaluated times, both models (10th
 percentile of --steps steps after the prefill; building = the model call, encoding =
-`mx.async_eval` of its output, evaluated = both and the wait for the GPU); then, patched,
-the time inside MLX's `precompiled_cuda_kernel` per kernel (the CUDA back end's launch) and
+`mx.async_eval` of its output, evaluated = both and the wait for the GPU); then, patched, for the
+decode step and then the prefill, the time inside MLX's `precompiled_cuda_kernel` per kernel (the
+CUDA back end's launch; a decode step's figures carry its prefill spread over the steps) and
 cProfile's heaviest functions.
 
     python benchmarks/host_profile.py [--model llama-1b] [--steps 40]      (MLX's CUDA build, a GPU)
@@ -17,12 +18,13 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import cProfile
 import pstats
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 import mlx.core as mx
 
@@ -75,7 +77,8 @@ def step_times(model: Any, prompt: mx.array, steps: int, profile: Optional[cProf
     return tuple(sorted(t)[steps // 10] * 1e3 for t in (build, encode, total))
 
 
-def prefill_times(model: Any, prompt: mx.array, reps: int, evaluate: bool = True) -> tuple:
+def prefill_times(model: Any, prompt: mx.array, reps: int, evaluate: bool = True,
+                  profile: Optional[cProfile.Profile] = None) -> tuple:
     """(build ms, evaluated ms) of a prefill of `prompt` through a fresh cache, the median of `reps`
     (evaluated: None without `evaluate`, where only the host's building is timed, as with --stub).
     A prefill's graph is built whole before it runs, so its building adds to its time one for one."""
@@ -85,12 +88,37 @@ def prefill_times(model: Any, prompt: mx.array, reps: int, evaluate: bool = True
     for _ in range(reps):
         cache = make_prompt_cache(model)
         start = time.perf_counter()
+        if profile:
+            profile.enable()
         out = model(prompt[None], cache=cache)
+        if profile:
+            profile.disable()
         build.append(time.perf_counter() - start)
         if evaluate:
             mx.eval(out)
             total.append(time.perf_counter() - start)
     return sorted(build)[reps // 2] * 1e3, sorted(total)[reps // 2] * 1e3 if total else None
+
+
+@contextlib.contextmanager
+def launches_timed() -> Iterator[dict]:
+    """Times MLX's `precompiled_cuda_kernel` (the CUDA back end's launch) while inside: a dict of
+    kernel name -> [calls, seconds, bytes of code]."""
+    original, per = mx.fast.precompiled_cuda_kernel, collections.defaultdict(lambda: [0, 0.0, 0])
+
+    def timed(**call: Any) -> Any:
+        start = time.perf_counter()
+        out = original(**call)
+        entry = per[call["name"].rsplit("_", 1)[0]]
+        entry[0] += 1
+        entry[1] += time.perf_counter() - start
+        entry[2] = len(call["compiled_source"])
+        return out
+    mx.fast.precompiled_cuda_kernel = timed
+    try:
+        yield per
+    finally:
+        mx.fast.precompiled_cuda_kernel = original
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -122,30 +150,22 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(f"build ms/step: MLX {unpatched[0]:.2f}, patched {patched[0]:.2f}; encode ms/step: MLX "
           f"{unpatched[1]:.2f}, patched {patched[1]:.2f}; evaluated step ms: MLX {unpatched[2]:.2f}, "
           f"patched {patched[2]:.2f}")
-    if not args.stub:
-        original, per = mx.fast.precompiled_cuda_kernel, collections.defaultdict(lambda: [0, 0.0, 0])
-
-        def timed(**call: Any) -> Any:
-            start = time.perf_counter()
-            out = original(**call)
-            entry = per[call["name"].rsplit("_", 1)[0]]
-            entry[0] += 1
-            entry[1] += time.perf_counter() - start
-            entry[2] = len(call["compiled_source"])
-            return out
-        mx.fast.precompiled_cuda_kernel = timed
-        try:
-            build = step_times(model, prompt, args.steps)[0]
-        finally:
-            mx.fast.precompiled_cuda_kernel = original
-        calls = sum(c for c, _, _ in per.values())
-        print(f"with MLX's launch call timed (prefills included): {calls} calls, "
-              f"{sum(t for _, t, _ in per.values()) * 1e3 / args.steps:.2f} ms/step of a {build:.2f} ms build")
-        for name, (count, seconds, size) in sorted(per.items(), key=lambda kv: -kv[1][1]):
-            print(f"  {name[3:]:48s} {count:6d} calls {seconds / count * 1e6:6.1f} us/call {size:7d} B of code")
-    profile = cProfile.Profile()
-    step_times(model, prompt, 10, profile)
-    pstats.Stats(profile, stream=sys.stdout).sort_stats("tottime").print_stats(15)
+    for what, build_of in (("decode step", lambda profile=None: step_times(model, prompt, args.steps, profile)[0]),
+                           ("prefill", lambda profile=None: prefill_times(model, prompt, 5, False, profile)[0])):
+        runs = args.steps if what == "decode step" else 5
+        if not args.stub:
+            with launches_timed() as per:
+                build = build_of()
+            calls = sum(c for c, _, _ in per.values())
+            print(f"{what}, MLX's launch call timed: {calls // runs} calls, "
+                  f"{sum(t for _, t, _ in per.values()) * 1e3 / runs:.2f} ms of a {build:.2f} ms build")
+            for name, (count, seconds, size) in sorted(per.items(), key=lambda kv: -kv[1][1])[:12]:
+                print(f"  {name[3:]:48s} {count // runs:5d} calls {seconds / count * 1e6:6.1f} us/call "
+                      f"{size:7d} B of code")
+        profile = cProfile.Profile()
+        build_of(profile)
+        print(f"{what}, cProfile's heaviest functions:")
+        pstats.Stats(profile, stream=sys.stdout).sort_stats("tottime").print_stats(15)
     return 0
 
 
