@@ -24,15 +24,19 @@ import pstats
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import mlx.core as mx
 
 import metalforge.nn as mfnn
+from metalforge.kernels import flash_attention, norms, quantized, rope
 from metalforge.runtime import backends, cuda
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import lm_bench  # noqa: E402
+
+# the library functions a prefill's layers call (nn/layers.py): each one launch and its Python
+LIBRARY = [(quantized, "qmm"), (norms, "rms_norm"), (rope, "rope"), (flash_attention, "flash_attention")]
 
 
 class StubCuda(cuda.CudaBackend):
@@ -101,25 +105,35 @@ def prefill_times(model: Any, prompt: mx.array, reps: int, evaluate: bool = True
 
 
 @contextlib.contextmanager
-def launches_timed() -> Iterator[dict]:
-    """Times MLX's `precompiled_cuda_kernel` (the CUDA back end's launch) while inside: a dict of
-    kernel name -> [calls, seconds, bytes of code]."""
-    original, per = mx.fast.precompiled_cuda_kernel, collections.defaultdict(lambda: [0, 0.0, 0])
+def timed(functions: list[tuple[Any, str]], key_of: Callable[[str, dict], str] = lambda name, kwargs: name
+          ) -> Iterator[dict]:
+    """Times each function `getattr(owner, name)` of `functions` while inside (replaced by a timing
+    wrapper): a dict of key_of(name, keyword arguments) -> [calls, seconds, bytes of code (an MLX
+    launch's `compiled_source`)]."""
+    per, originals = collections.defaultdict(lambda: [0, 0.0, 0]), [(o, n, getattr(o, n)) for o, n in functions]
 
-    def timed(**call: Any) -> Any:
-        start = time.perf_counter()
-        out = original(**call)
-        entry = per[call["name"].rsplit("_", 1)[0]]
-        entry[0] += 1
-        entry[1] += time.perf_counter() - start
-        entry[2] = len(call["compiled_source"])
-        return out
-    mx.fast.precompiled_cuda_kernel = timed
+    def wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            out = original(*args, **kwargs)
+            entry = per[key_of(name, kwargs)]
+            entry[0] += 1
+            entry[1] += time.perf_counter() - start
+            entry[2] = len(kwargs.get("compiled_source", ""))
+            return out
+        return call
+    for owner, name, original in originals:
+        setattr(owner, name, wrapper(name, original))
     try:
         yield per
     finally:
-        mx.fast.precompiled_cuda_kernel = original
+        for owner, name, original in originals:
+            setattr(owner, name, original)
 
+
+def launches_timed() -> contextlib.AbstractContextManager[dict]:
+    """MLX's `precompiled_cuda_kernel` (the CUDA back end's launch) timed per kernel (`timed`)."""
+    return timed([(mx.fast, "precompiled_cuda_kernel")], lambda _, call: call["name"].rsplit("_", 1)[0][3:])
 
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -160,8 +174,13 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(f"{what}, MLX's launch call timed: {calls // runs} calls, "
                   f"{sum(t for _, t, _ in per.values()) * 1e3 / runs:.2f} ms of a {build:.2f} ms build")
             for name, (count, seconds, size) in sorted(per.items(), key=lambda kv: -kv[1][1])[:12]:
-                print(f"  {name[3:]:48s} {count // runs:5d} calls {seconds / count * 1e6:6.1f} us/call "
+                print(f"  {name:48s} {count // runs:5d} calls {seconds / count * 1e6:6.1f} us/call "
                       f"{size:7d} B of code")
+        with timed(LIBRARY) as per:
+            build = build_of()
+        print(f"{what}, inside the library's functions (their launches included): " + ", ".join(
+            f"{name} {count / runs:.3g} x {seconds / count * 1e6:.1f} us" for name, (count, seconds, _) in per.items())
+            + f"; {sum(t for _, t, _ in per.values()) * 1e3 / runs:.2f} ms of a {build:.2f} ms build")
         profile = cProfile.Profile()
         build_of(profile)
         print(f"{what}, cProfile's heaviest functions:")
