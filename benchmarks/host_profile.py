@@ -7,8 +7,9 @@ built whole before it runs), then the step's build, encode and evaluated times, 
 percentile of --steps steps after the prefill; building = the model call, encoding =
 `mx.async_eval` of its output, evaluated = both and the wait for the GPU); then, patched, for the
 decode step and then the prefill, the time inside MLX's `precompiled_cuda_kernel` per kernel (the
-CUDA back end's launch; a decode step's figures carry its prefill spread over the steps) and
-cProfile's heaviest functions.
+CUDA back end's launch), inside the library's functions the layers call (`LIBRARY`, their launches
+included; the rest of a build is mlx-lm's code and MLX's own operations) and cProfile's heaviest
+functions.
 
     python benchmarks/host_profile.py [--model llama-1b] [--steps 40]      (MLX's CUDA build, a GPU)
     python benchmarks/host_profile.py --model llama-tiny --layers 16 --stub (any machine: the CUDA
@@ -55,14 +56,17 @@ class StubCuda(cuda.CudaBackend):
         return run
 
 
-def step_times(model: Any, prompt: mx.array, steps: int, profile: Optional[cProfile.Profile] = None) -> tuple:
+def step_times(model: Any, prompt: mx.array, steps: int, profile: Optional[cProfile.Profile] = None,
+               on_steps: Callable[[], Any] = lambda: None) -> tuple:
     """(build ms, encode ms, evaluated ms) of a decode step, 10th percentile of each over `steps`
-    after the prefill. Encoding = `mx.async_eval`, which walks the graph on this thread and hands
-    each node to the back end (MLX's side of a launch that building does not show)."""
+    after the prefill, then the mean build ms. Encoding = `mx.async_eval`, which walks the graph on
+    this thread and hands each node to the back end (MLX's side of a launch that building does not
+    show). `on_steps` is called between the prefill and the steps (a counter's reset)."""
     from mlx_lm.models.cache import make_prompt_cache
 
     cache = make_prompt_cache(model)
     mx.eval(model(prompt[None], cache=cache))
+    on_steps()
     build, encode, total, token = [], [], [], mx.array([[7]])
     for _ in range(steps):
         start = time.perf_counter()
@@ -78,13 +82,14 @@ def step_times(model: Any, prompt: mx.array, steps: int, profile: Optional[cProf
         build.append(built - start)
         encode.append(encoded - built)
         total.append(time.perf_counter() - start)
-    return tuple(sorted(t)[steps // 10] * 1e3 for t in (build, encode, total))
+    return (*(sorted(t)[steps // 10] * 1e3 for t in (build, encode, total)), sum(build) / steps * 1e3)
 
 
 def prefill_times(model: Any, prompt: mx.array, reps: int, evaluate: bool = True,
                   profile: Optional[cProfile.Profile] = None) -> tuple:
-    """(build ms, evaluated ms) of a prefill of `prompt` through a fresh cache, the median of `reps`
-    (evaluated: None without `evaluate`, where only the host's building is timed, as with --stub).
+    """(build ms, evaluated ms, mean build ms) of a prefill of `prompt` through a fresh cache, the
+    first two the median of `reps` (evaluated: None without `evaluate`, where only the host's
+    building is timed, as with --stub).
     A prefill's graph is built whole before it runs, so its building adds to its time one for one."""
     from mlx_lm.models.cache import make_prompt_cache
 
@@ -101,7 +106,8 @@ def prefill_times(model: Any, prompt: mx.array, reps: int, evaluate: bool = True
         if evaluate:
             mx.eval(out)
             total.append(time.perf_counter() - start)
-    return sorted(build)[reps // 2] * 1e3, sorted(total)[reps // 2] * 1e3 if total else None
+    return (sorted(build)[reps // 2] * 1e3, sorted(total)[reps // 2] * 1e3 if total else None,
+            sum(build) / reps * 1e3)
 
 
 @contextlib.contextmanager
@@ -135,6 +141,7 @@ def launches_timed() -> contextlib.AbstractContextManager[dict]:
     """MLX's `precompiled_cuda_kernel` (the CUDA back end's launch) timed per kernel (`timed`)."""
     return timed([(mx.fast, "precompiled_cuda_kernel")], lambda _, call: call["name"].rsplit("_", 1)[0][3:])
 
+
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default="llama-1b", help=f"one of {', '.join(lm_bench.MODELS)}")
@@ -164,25 +171,29 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(f"build ms/step: MLX {unpatched[0]:.2f}, patched {patched[0]:.2f}; encode ms/step: MLX "
           f"{unpatched[1]:.2f}, patched {patched[1]:.2f}; evaluated step ms: MLX {unpatched[2]:.2f}, "
           f"patched {patched[2]:.2f}")
-    for what, build_of in (("decode step", lambda profile=None: step_times(model, prompt, args.steps, profile)[0]),
-                           ("prefill", lambda profile=None: prefill_times(model, prompt, 5, False, profile)[0])):
+    # per decode step (its prefill not counted) and per prefill: the time inside MLX's launch call
+    # and inside the library's functions, against the mean build
+    for what, build_of in (
+            ("decode step", lambda reset=lambda: None, profile=None: step_times(model, prompt, args.steps, profile,
+                                                                                reset)[3]),
+            ("prefill", lambda reset=None, profile=None: prefill_times(model, prompt, 5, False, profile)[2])):
         runs = args.steps if what == "decode step" else 5
         if not args.stub:
             with launches_timed() as per:
-                build = build_of()
+                build = build_of(per.clear)
             calls = sum(c for c, _, _ in per.values())
-            print(f"{what}, MLX's launch call timed: {calls // runs} calls, "
+            print(f"{what}, MLX's launch call timed: {calls / runs:.3g} calls, "
                   f"{sum(t for _, t, _ in per.values()) * 1e3 / runs:.2f} ms of a {build:.2f} ms build")
             for name, (count, seconds, size) in sorted(per.items(), key=lambda kv: -kv[1][1])[:12]:
-                print(f"  {name:48s} {count // runs:5d} calls {seconds / count * 1e6:6.1f} us/call "
+                print(f"  {name:48s} {count / runs:6.3g} calls {seconds / count * 1e6:6.1f} us/call "
                       f"{size:7d} B of code")
         with timed(LIBRARY) as per:
-            build = build_of()
+            build = build_of(per.clear)
         print(f"{what}, inside the library's functions (their launches included): " + ", ".join(
             f"{name} {count / runs:.3g} x {seconds / count * 1e6:.1f} us" for name, (count, seconds, _) in per.items())
             + f"; {sum(t for _, t, _ in per.values()) * 1e3 / runs:.2f} ms of a {build:.2f} ms build")
         profile = cProfile.Profile()
-        build_of(profile)
+        build_of(profile=profile)
         print(f"{what}, cProfile's heaviest functions:")
         pstats.Stats(profile, stream=sys.stdout).sort_stats("tottime").print_stats(15)
     return 0

@@ -75,7 +75,7 @@ case "${PART:-1}" in
      --tune-seconds 0 --greedy llama-1b --budget 200 > "$OUT/lm.log" 2>&1
    echo "lm rc $?"; grep -E "^\| (llama|qwen)|greedy" "$OUT/lm.log" | tail -5 | cut -c1-300
    timeout $(left 560) python3 -u benchmarks/host_profile.py --model llama-8b --steps 40 > "$OUT/hp.log" 2>&1
-   echo "host_profile rc $?"; grep -E "^build|with MLX" -A12 "$OUT/hp.log" | head -16 | cut -c1-160 ;;
+   echo "host_profile rc $?"; grep -E "^prefill|^build|launch call timed|inside" -A4 "$OUT/hp.log" | cut -c1-260 ;;
 9) timeout 260 python3 -u benchmarks/wgmma_probe.py --library-only --out "$OUT/wgmma" > "$OUT/wgmma.log" 2>&1
    echo "wgmma rc $?"; grep -E "MLX|library|flash|qmm" "$OUT/wgmma.log" | cut -c1-700
    for side in base new; do
@@ -114,7 +114,7 @@ case "${PART:-1}" in
    done
    first=$(echo ${MODELS:-qwen2-1.5b} | cut -d, -f1)
    timeout 150 python3 -u benchmarks/host_profile.py --model "$first" --prompt 512 --steps 20 > "$OUT/hp.log" 2>&1
-   echo "host_profile rc $?"; grep -E "^prefill|^build|launch call timed" -A4 "$OUT/hp.log" | cut -c1-160
+   echo "host_profile rc $?"; grep -E "^prefill|^build|launch call timed|inside" -A4 "$OUT/hp.log" | cut -c1-260
    gpu_tests $(left 570) --tb=line tests/kernels/test_library.py tests/kernels/test_qmm_split.py tests/conformance ;;
 15) names=$(awk -v from="${FROM:-}" 'BEGIN { on = (from == "") } /^def test_/ { sub(/\(.*/, "", $2);
      if ($2 == from) on = 1; if (on) print $2 }' tests/conformance/test_triton_port.py | paste -sd' ' \

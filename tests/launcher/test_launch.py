@@ -423,7 +423,6 @@ def test_a_prepared_launch_on_the_emulator_computes_each_call_s_result(rng):
         np.testing.assert_array_equal(np.array(prepared(mx.array(x), factor)), x * np.float32(factor))
 
 
-
 def test_launches_prepared_for_other_fixed_values_share_their_code_and_keep_their_values(rng):
     """Preparing compiles no Python source again for a launch that differs only in what it fixes (a
     decode step prepares several per layer); each launch still computes with its own values."""
@@ -437,6 +436,7 @@ def test_launches_prepared_for_other_fixed_values_share_their_code_and_keep_thei
     x = rng.uniform(-4, 4, n).astype(np.float32)
     np.testing.assert_array_equal(np.array(triple(mx.array(x))), x * np.float32(3.0))
     np.testing.assert_array_equal(np.array(halve(mx.array(x))), x * np.float32(-0.5))
+
 
 def test_a_prepared_launch_reads_a_fixed_0d_array_as_it_is_at_each_call():
     """A fixed 0-d input goes to MLX as one element, reshaped at each call: an update in place shows."""

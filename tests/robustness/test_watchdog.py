@@ -74,43 +74,49 @@ def test_the_watchdog_limit_comes_from_the_environment(monkeypatch):
 
 
 @pytest.fixture
-def sigint_handler():
-    """Sets SIGINT's Python handler for the test and restores the one before: a process started in the
-    background by a non-interactive shell (`cmd &`, as some CI runners do) starts with SIGINT ignored,
-    and Python then keeps it ignored instead of raising KeyboardInterrupt."""
-    before = signal.getsignal(signal.SIGINT)
-    yield lambda handler: signal.signal(signal.SIGINT, handler)
+def interrupt_soon():
+    """`interrupt_soon(handler)`: SIGINT's Python handler set to `handler` for the test, and a SIGINT
+    sent to this process 0.3 s later. Afterwards the timer is cancelled and joined (its SIGINT must
+    not reach a later test, where it would end the session) and the handler before restored. A
+    process started in the background by a non-interactive shell (`cmd &`, as some CI runners do)
+    starts with SIGINT ignored, and Python then keeps it ignored: hence the handler set here."""
+    before, timers = signal.getsignal(signal.SIGINT), []
+
+    def start(handler) -> None:
+        signal.signal(signal.SIGINT, handler)
+        timers.append(threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)))
+        timers[-1].start()
+    yield start
+    for timer in timers:
+        timer.cancel()
+        timer.join()
     signal.signal(signal.SIGINT, before)
 
 
-def interrupt_soon() -> None:
-    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
-
-
-def test_ctrl_c_stops_a_running_kernel(sigint_handler):
-    sigint_handler(signal.default_int_handler)
+def test_ctrl_c_stops_a_running_kernel(interrupt_soon):
     be = EmulatorBackend(timeout=30)  # a safety net: SIGINT must stop it long before
     launch(SPIN, be, (1, 3))
     start = time.perf_counter()
-    interrupt_soon()
+    interrupt_soon(signal.default_int_handler)
     with pytest.raises(KeyboardInterrupt):
         launch(SPIN, be)
     assert time.perf_counter() - start < 5
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert list(launch(SPIN, be, (1, 3))) == [3, 3]
 
 
 @pytest.mark.parametrize("handler", ["ignored", "own"])
-def test_ctrl_c_leaves_a_kernel_running_where_python_would_not_raise(sigint_handler, handler):
+def test_ctrl_c_leaves_a_kernel_running_where_python_would_not_raise(interrupt_soon, handler):
     # SIGINT ignored, or handled by the program's own handler: Python raises no KeyboardInterrupt,
     # so the kernel is not stopped either (the watchdog still is); the program's handler runs
     seen = []
-    sigint_handler(signal.SIG_IGN if handler == "ignored" else lambda *_: seen.append(1))
     be = EmulatorBackend(timeout=1)
     launch(SPIN, be, (1, 3))
-    interrupt_soon()
-    with pytest.raises(KernelTimeoutError, match="'spin': ran longer than the emulator's watchdog limit of 1 s"):
-        launch(SPIN, be)
+    interrupt_soon(signal.SIG_IGN if handler == "ignored" else lambda *_: seen.append(1))
+    try:
+        with pytest.raises(KernelTimeoutError, match="'spin': ran longer than the emulator's watchdog limit of 1 s"):
+            launch(SPIN, be)
+    except KeyboardInterrupt:
+        pytest.fail("SIGINT stopped the kernel with KeyboardInterrupt although Python's handler was not installed")
     assert seen == ([] if handler == "ignored" else [1])
 
 
