@@ -41,6 +41,10 @@ class Target:
     # threadgroup arrays are placed at byte offsets of one buffer (CUDA's dynamic shared memory), so an
     # array may take the bytes of one nothing reads any more; Metal declares each array on its own
     shared_at_offsets: bool = False
+    # the narrowest element an atomic acts on: CUDA has no compare-and-swap on single bytes (Triton
+    # refuses 8-bit atomics as well); Metal refuses narrow outputs of kernels with atomics first
+    # (`atomic_outputs`)
+    atomic_min_bits: int = 8
 
     def lacks(self, setting: str) -> str | None:
         """What launch setting `setting` switches on, where this target lacks it; None where it has
@@ -73,7 +77,7 @@ CUDA = Target("cuda", "CUDA", simd_width=32, max_threads=1024, threadgroup_memor
               vector_elements=16, vectors_need_alignment=True, vector_types=_PACKED | {ir.bfloat16},
               tensor_core_elements=frozenset({ir.float16, ir.bfloat16}), cooperative_matmul=False, atomic_outputs=None,
               async_copy=True, fuse_sincos=True, warpgroup_mma=True,
-              staged_fragment_stores=True, shared_at_offsets=True)
+              staged_fragment_stores=True, shared_at_offsets=True, atomic_min_bits=16)
 TARGETS = {t.name: t for t in (METAL, CUDA)}
 
 

@@ -338,6 +338,9 @@ def lower_atomic(lw: Lowering, op: Operation) -> None:
     _fence_device_memory(lw, None)
     r = op.result
     element = element_of(r.type)
+    if element.bits < lw.plan.target.atomic_min_bits:
+        raise lw.error(f"tl.atomic_{kind} on {element!r} (output `{lw.base_argument(ptr)}`): {lw.plan.target.gpu} "
+                       f"has no atomic {element!r}", "accumulate in an int32 output (convert after the kernel)")
 
     def atomic_expr(layout, k, coords) -> Expr:
         args = [lw.read(v, layout, k, coords) for v in vals]

@@ -724,3 +724,19 @@ def test_more_stages_copy_further_ahead_into_a_ring_of_buffers(num_stages):
     assert step.index("mf_mma_m16n8k16") < step.index("mf_cp_async_commit();")
     assert f"((((stage < 1) ? (stage + {num_stages - 1}) : (stage - 1)) * 2560) + " in step
     assert c.shared_bytes == num_stages * 2 * (64 * 40 + 32 * 72)
+
+
+@mf.jit
+def byte_atomics(x_ptr, z_ptr):
+    tl.atomic_add(z_ptr, tl.load(x_ptr))
+
+
+def test_cuda_refuses_atomics_on_bytes_at_their_line():
+    """CUDA has no compare-and-swap on single bytes: an 8-bit atomic is refused at the user's line (it
+    reached NVRTC as a static_assert in the template before, found on an H100); 16-bit ones compile."""
+    with pytest.raises(mf.errors.KernelDefinitionError, match=r"(?s)kernel `byte_atomics` at .*test_cuda_render\.py:"
+                                                              r"\d+.*tl\.atomic_add on tl\.int8 \(output `z_ptr`\): "
+                                                              r"CUDA has no atomic tl\.int8.*fix: accumulate in an "
+                                                              r"int32 output"):
+        byte_atomics.compile(mx.ones(1, mx.int8), mf.zeros(1, mx.int8), target="cuda")
+    assert "mf_atomic_add" in byte_atomics.compile(mx.ones(1, mx.int16), mf.zeros(1, mx.int16), target="cuda").body
