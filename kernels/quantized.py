@@ -461,6 +461,86 @@ def qmm_partial_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, part_ptr, M, N, K,
     tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
+
+def qmm_qkv_grid(m: int, nq: int, nkv: int) -> Callable[[dict], tuple]:
+    """The launch grid of qmm_qkv: (row tiles, the queries' column tiles, then the keys', then the values')."""
+    return lambda meta: (cdiv(m, meta["BLOCK_M"]), cdiv(nq, meta["BLOCK_N"]) + 2 * cdiv(nkv, meta["BLOCK_N"]))
+
+
+def _qmm_qkv_tune_args(shape: tuple, dtype: mx.Dtype):
+    m, nq, nkv, k, bits, group = (*shape, 4, 64) if len(shape) == 4 else shape
+    x = mx.random.normal((m, k)).astype(dtype)
+    weights = [w for n in (nq, nkv, nkv) for w in _weights(n, k, group, bits, dtype)]
+    outputs = [empty((m, n), dtype) for n in (nq, nkv, nkv)]
+    return qmm_qkv_grid(m, nq, nkv), (x, *weights, *outputs, m, nq, nkv, k, group, bits)
+
+
+def _qmm_qkv_tune_shape(named: dict) -> tuple:
+    """(M, NQ, NKV, K) for 4-bit g64, else (M, NQ, NKV, K, bits, group): what `_qmm_qkv_tune_args` takes."""
+    shape, bits, group = (named["M"], named["NQ"], named["NKV"], named["K"]), named["BITS"], named["GROUP"]
+    return shape if (bits, group) == (4, 64) else (*shape, bits, group)
+
+
+def _qmm_qkv_reference(x, wq, sq, bq, wk, sk, bk, wv, sv, bv, q, k, v, m, nq, nkv, kk, group, bits, *meta,
+                       qb_ptr=None, kb_ptr=None, vb_ptr=None, BIAS=False, **_):
+    x = x.reshape(m, kk)
+    products = [_product(x, w.reshape(n, -1), s.reshape(n, -1), b.reshape(n, -1), group, bits, None, True)
+                for w, s, b, n in ((wq, sq, bq, nq), (wk, sk, bk, nkv), (wv, sv, bv, nkv))]
+    if BIAS:
+        products = [p + bias.astype(mx.float32) for p, bias in zip(products, (qb_ptr, kb_ptr, vb_ptr))]
+    return tuple(p.astype(x.dtype) for p in products)
+
+
+def _qmm_qkv_config(named: dict) -> Config:
+    """qmm's untuned config (for M and x's dtype: the same products side by side)."""
+    return _qmm_config(named)
+
+
+@register
+@autotune(space=QMM_SPACE, key=["M", "NQ", "NKV", "K", "GROUP", "BITS"], reference=_qmm_qkv_reference,
+          default=_qmm_qkv_config, tune_args=_qmm_qkv_tune_args, tune_shape=_qmm_qkv_tune_shape,
+          shapes=[(64, 256, 64, 1024)], shape_ranks=[6], dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # as qmm
+@jit
+def qmm_qkv_kernel(x_ptr, wq_ptr, sq_ptr, bq_ptr, wk_ptr, sk_ptr, bk_ptr, wv_ptr, sv_ptr, bv_ptr, q_ptr, k_ptr, v_ptr,
+                   M, NQ, NKV, K, GROUP: tl.constexpr, BITS: tl.constexpr, BLOCK_M: tl.constexpr,
+                   BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, qb_ptr=0, kb_ptr=0, vb_ptr=0,
+                   BIAS: tl.constexpr = False):
+    """An attention layer's three projections of a prefill's rows in one launch (qmv_qkv's for more
+    rows): the first column tiles are the queries', the next the keys', the last the values', each
+    program's product as qmm's (`qmm_product`), in x's dtype. With BIAS, each product plus its
+    projection's bias (qb_ptr, kb_ptr, vb_ptr; Qwen2's), added to the fp32 sum and rounded once. Two
+    launches and three additions fewer than three qmm; the narrow key and value products share the
+    GPU with the queries' instead of running as launches of few tiles."""
+    q_tiles = tl.cdiv(NQ, BLOCK_N)
+    kv_tiles = tl.cdiv(NKV, BLOCK_N)
+    tile = tl.program_id(1)
+    if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
+        wq, sc, bi, n, col = wq_ptr, sq_ptr, bq_ptr, NQ, tile
+    elif tile < q_tiles + kv_tiles:
+        wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
+    else:
+        wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
+                      BLOCK_M, BLOCK_N, BLOCK_K)
+    if tile < q_tiles:
+        projection_out(acc, q_ptr, qb_ptr, rm, tile, M, NQ, BLOCK_N, BIAS)
+    elif tile < q_tiles + kv_tiles:
+        projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
+    else:
+        projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
+
+
+@jit
+def projection_out(acc, out_ptr, bias_ptr, rm, col, M, N, BLOCK_N: tl.constexpr, BIAS: tl.constexpr):
+    """Column tile `col` of an (M, N) product `acc` (fp32), plus the bias at bias_ptr where BIAS, stored in
+    out_ptr's dtype."""
+    rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    if BIAS:
+        acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
 def _check(w_q: mx.array, scales: mx.array, group_size: int, bits: int) -> tuple[int, int]:
     """(N, K) of a quantized weight; refuses bits and group sizes the kernels do not take."""
     if bits not in BITS:
@@ -528,12 +608,13 @@ def _norm_args(what: str, norm: Optional[Norm], x: mx.array, k: int) -> dict:
     return dict(norm_ptr=norm.weight, eps=float(norm.eps), NORM=True)
 
 
-def _bias_args(bias: Optional[tuple[mx.array, mx.array, mx.array]], nq: int, nkv: int) -> dict:
-    """The kernel arguments of qmv_qkv's optional projection biases, checked against its outputs."""
+def _bias_args(what: str, bias: Optional[tuple[mx.array, mx.array, mx.array]], nq: int, nkv: int) -> dict:
+    """The kernel arguments of qmv_qkv's and qmm_qkv's optional projection biases, checked against
+    their outputs."""
     if bias is None:
         return {}
     if tuple(b.size for b in bias) != (nq, nkv, nkv):
-        raise ValueError(f"qmv_qkv: biases of {', '.join(str(b.shape) for b in bias)} do not match the outputs of "
+        raise ValueError(f"{what}: biases of {', '.join(str(b.shape) for b in bias)} do not match the outputs of "
                          f"{nq}, {nkv} and {nkv} rows")
     return dict(qb_ptr=bias[0], kb_ptr=bias[1], vb_ptr=bias[2], BIAS=True)
 
@@ -560,11 +641,7 @@ def qmv_qkv_launch(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_
     token of shape (B, 1, K), a rotation given), the outputs are shaped (B, heads, 1, head_dim), as
     attention and mlx-lm's KV cache take them: for one token the same memory as (B, 1, rows), so a
     decode step needs no reshape or transpose nodes after the launch."""
-    nq, kq = _check(q[0], q[1], group_size, bits)
-    nkv, kk = _check(k[0], k[1], group_size, bits)
-    if kk != kq or _check(v[0], v[1], group_size, bits) != (nkv, kk):
-        raise ValueError(f"qmv_qkv: weights ({nq}, {kq}), ({nkv}, {kk}) and {v[0].shape} (packed) do not share K, or "
-                         "the key and value weights differ in shape")
+    nq, nkv, kq = _check_qkv("qmv_qkv", q, k, v, group_size, bits)
     if x.size != kq:
         raise ValueError(f"qmv_qkv: x of shape {x.shape} is not one row of {kq}")
     lead, rope, varying = x.shape[:-1], {}, ("x_ptr",)
@@ -584,8 +661,35 @@ def qmv_qkv_launch(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_
         shapes = [(lead[0], rows // rotation.head_dim, 1, rotation.head_dim) for rows in (nq, nkv, nkv)]
     return Launch(qmv_qkv_kernel, qkv_grid(nq, nkv),
                   (x, *q, *k, *v, *(empty(shape, x.dtype) for shape in shapes), nq, nkv, kq, group_size, bits),
-                  {**rope, **_norm_args("qmv_qkv", norm, x, kq), **_bias_args(bias, nq, nkv)}, varying)
+                  {**rope, **_norm_args("qmv_qkv", norm, x, kq), **_bias_args("qmv_qkv", bias, nq, nkv)}, varying)
 
+
+
+def _check_qkv(what: str, q: Quantized, k: Quantized, v: Quantized, group_size: int, bits: int) -> tuple[int, int, int]:
+    """(NQ, NKV, K) of an attention layer's three quantized weights: one K, the key and value weights of
+    one shape."""
+    nq, kq = _check(q[0], q[1], group_size, bits)
+    nkv, kk = _check(k[0], k[1], group_size, bits)
+    if kk != kq or _check(v[0], v[1], group_size, bits) != (nkv, kk):
+        raise ValueError(f"{what}: weights ({nq}, {kq}), ({nkv}, {kk}) and {v[0].shape} (packed) do not share K, or "
+                         "the key and value weights differ in shape")
+    return nq, nkv, kq
+
+
+def qmm_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: int = 64, bits: int = 4,
+            bias: Optional[tuple[mx.array, mx.array, mx.array]] = None,
+            backend=None) -> tuple[mx.array, mx.array, mx.array]:
+    """(x W_q^T, x W_k^T, x W_v^T) for x of shape (..., K) (a prefill's rows) and an attention layer's
+    query, key and value weights quantized alike (as `qmv_qkv` takes them), in one launch
+    (`qmm_qkv_kernel`); each output (..., N) in x's dtype, as `qmm` makes it. With `bias` (the three
+    projections' biases), each product plus its bias, added in fp32 and rounded once."""
+    nq, nkv, kq = _check_qkv("qmm_qkv", q, k, v, group_size, bits)
+    if x.shape[-1] != kq:
+        raise ValueError(f"qmm_qkv: x of shape {x.shape} does not end in the weights' K of {kq}")
+    m = x.size // kq
+    outputs = (empty((*x.shape[:-1], rows), x.dtype) for rows in (nq, nkv, nkv))
+    return tuple(qmm_qkv_kernel[qmm_qkv_grid(m, nq, nkv)](x, *q, *k, *v, *outputs, m, nq, nkv, kq, group_size, bits,
+                                                          **_bias_args("qmm_qkv", bias, nq, nkv), backend=backend))
 
 def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
                norm: Optional[Norm] = None, backend=None) -> mx.array:

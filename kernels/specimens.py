@@ -67,6 +67,10 @@ SPECIMENS = (
     Specimen("qmm_partial_4bit_512x1536x8960_f16", _jit("quantized", "qmm_partial_kernel"),  # Qwen2-1.5B's down_proj
              lambda: (_h(), _h(mx.uint32), _h(), _h(), empty((4, 512, 1536)), 512, 1536, 8960, 2240, 64, 4),
              dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, num_warps=4)),
+    Specimen("qmm_qkv_4bit_512x1536_256x1536_f16", _jit("quantized", "qmm_qkv_kernel"),  # Qwen2-1.5B's prefill
+             lambda: (_h(), *(a for _ in range(3) for a in (_h(mx.uint32), _h(), _h())),
+                      *(empty((512, n), mx.float16) for n in (1536, 256, 256)), 512, 1536, 256, 1536, 64, 4),
+             dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, num_warps=4, qb_ptr=_h(), kb_ptr=_h(), vb_ptr=_h(), BIAS=True)),
     Specimen("decode_attention_s8192_d128_f16", _jit("attention", "decode_attention_kernel"),
              lambda: (_h(), _h(), _h(), empty((32 * 32, 128)), empty(32 * 32), empty(32 * 32), 8192, 256, 0,
                       1 / math.sqrt(128), 4, 128, False), dict(BLOCK_N=64, num_warps=4)),

@@ -292,18 +292,21 @@ class FusedQKV:
     instead of three; the projections' biases (Qwen2's: all three, in the input's dtype) are added
     in the same launch, and with metalforge's RoPE over whole heads it rotates the queries and keys
     too (two launches fewer again). Other biases are added after the products, as QuantizedLinear
-    adds them (RoPE then runs on its own). The rest is that call's own steps. Anything else runs
-    the class's own call."""
+    adds them (RoPE then runs on its own). For more rows (a prefill) the three products, and biases
+    the kernel can add, are one quantized matmul (`quantized.qmm_qkv`; the norm runs before it, RoPE
+    after). The rest is that call's own steps. Anything else runs the class's own call."""
 
     def __call__(self, x: mx.array, mask: Optional[mx.array] = None, cache=None, *, norm: Optional[nn.Module] = None,
                  residual: Optional[mx.array] = None) -> mx.array:
         if norm is not None and not _norm_fusable(norm, x):
             x, norm = norm(x), None
         projections = (self["q_proj"], self["k_proj"], self["v_proj"])
-        if x.size != x.shape[-1] or x.ndim != 3 or not _fusable(projections, x) or \
+        if x.ndim != 3 or not _fusable(projections, x) or \
                 projections[1]["weight"].shape != projections[2]["weight"].shape:
             out = super().__call__(x if norm is None else norm(x), mask, cache)
             return out if residual is None else residual + out
+        if x.size != x.shape[-1]:  # a prefill's rows: the products in one launch, the norm before it
+            return self._prefill(x if norm is None else norm(x), mask, cache, projections, residual)
         bias = _projection_biases(projections, x)
         # biases the kernel cannot add come after the products, and the rotation after them
         rotation = _fused_rotation(self, projections, x, cache) if bias or not any("bias" in p for p in projections) \
@@ -321,6 +324,18 @@ class FusedQKV:
             (out + p["bias"] if "bias" in p else out for out, p in zip(products, projections))
         return qkv_attention_call(self, x, mask, cache, queries, keys, values, rotated=rotation is not None,
                                   residual=residual)
+
+    def _prefill(self, x: mx.array, mask: Optional[mx.array], cache: Any, projections: tuple,
+                 residual: Optional[mx.array]) -> mx.array:
+        """The call for more than one row: the three products (and their biases, where all three have
+        one in x's dtype) in one quantized matmul (`quantized.qmm_qkv`), the rest the class's steps."""
+        bias = _projection_biases(projections, x)
+        if bias is None and any("bias" in p for p in projections):
+            out = super().__call__(x, mask, cache)
+            return out if residual is None else residual + out
+        products = quantized.qmm_qkv(x, *map(_quantized, projections), projections[0].group_size,
+                                     projections[0].bits, bias)
+        return qkv_attention_call(self, x, mask, cache, *products, residual=residual)
 
 
 def _projection_biases(projections: tuple, x: mx.array) -> Optional[tuple[mx.array, mx.array, mx.array]]:

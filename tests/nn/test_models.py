@@ -75,10 +75,14 @@ def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch)
     monkeypatch.setattr(attention, "decode_attention",
                         lambda q, k, v, scale, length, f=attention.decode_attention: read.append((k.shape[2], length))
                         or f(q, k, v, scale, length))
+    prefill_qkv = []  # the prefill's q/k/v products: one qmm_qkv per layer (with Qwen2's biases)
+    monkeypatch.setattr(quantized, "qmm_qkv", lambda x, *a, f=quantized.qmm_qkv: prefill_qkv.append(
+        (x.shape[1], a[5] is not None)) or f(x, *a))
     patched = lm_bench.generate(model, prompt, STEPS, base["tokens"])
+    assert prefill_qkv == [(PROMPT, "bias" in model.model.layers[0].self_attn.q_proj)] * 2
     # each decode step's MLPs and attention projections (Qwen2's with their biases; the prefill's
-    # run unfused, on qmm), the block's norms in their launches, the residuals in the output and
-    # down projections'; the head's product has no residual
+    # MLPs run unfused, on qmm), the block's norms in their launches, the residuals in the output
+    # and down projections'; the head's product has no residual
     assert sorted(fused) == sorted([("qmv_qkv", True), ("qmv_swiglu", True), ("qmv", True), ("qmv", True)] * 2 * STEPS
                                    + [("qmv", False)] * STEPS)
     assert len(prepared) == 2 * 4 + 1, prepared  # each layer's four launches and the head's, prepared once
@@ -351,8 +355,8 @@ def test_recorded_tuning_end_to_end(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv(record.RECORD_ENV)
     cases = record.read(path)
     kernels = {c.target.split(":")[1] for c in cases}
-    assert kernels == {"qmm_kernel", "qmv_kernel", "qmv_swiglu_kernel", "qmv_qkv_kernel", "rms_norm_kernel", "rope_kernel",
-                       "flash_attention_kernel", "decode_attention_kernel"}
+    assert kernels == {"qmm_kernel", "qmm_qkv_kernel", "qmv_kernel", "qmv_swiglu_kernel", "qmv_qkv_kernel",
+                       "rms_norm_kernel", "rope_kernel", "flash_attention_kernel", "decode_attention_kernel"}
     assert all(c.dtype == "float16" for c in cases)
     db = tmp_path / "tuned.sqlite"
     # tune the first case of each kernel (one trial each: the search itself is tested elsewhere)

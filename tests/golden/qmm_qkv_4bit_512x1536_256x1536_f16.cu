@@ -1,0 +1,945 @@
+
+// Neighbouring elements moved in one access; the address must be aligned to the vector's size
+// (global memory: the kernel is versioned on its arguments' alignment).
+template <int N, typename T> struct alignas(sizeof(T) * N) mf_vec { T v[N]; };
+template <typename T> __device__ __forceinline__ bool mf_is_aligned(const T* p, int bytes) {
+  return reinterpret_cast<uintptr_t>(p) % bytes == 0;
+}
+// The vector's bytes as whole registers: a masked load then merges registers (a predicated load),
+// not 16-bit elements one by one (which costs a byte permute per element).
+template <int B> struct mf_words { using type = unsigned char; };
+template <> struct mf_words<2> { using type = unsigned short; };
+template <> struct mf_words<4> { using type = unsigned; };
+template <> struct mf_words<8> { using type = uint2; };
+template <> struct mf_words<16> { using type = uint4; };
+template <int N, typename T> __device__ __forceinline__ void mf_load_masked(mf_vec<N, T>& v, const T* p, bool mask) {
+  using W = typename mf_words<sizeof(mf_vec<N, T>)>::type;
+  W w = *reinterpret_cast<const W*>(&v);
+  if (mask) w = *reinterpret_cast<const W*>(p);
+  v = *reinterpret_cast<const mf_vec<N, T>*>(&w);
+}
+
+// Tensor cores: D = A @ B + C on a 16x8x16 tile, fp16 or bf16 inputs, fp32 accumulator (PTX mma.sync).
+template <typename T, int N> struct mf_frag { T e[N]; };
+__device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_frag<__half, 8>& a,
+                                                const mf_frag<__half, 4>& b) {
+  const unsigned* pa = reinterpret_cast<const unsigned*>(a.e);
+  const unsigned* pb = reinterpret_cast<const unsigned*>(b.e);
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+               "{%0, %1, %2, %3};\n"
+               : "+f"(c.e[0]), "+f"(c.e[1]), "+f"(c.e[2]), "+f"(c.e[3])
+               : "r"(pa[0]), "r"(pa[1]), "r"(pa[2]), "r"(pa[3]), "r"(pb[0]), "r"(pb[1]));
+}
+__device__ __forceinline__ void mf_mma_m16n8k16(mf_frag<float, 4>& c, const mf_frag<__nv_bfloat16, 8>& a,
+                                                const mf_frag<__nv_bfloat16, 4>& b) {
+  const unsigned* pa = reinterpret_cast<const unsigned*>(a.e);
+  const unsigned* pb = reinterpret_cast<const unsigned*>(b.e);
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+               "{%0, %1, %2, %3};\n"
+               : "+f"(c.e[0]), "+f"(c.e[1]), "+f"(c.e[2]), "+f"(c.e[3])
+               : "r"(pa[0]), "r"(pa[1]), "r"(pa[2]), "r"(pa[3]), "r"(pb[0]), "r"(pb[1]));
+}
+
+// A fragment's 8x8 matrices from shared memory in one instruction; each lane passes one 16-byte row,
+// `offset` elements from `base` (the same base for a K step's loads: converted once, offset folded).
+template <int N, bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix(F& frag, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
+  unsigned* r = reinterpret_cast<unsigned*>(frag.e);
+  if constexpr (N == 4 && !Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
+  } else if constexpr (N == 4) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
+  } else if constexpr (!Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+  }
+}
+
+// Two neighbouring 2-matrix fragments in one .x4: matrices 0, 1 into `lo`, 2, 3 into `hi`.
+template <bool Trans, typename F, typename T> __device__ __forceinline__ void mf_ldmatrix_pair(F& lo, F& hi, const T* base, int offset) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(base)) + offset * unsigned(sizeof(T));
+  unsigned* l = reinterpret_cast<unsigned*>(lo.e);
+  unsigned* h = reinterpret_cast<unsigned*>(hi.e);
+  if constexpr (Trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(l[0]), "=r"(l[1]), "=r"(h[0]), "=r"(h[1]) : "r"(address));
+  }
+}
+// Conversions through float for __half/__nv_bfloat16 (their direct conversions are ambiguous).
+template <typename T> struct mf_convert {
+  template <typename S> static __device__ __forceinline__ T from(S x) { return static_cast<T>(x); }
+  static __device__ __forceinline__ T from(__half x) { return static_cast<T>(__half2float(x)); }
+  static __device__ __forceinline__ T from(__nv_bfloat16 x) { return static_cast<T>(__bfloat162float(x)); }
+};
+template <> struct mf_convert<bool> {
+  template <typename S> static __device__ __forceinline__ bool from(S x) { return static_cast<bool>(x); }
+  static __device__ __forceinline__ bool from(__half x) { return __half2float(x) != 0.0f; }
+  static __device__ __forceinline__ bool from(__nv_bfloat16 x) { return __bfloat162float(x) != 0.0f; }
+};
+template <> struct mf_convert<__half> {
+  template <typename S> static __device__ __forceinline__ __half from(S x) { return __float2half(static_cast<float>(x)); }
+  static __device__ __forceinline__ __half from(__half x) { return x; }
+  static __device__ __forceinline__ __half from(__nv_bfloat16 x) { return __float2half(__bfloat162float(x)); }
+};
+template <> struct mf_convert<__nv_bfloat16> {
+  template <typename S> static __device__ __forceinline__ __nv_bfloat16 from(S x) {
+    return __float2bfloat16(static_cast<float>(x));
+  }
+  static __device__ __forceinline__ __nv_bfloat16 from(__half x) { return __float2bfloat16(__half2float(x)); }
+  static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
+};
+template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
+
+extern __shared__ __align__(16) unsigned char mf_shared[];
+const auto mf_M = M[0];
+const auto mf_NQ = NQ[0];
+const auto mf_NKV = NKV[0];
+const auto mf_K = K[0];
+__half* t_20_smem = reinterpret_cast<__half*>(mf_shared + 0);
+__half* a_1_smem = reinterpret_cast<__half*>(mf_shared + 5120);
+float* t_25_smem = reinterpret_cast<float*>(mf_shared + 0);
+__half* t_27_smem = reinterpret_cast<__half*>(mf_shared + 256);
+float* t_34_smem = reinterpret_cast<float*>(mf_shared + 4864);
+__half* t_36_smem = reinterpret_cast<__half*>(mf_shared + 5120);
+float* t_42_smem = reinterpret_cast<float*>(mf_shared + 9728);
+__half* t_44_smem = reinterpret_cast<__half*>(mf_shared + 9984);
+if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16)) && mf_is_aligned(wk_ptr, 8)) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(wv_ptr, 8)) && mf_is_aligned(x_ptr, 16))) {
+  // 514: q_tiles = tl.cdiv(NQ, BLOCK_N)
+  int t = (mf_NQ + 64);
+  int t_1 = (t - 1);
+  int q_tiles = (t_1 / 64);
+  // 515: kv_tiles = tl.cdiv(NKV, BLOCK_N)
+  int t_2 = (mf_NKV + 64);
+  int t_3 = (t_2 - 1);
+  int kv_tiles = (t_3 / 64);
+  // 516: tile = tl.program_id(1)
+  // 517: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
+  bool t_4 = (int(blockIdx.y) < q_tiles);
+  decltype(wq_ptr) wq;
+  decltype(sq_ptr) sc;
+  decltype(bq_ptr) bi;
+  int n;
+  int col;
+  if (t_4) {
+    decltype(wq_ptr) wq_ptr_1;
+    wq_ptr_1 = wq_ptr;
+    decltype(sq_ptr) sq_ptr_1;
+    sq_ptr_1 = sq_ptr;
+    decltype(bq_ptr) bq_ptr_1;
+    bq_ptr_1 = bq_ptr;
+    int NQ_1;
+    NQ_1 = mf_NQ;
+    int tile;
+    tile = int(blockIdx.y);
+    wq = wq_ptr_1;
+    sc = sq_ptr_1;
+    bi = bq_ptr_1;
+    n = NQ_1;
+    col = tile;
+  } else {
+    // 519: elif tile < q_tiles + kv_tiles:
+    int t_5 = (q_tiles + kv_tiles);
+    bool t_6 = (int(blockIdx.y) < t_5);
+    decltype(wk_ptr) wq_1;
+    decltype(sk_ptr) sc_1;
+    decltype(bk_ptr) bi_1;
+    int n_1;
+    int col_1;
+    if (t_6) {
+      // 520: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
+      int col_2 = (int(blockIdx.y) - q_tiles);
+      decltype(wk_ptr) wk_ptr_1;
+      wk_ptr_1 = wk_ptr;
+      decltype(sk_ptr) sk_ptr_1;
+      sk_ptr_1 = sk_ptr;
+      decltype(bk_ptr) bk_ptr_1;
+      bk_ptr_1 = bk_ptr;
+      int NKV_1;
+      NKV_1 = mf_NKV;
+      int col_3;
+      col_3 = col_2;
+      wq_1 = wk_ptr_1;
+      sc_1 = sk_ptr_1;
+      bi_1 = bk_ptr_1;
+      n_1 = NKV_1;
+      col_1 = col_3;
+    } else {
+      // 522: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
+      int t_7 = (int(blockIdx.y) - q_tiles);
+      int col_4 = (t_7 - kv_tiles);
+      decltype(wv_ptr) wv_ptr_1;
+      wv_ptr_1 = wv_ptr;
+      decltype(sv_ptr) sv_ptr_1;
+      sv_ptr_1 = sv_ptr;
+      decltype(bv_ptr) bv_ptr_1;
+      bv_ptr_1 = bv_ptr;
+      int NKV_2;
+      NKV_2 = mf_NKV;
+      int col_5;
+      col_5 = col_4;
+      wq_1 = wv_ptr_1;
+      sc_1 = sv_ptr_1;
+      bi_1 = bv_ptr_1;
+      n_1 = NKV_2;
+      col_1 = col_5;
+    }
+    decltype(wk_ptr) wq_2;
+    wq_2 = wq_1;
+    decltype(sk_ptr) sc_2;
+    sc_2 = sc_1;
+    decltype(bk_ptr) bi_2;
+    bi_2 = bi_1;
+    int n_2;
+    n_2 = n_1;
+    int col_6;
+    col_6 = col_1;
+    wq = wq_2;
+    sc = sc_2;
+    bi = bi_2;
+    n = n_2;
+    col = col_6;
+  }
+  // 523: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+  int t_8 = (int(blockIdx.x) * 32);
+  // 524: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
+  int t_9 = (col * 64);
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
+  mf_frag<float, 4> acc[4];
+  #pragma unroll
+  for (int k = 0; (k < 16); k += 1) {
+    float acc_1 = 0.0f;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
+  }
+  for (int k0 = 0; (k0 < mf_K); k0 += 32) {
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+    __half a[8];
+    int rm_1 = (t_8 + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
+    int rk_1 = (k0 + ((int(threadIdx.x % 32u) % 4) * 8));
+    {
+      mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
+      mf_load_masked(mf_v, ((x_ptr + (rm_1 * mf_K)) + rk_1), (rm_1 < mf_M));
+      a[0] = mf_v.v[0];
+      a[1] = mf_v.v[1];
+      a[2] = mf_v.v[2];
+      a[3] = mf_v.v[3];
+      a[4] = mf_v.v[4];
+      a[5] = mf_v.v[5];
+      a[6] = mf_v.v[6];
+      a[7] = mf_v.v[7];
+    }
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    int t_10 = (k0 / 8);
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    int t_11 = (mf_K / 64);
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    int t_12 = (mf_K / 8);
+    unsigned words[2];
+    int kw_1 = (t_10 + ((int(threadIdx.x % 32u) % 2) * 2));
+    bool k_ok_1 = ((kw_1 / 8) < t_11);
+    bool mask = (((t_9 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2))) < n) & k_ok_1);
+    {
+      mf_vec<2, unsigned> mf_v{{0u, 0u}};
+      mf_load_masked(mf_v, ((wq + ((t_9 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2))) * t_12)) + kw_1), mask);
+      words[0] = mf_v.v[0];
+      words[1] = mf_v.v[1];
+    }
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    unsigned t_13[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_13[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+    }
+    unsigned t_14[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_14[k] = (t_13[k] & 15u);
+    }
+    float q[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      q[k] = static_cast<float>(t_14[k]);
+    }
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    int t_15 = (mf_K / 64);
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_16[2];
+    int groups_1 = (((t_9 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2))) * t_15) + (kw_1 / 8));
+    t_16[0] = (mask ? (sc + groups_1)[0] : __float2half(0.0f));
+    t_16[1] = t_16[0];
+    float scale[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      scale[k] = static_cast<float>(t_16[k]);
+    }
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_17[2];
+    t_17[0] = (mask ? (bi + groups_1)[0] : __float2half(0.0f));
+    t_17[1] = t_17[0];
+    float bias[2];
+    #pragma unroll
+    for (int k = 0; (k < 2); k += 1) {
+      bias[k] = static_cast<float>(t_17[k]);
+    }
+    // 63: return q * scale + bias, kw, k_ok
+    float t_18[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_18[k] = (q[k] * scale[(k / 8)]);
+    }
+    float w[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      w[k] = (t_18[k] + bias[(k / 8)]);
+    }
+    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    __half t_19[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_19[k] = mf_cast<__half>(w[k]);
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      *reinterpret_cast<mf_vec<8, __half>*>((t_20_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_19[k], t_19[(k + 1)], t_19[(k + 2)], t_19[(k + 3)], t_19[(k + 4)], t_19[(k + 5)], t_19[(k + 6)], t_19[(k + 7)]}};
+    }
+    *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
+    __syncthreads();
+    int warp_row = 0;
+    int warp_col = (int(threadIdx.x / 32u) * 8);
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)) + (int(threadIdx.x % 32u) % 8)) * 40));
+    #pragma unroll
+    for (int kk = 0; (kk < 32); kk += 16) {
+      mf_frag<__half, 8> frag_a[2];
+      mf_frag<__half, 4> frag_b[2];
+      #pragma unroll
+      for (int i = 0; (i < 2); i += 1) {
+        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 16) * 40) + kk));
+      }
+      #pragma unroll
+      for (int j = 0; (j < 2); j += 2) {
+        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (t_20_smem + b_lane), (kk + ((j * 32) * 40)));
+      }
+      #pragma unroll
+      for (int i = 0; (i < 2); i += 1) {
+        #pragma unroll
+        for (int j = 0; (j < 2); j += 1) {
+          mf_mma_m16n8k16(acc[((i * 2) + j)], frag_a[i], frag_b[j]);
+        }
+      }
+    }
+  }
+  __syncthreads();
+  // 526: if tile < q_tiles:
+  bool t_21 = (int(blockIdx.y) < q_tiles);
+  if (t_21) {
+    // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    int t_22 = (int(blockIdx.y) * 64);
+    // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    __half t_23[1];
+    int rn_1 = (t_22 + (int(threadIdx.x) % 64));
+    t_23[0] = ((rn_1 < mf_NQ) ? (qb_ptr + rn_1)[0] : __float2half(0.0f));
+    float t_24[1];
+    t_24[0] = static_cast<float>(t_23[0]);
+    __syncthreads();
+    if ((int(threadIdx.x) < 64)) {
+      t_25_smem[(int(threadIdx.x) % 64)] = t_24[0];
+    }
+    __syncthreads();
+    float acc_2[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      acc_2[k] = (acc[(k / 4)].e[(k % 4)] + t_25_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
+    }
+    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    __half t_26[16];
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 1) {
+      t_26[k] = mf_cast<__half>(acc_2[k]);
+    }
+    // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 2) {
+      *reinterpret_cast<mf_vec<2, __half>*>((t_27_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_26[k], t_26[(k + 1)]}};
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int k = 0; (k < 16); k += 8) {
+      __half run[8];
+      {
+        const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_27_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+        run[0] = mf_v.v[0];
+        run[1] = mf_v.v[1];
+        run[2] = mf_v.v[2];
+        run[3] = mf_v.v[3];
+        run[4] = mf_v.v[4];
+        run[5] = mf_v.v[5];
+        run[6] = mf_v.v[6];
+        run[7] = mf_v.v[7];
+      }
+      int rm_2 = (t_8 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rn_2 = (t_22 + ((int(threadIdx.x % 32u) % 8) * 8));
+      if (((rm_2 < mf_M) & (rn_2 < mf_NQ))) {
+        *reinterpret_cast<mf_vec<8, __half>*>(((q_ptr + (rm_2 * mf_NQ)) + rn_2)) = mf_vec<8, __half>{{run[0], run[1], run[2], run[3], run[4], run[5], run[6], run[7]}};
+      }
+    }
+  } else {
+    // 528: elif tile < q_tiles + kv_tiles:
+    int t_28 = (q_tiles + kv_tiles);
+    bool t_29 = (int(blockIdx.y) < t_28);
+    if (t_29) {
+      // 529: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
+      int t_30 = (int(blockIdx.y) - q_tiles);
+      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      int t_31 = (t_30 * 64);
+      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      __half t_32[1];
+      int rn_4 = (t_31 + (int(threadIdx.x) % 64));
+      t_32[0] = ((rn_4 < mf_NKV) ? (kb_ptr + rn_4)[0] : __float2half(0.0f));
+      float t_33[1];
+      t_33[0] = static_cast<float>(t_32[0]);
+      __syncthreads();
+      if ((int(threadIdx.x) < 64)) {
+        t_34_smem[(int(threadIdx.x) % 64)] = t_33[0];
+      }
+      __syncthreads();
+      float acc_3[16];
+      #pragma unroll
+      for (int k = 0; (k < 16); k += 1) {
+        acc_3[k] = (acc[(k / 4)].e[(k % 4)] + t_34_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
+      }
+      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      __half t_35[16];
+      #pragma unroll
+      for (int k = 0; (k < 16); k += 1) {
+        t_35[k] = mf_cast<__half>(acc_3[k]);
+      }
+      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      __syncthreads();
+      #pragma unroll
+      for (int k = 0; (k < 16); k += 2) {
+        *reinterpret_cast<mf_vec<2, __half>*>((t_36_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_35[k], t_35[(k + 1)]}};
+      }
+      __syncthreads();
+      #pragma unroll
+      for (int k = 0; (k < 16); k += 8) {
+        __half run_1[8];
+        {
+          const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_36_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+          run_1[0] = mf_v.v[0];
+          run_1[1] = mf_v.v[1];
+          run_1[2] = mf_v.v[2];
+          run_1[3] = mf_v.v[3];
+          run_1[4] = mf_v.v[4];
+          run_1[5] = mf_v.v[5];
+          run_1[6] = mf_v.v[6];
+          run_1[7] = mf_v.v[7];
+        }
+        int rm_3 = (t_8 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+        int rn_5 = (t_31 + ((int(threadIdx.x % 32u) % 8) * 8));
+        if (((rm_3 < mf_M) & (rn_5 < mf_NKV))) {
+          *reinterpret_cast<mf_vec<8, __half>*>(((k_ptr + (rm_3 * mf_NKV)) + rn_5)) = mf_vec<8, __half>{{run_1[0], run_1[1], run_1[2], run_1[3], run_1[4], run_1[5], run_1[6], run_1[7]}};
+        }
+      }
+    } else {
+      // 531: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
+      int t_37 = (int(blockIdx.y) - q_tiles);
+      int t_38 = (t_37 - kv_tiles);
+      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      int t_39 = (t_38 * 64);
+      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      __half t_40[1];
+      int rn_7 = (t_39 + (int(threadIdx.x) % 64));
+      t_40[0] = ((rn_7 < mf_NKV) ? (vb_ptr + rn_7)[0] : __float2half(0.0f));
+      float t_41[1];
+      t_41[0] = static_cast<float>(t_40[0]);
+      __syncthreads();
+      if ((int(threadIdx.x) < 64)) {
+        t_42_smem[(int(threadIdx.x) % 64)] = t_41[0];
+      }
+      __syncthreads();
+      float acc_4[16];
+      #pragma unroll
+      for (int k = 0; (k < 16); k += 1) {
+        acc_4[k] = (acc[(k / 4)].e[(k % 4)] + t_42_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
+      }
+      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      __half t_43[16];
+      #pragma unroll
+      for (int k = 0; (k < 16); k += 1) {
+        t_43[k] = mf_cast<__half>(acc_4[k]);
+      }
+      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      __syncthreads();
+      #pragma unroll
+      for (int k = 0; (k < 16); k += 2) {
+        *reinterpret_cast<mf_vec<2, __half>*>((t_44_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_43[k], t_43[(k + 1)]}};
+      }
+      __syncthreads();
+      #pragma unroll
+      for (int k = 0; (k < 16); k += 8) {
+        __half run_2[8];
+        {
+          const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_44_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+          run_2[0] = mf_v.v[0];
+          run_2[1] = mf_v.v[1];
+          run_2[2] = mf_v.v[2];
+          run_2[3] = mf_v.v[3];
+          run_2[4] = mf_v.v[4];
+          run_2[5] = mf_v.v[5];
+          run_2[6] = mf_v.v[6];
+          run_2[7] = mf_v.v[7];
+        }
+        int rm_4 = (t_8 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+        int rn_8 = (t_39 + ((int(threadIdx.x % 32u) % 8) * 8));
+        if (((rm_4 < mf_M) & (rn_8 < mf_NKV))) {
+          *reinterpret_cast<mf_vec<8, __half>*>(((v_ptr + (rm_4 * mf_NKV)) + rn_8)) = mf_vec<8, __half>{{run_2[0], run_2[1], run_2[2], run_2[3], run_2[4], run_2[5], run_2[6], run_2[7]}};
+        }
+      }
+    }
+  }
+} else {
+  // 514: q_tiles = tl.cdiv(NQ, BLOCK_N)
+  int t = (mf_NQ + 64);
+  int t_1 = (t - 1);
+  int q_tiles = (t_1 / 64);
+  // 515: kv_tiles = tl.cdiv(NKV, BLOCK_N)
+  int t_2 = (mf_NKV + 64);
+  int t_3 = (t_2 - 1);
+  int kv_tiles = (t_3 / 64);
+  // 516: tile = tl.program_id(1)
+  // 517: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
+  bool t_4 = (int(blockIdx.y) < q_tiles);
+  decltype(wq_ptr) wq;
+  decltype(sq_ptr) sc;
+  decltype(bq_ptr) bi;
+  int n;
+  int col;
+  if (t_4) {
+    decltype(wq_ptr) wq_ptr_1;
+    wq_ptr_1 = wq_ptr;
+    decltype(sq_ptr) sq_ptr_1;
+    sq_ptr_1 = sq_ptr;
+    decltype(bq_ptr) bq_ptr_1;
+    bq_ptr_1 = bq_ptr;
+    int NQ_1;
+    NQ_1 = mf_NQ;
+    int tile;
+    tile = int(blockIdx.y);
+    wq = wq_ptr_1;
+    sc = sq_ptr_1;
+    bi = bq_ptr_1;
+    n = NQ_1;
+    col = tile;
+  } else {
+    // 519: elif tile < q_tiles + kv_tiles:
+    int t_5 = (q_tiles + kv_tiles);
+    bool t_6 = (int(blockIdx.y) < t_5);
+    decltype(wk_ptr) wq_1;
+    decltype(sk_ptr) sc_1;
+    decltype(bk_ptr) bi_1;
+    int n_1;
+    int col_1;
+    if (t_6) {
+      // 520: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
+      int col_2 = (int(blockIdx.y) - q_tiles);
+      decltype(wk_ptr) wk_ptr_1;
+      wk_ptr_1 = wk_ptr;
+      decltype(sk_ptr) sk_ptr_1;
+      sk_ptr_1 = sk_ptr;
+      decltype(bk_ptr) bk_ptr_1;
+      bk_ptr_1 = bk_ptr;
+      int NKV_1;
+      NKV_1 = mf_NKV;
+      int col_3;
+      col_3 = col_2;
+      wq_1 = wk_ptr_1;
+      sc_1 = sk_ptr_1;
+      bi_1 = bk_ptr_1;
+      n_1 = NKV_1;
+      col_1 = col_3;
+    } else {
+      // 522: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
+      int t_7 = (int(blockIdx.y) - q_tiles);
+      int col_4 = (t_7 - kv_tiles);
+      decltype(wv_ptr) wv_ptr_1;
+      wv_ptr_1 = wv_ptr;
+      decltype(sv_ptr) sv_ptr_1;
+      sv_ptr_1 = sv_ptr;
+      decltype(bv_ptr) bv_ptr_1;
+      bv_ptr_1 = bv_ptr;
+      int NKV_2;
+      NKV_2 = mf_NKV;
+      int col_5;
+      col_5 = col_4;
+      wq_1 = wv_ptr_1;
+      sc_1 = sv_ptr_1;
+      bi_1 = bv_ptr_1;
+      n_1 = NKV_2;
+      col_1 = col_5;
+    }
+    decltype(wk_ptr) wq_2;
+    wq_2 = wq_1;
+    decltype(sk_ptr) sc_2;
+    sc_2 = sc_1;
+    decltype(bk_ptr) bi_2;
+    bi_2 = bi_1;
+    int n_2;
+    n_2 = n_1;
+    int col_6;
+    col_6 = col_1;
+    wq = wq_2;
+    sc = sc_2;
+    bi = bi_2;
+    n = n_2;
+    col = col_6;
+  }
+  // 523: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+  int t_8 = (int(blockIdx.x) * 32);
+  // 524: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
+  int t_9 = (col * 64);
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
+  mf_frag<float, 4> acc[4];
+  #pragma unroll 1
+  for (int k = 0; (k < 16); k += 1) {
+    float acc_1 = 0.0f;
+    acc[(k / 4)].e[(k % 4)] = acc_1;
+  }
+  for (int k0 = 0; (k0 < mf_K); k0 += 32) {
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
+    __half a[8];
+    int rm_1 = (t_8 + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
+    int rk_1 = (k0 + ((int(threadIdx.x % 32u) % 4) * 8));
+    if ((rm_1 < mf_M)) {
+      a[0] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[0];
+      a[1] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[1];
+      a[2] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[2];
+      a[3] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[3];
+      a[4] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[4];
+      a[5] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[5];
+      a[6] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[6];
+      a[7] = ((x_ptr + (rm_1 * mf_K)) + rk_1)[7];
+    } else {
+      a[0] = __float2half(0.0f);
+      a[1] = __float2half(0.0f);
+      a[2] = __float2half(0.0f);
+      a[3] = __float2half(0.0f);
+      a[4] = __float2half(0.0f);
+      a[5] = __float2half(0.0f);
+      a[6] = __float2half(0.0f);
+      a[7] = __float2half(0.0f);
+    }
+    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    int t_10 = (k0 / 8);
+    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    int t_11 = (mf_K / 64);
+    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    int t_12 = (mf_K / 8);
+    unsigned words[2];
+    int kw_1 = (t_10 + ((int(threadIdx.x % 32u) % 2) * 2));
+    bool k_ok_1 = ((kw_1 / 8) < t_11);
+    bool mask = (((t_9 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2))) < n) & k_ok_1);
+    if (mask) {
+      words[0] = ((wq + ((t_9 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2))) * t_12)) + kw_1)[0];
+      words[1] = ((wq + ((t_9 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2))) * t_12)) + kw_1)[1];
+    } else {
+      words[0] = 0u;
+      words[1] = 0u;
+    }
+    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    unsigned t_13[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_13[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+    }
+    unsigned t_14[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_14[k] = (t_13[k] & 15u);
+    }
+    float q[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      q[k] = static_cast<float>(t_14[k]);
+    }
+    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    int t_15 = (mf_K / 64);
+    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_16[2];
+    int groups_1 = (((t_9 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2))) * t_15) + (kw_1 / 8));
+    t_16[0] = (mask ? (sc + groups_1)[0] : __float2half(0.0f));
+    t_16[1] = t_16[0];
+    float scale[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      scale[k] = static_cast<float>(t_16[k]);
+    }
+    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    __half t_17[2];
+    t_17[0] = (mask ? (bi + groups_1)[0] : __float2half(0.0f));
+    t_17[1] = t_17[0];
+    float bias[2];
+    #pragma unroll 1
+    for (int k = 0; (k < 2); k += 1) {
+      bias[k] = static_cast<float>(t_17[k]);
+    }
+    // 63: return q * scale + bias, kw, k_ok
+    float t_18[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_18[k] = (q[k] * scale[(k / 8)]);
+    }
+    float w[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      w[k] = (t_18[k] + bias[(k / 8)]);
+    }
+    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    __half t_19[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_19[k] = mf_cast<__half>(w[k]);
+    }
+    __syncthreads();
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      *reinterpret_cast<mf_vec<8, __half>*>((t_20_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_19[k], t_19[(k + 1)], t_19[(k + 2)], t_19[(k + 3)], t_19[(k + 4)], t_19[(k + 5)], t_19[(k + 6)], t_19[(k + 7)]}};
+    }
+    *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
+    __syncthreads();
+    int warp_row = 0;
+    int warp_col = (int(threadIdx.x / 32u) * 8);
+    int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
+    int b_lane = ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)) + (int(threadIdx.x % 32u) % 8)) * 40));
+    #pragma unroll 1
+    for (int kk = 0; (kk < 32); kk += 16) {
+      mf_frag<__half, 8> frag_a[2];
+      mf_frag<__half, 4> frag_b[2];
+      #pragma unroll 1
+      for (int i = 0; (i < 2); i += 1) {
+        mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 16) * 40) + kk));
+      }
+      #pragma unroll 1
+      for (int j = 0; (j < 2); j += 2) {
+        mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (t_20_smem + b_lane), (kk + ((j * 32) * 40)));
+      }
+      #pragma unroll 1
+      for (int i = 0; (i < 2); i += 1) {
+        #pragma unroll 1
+        for (int j = 0; (j < 2); j += 1) {
+          mf_mma_m16n8k16(acc[((i * 2) + j)], frag_a[i], frag_b[j]);
+        }
+      }
+    }
+  }
+  __syncthreads();
+  // 526: if tile < q_tiles:
+  bool t_21 = (int(blockIdx.y) < q_tiles);
+  if (t_21) {
+    // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    int t_22 = (int(blockIdx.y) * 64);
+    // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    __half t_23[1];
+    int rn_1 = (t_22 + (int(threadIdx.x) % 64));
+    t_23[0] = ((rn_1 < mf_NQ) ? (qb_ptr + rn_1)[0] : __float2half(0.0f));
+    float t_24[1];
+    t_24[0] = static_cast<float>(t_23[0]);
+    __syncthreads();
+    if ((int(threadIdx.x) < 64)) {
+      t_25_smem[(int(threadIdx.x) % 64)] = t_24[0];
+    }
+    __syncthreads();
+    float acc_2[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      acc_2[k] = (acc[(k / 4)].e[(k % 4)] + t_25_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
+    }
+    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    __half t_26[16];
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 1) {
+      t_26[k] = mf_cast<__half>(acc_2[k]);
+    }
+    // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    __syncthreads();
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 2) {
+      *reinterpret_cast<mf_vec<2, __half>*>((t_27_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_26[k], t_26[(k + 1)]}};
+    }
+    __syncthreads();
+    #pragma unroll 1
+    for (int k = 0; (k < 16); k += 8) {
+      __half run[8];
+      {
+        const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_27_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+        run[0] = mf_v.v[0];
+        run[1] = mf_v.v[1];
+        run[2] = mf_v.v[2];
+        run[3] = mf_v.v[3];
+        run[4] = mf_v.v[4];
+        run[5] = mf_v.v[5];
+        run[6] = mf_v.v[6];
+        run[7] = mf_v.v[7];
+      }
+      int rm_2 = (t_8 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+      int rn_2 = (t_22 + ((int(threadIdx.x % 32u) % 8) * 8));
+      if (((rm_2 < mf_M) & (rn_2 < mf_NQ))) {
+        ((q_ptr + (rm_2 * mf_NQ)) + rn_2)[0] = run[0];
+        ((q_ptr + (rm_2 * mf_NQ)) + rn_2)[1] = run[1];
+        ((q_ptr + (rm_2 * mf_NQ)) + rn_2)[2] = run[2];
+        ((q_ptr + (rm_2 * mf_NQ)) + rn_2)[3] = run[3];
+        ((q_ptr + (rm_2 * mf_NQ)) + rn_2)[4] = run[4];
+        ((q_ptr + (rm_2 * mf_NQ)) + rn_2)[5] = run[5];
+        ((q_ptr + (rm_2 * mf_NQ)) + rn_2)[6] = run[6];
+        ((q_ptr + (rm_2 * mf_NQ)) + rn_2)[7] = run[7];
+      }
+    }
+  } else {
+    // 528: elif tile < q_tiles + kv_tiles:
+    int t_28 = (q_tiles + kv_tiles);
+    bool t_29 = (int(blockIdx.y) < t_28);
+    if (t_29) {
+      // 529: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
+      int t_30 = (int(blockIdx.y) - q_tiles);
+      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      int t_31 = (t_30 * 64);
+      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      __half t_32[1];
+      int rn_4 = (t_31 + (int(threadIdx.x) % 64));
+      t_32[0] = ((rn_4 < mf_NKV) ? (kb_ptr + rn_4)[0] : __float2half(0.0f));
+      float t_33[1];
+      t_33[0] = static_cast<float>(t_32[0]);
+      __syncthreads();
+      if ((int(threadIdx.x) < 64)) {
+        t_34_smem[(int(threadIdx.x) % 64)] = t_33[0];
+      }
+      __syncthreads();
+      float acc_3[16];
+      #pragma unroll 1
+      for (int k = 0; (k < 16); k += 1) {
+        acc_3[k] = (acc[(k / 4)].e[(k % 4)] + t_34_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
+      }
+      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      __half t_35[16];
+      #pragma unroll 1
+      for (int k = 0; (k < 16); k += 1) {
+        t_35[k] = mf_cast<__half>(acc_3[k]);
+      }
+      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      __syncthreads();
+      #pragma unroll 1
+      for (int k = 0; (k < 16); k += 2) {
+        *reinterpret_cast<mf_vec<2, __half>*>((t_36_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_35[k], t_35[(k + 1)]}};
+      }
+      __syncthreads();
+      #pragma unroll 1
+      for (int k = 0; (k < 16); k += 8) {
+        __half run_1[8];
+        {
+          const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_36_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+          run_1[0] = mf_v.v[0];
+          run_1[1] = mf_v.v[1];
+          run_1[2] = mf_v.v[2];
+          run_1[3] = mf_v.v[3];
+          run_1[4] = mf_v.v[4];
+          run_1[5] = mf_v.v[5];
+          run_1[6] = mf_v.v[6];
+          run_1[7] = mf_v.v[7];
+        }
+        int rm_3 = (t_8 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+        int rn_5 = (t_31 + ((int(threadIdx.x % 32u) % 8) * 8));
+        if (((rm_3 < mf_M) & (rn_5 < mf_NKV))) {
+          ((k_ptr + (rm_3 * mf_NKV)) + rn_5)[0] = run_1[0];
+          ((k_ptr + (rm_3 * mf_NKV)) + rn_5)[1] = run_1[1];
+          ((k_ptr + (rm_3 * mf_NKV)) + rn_5)[2] = run_1[2];
+          ((k_ptr + (rm_3 * mf_NKV)) + rn_5)[3] = run_1[3];
+          ((k_ptr + (rm_3 * mf_NKV)) + rn_5)[4] = run_1[4];
+          ((k_ptr + (rm_3 * mf_NKV)) + rn_5)[5] = run_1[5];
+          ((k_ptr + (rm_3 * mf_NKV)) + rn_5)[6] = run_1[6];
+          ((k_ptr + (rm_3 * mf_NKV)) + rn_5)[7] = run_1[7];
+        }
+      }
+    } else {
+      // 531: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
+      int t_37 = (int(blockIdx.y) - q_tiles);
+      int t_38 = (t_37 - kv_tiles);
+      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      int t_39 = (t_38 * 64);
+      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      __half t_40[1];
+      int rn_7 = (t_39 + (int(threadIdx.x) % 64));
+      t_40[0] = ((rn_7 < mf_NKV) ? (vb_ptr + rn_7)[0] : __float2half(0.0f));
+      float t_41[1];
+      t_41[0] = static_cast<float>(t_40[0]);
+      __syncthreads();
+      if ((int(threadIdx.x) < 64)) {
+        t_42_smem[(int(threadIdx.x) % 64)] = t_41[0];
+      }
+      __syncthreads();
+      float acc_4[16];
+      #pragma unroll 1
+      for (int k = 0; (k < 16); k += 1) {
+        acc_4[k] = (acc[(k / 4)].e[(k % 4)] + t_42_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
+      }
+      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      __half t_43[16];
+      #pragma unroll 1
+      for (int k = 0; (k < 16); k += 1) {
+        t_43[k] = mf_cast<__half>(acc_4[k]);
+      }
+      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      __syncthreads();
+      #pragma unroll 1
+      for (int k = 0; (k < 16); k += 2) {
+        *reinterpret_cast<mf_vec<2, __half>*>((t_44_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_43[k], t_43[(k + 1)]}};
+      }
+      __syncthreads();
+      #pragma unroll 1
+      for (int k = 0; (k < 16); k += 8) {
+        __half run_2[8];
+        {
+          const mf_vec<8, __half> mf_v = *reinterpret_cast<const mf_vec<8, __half>*>((t_44_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8))));
+          run_2[0] = mf_v.v[0];
+          run_2[1] = mf_v.v[1];
+          run_2[2] = mf_v.v[2];
+          run_2[3] = mf_v.v[3];
+          run_2[4] = mf_v.v[4];
+          run_2[5] = mf_v.v[5];
+          run_2[6] = mf_v.v[6];
+          run_2[7] = mf_v.v[7];
+        }
+        int rm_4 = (t_8 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
+        int rn_8 = (t_39 + ((int(threadIdx.x % 32u) % 8) * 8));
+        if (((rm_4 < mf_M) & (rn_8 < mf_NKV))) {
+          ((v_ptr + (rm_4 * mf_NKV)) + rn_8)[0] = run_2[0];
+          ((v_ptr + (rm_4 * mf_NKV)) + rn_8)[1] = run_2[1];
+          ((v_ptr + (rm_4 * mf_NKV)) + rn_8)[2] = run_2[2];
+          ((v_ptr + (rm_4 * mf_NKV)) + rn_8)[3] = run_2[3];
+          ((v_ptr + (rm_4 * mf_NKV)) + rn_8)[4] = run_2[4];
+          ((v_ptr + (rm_4 * mf_NKV)) + rn_8)[5] = run_2[5];
+          ((v_ptr + (rm_4 * mf_NKV)) + rn_8)[6] = run_2[6];
+          ((v_ptr + (rm_4 * mf_NKV)) + rn_8)[7] = run_2[7];
+        }
+      }
+    }
+  }
+}
