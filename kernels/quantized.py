@@ -13,6 +13,7 @@ import mlx.core as mx
 from .. import language as tl
 from ..autotune import Config, Space, autotune
 from ..launcher import Launch, cdiv, empty, jit, lacking
+from ..runtime.signature import MAX_CONSTANT_ARRAY_SIZE
 from . import register
 from .matmul import load_tile, output_tile
 
@@ -483,12 +484,12 @@ def _qmm_qkv_tune_shape(named: dict) -> tuple:
 
 def _qmm_qkv_reference(x, wq, sq, bq, wk, sk, bk, wv, sv, bv, q, k, v, m, nq, nkv, kk, group, bits, *meta,
                        qb_ptr=None, kb_ptr=None, vb_ptr=None, BIAS=False, **_):
-    x = x.reshape(m, kk)
-    products = [_product(x, w.reshape(n, -1), s.reshape(n, -1), b.reshape(n, -1), group, bits, None, True)
+    rows = x.reshape(m, kk)
+    products = [_product(rows, w.reshape(n, -1), s.reshape(n, -1), b.reshape(n, -1), group, bits, None, True)
                 for w, s, b, n in ((wq, sq, bq, nq), (wk, sk, bk, nkv), (wv, sv, bv, nkv))]
     if BIAS:
         products = [p + bias.astype(mx.float32) for p, bias in zip(products, (qb_ptr, kb_ptr, vb_ptr))]
-    return tuple(p.astype(x.dtype) for p in products)
+    return tuple(p.astype(x.dtype).reshape(out.shape) for p, out in zip(products, (q, k, v)))  # (B, T, N) kept
 
 
 def _qmm_qkv_config(named: dict) -> Config:
@@ -682,14 +683,20 @@ def qmm_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: i
     """(x W_q^T, x W_k^T, x W_v^T) for x of shape (..., K) (a prefill's rows) and an attention layer's
     query, key and value weights quantized alike (as `qmv_qkv` takes them), in one launch
     (`qmm_qkv_kernel`); each output (..., N) in x's dtype, as `qmm` makes it. With `bias` (the three
-    projections' biases), each product plus its bias, added in fp32 and rounded once."""
+    projections' biases), each product plus its bias, added in fp32 and rounded once. Weights with
+    an array of fewer than 8 elements run as three `qmm` (biases added after)."""
     nq, nkv, kq = _check_qkv("qmm_qkv", q, k, v, group_size, bits)
     if x.shape[-1] != kq:
         raise ValueError(f"qmm_qkv: x of shape {x.shape} does not end in the weights' K of {kq}")
-    m = x.size // kq
+    m, biased = x.size // kq, _bias_args("qmm_qkv", bias, nq, nkv)
+    if min(a.size for w in (q, k, v) for a in w) < MAX_CONSTANT_ARRAY_SIZE:
+        # MLX passes arrays this small in Metal's constant address space, and the kernel's choice of
+        # weights per column tile cannot mix those with device memory: three qmm (tiny weights)
+        products = [qmm(x, *w, group_size, bits, backend) for w in (q, k, v)]
+        return tuple(products if bias is None else (p + b for p, b in zip(products, bias)))
     outputs = (empty((*x.shape[:-1], rows), x.dtype) for rows in (nq, nkv, nkv))
     return tuple(qmm_qkv_kernel[qmm_qkv_grid(m, nq, nkv)](x, *q, *k, *v, *outputs, m, nq, nkv, kq, group_size, bits,
-                                                          **_bias_args("qmm_qkv", bias, nq, nkv), backend=backend))
+                                                          **biased, backend=backend))
 
 def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
                norm: Optional[Norm] = None, backend=None) -> mx.array:

@@ -107,8 +107,8 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
   // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -116,7 +116,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 370: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -134,12 +134,12 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
       a[6] = mf_v.v[6];
       a[7] = mf_v.v[7];
     }
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_2 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_3 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_4 = (mf_K / 8);
     int rn = t_1;
     unsigned words[2];
@@ -153,7 +153,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
       words[0] = mf_v.v[0];
       words[1] = mf_v.v[1];
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_5[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -169,9 +169,9 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_6[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[2];
     int groups_1 = ((rn_1 * t_7) + (kw_1 / 8));
     t_8[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
@@ -181,7 +181,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 2); k += 1) {
       scale[k] = static_cast<float>(t_8[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_9[2];
     t_9[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
     t_9[1] = t_9[0];
@@ -190,7 +190,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 2); k += 1) {
       bias[k] = static_cast<float>(t_9[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_10[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -201,7 +201,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_10[k] + bias[(k / 8)]);
     }
-    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
     __half t_11[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -240,14 +240,14 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     }
   }
   __syncthreads();
-  // 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 388: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 389: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 2) {
     *reinterpret_cast<mf_vec<2, __half>*>((t_14_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_13[k], t_13[(k + 1)]}};
@@ -277,8 +277,8 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
   // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -286,7 +286,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 370: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -311,12 +311,12 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
       a[6] = __float2half(0.0f);
       a[7] = __float2half(0.0f);
     }
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_2 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_3 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_4 = (mf_K / 8);
     int rn = t_1;
     unsigned words[2];
@@ -331,7 +331,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
       words[0] = 0u;
       words[1] = 0u;
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_5[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -347,9 +347,9 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_6[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[2];
     int groups_1 = ((rn_1 * t_7) + (kw_1 / 8));
     t_8[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
@@ -359,7 +359,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 2); k += 1) {
       scale[k] = static_cast<float>(t_8[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_9[2];
     t_9[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
     t_9[1] = t_9[0];
@@ -368,7 +368,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 2); k += 1) {
       bias[k] = static_cast<float>(t_9[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_10[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -379,7 +379,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_10[k] + bias[(k / 8)]);
     }
-    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
     __half t_11[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -418,14 +418,14 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     }
   }
   __syncthreads();
-  // 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 388: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 389: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 2) {
     *reinterpret_cast<mf_vec<2, __half>*>((t_14_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_13[k], t_13[(k + 1)]}};

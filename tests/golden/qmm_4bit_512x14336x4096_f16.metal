@@ -1,8 +1,8 @@
 // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
 int t = (int(threadgroup_position_in_grid.x) * 32);
 int t_1 = (int(threadgroup_position_in_grid.y) * 64);
-// 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 368: for k0 in range(k_lo, k_hi, BLOCK_K):
+// 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+// 369: for k0 in range(k_lo, k_hi, BLOCK_K):
 simdgroup_matrix<float, 8, 8> acc[8];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -10,7 +10,7 @@ for (int k = 0; (k < 16); k += 1) {
   acc[(k / 2)].thread_elements()[(k % 2)] = acc_1;
 }
 for (int k0 = 0; (k0 < K); k0 += 32) {
-  // 369: rk = k0 + tl.arange(0, BLOCK_K)
+  // 370: rk = k0 + tl.arange(0, BLOCK_K)
   // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
   int rm = t;
   half a[8];
@@ -27,12 +27,12 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
       a[(k + 3)] = mf_v[3];
     }
   }
-  // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+  // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
   int t_2 = (k0 / 8);
-  // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+  // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
   int t_3 = (K / 64);
-  // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-  // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+  // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+  // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
   int t_4 = (K / 8);
   int rn = t_1;
   uint words[2];
@@ -46,7 +46,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     words[0] = mf_v[0];
     words[1] = mf_v[1];
   }
-  // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+  // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
   uint t_5[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -62,9 +62,9 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 16); k += 1) {
     q[k] = static_cast<float>(t_6[k]);
   }
-  // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+  // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_7 = (K / 64);
-  // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   half t_8[2];
   int groups_1 = ((rn_1 * t_7) + (kw_1 / 8));
   t_8[0] = (mask ? (scales_ptr + groups_1)[0] : half(0.0f));
@@ -74,7 +74,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 2); k += 1) {
     scale[k] = static_cast<float>(t_8[k]);
   }
-  // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   half t_9[2];
   t_9[0] = (mask ? (biases_ptr + groups_1)[0] : half(0.0f));
   t_9[1] = t_9[0];
@@ -83,7 +83,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 2); k += 1) {
     bias[k] = static_cast<float>(t_9[k]);
   }
-  // 63: return q * scale + bias, kw, k_ok
+  // 64: return q * scale + bias, kw, k_ok
   float t_10[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -94,7 +94,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 16); k += 1) {
     w[k] = (t_10[k] + bias[(k / 8)]);
   }
-  // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+  // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
   half t_11[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -139,14 +139,14 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     }
   }
 }
-// 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+// 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 half t_13[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   t_13[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
 }
-// 388: mask=(rm[:, None] < M) & (rn[None, :] < N))
-// 387: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+// 389: mask=(rm[:, None] < M) & (rn[None, :] < N))
+// 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   int rm = (t + ((((((k / 2) / 4) * 2) + (int(simdgroup_index_in_threadgroup) / 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));

@@ -109,14 +109,14 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
   // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 457: split = tl.program_id(2)
-  // 458: k_lo = split * K_SPLIT
+  // 458: split = tl.program_id(2)
+  // 459: k_lo = split * K_SPLIT
   int k_lo = (int(blockIdx.z) * mf_K_SPLIT);
-  // 459: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
+  // 460: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
   int t_2 = (k_lo + mf_K_SPLIT);
   int t_3 = mf_min<int>(t_2, mf_K);
-  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -124,7 +124,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
-    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 370: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -142,12 +142,12 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
       a[6] = mf_v.v[6];
       a[7] = mf_v.v[7];
     }
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_4 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_5 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_6 = (mf_K / 8);
     int rn = t_1;
     unsigned words[2];
@@ -161,7 +161,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
       words[0] = mf_v.v[0];
       words[1] = mf_v.v[1];
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_7[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -177,9 +177,9 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_8[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_9 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_10[2];
     int groups_1 = ((rn_1 * t_9) + (kw_1 / 8));
     t_10[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
@@ -189,7 +189,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 2); k += 1) {
       scale[k] = static_cast<float>(t_10[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_11[2];
     t_11[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
     t_11[1] = t_11[0];
@@ -198,7 +198,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 2); k += 1) {
       bias[k] = static_cast<float>(t_11[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_12[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -209,7 +209,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_12[k] + bias[(k / 8)]);
     }
-    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
     __half t_13[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -248,7 +248,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     }
   }
   __syncthreads();
-  // 461: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 462: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
   int t_15 = (int(blockIdx.z) * mf_M);
   int t_16 = (t_15 * mf_N);
   decltype(part_ptr) t_17 = (part_ptr + t_16);
@@ -277,14 +277,14 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
   // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 457: split = tl.program_id(2)
-  // 458: k_lo = split * K_SPLIT
+  // 458: split = tl.program_id(2)
+  // 459: k_lo = split * K_SPLIT
   int k_lo = (int(blockIdx.z) * mf_K_SPLIT);
-  // 459: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
+  // 460: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
   int t_2 = (k_lo + mf_K_SPLIT);
   int t_3 = mf_min<int>(t_2, mf_K);
-  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -292,7 +292,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
-    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 370: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -317,12 +317,12 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
       a[6] = __float2half(0.0f);
       a[7] = __float2half(0.0f);
     }
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_4 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_5 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_6 = (mf_K / 8);
     int rn = t_1;
     unsigned words[2];
@@ -337,7 +337,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
       words[0] = 0u;
       words[1] = 0u;
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_7[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -353,9 +353,9 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_8[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_9 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_10[2];
     int groups_1 = ((rn_1 * t_9) + (kw_1 / 8));
     t_10[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
@@ -365,7 +365,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 2); k += 1) {
       scale[k] = static_cast<float>(t_10[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_11[2];
     t_11[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
     t_11[1] = t_11[0];
@@ -374,7 +374,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 2); k += 1) {
       bias[k] = static_cast<float>(t_11[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_12[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -385,7 +385,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_12[k] + bias[(k / 8)]);
     }
-    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
     __half t_13[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -424,7 +424,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     }
   }
   __syncthreads();
-  // 461: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 462: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
   int t_15 = (int(blockIdx.z) * mf_M);
   int t_16 = (t_15 * mf_N);
   decltype(part_ptr) t_17 = (part_ptr + t_16);

@@ -110,16 +110,16 @@ __half* t_36_smem = reinterpret_cast<__half*>(mf_shared + 5120);
 float* t_42_smem = reinterpret_cast<float*>(mf_shared + 9728);
 __half* t_44_smem = reinterpret_cast<__half*>(mf_shared + 9984);
 if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16)) && mf_is_aligned(wk_ptr, 8)) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(wv_ptr, 8)) && mf_is_aligned(x_ptr, 16))) {
-  // 514: q_tiles = tl.cdiv(NQ, BLOCK_N)
+  // 515: q_tiles = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 64);
   int t_1 = (t - 1);
   int q_tiles = (t_1 / 64);
-  // 515: kv_tiles = tl.cdiv(NKV, BLOCK_N)
+  // 516: kv_tiles = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 64);
   int t_3 = (t_2 - 1);
   int kv_tiles = (t_3 / 64);
-  // 516: tile = tl.program_id(1)
-  // 517: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
+  // 517: tile = tl.program_id(1)
+  // 518: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
   bool t_4 = (int(blockIdx.y) < q_tiles);
   decltype(wq_ptr) wq;
   decltype(sq_ptr) sc;
@@ -143,7 +143,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = NQ_1;
     col = tile;
   } else {
-    // 519: elif tile < q_tiles + kv_tiles:
+    // 520: elif tile < q_tiles + kv_tiles:
     int t_5 = (q_tiles + kv_tiles);
     bool t_6 = (int(blockIdx.y) < t_5);
     decltype(wk_ptr) wq_1;
@@ -152,7 +152,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     int n_1;
     int col_1;
     if (t_6) {
-      // 520: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
+      // 521: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
       int col_2 = (int(blockIdx.y) - q_tiles);
       decltype(wk_ptr) wk_ptr_1;
       wk_ptr_1 = wk_ptr;
@@ -170,7 +170,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       n_1 = NKV_1;
       col_1 = col_3;
     } else {
-      // 522: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
+      // 523: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
       int t_7 = (int(blockIdx.y) - q_tiles);
       int col_4 = (t_7 - kv_tiles);
       decltype(wv_ptr) wv_ptr_1;
@@ -205,12 +205,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = n_2;
     col = col_6;
   }
-  // 523: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 524: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_8 = (int(blockIdx.x) * 32);
-  // 524: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
+  // 525: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
   int t_9 = (col * 64);
-  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -218,7 +218,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 370: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     __half a[8];
     int rm_1 = (t_8 + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
@@ -235,12 +235,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       a[6] = mf_v.v[6];
       a[7] = mf_v.v[7];
     }
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_10 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_11 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_12 = (mf_K / 8);
     unsigned words[2];
     int kw_1 = (t_10 + ((int(threadIdx.x % 32u) % 2) * 2));
@@ -252,7 +252,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       words[0] = mf_v.v[0];
       words[1] = mf_v.v[1];
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_13[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -268,9 +268,9 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_14[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_16[2];
     int groups_1 = (((t_9 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2))) * t_15) + (kw_1 / 8));
     t_16[0] = (mask ? (sc + groups_1)[0] : __float2half(0.0f));
@@ -280,7 +280,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 2); k += 1) {
       scale[k] = static_cast<float>(t_16[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_17[2];
     t_17[0] = (mask ? (bi + groups_1)[0] : __float2half(0.0f));
     t_17[1] = t_17[0];
@@ -289,7 +289,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 2); k += 1) {
       bias[k] = static_cast<float>(t_17[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_18[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -300,7 +300,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_18[k] + bias[(k / 8)]);
     }
-    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
     __half t_19[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -339,12 +339,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     }
   }
   __syncthreads();
-  // 526: if tile < q_tiles:
+  // 527: if tile < q_tiles:
   bool t_21 = (int(blockIdx.y) < q_tiles);
   if (t_21) {
-    // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 539: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_22 = (int(blockIdx.y) * 64);
-    // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    // 541: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     __half t_23[1];
     int rn_1 = (t_22 + (int(threadIdx.x) % 64));
     t_23[0] = ((rn_1 < mf_NQ) ? (qb_ptr + rn_1)[0] : __float2half(0.0f));
@@ -360,14 +360,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       acc_2[k] = (acc[(k / 4)].e[(k % 4)] + t_25_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
     }
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __half t_26[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
       t_26[k] = mf_cast<__half>(acc_2[k]);
     }
-    // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 543: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 16); k += 2) {
@@ -395,15 +395,15 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       }
     }
   } else {
-    // 528: elif tile < q_tiles + kv_tiles:
+    // 529: elif tile < q_tiles + kv_tiles:
     int t_28 = (q_tiles + kv_tiles);
     bool t_29 = (int(blockIdx.y) < t_28);
     if (t_29) {
-      // 529: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
+      // 530: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
       int t_30 = (int(blockIdx.y) - q_tiles);
-      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 539: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_31 = (t_30 * 64);
-      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 541: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_32[1];
       int rn_4 = (t_31 + (int(threadIdx.x) % 64));
       t_32[0] = ((rn_4 < mf_NKV) ? (kb_ptr + rn_4)[0] : __float2half(0.0f));
@@ -419,14 +419,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_3[k] = (acc[(k / 4)].e[(k % 4)] + t_34_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_35[16];
       #pragma unroll
       for (int k = 0; (k < 16); k += 1) {
         t_35[k] = mf_cast<__half>(acc_3[k]);
       }
-      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 543: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll
       for (int k = 0; (k < 16); k += 2) {
@@ -454,12 +454,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
         }
       }
     } else {
-      // 531: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
+      // 532: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
       int t_37 = (int(blockIdx.y) - q_tiles);
       int t_38 = (t_37 - kv_tiles);
-      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 539: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_39 = (t_38 * 64);
-      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 541: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_40[1];
       int rn_7 = (t_39 + (int(threadIdx.x) % 64));
       t_40[0] = ((rn_7 < mf_NKV) ? (vb_ptr + rn_7)[0] : __float2half(0.0f));
@@ -475,14 +475,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_4[k] = (acc[(k / 4)].e[(k % 4)] + t_42_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_43[16];
       #pragma unroll
       for (int k = 0; (k < 16); k += 1) {
         t_43[k] = mf_cast<__half>(acc_4[k]);
       }
-      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 543: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll
       for (int k = 0; (k < 16); k += 2) {
@@ -512,16 +512,16 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     }
   }
 } else {
-  // 514: q_tiles = tl.cdiv(NQ, BLOCK_N)
+  // 515: q_tiles = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 64);
   int t_1 = (t - 1);
   int q_tiles = (t_1 / 64);
-  // 515: kv_tiles = tl.cdiv(NKV, BLOCK_N)
+  // 516: kv_tiles = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 64);
   int t_3 = (t_2 - 1);
   int kv_tiles = (t_3 / 64);
-  // 516: tile = tl.program_id(1)
-  // 517: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
+  // 517: tile = tl.program_id(1)
+  // 518: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
   bool t_4 = (int(blockIdx.y) < q_tiles);
   decltype(wq_ptr) wq;
   decltype(sq_ptr) sc;
@@ -545,7 +545,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = NQ_1;
     col = tile;
   } else {
-    // 519: elif tile < q_tiles + kv_tiles:
+    // 520: elif tile < q_tiles + kv_tiles:
     int t_5 = (q_tiles + kv_tiles);
     bool t_6 = (int(blockIdx.y) < t_5);
     decltype(wk_ptr) wq_1;
@@ -554,7 +554,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     int n_1;
     int col_1;
     if (t_6) {
-      // 520: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
+      // 521: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
       int col_2 = (int(blockIdx.y) - q_tiles);
       decltype(wk_ptr) wk_ptr_1;
       wk_ptr_1 = wk_ptr;
@@ -572,7 +572,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       n_1 = NKV_1;
       col_1 = col_3;
     } else {
-      // 522: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
+      // 523: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
       int t_7 = (int(blockIdx.y) - q_tiles);
       int col_4 = (t_7 - kv_tiles);
       decltype(wv_ptr) wv_ptr_1;
@@ -607,12 +607,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = n_2;
     col = col_6;
   }
-  // 523: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 524: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_8 = (int(blockIdx.x) * 32);
-  // 524: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
+  // 525: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
   int t_9 = (col * 64);
-  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -620,7 +620,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 369: rk = k0 + tl.arange(0, BLOCK_K)
+    // 370: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     __half a[8];
     int rm_1 = (t_8 + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
@@ -644,12 +644,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       a[6] = __float2half(0.0f);
       a[7] = __float2half(0.0f);
     }
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_10 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_11 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_12 = (mf_K / 8);
     unsigned words[2];
     int kw_1 = (t_10 + ((int(threadIdx.x % 32u) % 2) * 2));
@@ -662,7 +662,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       words[0] = 0u;
       words[1] = 0u;
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_13[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -678,9 +678,9 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       q[k] = static_cast<float>(t_14[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_16[2];
     int groups_1 = (((t_9 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2))) * t_15) + (kw_1 / 8));
     t_16[0] = (mask ? (sc + groups_1)[0] : __float2half(0.0f));
@@ -690,7 +690,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 2); k += 1) {
       scale[k] = static_cast<float>(t_16[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_17[2];
     t_17[0] = (mask ? (bi + groups_1)[0] : __float2half(0.0f));
     t_17[1] = t_17[0];
@@ -699,7 +699,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 2); k += 1) {
       bias[k] = static_cast<float>(t_17[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_18[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -710,7 +710,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_18[k] + bias[(k / 8)]);
     }
-    // 372: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
     __half t_19[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -749,12 +749,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     }
   }
   __syncthreads();
-  // 526: if tile < q_tiles:
+  // 527: if tile < q_tiles:
   bool t_21 = (int(blockIdx.y) < q_tiles);
   if (t_21) {
-    // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 539: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_22 = (int(blockIdx.y) * 64);
-    // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    // 541: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     __half t_23[1];
     int rn_1 = (t_22 + (int(threadIdx.x) % 64));
     t_23[0] = ((rn_1 < mf_NQ) ? (qb_ptr + rn_1)[0] : __float2half(0.0f));
@@ -770,14 +770,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       acc_2[k] = (acc[(k / 4)].e[(k % 4)] + t_25_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
     }
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __half t_26[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       t_26[k] = mf_cast<__half>(acc_2[k]);
     }
-    // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 543: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 2) {
@@ -812,15 +812,15 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       }
     }
   } else {
-    // 528: elif tile < q_tiles + kv_tiles:
+    // 529: elif tile < q_tiles + kv_tiles:
     int t_28 = (q_tiles + kv_tiles);
     bool t_29 = (int(blockIdx.y) < t_28);
     if (t_29) {
-      // 529: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
+      // 530: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
       int t_30 = (int(blockIdx.y) - q_tiles);
-      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 539: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_31 = (t_30 * 64);
-      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 541: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_32[1];
       int rn_4 = (t_31 + (int(threadIdx.x) % 64));
       t_32[0] = ((rn_4 < mf_NKV) ? (kb_ptr + rn_4)[0] : __float2half(0.0f));
@@ -836,14 +836,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_3[k] = (acc[(k / 4)].e[(k % 4)] + t_34_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_35[16];
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 1) {
         t_35[k] = mf_cast<__half>(acc_3[k]);
       }
-      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 543: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 2) {
@@ -878,12 +878,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
         }
       }
     } else {
-      // 531: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
+      // 532: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
       int t_37 = (int(blockIdx.y) - q_tiles);
       int t_38 = (t_37 - kv_tiles);
-      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 539: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_39 = (t_38 * 64);
-      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 541: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_40[1];
       int rn_7 = (t_39 + (int(threadIdx.x) % 64));
       t_40[0] = ((rn_7 < mf_NKV) ? (vb_ptr + rn_7)[0] : __float2half(0.0f));
@@ -899,14 +899,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_4[k] = (acc[(k / 4)].e[(k % 4)] + t_42_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_43[16];
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 1) {
         t_43[k] = mf_cast<__half>(acc_4[k]);
       }
-      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 543: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 542: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 2) {

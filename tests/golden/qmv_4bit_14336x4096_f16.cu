@@ -47,11 +47,11 @@ const auto mf_N = N[0];
 const auto mf_K = K[0];
 const auto mf_res_ptr = res_ptr[0];
 if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
-  // 144: qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
-  // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 145: qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
+  // 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 32);
-  // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 125: for k0 in range(0, K, BLOCK_K):
+  // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 126: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -59,12 +59,12 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_2 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_3 = (mf_K / 8);
     int rows = t;
     int kw = t_1;
@@ -85,7 +85,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
         words[(k + 3)] = mf_v.v[3];
       }
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_4[128];
     #pragma unroll
     for (int k = 0; (k < 128); k += 1) {
@@ -101,9 +101,9 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       q[k] = static_cast<float>(t_5[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask = ((rows < mf_N) & k_ok);
     __half t_7[16];
     #pragma unroll
@@ -123,7 +123,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_7[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 4) {
@@ -142,7 +142,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_8[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_9[128];
     #pragma unroll
     for (int k = 0; (k < 128); k += 1) {
@@ -153,8 +153,8 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-    // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+    // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
     __half t_10[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 8) {
@@ -179,7 +179,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 32); k += 1) {
       x[k] = static_cast<float>(t_10[k]);
     }
-    // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+    // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
     float t_11[128];
     #pragma unroll
     for (int k = 0; (k < 128); k += 1) {
@@ -212,7 +212,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       acc[k] = acc_4[k];
     }
   }
-  // 128: y = tl.sum(acc, axis=1) * inv_rms
+  // 129: y = tl.sum(acc, axis=1) * inv_rms
   float acc_5[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -246,7 +246,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   for (int k = 0; (k < 4); k += 1) {
     y[k] = (acc_5[k] * 1.0f);
   }
-  // 131: tl.store(out_ptr + rows, y, mask=rows < N)
+  // 132: tl.store(out_ptr + rows, y, mask=rows < N)
   __half t_12[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -260,11 +260,11 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
   }
 } else {
-  // 144: qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
-  // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 145: qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
+  // 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 32);
-  // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 125: for k0 in range(0, K, BLOCK_K):
+  // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 126: for k0 in range(0, K, BLOCK_K):
   float acc[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -272,12 +272,12 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_2 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_3 = (mf_K / 8);
     int rows = t;
     int kw = t_1;
@@ -301,7 +301,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
         words[(k + 3)] = 0u;
       }
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_4[128];
     #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
@@ -317,9 +317,9 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       q[k] = static_cast<float>(t_5[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask = ((rows < mf_N) & k_ok);
     __half t_7[16];
     #pragma unroll 1
@@ -339,7 +339,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       scale[k] = static_cast<float>(t_7[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 4) {
@@ -358,7 +358,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 16); k += 1) {
       bias[k] = static_cast<float>(t_8[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_9[128];
     #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
@@ -369,8 +369,8 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 128); k += 1) {
       w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-    // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+    // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
     __half t_10[32];
     #pragma unroll 1
     for (int k = 0; (k < 32); k += 8) {
@@ -402,7 +402,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 32); k += 1) {
       x[k] = static_cast<float>(t_10[k]);
     }
-    // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+    // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
     float t_11[128];
     #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
@@ -435,7 +435,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       acc[k] = acc_4[k];
     }
   }
-  // 128: y = tl.sum(acc, axis=1) * inv_rms
+  // 129: y = tl.sum(acc, axis=1) * inv_rms
   float acc_5[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
@@ -469,7 +469,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   for (int k = 0; (k < 4); k += 1) {
     y[k] = (acc_5[k] * 1.0f);
   }
-  // 131: tl.store(out_ptr + rows, y, mask=rows < N)
+  // 132: tl.store(out_ptr + rows, y, mask=rows < N)
   __half t_12[4];
   #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {

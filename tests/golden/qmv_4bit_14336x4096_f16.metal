@@ -1,8 +1,8 @@
-// 144: qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
-// 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+// 145: qmv_rows(x_ptr, x_ptr, 1.0, wq_ptr, scales_ptr, biases_ptr, out_ptr, res_ptr, tl.program_id(0), N, K, GROUP, BITS,
+// 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
 int t = (int(threadgroup_position_in_grid.x) * 32);
-// 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 125: for k0 in range(0, K, BLOCK_K):
+// 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 126: for k0 in range(0, K, BLOCK_K):
 float acc[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -10,12 +10,12 @@ for (int k = 0; (k < 16); k += 1) {
   acc[k] = acc_1;
 }
 for (int k0 = 0; (k0 < K); k0 += 512) {
-  // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+  // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
   int t_1 = (k0 / 8);
-  // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+  // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
   int t_2 = (K / 64);
-  // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-  // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+  // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+  // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
   int t_3 = (K / 8);
   int rows = t;
   int kw = t_1;
@@ -36,7 +36,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
       words[(k + 3)] = mf_v[3];
     }
   }
-  // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+  // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
   uint t_4[128];
   #pragma unroll
   for (int k = 0; (k < 128); k += 1) {
@@ -52,9 +52,9 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 128); k += 1) {
     q[k] = static_cast<float>(t_5[k]);
   }
-  // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+  // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_6 = (K / 64);
-  // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   bool mask = ((rows < N) & k_ok);
   half t_7[16];
   #pragma unroll
@@ -74,7 +74,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 16); k += 1) {
     scale[k] = static_cast<float>(t_7[k]);
   }
-  // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   half t_8[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
@@ -93,7 +93,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 16); k += 1) {
     bias[k] = static_cast<float>(t_8[k]);
   }
-  // 63: return q * scale + bias, kw, k_ok
+  // 64: return q * scale + bias, kw, k_ok
   float t_9[128];
   #pragma unroll
   for (int k = 0; (k < 128); k += 1) {
@@ -104,8 +104,8 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 128); k += 1) {
     w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
   }
-  // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-  // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+  // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+  // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
   half t_10[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
@@ -126,7 +126,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 32); k += 1) {
     x[k] = static_cast<float>(t_10[k]);
   }
-  // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+  // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
   float t_11[128];
   #pragma unroll
   for (int k = 0; (k < 128); k += 1) {
@@ -159,7 +159,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     acc[k] = acc_4[k];
   }
 }
-// 128: y = tl.sum(acc, axis=1) * inv_rms
+// 129: y = tl.sum(acc, axis=1) * inv_rms
 float acc_5[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
@@ -193,7 +193,7 @@ float y[4];
 for (int k = 0; (k < 4); k += 1) {
   y[k] = (acc_5[k] * 1.0f);
 }
-// 131: tl.store(out_ptr + rows, y, mask=rows < N)
+// 132: tl.store(out_ptr + rows, y, mask=rows < N)
 half t_12[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {

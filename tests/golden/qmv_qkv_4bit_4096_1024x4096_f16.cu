@@ -55,22 +55,22 @@ const auto mf_qb_ptr = qb_ptr[0];
 const auto mf_kb_ptr = kb_ptr[0];
 const auto mf_vb_ptr = vb_ptr[0];
 if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(wv_ptr, 16)) && mf_is_aligned(x_ptr, 16))) {
-  // 235: block = tl.program_id(0)
-  // 236: q_blocks = tl.cdiv(NQ, BLOCK_N)
+  // 236: block = tl.program_id(0)
+  // 237: q_blocks = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 8);
   int t_1 = (t - 1);
   int q_blocks = (t_1 / 8);
-  // 237: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+  // 238: kv_blocks = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 8);
   int t_3 = (t_2 - 1);
   int kv_blocks = (t_3 / 8);
-  // 241: if block < q_blocks:
+  // 242: if block < q_blocks:
   bool t_4 = (int(blockIdx.x) < q_blocks);
   if (t_4) {
-    // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_5 = (int(blockIdx.x) * 8);
-    // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 125: for k0 in range(0, K, BLOCK_K):
+    // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 126: for k0 in range(0, K, BLOCK_K):
     float acc[4];
     #pragma unroll
     for (int k = 0; (k < 4); k += 1) {
@@ -78,12 +78,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc[k] = acc_1;
     }
     for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-      // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+      // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
       int t_6 = (k0 / 8);
-      // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+      // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
       int t_7 = (mf_K / 64);
-      // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-      // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+      // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+      // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
       int t_8 = (mf_K / 8);
       unsigned words[4];
       int rows_1 = (t_5 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -98,7 +98,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         words[2] = mf_v.v[2];
         words[3] = mf_v.v[3];
       }
-      // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+      // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
       unsigned t_9[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -114,9 +114,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         q[k] = static_cast<float>(t_10[k]);
       }
-      // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+      // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_11 = (mf_K / 64);
-      // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       __half t_12[4];
       int groups_1 = ((rows_1 * t_11) + (kw_1 / 8));
       t_12[0] = (mask ? (sq_ptr + groups_1)[0] : __float2half(0.0f));
@@ -128,7 +128,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 4); k += 1) {
         scale[k] = static_cast<float>(t_12[k]);
       }
-      // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       __half t_13[4];
       t_13[0] = (mask ? (bq_ptr + groups_1)[0] : __float2half(0.0f));
       t_13[1] = t_13[0];
@@ -139,7 +139,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 4); k += 1) {
         bias[k] = static_cast<float>(t_13[k]);
       }
-      // 63: return q * scale + bias, kw, k_ok
+      // 64: return q * scale + bias, kw, k_ok
       float t_14[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -150,8 +150,8 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         w[k] = (t_14[k] + bias[(k / 8)]);
       }
-      // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-      // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+      // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+      // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
       __half t_15[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 8) {
@@ -176,7 +176,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         x[k] = static_cast<float>(t_15[k]);
       }
-      // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+      // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_16[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -209,7 +209,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc[k] = acc_4[k];
       }
     }
-    // 128: y = tl.sum(acc, axis=1) * inv_rms
+    // 129: y = tl.sum(acc, axis=1) * inv_rms
     float acc_5[1];
     acc_5[0] = acc[0];
     acc_5[0] = (acc_5[0] + acc[1]);
@@ -225,7 +225,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     acc_5[0] = (acc_5[0] + partner_3);
     float y[1];
     y[0] = (acc_5[0] * 1.0f);
-    // 131: tl.store(out_ptr + rows, y, mask=rows < N)
+    // 132: tl.store(out_ptr + rows, y, mask=rows < N)
     __half t_17[1];
     t_17[0] = mf_cast<__half>(y[0]);
     int rows_2 = (t_5 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -233,16 +233,16 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       *((q_ptr + rows_2)) = t_17[0];
     }
   } else {
-    // 248: elif block < q_blocks + kv_blocks:
+    // 249: elif block < q_blocks + kv_blocks:
     int t_18 = (q_blocks + kv_blocks);
     bool t_19 = (int(blockIdx.x) < t_18);
     if (t_19) {
-      // 253: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
+      // 254: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
       int t_20 = (int(blockIdx.x) - q_blocks);
-      // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_21 = (t_20 * 8);
-      // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 125: for k0 in range(0, K, BLOCK_K):
+      // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 126: for k0 in range(0, K, BLOCK_K):
       float acc_6[4];
       #pragma unroll
       for (int k = 0; (k < 4); k += 1) {
@@ -250,12 +250,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc_6[k] = acc_7;
       }
       for (int k0_1 = 0; (k0_1 < mf_K); k0_1 += 512) {
-        // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+        // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
         int t_22 = (k0_1 / 8);
-        // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+        // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
         int t_23 = (mf_K / 64);
-        // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-        // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+        // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+        // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
         int t_24 = (mf_K / 8);
         unsigned words_1[4];
         int rows_4 = (t_21 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -270,7 +270,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_1[2] = mf_v.v[2];
           words_1[3] = mf_v.v[3];
         }
-        // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+        // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
         unsigned t_25[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -286,9 +286,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           q_1[k] = static_cast<float>(t_26[k]);
         }
-        // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+        // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_27 = (mf_K / 64);
-        // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_28[4];
         int groups_3 = ((rows_4 * t_27) + (kw_4 / 8));
         t_28[0] = (mask_2 ? (sk_ptr + groups_3)[0] : __float2half(0.0f));
@@ -300,7 +300,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           scale_1[k] = static_cast<float>(t_28[k]);
         }
-        // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_29[4];
         t_29[0] = (mask_2 ? (bk_ptr + groups_3)[0] : __float2half(0.0f));
         t_29[1] = t_29[0];
@@ -311,7 +311,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           bias_1[k] = static_cast<float>(t_29[k]);
         }
-        // 63: return q * scale + bias, kw, k_ok
+        // 64: return q * scale + bias, kw, k_ok
         float t_30[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -322,8 +322,8 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_1[k] = (t_30[k] + bias_1[(k / 8)]);
         }
-        // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-        // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         __half t_31[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 8) {
@@ -348,7 +348,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_1[k] = static_cast<float>(t_31[k]);
         }
-        // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+        // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_32[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -381,7 +381,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_6[k] = acc_10[k];
         }
       }
-      // 128: y = tl.sum(acc, axis=1) * inv_rms
+      // 129: y = tl.sum(acc, axis=1) * inv_rms
       float acc_11[1];
       acc_11[0] = acc_6[0];
       acc_11[0] = (acc_11[0] + acc_6[1]);
@@ -397,7 +397,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_11[0] = (acc_11[0] + partner_7);
       float y_1[1];
       y_1[0] = (acc_11[0] * 1.0f);
-      // 131: tl.store(out_ptr + rows, y, mask=rows < N)
+      // 132: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_33[1];
       t_33[0] = mf_cast<__half>(y_1[0]);
       int rows_5 = (t_21 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -405,13 +405,13 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         *((k_ptr + rows_5)) = t_33[0];
       }
     } else {
-      // 256: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
+      // 257: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
       int t_34 = (int(blockIdx.x) - q_blocks);
       int t_35 = (t_34 - kv_blocks);
-      // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_36 = (t_35 * 8);
-      // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 125: for k0 in range(0, K, BLOCK_K):
+      // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 126: for k0 in range(0, K, BLOCK_K):
       float acc_12[4];
       #pragma unroll
       for (int k = 0; (k < 4); k += 1) {
@@ -419,12 +419,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc_12[k] = acc_13;
       }
       for (int k0_2 = 0; (k0_2 < mf_K); k0_2 += 512) {
-        // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+        // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
         int t_37 = (k0_2 / 8);
-        // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+        // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
         int t_38 = (mf_K / 64);
-        // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-        // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+        // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+        // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
         int t_39 = (mf_K / 8);
         unsigned words_2[4];
         int rows_7 = (t_36 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -439,7 +439,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_2[2] = mf_v.v[2];
           words_2[3] = mf_v.v[3];
         }
-        // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+        // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
         unsigned t_40[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -455,9 +455,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           q_2[k] = static_cast<float>(t_41[k]);
         }
-        // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+        // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_42 = (mf_K / 64);
-        // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_43[4];
         int groups_5 = ((rows_7 * t_42) + (kw_7 / 8));
         t_43[0] = (mask_4 ? (sv_ptr + groups_5)[0] : __float2half(0.0f));
@@ -469,7 +469,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           scale_2[k] = static_cast<float>(t_43[k]);
         }
-        // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_44[4];
         t_44[0] = (mask_4 ? (bv_ptr + groups_5)[0] : __float2half(0.0f));
         t_44[1] = t_44[0];
@@ -480,7 +480,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           bias_2[k] = static_cast<float>(t_44[k]);
         }
-        // 63: return q * scale + bias, kw, k_ok
+        // 64: return q * scale + bias, kw, k_ok
         float t_45[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -491,8 +491,8 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_2[k] = (t_45[k] + bias_2[(k / 8)]);
         }
-        // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-        // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         __half t_46[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 8) {
@@ -517,7 +517,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_2[k] = static_cast<float>(t_46[k]);
         }
-        // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+        // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_47[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
@@ -550,7 +550,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_12[k] = acc_16[k];
         }
       }
-      // 128: y = tl.sum(acc, axis=1) * inv_rms
+      // 129: y = tl.sum(acc, axis=1) * inv_rms
       float acc_17[1];
       acc_17[0] = acc_12[0];
       acc_17[0] = (acc_17[0] + acc_12[1]);
@@ -566,7 +566,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_17[0] = (acc_17[0] + partner_11);
       float y_2[1];
       y_2[0] = (acc_17[0] * 1.0f);
-      // 131: tl.store(out_ptr + rows, y, mask=rows < N)
+      // 132: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_48[1];
       t_48[0] = mf_cast<__half>(y_2[0]);
       int rows_8 = (t_36 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -576,22 +576,22 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     }
   }
 } else {
-  // 235: block = tl.program_id(0)
-  // 236: q_blocks = tl.cdiv(NQ, BLOCK_N)
+  // 236: block = tl.program_id(0)
+  // 237: q_blocks = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 8);
   int t_1 = (t - 1);
   int q_blocks = (t_1 / 8);
-  // 237: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+  // 238: kv_blocks = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 8);
   int t_3 = (t_2 - 1);
   int kv_blocks = (t_3 / 8);
-  // 241: if block < q_blocks:
+  // 242: if block < q_blocks:
   bool t_4 = (int(blockIdx.x) < q_blocks);
   if (t_4) {
-    // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_5 = (int(blockIdx.x) * 8);
-    // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 125: for k0 in range(0, K, BLOCK_K):
+    // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 126: for k0 in range(0, K, BLOCK_K):
     float acc[4];
     #pragma unroll 1
     for (int k = 0; (k < 4); k += 1) {
@@ -599,12 +599,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc[k] = acc_1;
     }
     for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-      // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+      // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
       int t_6 = (k0 / 8);
-      // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+      // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
       int t_7 = (mf_K / 64);
-      // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-      // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+      // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+      // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
       int t_8 = (mf_K / 8);
       unsigned words[4];
       int rows_1 = (t_5 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -622,7 +622,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         words[2] = 0u;
         words[3] = 0u;
       }
-      // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+      // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
       unsigned t_9[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 1) {
@@ -638,9 +638,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         q[k] = static_cast<float>(t_10[k]);
       }
-      // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+      // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_11 = (mf_K / 64);
-      // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       __half t_12[4];
       int groups_1 = ((rows_1 * t_11) + (kw_1 / 8));
       t_12[0] = (mask ? (sq_ptr + groups_1)[0] : __float2half(0.0f));
@@ -652,7 +652,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 4); k += 1) {
         scale[k] = static_cast<float>(t_12[k]);
       }
-      // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       __half t_13[4];
       t_13[0] = (mask ? (bq_ptr + groups_1)[0] : __float2half(0.0f));
       t_13[1] = t_13[0];
@@ -663,7 +663,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 4); k += 1) {
         bias[k] = static_cast<float>(t_13[k]);
       }
-      // 63: return q * scale + bias, kw, k_ok
+      // 64: return q * scale + bias, kw, k_ok
       float t_14[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 1) {
@@ -674,8 +674,8 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         w[k] = (t_14[k] + bias[(k / 8)]);
       }
-      // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-      // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+      // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+      // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
       __half t_15[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 8) {
@@ -707,7 +707,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         x[k] = static_cast<float>(t_15[k]);
       }
-      // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+      // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_16[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 1) {
@@ -740,7 +740,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc[k] = acc_4[k];
       }
     }
-    // 128: y = tl.sum(acc, axis=1) * inv_rms
+    // 129: y = tl.sum(acc, axis=1) * inv_rms
     float acc_5[1];
     acc_5[0] = acc[0];
     acc_5[0] = (acc_5[0] + acc[1]);
@@ -756,7 +756,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     acc_5[0] = (acc_5[0] + partner_3);
     float y[1];
     y[0] = (acc_5[0] * 1.0f);
-    // 131: tl.store(out_ptr + rows, y, mask=rows < N)
+    // 132: tl.store(out_ptr + rows, y, mask=rows < N)
     __half t_17[1];
     t_17[0] = mf_cast<__half>(y[0]);
     int rows_2 = (t_5 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -764,16 +764,16 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       *((q_ptr + rows_2)) = t_17[0];
     }
   } else {
-    // 248: elif block < q_blocks + kv_blocks:
+    // 249: elif block < q_blocks + kv_blocks:
     int t_18 = (q_blocks + kv_blocks);
     bool t_19 = (int(blockIdx.x) < t_18);
     if (t_19) {
-      // 253: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
+      // 254: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
       int t_20 = (int(blockIdx.x) - q_blocks);
-      // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_21 = (t_20 * 8);
-      // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 125: for k0 in range(0, K, BLOCK_K):
+      // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 126: for k0 in range(0, K, BLOCK_K):
       float acc_6[4];
       #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
@@ -781,12 +781,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc_6[k] = acc_7;
       }
       for (int k0_1 = 0; (k0_1 < mf_K); k0_1 += 512) {
-        // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+        // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
         int t_22 = (k0_1 / 8);
-        // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+        // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
         int t_23 = (mf_K / 64);
-        // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-        // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+        // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+        // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
         int t_24 = (mf_K / 8);
         unsigned words_1[4];
         int rows_4 = (t_21 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -804,7 +804,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_1[2] = 0u;
           words_1[3] = 0u;
         }
-        // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+        // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
         unsigned t_25[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -820,9 +820,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           q_1[k] = static_cast<float>(t_26[k]);
         }
-        // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+        // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_27 = (mf_K / 64);
-        // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_28[4];
         int groups_3 = ((rows_4 * t_27) + (kw_4 / 8));
         t_28[0] = (mask_2 ? (sk_ptr + groups_3)[0] : __float2half(0.0f));
@@ -834,7 +834,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           scale_1[k] = static_cast<float>(t_28[k]);
         }
-        // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_29[4];
         t_29[0] = (mask_2 ? (bk_ptr + groups_3)[0] : __float2half(0.0f));
         t_29[1] = t_29[0];
@@ -845,7 +845,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           bias_1[k] = static_cast<float>(t_29[k]);
         }
-        // 63: return q * scale + bias, kw, k_ok
+        // 64: return q * scale + bias, kw, k_ok
         float t_30[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -856,8 +856,8 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_1[k] = (t_30[k] + bias_1[(k / 8)]);
         }
-        // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-        // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         __half t_31[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 8) {
@@ -889,7 +889,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_1[k] = static_cast<float>(t_31[k]);
         }
-        // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+        // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_32[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -922,7 +922,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_6[k] = acc_10[k];
         }
       }
-      // 128: y = tl.sum(acc, axis=1) * inv_rms
+      // 129: y = tl.sum(acc, axis=1) * inv_rms
       float acc_11[1];
       acc_11[0] = acc_6[0];
       acc_11[0] = (acc_11[0] + acc_6[1]);
@@ -938,7 +938,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_11[0] = (acc_11[0] + partner_7);
       float y_1[1];
       y_1[0] = (acc_11[0] * 1.0f);
-      // 131: tl.store(out_ptr + rows, y, mask=rows < N)
+      // 132: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_33[1];
       t_33[0] = mf_cast<__half>(y_1[0]);
       int rows_5 = (t_21 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -946,13 +946,13 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         *((k_ptr + rows_5)) = t_33[0];
       }
     } else {
-      // 256: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
+      // 257: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
       int t_34 = (int(blockIdx.x) - q_blocks);
       int t_35 = (t_34 - kv_blocks);
-      // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_36 = (t_35 * 8);
-      // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-      // 125: for k0 in range(0, K, BLOCK_K):
+      // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+      // 126: for k0 in range(0, K, BLOCK_K):
       float acc_12[4];
       #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
@@ -960,12 +960,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         acc_12[k] = acc_13;
       }
       for (int k0_2 = 0; (k0_2 < mf_K); k0_2 += 512) {
-        // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+        // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
         int t_37 = (k0_2 / 8);
-        // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+        // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
         int t_38 = (mf_K / 64);
-        // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-        // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+        // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+        // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
         int t_39 = (mf_K / 8);
         unsigned words_2[4];
         int rows_7 = (t_36 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));
@@ -983,7 +983,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_2[2] = 0u;
           words_2[3] = 0u;
         }
-        // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+        // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
         unsigned t_40[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -999,9 +999,9 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           q_2[k] = static_cast<float>(t_41[k]);
         }
-        // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+        // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_42 = (mf_K / 64);
-        // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_43[4];
         int groups_5 = ((rows_7 * t_42) + (kw_7 / 8));
         t_43[0] = (mask_4 ? (sv_ptr + groups_5)[0] : __float2half(0.0f));
@@ -1013,7 +1013,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           scale_2[k] = static_cast<float>(t_43[k]);
         }
-        // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+        // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
         __half t_44[4];
         t_44[0] = (mask_4 ? (bv_ptr + groups_5)[0] : __float2half(0.0f));
         t_44[1] = t_44[0];
@@ -1024,7 +1024,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 4); k += 1) {
           bias_2[k] = static_cast<float>(t_44[k]);
         }
-        // 63: return q * scale + bias, kw, k_ok
+        // 64: return q * scale + bias, kw, k_ok
         float t_45[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -1035,8 +1035,8 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           w_2[k] = (t_45[k] + bias_2[(k / 8)]);
         }
-        // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-        // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         __half t_46[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 8) {
@@ -1068,7 +1068,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           x_2[k] = static_cast<float>(t_46[k]);
         }
-        // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+        // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_47[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
@@ -1101,7 +1101,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           acc_12[k] = acc_16[k];
         }
       }
-      // 128: y = tl.sum(acc, axis=1) * inv_rms
+      // 129: y = tl.sum(acc, axis=1) * inv_rms
       float acc_17[1];
       acc_17[0] = acc_12[0];
       acc_17[0] = (acc_17[0] + acc_12[1]);
@@ -1117,7 +1117,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       acc_17[0] = (acc_17[0] + partner_11);
       float y_2[1];
       y_2[0] = (acc_17[0] * 1.0f);
-      // 131: tl.store(out_ptr + rows, y, mask=rows < N)
+      // 132: tl.store(out_ptr + rows, y, mask=rows < N)
       __half t_48[1];
       t_48[0] = mf_cast<__half>(y_2[0]);
       int rows_8 = (t_36 + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16)));

@@ -1,19 +1,19 @@
-// 235: block = tl.program_id(0)
-// 236: q_blocks = tl.cdiv(NQ, BLOCK_N)
+// 236: block = tl.program_id(0)
+// 237: q_blocks = tl.cdiv(NQ, BLOCK_N)
 int t = (NQ + 8);
 int t_1 = (t - 1);
 int q_blocks = (t_1 / 8);
-// 237: kv_blocks = tl.cdiv(NKV, BLOCK_N)
+// 238: kv_blocks = tl.cdiv(NKV, BLOCK_N)
 int t_2 = (NKV + 8);
 int t_3 = (t_2 - 1);
 int kv_blocks = (t_3 / 8);
-// 241: if block < q_blocks:
+// 242: if block < q_blocks:
 bool t_4 = (int(threadgroup_position_in_grid.x) < q_blocks);
 if (t_4) {
-  // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
   int t_5 = (int(threadgroup_position_in_grid.x) * 8);
-  // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 125: for k0 in range(0, K, BLOCK_K):
+  // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 126: for k0 in range(0, K, BLOCK_K):
   float acc[4];
   #pragma unroll
   for (int k = 0; (k < 4); k += 1) {
@@ -21,12 +21,12 @@ if (t_4) {
     acc[k] = acc_1;
   }
   for (int k0 = 0; (k0 < K); k0 += 512) {
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_6 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_7 = (K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_8 = (K / 8);
     uint words[4];
     int rows_1 = (t_5 + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
@@ -41,7 +41,7 @@ if (t_4) {
       words[2] = mf_v[2];
       words[3] = mf_v[3];
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     uint t_9[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -57,9 +57,9 @@ if (t_4) {
     for (int k = 0; (k < 32); k += 1) {
       q[k] = static_cast<float>(t_10[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_11 = (K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     half t_12[4];
     int groups_1 = ((rows_1 * t_11) + (kw_1 / 8));
     t_12[0] = (mask ? (sq_ptr + groups_1)[0] : half(0.0f));
@@ -71,7 +71,7 @@ if (t_4) {
     for (int k = 0; (k < 4); k += 1) {
       scale[k] = static_cast<float>(t_12[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     half t_13[4];
     t_13[0] = (mask ? (bq_ptr + groups_1)[0] : half(0.0f));
     t_13[1] = t_13[0];
@@ -82,7 +82,7 @@ if (t_4) {
     for (int k = 0; (k < 4); k += 1) {
       bias[k] = static_cast<float>(t_13[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_14[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -93,8 +93,8 @@ if (t_4) {
     for (int k = 0; (k < 32); k += 1) {
       w[k] = (t_14[k] + bias[(k / 8)]);
     }
-    // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-    // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+    // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
     half t_15[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 4) {
@@ -115,7 +115,7 @@ if (t_4) {
     for (int k = 0; (k < 32); k += 1) {
       x[k] = static_cast<float>(t_15[k]);
     }
-    // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+    // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
     float t_16[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
@@ -148,7 +148,7 @@ if (t_4) {
       acc[k] = acc_4[k];
     }
   }
-  // 128: y = tl.sum(acc, axis=1) * inv_rms
+  // 129: y = tl.sum(acc, axis=1) * inv_rms
   float acc_5[1];
   acc_5[0] = acc[0];
   acc_5[0] = (acc_5[0] + acc[1]);
@@ -164,7 +164,7 @@ if (t_4) {
   acc_5[0] = (acc_5[0] + partner_3);
   float y[1];
   y[0] = (acc_5[0] * 1.0f);
-  // 131: tl.store(out_ptr + rows, y, mask=rows < N)
+  // 132: tl.store(out_ptr + rows, y, mask=rows < N)
   half t_17[1];
   t_17[0] = static_cast<half>(y[0]);
   int rows_2 = (t_5 + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
@@ -172,16 +172,16 @@ if (t_4) {
     *((q_ptr + rows_2)) = t_17[0];
   }
 } else {
-  // 248: elif block < q_blocks + kv_blocks:
+  // 249: elif block < q_blocks + kv_blocks:
   int t_18 = (q_blocks + kv_blocks);
   bool t_19 = (int(threadgroup_position_in_grid.x) < t_18);
   if (t_19) {
-    // 253: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
+    // 254: qmv_rows(x_ptr, norm_ptr, inv_rms, wk_ptr, sk_ptr, bk_ptr, k_ptr, kb_ptr, block - q_blocks, NKV, K, GROUP,
     int t_20 = (int(threadgroup_position_in_grid.x) - q_blocks);
-    // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_21 = (t_20 * 8);
-    // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 125: for k0 in range(0, K, BLOCK_K):
+    // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 126: for k0 in range(0, K, BLOCK_K):
     float acc_6[4];
     #pragma unroll
     for (int k = 0; (k < 4); k += 1) {
@@ -189,12 +189,12 @@ if (t_4) {
       acc_6[k] = acc_7;
     }
     for (int k0_1 = 0; (k0_1 < K); k0_1 += 512) {
-      // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+      // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
       int t_22 = (k0_1 / 8);
-      // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+      // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
       int t_23 = (K / 64);
-      // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-      // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+      // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+      // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
       int t_24 = (K / 8);
       uint words_1[4];
       int rows_4 = (t_21 + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
@@ -209,7 +209,7 @@ if (t_4) {
         words_1[2] = mf_v[2];
         words_1[3] = mf_v[3];
       }
-      // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+      // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
       uint t_25[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -225,9 +225,9 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         q_1[k] = static_cast<float>(t_26[k]);
       }
-      // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+      // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_27 = (K / 64);
-      // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       half t_28[4];
       int groups_3 = ((rows_4 * t_27) + (kw_4 / 8));
       t_28[0] = (mask_2 ? (sk_ptr + groups_3)[0] : half(0.0f));
@@ -239,7 +239,7 @@ if (t_4) {
       for (int k = 0; (k < 4); k += 1) {
         scale_1[k] = static_cast<float>(t_28[k]);
       }
-      // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       half t_29[4];
       t_29[0] = (mask_2 ? (bk_ptr + groups_3)[0] : half(0.0f));
       t_29[1] = t_29[0];
@@ -250,7 +250,7 @@ if (t_4) {
       for (int k = 0; (k < 4); k += 1) {
         bias_1[k] = static_cast<float>(t_29[k]);
       }
-      // 63: return q * scale + bias, kw, k_ok
+      // 64: return q * scale + bias, kw, k_ok
       float t_30[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -261,8 +261,8 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         w_1[k] = (t_30[k] + bias_1[(k / 8)]);
       }
-      // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-      // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+      // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+      // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
       half t_31[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 4) {
@@ -283,7 +283,7 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         x_1[k] = static_cast<float>(t_31[k]);
       }
-      // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+      // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_32[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -316,7 +316,7 @@ if (t_4) {
         acc_6[k] = acc_10[k];
       }
     }
-    // 128: y = tl.sum(acc, axis=1) * inv_rms
+    // 129: y = tl.sum(acc, axis=1) * inv_rms
     float acc_11[1];
     acc_11[0] = acc_6[0];
     acc_11[0] = (acc_11[0] + acc_6[1]);
@@ -332,7 +332,7 @@ if (t_4) {
     acc_11[0] = (acc_11[0] + partner_7);
     float y_1[1];
     y_1[0] = (acc_11[0] * 1.0f);
-    // 131: tl.store(out_ptr + rows, y, mask=rows < N)
+    // 132: tl.store(out_ptr + rows, y, mask=rows < N)
     half t_33[1];
     t_33[0] = static_cast<half>(y_1[0]);
     int rows_5 = (t_21 + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
@@ -340,13 +340,13 @@ if (t_4) {
       *((k_ptr + rows_5)) = t_33[0];
     }
   } else {
-    // 256: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
+    // 257: qmv_rows(x_ptr, norm_ptr, inv_rms, wv_ptr, sv_ptr, bv_ptr, v_ptr, vb_ptr, block - q_blocks - kv_blocks, NKV, K,
     int t_34 = (int(threadgroup_position_in_grid.x) - q_blocks);
     int t_35 = (t_34 - kv_blocks);
-    // 123: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 124: rows = block * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_36 = (t_35 * 8);
-    // 124: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-    // 125: for k0 in range(0, K, BLOCK_K):
+    // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+    // 126: for k0 in range(0, K, BLOCK_K):
     float acc_12[4];
     #pragma unroll
     for (int k = 0; (k < 4); k += 1) {
@@ -354,12 +354,12 @@ if (t_4) {
       acc_12[k] = acc_13;
     }
     for (int k0_2 = 0; (k0_2 < K); k0_2 += 512) {
-      // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+      // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
       int t_37 = (k0_2 / 8);
-      // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+      // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
       int t_38 = (K / 64);
-      // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-      // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+      // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+      // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
       int t_39 = (K / 8);
       uint words_2[4];
       int rows_7 = (t_36 + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
@@ -374,7 +374,7 @@ if (t_4) {
         words_2[2] = mf_v[2];
         words_2[3] = mf_v[3];
       }
-      // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+      // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
       uint t_40[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -390,9 +390,9 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         q_2[k] = static_cast<float>(t_41[k]);
       }
-      // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+      // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_42 = (K / 64);
-      // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       half t_43[4];
       int groups_5 = ((rows_7 * t_42) + (kw_7 / 8));
       t_43[0] = (mask_4 ? (sv_ptr + groups_5)[0] : half(0.0f));
@@ -404,7 +404,7 @@ if (t_4) {
       for (int k = 0; (k < 4); k += 1) {
         scale_2[k] = static_cast<float>(t_43[k]);
       }
-      // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+      // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       half t_44[4];
       t_44[0] = (mask_4 ? (bv_ptr + groups_5)[0] : half(0.0f));
       t_44[1] = t_44[0];
@@ -415,7 +415,7 @@ if (t_4) {
       for (int k = 0; (k < 4); k += 1) {
         bias_2[k] = static_cast<float>(t_44[k]);
       }
-      // 63: return q * scale + bias, kw, k_ok
+      // 64: return q * scale + bias, kw, k_ok
       float t_45[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -426,8 +426,8 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         w_2[k] = (t_45[k] + bias_2[(k / 8)]);
       }
-      // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-      // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+      // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+      // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
       half t_46[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 4) {
@@ -448,7 +448,7 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         x_2[k] = static_cast<float>(t_46[k]);
       }
-      // 127: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
+      // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_47[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
@@ -481,7 +481,7 @@ if (t_4) {
         acc_12[k] = acc_16[k];
       }
     }
-    // 128: y = tl.sum(acc, axis=1) * inv_rms
+    // 129: y = tl.sum(acc, axis=1) * inv_rms
     float acc_17[1];
     acc_17[0] = acc_12[0];
     acc_17[0] = (acc_17[0] + acc_12[1]);
@@ -497,7 +497,7 @@ if (t_4) {
     acc_17[0] = (acc_17[0] + partner_11);
     float y_2[1];
     y_2[0] = (acc_17[0] * 1.0f);
-    // 131: tl.store(out_ptr + rows, y, mask=rows < N)
+    // 132: tl.store(out_ptr + rows, y, mask=rows < N)
     half t_48[1];
     t_48[0] = static_cast<half>(y_2[0]);
     int rows_8 = (t_36 + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));

@@ -61,11 +61,11 @@ const auto mf_norm_ptr = norm_ptr[0];
 const auto mf_eps = eps[0];
 float* x_1_smem = reinterpret_cast<float*>(mf_shared + 0);
 if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x_ptr, 8))) {
-  // 294: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 295: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 16);
-  // 295: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 296: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 297: for k0 in range(0, K, BLOCK_K):
+  // 296: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 297: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 298: for k0 in range(0, K, BLOCK_K):
   float gate[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
@@ -79,12 +79,12 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     up[k] = up_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_2 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_3 = (mf_K / 8);
     int rows = t;
     int kw = t_1;
@@ -105,7 +105,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
         words[(k + 3)] = mf_v.v[3];
       }
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_4[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -121,9 +121,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       q[k] = static_cast<float>(t_5[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask = ((rows < mf_N) & k_ok);
     __half t_7[8];
     #pragma unroll
@@ -143,7 +143,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       scale[k] = static_cast<float>(t_7[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 4) {
@@ -162,7 +162,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       bias[k] = static_cast<float>(t_8[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_9[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -173,12 +173,12 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wg[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_10 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_11 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_12 = (mf_K / 8);
     int kw_4 = t_10;
     bool k_ok_4 = ((kw_4 / 8) < t_11);
@@ -198,7 +198,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
         words_1[(k + 3)] = mf_v.v[3];
       }
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_13[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -214,9 +214,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       q_1[k] = static_cast<float>(t_14[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask_3 = ((rows < mf_N) & k_ok_4);
     __half t_16[8];
     #pragma unroll
@@ -236,7 +236,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       scale_1[k] = static_cast<float>(t_16[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_17[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 4) {
@@ -255,7 +255,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       bias_1[k] = static_cast<float>(t_17[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_18[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -266,8 +266,8 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-    // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+    // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
     __half t_19[4];
     int kw_8 = (t_10 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
     int offs_1 = ((kw_8 * 8) + ((int(threadIdx.x % 32u) % 2) * 4));
@@ -285,7 +285,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_19[k]);
     }
-    // 301: gate += tl.sum(wg * x, axis=2)
+    // 302: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
     *reinterpret_cast<mf_vec<4, float>*>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4)))) = mf_vec<4, float>{{x[0], x[1], x[2], x[3]}};
     __syncthreads();
@@ -311,7 +311,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       gate_2[k] = (gate[k] + acc[k]);
     }
-    // 302: up += tl.sum(wu * x, axis=2)
+    // 303: up += tl.sum(wu * x, axis=2)
     float t_21[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
@@ -353,7 +353,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       up[k] = up_3[k];
     }
   }
-  // 303: g = tl.sum(gate, axis=1)
+  // 304: g = tl.sum(gate, axis=1)
   float g[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -382,7 +382,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_3 = __shfl_xor_sync(0xffffffffu, g[k], 8);
     g[k] = (g[k] + partner_3);
   }
-  // 304: u = tl.sum(up, axis=1)
+  // 305: u = tl.sum(up, axis=1)
   float u[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -411,7 +411,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_7 = __shfl_xor_sync(0xffffffffu, u[k], 8);
     u[k] = (u[k] + partner_7);
   }
-  // 309: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
+  // 310: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
   float t_22[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
@@ -440,11 +440,11 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
   }
 } else {
-  // 294: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 295: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t = (int(blockIdx.x) * 16);
-  // 295: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 296: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-  // 297: for k0 in range(0, K, BLOCK_K):
+  // 296: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 297: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+  // 298: for k0 in range(0, K, BLOCK_K):
   float gate[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
@@ -458,12 +458,12 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     up[k] = up_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 512) {
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_1 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_2 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_3 = (mf_K / 8);
     int rows = t;
     int kw = t_1;
@@ -487,7 +487,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
         words[(k + 3)] = 0u;
       }
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_4[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -503,9 +503,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       q[k] = static_cast<float>(t_5[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask = ((rows < mf_N) & k_ok);
     __half t_7[8];
     #pragma unroll 1
@@ -525,7 +525,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       scale[k] = static_cast<float>(t_7[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_8[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 4) {
@@ -544,7 +544,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       bias[k] = static_cast<float>(t_8[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_9[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -555,12 +555,12 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wg[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+    // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_10 = (k0 / 8);
-    // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+    // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
     int t_11 = (mf_K / 64);
-    // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-    // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+    // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+    // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
     int t_12 = (mf_K / 8);
     int kw_4 = t_10;
     bool k_ok_4 = ((kw_4 / 8) < t_11);
@@ -583,7 +583,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
         words_1[(k + 3)] = 0u;
       }
     }
-    // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+    // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     unsigned t_13[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -599,9 +599,9 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       q_1[k] = static_cast<float>(t_14[k]);
     }
-    // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+    // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
-    // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask_3 = ((rows < mf_N) & k_ok_4);
     __half t_16[8];
     #pragma unroll 1
@@ -621,7 +621,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       scale_1[k] = static_cast<float>(t_16[k]);
     }
-    // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     __half t_17[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 4) {
@@ -640,7 +640,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       bias_1[k] = static_cast<float>(t_17[k]);
     }
-    // 63: return q * scale + bias, kw, k_ok
+    // 64: return q * scale + bias, kw, k_ok
     float t_18[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -651,8 +651,8 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
-    // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-    // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+    // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+    // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
     __half t_19[4];
     int kw_8 = (t_10 + ((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)));
     int offs_1 = ((kw_8 * 8) + ((int(threadIdx.x % 32u) % 2) * 4));
@@ -673,7 +673,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_19[k]);
     }
-    // 301: gate += tl.sum(wg * x, axis=2)
+    // 302: gate += tl.sum(wg * x, axis=2)
     __syncthreads();
     *reinterpret_cast<mf_vec<4, float>*>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4)))) = mf_vec<4, float>{{x[0], x[1], x[2], x[3]}};
     __syncthreads();
@@ -699,7 +699,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 8); k += 1) {
       gate_2[k] = (gate[k] + acc[k]);
     }
-    // 302: up += tl.sum(wu * x, axis=2)
+    // 303: up += tl.sum(wu * x, axis=2)
     float t_21[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
@@ -741,7 +741,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       up[k] = up_3[k];
     }
   }
-  // 303: g = tl.sum(gate, axis=1)
+  // 304: g = tl.sum(gate, axis=1)
   float g[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -770,7 +770,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_3 = __shfl_xor_sync(0xffffffffu, g[k], 8);
     g[k] = (g[k] + partner_3);
   }
-  // 304: u = tl.sum(up, axis=1)
+  // 305: u = tl.sum(up, axis=1)
   float u[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
@@ -799,7 +799,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     float partner_7 = __shfl_xor_sync(0xffffffffu, u[k], 8);
     u[k] = (u[k] + partner_7);
   }
-  // 309: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
+  // 310: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
   float t_22[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {

@@ -1,10 +1,10 @@
 inline float mf_sigmoid(float x) { return 1.0f / (1.0f + metal::exp(-x)); }
 
-// 294: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+// 295: rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
 int t = (int(threadgroup_position_in_grid.x) * 16);
-// 295: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 296: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
-// 297: for k0 in range(0, K, BLOCK_K):
+// 296: gate = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 297: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
+// 298: for k0 in range(0, K, BLOCK_K):
 float gate[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
@@ -18,12 +18,12 @@ for (int k = 0; (k < 8); k += 1) {
   up[k] = up_1;
 }
 for (int k0 = 0; (k0 < K); k0 += 512) {
-  // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+  // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
   int t_1 = (k0 / 8);
-  // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+  // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
   int t_2 = (K / 64);
-  // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-  // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+  // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+  // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
   int t_3 = (K / 8);
   int rows = t;
   int kw = t_1;
@@ -44,7 +44,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
       words[(k + 3)] = mf_v[3];
     }
   }
-  // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+  // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
   uint t_4[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -60,9 +60,9 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 64); k += 1) {
     q[k] = static_cast<float>(t_5[k]);
   }
-  // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+  // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_6 = (K / 64);
-  // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   bool mask = ((rows < N) & k_ok);
   half t_7[8];
   #pragma unroll
@@ -82,7 +82,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 8); k += 1) {
     scale[k] = static_cast<float>(t_7[k]);
   }
-  // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   half t_8[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 4) {
@@ -101,7 +101,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 8); k += 1) {
     bias[k] = static_cast<float>(t_8[k]);
   }
-  // 63: return q * scale + bias, kw, k_ok
+  // 64: return q * scale + bias, kw, k_ok
   float t_9[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -112,12 +112,12 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 64); k += 1) {
     wg[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
   }
-  // 53: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
+  // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
   int t_10 = (k0 / 8);
-  // 56: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
+  // 57: k_ok = kw // (GROUP // PER_WORD) < K // GROUP
   int t_11 = (K / 64);
-  // 57: mask = (rows < N)[:, None] & k_ok[None, :]
-  // 58: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
+  // 58: mask = (rows < N)[:, None] & k_ok[None, :]
+  // 59: words = tl.load(wq_ptr + rows[:, None] * (K // PER_WORD) + kw[None, :], mask=mask, other=0)
   int t_12 = (K / 8);
   int kw_4 = t_10;
   bool k_ok_4 = ((kw_4 / 8) < t_11);
@@ -137,7 +137,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
       words_1[(k + 3)] = mf_v[3];
     }
   }
-  // 59: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
+  // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
   uint t_13[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -153,9 +153,9 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 64); k += 1) {
     q_1[k] = static_cast<float>(t_14[k]);
   }
-  // 60: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
+  // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_15 = (K / 64);
-  // 61: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   bool mask_3 = ((rows < N) & k_ok_4);
   half t_16[8];
   #pragma unroll
@@ -175,7 +175,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 8); k += 1) {
     scale_1[k] = static_cast<float>(t_16[k]);
   }
-  // 62: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
+  // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   half t_17[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 4) {
@@ -194,7 +194,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 8); k += 1) {
     bias_1[k] = static_cast<float>(t_17[k]);
   }
-  // 63: return q * scale + bias, kw, k_ok
+  // 64: return q * scale + bias, kw, k_ok
   float t_18[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -205,8 +205,8 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 64); k += 1) {
     wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
   }
-  // 72: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-  // 73: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
+  // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+  // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
   half t_19[4];
   int kw_8 = (t_10 + ((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)));
   int offs_1 = ((kw_8 * 8) + ((int(thread_index_in_simdgroup) % 2) * 4));
@@ -224,7 +224,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 4); k += 1) {
     x[k] = static_cast<float>(t_19[k]);
   }
-  // 301: gate += tl.sum(wg * x, axis=2)
+  // 302: gate += tl.sum(wg * x, axis=2)
   threadgroup float x_1_smem[512];
   threadgroup_barrier(mem_flags::mem_threadgroup);
   *((threadgroup packed_float4*)((x_1_smem + ((((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)) * 8) + ((int(thread_index_in_simdgroup) % 2) * 4))))) = packed_float4(x[0], x[1], x[2], x[3]);
@@ -251,7 +251,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 8); k += 1) {
     gate_2[k] = (gate[k] + acc[k]);
   }
-  // 302: up += tl.sum(wu * x, axis=2)
+  // 303: up += tl.sum(wu * x, axis=2)
   float t_21[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
@@ -293,7 +293,7 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     up[k] = up_3[k];
   }
 }
-// 303: g = tl.sum(gate, axis=1)
+// 304: g = tl.sum(gate, axis=1)
 float g[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {
@@ -322,7 +322,7 @@ for (int k = 0; (k < 2); k += 1) {
   float partner_3 = simd_shuffle_xor(g[k], ushort(8));
   g[k] = (g[k] + partner_3);
 }
-// 304: u = tl.sum(up, axis=1)
+// 305: u = tl.sum(up, axis=1)
 float u[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {
@@ -351,7 +351,7 @@ for (int k = 0; (k < 2); k += 1) {
   float partner_7 = simd_shuffle_xor(u[k], ushort(8));
   u[k] = (u[k] + partner_7);
 }
-// 309: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
+// 310: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
 float t_22[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {

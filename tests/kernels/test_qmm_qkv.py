@@ -47,8 +47,9 @@ def test_three_products_against_float64(rng, bits, group, config, bias):
         if not bias:
             assert_qmm_close(x, w, got, k)
             continue
-        # the bias joins the fp32 sum before the one rounding: the bound of the sum, plus the bias
-        # rounded to fp32 (exact) and the one rounding to fp16 of the biased result
+        # the bias joins the fp32 sum (exactly: fp16 in fp32), then one rounding to fp16; the bound (that
+        # of the sum, with its weight flips) is wider than one ulp, so it shows the bias added, not that
+        # the result is rounded once
         w_x = f64(mx.array(w.astype(np.float32)).astype(mx.float16))
         want = f64(x) @ w_x.T + f64(b)[None, :]
         scale = np.abs(f64(x)) @ np.abs(w_x).T
@@ -68,6 +69,39 @@ def test_qmm_qkv_equals_three_qmm_on_a_models_batch(rng, dtype):
     for out, w, n in zip(got, weights, (nq, nkv, nkv)):
         assert out.shape == (1, 7, n) and out.dtype == dtype
         assert mx.array_equal(out, quantized.qmm(x, *w))
+
+
+@pytest.mark.parametrize("bias", [False, True])
+def test_tiny_weights_run_as_three_qmm(rng, bias):
+    """Weights of fewer than 8 elements (a key/value projection of one row here: scales and biases of
+    one element) reach a Metal kernel in the constant address space, which the kernel's choice of
+    weights per column tile cannot mix with device memory: such products run as three qmm."""
+    weights, _ = _projections(rng, 64, 1, 64, 64, 4)
+    x = normal(rng, (1, 5, 64), mx.float16)
+    biases = tuple(normal(rng, (n,), mx.float16) for n in (64, 1, 1)) if bias else None
+    got = quantized.qmm_qkv(x, *weights, bias=biases)
+    for i, (out, w) in enumerate(zip(got, weights)):
+        want = quantized.qmm(x, *w)
+        assert out.shape == want.shape and mx.array_equal(out, want if bias is False else want + biases[i])
+
+
+def test_qmm_qkv_tunes_on_a_miss_for_a_models_batch(rng, monkeypatch, tmp_path):
+    """A layer's (B, T, K) input with tuning on a miss: each candidate's outputs are checked against
+    the reference in their (B, T, N) shapes, and the one kept is stored."""
+    monkeypatch.setenv("METALFORGE_DB", str(tmp_path / "tuning.sqlite"))
+    monkeypatch.setenv("METALFORGE_TUNE_ON_MISS", "1")
+    quantized.qmm_qkv_kernel.clear_cache()  # another test may have run this shape untuned
+    weights, dequantised = _projections(rng, 40, 16, 128, 64, 4)
+    x = normal(rng, (1, 3, 128), mx.float16)
+    got = quantized.qmm_qkv(x, *weights)
+    for out, w in zip(got, dequantised):
+        assert out.shape == (1, 3, w.shape[0])
+        assert_qmm_close(x[0], w, out[0], 128)
+    args = (x, *[a for w in weights for a in w], *(mf.empty((1, 3, n), mx.float16) for n in (40, 16, 16)), 3, 40, 16,
+            128, 64, 4)
+    _, source = quantized.qmm_qkv_kernel.config_for(quantized.qmm_qkv_grid(3, 40, 16), *args)
+    quantized.qmm_qkv_kernel.clear_cache()  # the config came from this test's database
+    assert source == "exact"
 
 
 def test_qmm_qkv_refuses_inputs_that_do_not_fit(rng):
