@@ -4,6 +4,8 @@ masked), with and without biases, every word width; its tuning check; its CUDA o
 outputs' staged stores; the checks of its inputs."""
 from __future__ import annotations
 
+import functools
+
 import mlx.core as mx
 import numpy as np
 import pytest
@@ -90,7 +92,9 @@ def test_qmm_qkv_tunes_on_a_miss_for_a_models_batch(rng, monkeypatch, tmp_path):
     the reference in their (B, T, N) shapes, and the one kept is stored."""
     monkeypatch.setenv("METALFORGE_DB", str(tmp_path / "tuning.sqlite"))
     monkeypatch.setenv("METALFORGE_TUNE_ON_MISS", "1")
-    quantized.qmm_qkv_kernel.clear_cache()  # another test may have run this shape untuned
+    tuner = quantized.qmm_qkv_kernel
+    monkeypatch.setattr(tuner, "tune", functools.partial(type(tuner).tune, tuner, trials=6))  # a short search
+    tuner.clear_cache()  # another test may have run this shape untuned
     weights, dequantised = _projections(rng, 40, 16, 128, 64, 4)
     x = normal(rng, (1, 3, 128), mx.float16)
     got = quantized.qmm_qkv(x, *weights)
