@@ -482,14 +482,13 @@ def _qmm_qkv_tune_shape(named: dict) -> tuple:
     return shape if (bits, group) == (4, 64) else (*shape, bits, group)
 
 
-def _qmm_qkv_reference(x, wq, sq, bq, wk, sk, bk, wv, sv, bv, q, k, v, m, nq, nkv, kk, group, bits, *meta,
-                       qb_ptr=None, kb_ptr=None, vb_ptr=None, BIAS=False, **_):
+def _qmm_qkv_reference(x, wq, sq, bq, wk, sk, bk, wv, sv, bv, q, k, v, m, nq, nkv, kk, group, bits, *meta):
+    """The three products as qmm's reference makes them (the tuner passes no biases: a config serves a
+    launch with or without them), in the outputs' shapes ((B, T, N) from a model's layer)."""
     rows = x.reshape(m, kk)
-    products = [_product(rows, w.reshape(n, -1), s.reshape(n, -1), b.reshape(n, -1), group, bits, None, True)
-                for w, s, b, n in ((wq, sq, bq, nq), (wk, sk, bk, nkv), (wv, sv, bv, nkv))]
-    if BIAS:
-        products = [p + bias.astype(mx.float32) for p, bias in zip(products, (qb_ptr, kb_ptr, vb_ptr))]
-    return tuple(p.astype(x.dtype).reshape(out.shape) for p, out in zip(products, (q, k, v)))  # (B, T, N) kept
+    return tuple(_product(rows, w.reshape(n, -1), s.reshape(n, -1), b.reshape(n, -1), group, bits, None, True)
+                 .astype(x.dtype).reshape(out.shape)
+                 for w, s, b, n, out in ((wq, sq, bq, nq, q), (wk, sk, bk, nkv, k), (wv, sv, bv, nkv, v)))
 
 
 def _qmm_qkv_config(named: dict) -> Config:
