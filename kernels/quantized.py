@@ -462,7 +462,6 @@ def qmm_partial_kernel(x_ptr, wq_ptr, scales_ptr, biases_ptr, part_ptr, M, N, K,
     tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-
 def qmm_qkv_grid(m: int, nq: int, nkv: int) -> Callable[[dict], tuple]:
     """The launch grid of qmm_qkv: (row tiles, the queries' column tiles, then the keys', then the values')."""
     return lambda meta: (cdiv(m, meta["BLOCK_M"]), cdiv(nq, meta["BLOCK_N"]) + 2 * cdiv(nkv, meta["BLOCK_N"]))
@@ -491,14 +490,9 @@ def _qmm_qkv_reference(x, wq, sq, bq, wk, sk, bk, wv, sv, bv, q, k, v, m, nq, nk
                  for w, s, b, n, out in ((wq, sq, bq, nq, q), (wk, sk, bk, nkv, k), (wv, sv, bv, nkv, v)))
 
 
-def _qmm_qkv_config(named: dict) -> Config:
-    """qmm's untuned config (for M and x's dtype: the same products side by side)."""
-    return _qmm_config(named)
-
-
 @register
 @autotune(space=QMM_SPACE, key=["M", "NQ", "NKV", "K", "GROUP", "BITS"], reference=_qmm_qkv_reference,
-          default=_qmm_qkv_config, tune_args=_qmm_qkv_tune_args, tune_shape=_qmm_qkv_tune_shape,
+          default=_qmm_config, tune_args=_qmm_qkv_tune_args, tune_shape=_qmm_qkv_tune_shape,
           shapes=[(64, 256, 64, 1024)], shape_ranks=[6], dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # as qmm
 @jit
 def qmm_qkv_kernel(x_ptr, wq_ptr, sq_ptr, bq_ptr, wk_ptr, sk_ptr, bk_ptr, wv_ptr, sv_ptr, bv_ptr, q_ptr, k_ptr, v_ptr,
@@ -540,6 +534,7 @@ def projection_out(acc, out_ptr, bias_ptr, rm, col, M, N, BLOCK_N: tl.constexpr,
         acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
              mask=(rm[:, None] < M) & (rn[None, :] < N))
+
 
 def _check(w_q: mx.array, scales: mx.array, group_size: int, bits: int) -> tuple[int, int]:
     """(N, K) of a quantized weight; refuses bits and group sizes the kernels do not take."""
@@ -619,6 +614,17 @@ def _bias_args(what: str, bias: Optional[tuple[mx.array, mx.array, mx.array]], n
     return dict(qb_ptr=bias[0], kb_ptr=bias[1], vb_ptr=bias[2], BIAS=True)
 
 
+def _check_qkv(what: str, q: Quantized, k: Quantized, v: Quantized, group_size: int, bits: int) -> tuple[int, int, int]:
+    """(NQ, NKV, K) of an attention layer's three quantized weights: one K, the key and value weights of
+    one shape."""
+    nq, kq = _check(q[0], q[1], group_size, bits)
+    nkv, kk = _check(k[0], k[1], group_size, bits)
+    if kk != kq or _check(v[0], v[1], group_size, bits) != (nkv, kk):
+        raise ValueError(f"{what}: weights ({nq}, {kq}), ({nkv}, {kk}) and {v[0].shape} (packed) do not share K, or "
+                         "the key and value weights differ in shape")
+    return nq, nkv, kq
+
+
 def qmv_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: int = 64, bits: int = 4,
             rotation: Optional[Rotation] = None, norm: Optional[Norm] = None,
             bias: Optional[tuple[mx.array, mx.array, mx.array]] = None,
@@ -664,18 +670,6 @@ def qmv_qkv_launch(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_
                   {**rope, **_norm_args("qmv_qkv", norm, x, kq), **_bias_args("qmv_qkv", bias, nq, nkv)}, varying)
 
 
-
-def _check_qkv(what: str, q: Quantized, k: Quantized, v: Quantized, group_size: int, bits: int) -> tuple[int, int, int]:
-    """(NQ, NKV, K) of an attention layer's three quantized weights: one K, the key and value weights of
-    one shape."""
-    nq, kq = _check(q[0], q[1], group_size, bits)
-    nkv, kk = _check(k[0], k[1], group_size, bits)
-    if kk != kq or _check(v[0], v[1], group_size, bits) != (nkv, kk):
-        raise ValueError(f"{what}: weights ({nq}, {kq}), ({nkv}, {kk}) and {v[0].shape} (packed) do not share K, or "
-                         "the key and value weights differ in shape")
-    return nq, nkv, kq
-
-
 def qmm_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: int = 64, bits: int = 4,
             bias: Optional[tuple[mx.array, mx.array, mx.array]] = None,
             backend=None) -> tuple[mx.array, mx.array, mx.array]:
@@ -696,6 +690,7 @@ def qmm_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: i
     outputs = (empty((*x.shape[:-1], rows), x.dtype) for rows in (nq, nkv, nkv))
     return tuple(qmm_qkv_kernel[qmm_qkv_grid(m, nq, nkv)](x, *q, *k, *v, *outputs, m, nq, nkv, kq, group_size, bits,
                                                           **biased, backend=backend))
+
 
 def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
                norm: Optional[Norm] = None, backend=None) -> mx.array:

@@ -303,8 +303,7 @@ class FusedQKV:
         projections = (self["q_proj"], self["k_proj"], self["v_proj"])
         if x.ndim != 3 or not _fusable(projections, x) or \
                 projections[1]["weight"].shape != projections[2]["weight"].shape:
-            out = super().__call__(x if norm is None else norm(x), mask, cache)
-            return out if residual is None else residual + out
+            return self._unfused(x if norm is None else norm(x), mask, cache, residual)
         if x.size != x.shape[-1]:  # a prefill's rows: the products in one launch, the norm before it
             return self._prefill(x if norm is None else norm(x), mask, cache, projections, residual)
         bias = _projection_biases(projections, x)
@@ -331,11 +330,15 @@ class FusedQKV:
         one in x's dtype) in one quantized matmul (`quantized.qmm_qkv`), the rest the class's steps."""
         bias = _projection_biases(projections, x)
         if bias is None and any("bias" in p for p in projections):
-            out = super().__call__(x, mask, cache)
-            return out if residual is None else residual + out
+            return self._unfused(x, mask, cache, residual)
         products = quantized.qmm_qkv(x, *map(_quantized, projections), projections[0].group_size,
                                      projections[0].bits, bias)
         return qkv_attention_call(self, x, mask, cache, *products, residual=residual)
+
+    def _unfused(self, x: mx.array, mask: Optional[mx.array], cache: Any, residual: Optional[mx.array]) -> mx.array:
+        """The class's own call on x (already normed), the block's residual added after."""
+        out = super().__call__(x, mask, cache)
+        return out if residual is None else residual + out
 
 
 def _projection_biases(projections: tuple, x: mx.array) -> Optional[tuple[mx.array, mx.array, mx.array]]:

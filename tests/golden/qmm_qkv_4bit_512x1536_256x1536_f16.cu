@@ -110,16 +110,16 @@ __half* t_36_smem = reinterpret_cast<__half*>(mf_shared + 5120);
 float* t_42_smem = reinterpret_cast<float*>(mf_shared + 9728);
 __half* t_44_smem = reinterpret_cast<__half*>(mf_shared + 9984);
 if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16)) && mf_is_aligned(wk_ptr, 8)) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(wv_ptr, 8)) && mf_is_aligned(x_ptr, 16))) {
-  // 514: q_tiles = tl.cdiv(NQ, BLOCK_N)
+  // 508: q_tiles = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 64);
   int t_1 = (t - 1);
   int q_tiles = (t_1 / 64);
-  // 515: kv_tiles = tl.cdiv(NKV, BLOCK_N)
+  // 509: kv_tiles = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 64);
   int t_3 = (t_2 - 1);
   int kv_tiles = (t_3 / 64);
-  // 516: tile = tl.program_id(1)
-  // 517: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
+  // 510: tile = tl.program_id(1)
+  // 511: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
   bool t_4 = (int(blockIdx.y) < q_tiles);
   decltype(wq_ptr) wq;
   decltype(sq_ptr) sc;
@@ -143,7 +143,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = NQ_1;
     col = tile;
   } else {
-    // 519: elif tile < q_tiles + kv_tiles:
+    // 513: elif tile < q_tiles + kv_tiles:
     int t_5 = (q_tiles + kv_tiles);
     bool t_6 = (int(blockIdx.y) < t_5);
     decltype(wk_ptr) wq_1;
@@ -152,7 +152,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     int n_1;
     int col_1;
     if (t_6) {
-      // 520: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
+      // 514: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
       int col_2 = (int(blockIdx.y) - q_tiles);
       decltype(wk_ptr) wk_ptr_1;
       wk_ptr_1 = wk_ptr;
@@ -170,7 +170,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       n_1 = NKV_1;
       col_1 = col_3;
     } else {
-      // 522: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
+      // 516: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
       int t_7 = (int(blockIdx.y) - q_tiles);
       int col_4 = (t_7 - kv_tiles);
       decltype(wv_ptr) wv_ptr_1;
@@ -205,9 +205,9 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = n_2;
     col = col_6;
   }
-  // 523: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 517: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_8 = (int(blockIdx.x) * 32);
-  // 524: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
+  // 518: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
   int t_9 = (col * 64);
   // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
   // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
@@ -339,12 +339,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     }
   }
   __syncthreads();
-  // 526: if tile < q_tiles:
+  // 520: if tile < q_tiles:
   bool t_21 = (int(blockIdx.y) < q_tiles);
   if (t_21) {
-    // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_22 = (int(blockIdx.y) * 64);
-    // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     __half t_23[1];
     int rn_1 = (t_22 + (int(threadIdx.x) % 64));
     t_23[0] = ((rn_1 < mf_NQ) ? (qb_ptr + rn_1)[0] : __float2half(0.0f));
@@ -360,14 +360,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       acc_2[k] = (acc[(k / 4)].e[(k % 4)] + t_25_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
     }
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __half t_26[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
       t_26[k] = mf_cast<__half>(acc_2[k]);
     }
-    // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 16); k += 2) {
@@ -395,15 +395,15 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       }
     }
   } else {
-    // 528: elif tile < q_tiles + kv_tiles:
+    // 522: elif tile < q_tiles + kv_tiles:
     int t_28 = (q_tiles + kv_tiles);
     bool t_29 = (int(blockIdx.y) < t_28);
     if (t_29) {
-      // 529: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
+      // 523: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
       int t_30 = (int(blockIdx.y) - q_tiles);
-      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_31 = (t_30 * 64);
-      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_32[1];
       int rn_4 = (t_31 + (int(threadIdx.x) % 64));
       t_32[0] = ((rn_4 < mf_NKV) ? (kb_ptr + rn_4)[0] : __float2half(0.0f));
@@ -419,14 +419,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_3[k] = (acc[(k / 4)].e[(k % 4)] + t_34_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_35[16];
       #pragma unroll
       for (int k = 0; (k < 16); k += 1) {
         t_35[k] = mf_cast<__half>(acc_3[k]);
       }
-      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll
       for (int k = 0; (k < 16); k += 2) {
@@ -454,12 +454,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
         }
       }
     } else {
-      // 531: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
+      // 525: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
       int t_37 = (int(blockIdx.y) - q_tiles);
       int t_38 = (t_37 - kv_tiles);
-      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_39 = (t_38 * 64);
-      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_40[1];
       int rn_7 = (t_39 + (int(threadIdx.x) % 64));
       t_40[0] = ((rn_7 < mf_NKV) ? (vb_ptr + rn_7)[0] : __float2half(0.0f));
@@ -475,14 +475,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_4[k] = (acc[(k / 4)].e[(k % 4)] + t_42_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_43[16];
       #pragma unroll
       for (int k = 0; (k < 16); k += 1) {
         t_43[k] = mf_cast<__half>(acc_4[k]);
       }
-      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll
       for (int k = 0; (k < 16); k += 2) {
@@ -512,16 +512,16 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     }
   }
 } else {
-  // 514: q_tiles = tl.cdiv(NQ, BLOCK_N)
+  // 508: q_tiles = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 64);
   int t_1 = (t - 1);
   int q_tiles = (t_1 / 64);
-  // 515: kv_tiles = tl.cdiv(NKV, BLOCK_N)
+  // 509: kv_tiles = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 64);
   int t_3 = (t_2 - 1);
   int kv_tiles = (t_3 / 64);
-  // 516: tile = tl.program_id(1)
-  // 517: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
+  // 510: tile = tl.program_id(1)
+  // 511: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
   bool t_4 = (int(blockIdx.y) < q_tiles);
   decltype(wq_ptr) wq;
   decltype(sq_ptr) sc;
@@ -545,7 +545,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = NQ_1;
     col = tile;
   } else {
-    // 519: elif tile < q_tiles + kv_tiles:
+    // 513: elif tile < q_tiles + kv_tiles:
     int t_5 = (q_tiles + kv_tiles);
     bool t_6 = (int(blockIdx.y) < t_5);
     decltype(wk_ptr) wq_1;
@@ -554,7 +554,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     int n_1;
     int col_1;
     if (t_6) {
-      // 520: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
+      // 514: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
       int col_2 = (int(blockIdx.y) - q_tiles);
       decltype(wk_ptr) wk_ptr_1;
       wk_ptr_1 = wk_ptr;
@@ -572,7 +572,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       n_1 = NKV_1;
       col_1 = col_3;
     } else {
-      // 522: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
+      // 516: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
       int t_7 = (int(blockIdx.y) - q_tiles);
       int col_4 = (t_7 - kv_tiles);
       decltype(wv_ptr) wv_ptr_1;
@@ -607,9 +607,9 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = n_2;
     col = col_6;
   }
-  // 523: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 517: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_8 = (int(blockIdx.x) * 32);
-  // 524: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
+  // 518: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
   int t_9 = (col * 64);
   // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
   // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
@@ -749,12 +749,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     }
   }
   __syncthreads();
-  // 526: if tile < q_tiles:
+  // 520: if tile < q_tiles:
   bool t_21 = (int(blockIdx.y) < q_tiles);
   if (t_21) {
-    // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_22 = (int(blockIdx.y) * 64);
-    // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     __half t_23[1];
     int rn_1 = (t_22 + (int(threadIdx.x) % 64));
     t_23[0] = ((rn_1 < mf_NQ) ? (qb_ptr + rn_1)[0] : __float2half(0.0f));
@@ -770,14 +770,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       acc_2[k] = (acc[(k / 4)].e[(k % 4)] + t_25_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
     }
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __half t_26[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       t_26[k] = mf_cast<__half>(acc_2[k]);
     }
-    // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 2) {
@@ -812,15 +812,15 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       }
     }
   } else {
-    // 528: elif tile < q_tiles + kv_tiles:
+    // 522: elif tile < q_tiles + kv_tiles:
     int t_28 = (q_tiles + kv_tiles);
     bool t_29 = (int(blockIdx.y) < t_28);
     if (t_29) {
-      // 529: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
+      // 523: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
       int t_30 = (int(blockIdx.y) - q_tiles);
-      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_31 = (t_30 * 64);
-      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_32[1];
       int rn_4 = (t_31 + (int(threadIdx.x) % 64));
       t_32[0] = ((rn_4 < mf_NKV) ? (kb_ptr + rn_4)[0] : __float2half(0.0f));
@@ -836,14 +836,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_3[k] = (acc[(k / 4)].e[(k % 4)] + t_34_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_35[16];
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 1) {
         t_35[k] = mf_cast<__half>(acc_3[k]);
       }
-      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 2) {
@@ -878,12 +878,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
         }
       }
     } else {
-      // 531: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
+      // 525: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
       int t_37 = (int(blockIdx.y) - q_tiles);
       int t_38 = (t_37 - kv_tiles);
-      // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_39 = (t_38 * 64);
-      // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_40[1];
       int rn_7 = (t_39 + (int(threadIdx.x) % 64));
       t_40[0] = ((rn_7 < mf_NKV) ? (vb_ptr + rn_7)[0] : __float2half(0.0f));
@@ -899,14 +899,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_4[k] = (acc[(k / 4)].e[(k % 4)] + t_42_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_43[16];
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 1) {
         t_43[k] = mf_cast<__half>(acc_4[k]);
       }
-      // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 2) {

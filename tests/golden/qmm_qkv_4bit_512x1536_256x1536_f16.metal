@@ -1,13 +1,13 @@
-// 514: q_tiles = tl.cdiv(NQ, BLOCK_N)
+// 508: q_tiles = tl.cdiv(NQ, BLOCK_N)
 int t = (NQ + 64);
 int t_1 = (t - 1);
 int q_tiles = (t_1 / 64);
-// 515: kv_tiles = tl.cdiv(NKV, BLOCK_N)
+// 509: kv_tiles = tl.cdiv(NKV, BLOCK_N)
 int t_2 = (NKV + 64);
 int t_3 = (t_2 - 1);
 int kv_tiles = (t_3 / 64);
-// 516: tile = tl.program_id(1)
-// 517: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
+// 510: tile = tl.program_id(1)
+// 511: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
 bool t_4 = (int(threadgroup_position_in_grid.y) < q_tiles);
 decltype(wq_ptr) wq;
 decltype(sq_ptr) sc;
@@ -31,7 +31,7 @@ if (t_4) {
   n = NQ_1;
   col = tile;
 } else {
-  // 519: elif tile < q_tiles + kv_tiles:
+  // 513: elif tile < q_tiles + kv_tiles:
   int t_5 = (q_tiles + kv_tiles);
   bool t_6 = (int(threadgroup_position_in_grid.y) < t_5);
   decltype(wk_ptr) wq_1;
@@ -40,7 +40,7 @@ if (t_4) {
   int n_1;
   int col_1;
   if (t_6) {
-    // 520: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
+    // 514: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
     int col_2 = (int(threadgroup_position_in_grid.y) - q_tiles);
     decltype(wk_ptr) wk_ptr_1;
     wk_ptr_1 = wk_ptr;
@@ -58,7 +58,7 @@ if (t_4) {
     n_1 = NKV_1;
     col_1 = col_3;
   } else {
-    // 522: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
+    // 516: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
     int t_7 = (int(threadgroup_position_in_grid.y) - q_tiles);
     int col_4 = (t_7 - kv_tiles);
     decltype(wv_ptr) wv_ptr_1;
@@ -93,9 +93,9 @@ if (t_4) {
   n = n_2;
   col = col_6;
 }
-// 523: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+// 517: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
 int t_8 = (int(threadgroup_position_in_grid.x) * 32);
-// 524: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
+// 518: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
 int t_9 = (col * 64);
 // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
 // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
@@ -232,12 +232,12 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     }
   }
 }
-// 526: if tile < q_tiles:
+// 520: if tile < q_tiles:
 bool t_21 = (int(threadgroup_position_in_grid.y) < q_tiles);
 if (t_21) {
-  // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
   int t_22 = (int(threadgroup_position_in_grid.y) * 64);
-  // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+  // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
   half t_23[1];
   int rn_1 = (t_22 + (int(thread_index_in_threadgroup) % 64));
   t_23[0] = ((rn_1 < NQ) ? (qb_ptr + rn_1)[0] : half(0.0f));
@@ -254,14 +254,14 @@ if (t_21) {
   for (int k = 0; (k < 16); k += 1) {
     acc_2[k] = (acc[(k / 2)].thread_elements()[(k % 2)] + t_25_smem[((((((k / 2) % 4) * 2) + (int(simdgroup_index_in_threadgroup) % 2)) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))]);
   }
-  // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   half t_26[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_26[k] = static_cast<half>(acc_2[k]);
   }
-  // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -272,15 +272,15 @@ if (t_21) {
     }
   }
 } else {
-  // 528: elif tile < q_tiles + kv_tiles:
+  // 522: elif tile < q_tiles + kv_tiles:
   int t_27 = (q_tiles + kv_tiles);
   bool t_28 = (int(threadgroup_position_in_grid.y) < t_27);
   if (t_28) {
-    // 529: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
+    // 523: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
     int t_29 = (int(threadgroup_position_in_grid.y) - q_tiles);
-    // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_30 = (t_29 * 64);
-    // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     half t_31[1];
     int rn_4 = (t_30 + (int(thread_index_in_threadgroup) % 64));
     t_31[0] = ((rn_4 < NKV) ? (kb_ptr + rn_4)[0] : half(0.0f));
@@ -297,14 +297,14 @@ if (t_21) {
     for (int k = 0; (k < 16); k += 1) {
       acc_3[k] = (acc[(k / 2)].thread_elements()[(k % 2)] + t_33_smem[((((((k / 2) % 4) * 2) + (int(simdgroup_index_in_threadgroup) % 2)) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))]);
     }
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     half t_34[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
       t_34[k] = static_cast<half>(acc_3[k]);
     }
-    // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -315,12 +315,12 @@ if (t_21) {
       }
     }
   } else {
-    // 531: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
+    // 525: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
     int t_35 = (int(threadgroup_position_in_grid.y) - q_tiles);
     int t_36 = (t_35 - kv_tiles);
-    // 538: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_37 = (t_36 * 64);
-    // 540: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     half t_38[1];
     int rn_7 = (t_37 + (int(thread_index_in_threadgroup) % 64));
     t_38[0] = ((rn_7 < NKV) ? (vb_ptr + rn_7)[0] : half(0.0f));
@@ -337,14 +337,14 @@ if (t_21) {
     for (int k = 0; (k < 16); k += 1) {
       acc_4[k] = (acc[(k / 2)].thread_elements()[(k % 2)] + t_40_smem[((((((k / 2) % 4) * 2) + (int(simdgroup_index_in_threadgroup) % 2)) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))]);
     }
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     half t_41[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
       t_41[k] = static_cast<half>(acc_4[k]);
     }
-    // 542: mask=(rm[:, None] < M) & (rn[None, :] < N))
-    // 541: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {

@@ -235,6 +235,26 @@ def test_a_prompt_prefilled_in_two_chunks(tiny):
     assert mfnn.fallbacks() == {}
 
 
+
+def test_a_prefill_with_biases_the_fused_product_cannot_add_runs_the_class_s_call(rng, monkeypatch):
+    """Only the query projection with a bias (or biases of another dtype): the prefill's products
+    cannot be one qmm_qkv with its biases, so the attention runs its class's own call (each
+    projection on qmm, the bias added after); logits as unpatched."""
+    from metalforge.kernels import quantized
+
+    model = lm_bench.build("qwen2-tiny", mx.float32, 4, 64, seed=int(rng.integers(1 << 31)))
+    for layer in model.model.layers:
+        del layer.self_attn.k_proj["bias"]  # Qwen2 has all three: keep the query's alone
+    prompt = mx.array(rng.integers(0, lm_bench.MODELS["qwen2-tiny"][1]["vocab_size"], PROMPT))
+    base = model(prompt[None])
+    mfnn.patch(model)
+    monkeypatch.setattr(quantized, "qmm_qkv", lambda *a, **k: pytest.fail("qmm_qkv without the key's bias"))
+    try:
+        out = model(prompt[None])
+    finally:
+        mfnn.unpatch(model)
+    assert_logits_match(out, base, float(np.abs(np.array(base)).max()))
+
 def test_patch_replaces_in_place_and_unpatch_restores(tiny):
     model, _ = tiny
     layer = model.model.layers[0]
