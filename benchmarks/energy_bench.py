@@ -217,8 +217,9 @@ def front_study(name: str, shape: tuple, trials: int, timeout: float, meter: met
     tuner.tune(grid, *args, trials=trials, objective=FRONT_OBJECTIVES, timeout=timeout, meter=meter)
     db = TuningDB(tuner.db_path)
     winner = db.lookup(tuner.tuning_key(args)).winner
-    ok = sorted((t for t in db.trials(name) if t["study"] == winner["study"] and t["status"] == "ok"
-                 and t["energy_j"] is not None), key=lambda t: t["time_ms"])
+    # one row per config: a point the sampler suggests again is a trial of its own, with the first's figures
+    ok = sorted({t["config"]: t for t in db.trials(name) if t["study"] == winner["study"] and t["status"] == "ok"
+                 and t["energy_j"] is not None}.values(), key=lambda t: t["time_ms"])
     front = pareto_front(ok, ("time_ms", "energy_j"))
     fastest = ok[0]
     near = [t for t in ok if t["time_ms"] <= 1.10 * fastest["time_ms"]]

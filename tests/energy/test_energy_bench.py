@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from metalforge.autotune.space import Space
 from metalforge.runtime import meters
 
 from .fakes import FakeMeter
@@ -41,6 +42,25 @@ def test_every_part_runs_within_the_budget(tmp_path, monkeypatch, capsys):
     assert all(c["contended_ms"] > 0 and c["time_ms"] > 0 for c in report["contention"])
     assert "| beside a 50% load | tuned for |" in printed and "idle drift" in printed
     assert (tmp_path / "energy.log").read_text()
+
+
+def test_a_point_suggested_again_counts_once_in_the_front(tmp_path, monkeypatch, capsys):
+    """The sampler suggesting a measured point again records a trial of its own (with the first's
+    figures; it costs no device time): the front study still counts, and the contention table
+    times, each config once. The second suggestion here repeats the first."""
+    suggested = []
+
+    def repeating(self, trial):
+        config, violated = original(self, trial)
+        suggested.append((config, violated))
+        return suggested[0] if len(suggested) == 2 else (config, violated)
+    original = Space.suggest
+    monkeypatch.setattr(Space, "suggest", repeating)
+    code, report, _ = run(tmp_path, monkeypatch, capsys, 600)
+    assert code == 0 and not report["failures"] and len(suggested) >= 3
+    [front] = report["fronts"]
+    assert front["measured"] == 2 and len(set(front["configs"])) == 2
+    assert all(c["of"] == 2 for c in report["contention"])
 
 
 def test_a_budget_too_small_skips_each_part_saying_so(tmp_path, monkeypatch, capsys):
