@@ -39,6 +39,7 @@ of tests/energy/nvml_trace.json.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -169,6 +170,21 @@ def device_name() -> str:
     return str(info.get("device_name", platform.processor() or platform.machine()))
 
 
+@contextlib.contextmanager
+def tuner_settings(tuner: Any, **values: Any):
+    """A library tuner's attributes set for one part and restored after it, and its configs by shape
+    forgotten (a tuning keeps its winner there): the registered tuners serve the whole process."""
+    saved = {name: getattr(tuner, name) for name in values}
+    for name, value in values.items():
+        setattr(tuner, name, value)
+    try:
+        yield tuner
+    finally:
+        for name, value in saved.items():
+            setattr(tuner, name, value)
+        tuner.clear_cache()
+
+
 def joules_per_call(name: str, shape: tuple, meter: meters.Meter, repeats: int, log: Log,
                     longer: Callable[[float], bool] = lambda seconds: False) -> dict:
     """One library kernel at one shape: its looked-up config checked, timed and metered over windows of
@@ -180,10 +196,9 @@ def joules_per_call(name: str, shape: tuple, meter: meters.Meter, repeats: int, 
     dtype = tuner.dtypes[0]
     grid, args = tuner.tune_case(shape, dtype)
     config, source = tuner.config_for(grid, *args)
-    tuner.energy_repeats = repeats
     expected = as_outputs(tuner.reference(*args))
     window, first_spread = meter.window_s, None
-    try:
+    with tuner_settings(tuner, energy_repeats=repeats, energy_window_s=None):
         while True:
             r = tuner.evaluate(grid, config, rotating_copies(args), expected, meter=meter)
             if r.status != "ok":
@@ -197,8 +212,6 @@ def joules_per_call(name: str, shape: tuple, meter: meters.Meter, repeats: int, 
                 break
             first_spread, window = r.energy_spread, long_window
             tuner.energy_window_s = window
-    finally:
-        tuner.energy_window_s = None
     return {"kernel": name, "shape": "x".join(map(str, shape)), "dtype": str(dtype).rsplit(".", 1)[-1],
             "config": str(config), "config_from": source, **r.figures, "idle_drift": r.idle_drift,
             "window_s": window, "first_spread": first_spread}
@@ -212,9 +225,9 @@ def front_study(name: str, shape: tuple, trials: int, timeout: float, meter: met
     tuner = registered()[name]
     dtype = tuner.dtypes[0]
     grid, args = tuner.tune_case(shape, dtype)
-    tuner.energy_repeats = FRONT_REPEATS
     t0 = time.perf_counter()
-    tuner.tune(grid, *args, trials=trials, objective=FRONT_OBJECTIVES, timeout=timeout, meter=meter)
+    with tuner_settings(tuner, energy_repeats=FRONT_REPEATS):
+        tuner.tune(grid, *args, trials=trials, objective=FRONT_OBJECTIVES, timeout=timeout, meter=meter)
     db = TuningDB(tuner.db_path)
     winner = db.lookup(tuner.tuning_key(args)).winner
     # one row per config: a point the sampler suggests again is a trial of its own, with the first's figures

@@ -85,17 +85,23 @@ def test_the_plan_learns_the_overhead_and_refuses_what_does_not_fit():
 
 
 class ShortWindowJitter(FakeMeter):
-    """A fake meter charging 1 mJ a launch whose windows shorter than twice its own window read the
-    launches' energy alternately 10% high and low (a small kernel's share of a short window, lost in
-    the counter's steps), longer ones exactly: joules per call spread 20% at the meter's window."""
+    """A fake meter charging 1 mJ a launch whose windows asked for shorter than twice its own window
+    read the launches' energy alternately 10% high and low (a small kernel's share of a short window,
+    lost in the counter's steps), longer ones exactly: joules per call spread 20% at the meter's
+    window. By the length asked for, not the one measured: a window stretched by a stall of the
+    host (a garbage collection) is still a short one."""
 
     def __init__(self) -> None:
         super().__init__(idle_w=30.0, joules={"k": 1e-3}, window_s=0.02)
-        self.sign = 1.0
+        self.sign, self.short = 1.0, False
+
+    def measure(self, seconds, step=None, windows=1):
+        self.short = seconds < 2 * self.window_s
+        return super().measure(seconds, step, windows)
 
     def end(self, token):
         window = super().end(token)
-        if window.seconds < 2 * self.window_s:
+        if self.short:
             self.sign = -self.sign
             window = dataclasses.replace(window, joules=window.joules + 0.1 * self.sign * (self.charged - token[1]))
         return window
