@@ -2,9 +2,12 @@
 over eight configs with one clear winner (one `good` config; the other right ones spin, many times
 slower, so that timing noise on a loaded machine cannot change the winner), wrong, broken and
 refused ones. With $FARM_STALL_FILE set, a worker creates that file at its first compile and then
-hangs, holding its trial, until the test kills it."""
+hangs, holding its trial, until the test kills it. With $FARM_JOIN_DIR set, a worker's first trial
+waits (up to a minute) until two workers are inside one, so that the study is shared out whichever
+worker starts first."""
 import os
 import time
+from pathlib import Path
 
 from metalforge.autotune import Config, autotune
 from metalforge.tests.tuning.cli_kernels import tune_args
@@ -12,10 +15,18 @@ from metalforge.tests.tuning.standin import Launchable, reference
 
 
 class StallingLaunchable(Launchable):
+    joined = False
+
     def warmup(self, *args, **kwargs) -> None:
         if os.environ.get("FARM_STALL_FILE"):
             open(os.environ["FARM_STALL_FILE"], "w").close()
             time.sleep(600)
+        if os.environ.get("FARM_JOIN_DIR") and not self.joined:
+            self.joined, inside = True, Path(os.environ["FARM_JOIN_DIR"])
+            (inside / str(os.getpid())).touch()
+            deadline = time.monotonic() + 60
+            while len(list(inside.iterdir())) < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
         super().warmup(*args, **kwargs)
 
 

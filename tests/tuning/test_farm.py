@@ -48,7 +48,9 @@ def test_four_workers_share_one_study_and_a_killed_workers_trial_is_retried(emu,
     os.kill(doomed.pid, signal.SIGKILL)
     doomed.wait()
     time.sleep(2.5)  # past the grace period (2 heartbeats): the next worker to start a trial fails it
-    workers = [worker(tmp_path / f"w{i}.sqlite", *shared) for i in range(4)]
+    joined = tmp_path / "joined"
+    joined.mkdir()
+    workers = [worker(tmp_path / f"w{i}.sqlite", *shared, env={"FARM_JOIN_DIR": str(joined)}) for i in range(4)]
     for p in workers:
         finish(p)
 
@@ -66,7 +68,8 @@ def test_four_workers_share_one_study_and_a_killed_workers_trial_is_retried(emu,
     # every finished trial is in exactly one worker's local file, nothing else is
     local = [t["trial_number"] for i in range(4) for t in TuningDB(tmp_path / f"w{i}.sqlite").trials("farm")]
     assert sorted(local) == sorted(t.number for t in finished)
-    assert sum(bool(TuningDB(tmp_path / f"w{i}.sqlite").trials("farm")) for i in range(4)) >= 2  # shared out
+    # shared out: two workers at least ran a trial (each one's first waited for a second to join)
+    assert sum(bool(TuningDB(tmp_path / f"w{i}.sqlite").trials("farm")) for i in range(4)) >= 2
     best = winner_config(tmp_path / "single.sqlite")
     assert all(winner_config(tmp_path / f"w{i}.sqlite") == best for i in range(4))
 
