@@ -43,6 +43,16 @@ def assert_logits_match(a: mx.array, b: mx.array, scale: float) -> None:
     assert difference <= LOGIT_BOUND * scale, (difference, scale)
 
 
+def assert_same_greedy(ours: dict, theirs: dict, scale: float) -> None:
+    """Each greedy token of two runs (the second fed the first's tokens) equal wherever the first's
+    logits put their top two more than twice the logits' bound apart; a nearer tie may go either way
+    within the bound (about 1 run in 25000 here)."""
+    for logits, mine, other in zip([theirs["prefill_logits"], *theirs["step_logits"]], ours["tokens"],
+                                   theirs["tokens"], strict=True):
+        second, first = np.sort(np.array(logits).ravel())[-2:]
+        assert mine == other or first - second <= 2 * LOGIT_BOUND * scale, (mine, other, first - second)
+
+
 def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch):
     from metalforge.kernels import quantized
 
@@ -78,11 +88,15 @@ def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch)
     prefill_qkv = []  # the prefill's q/k/v products: one qmm_qkv per layer (with Qwen2's biases)
     monkeypatch.setattr(quantized, "qmm_qkv", lambda x, *a, f=quantized.qmm_qkv: prefill_qkv.append(
         (x.shape[1], a[5] is not None)) or f(x, *a))
+    prefill_mlp = []  # the prefill's gate/up products and activation: one qmm_swiglu per layer
+    monkeypatch.setattr(quantized, "qmm_swiglu", lambda x, *a, f=quantized.qmm_swiglu: prefill_mlp.append(x.shape[1])
+                        or f(x, *a))
     patched = lm_bench.generate(model, prompt, STEPS, base["tokens"])
     assert prefill_qkv == [(PROMPT, "bias" in model.model.layers[0].self_attn.q_proj)] * 2
-    # each decode step's MLPs and attention projections (Qwen2's with their biases; the prefill's
-    # MLPs run unfused, on qmm), the block's norms in their launches, the residuals in the output
-    # and down projections'; the head's product has no residual
+    assert prefill_mlp == [PROMPT] * 2
+    # each decode step's MLPs and attention projections (Qwen2's with their biases), the block's
+    # norms in their launches, the residuals in the output and down projections'; the head's
+    # product has no residual
     assert sorted(fused) == sorted([("qmv_qkv", True), ("qmv_swiglu", True), ("qmv", True), ("qmv", True)] * 2 * STEPS
                                    + [("qmv", False)] * STEPS)
     assert len(prepared) == 2 * 4 + 1, prepared  # each layer's four launches and the head's, prepared once
@@ -94,7 +108,7 @@ def test_patched_model_matches_unpatched_through_the_kv_cache(tiny, monkeypatch)
     assert_logits_match(patched["prefill_logits"], base["prefill_logits"], scale)
     for ours, theirs in zip(patched["step_logits"], base["step_logits"], strict=True):
         assert_logits_match(ours, theirs, scale)
-    assert patched["tokens"] == base["tokens"]
+    assert_same_greedy(patched, base, scale)
 
 
 def test_a_blocks_decode_step_computes_what_the_full_path_does(tiny, monkeypatch):
@@ -375,7 +389,7 @@ def test_recorded_tuning_end_to_end(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv(record.RECORD_ENV)
     cases = record.read(path)
     kernels = {c.target.split(":")[1] for c in cases}
-    assert kernels == {"qmm_kernel", "qmm_qkv_kernel", "qmv_kernel", "qmv_swiglu_kernel", "qmv_qkv_kernel",
+    assert kernels == {"qmm_kernel", "qmm_qkv_kernel", "qmm_swiglu_kernel", "qmv_kernel", "qmv_swiglu_kernel", "qmv_qkv_kernel",
                        "rms_norm_kernel", "rope_kernel", "flash_attention_kernel", "decode_attention_kernel"}
     assert all(c.dtype == "float16" for c in cases)
     db = tmp_path / "tuned.sqlite"
