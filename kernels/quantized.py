@@ -362,16 +362,24 @@ def _qmm_config(named: dict) -> Config:
 @jit
 def qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, k_hi, M, N, K, GROUP: tl.constexpr,
                 BITS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    """x[rm, k_lo:k_hi] @ W[rn, k_lo:k_hi]^T in fp32 (k_lo a multiple of BLOCK_K and of GROUP): BLOCK_N
-    rows of W dequantised in fp32 (`dequantized_rows`: each packed word loaded once), rounded to x's
-    dtype (as MLX's kernels do) and given to the tl.dot as W^T's (BLOCK_K, BLOCK_N) block."""
+    """x[rm, k_lo:k_hi] @ W[rn, k_lo:k_hi]^T in fp32 (k_lo a multiple of BLOCK_K and of GROUP), W^T's
+    (BLOCK_K, BLOCK_N) blocks dequantised into x's dtype (`weights_t`)."""
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(k_lo, k_hi, BLOCK_K):
         rk = k0 + tl.arange(0, BLOCK_K)
         a = load_tile(x_ptr, rm, rk, M, K)
-        w, _, _ = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_K)
-        acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+        acc = tl.dot(a, weights_t(a, wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), acc)
     return acc
+
+
+@jit
+def weights_t(a, wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP: tl.constexpr, BITS: tl.constexpr,
+              BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """W[rn, k0:k0 + BLOCK_K]^T, the right operand of a `tl.dot` with the x tile `a`: the rows
+    dequantised in fp32 (`dequantized_rows`: each packed word loaded once), rounded to a's dtype
+    (as MLX's kernels do)."""
+    w, _, _ = dequantized_rows(wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_K)
+    return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
 
 
 @register
@@ -533,6 +541,48 @@ def projection_out(acc, out_ptr, bias_ptr, rm, col, M, N, BLOCK_N: tl.constexpr,
     if BIAS:
         acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def _qmm_swiglu_tune_args(shape: tuple, dtype: mx.Dtype):
+    grid, (x, *gate, out, m, n, k, group, bits) = _qmm_tune_args(shape, dtype)
+    return grid, (x, *gate, *_weights(n, k, group, bits, dtype), out, m, n, k, group, bits)
+
+
+def _qmm_swiglu_reference(x, wg, sg, bg, wu, su, bu, out, m, n, k, group, bits, *meta):
+    return swiglu_reference(x.reshape(m, k), (wg.reshape(n, -1), sg.reshape(n, -1), bg.reshape(n, -1)),
+                            (wu.reshape(n, -1), su.reshape(n, -1), bu.reshape(n, -1)), group, bits, stream=None,
+                            weights_in_x_dtype=True).reshape(out.shape)
+
+
+def qmm_swiglu_default(named: dict) -> Config:
+    """qmm's untuned config with half its columns: a program's two products are as wide as one of
+    qmm's, and its two weight tiles take the threadgroup memory of qmm's one."""
+    qmm_json = _qmm_config(named).to_json()
+    return Config.from_json({**qmm_json, "kwargs": {**qmm_json["kwargs"], "BLOCK_N": qmm_json["kwargs"]["BLOCK_N"] // 2}})
+
+
+@register
+@autotune(space=QMM_SPACE, key=["M", "N", "K", "GROUP", "BITS"], reference=_qmm_swiglu_reference,
+          default=qmm_swiglu_default, tune_args=_qmm_swiglu_tune_args, tune_shape=_qmm_tune_shape,
+          shapes=[(64, 256, 1024)], shape_ranks=[5], dtypes=[mx.float16], rtol=1e-2, atol=1e-2)  # as qmm
+@jit
+def qmm_swiglu_kernel(x_ptr, wg_ptr, sg_ptr, bg_ptr, wu_ptr, su_ptr, bu_ptr, out_ptr, M, N, K, GROUP: tl.constexpr,
+                      BITS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """silu(x W_g^T) * (x W_u^T), a gated MLP's hidden activations of a prefill's rows, in one launch
+    (qmv_swiglu's for more rows): each program multiplies its x tile with the same columns of both
+    weights in one K loop (x loaded once for both) and applies the activation to the fp32 sums
+    (MLX rounds both products to x's dtype first). Two launches and the activation's pass over
+    memory fewer than two qmm and MLX's SwiGLU."""
+    rm, rn = output_tile(BLOCK_M, BLOCK_N)
+    gate = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    up = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        rk = k0 + tl.arange(0, BLOCK_K)
+        a = load_tile(x_ptr, rm, rk, M, K)
+        gate = tl.dot(a, weights_t(a, wg_ptr, sg_ptr, bg_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), gate)
+        up = tl.dot(a, weights_t(a, wu_ptr, su_ptr, bu_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), up)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], (gate * tl.sigmoid(gate) * up).to(out_ptr.dtype.element_ty),
              mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
@@ -703,14 +753,33 @@ def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64
 def qmv_swiglu_launch(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
                       norm: Optional[Norm] = None) -> Launch:
     """`qmv_swiglu`'s launch, checked; prepared (`.prepare()`), it takes `(x)`."""
-    n, k = _check(gate[0], gate[1], group_size, bits)
-    if _check(up[0], up[1], group_size, bits) != (n, k):
-        raise ValueError(f"qmv_swiglu: gate weight ({n}, {k}) and up weight {up[0].shape} (packed) differ in shape")
+    n, k = _check_swiglu("qmv_swiglu", gate, up, group_size, bits)
     if x.size != k:
         raise ValueError(f"qmv_swiglu: x of shape {x.shape} is not one row of {k}")
     grid = lambda meta: (cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
     return Launch(qmv_swiglu_kernel, grid, (x, *gate, *up, empty((*x.shape[:-1], n), x.dtype), n, k, group_size, bits),
                   _norm_args("qmv_swiglu", norm, x, k), ("x_ptr",))
+
+
+def _check_swiglu(what: str, gate: Quantized, up: Quantized, group_size: int, bits: int) -> tuple[int, int]:
+    """(N, K) of a gated MLP's gate and up weights, which must be of one shape."""
+    n, k = _check(gate[0], gate[1], group_size, bits)
+    if _check(up[0], up[1], group_size, bits) != (n, k):
+        raise ValueError(f"{what}: gate weight ({n}, {k}) and up weight {up[0].shape} (packed) differ in shape")
+    return n, k
+
+
+def qmm_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
+               backend=None) -> mx.array:
+    """silu(x W_g^T) * (x W_u^T) for x of shape (..., K) (a prefill's rows) and a gated MLP's gate and
+    up weights quantized alike (as `qmv_swiglu` takes them), in one launch (`qmm_swiglu_kernel`);
+    output (..., N) in x's dtype."""
+    n, k = _check_swiglu("qmm_swiglu", gate, up, group_size, bits)
+    if x.shape[-1] != k:
+        raise ValueError(f"qmm_swiglu: x of shape {x.shape} does not end in the weights' K of {k}")
+    m = x.size // k
+    return qmm_swiglu_kernel[qmm_grid(m, n)](x, *gate, *up, empty((*x.shape[:-1], n), x.dtype), m, n, k, group_size,
+                                             bits, backend=backend)
 
 
 def qmm(x: mx.array, w_q: mx.array, scales: mx.array, biases: mx.array, group_size: int = 64, bits: int = 4,
@@ -756,7 +825,9 @@ def _dequantized(w_q, scales, biases, group_size: int, bits: int, stream, rounde
 
 
 def swiglu_reference(x, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
-                     stream=mx.cpu) -> mx.array:
-    """silu(W_g x) * (W_u x) in float32, rounded to x's dtype (MLX's dequantize and matmul)."""
-    g = _product(x, *gate, group_size, bits, stream)
-    return (g * mx.sigmoid(g, stream=stream) * _product(x, *up, group_size, bits, stream)).astype(x.dtype)
+                     stream=mx.cpu, weights_in_x_dtype: bool = False) -> mx.array:
+    """silu(W_g x) * (W_u x) in float32, rounded to x's dtype (MLX's dequantize and matmul);
+    `weights_in_x_dtype` as `reference` takes it."""
+    g = _product(x, *gate, group_size, bits, stream, weights_in_x_dtype)
+    u = _product(x, *up, group_size, bits, stream, weights_in_x_dtype)
+    return (g * mx.sigmoid(g, stream=stream) * u).astype(x.dtype)

@@ -71,6 +71,9 @@ SPECIMENS = (
              lambda: (_h(), *(a for _ in range(3) for a in (_h(mx.uint32), _h(), _h())),
                       *(empty((512, n), mx.float16) for n in (1536, 256, 256)), 512, 1536, 256, 1536, 64, 4),
              dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, num_warps=4, qb_ptr=_h(), kb_ptr=_h(), vb_ptr=_h(), BIAS=True)),
+    Specimen("qmm_swiglu_4bit_512x8960x1536_f16", _jit("quantized", "qmm_swiglu_kernel"),  # Qwen2-1.5B's prefill MLP
+             lambda: (_h(), _h(mx.uint32), _h(), _h(), _h(mx.uint32), _h(), _h(), empty((512, 8960), mx.float16), 512,
+                      8960, 1536, 64, 4), dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, num_warps=4)),
     Specimen("decode_attention_s8192_d128_f16", _jit("attention", "decode_attention_kernel"),
              lambda: (_h(), _h(), _h(), empty((32 * 32, 128)), empty(32 * 32), empty(32 * 32), 8192, 256, 0,
                       1 / math.sqrt(128), 4, 128, False), dict(BLOCK_N=64, num_warps=4)),

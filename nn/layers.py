@@ -199,18 +199,24 @@ class QuantizedEmbedding(nn.QuantizedEmbedding):
 
 class FusedSwiGLU:
     """Mixed into a gated MLP class whose call is `down_proj(swiglu(gate_proj(x), up_proj(x)))`
-    (mlx-lm's Llama and Qwen2 MLP; `patch` checks the code): at a decode step (one row) with both
-    projections quantized alike, the two products and the activation are one launch
-    (`quantized.qmv_swiglu`) instead of three. `FusedBlock` hands it the block's norm before it and
-    the residual after: the norm then goes into that launch and the residual into the down
-    projection's (`_residual_product`). Anything else runs the class's own call, whose projections
-    are metalforge's layers all the same (the norm and residual then as the block has them)."""
+    (mlx-lm's Llama and Qwen2 MLP; `patch` checks the code): with both projections quantized alike,
+    the two products and the activation are one launch instead of three: at a decode step (one row)
+    the quantized matvec's (`quantized.qmv_swiglu`), for more rows (a prefill) the quantized
+    matmul's (`quantized.qmm_swiglu`). `FusedBlock` hands it the block's norm before it and the
+    residual after: at a decode step the norm then goes into that launch and the residual into the
+    down projection's (`_residual_product`); a prefill runs the norm before it. Anything else runs
+    the class's own call, whose projections are metalforge's layers all the same (the norm and
+    residual then as the block has them)."""
 
     def __call__(self, x: mx.array, *, norm: Optional[nn.Module] = None,
                  residual: Optional[mx.array] = None) -> mx.array:
         if norm is not None and not _norm_fusable(norm, x):
             x, norm = norm(x), None
         gate, up = self["gate_proj"], self["up_proj"]
+        if x.size != x.shape[-1] and _swiglu_fusable(gate, up, x):  # a prefill's rows
+            hidden = quantized.qmm_swiglu(x if norm is None else norm(x), _quantized(gate), _quantized(up),
+                                          gate.group_size, gate.bits)
+            return _residual_product(self["down_proj"], hidden, residual)
         if x.size == x.shape[-1] and _swiglu_fusable(gate, up, x):
             weights, fused_norm = (*_quantized(gate), *_quantized(up)), _fused_norm(norm, x)
             key = (x.shape, x.dtype, gate.group_size, gate.bits, *map(id, weights),

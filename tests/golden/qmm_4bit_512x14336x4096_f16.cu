@@ -107,8 +107,8 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
   // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -116,7 +116,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 370: rk = k0 + tl.arange(0, BLOCK_K)
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -201,7 +201,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_10[k] + bias[(k / 8)]);
     }
-    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_11[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -212,6 +212,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 16); k += 8) {
       *reinterpret_cast<mf_vec<8, __half>*>((t_12_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]}};
     }
+    // 371: acc = tl.dot(a, weights_t(a, wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), acc)
     *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
     __syncthreads();
     int warp_row = 0;
@@ -240,14 +241,14 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     }
   }
   __syncthreads();
-  // 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 396: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 389: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 397: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 396: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 2) {
     *reinterpret_cast<mf_vec<2, __half>*>((t_14_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_13[k], t_13[(k + 1)]}};
@@ -277,8 +278,8 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
   // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -286,7 +287,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 370: rk = k0 + tl.arange(0, BLOCK_K)
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -379,7 +380,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_10[k] + bias[(k / 8)]);
     }
-    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_11[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -390,6 +391,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 16); k += 8) {
       *reinterpret_cast<mf_vec<8, __half>*>((t_12_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]}};
     }
+    // 371: acc = tl.dot(a, weights_t(a, wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), acc)
     *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
     __syncthreads();
     int warp_row = 0;
@@ -418,14 +420,14 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     }
   }
   __syncthreads();
-  // 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 396: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
-  // 389: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 397: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 396: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 2) {
     *reinterpret_cast<mf_vec<2, __half>*>((t_14_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_13[k], t_13[(k + 1)]}};

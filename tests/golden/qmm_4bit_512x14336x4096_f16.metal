@@ -1,8 +1,8 @@
 // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
 int t = (int(threadgroup_position_in_grid.x) * 32);
 int t_1 = (int(threadgroup_position_in_grid.y) * 64);
-// 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 369: for k0 in range(k_lo, k_hi, BLOCK_K):
+// 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+// 368: for k0 in range(k_lo, k_hi, BLOCK_K):
 simdgroup_matrix<float, 8, 8> acc[8];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -10,7 +10,7 @@ for (int k = 0; (k < 16); k += 1) {
   acc[(k / 2)].thread_elements()[(k % 2)] = acc_1;
 }
 for (int k0 = 0; (k0 < K); k0 += 32) {
-  // 370: rk = k0 + tl.arange(0, BLOCK_K)
+  // 369: rk = k0 + tl.arange(0, BLOCK_K)
   // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
   int rm = t;
   half a[8];
@@ -94,7 +94,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 16); k += 1) {
     w[k] = (t_10[k] + bias[(k / 8)]);
   }
-  // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+  // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
   half t_11[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -106,6 +106,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 16); k += 4) {
     *((threadgroup packed_half4*)((t_12_smem + ((((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)) * 40) + (((int(thread_index_in_simdgroup) % 2) * 16) + k))))) = packed_half4(t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)]);
   }
+  // 371: acc = tl.dot(a, weights_t(a, wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), acc)
   threadgroup half a_1_smem[1280];
   #pragma unroll
   for (int k = 0; (k < 8); k += 4) {
@@ -139,14 +140,14 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     }
   }
 }
-// 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+// 396: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 half t_13[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   t_13[k] = static_cast<half>(acc[(k / 2)].thread_elements()[(k % 2)]);
 }
-// 389: mask=(rm[:, None] < M) & (rn[None, :] < N))
-// 388: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+// 397: mask=(rm[:, None] < M) & (rn[None, :] < N))
+// 396: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   int rm = (t + ((((((k / 2) / 4) * 2) + (int(simdgroup_index_in_threadgroup) / 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));

@@ -109,14 +109,14 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
   // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 458: split = tl.program_id(2)
-  // 459: k_lo = split * K_SPLIT
+  // 466: split = tl.program_id(2)
+  // 467: k_lo = split * K_SPLIT
   int k_lo = (int(blockIdx.z) * mf_K_SPLIT);
-  // 460: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
+  // 468: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
   int t_2 = (k_lo + mf_K_SPLIT);
   int t_3 = mf_min<int>(t_2, mf_K);
-  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -124,7 +124,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
-    // 370: rk = k0 + tl.arange(0, BLOCK_K)
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -209,7 +209,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_12[k] + bias[(k / 8)]);
     }
-    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_13[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -220,6 +220,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 16); k += 8) {
       *reinterpret_cast<mf_vec<8, __half>*>((t_14_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)], t_13[(k + 4)], t_13[(k + 5)], t_13[(k + 6)], t_13[(k + 7)]}};
     }
+    // 371: acc = tl.dot(a, weights_t(a, wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), acc)
     *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
     __syncthreads();
     int warp_row = 0;
@@ -248,7 +249,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     }
   }
   __syncthreads();
-  // 462: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 470: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
   int t_15 = (int(blockIdx.z) * mf_M);
   int t_16 = (t_15 * mf_N);
   decltype(part_ptr) t_17 = (part_ptr + t_16);
@@ -277,14 +278,14 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
   // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
   int t = (int(blockIdx.x) * 32);
   int t_1 = (int(blockIdx.y) * 64);
-  // 458: split = tl.program_id(2)
-  // 459: k_lo = split * K_SPLIT
+  // 466: split = tl.program_id(2)
+  // 467: k_lo = split * K_SPLIT
   int k_lo = (int(blockIdx.z) * mf_K_SPLIT);
-  // 460: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
+  // 468: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
   int t_2 = (k_lo + mf_K_SPLIT);
   int t_3 = mf_min<int>(t_2, mf_K);
-  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -292,7 +293,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
-    // 370: rk = k0 + tl.arange(0, BLOCK_K)
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     int rm = t;
     __half a[8];
@@ -385,7 +386,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_12[k] + bias[(k / 8)]);
     }
-    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_13[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -396,6 +397,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     for (int k = 0; (k < 16); k += 8) {
       *reinterpret_cast<mf_vec<8, __half>*>((t_14_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)], t_13[(k + 4)], t_13[(k + 5)], t_13[(k + 6)], t_13[(k + 7)]}};
     }
+    // 371: acc = tl.dot(a, weights_t(a, wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), acc)
     *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
     __syncthreads();
     int warp_row = 0;
@@ -424,7 +426,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     }
   }
   __syncthreads();
-  // 462: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 470: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
   int t_15 = (int(blockIdx.z) * mf_M);
   int t_16 = (t_15 * mf_N);
   decltype(part_ptr) t_17 = (part_ptr + t_16);

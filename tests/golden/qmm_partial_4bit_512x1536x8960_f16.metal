@@ -1,14 +1,14 @@
 // 117: return (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))
 int t = (int(threadgroup_position_in_grid.x) * 32);
 int t_1 = (int(threadgroup_position_in_grid.y) * 64);
-// 458: split = tl.program_id(2)
-// 459: k_lo = split * K_SPLIT
+// 466: split = tl.program_id(2)
+// 467: k_lo = split * K_SPLIT
 int k_lo = (int(threadgroup_position_in_grid.z) * K_SPLIT);
-// 460: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
+// 468: acc = qmm_product(x_ptr, wq_ptr, scales_ptr, biases_ptr, rm, rn, k_lo, tl.minimum(k_lo + K_SPLIT, K), M, N, K,
 int t_2 = (k_lo + K_SPLIT);
 int t_3 = metal::min(t_2, K);
-// 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 369: for k0 in range(k_lo, k_hi, BLOCK_K):
+// 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+// 368: for k0 in range(k_lo, k_hi, BLOCK_K):
 simdgroup_matrix<float, 8, 8> acc[8];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -16,7 +16,7 @@ for (int k = 0; (k < 16); k += 1) {
   acc[(k / 2)].thread_elements()[(k % 2)] = acc_1;
 }
 for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
-  // 370: rk = k0 + tl.arange(0, BLOCK_K)
+  // 369: rk = k0 + tl.arange(0, BLOCK_K)
   // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
   int rm = t;
   half a[8];
@@ -100,7 +100,7 @@ for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
   for (int k = 0; (k < 16); k += 1) {
     w[k] = (t_12[k] + bias[(k / 8)]);
   }
-  // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+  // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
   half t_13[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -112,6 +112,7 @@ for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
   for (int k = 0; (k < 16); k += 4) {
     *((threadgroup packed_half4*)((t_14_smem + ((((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)) * 40) + (((int(thread_index_in_simdgroup) % 2) * 16) + k))))) = packed_half4(t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)]);
   }
+  // 371: acc = tl.dot(a, weights_t(a, wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), acc)
   threadgroup half a_1_smem[1280];
   #pragma unroll
   for (int k = 0; (k < 8); k += 4) {
@@ -145,7 +146,7 @@ for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
     }
   }
 }
-// 462: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+// 470: tl.store(part_ptr + split * M * N + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 int t_15 = (int(threadgroup_position_in_grid.z) * M);
 int t_16 = (t_15 * N);
 decltype(part_ptr) t_17 = (part_ptr + t_16);

@@ -110,16 +110,16 @@ __half* t_36_smem = reinterpret_cast<__half*>(mf_shared + 5120);
 float* t_42_smem = reinterpret_cast<float*>(mf_shared + 9728);
 __half* t_44_smem = reinterpret_cast<__half*>(mf_shared + 9984);
 if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned(v_ptr, 16)) && mf_is_aligned(wk_ptr, 8)) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(wv_ptr, 8)) && mf_is_aligned(x_ptr, 16))) {
-  // 508: q_tiles = tl.cdiv(NQ, BLOCK_N)
+  // 516: q_tiles = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 64);
   int t_1 = (t - 1);
   int q_tiles = (t_1 / 64);
-  // 509: kv_tiles = tl.cdiv(NKV, BLOCK_N)
+  // 517: kv_tiles = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 64);
   int t_3 = (t_2 - 1);
   int kv_tiles = (t_3 / 64);
-  // 510: tile = tl.program_id(1)
-  // 511: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
+  // 518: tile = tl.program_id(1)
+  // 519: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
   bool t_4 = (int(blockIdx.y) < q_tiles);
   decltype(wq_ptr) wq;
   decltype(sq_ptr) sc;
@@ -143,7 +143,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = NQ_1;
     col = tile;
   } else {
-    // 513: elif tile < q_tiles + kv_tiles:
+    // 521: elif tile < q_tiles + kv_tiles:
     int t_5 = (q_tiles + kv_tiles);
     bool t_6 = (int(blockIdx.y) < t_5);
     decltype(wk_ptr) wq_1;
@@ -152,7 +152,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     int n_1;
     int col_1;
     if (t_6) {
-      // 514: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
+      // 522: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
       int col_2 = (int(blockIdx.y) - q_tiles);
       decltype(wk_ptr) wk_ptr_1;
       wk_ptr_1 = wk_ptr;
@@ -170,7 +170,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       n_1 = NKV_1;
       col_1 = col_3;
     } else {
-      // 516: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
+      // 524: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
       int t_7 = (int(blockIdx.y) - q_tiles);
       int col_4 = (t_7 - kv_tiles);
       decltype(wv_ptr) wv_ptr_1;
@@ -205,12 +205,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = n_2;
     col = col_6;
   }
-  // 517: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 525: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_8 = (int(blockIdx.x) * 32);
-  // 518: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
+  // 526: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
   int t_9 = (col * 64);
-  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -218,7 +218,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 370: rk = k0 + tl.arange(0, BLOCK_K)
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     __half a[8];
     int rm_1 = (t_8 + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
@@ -300,7 +300,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_18[k] + bias[(k / 8)]);
     }
-    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_19[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -311,6 +311,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 8) {
       *reinterpret_cast<mf_vec<8, __half>*>((t_20_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_19[k], t_19[(k + 1)], t_19[(k + 2)], t_19[(k + 3)], t_19[(k + 4)], t_19[(k + 5)], t_19[(k + 6)], t_19[(k + 7)]}};
     }
+    // 371: acc = tl.dot(a, weights_t(a, wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), acc)
     *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
     __syncthreads();
     int warp_row = 0;
@@ -339,12 +340,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     }
   }
   __syncthreads();
-  // 520: if tile < q_tiles:
+  // 528: if tile < q_tiles:
   bool t_21 = (int(blockIdx.y) < q_tiles);
   if (t_21) {
-    // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 540: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_22 = (int(blockIdx.y) * 64);
-    // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    // 542: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     __half t_23[1];
     int rn_1 = (t_22 + (int(threadIdx.x) % 64));
     t_23[0] = ((rn_1 < mf_NQ) ? (qb_ptr + rn_1)[0] : __float2half(0.0f));
@@ -360,14 +361,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       acc_2[k] = (acc[(k / 4)].e[(k % 4)] + t_25_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
     }
-    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __half t_26[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
       t_26[k] = mf_cast<__half>(acc_2[k]);
     }
-    // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
-    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __syncthreads();
     #pragma unroll
     for (int k = 0; (k < 16); k += 2) {
@@ -395,15 +396,15 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       }
     }
   } else {
-    // 522: elif tile < q_tiles + kv_tiles:
+    // 530: elif tile < q_tiles + kv_tiles:
     int t_28 = (q_tiles + kv_tiles);
     bool t_29 = (int(blockIdx.y) < t_28);
     if (t_29) {
-      // 523: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
+      // 531: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
       int t_30 = (int(blockIdx.y) - q_tiles);
-      // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 540: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_31 = (t_30 * 64);
-      // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 542: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_32[1];
       int rn_4 = (t_31 + (int(threadIdx.x) % 64));
       t_32[0] = ((rn_4 < mf_NKV) ? (kb_ptr + rn_4)[0] : __float2half(0.0f));
@@ -419,14 +420,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_3[k] = (acc[(k / 4)].e[(k % 4)] + t_34_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_35[16];
       #pragma unroll
       for (int k = 0; (k < 16); k += 1) {
         t_35[k] = mf_cast<__half>(acc_3[k]);
       }
-      // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll
       for (int k = 0; (k < 16); k += 2) {
@@ -454,12 +455,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
         }
       }
     } else {
-      // 525: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
+      // 533: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
       int t_37 = (int(blockIdx.y) - q_tiles);
       int t_38 = (t_37 - kv_tiles);
-      // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 540: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_39 = (t_38 * 64);
-      // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 542: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_40[1];
       int rn_7 = (t_39 + (int(threadIdx.x) % 64));
       t_40[0] = ((rn_7 < mf_NKV) ? (vb_ptr + rn_7)[0] : __float2half(0.0f));
@@ -475,14 +476,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_4[k] = (acc[(k / 4)].e[(k % 4)] + t_42_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_43[16];
       #pragma unroll
       for (int k = 0; (k < 16); k += 1) {
         t_43[k] = mf_cast<__half>(acc_4[k]);
       }
-      // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll
       for (int k = 0; (k < 16); k += 2) {
@@ -512,16 +513,16 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     }
   }
 } else {
-  // 508: q_tiles = tl.cdiv(NQ, BLOCK_N)
+  // 516: q_tiles = tl.cdiv(NQ, BLOCK_N)
   int t = (mf_NQ + 64);
   int t_1 = (t - 1);
   int q_tiles = (t_1 / 64);
-  // 509: kv_tiles = tl.cdiv(NKV, BLOCK_N)
+  // 517: kv_tiles = tl.cdiv(NKV, BLOCK_N)
   int t_2 = (mf_NKV + 64);
   int t_3 = (t_2 - 1);
   int kv_tiles = (t_3 / 64);
-  // 510: tile = tl.program_id(1)
-  // 511: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
+  // 518: tile = tl.program_id(1)
+  // 519: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
   bool t_4 = (int(blockIdx.y) < q_tiles);
   decltype(wq_ptr) wq;
   decltype(sq_ptr) sc;
@@ -545,7 +546,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = NQ_1;
     col = tile;
   } else {
-    // 513: elif tile < q_tiles + kv_tiles:
+    // 521: elif tile < q_tiles + kv_tiles:
     int t_5 = (q_tiles + kv_tiles);
     bool t_6 = (int(blockIdx.y) < t_5);
     decltype(wk_ptr) wq_1;
@@ -554,7 +555,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     int n_1;
     int col_1;
     if (t_6) {
-      // 514: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
+      // 522: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
       int col_2 = (int(blockIdx.y) - q_tiles);
       decltype(wk_ptr) wk_ptr_1;
       wk_ptr_1 = wk_ptr;
@@ -572,7 +573,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       n_1 = NKV_1;
       col_1 = col_3;
     } else {
-      // 516: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
+      // 524: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
       int t_7 = (int(blockIdx.y) - q_tiles);
       int col_4 = (t_7 - kv_tiles);
       decltype(wv_ptr) wv_ptr_1;
@@ -607,12 +608,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     n = n_2;
     col = col_6;
   }
-  // 517: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 525: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
   int t_8 = (int(blockIdx.x) * 32);
-  // 518: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
+  // 526: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
   int t_9 = (col * 64);
-  // 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-  // 369: for k0 in range(k_lo, k_hi, BLOCK_K):
+  // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+  // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
@@ -620,7 +621,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     acc[(k / 4)].e[(k % 4)] = acc_1;
   }
   for (int k0 = 0; (k0 < mf_K); k0 += 32) {
-    // 370: rk = k0 + tl.arange(0, BLOCK_K)
+    // 369: rk = k0 + tl.arange(0, BLOCK_K)
     // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
     __half a[8];
     int rm_1 = (t_8 + ((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)));
@@ -710,7 +711,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       w[k] = (t_18[k] + bias[(k / 8)]);
     }
-    // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_19[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
@@ -721,6 +722,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 8) {
       *reinterpret_cast<mf_vec<8, __half>*>((t_20_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_19[k], t_19[(k + 1)], t_19[(k + 2)], t_19[(k + 3)], t_19[(k + 4)], t_19[(k + 5)], t_19[(k + 6)], t_19[(k + 7)]}};
     }
+    // 371: acc = tl.dot(a, weights_t(a, wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), acc)
     *reinterpret_cast<mf_vec<8, __half>*>((a_1_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]}};
     __syncthreads();
     int warp_row = 0;
@@ -749,12 +751,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     }
   }
   __syncthreads();
-  // 520: if tile < q_tiles:
+  // 528: if tile < q_tiles:
   bool t_21 = (int(blockIdx.y) < q_tiles);
   if (t_21) {
-    // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 540: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_22 = (int(blockIdx.y) * 64);
-    // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    // 542: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     __half t_23[1];
     int rn_1 = (t_22 + (int(threadIdx.x) % 64));
     t_23[0] = ((rn_1 < mf_NQ) ? (qb_ptr + rn_1)[0] : __float2half(0.0f));
@@ -770,14 +772,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     for (int k = 0; (k < 16); k += 1) {
       acc_2[k] = (acc[(k / 4)].e[(k % 4)] + t_25_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
     }
-    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __half t_26[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       t_26[k] = mf_cast<__half>(acc_2[k]);
     }
-    // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
-    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __syncthreads();
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 2) {
@@ -812,15 +814,15 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       }
     }
   } else {
-    // 522: elif tile < q_tiles + kv_tiles:
+    // 530: elif tile < q_tiles + kv_tiles:
     int t_28 = (q_tiles + kv_tiles);
     bool t_29 = (int(blockIdx.y) < t_28);
     if (t_29) {
-      // 523: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
+      // 531: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
       int t_30 = (int(blockIdx.y) - q_tiles);
-      // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 540: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_31 = (t_30 * 64);
-      // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 542: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_32[1];
       int rn_4 = (t_31 + (int(threadIdx.x) % 64));
       t_32[0] = ((rn_4 < mf_NKV) ? (kb_ptr + rn_4)[0] : __float2half(0.0f));
@@ -836,14 +838,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_3[k] = (acc[(k / 4)].e[(k % 4)] + t_34_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_35[16];
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 1) {
         t_35[k] = mf_cast<__half>(acc_3[k]);
       }
-      // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 2) {
@@ -878,12 +880,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
         }
       }
     } else {
-      // 525: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
+      // 533: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
       int t_37 = (int(blockIdx.y) - q_tiles);
       int t_38 = (t_37 - kv_tiles);
-      // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+      // 540: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
       int t_39 = (t_38 * 64);
-      // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+      // 542: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
       __half t_40[1];
       int rn_7 = (t_39 + (int(threadIdx.x) % 64));
       t_40[0] = ((rn_7 < mf_NKV) ? (vb_ptr + rn_7)[0] : __float2half(0.0f));
@@ -899,14 +901,14 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       for (int k = 0; (k < 16); k += 1) {
         acc_4[k] = (acc[(k / 4)].e[(k % 4)] + t_42_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
-      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_43[16];
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 1) {
         t_43[k] = mf_cast<__half>(acc_4[k]);
       }
-      // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
-      // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+      // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
+      // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
       #pragma unroll 1
       for (int k = 0; (k < 16); k += 2) {

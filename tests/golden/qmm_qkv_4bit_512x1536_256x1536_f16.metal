@@ -1,13 +1,13 @@
-// 508: q_tiles = tl.cdiv(NQ, BLOCK_N)
+// 516: q_tiles = tl.cdiv(NQ, BLOCK_N)
 int t = (NQ + 64);
 int t_1 = (t - 1);
 int q_tiles = (t_1 / 64);
-// 509: kv_tiles = tl.cdiv(NKV, BLOCK_N)
+// 517: kv_tiles = tl.cdiv(NKV, BLOCK_N)
 int t_2 = (NKV + 64);
 int t_3 = (t_2 - 1);
 int kv_tiles = (t_3 / 64);
-// 510: tile = tl.program_id(1)
-// 511: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
+// 518: tile = tl.program_id(1)
+// 519: if tile < q_tiles:  # the weights chosen here; each output written where its pointer is the argument's
 bool t_4 = (int(threadgroup_position_in_grid.y) < q_tiles);
 decltype(wq_ptr) wq;
 decltype(sq_ptr) sc;
@@ -31,7 +31,7 @@ if (t_4) {
   n = NQ_1;
   col = tile;
 } else {
-  // 513: elif tile < q_tiles + kv_tiles:
+  // 521: elif tile < q_tiles + kv_tiles:
   int t_5 = (q_tiles + kv_tiles);
   bool t_6 = (int(threadgroup_position_in_grid.y) < t_5);
   decltype(wk_ptr) wq_1;
@@ -40,7 +40,7 @@ if (t_4) {
   int n_1;
   int col_1;
   if (t_6) {
-    // 514: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
+    // 522: wq, sc, bi, n, col = wk_ptr, sk_ptr, bk_ptr, NKV, tile - q_tiles
     int col_2 = (int(threadgroup_position_in_grid.y) - q_tiles);
     decltype(wk_ptr) wk_ptr_1;
     wk_ptr_1 = wk_ptr;
@@ -58,7 +58,7 @@ if (t_4) {
     n_1 = NKV_1;
     col_1 = col_3;
   } else {
-    // 516: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
+    // 524: wq, sc, bi, n, col = wv_ptr, sv_ptr, bv_ptr, NKV, tile - q_tiles - kv_tiles
     int t_7 = (int(threadgroup_position_in_grid.y) - q_tiles);
     int col_4 = (t_7 - kv_tiles);
     decltype(wv_ptr) wv_ptr_1;
@@ -93,12 +93,12 @@ if (t_4) {
   n = n_2;
   col = col_6;
 }
-// 517: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+// 525: rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
 int t_8 = (int(threadgroup_position_in_grid.x) * 32);
-// 518: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
+// 526: acc = qmm_product(x_ptr, wq, sc, bi, rm, col * BLOCK_N + tl.arange(0, BLOCK_N), 0, K, M, n, K, GROUP, BITS,
 int t_9 = (col * 64);
-// 368: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-// 369: for k0 in range(k_lo, k_hi, BLOCK_K):
+// 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+// 368: for k0 in range(k_lo, k_hi, BLOCK_K):
 simdgroup_matrix<float, 8, 8> acc[8];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
@@ -106,7 +106,7 @@ for (int k = 0; (k < 16); k += 1) {
   acc[(k / 2)].thread_elements()[(k % 2)] = acc_1;
 }
 for (int k0 = 0; (k0 < K); k0 += 32) {
-  // 370: rk = k0 + tl.arange(0, BLOCK_K)
+  // 369: rk = k0 + tl.arange(0, BLOCK_K)
   // 123: return tl.load(ptr + rows[:, None] * n_cols + cols[None, :], mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols),
   half a[8];
   #pragma unroll
@@ -187,7 +187,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 16); k += 1) {
     w[k] = (t_18[k] + bias[(k / 8)]);
   }
-  // 373: acc = tl.dot(a, tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype)), acc)
+  // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
   half t_19[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -199,6 +199,7 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   for (int k = 0; (k < 16); k += 4) {
     *((threadgroup packed_half4*)((t_20_smem + ((((int(simdgroup_index_in_threadgroup) * 16) + (int(thread_index_in_simdgroup) / 2)) * 40) + (((int(thread_index_in_simdgroup) % 2) * 16) + k))))) = packed_half4(t_19[k], t_19[(k + 1)], t_19[(k + 2)], t_19[(k + 3)]);
   }
+  // 371: acc = tl.dot(a, weights_t(a, wq_ptr, scales_ptr, biases_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), acc)
   threadgroup half a_1_smem[1280];
   #pragma unroll
   for (int k = 0; (k < 8); k += 4) {
@@ -232,12 +233,12 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     }
   }
 }
-// 520: if tile < q_tiles:
+// 528: if tile < q_tiles:
 bool t_21 = (int(threadgroup_position_in_grid.y) < q_tiles);
 if (t_21) {
-  // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 540: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
   int t_22 = (int(threadgroup_position_in_grid.y) * 64);
-  // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+  // 542: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
   half t_23[1];
   int rn_1 = (t_22 + (int(thread_index_in_threadgroup) % 64));
   t_23[0] = ((rn_1 < NQ) ? (qb_ptr + rn_1)[0] : half(0.0f));
@@ -254,14 +255,14 @@ if (t_21) {
   for (int k = 0; (k < 16); k += 1) {
     acc_2[k] = (acc[(k / 2)].thread_elements()[(k % 2)] + t_25_smem[((((((k / 2) % 4) * 2) + (int(simdgroup_index_in_threadgroup) % 2)) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))]);
   }
-  // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   half t_26[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_26[k] = static_cast<half>(acc_2[k]);
   }
-  // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+  // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
@@ -272,15 +273,15 @@ if (t_21) {
     }
   }
 } else {
-  // 522: elif tile < q_tiles + kv_tiles:
+  // 530: elif tile < q_tiles + kv_tiles:
   int t_27 = (q_tiles + kv_tiles);
   bool t_28 = (int(threadgroup_position_in_grid.y) < t_27);
   if (t_28) {
-    // 523: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
+    // 531: projection_out(acc, k_ptr, kb_ptr, rm, tile - q_tiles, M, NKV, BLOCK_N, BIAS)
     int t_29 = (int(threadgroup_position_in_grid.y) - q_tiles);
-    // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 540: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_30 = (t_29 * 64);
-    // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    // 542: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     half t_31[1];
     int rn_4 = (t_30 + (int(thread_index_in_threadgroup) % 64));
     t_31[0] = ((rn_4 < NKV) ? (kb_ptr + rn_4)[0] : half(0.0f));
@@ -297,14 +298,14 @@ if (t_21) {
     for (int k = 0; (k < 16); k += 1) {
       acc_3[k] = (acc[(k / 2)].thread_elements()[(k % 2)] + t_33_smem[((((((k / 2) % 4) * 2) + (int(simdgroup_index_in_threadgroup) % 2)) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))]);
     }
-    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     half t_34[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
       t_34[k] = static_cast<half>(acc_3[k]);
     }
-    // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
-    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
@@ -315,12 +316,12 @@ if (t_21) {
       }
     }
   } else {
-    // 525: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
+    // 533: projection_out(acc, v_ptr, vb_ptr, rm, tile - q_tiles - kv_tiles, M, NKV, BLOCK_N, BIAS)
     int t_35 = (int(threadgroup_position_in_grid.y) - q_tiles);
     int t_36 = (t_35 - kv_tiles);
-    // 532: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
+    // 540: rn = col * BLOCK_N + tl.arange(0, BLOCK_N)
     int t_37 = (t_36 * 64);
-    // 534: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    // 542: acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     half t_38[1];
     int rn_7 = (t_37 + (int(thread_index_in_threadgroup) % 64));
     t_38[0] = ((rn_7 < NKV) ? (vb_ptr + rn_7)[0] : half(0.0f));
@@ -337,14 +338,14 @@ if (t_21) {
     for (int k = 0; (k < 16); k += 1) {
       acc_4[k] = (acc[(k / 2)].thread_elements()[(k % 2)] + t_40_smem[((((((k / 2) % 4) * 2) + (int(simdgroup_index_in_threadgroup) % 2)) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)))]);
     }
-    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     half t_41[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
       t_41[k] = static_cast<half>(acc_4[k]);
     }
-    // 536: mask=(rm[:, None] < M) & (rn[None, :] < N))
-    // 535: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
+    // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {

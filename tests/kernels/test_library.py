@@ -100,6 +100,7 @@ def test_softmax_space_keeps_registers_and_threads_in_bounds():
 def test_library_is_registered_for_autotuning():
     library = registered()
     assert {"softmax_kernel", "add_rms_norm_kernel", "layer_norm_kernel", "qmv_kernel", "qmv_swiglu_kernel", "qmv_qkv_kernel",
+            "qmm_kernel", "qmm_qkv_kernel", "qmm_swiglu_kernel",
             "decode_attention_kernel", "rope_kernel", "matmul_kernel", "flash_attention_kernel"} <= set(library)
     for tuner in library.values():
         grid, args = tuner.tune_case(tuner.shapes[0], tuner.dtypes[0])
