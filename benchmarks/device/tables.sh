@@ -115,7 +115,8 @@ case "${PART:-1}" in
    first=$(echo ${MODELS:-qwen2-1.5b} | cut -d, -f1)
    timeout 150 python3 -u benchmarks/host_profile.py --model "$first" --prompt 512 --steps 20 > "$OUT/hp.log" 2>&1
    echo "host_profile rc $?"; grep -E "^prefill|^build|launch call timed|inside" -A4 "$OUT/hp.log" | cut -c1-260
-   gpu_tests $(left 570) --tb=line tests/kernels/test_library.py tests/kernels/test_qmm_split.py tests/conformance ;;
+   gpu_tests $(left 570) --tb=line tests/kernels/test_qmm_swiglu.py tests/kernels/test_qmm_qkv.py \
+     tests/kernels/test_library.py tests/kernels/test_qmm_split.py tests/conformance ;;
 15) names=$(awk -v from="${FROM:-}" 'BEGIN { on = (from == "") } /^def test_/ { sub(/\(.*/, "", $2);
      if ($2 == from) on = 1; if (on) print $2 }' tests/conformance/test_triton_port.py | paste -sd' ' \
      | sed 's/ / or /g')
