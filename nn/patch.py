@@ -156,9 +156,9 @@ def _check(model: Any, what: str) -> None:
 def patch(model: nn.Module) -> PatchReport:
     """Swap the model's RMSNorm, LayerNorm, RoPE, Linear, Embedding, QuantizedLinear and
     QuantizedEmbedding modules (exactly those classes: subclasses with their own behaviour, e.g. mlx-lm's scaled RoPEs, stay) for
-    metalforge.nn's, mlx-lm's gated MLPs for ones that fuse gate, up and SwiGLU at a decode step
-    (`layers.FusedSwiGLU`), mlx-lm's Llama/Qwen2 attention layers for ones that fuse the query, key
-    and value projections there (`layers.FusedQKV`), their transformer blocks for ones that fuse
+    metalforge.nn's, mlx-lm's gated MLPs for ones that fuse gate, up and SwiGLU (`layers.FusedSwiGLU`),
+    mlx-lm's Llama/Qwen2 attention layers for ones that fuse the query, key and value projections
+    (`layers.FusedQKV`; both at a decode step and in a prefill), their transformer blocks for ones that fuse
     the norms and residual adds into those launches (`layers.FusedBlock`), and mlx-lm's attention
     function in the model's Python modules; returns what was replaced. Patching twice replaces
     nothing more."""

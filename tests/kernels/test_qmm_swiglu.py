@@ -21,30 +21,45 @@ from .test_qmm_split import _quantized
 
 
 def _gate_up(rng, n: int, k: int, group: int, bits: int):
-    """The gate and up weights (w_q, scales, biases) and their dequantised float64 values."""
-    made = [_quantized(rng, n, k, group, bits) for _ in range(2)]
-    return [m[:3] for m in made], [m[3] for m in made]
+    """The gate and up weights (w_q, scales, biases)."""
+    return [_quantized(rng, n, k, group, bits)[:3] for _ in range(2)]
 
 
-def assert_swiglu_close(x2: mx.array, gate: np.ndarray, up: np.ndarray, got: mx.array, k: int) -> None:
-    """`got` against silu(x2 g^T) * (x2 u^T) in float64, g and u the dequantised weights rounded to
-    x's dtype (as the kernel does). Each product's fp32 sum is off by e <= (k + 2) 2^-24 |x| |w| plus,
-    where the kernel's fp32 dequantisation and MLX's differ in their last bit, a weight rounded to
-    the neighbouring value of x's dtype (2^-10 |x| |w| in fp16). silu's slope is at most 1.1, so
-    silu(g) moves by 1.1 e_g; the activation's own fp32 arithmetic (sigmoid, two products) adds 2^-19
-    of the result's size; then one rounding to x's dtype."""
-    dtype = x2.dtype
+UNIT = {mx.float16: 2.0 ** -11, mx.bfloat16: 2.0 ** -8, mx.float32: 2.0 ** -24}  # half an ulp, relative
+
+
+def _kernel_weights(weight, group: int, bits: int, dtype: mx.Dtype) -> tuple[np.ndarray, np.ndarray]:
+    """The weights as a kernel may dequantise them, rounded to x's dtype: scale * q + bias in float32
+    with the product rounded first, or fused (one rounding, as an FMA makes it); float64."""
+    w_q, scales, biases = weight
+    words = np.array(w_q).astype(np.uint64)
+    shifts = np.arange(32 // bits, dtype=np.uint64) * np.uint64(bits)
+    q = ((words[:, :, None] >> shifts) & np.uint64((1 << bits) - 1)).reshape(words.shape[0], -1).astype(np.float64)
+    s, b = (np.repeat(f64(a), group, axis=1) for a in (scales, biases))
+    products = (q.astype(np.float32) * s.astype(np.float32)).astype(np.float32)
+    rounded = [(products + b.astype(np.float32)).astype(np.float32), (q * s + b).astype(np.float32)]
+    return tuple(f64(mx.array(w).astype(dtype)) for w in rounded)
+
+
+def assert_swiglu_close(x2: mx.array, gate, up, got: mx.array, group: int, bits: int) -> None:
+    """`got` against silu(x2 g^T) * (x2 u^T) in float64, g and u the weights dequantised in float32
+    and rounded to x's dtype (as the kernel does). Each product's fp32 sum is off by e <= (k + 2)
+    2^-24 |x| |w|, plus |x| |w' - w| where the kernel's fused dequantisation rounds a weight to the
+    neighbouring value of x's dtype (w'). silu's slope is at most 1.1, so silu(g) moves by 1.1 e_g;
+    the activation's own fp32 arithmetic (sigmoid, two products) adds 2^-19 of the result's size;
+    then one rounding to x's dtype (half an ulp, 2^-25 absolute among fp16's subnormals). Tight
+    enough to tell this from MLX's arithmetic, which rounds g and u to x's dtype first."""
+    dtype, k = x2.dtype, x2.shape[-1]
     x = f64(x2)
-    rounded = [f64(mx.array(w.astype(np.float32)).astype(dtype)) for w in (gate, up)]
-    g, u = (x @ w.T for w in rounded)
-    e_g, e_u = ((k + 2) * 2.0 ** -24 * (np.abs(x) @ np.abs(w).T) +
-                (2.0 ** -10 * (np.abs(x) @ np.abs(w).T) if dtype == mx.float16 else 0.0) for w in rounded)
+    (g_w, g_fused), (u_w, u_fused) = (_kernel_weights(w, group, bits, dtype) for w in (gate, up))
+    g, u = x @ g_w.T, x @ u_w.T
+    e_g, e_u = ((k + 2) * 2.0 ** -24 * (np.abs(x) @ np.abs(w).T) + np.abs(x) @ np.abs(fused - w).T
+                for w, fused in ((g_w, g_fused), (u_w, u_fused)))
     silu = g / (1.0 + np.exp(-g))
     want = silu * u
     size = (np.abs(silu) + 1.1 * e_g) * (np.abs(u) + e_u)
     error = np.abs(silu) * e_u + 1.1 * e_g * (np.abs(u) + e_u) + 2.0 ** -19 * size
-    unit = 2.0 ** -11 if dtype == mx.float16 else 2.0 ** -24
-    bound = unit * (np.abs(want) + error) + error + 1e-30
+    bound = UNIT[dtype] * (np.abs(want) + error) + error + 2.0 ** -25
     diff = np.abs(f64(got) - want)
     assert np.isfinite(f64(got)).all() and (diff <= bound).all(), (diff.max(), (diff / bound).max())
 
@@ -57,23 +72,25 @@ def test_activations_against_float64(rng, bits, group, config):
     """M = 19 rows and N = 100 columns (neither a multiple of the tile: the last row and column tiles
     masked) into a NaN-poisoned output."""
     m, n, k = 19, 100, 256
-    weights, (gate, up) = _gate_up(rng, n, k, group, bits)
+    weights = _gate_up(rng, n, k, group, bits)
     x = normal(rng, (m, k), mx.float16)
     flat = [a.reshape(-1) for w in weights for a in w]
     got = quantized.qmm_swiglu_kernel.fn[quantized.qmm_grid(m, n)(config)](
         x, *flat, mf.full((m, n), float("nan"), mx.float16), m, n, k, group, bits, **config)
-    assert_swiglu_close(x, gate, up, got, k)
+    assert_swiglu_close(x, *weights, got, group, bits)
 
 
-@pytest.mark.parametrize("dtype", [mx.float16, mx.float32])
-def test_qmm_swiglu_on_a_models_batch(rng, dtype):
-    """`qmm_swiglu` on a layer's (B, T, K) input, untuned: the output keeps the leading axes and x's dtype."""
+@pytest.mark.parametrize("rows,dtype", [(7, mx.float16), (7, mx.float32), (7, mx.bfloat16), (130, mx.float16)])
+def test_qmm_swiglu_on_a_models_batch(rng, rows, dtype):
+    """`qmm_swiglu` on a layer's (B, T, K) input at its untuned config (at 130 rows, the default for
+    more than 128 rows: wgmma's where the back end has it; the last row tile masked): the output
+    keeps the leading axes and x's dtype."""
     n, k = 72, 320
-    weights, (gate, up) = _gate_up(rng, n, k, 64, 4)
-    x = normal(rng, (1, 7, k), dtype)
+    weights = _gate_up(rng, n, k, 64, 4)
+    x = normal(rng, (1, rows, k), dtype)
     got = quantized.qmm_swiglu(x, *weights)
-    assert got.shape == (1, 7, n) and got.dtype == dtype
-    assert_swiglu_close(x[0], gate, up, got[0], k)
+    assert got.shape == (1, rows, n) and got.dtype == dtype
+    assert_swiglu_close(x[0], *weights, got[0], 64, 4)
 
 
 @pytest.mark.parametrize("m,dtype", [(1, mx.float16), (40, mx.float16), (512, mx.float16), (19, mx.float32)])
@@ -110,11 +127,11 @@ def test_qmm_swiglu_tunes_on_a_miss_for_a_models_batch(rng, monkeypatch, tmp_pat
     tuner = quantized.qmm_swiglu_kernel
     monkeypatch.setattr(tuner, "tune", functools.partial(type(tuner).tune, tuner, trials=6))  # a short search
     tuner.clear_cache()  # another test may have run this shape untuned
-    weights, (gate, up) = _gate_up(rng, 40, 128, 64, 4)
+    weights = _gate_up(rng, 40, 128, 64, 4)
     x = normal(rng, (1, 3, 128), mx.float16)
     got = quantized.qmm_swiglu(x, *weights)
     assert got.shape == (1, 3, 40)
-    assert_swiglu_close(x[0], gate, up, got[0], 128)
+    assert_swiglu_close(x[0], *weights, got[0], 64, 4)
     args = (x, *[a for w in weights for a in w], mf.empty((1, 3, 40), mx.float16), 3, 40, 128, 64, 4)
     _, source = tuner.config_for(quantized.qmm_grid(3, 40), *args)
     tuner.clear_cache()  # the config came from this test's database
@@ -122,7 +139,7 @@ def test_qmm_swiglu_tunes_on_a_miss_for_a_models_batch(rng, monkeypatch, tmp_pat
 
 
 def test_qmm_swiglu_refuses_inputs_that_do_not_fit(rng):
-    weights, _ = _gate_up(rng, 64, 128, 64, 4)
+    weights = _gate_up(rng, 64, 128, 64, 4)
     with pytest.raises(ValueError, match=r"qmm_swiglu: x of shape \(3, 96\) does not end in the weights' K of 128"):
         quantized.qmm_swiglu(mx.zeros((3, 96), mx.float16), *weights)
     with pytest.raises(ValueError, match=r"qmm_swiglu: gate weight \(64, 128\) and up weight \(48, 16\) \(packed\) "

@@ -437,7 +437,8 @@ def test_benchmark_kernel_shares_and_table(rng):
     mfnn.patch(model)
     shares = lm_bench.kernel_shares(model, mx.arange(11), 2)
     mfnn.unpatch(model)
-    assert {"qmm", "flash_attention", "rms_norm", "rope"} <= set(shares["prefill"])
+    # the prefill's q/k/v and gate/up products in their fused launches, o/down and the head on qmm
+    assert {"qmm", "qmm_qkv", "qmm_swiglu", "flash_attention", "rms_norm", "rope"} <= set(shares["prefill"])
     # Llama's decode step: RoPE rides in the fused q/k/v launch
     assert {"qmv", "qmv_qkv", "decode_attention", "rms_norm"} <= set(shares["decode"])
     assert "qmm" not in shares["decode"] and "rope" not in shares["decode"]
