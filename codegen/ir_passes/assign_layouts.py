@@ -17,7 +17,7 @@ from ...dsl.ir import BlockType, Function, Operation, Value, shape_of
 from ...dsl import ir
 from ..fragments import fragment_for, on_fragments
 from ..target import METAL, Target
-from .axis_info import access_width, analyse, constant_run
+from .axis_info import access_width, analyse, constant_run, edge_width
 from ..layouts import (MMA, Blocked, Expand, Layout, Registers, Remat, Scalar, Shared, Slice, canonical,
                        default_blocked, merged_last_axes, mma_layout, same_registers)
 
@@ -46,6 +46,8 @@ class LayoutPlan:
     reduce_parent: dict[int, Blocked] = field(default_factory=dict)  # id(op) -> layout of the reduced operand
     num_warps: int = 4
     access_width: dict[int, int] = field(default_factory=dict)  # id(load/store op) -> elements per access
+    # id(load/store op) of those whose mask may change inside an access at an edge (`axis_info.edge_width`)
+    edge_accesses: set[int] = field(default_factory=set)
     # id(load op) -> slots of a thread's run that one access fills (the same element for all of them)
     constant_runs: dict[int, int] = field(default_factory=dict)
     vector: dict[tuple[int, ...], int] = field(default_factory=dict)  # tile shape -> elements per thread run
@@ -207,7 +209,12 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
         if op.opcode in ("load", "store") and isinstance(op.operands[0].type, BlockType):
             element = op.operands[0].type.element.element
             limit = target.vector_limit(element)
-            width = plan.access_width[id(op)] = access_width(op, info, limit)
+            width = access_width(op, info, limit)
+            edged = edge_width(op, info, limit)
+            if edged > width:
+                width = edged
+                plan.edge_accesses.add(id(op))
+            plan.access_width[id(op)] = width
             shape = shape_of(op.operands[0].type)
             plan.vector[shape] = min(plan.vector.get(shape, width), width)
     for a in fn.args:

@@ -4,7 +4,11 @@ or pointer tile's values, so loads and stores can move several neighbouring elem
 For each dimension d of a tile value:
 - contiguity[d]: its values run in steps of +1 along d in groups of this many elements;
 - divisibility[d]: the first value of each such group is a multiple of this (a power of two);
-- constancy[d]: its values repeat along d in groups of this many elements.
+- constancy[d]: its values repeat along d in groups of this many elements;
+- edges[d] (booleans; empty: the constancy): in each group of this many elements along d, the true
+  ones form one range (a mask `offs < n`, whatever n's divisibility: all true or all false in each
+  group but the one n falls in), so an access of that many elements is all true exactly where its
+  first and last are (lowering/memory.py: the whole vector there, element by element elsewhere).
 Scalars have a divisibility only. Integer kernel arguments are specialised on their divisibility (a
 power of two, 1 to 128, launcher/arguments.py: the launch keys them apart, as Triton does for 16), which
 is what makes `offs < n` constant over aligned groups and the masked edge of a row vectorisable.
@@ -29,6 +33,11 @@ class AxisInfo:
     contiguity: tuple[int, ...]
     divisibility: tuple[int, ...]
     constancy: tuple[int, ...]
+    edges: tuple[int, ...] = ()
+
+    def edge_runs(self) -> tuple[int, ...]:
+        """edges[d], or the constancy where no edges are known (a constant group has none)."""
+        return tuple(max(e, k) for e, k in zip(self.edges, self.constancy)) if self.edges else self.constancy
 
     @staticmethod
     def scalar(divisibility: int) -> "AxisInfo":
@@ -74,6 +83,10 @@ def analyse(fn: Function, divisibility: Mapping[str, int]) -> dict[int, AxisInfo
                 continue
             for region in op.regions:
                 visit(region.ops)
+            if op.opcode == "if" and op.results:  # what holds of the values every branch yields
+                for i, r in enumerate(op.results):
+                    info[r.id] = merged([get(region.ops[-1].operands[i]) for region in op.regions])
+                continue
             if len(op.results) == 1 and op.opcode in ("sdiv", "udiv") and op.operands[1].id in constants:
                 found = divided(get(op.operands[0]), constants[op.operands[1].id], shape_of(op.result.type))
                 if found is not None:
@@ -103,6 +116,19 @@ def analyse(fn: Function, divisibility: Mapping[str, int]) -> dict[int, AxisInfo
 
     visit(fn.body.ops)
     return info
+
+
+def merged(facts: list[AxisInfo]) -> AxisInfo:
+    """What holds of a value that is any one of values with these facts (an `if`'s result: a pointer
+    chosen per branch is as aligned as the least aligned of them)."""
+    first, *rest = facts
+    if any(len(f.divisibility) != len(first.divisibility) for f in rest):
+        return AxisInfo.unknown((1,) * len(first.contiguity)) if first.contiguity else AxisInfo.scalar(1)
+    fields = [first.contiguity, first.divisibility, first.constancy, first.edge_runs()]
+    for f in rest:
+        fields = [tuple(map(gcd, mine, theirs))
+                  for mine, theirs in zip(fields, (f.contiguity, f.divisibility, f.constancy, f.edge_runs()))]
+    return AxisInfo(*fields)
 
 
 def _element_divisibility(a: AxisInfo) -> tuple[int, ...]:
@@ -143,7 +169,7 @@ def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
     if code == "program_id" or code == "num_programs":
         return AxisInfo.scalar(1)
     if not tile:
-        if code in ("add", "sub"):
+        if code in ("add", "addptr", "sub"):
             return AxisInfo.scalar(gcd(args[0].divisibility[0], args[1].divisibility[0]))
         if code == "mul":
             return AxisInfo.scalar(min(MAX_DIVISIBILITY, args[0].divisibility[0] * args[1].divisibility[0]))
@@ -153,12 +179,14 @@ def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
         a = args[0]
         return AxisInfo(tuple(1 if s == 1 else c for s, c in zip(src, a.contiguity)),
                         a.divisibility,
-                        tuple(n if s == 1 else k for s, n, k in zip(src, shape, a.constancy)))
+                        tuple(n if s == 1 else k for s, n, k in zip(src, shape, a.constancy)),
+                        tuple(n if s == 1 else e for s, n, e in zip(src, shape, a.edges)) if a.edges else ())
     if code == "expand_dims":
         axis, a = op.attrs["axis"], args[0]
         d = min(_element_divisibility(a), default=MAX_DIVISIBILITY)  # one element per group along the new axis
         return AxisInfo(a.contiguity[:axis] + (1,) + a.contiguity[axis:],
-                        a.divisibility[:axis] + (d,) + a.divisibility[axis:], a.constancy[:axis] + (1,) + a.constancy[axis:])
+                        a.divisibility[:axis] + (d,) + a.divisibility[axis:], a.constancy[:axis] + (1,) + a.constancy[axis:],
+                        a.edges[:axis] + (1,) + a.edges[axis:] if a.edges else ())
     if code == "multiple_of" or code == "max_contiguous":
         a, values = args[0], op.attrs["values"]
         values = tuple(values) if isinstance(values, (tuple, list)) else (values,) * len(shape)
@@ -179,20 +207,28 @@ def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
                         tuple(map(gcd, a.constancy, b.constancy)))
     if code == "cmp" and op.attrs["pred"] in ("lt", "le", "gt", "ge"):
         a, b = args
-        constancy = []
+        constancy, edges = [], []
         for d in range(len(shape)):
-            k = gcd(a.constancy[d], b.constancy[d])
-            # a contiguous run compared with a constant flips at most at a multiple of both divisibilities
+            k = e = gcd(a.constancy[d], b.constancy[d])
+            # a contiguous run compared with a constant flips at most once: at a multiple of both
+            # divisibilities (then not inside a group of that size), or anywhere (an edge)
             g = gcd(a.divisibility[d], b.divisibility[d])
             if b.constancy[d] > 1:
-                k = max(k, gcd(gcd(a.contiguity[d], b.constancy[d]), g))
+                k, e = max(k, gcd(gcd(a.contiguity[d], b.constancy[d]), g)), max(e, gcd(a.contiguity[d], b.constancy[d]))
             if a.constancy[d] > 1:
-                k = max(k, gcd(gcd(b.contiguity[d], a.constancy[d]), g))
+                k, e = max(k, gcd(gcd(b.contiguity[d], a.constancy[d]), g)), max(e, gcd(b.contiguity[d], a.constancy[d]))
             constancy.append(k)
-        return AxisInfo((1,) * len(shape), (1,) * len(shape), tuple(constancy))
+            edges.append(e)
+        return AxisInfo((1,) * len(shape), (1,) * len(shape), tuple(constancy), tuple(edges))
     if code == "cast" and not element_of(r.type).is_float and not element_of(op.operands[0].type).is_float:
         return args[0]  # integer widening or narrowing of index values keeps their facts
-    if code in ("and", "or", "cmp", "not", "select", "cast"):
+    if code == "and":  # of masks: ranges intersected are one range
+        constancy, edges = tuple(shape), tuple(shape)
+        for a in args:
+            if len(a.constancy) == len(shape):
+                constancy, edges = tuple(map(gcd, constancy, a.constancy)), tuple(map(gcd, edges, a.edge_runs()))
+        return AxisInfo((1,) * len(shape), (1,) * len(shape), constancy, edges)
+    if code in ("or", "cmp", "not", "select", "cast"):
         constancy = tuple(shape)
         for a in args:
             if len(a.constancy) == len(shape):
@@ -201,18 +237,45 @@ def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
     return None
 
 
+def _aligned_run(ptr: Value, info: dict[int, AxisInfo], limit: int) -> int:
+    """How many neighbouring elements (along the last dimension, at most `limit`) pointer tile `ptr`
+    addresses contiguously from offsets that are multiples of that many: an access of them is aligned
+    wherever the kernel's arguments are (lir_passes/aligned_vectors.py). A row at an offset of
+    unknown divisibility (`row * stride` for any stride) is contiguous, yet its vectors would start
+    anywhere."""
+    if ptr.id not in info:
+        return 1
+    facts = info[ptr.id]
+    return gcd(min(limit, shape_of(ptr.type)[-1], facts.contiguity[-1]), facts.divisibility[-1])
+
+
 def access_width(op: Operation, info: dict[int, AxisInfo], limit: int) -> int:
     """How many neighbouring elements (along the last dimension) each access of load/store `op` can
     move at once: its pointers contiguous and its mask and `other` constant over them, at most `limit`."""
     ptr = op.operands[0]
     if not isinstance(ptr.type, BlockType):
         return 1
-    shape = shape_of(ptr.type)
-    width = min(limit, shape[-1], info[ptr.id].contiguity[-1] if ptr.id in info else 1)
+    width = _aligned_run(ptr, info, limit)
     rest = op.operands[1:] if op.opcode == "load" else op.operands[2:]  # mask and other / mask
     for v in rest:
         if isinstance(v.type, BlockType):
             width = gcd(width, info[v.id].constancy[-1] if v.id in info else 1)
+    return width
+
+
+def edge_width(op: Operation, info: dict[int, AxisInfo], limit: int) -> int:
+    """`access_width` where the mask's true elements form one range inside each access (`offs < n`
+    for any n: `AxisInfo.edges`): the access then moves that many elements at once where its mask is
+    all true and goes element by element where it is not (lowering/memory.py), reading its `other`
+    element by element there."""
+    ptr = op.operands[0]
+    if not isinstance(ptr.type, BlockType):
+        return 1
+    width = _aligned_run(ptr, info, limit)
+    masked = op.attrs.get("masked")
+    mask = (op.operands[1] if op.opcode == "load" else op.operands[2]) if masked else None
+    if mask is not None and isinstance(mask.type, BlockType):
+        width = gcd(width, info[mask.id].edge_runs()[-1] if mask.id in info else 1)
     return width
 
 

@@ -99,10 +99,17 @@ def lower_load(lw: Lowering, op: Operation) -> None:
         def vector_body(k, coords):
             targets = [Index(Sym(name), add(k, lit(u))) for u in range(width)]
             stmt = lir.VectorLoad(targets, lw.read(ptr, layout, k, coords), element)
+            others = [lw.read(other, layout, add(k, lit(u)), layout.coords(add(k, lit(u))))
+                      if other is not None else Lit(0, element) for u in range(width)] if mask is not None else []
+            if mask is not None and id(op) in lw.plan.edge_accesses:
+                masks = _element_masks(lw, mask, layout, k, width)
+                elements = [lir.Assign(t, Select(m, _deref(lw, lw.read(ptr, layout, add(k, lit(u)),
+                                                                         layout.coords(add(k, lit(u)))), ptr), o))
+                            for u, (t, m, o) in enumerate(zip(targets, masks, others))]
+                lw.emit(lir.If(_all([masks[0], masks[-1]]), [stmt], elements))
+                return
             if mask is not None:
-                stmt.mask = lw.read(mask, layout, k, coords)
-                stmt.others = [lw.read(other, layout, add(k, lit(u)), layout.coords(add(k, lit(u))))
-                               if other is not None else Lit(0, element) for u in range(width)]
+                stmt.mask, stmt.others = lw.read(mask, layout, k, coords), others
             lw.emit(stmt)
         lw.slot_loop(layout, vector_body, step=width)
         lw.env[r.id] = RegsRepr(name, layout)
@@ -265,6 +272,13 @@ def issue_prologue(lw: Lowering, tiles: list[AsyncTile]) -> None:
         lw.emit(lir.AsyncCommit())
 
 
+def _element_masks(lw: Lowering, mask: Value, layout, k: Expr, width: int) -> list[Expr]:
+    """The mask of each of the `width` slots from slot k of an access whose true elements form one
+    range (`LayoutPlan.edge_accesses`): it moves the whole vector where the first and last are true
+    (then all are), else element by element (the run that straddles an edge, or one wholly outside)."""
+    return [lw.read(mask, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
+
+
 def _vector_width(lw: Lowering, op: Operation, layout) -> int:
     """Elements per access for `op` in `layout`: what the contiguity analysis allows, within each
     thread's runs of neighbouring elements (atomic buffers are read element by element)."""
@@ -314,6 +328,14 @@ def lower_store(lw: Lowering, op: Operation) -> None:
             else:
                 values = [lw.read(value, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
             stmt = lir.VectorStore(lw.read(ptr, layout, k, coords), values, element_of(value.type))
+            if mask is not None and id(op) in lw.plan.edge_accesses:
+                masks = _element_masks(lw, mask, layout, k, width)
+                elements = [lir.If(m, [lir.Store(_cell(lw, lw.read(ptr, layout, add(k, lit(u)),
+                                                                   layout.coords(add(k, lit(u)))), ptr), v, atomic)])
+                            for u, (m, v) in enumerate(zip(masks, values))]
+                for s in _guard([lir.If(_all([masks[0], masks[-1]]), [stmt], elements)], layout.owner(k)):
+                    lw.emit(s)
+                return
             cond = _all([layout.owner(k), lw.read(mask, layout, k, coords) if mask is not None else None])
             for s in _guard([stmt], cond):
                 lw.emit(s)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import mlx.core as mx
+import numpy as np
 import pytest
 
 import metalforge as mf
@@ -638,11 +639,26 @@ def test_versioned_kernel_declares_threadgroup_arrays_once():
     assert all(name in then and name in orelse for name in shared)
 
 
-def test_unvectorised_kernel_is_not_versioned():
-    """n not known to be a multiple of 16: every access is element-wise, one copy of the body."""
-    x = mx.zeros((4096,), mx.float16)
-    body = add.compile(x, x, mf.empty((4096,), mx.float16), 4095, BLOCK=4096, target="cuda").body
-    assert "mf_is_aligned" not in body and "mf_vec" not in body
+@mf.jit
+def copy_rows(x_ptr, out_ptr, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + row * stride + offs, tl.load(x_ptr + row * stride + offs))
+
+
+@pytest.mark.parametrize("stride", [75, 64])
+def test_rows_at_offsets_of_unknown_divisibility_go_element_by_element(stride, rng):
+    """Rows at row * stride are contiguous whatever the stride, but where it is odd an access of two
+    halves would start at an odd element: a misaligned address on CUDA, which the test of the
+    arguments' alignment cannot see (it was so before). Then every access is element-wise, one copy
+    of the body; at a stride of 64, 4-byte accesses in the versioned body. Values on the emulator."""
+    x = mx.array(rng.standard_normal(4 * stride).astype("float16"))
+    body = copy_rows.compile(x, mf.empty((4 * stride,), mx.float16), stride, BLOCK=64, num_warps=1, target="cuda").body
+    vectors = stride % 2 == 0
+    assert ("mf_is_aligned" in body) == vectors and ("reinterpret_cast<const mf_vec<2, __half>*>" in body) == vectors
+    out = copy_rows[(4,)](x, mf.full((4 * stride,), 7.0, mx.float16), stride, BLOCK=64, num_warps=1)
+    got, want = np.array(out).reshape(4, stride), np.array(x).reshape(4, stride)
+    assert (got[:, :64] == want[:, :64]).all() and (got[:, 64:] == 7.0).all()
 
 
 def test_alignment_follows_pointer_copies_and_the_widest_access():

@@ -16,7 +16,7 @@ from metalforge.codegen.fragments import SIMDGROUP_MATRIX, TENSOR_CORE, fragment
 from metalforge.codegen.target import CUDA, METAL
 from metalforge.codegen.layouts import Expand, Remat, Scalar, Shared, Slice, default_blocked, mma_layout
 from metalforge.codegen.ir_passes.assign_layouts import assign_layouts
-from metalforge.codegen.ir_passes.axis_info import access_width, analyse
+from metalforge.codegen.ir_passes.axis_info import access_width, analyse, edge_width
 from metalforge.codegen.ir_passes.dce import eliminate_dead_code
 from metalforge.codegen.ir_passes.fold import fold_constants
 from metalforge.codegen.lir_passes.barriers import merge_barriers
@@ -187,7 +187,7 @@ def normalise(X, W, Y, N, BM: tl.constexpr, BN: tl.constexpr):
 def test_layout_assignment():
     fn = build(normalise, {"X": ir.ptr(ir.float32), "W": ir.ptr(ir.float32), "Y": ir.ptr(ir.float32), "N": ir.int32},
                {"BM": 4, "BN": 64})
-    plan = assign_layouts(fn, 4)
+    plan = assign_layouts(fn, 4, divisibility={"N": 16})  # as a launch at N = 64 specialises it
     by_code = {}
     for op in fn.walk():
         for r in op.results:
@@ -222,7 +222,7 @@ def offsets(X, Y, n, stride, BLOCK: tl.constexpr):
 def test_axis_info_and_access_widths(n_divisible):
     fn = build(offsets, {"X": ir.ptr(ir.float32), "Y": ir.ptr(ir.float32), "n": ir.int32, "stride": ir.int32},
                {"BLOCK": 128})
-    info = analyse(fn, {"n": 16} if n_divisible else {})
+    info = analyse(fn, {"n": 16, "stride": 16} if n_divisible else {"stride": 16})
     loads = [op for op in fn.walk() if op.opcode == "load"]
     store = next(op for op in fn.walk() if op.opcode == "store")
     offs_ptr = info[loads[0].operands[0].id]
@@ -231,9 +231,19 @@ def test_axis_info_and_access_widths(n_divisible):
     assert mask.constancy == ((16,) if n_divisible else (1,))
     widths = [access_width(op, info, 4) for op in loads + [store]]
     assert widths == ([4, 4, 1, 4] if n_divisible else [1, 4, 1, 1])
-    plan = assign_layouts(fn, 4, divisibility={"n": 16} if n_divisible else {})
+    # whatever n, `offs < n` is true over one range in each run of 4 (all of it but where n falls): the
+    # masked load and store move 4 elements where all 4 are in, element by element at the edge
+    assert mask.edge_runs() == (128,)
+    assert [edge_width(op, info, 4) for op in loads + [store]] == [4, 4, 1, 4]
+    # a row at an offset of unknown divisibility (stride not specialised) is contiguous, yet its vectors
+    # would start anywhere: element by element (16-byte accesses there would be misaligned on CUDA)
+    assert access_width(loads[1], analyse(fn, {}), 4) == edge_width(loads[1], analyse(fn, {}), 4) == 1
+    plan = assign_layouts(fn, 4, divisibility={"n": 16, "stride": 16} if n_divisible else {"stride": 16})
     assert plan.vector[(128,)] == 1  # the strided load keeps [128] tiles one element per thread
     assert plan.vector[(8, 128)] == 4
+    # the masked load and store are edge accesses where n is not a multiple of 4 (they still go element
+    # by element here: their tiles' layout has one element a thread for the strided load)
+    assert plan.edge_accesses == (set() if n_divisible else {id(loads[0]), id(store)})
 
 
 @mf.jit

@@ -44,29 +44,31 @@ def test_vector_add_grid_callable(rng):
 @pytest.mark.parametrize("dtype", [mx.float32, mx.float16, mx.int8])
 def test_vector_accesses_at_any_alignment(rng, dtype):
     """n a multiple of 16 makes `offs < n` constant over groups of 4: packed vector loads and stores,
-    here from views that start one element into their buffers (no 16-byte alignment)."""
+    here from views that start one element into their buffers (no 16-byte alignment). Any other n:
+    the same vectors where the whole run is below n, element by element in the run that straddles it."""
     n = 16 * int(rng.integers(40, 70))
     base = mx.array(rng.integers(-50, 50, size=(2, n + 1))).astype(dtype)
     x, y = base[0, 1:], base[1, 1:]
     out = add[(mf.cdiv(n, 256),)](x, y, mf.empty((n,), dtype), n, BLOCK=256, num_warps=2)
     # MSL; CUDA (the kernel versioned on alignment: these views take its element-wise copy)
-    vector = ("mf_v = *((const device packed_", "mf_load_masked(mf_v, ")
+    vector = ("mf_v = *((const device packed_", "mf_load_masked(mf_v, ", "mf_v = *reinterpret_cast<const mf_vec<")
     assert any(v in generated(add) for v in vector)
     want = npy(x).astype(np.float64) + npy(y)
     close(out, want.astype(npy(x).dtype), rtol=0, atol=0)
-    odd = n + 3  # not a multiple of 16: element by element, same result
-    base = mx.array(rng.integers(-50, 50, size=(2, odd))).astype(dtype)
-    out = add[(mf.cdiv(odd, 256),)](base[0], base[1], mf.empty((odd,), dtype), odd, BLOCK=256, num_warps=2)
-    assert not any(v in generated(add) for v in vector)
-    close(out, (npy(base[0]).astype(np.float64) + npy(base[1])).astype(npy(base[0]).dtype), rtol=0, atol=0)
+    for odd in (n + 1, n + 3, n + 5):  # the edge at each element of a run of 4
+        base = mx.array(rng.integers(-50, 50, size=(2, odd))).astype(dtype)
+        out = add[(mf.cdiv(odd, 256),)](base[0], base[1], mf.full((odd,), 99, dtype), odd, BLOCK=256, num_warps=2)
+        assert any(v in generated(add) for v in vector) and "[0] : " in generated(add)  # and the edge's elements
+        close(out, (npy(base[0]).astype(np.float64) + npy(base[1])).astype(npy(base[0]).dtype), rtol=0, atol=0)
 
 
-@pytest.mark.parametrize("n,width", [(1000, 4), (1002, 2)])
+@pytest.mark.parametrize("n,width", [(1000, 4), (1002, 4), (1001, 4)])
 @pytest.mark.parametrize("dtype", [mx.float16, mx.float32])
 def test_vector_accesses_below_sixteen(rng, n, width, dtype):
-    """Sizes that are multiples of 8 or 2, not 16 (Triton's smallest class): `offs < n` is constant over
-    runs of that many, so accesses still move `width` elements at a time (4 a thread here), from views
-    at element 1 too; the results are exact."""
+    """Sizes that are multiples of 8 or 2, or odd, not of 16 (Triton's smallest class): accesses still
+    move `width` elements at a time (4 a thread here) where the whole run is below n (`offs < n` is
+    true over one range of each run: `AxisInfo.edges`), from views at element 1 too; the results are
+    exact."""
     base = mx.array(rng.integers(-50, 50, size=(2, n + 1))).astype(dtype)
     element = "half" if dtype == mx.float16 else "float"
     spelled = (f"packed_{element}{width}", f"mf_vec<{width}, {'__half' if dtype == mx.float16 else 'float'}>")
