@@ -152,7 +152,8 @@ def plan_async_tiles(lw: Lowering, fn: Function, spares: bool = True) -> None:
                 other = defined.get(other.operands[0].id)
             if other is None or other.opcode not in ("constant", "full") or other.attrs["value"] != 0:
                 return False
-        return _vector_width(lw, load, layout) * element.bits // 8 in (4, 8, 16)
+        # an access whose mask changes inside it (an edge) has no one mask for its copy: loaded as usual
+        return id(load) not in lw.plan.edge_accesses and _vector_width(lw, load, layout) * element.bits // 8 in (4, 8, 16)
 
     for loop in (op for op in fn.walk() if op.opcode == "for"):
         body = loop.regions[0]

@@ -715,6 +715,41 @@ def test_dot_operands_are_pipelined_by_asynchronous_copies():
     assert "mf_cp_async<16>" not in orelse and "(a_smem + a_dst_" in orelse
 
 
+@mf.jit
+def strided_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, BLOCK_M: tl.constexpr,
+                   BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        rk = k0 + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rm[:, None] * stride_am + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + rk[:, None] * stride_bk + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def test_a_dot_operand_masked_at_an_edge_is_not_copied_asynchronously(rng):
+    """Rows padded to 128 elements with K = 75 and N = 97: the A tile's `rk < K` and the B tile's
+    `rn < N` change inside a vector (edges), so no one mask serves a cp.async of it; those tiles are
+    loaded as usual (vectors where all of a run is in), not zero-filled or read whole past K or N.
+    Values against float64 on the emulator (edge loads feeding a dot on Metal)."""
+    m, n, k = 37, 97, 75
+    meta = dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, num_warps=4, num_stages=2)
+    a = mx.zeros((m, 128), mx.float16)
+    args = (a, mx.zeros((k, 128), mx.float16), mf.empty((m, 128), mx.float16), m, n, k, 128, 128, 128)
+    body = strided_matmul.compile(*args, target="cuda", **meta).body
+    assert "mf_cp_async<" not in body and "mf_mma_m16n8k16" in body
+    a64, b64 = rng.standard_normal((m, 128)), rng.standard_normal((k, 128))
+    a_in, b_in = mx.array(a64.astype("float16")), mx.array(b64.astype("float16"))
+    out = strided_matmul[(2, 4)](a_in, b_in, mf.full((m, 128), 7.0, mx.float16), m, n, k, 128, 128, 128, **meta)
+    want = np.array(a_in.astype(mx.float32)).astype(np.float64)[:, :k] @ np.array(b_in.astype(mx.float32))[:, :n]
+    got = np.array(out.astype(mx.float32)).astype(np.float64)
+    scale = np.abs(np.array(a_in.astype(mx.float32)))[:, :k] @ np.abs(np.array(b_in.astype(mx.float32)))[:, :n]
+    assert (np.abs(got[:, :n] - want) <= 2.0 ** -11 * np.abs(want) + (k + 2) * 2.0 ** -24 * scale + 1e-7).all()
+    assert (got[:, n:] == 7.0).all()
+
+
 @pytest.mark.parametrize("num_stages", [3, 4])
 def test_more_stages_copy_further_ahead_into_a_ring_of_buffers(num_stages):
     """num_stages=S on CUDA: the prologue copies the first S - 1 K steps' tiles, one commit per step
