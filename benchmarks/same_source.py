@@ -4,7 +4,7 @@
 Rows are the memory-bound kernels of issue 15: vector add, softmax with one row per program in one
 tile (Triton's tutorial form) and the library's online softmax, residual add + RMS norm, layer norm
 and RoPE; each at a few launch configurations, both sides compiled from the very same Python
-function. Every input is drawn once in numpy (seeded) and handed to both; each side's output is
+function; then views at element 1, and sizes that are not multiples of the vector. Every input is drawn once in numpy (seeded) and handed to both; each side's output is
 checked against a float64 numpy reference before anything is timed. Timing: `launches` launches
 per measurement over inputs rotated across >= 256 MiB, median of `reps`, both sides timed alike by
 benchmarks/gpu_bench.py (`time_mlx`, `time_torch`: the host clock around back-to-back launches; MLX's
@@ -324,6 +324,38 @@ def run_misaligned(b: Bench, quick: bool) -> None:
                                max(_errors(ref_norm, t[0])[0], _errors(h, t[1])[0])))
 
 
+def run_odd(b: Bench, quick: bool) -> None:
+    """Sizes that are not multiples of the vector (codegen 36): a vector add of 2^26 + 1 elements, and
+    softmax rows of 32001 columns 32008 apart (a padded row). Both sides compile the same source;
+    Triton's `offs < n` is then element by element, ours moves whole vectors wherever all of a run
+    is in (`AxisInfo.edges`)."""
+    torch = b.torch
+    n = (1 << (24 if quick else 26)) + 1
+    xs, xt, x0 = b.inputs((n,), "float32", 2)
+    ys, yt, y0 = b.inputs((n,), "float32", 2)
+    ref = x0.astype(np.float64) + y0
+    out_t = torch.empty(n, device="cuda")
+    ta = triton_version(vector_add)
+    grid = (mf.cdiv(n, 1024),)
+    b.measure(Row("vector add, odd n", f"2^{n.bit_length() - 1}+1 fp32", "BLOCK 1024, 4 warps", 12 * n, tol=1e-6),
+              lambda i: vector_add[grid](xs[i], ys[i], mf.empty((n,)), n, BLOCK=1024, num_warps=4),
+              lambda i: ta[grid](xt[i], yt[i], out_t, n, BLOCK=1024, num_warps=4) and out_t,
+              2, lambda o, t: tuple(_errors(ref, o, t)))
+    del xs, xt, ys, yt
+    rows, cols, stride = (512 if quick else 4096), 32001, 32008
+    copies = rotations(rows * stride * 2)
+    xs, xt, x0 = b.inputs((rows, stride), "float16", copies)
+    ref = _np_softmax(x0[:, :cols])
+    out_t = torch.empty(rows, stride, device="cuda", dtype=torch.float16)
+    tk = triton_version(softmax_one_tile)
+    b.measure(Row("softmax, one tile, odd n", f"{rows}x{cols} (stride {stride}) fp16", "BLOCK 32768, 16 warps",
+                  4 * rows * cols, tol=2e-3),
+              lambda i: softmax_one_tile[(rows,)](mf.empty((rows, stride), mx.float16), xs[i], stride, stride, cols,
+                                                  BLOCK=32768, num_warps=16),
+              lambda i: tk[(rows,)](out_t, xt[i], stride, stride, cols, BLOCK=32768, num_warps=16) and out_t,
+              copies, lambda o, t: tuple(_errors(ref, o[:, :cols], t[:, :cols])))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, type=Path)
@@ -343,6 +375,7 @@ def main() -> int:
     bandwidth = copy_bandwidth()
     run(b, args.quick)
     run_misaligned(b, args.quick)
+    run_odd(b, args.quick)
     meta = {"label": args.label, "date": time.strftime("%Y-%m-%d %H:%M"), "mlx": mx.__version__,
             "metalforge_file": mf.__file__, "codegen": __import__("metalforge.codegen.pipeline",
                                                                  fromlist=["x"]).CODEGEN_VERSION,
