@@ -11,7 +11,7 @@ benchmarks/gpu_bench.py (`time_mlx`, `time_torch`: the host clock around back-to
 pipelined with `mx.async_eval`; the "serial" column is ours in one mx.eval, the earlier method). The roofline
 is the bytes each row must move over torch's measured copy bandwidth.
 
-    python benchmarks/same_source.py --out DIR [--label TEXT] [--quick]
+    python benchmarks/same_source.py --out DIR [--label TEXT] [--quick] [--only TEXT] [--part odd]
 
 Prints one table and writes DIR/same_source-<label>.json. Run it once per version to compare
 (e.g. with PYTHONPATH pointing at an older checkout for "before").
@@ -364,6 +364,8 @@ def main() -> int:
     ap.add_argument("--launches", type=int, default=100)
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--only", default="", help="time only the rows whose kernel name contains this")
+    ap.add_argument("--part", choices=("all", "aligned", "misaligned", "odd"), default="all",
+                    help="run only these rows (no inputs made for the others)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     log_file = (args.out / f"same_source-{args.label}.log").open("w")
@@ -373,9 +375,9 @@ def main() -> int:
 
     b = Bench(args.launches, args.reps, log, args.only)
     bandwidth = copy_bandwidth()
-    run(b, args.quick)
-    run_misaligned(b, args.quick)
-    run_odd(b, args.quick)
+    for part, rows in (("aligned", run), ("misaligned", run_misaligned), ("odd", run_odd)):
+        if args.part in ("all", part):
+            rows(b, args.quick)
     meta = {"label": args.label, "date": time.strftime("%Y-%m-%d %H:%M"), "mlx": mx.__version__,
             "metalforge_file": mf.__file__, "codegen": __import__("metalforge.codegen.pipeline",
                                                                  fromlist=["x"]).CODEGEN_VERSION,

@@ -24,7 +24,10 @@
 #   tests (test_library.py, test_qmm_split.py) and the conformance suite on the CUDA back end with what is
 #   left;  PART=15: the Triton-port conformance tests from $FROM on (default: all; and $ALSO; -k matches
 #   substrings, so a name also takes longer names) on the CUDA back end for $LIMIT s (default 560),
-#   failures with their short tracebacks.
+#   failures with their short tracebacks;  PART=16: codegen 36 and the fused prefill kernels: the
+#   tests of what they changed on the CUDA back end first (edge vectors, rows at odd strides, qmm_swiglu,
+#   qmm_qkv), then same_source.py's odd-size rows at .device/base.tgz and here (this tree's script
+#   on either package), then lm_bench.py untuned on $MODELS (default Qwen2-1.5B) at both.
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -122,5 +125,18 @@ case "${PART:-1}" in
      | sed 's/ / or /g')
    [ -n "$names" ] || { echo "no test named ${FROM:-} in test_triton_port.py"; names=none_at_all; }
    gpu_tests $(left ${LIMIT:-560}) --tb=short tests/conformance/test_triton_port.py -k "${ALSO:+$ALSO or }$names" ;;
+16) gpu_tests 200 --tb=short tests/dsl/test_kernels.py tests/kernels/test_qmm_swiglu.py tests/kernels/test_qmm_qkv.py \
+     tests/codegen/test_cuda_render.py -k "vector or offsets_of_unknown or edge or swiglu or qkv or add"
+   for side in base new; do
+     root=/tmp/mf$side
+     PYTHONPATH=$root:$PYTHONPATH timeout 100 python3 -u benchmarks/same_source.py --out "$OUT/ss-$side" \
+       --label $side --part odd --launches 50 > "$OUT/ss-$side.log" 2>&1
+     echo "same_source $side rc $?"; grep -E "odd n" "$OUT/ss-$side.log" | tail -2 | cut -c1-160
+   done
+   for side in base new; do
+     timeout 110 bash -c "$(declare -f $side); $side benchmarks/lm_bench.py --out $OUT/lm-$side --models \
+       ${MODELS:-qwen2-1.5b} --reps 3 --tune-seconds 0 --greedy '' --budget 90" > "$OUT/lm-$side.log" 2>&1
+     echo "lm $side rc $?"; grep -E "^\| (llama|qwen)" "$OUT/lm-$side.log" | tail -2 | cut -c1-300
+   done ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"
