@@ -209,8 +209,8 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
         if op.opcode in ("load", "store") and isinstance(op.operands[0].type, BlockType):
             element = op.operands[0].type.element.element
             limit = target.vector_limit(element)
-            width = access_width(op, info, limit)
-            edged = edge_width(op, info, limit)
+            width = access_width(op, info, limit, target.vectors_need_alignment)
+            edged = edge_width(op, info, limit, target.vectors_need_alignment)
             if edged > width:
                 width = edged
                 plan.edge_accesses.add(id(op))

@@ -173,6 +173,11 @@ def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
             return AxisInfo.scalar(gcd(args[0].divisibility[0], args[1].divisibility[0]))
         if code == "mul":
             return AxisInfo.scalar(min(MAX_DIVISIBILITY, args[0].divisibility[0] * args[1].divisibility[0]))
+        if code == "cast" and element_of(r.type).is_int and element_of(op.operands[0].type).is_int:
+            return args[0]  # widened or truncated, the low bits stay: what powers of two divide them
+        if code == "multiple_of":
+            values = op.attrs["values"]
+            return AxisInfo.scalar(values[0] if isinstance(values, (tuple, list)) else values)
         return None
     if code == "broadcast":
         src = shape_of(op.operands[0].type)
@@ -207,6 +212,9 @@ def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
                         tuple(map(gcd, a.constancy, b.constancy)))
     if code == "cmp" and op.attrs["pred"] in ("lt", "le", "gt", "ge"):
         a, b = args
+        # unsigned values wrap at 0 inside a run (at a multiple of every power of two): a flip there
+        # and one at the bound make two ranges, so an unsigned compare has no edges beyond its constancy
+        signed = not any(element_of(o.type).is_unsigned for o in op.operands)
         constancy, edges = [], []
         for d in range(len(shape)):
             k = e = gcd(a.constancy[d], b.constancy[d])
@@ -218,10 +226,16 @@ def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
             if a.constancy[d] > 1:
                 k, e = max(k, gcd(gcd(b.contiguity[d], a.constancy[d]), g)), max(e, gcd(b.contiguity[d], a.constancy[d]))
             constancy.append(k)
-            edges.append(e)
+            edges.append(e if signed else k)
         return AxisInfo((1,) * len(shape), (1,) * len(shape), tuple(constancy), tuple(edges))
     if code == "cast" and not element_of(r.type).is_float and not element_of(op.operands[0].type).is_float:
-        return args[0]  # integer widening or narrowing of index values keeps their facts
+        src, dst = element_of(op.operands[0].type), element_of(r.type)
+        if dst.bits >= src.bits and dst.signed == src.signed:
+            return args[0]  # integer widening of index values keeps their facts
+        # narrowed or of the other sign, a run may wrap (127 -> -128): it no longer rises by one
+        # throughout, though every element keeps its low bits
+        a = args[0]
+        return AxisInfo((1,) * len(shape), _element_divisibility(a), a.constancy, a.edges)
     if code == "and":  # of masks: ranges intersected are one range
         constancy, edges = tuple(shape), tuple(shape)
         for a in args:
@@ -237,25 +251,28 @@ def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
     return None
 
 
-def _aligned_run(ptr: Value, info: dict[int, AxisInfo], limit: int) -> int:
+def _aligned_run(ptr: Value, info: dict[int, AxisInfo], limit: int, aligned: bool) -> int:
     """How many neighbouring elements (along the last dimension, at most `limit`) pointer tile `ptr`
-    addresses contiguously from offsets that are multiples of that many: an access of them is aligned
-    wherever the kernel's arguments are (lir_passes/aligned_vectors.py). A row at an offset of
-    unknown divisibility (`row * stride` for any stride) is contiguous, yet its vectors would start
-    anywhere."""
+    addresses contiguously; with `aligned` (a target whose vectors need aligned addresses), from
+    offsets that are multiples of that many too, so that an access of them is aligned wherever the
+    kernel's arguments are (lir_passes/aligned_vectors.py): a row at an offset of unknown
+    divisibility (`row * stride` for any stride) is contiguous, yet its vectors would start anywhere
+    (Metal's packed vectors may)."""
     if ptr.id not in info:
         return 1
     facts = info[ptr.id]
-    return gcd(min(limit, shape_of(ptr.type)[-1], facts.contiguity[-1]), facts.divisibility[-1])
+    run = min(limit, shape_of(ptr.type)[-1], facts.contiguity[-1])
+    return gcd(run, facts.divisibility[-1]) if aligned else run
 
 
-def access_width(op: Operation, info: dict[int, AxisInfo], limit: int) -> int:
+def access_width(op: Operation, info: dict[int, AxisInfo], limit: int, aligned: bool = True) -> int:
     """How many neighbouring elements (along the last dimension) each access of load/store `op` can
-    move at once: its pointers contiguous and its mask and `other` constant over them, at most `limit`."""
+    move at once: its pointers contiguous (`_aligned_run`) and its mask and `other` constant over
+    them, at most `limit`."""
     ptr = op.operands[0]
     if not isinstance(ptr.type, BlockType):
         return 1
-    width = _aligned_run(ptr, info, limit)
+    width = _aligned_run(ptr, info, limit, aligned)
     rest = op.operands[1:] if op.opcode == "load" else op.operands[2:]  # mask and other / mask
     for v in rest:
         if isinstance(v.type, BlockType):
@@ -263,7 +280,7 @@ def access_width(op: Operation, info: dict[int, AxisInfo], limit: int) -> int:
     return width
 
 
-def edge_width(op: Operation, info: dict[int, AxisInfo], limit: int) -> int:
+def edge_width(op: Operation, info: dict[int, AxisInfo], limit: int, aligned: bool = True) -> int:
     """`access_width` where the mask's true elements form one range inside each access (`offs < n`
     for any n: `AxisInfo.edges`): the access then moves that many elements at once where its mask is
     all true and goes element by element where it is not (lowering/memory.py), reading its `other`
@@ -271,7 +288,7 @@ def edge_width(op: Operation, info: dict[int, AxisInfo], limit: int) -> int:
     ptr = op.operands[0]
     if not isinstance(ptr.type, BlockType):
         return 1
-    width = _aligned_run(ptr, info, limit)
+    width = _aligned_run(ptr, info, limit, aligned)
     masked = op.attrs.get("masked")
     mask = (op.operands[1] if op.opcode == "load" else op.operands[2]) if masked else None
     if mask is not None and isinstance(mask.type, BlockType):

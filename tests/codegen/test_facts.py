@@ -36,8 +36,13 @@ def test_vector_and_scalar_accesses_are_counted_per_thread(target):
 
 def test_reduction_barriers_threadgroup_bytes_and_runtime_loops():
     """A row loop with a run-time bound counts once per iteration; the sum's partials of 4
-    simdgroups take 16 bytes of threadgroup memory between two barriers; one thread stores."""
+    simdgroups take 16 bytes of threadgroup memory between two barriers; one thread stores. The
+    row at `row * n` (n odd) is read in runs of 4 where all of a run is below n (Metal's packed
+    vectors may start at any element), element by element at the edge; on CUDA, whose vectors need
+    aligned addresses, element by element throughout."""
     c = row_sums.compile(mx.zeros((16,)), mf.empty(8), 4095, BLOCK=512, num_warps=4, target="msl")
     f = c.facts
-    assert f.runtime_loops == 1 and dict(f.loads) == {4: 4} and dict(f.stores) == {4: 1}
+    assert f.runtime_loops == 1 and dict(f.loads) == {16: 1, 4: 4} and dict(f.stores) == {4: 1}
     assert f.barriers == 2 and f.shared_bytes == c.shared_bytes == 16
+    cuda = row_sums.compile(mx.zeros((16,)), mf.empty(8), 4095, BLOCK=512, num_warps=4, target="cuda").facts
+    assert dict(cuda.loads) == {4: 4}

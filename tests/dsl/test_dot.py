@@ -646,8 +646,9 @@ def test_matmul_loader_pointers_advance(rng, M, N, K):
     """num_stages=2: the next K step's tiles are read through one base pointer per operand carried
     across the K loop and advanced by BLOCK_K * stride (Steel's loader `next()`), plus the first
     step's offsets, instead of addresses recomputed from k0 (codegen/ir_passes/prefetch.py); the
-    masks that remain still come from k0. Where the sizes are multiples of 16 the loads stay packed_half4 (the
-    carried pointer keeps the arguments' alignment). Results against float64 on both shapes."""
+    masks that remain still come from k0. The loads stay packed_half4 (the carried pointer keeps the
+    arguments' alignment; where K = 75, the rows' vectors start anywhere, which Metal's packed vectors
+    may, and the edge of K goes element by element). Results against float64 on both shapes."""
     from metalforge.kernels.matmul import matmul_kernel
     a, a64 = inputs(rng, mx.float16, M, K)
     b, b64 = inputs(rng, mx.float16, K, N)
@@ -658,7 +659,7 @@ def test_matmul_loader_pointers_advance(rng, M, N, K):
     k_loop = msl[msl.index("for (int k0"):]
     assert "a_ptr_next = (a_ptr_k + " in k_loop and "b_ptr_next = (b_ptr_k + " in k_loop
     assert "(a_ptr_k + (rm_1 * K))" in k_loop and "k0" not in k_loop.split("a_ptr_k + ")[1].split(";")[0]
-    assert ("packed_half4*)(((a_ptr_k + " in k_loop) == (M % 16 == 0)
+    assert "packed_half4*)(((a_ptr_k + " in k_loop
 
 
 @pytest.mark.parametrize("num_stages", [1, 2])

@@ -78,6 +78,50 @@ def test_vector_accesses_below_sixteen(rng, n, width, dtype):
         equal(out, (npy(x).astype(np.float64) + npy(y)).astype(npy(x).dtype))
 
 
+@mf.jit
+def wrapped_masks(x_ptr, out_ptr, lo, c, KIND: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    if KIND == 0:
+        mask = (offs - lo).to(tl.uint32) >= c  # wraps at 0: "offs >= lo + c or offs < lo" in one test
+    else:
+        mask = (offs + lo).to(tl.int8) < c  # wraps at 128
+    if KIND == 2:
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs), mask=(offs - lo).to(tl.uint32) >= c)
+    else:
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask, other=-7.0))
+
+
+@pytest.mark.parametrize("kind,lo,c", [(0, 1, 2), (1, 125, 126), (2, 1, 2)], ids=["unsigned", "narrowed", "store"])
+def test_masks_of_wrapping_indices_are_not_taken_for_one_range(kind, lo, c):
+    """An index run cast to unsigned, or narrowed, wraps inside a run of 4 (found by an independent
+    review of codegen 36): its compare can be true at both ends of a run and false between, so such
+    a mask is never an edge: the masked-off elements stay `other` (loads) or untouched (stores)."""
+    x = np.arange(128, dtype=np.float32)
+    out = np.array(wrapped_masks[(1,)](mx.array(x), mf.full((128,), -1.0, mx.float32), lo, c, KIND=kind, BLOCK=128,
+                                       num_warps=1))
+    index = np.arange(128)
+    keep = (index - lo) % 2 ** 32 >= c if kind != 1 else ((index + lo + 128) % 256) - 128 < c
+    assert (out == np.where(keep, x, -1.0 if kind == 2 else -7.0)).all(), np.nonzero(out != np.where(keep, x, -7.0))
+
+
+@mf.jit
+def rows_by_program(x_ptr, out_ptr, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)  # int64 row offsets, as production Triton kernels write them
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + row * tl.multiple_of(stride, 16) + offs, tl.load(x_ptr + row * stride + offs))
+
+
+def test_scalar_casts_and_multiple_of_keep_divisibility(rng):
+    """`program_id(0).to(tl.int64) * stride` and `tl.multiple_of(stride, 16)`: scalar facts that an
+    aligned vector needs on CUDA (16-byte accesses of 8 halves); values on the active back end."""
+    x = mx.array(rng.standard_normal(3 * 1024).astype(np.float16))
+    body = rows_by_program.compile(x, mf.empty((3 * 1024,), mx.float16), 1024, BLOCK=1024, num_warps=4,
+                                   target="cuda").body
+    assert body.count("reinterpret_cast<const mf_vec<8, __half>*>") == 1 and "mf_vec<8, __half>*>((" in body
+    out = rows_by_program[(3,)](x, mf.empty((3 * 1024,), mx.float16), 1024, BLOCK=1024, num_warps=4)
+    equal(out, npy(x))
+
+
 # --- row softmax ------------------------------------------------------------------------------
 @mf.jit
 def softmax(x_ptr, out_ptr, n_cols, stride, BLOCK: tl.constexpr):
