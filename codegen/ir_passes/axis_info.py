@@ -87,6 +87,11 @@ def analyse(fn: Function, divisibility: Mapping[str, int]) -> dict[int, AxisInfo
                 for i, r in enumerate(op.results):
                     info[r.id] = merged([get(region.ops[-1].operands[i]) for region in op.regions])
                 continue
+            if len(op.results) == 1 and op.opcode == "mul" and any(constants.get(v.id) == 1 for v in op.operands):
+                # x * 1 is x (a block pointer's unit stride: `cols * 1`): its runs stay contiguous
+                a, b = op.operands
+                info[op.result.id] = get(b if constants.get(a.id) == 1 else a)
+                continue
             if len(op.results) == 1 and op.opcode in ("sdiv", "udiv") and op.operands[1].id in constants:
                 found = divided(get(op.operands[0]), constants[op.operands[1].id], shape_of(op.result.type))
                 if found is not None:
@@ -192,6 +197,20 @@ def infer(op: Operation, args: list[AxisInfo]) -> AxisInfo | None:
         return AxisInfo(a.contiguity[:axis] + (1,) + a.contiguity[axis:],
                         a.divisibility[:axis] + (d,) + a.divisibility[axis:], a.constancy[:axis] + (1,) + a.constancy[axis:],
                         a.edges[:axis] + (1,) + a.edges[axis:] if a.edges else ())
+    if code == "reshape":  # only size-1 axes added or removed (a block pointer's offsets): the others' facts
+        src, a = shape_of(op.operands[0].type), args[0]
+        kept = [d for d, n in enumerate(src) if n != 1]
+        if [src[d] for d in kept] != [n for n in shape if n != 1] or len(a.contiguity) != len(src):
+            return None
+        d = min(_element_divisibility(a), default=MAX_DIVISIBILITY)  # a size-1 axis: as expand_dims makes it
+        facts = [list(f) for f in (a.contiguity, a.divisibility, a.constancy, a.edge_runs())]
+        mapped = iter(kept)
+        out = [[], [], [], []]
+        for n in shape:
+            src_dim = next(mapped) if n != 1 else None
+            for field, new_axis, made in zip(facts, (1, d, 1, 1), out):
+                made.append(new_axis if src_dim is None else field[src_dim])
+        return AxisInfo(*map(tuple, out))
     if code == "multiple_of" or code == "max_contiguous":
         a, values = args[0], op.attrs["values"]
         values = tuple(values) if isinstance(values, (tuple, list)) else (values,) * len(shape)

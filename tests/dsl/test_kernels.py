@@ -122,6 +122,34 @@ def test_scalar_casts_and_multiple_of_keep_divisibility(rng):
     equal(out, npy(x))
 
 
+@mf.jit
+def block_copy(x_ptr, out_ptr, M, N, om, on, stride, BM: tl.constexpr, BN: tl.constexpr):
+    p = tl.make_block_ptr(x_ptr, shape=(M, N), strides=(stride, 1), offsets=(om, on), block_shape=(BM, BN), order=(1, 0))
+    v = tl.load(p, boundary_check=(0, 1), padding_option="zero")
+    q = tl.make_block_ptr(out_ptr, shape=(M, N), strides=(stride, 1), offsets=(om, on), block_shape=(BM, BN),
+                          order=(1, 0))
+    tl.store(q, v + 1.0, boundary_check=(0, 1))
+
+
+@pytest.mark.parametrize("m,n,om,on", [(19, 37, -3, -16), (19, 37, 5, 0), (20, 41, -1, 16), (19, 35, 0, -4)])
+def test_block_pointer_tiles_move_in_vectors(rng, m, n, om, on):
+    """A block pointer's unit stride (`cols * 1`) and its offsets' reshape keep the columns' runs
+    contiguous (an independent review found them element by element), and its boundary checks are
+    ranges (`0 <= col < N`): vectors where a run is inside, element by element at the edges, at
+    negative offsets too; every element of the tile inside the shape written, none outside."""
+    stride, bm, bn = 40, 16, 32
+    x = rng.standard_normal(m * stride).astype(np.float32)
+    out = np.array(block_copy[(1,)](mx.array(x), mf.full((m * stride,), 99.0, mx.float32), m, n, om, on, stride,
+                                    BM=bm, BN=bn, num_warps=2))
+    want = np.full(m * stride, 99.0, np.float32)
+    rows, cols = np.arange(om, om + bm), np.arange(on, on + bn)
+    inside = (rows[:, None] >= 0) & (rows[:, None] < m) & (cols[None, :] >= 0) & (cols[None, :] < n)
+    at = (rows[:, None] * stride + cols[None, :])[inside]
+    want[at] = x[at] + 1.0
+    assert (out == want).all(), np.nonzero(out != want)[0][:8]
+    assert any(v in generated(block_copy) for v in ("packed_float4", "mf_vec<4, float>"))
+
+
 # --- row softmax ------------------------------------------------------------------------------
 @mf.jit
 def softmax(x_ptr, out_ptr, n_cols, stride, BLOCK: tl.constexpr):
