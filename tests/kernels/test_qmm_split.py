@@ -3,6 +3,8 @@ which products split, that the ranges cover K once at group and BLOCK_K boundari
 products and the whole against float64, and the partial kernel's CUDA on wgmma."""
 from __future__ import annotations
 
+import functools
+
 import mlx.core as mx
 import numpy as np
 import pytest
@@ -137,7 +139,9 @@ def test_split_qmm_tunes_on_a_miss_for_a_models_batch(rng, monkeypatch, tmp_path
     candidates are checked against its reference (x flattened to rows), and the one kept is stored."""
     monkeypatch.setenv("METALFORGE_DB", str(tmp_path / "tuning.sqlite"))
     monkeypatch.setenv("METALFORGE_TUNE_ON_MISS", "1")
-    quantized.qmm_partial_kernel.clear_cache()  # another test may have run this shape untuned
+    tuner = quantized.qmm_partial_kernel
+    monkeypatch.setattr(tuner, "tune", functools.partial(type(tuner).tune, tuner, trials=6))  # a short search
+    tuner.clear_cache()  # another test may have run this shape untuned
     w_q, scales, biases, w = _quantized(rng, 40, 4096, 64, 4)
     x = normal(rng, (1, 3, 4096), mx.float16)
     got = quantized.qmm(x, w_q, scales, biases)
