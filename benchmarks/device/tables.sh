@@ -126,7 +126,7 @@ case "${PART:-1}" in
    [ -n "$names" ] || { echo "no test named ${FROM:-} in test_triton_port.py"; names=none_at_all; }
    gpu_tests $(left ${LIMIT:-560}) --tb=short tests/conformance/test_triton_port.py -k "${ALSO:+$ALSO or }$names" ;;
 16) gpu_tests 200 --tb=short tests/dsl/test_kernels.py tests/kernels/test_qmm_swiglu.py tests/kernels/test_qmm_qkv.py \
-     tests/codegen/test_cuda_render.py -k "vector or offsets_of_unknown or edge or swiglu or qkv or add"
+     tests/codegen/test_cuda_render.py -k "vector or offsets_of_unknown or edge or swiglu or qkv or add or wrapping or multiple_of or block_pointer"
    for side in base new; do
      root=/tmp/mf$side
      PYTHONPATH=$root:$PYTHONPATH timeout 100 python3 -u benchmarks/same_source.py --out "$OUT/ss-$side" \
