@@ -732,14 +732,17 @@ def qmm_qkv(x: mx.array, q: Quantized, k: Quantized, v: Quantized, group_size: i
     if x.shape[-1] != kq:
         raise ValueError(f"qmm_qkv: x of shape {x.shape} does not end in the weights' K of {kq}")
     m, biased = x.size // kq, _bias_args("qmm_qkv", bias, nq, nkv)
-    if min(a.size for w in (q, k, v) for a in w) < MAX_CONSTANT_ARRAY_SIZE:
+    # a weight's scales (and biases, as many) are its smallest arrays: its packed words are bits * group / 32
+    # for each scale (at least one: 2 bits in groups of 16)
+    if min(q[1].size, k[1].size, v[1].size) < MAX_CONSTANT_ARRAY_SIZE:
         # MLX passes arrays this small in Metal's constant address space, and the kernel's choice of
         # weights per column tile cannot mix those with device memory: three qmm (tiny weights)
         products = [qmm(x, *w, group_size, bits, backend) for w in (q, k, v)]
         return tuple(products if bias is None else (p + b for p, b in zip(products, bias)))
-    outputs = (empty((*x.shape[:-1], rows), x.dtype) for rows in (nq, nkv, nkv))
-    return tuple(qmm_qkv_kernel[qmm_qkv_grid(m, nq, nkv)](x, *q, *k, *v, *outputs, m, nq, nkv, kq, group_size, bits,
-                                                          **biased, backend=backend))
+    lead = x.shape[:-1]
+    return tuple(qmm_qkv_kernel[qmm_qkv_grid(m, nq, nkv)](
+        x, *q, *k, *v, empty((*lead, nq), x.dtype), empty((*lead, nkv), x.dtype), empty((*lead, nkv), x.dtype), m, nq,
+        nkv, kq, group_size, bits, **biased, backend=backend))
 
 
 def qmv_swiglu(x: mx.array, gate: Quantized, up: Quantized, group_size: int = 64, bits: int = 4,
