@@ -213,11 +213,11 @@ class FusedSwiGLU:
         if norm is not None and not _norm_fusable(norm, x):
             x, norm = norm(x), None
         gate, up = self["gate_proj"], self["up_proj"]
-        if x.size != x.shape[-1] and _swiglu_fusable(gate, up, x):  # a prefill's rows
-            hidden = quantized.qmm_swiglu(x if norm is None else norm(x), _quantized(gate), _quantized(up),
-                                          gate.group_size, gate.bits)
-            return _residual_product(self["down_proj"], hidden, residual)
-        if x.size == x.shape[-1] and _swiglu_fusable(gate, up, x):
+        if _swiglu_fusable(gate, up, x):
+            if x.size != x.shape[-1]:  # a prefill's rows
+                hidden = quantized.qmm_swiglu(x if norm is None else norm(x), _quantized(gate), _quantized(up),
+                                              gate.group_size, gate.bits)
+                return _residual_product(self["down_proj"], hidden, residual)
             weights, fused_norm = (*_quantized(gate), *_quantized(up)), _fused_norm(norm, x)
             key = (x.shape, x.dtype, gate.group_size, gate.bits, *map(id, weights),
                    None if fused_norm is None else (id(fused_norm.weight), fused_norm.eps))
