@@ -25,6 +25,7 @@ from .ir_passes.prefetch import prefetch_dot_operands
 from .lir_passes.aligned_vectors import version_vector_accesses
 from .lir_passes.sincos import fuse_sincos
 from .lir_passes.barriers import merge_barriers
+from .lir_passes.fuse_loops import fuse_slot_loops
 from .lir_passes.simplify import simplify_indices
 from .lir_passes.unused import drop_unused_scalars
 from .lowering.driver import lower
@@ -32,7 +33,7 @@ from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 from .target import target_named
 
-CODEGEN_VERSION = "36"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "37"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 _SOURCE_COMMENT = re.compile(r"^\s*// (\d+): (.*)$")  # lowering's comment naming each op's Python line
 PASSES = (("fold constants", fold_constants), ("exp of differences", fold_exp_differences),
@@ -134,10 +135,11 @@ def compile_ir(fn: Function, outputs: set[str], num_warps: int, target: str = "m
     check_slots(fn, plan, num_warps)
     kernel: lir.Kernel = lower(fn, plan, outputs, num_warps)
     kernel.body = merge_barriers(kernel.body)
-    simplify_indices(kernel, num_warps)
-    kernel.body = drop_unused_scalars(kernel.body)
     if tgt.fuse_sincos:
         kernel.body = fuse_sincos(kernel.body)
+    fuse_slot_loops(kernel)
+    simplify_indices(kernel, num_warps)
+    kernel.body = drop_unused_scalars(kernel.body)
     if tgt.vectors_need_alignment:
         version_vector_accesses(kernel)
     header, body = RENDERERS[target](tgt).render(kernel)

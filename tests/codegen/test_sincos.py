@@ -64,7 +64,8 @@ def test_loops_that_differ_or_are_separated_by_a_write_stay_apart():
 
 @pytest.mark.parametrize("shape,block_t,warps,fused", [
     ((1, 32, 1, 64), 1, 1, "sincosf(theta[0], &s[0], &c[0]);"),    # a decode step: one slot a thread
-    ((32, 4096, 128), 16, 4, "sincosf(theta[k], &s[k], &c[k]);")])  # prefill: 8 slots a thread
+    ((32, 4096, 128), 16, 4, "sincosf(theta, &s[k], &c[k]);")])  # prefill: 8 slots a thread (theta a
+    # scalar of the slot loop: lir_passes/fuse_loops.py)
 def test_rope_on_cuda_computes_each_angle_once_and_metal_is_unchanged(shape, block_t, warps, fused):
     x = mx.zeros(shape, mx.float16)
     args = (x, mf.empty(x.shape, mx.float16), x.size // (shape[-2] * shape[-1]), shape[-2], 13.1, shape[-1] // 2,

@@ -60,82 +60,103 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t = (int(blockIdx.x) * mf_n_cols);
   decltype(x_ptr) t_1 = (x_ptr + t);
-  __half t_2[32];
+  int t_4 = (int(blockIdx.x) * mf_n_cols);
+  decltype(res_ptr) t_5 = (res_ptr + t_4);
+  float h[32];
+  int t_8 = (int(blockIdx.x) * mf_n_cols);
+  decltype(sum_ptr) t_9 = (sum_ptr + t_8);
+  float t_11[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 8) {
     int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
+    __half t_2_0;
+    __half t_2_1;
+    __half t_2_2;
+    __half t_2_3;
+    __half t_2_4;
+    __half t_2_5;
+    __half t_2_6;
+    __half t_2_7;
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
       mf_load_masked(mf_v, (t_1 + offs), mask);
-      t_2[k] = mf_v.v[0];
-      t_2[(k + 1)] = mf_v.v[1];
-      t_2[(k + 2)] = mf_v.v[2];
-      t_2[(k + 3)] = mf_v.v[3];
-      t_2[(k + 4)] = mf_v.v[4];
-      t_2[(k + 5)] = mf_v.v[5];
-      t_2[(k + 6)] = mf_v.v[6];
-      t_2[(k + 7)] = mf_v.v[7];
+      t_2_0 = mf_v.v[0];
+      t_2_1 = mf_v.v[1];
+      t_2_2 = mf_v.v[2];
+      t_2_3 = mf_v.v[3];
+      t_2_4 = mf_v.v[4];
+      t_2_5 = mf_v.v[5];
+      t_2_6 = mf_v.v[6];
+      t_2_7 = mf_v.v[7];
     }
-  }
-  float t_3[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    t_3[k] = static_cast<float>(t_2[k]);
-  }
-  // 94: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
-  int t_4 = (int(blockIdx.x) * mf_n_cols);
-  decltype(res_ptr) t_5 = (res_ptr + t_4);
-  __half t_6[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 8) {
-    int offs = ((k * 256) + (int(threadIdx.x) * 8));
-    bool mask = (offs < mf_n_cols);
+    float t_3_0 = static_cast<float>(t_2_0);
+    float t_3_1 = static_cast<float>(t_2_1);
+    float t_3_2 = static_cast<float>(t_2_2);
+    float t_3_3 = static_cast<float>(t_2_3);
+    float t_3_4 = static_cast<float>(t_2_4);
+    float t_3_5 = static_cast<float>(t_2_5);
+    float t_3_6 = static_cast<float>(t_2_6);
+    float t_3_7 = static_cast<float>(t_2_7);
+    // 94: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+    __half t_6_0;
+    __half t_6_1;
+    __half t_6_2;
+    __half t_6_3;
+    __half t_6_4;
+    __half t_6_5;
+    __half t_6_6;
+    __half t_6_7;
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
       mf_load_masked(mf_v, (t_5 + offs), mask);
-      t_6[k] = mf_v.v[0];
-      t_6[(k + 1)] = mf_v.v[1];
-      t_6[(k + 2)] = mf_v.v[2];
-      t_6[(k + 3)] = mf_v.v[3];
-      t_6[(k + 4)] = mf_v.v[4];
-      t_6[(k + 5)] = mf_v.v[5];
-      t_6[(k + 6)] = mf_v.v[6];
-      t_6[(k + 7)] = mf_v.v[7];
+      t_6_0 = mf_v.v[0];
+      t_6_1 = mf_v.v[1];
+      t_6_2 = mf_v.v[2];
+      t_6_3 = mf_v.v[3];
+      t_6_4 = mf_v.v[4];
+      t_6_5 = mf_v.v[5];
+      t_6_6 = mf_v.v[6];
+      t_6_7 = mf_v.v[7];
     }
-  }
-  float t_7[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    t_7[k] = static_cast<float>(t_6[k]);
-  }
-  // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
-  float h[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    h[k] = (t_3[k] + t_7[k]);
-  }
-  // 95: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
-  int t_8 = (int(blockIdx.x) * mf_n_cols);
-  decltype(sum_ptr) t_9 = (sum_ptr + t_8);
-  __half t_10[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    t_10[k] = mf_cast<__half>(h[k]);
-  }
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 8) {
-    int offs = ((k * 256) + (int(threadIdx.x) * 8));
-    bool mask = (offs < mf_n_cols);
+    float t_7_0 = static_cast<float>(t_6_0);
+    float t_7_1 = static_cast<float>(t_6_1);
+    float t_7_2 = static_cast<float>(t_6_2);
+    float t_7_3 = static_cast<float>(t_6_3);
+    float t_7_4 = static_cast<float>(t_6_4);
+    float t_7_5 = static_cast<float>(t_6_5);
+    float t_7_6 = static_cast<float>(t_6_6);
+    float t_7_7 = static_cast<float>(t_6_7);
+    // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+    h[k] = (t_3_0 + t_7_0);
+    h[(k + 1)] = (t_3_1 + t_7_1);
+    h[(k + 2)] = (t_3_2 + t_7_2);
+    h[(k + 3)] = (t_3_3 + t_7_3);
+    h[(k + 4)] = (t_3_4 + t_7_4);
+    h[(k + 5)] = (t_3_5 + t_7_5);
+    h[(k + 6)] = (t_3_6 + t_7_6);
+    h[(k + 7)] = (t_3_7 + t_7_7);
+    // 95: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
+    __half t_10_0 = mf_cast<__half>(h[k]);
+    __half t_10_1 = mf_cast<__half>(h[(k + 1)]);
+    __half t_10_2 = mf_cast<__half>(h[(k + 2)]);
+    __half t_10_3 = mf_cast<__half>(h[(k + 3)]);
+    __half t_10_4 = mf_cast<__half>(h[(k + 4)]);
+    __half t_10_5 = mf_cast<__half>(h[(k + 5)]);
+    __half t_10_6 = mf_cast<__half>(h[(k + 6)]);
+    __half t_10_7 = mf_cast<__half>(h[(k + 7)]);
     if (mask) {
-      *reinterpret_cast<mf_vec<8, __half>*>((t_9 + offs)) = mf_vec<8, __half>{{t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)], t_10[(k + 4)], t_10[(k + 5)], t_10[(k + 6)], t_10[(k + 7)]}};
+      *reinterpret_cast<mf_vec<8, __half>*>((t_9 + offs)) = mf_vec<8, __half>{{t_10_0, t_10_1, t_10_2, t_10_3, t_10_4, t_10_5, t_10_6, t_10_7}};
     }
-  }
-  // 68: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
-  float t_11[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
+    // 68: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
     t_11[k] = (h[k] * h[k]);
+    t_11[(k + 1)] = (h[(k + 1)] * h[(k + 1)]);
+    t_11[(k + 2)] = (h[(k + 2)] * h[(k + 2)]);
+    t_11[(k + 3)] = (h[(k + 3)] * h[(k + 3)]);
+    t_11[(k + 4)] = (h[(k + 4)] * h[(k + 4)]);
+    t_11[(k + 5)] = (h[(k + 5)] * h[(k + 5)]);
+    t_11[(k + 6)] = (h[(k + 6)] * h[(k + 6)]);
+    t_11[(k + 7)] = (h[(k + 7)] * h[(k + 7)]);
   }
   float acc[1];
   acc[0] = t_11[0];
@@ -200,53 +221,67 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   float t_16 = mf_sqrt(t_15);
   float rstd = mf_fdiv(1.0f, t_16);
   // 69: return h * rstd * tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-  float t_17[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    t_17[k] = (h[k] * rstd);
-  }
-  __half t_18[32];
+  int t_20 = (int(blockIdx.x) * mf_n_cols);
+  decltype(out_ptr) t_21 = (out_ptr + t_20);
   #pragma unroll
   for (int k = 0; (k < 32); k += 8) {
+    float t_17_0 = (h[k] * rstd);
+    float t_17_1 = (h[(k + 1)] * rstd);
+    float t_17_2 = (h[(k + 2)] * rstd);
+    float t_17_3 = (h[(k + 3)] * rstd);
+    float t_17_4 = (h[(k + 4)] * rstd);
+    float t_17_5 = (h[(k + 5)] * rstd);
+    float t_17_6 = (h[(k + 6)] * rstd);
+    float t_17_7 = (h[(k + 7)] * rstd);
     int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
+    __half t_18_0;
+    __half t_18_1;
+    __half t_18_2;
+    __half t_18_3;
+    __half t_18_4;
+    __half t_18_5;
+    __half t_18_6;
+    __half t_18_7;
     {
       mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
       mf_load_masked(mf_v, (w_ptr + offs), mask);
-      t_18[k] = mf_v.v[0];
-      t_18[(k + 1)] = mf_v.v[1];
-      t_18[(k + 2)] = mf_v.v[2];
-      t_18[(k + 3)] = mf_v.v[3];
-      t_18[(k + 4)] = mf_v.v[4];
-      t_18[(k + 5)] = mf_v.v[5];
-      t_18[(k + 6)] = mf_v.v[6];
-      t_18[(k + 7)] = mf_v.v[7];
+      t_18_0 = mf_v.v[0];
+      t_18_1 = mf_v.v[1];
+      t_18_2 = mf_v.v[2];
+      t_18_3 = mf_v.v[3];
+      t_18_4 = mf_v.v[4];
+      t_18_5 = mf_v.v[5];
+      t_18_6 = mf_v.v[6];
+      t_18_7 = mf_v.v[7];
     }
-  }
-  float t_19[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    t_19[k] = static_cast<float>(t_18[k]);
-  }
-  float y[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    y[k] = (t_17[k] * t_19[k]);
-  }
-  // 97: tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
-  int t_20 = (int(blockIdx.x) * mf_n_cols);
-  decltype(out_ptr) t_21 = (out_ptr + t_20);
-  __half t_22[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    t_22[k] = mf_cast<__half>(y[k]);
-  }
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 8) {
-    int offs = ((k * 256) + (int(threadIdx.x) * 8));
-    bool mask = (offs < mf_n_cols);
+    float t_19_0 = static_cast<float>(t_18_0);
+    float t_19_1 = static_cast<float>(t_18_1);
+    float t_19_2 = static_cast<float>(t_18_2);
+    float t_19_3 = static_cast<float>(t_18_3);
+    float t_19_4 = static_cast<float>(t_18_4);
+    float t_19_5 = static_cast<float>(t_18_5);
+    float t_19_6 = static_cast<float>(t_18_6);
+    float t_19_7 = static_cast<float>(t_18_7);
+    float y_0 = (t_17_0 * t_19_0);
+    float y_1 = (t_17_1 * t_19_1);
+    float y_2 = (t_17_2 * t_19_2);
+    float y_3 = (t_17_3 * t_19_3);
+    float y_4 = (t_17_4 * t_19_4);
+    float y_5 = (t_17_5 * t_19_5);
+    float y_6 = (t_17_6 * t_19_6);
+    float y_7 = (t_17_7 * t_19_7);
+    // 97: tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
+    __half t_22_0 = mf_cast<__half>(y_0);
+    __half t_22_1 = mf_cast<__half>(y_1);
+    __half t_22_2 = mf_cast<__half>(y_2);
+    __half t_22_3 = mf_cast<__half>(y_3);
+    __half t_22_4 = mf_cast<__half>(y_4);
+    __half t_22_5 = mf_cast<__half>(y_5);
+    __half t_22_6 = mf_cast<__half>(y_6);
+    __half t_22_7 = mf_cast<__half>(y_7);
     if (mask) {
-      *reinterpret_cast<mf_vec<8, __half>*>((t_21 + offs)) = mf_vec<8, __half>{{t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)], t_22[(k + 4)], t_22[(k + 5)], t_22[(k + 6)], t_22[(k + 7)]}};
+      *reinterpret_cast<mf_vec<8, __half>*>((t_21 + offs)) = mf_vec<8, __half>{{t_22_0, t_22_1, t_22_2, t_22_3, t_22_4, t_22_5, t_22_6, t_22_7}};
     }
   }
 } else {
@@ -256,103 +291,124 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t = (int(blockIdx.x) * mf_n_cols);
   decltype(x_ptr) t_1 = (x_ptr + t);
-  __half t_2[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 8) {
-    int offs = ((k * 256) + (int(threadIdx.x) * 8));
-    bool mask = (offs < mf_n_cols);
-    if (mask) {
-      t_2[k] = (t_1 + offs)[0];
-      t_2[(k + 1)] = (t_1 + offs)[1];
-      t_2[(k + 2)] = (t_1 + offs)[2];
-      t_2[(k + 3)] = (t_1 + offs)[3];
-      t_2[(k + 4)] = (t_1 + offs)[4];
-      t_2[(k + 5)] = (t_1 + offs)[5];
-      t_2[(k + 6)] = (t_1 + offs)[6];
-      t_2[(k + 7)] = (t_1 + offs)[7];
-    } else {
-      t_2[k] = __float2half(0.0f);
-      t_2[(k + 1)] = __float2half(0.0f);
-      t_2[(k + 2)] = __float2half(0.0f);
-      t_2[(k + 3)] = __float2half(0.0f);
-      t_2[(k + 4)] = __float2half(0.0f);
-      t_2[(k + 5)] = __float2half(0.0f);
-      t_2[(k + 6)] = __float2half(0.0f);
-      t_2[(k + 7)] = __float2half(0.0f);
-    }
-  }
-  float t_3[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    t_3[k] = static_cast<float>(t_2[k]);
-  }
-  // 94: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   int t_4 = (int(blockIdx.x) * mf_n_cols);
   decltype(res_ptr) t_5 = (res_ptr + t_4);
-  __half t_6[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 8) {
-    int offs = ((k * 256) + (int(threadIdx.x) * 8));
-    bool mask = (offs < mf_n_cols);
-    if (mask) {
-      t_6[k] = (t_5 + offs)[0];
-      t_6[(k + 1)] = (t_5 + offs)[1];
-      t_6[(k + 2)] = (t_5 + offs)[2];
-      t_6[(k + 3)] = (t_5 + offs)[3];
-      t_6[(k + 4)] = (t_5 + offs)[4];
-      t_6[(k + 5)] = (t_5 + offs)[5];
-      t_6[(k + 6)] = (t_5 + offs)[6];
-      t_6[(k + 7)] = (t_5 + offs)[7];
-    } else {
-      t_6[k] = __float2half(0.0f);
-      t_6[(k + 1)] = __float2half(0.0f);
-      t_6[(k + 2)] = __float2half(0.0f);
-      t_6[(k + 3)] = __float2half(0.0f);
-      t_6[(k + 4)] = __float2half(0.0f);
-      t_6[(k + 5)] = __float2half(0.0f);
-      t_6[(k + 6)] = __float2half(0.0f);
-      t_6[(k + 7)] = __float2half(0.0f);
-    }
-  }
-  float t_7[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    t_7[k] = static_cast<float>(t_6[k]);
-  }
-  // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
   float h[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    h[k] = (t_3[k] + t_7[k]);
-  }
-  // 95: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
   int t_8 = (int(blockIdx.x) * mf_n_cols);
   decltype(sum_ptr) t_9 = (sum_ptr + t_8);
-  __half t_10[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    t_10[k] = mf_cast<__half>(h[k]);
-  }
+  float t_11[32];
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
     int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
+    __half t_2_0;
+    __half t_2_1;
+    __half t_2_2;
+    __half t_2_3;
+    __half t_2_4;
+    __half t_2_5;
+    __half t_2_6;
+    __half t_2_7;
     if (mask) {
-      (t_9 + offs)[0] = t_10[k];
-      (t_9 + offs)[1] = t_10[(k + 1)];
-      (t_9 + offs)[2] = t_10[(k + 2)];
-      (t_9 + offs)[3] = t_10[(k + 3)];
-      (t_9 + offs)[4] = t_10[(k + 4)];
-      (t_9 + offs)[5] = t_10[(k + 5)];
-      (t_9 + offs)[6] = t_10[(k + 6)];
-      (t_9 + offs)[7] = t_10[(k + 7)];
+      t_2_0 = (t_1 + offs)[0];
+      t_2_1 = (t_1 + offs)[1];
+      t_2_2 = (t_1 + offs)[2];
+      t_2_3 = (t_1 + offs)[3];
+      t_2_4 = (t_1 + offs)[4];
+      t_2_5 = (t_1 + offs)[5];
+      t_2_6 = (t_1 + offs)[6];
+      t_2_7 = (t_1 + offs)[7];
+    } else {
+      t_2_0 = __float2half(0.0f);
+      t_2_1 = __float2half(0.0f);
+      t_2_2 = __float2half(0.0f);
+      t_2_3 = __float2half(0.0f);
+      t_2_4 = __float2half(0.0f);
+      t_2_5 = __float2half(0.0f);
+      t_2_6 = __float2half(0.0f);
+      t_2_7 = __float2half(0.0f);
     }
-  }
-  // 68: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
-  float t_11[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
+    float t_3_0 = static_cast<float>(t_2_0);
+    float t_3_1 = static_cast<float>(t_2_1);
+    float t_3_2 = static_cast<float>(t_2_2);
+    float t_3_3 = static_cast<float>(t_2_3);
+    float t_3_4 = static_cast<float>(t_2_4);
+    float t_3_5 = static_cast<float>(t_2_5);
+    float t_3_6 = static_cast<float>(t_2_6);
+    float t_3_7 = static_cast<float>(t_2_7);
+    // 94: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+    __half t_6_0;
+    __half t_6_1;
+    __half t_6_2;
+    __half t_6_3;
+    __half t_6_4;
+    __half t_6_5;
+    __half t_6_6;
+    __half t_6_7;
+    if (mask) {
+      t_6_0 = (t_5 + offs)[0];
+      t_6_1 = (t_5 + offs)[1];
+      t_6_2 = (t_5 + offs)[2];
+      t_6_3 = (t_5 + offs)[3];
+      t_6_4 = (t_5 + offs)[4];
+      t_6_5 = (t_5 + offs)[5];
+      t_6_6 = (t_5 + offs)[6];
+      t_6_7 = (t_5 + offs)[7];
+    } else {
+      t_6_0 = __float2half(0.0f);
+      t_6_1 = __float2half(0.0f);
+      t_6_2 = __float2half(0.0f);
+      t_6_3 = __float2half(0.0f);
+      t_6_4 = __float2half(0.0f);
+      t_6_5 = __float2half(0.0f);
+      t_6_6 = __float2half(0.0f);
+      t_6_7 = __float2half(0.0f);
+    }
+    float t_7_0 = static_cast<float>(t_6_0);
+    float t_7_1 = static_cast<float>(t_6_1);
+    float t_7_2 = static_cast<float>(t_6_2);
+    float t_7_3 = static_cast<float>(t_6_3);
+    float t_7_4 = static_cast<float>(t_6_4);
+    float t_7_5 = static_cast<float>(t_6_5);
+    float t_7_6 = static_cast<float>(t_6_6);
+    float t_7_7 = static_cast<float>(t_6_7);
+    // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+    h[k] = (t_3_0 + t_7_0);
+    h[(k + 1)] = (t_3_1 + t_7_1);
+    h[(k + 2)] = (t_3_2 + t_7_2);
+    h[(k + 3)] = (t_3_3 + t_7_3);
+    h[(k + 4)] = (t_3_4 + t_7_4);
+    h[(k + 5)] = (t_3_5 + t_7_5);
+    h[(k + 6)] = (t_3_6 + t_7_6);
+    h[(k + 7)] = (t_3_7 + t_7_7);
+    // 95: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
+    __half t_10_0 = mf_cast<__half>(h[k]);
+    __half t_10_1 = mf_cast<__half>(h[(k + 1)]);
+    __half t_10_2 = mf_cast<__half>(h[(k + 2)]);
+    __half t_10_3 = mf_cast<__half>(h[(k + 3)]);
+    __half t_10_4 = mf_cast<__half>(h[(k + 4)]);
+    __half t_10_5 = mf_cast<__half>(h[(k + 5)]);
+    __half t_10_6 = mf_cast<__half>(h[(k + 6)]);
+    __half t_10_7 = mf_cast<__half>(h[(k + 7)]);
+    if (mask) {
+      (t_9 + offs)[0] = t_10_0;
+      (t_9 + offs)[1] = t_10_1;
+      (t_9 + offs)[2] = t_10_2;
+      (t_9 + offs)[3] = t_10_3;
+      (t_9 + offs)[4] = t_10_4;
+      (t_9 + offs)[5] = t_10_5;
+      (t_9 + offs)[6] = t_10_6;
+      (t_9 + offs)[7] = t_10_7;
+    }
+    // 68: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
     t_11[k] = (h[k] * h[k]);
+    t_11[(k + 1)] = (h[(k + 1)] * h[(k + 1)]);
+    t_11[(k + 2)] = (h[(k + 2)] * h[(k + 2)]);
+    t_11[(k + 3)] = (h[(k + 3)] * h[(k + 3)]);
+    t_11[(k + 4)] = (h[(k + 4)] * h[(k + 4)]);
+    t_11[(k + 5)] = (h[(k + 5)] * h[(k + 5)]);
+    t_11[(k + 6)] = (h[(k + 6)] * h[(k + 6)]);
+    t_11[(k + 7)] = (h[(k + 7)] * h[(k + 7)]);
   }
   float acc[1];
   acc[0] = t_11[0];
@@ -417,67 +473,81 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   float t_16 = mf_sqrt(t_15);
   float rstd = mf_fdiv(1.0f, t_16);
   // 69: return h * rstd * tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-  float t_17[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    t_17[k] = (h[k] * rstd);
-  }
-  __half t_18[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 8) {
-    int offs = ((k * 256) + (int(threadIdx.x) * 8));
-    bool mask = (offs < mf_n_cols);
-    if (mask) {
-      t_18[k] = (w_ptr + offs)[0];
-      t_18[(k + 1)] = (w_ptr + offs)[1];
-      t_18[(k + 2)] = (w_ptr + offs)[2];
-      t_18[(k + 3)] = (w_ptr + offs)[3];
-      t_18[(k + 4)] = (w_ptr + offs)[4];
-      t_18[(k + 5)] = (w_ptr + offs)[5];
-      t_18[(k + 6)] = (w_ptr + offs)[6];
-      t_18[(k + 7)] = (w_ptr + offs)[7];
-    } else {
-      t_18[k] = __float2half(0.0f);
-      t_18[(k + 1)] = __float2half(0.0f);
-      t_18[(k + 2)] = __float2half(0.0f);
-      t_18[(k + 3)] = __float2half(0.0f);
-      t_18[(k + 4)] = __float2half(0.0f);
-      t_18[(k + 5)] = __float2half(0.0f);
-      t_18[(k + 6)] = __float2half(0.0f);
-      t_18[(k + 7)] = __float2half(0.0f);
-    }
-  }
-  float t_19[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    t_19[k] = static_cast<float>(t_18[k]);
-  }
-  float y[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    y[k] = (t_17[k] * t_19[k]);
-  }
-  // 97: tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
   int t_20 = (int(blockIdx.x) * mf_n_cols);
   decltype(out_ptr) t_21 = (out_ptr + t_20);
-  __half t_22[32];
-  #pragma unroll 1
-  for (int k = 0; (k < 32); k += 1) {
-    t_22[k] = mf_cast<__half>(y[k]);
-  }
   #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
+    float t_17_0 = (h[k] * rstd);
+    float t_17_1 = (h[(k + 1)] * rstd);
+    float t_17_2 = (h[(k + 2)] * rstd);
+    float t_17_3 = (h[(k + 3)] * rstd);
+    float t_17_4 = (h[(k + 4)] * rstd);
+    float t_17_5 = (h[(k + 5)] * rstd);
+    float t_17_6 = (h[(k + 6)] * rstd);
+    float t_17_7 = (h[(k + 7)] * rstd);
     int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
+    __half t_18_0;
+    __half t_18_1;
+    __half t_18_2;
+    __half t_18_3;
+    __half t_18_4;
+    __half t_18_5;
+    __half t_18_6;
+    __half t_18_7;
     if (mask) {
-      (t_21 + offs)[0] = t_22[k];
-      (t_21 + offs)[1] = t_22[(k + 1)];
-      (t_21 + offs)[2] = t_22[(k + 2)];
-      (t_21 + offs)[3] = t_22[(k + 3)];
-      (t_21 + offs)[4] = t_22[(k + 4)];
-      (t_21 + offs)[5] = t_22[(k + 5)];
-      (t_21 + offs)[6] = t_22[(k + 6)];
-      (t_21 + offs)[7] = t_22[(k + 7)];
+      t_18_0 = (w_ptr + offs)[0];
+      t_18_1 = (w_ptr + offs)[1];
+      t_18_2 = (w_ptr + offs)[2];
+      t_18_3 = (w_ptr + offs)[3];
+      t_18_4 = (w_ptr + offs)[4];
+      t_18_5 = (w_ptr + offs)[5];
+      t_18_6 = (w_ptr + offs)[6];
+      t_18_7 = (w_ptr + offs)[7];
+    } else {
+      t_18_0 = __float2half(0.0f);
+      t_18_1 = __float2half(0.0f);
+      t_18_2 = __float2half(0.0f);
+      t_18_3 = __float2half(0.0f);
+      t_18_4 = __float2half(0.0f);
+      t_18_5 = __float2half(0.0f);
+      t_18_6 = __float2half(0.0f);
+      t_18_7 = __float2half(0.0f);
+    }
+    float t_19_0 = static_cast<float>(t_18_0);
+    float t_19_1 = static_cast<float>(t_18_1);
+    float t_19_2 = static_cast<float>(t_18_2);
+    float t_19_3 = static_cast<float>(t_18_3);
+    float t_19_4 = static_cast<float>(t_18_4);
+    float t_19_5 = static_cast<float>(t_18_5);
+    float t_19_6 = static_cast<float>(t_18_6);
+    float t_19_7 = static_cast<float>(t_18_7);
+    float y_0 = (t_17_0 * t_19_0);
+    float y_1 = (t_17_1 * t_19_1);
+    float y_2 = (t_17_2 * t_19_2);
+    float y_3 = (t_17_3 * t_19_3);
+    float y_4 = (t_17_4 * t_19_4);
+    float y_5 = (t_17_5 * t_19_5);
+    float y_6 = (t_17_6 * t_19_6);
+    float y_7 = (t_17_7 * t_19_7);
+    // 97: tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
+    __half t_22_0 = mf_cast<__half>(y_0);
+    __half t_22_1 = mf_cast<__half>(y_1);
+    __half t_22_2 = mf_cast<__half>(y_2);
+    __half t_22_3 = mf_cast<__half>(y_3);
+    __half t_22_4 = mf_cast<__half>(y_4);
+    __half t_22_5 = mf_cast<__half>(y_5);
+    __half t_22_6 = mf_cast<__half>(y_6);
+    __half t_22_7 = mf_cast<__half>(y_7);
+    if (mask) {
+      (t_21 + offs)[0] = t_22_0;
+      (t_21 + offs)[1] = t_22_1;
+      (t_21 + offs)[2] = t_22_2;
+      (t_21 + offs)[3] = t_22_3;
+      (t_21 + offs)[4] = t_22_4;
+      (t_21 + offs)[5] = t_22_5;
+      (t_21 + offs)[6] = t_22_6;
+      (t_21 + offs)[7] = t_22_7;
     }
   }
 }

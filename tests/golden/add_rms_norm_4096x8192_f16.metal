@@ -4,74 +4,67 @@
 // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
 int t = (int(threadgroup_position_in_grid.x) * n_cols);
 decltype(x_ptr) t_1 = (x_ptr + t);
-half t_2[32];
+int t_4 = (int(threadgroup_position_in_grid.x) * n_cols);
+decltype(res_ptr) t_5 = (res_ptr + t_4);
+float h[32];
+int t_8 = (int(threadgroup_position_in_grid.x) * n_cols);
+decltype(sum_ptr) t_9 = (sum_ptr + t_8);
+float t_11[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
   int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
+  half t_2_0;
+  half t_2_1;
+  half t_2_2;
+  half t_2_3;
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
     if (mask) mf_v = *((const device packed_half4*)((t_1 + offs)));
-    t_2[k] = mf_v[0];
-    t_2[(k + 1)] = mf_v[1];
-    t_2[(k + 2)] = mf_v[2];
-    t_2[(k + 3)] = mf_v[3];
+    t_2_0 = mf_v[0];
+    t_2_1 = mf_v[1];
+    t_2_2 = mf_v[2];
+    t_2_3 = mf_v[3];
   }
-}
-float t_3[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  t_3[k] = static_cast<float>(t_2[k]);
-}
-// 94: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
-int t_4 = (int(threadgroup_position_in_grid.x) * n_cols);
-decltype(res_ptr) t_5 = (res_ptr + t_4);
-half t_6[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 4) {
-  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
-  bool mask = (offs < n_cols);
+  float t_3_0 = static_cast<float>(t_2_0);
+  float t_3_1 = static_cast<float>(t_2_1);
+  float t_3_2 = static_cast<float>(t_2_2);
+  float t_3_3 = static_cast<float>(t_2_3);
+  // 94: + tl.load(res_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  half t_6_0;
+  half t_6_1;
+  half t_6_2;
+  half t_6_3;
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
     if (mask) mf_v = *((const device packed_half4*)((t_5 + offs)));
-    t_6[k] = mf_v[0];
-    t_6[(k + 1)] = mf_v[1];
-    t_6[(k + 2)] = mf_v[2];
-    t_6[(k + 3)] = mf_v[3];
+    t_6_0 = mf_v[0];
+    t_6_1 = mf_v[1];
+    t_6_2 = mf_v[2];
+    t_6_3 = mf_v[3];
   }
-}
-float t_7[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  t_7[k] = static_cast<float>(t_6[k]);
-}
-// 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
-float h[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  h[k] = (t_3[k] + t_7[k]);
-}
-// 95: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
-int t_8 = (int(threadgroup_position_in_grid.x) * n_cols);
-decltype(sum_ptr) t_9 = (sum_ptr + t_8);
-half t_10[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  t_10[k] = static_cast<half>(h[k]);
-}
-#pragma unroll
-for (int k = 0; (k < 32); k += 4) {
-  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
-  bool mask = (offs < n_cols);
+  float t_7_0 = static_cast<float>(t_6_0);
+  float t_7_1 = static_cast<float>(t_6_1);
+  float t_7_2 = static_cast<float>(t_6_2);
+  float t_7_3 = static_cast<float>(t_6_3);
+  // 93: h = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0).to(tl.float32)
+  h[k] = (t_3_0 + t_7_0);
+  h[(k + 1)] = (t_3_1 + t_7_1);
+  h[(k + 2)] = (t_3_2 + t_7_2);
+  h[(k + 3)] = (t_3_3 + t_7_3);
+  // 95: tl.store(sum_ptr + row * n_cols + offs, h, mask=mask)
+  half t_10_0 = static_cast<half>(h[k]);
+  half t_10_1 = static_cast<half>(h[(k + 1)]);
+  half t_10_2 = static_cast<half>(h[(k + 2)]);
+  half t_10_3 = static_cast<half>(h[(k + 3)]);
   if (mask) {
-    *((device packed_half4*)((t_9 + offs))) = packed_half4(t_10[k], t_10[(k + 1)], t_10[(k + 2)], t_10[(k + 3)]);
+    *((device packed_half4*)((t_9 + offs))) = packed_half4(t_10_0, t_10_1, t_10_2, t_10_3);
   }
-}
-// 68: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
-float t_11[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
+  // 68: rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / n_cols + eps)
   t_11[k] = (h[k] * h[k]);
+  t_11[(k + 1)] = (h[(k + 1)] * h[(k + 1)]);
+  t_11[(k + 2)] = (h[(k + 2)] * h[(k + 2)]);
+  t_11[(k + 3)] = (h[(k + 3)] * h[(k + 3)]);
 }
 float acc[1];
 acc[0] = t_11[0];
@@ -137,48 +130,42 @@ float t_15 = (t_14 + eps);
 float t_16 = metal::sqrt(t_15);
 float rstd = (1.0f / t_16);
 // 69: return h * rstd * tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-float t_17[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  t_17[k] = (h[k] * rstd);
-}
-half t_18[32];
+int t_20 = (int(threadgroup_position_in_grid.x) * n_cols);
+decltype(out_ptr) t_21 = (out_ptr + t_20);
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
+  float t_17_0 = (h[k] * rstd);
+  float t_17_1 = (h[(k + 1)] * rstd);
+  float t_17_2 = (h[(k + 2)] * rstd);
+  float t_17_3 = (h[(k + 3)] * rstd);
   int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
+  half t_18_0;
+  half t_18_1;
+  half t_18_2;
+  half t_18_3;
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
     if (mask) mf_v = *((const device packed_half4*)((w_ptr + offs)));
-    t_18[k] = mf_v[0];
-    t_18[(k + 1)] = mf_v[1];
-    t_18[(k + 2)] = mf_v[2];
-    t_18[(k + 3)] = mf_v[3];
+    t_18_0 = mf_v[0];
+    t_18_1 = mf_v[1];
+    t_18_2 = mf_v[2];
+    t_18_3 = mf_v[3];
   }
-}
-float t_19[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  t_19[k] = static_cast<float>(t_18[k]);
-}
-float y[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  y[k] = (t_17[k] * t_19[k]);
-}
-// 97: tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
-int t_20 = (int(threadgroup_position_in_grid.x) * n_cols);
-decltype(out_ptr) t_21 = (out_ptr + t_20);
-half t_22[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  t_22[k] = static_cast<half>(y[k]);
-}
-#pragma unroll
-for (int k = 0; (k < 32); k += 4) {
-  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
-  bool mask = (offs < n_cols);
+  float t_19_0 = static_cast<float>(t_18_0);
+  float t_19_1 = static_cast<float>(t_18_1);
+  float t_19_2 = static_cast<float>(t_18_2);
+  float t_19_3 = static_cast<float>(t_18_3);
+  float y_0 = (t_17_0 * t_19_0);
+  float y_1 = (t_17_1 * t_19_1);
+  float y_2 = (t_17_2 * t_19_2);
+  float y_3 = (t_17_3 * t_19_3);
+  // 97: tl.store(out_ptr + row * n_cols + offs, y, mask=mask)
+  half t_22_0 = static_cast<half>(y_0);
+  half t_22_1 = static_cast<half>(y_1);
+  half t_22_2 = static_cast<half>(y_2);
+  half t_22_3 = static_cast<half>(y_3);
   if (mask) {
-    *((device packed_half4*)((t_21 + offs))) = packed_half4(t_22[k], t_22[(k + 1)], t_22[(k + 2)], t_22[(k + 3)]);
+    *((device packed_half4*)((t_21 + offs))) = packed_half4(t_22_0, t_22_1, t_22_2, t_22_3);
   }
 }

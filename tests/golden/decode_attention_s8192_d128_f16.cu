@@ -70,14 +70,11 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc[k] = acc_1;
   }
   float l_i[8];
+  float m_i[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     float l_i_1 = 0.0f;
     l_i[k] = l_i_1;
-  }
-  float m_i[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
@@ -90,36 +87,50 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     // 118: offs = (first_key + n)[:, None] * D + d[None, :]
     // 119: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
-    __half t_7[64];
+    float t_8[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 8) {
       int n_1 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_1 = ((int(threadIdx.x % 32u) % 16) * 8);
       int offs_1 = (((first_key + n_1) * 128) + d_1);
       bool valid_1 = (n_1 < hi);
+      __half t_7_0;
+      __half t_7_1;
+      __half t_7_2;
+      __half t_7_3;
+      __half t_7_4;
+      __half t_7_5;
+      __half t_7_6;
+      __half t_7_7;
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
         mf_load_masked(mf_v, (k_ptr + offs_1), valid_1);
-        t_7[k] = mf_v.v[0];
-        t_7[(k + 1)] = mf_v.v[1];
-        t_7[(k + 2)] = mf_v.v[2];
-        t_7[(k + 3)] = mf_v.v[3];
-        t_7[(k + 4)] = mf_v.v[4];
-        t_7[(k + 5)] = mf_v.v[5];
-        t_7[(k + 6)] = mf_v.v[6];
-        t_7[(k + 7)] = mf_v.v[7];
+        t_7_0 = mf_v.v[0];
+        t_7_1 = mf_v.v[1];
+        t_7_2 = mf_v.v[2];
+        t_7_3 = mf_v.v[3];
+        t_7_4 = mf_v.v[4];
+        t_7_5 = mf_v.v[5];
+        t_7_6 = mf_v.v[6];
+        t_7_7 = mf_v.v[7];
       }
-    }
-    float k_1[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      k_1[k] = static_cast<float>(t_7[k]);
-    }
-    // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
-    float t_8[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      t_8[k] = (k_1[k] * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + (k % 8))]);
+      float k_1_0 = static_cast<float>(t_7_0);
+      float k_1_1 = static_cast<float>(t_7_1);
+      float k_1_2 = static_cast<float>(t_7_2);
+      float k_1_3 = static_cast<float>(t_7_3);
+      float k_1_4 = static_cast<float>(t_7_4);
+      float k_1_5 = static_cast<float>(t_7_5);
+      float k_1_6 = static_cast<float>(t_7_6);
+      float k_1_7 = static_cast<float>(t_7_7);
+      // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+      t_8[k] = (k_1_0 * q_1_smem[((int(threadIdx.x % 32u) % 16) * 8)]);
+      t_8[(k + 1)] = (k_1_1 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 1) % 8))]);
+      t_8[(k + 2)] = (k_1_2 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 2) % 8))]);
+      t_8[(k + 3)] = (k_1_3 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 3) % 8))]);
+      t_8[(k + 4)] = (k_1_4 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 4) % 8))]);
+      t_8[(k + 5)] = (k_1_5 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 5) % 8))]);
+      t_8[(k + 6)] = (k_1_6 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 6) % 8))]);
+      t_8[(k + 7)] = (k_1_7 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 7) % 8))]);
     }
     float acc_2[8];
     #pragma unroll
@@ -153,100 +164,94 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       float partner_3 = __shfl_xor_sync(0xffffffffu, acc_2[k], 8);
       acc_2[k] = (acc_2[k] + partner_3);
     }
-    float scores[8];
+    float m_new[8];
+    float alpha[8];
+    float p[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int n_2 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       bool valid_2 = (n_2 < hi);
-      scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
-    }
-    // 121: m_new = tl.maximum(m_i, scores)
-    float m_new[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      m_new[k] = fmaxf(m_i[k], scores[k]);
-    }
-    // 123: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
-    bool t_9[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_9[k] = (m_new[k] == m_i[k]);
-    }
-    float t_10[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_10[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
-    }
-    float alpha[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      alpha[k] = (t_9[k] ? 1.0f : t_10[k]);
-    }
-    // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
-    float t_11[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_11[k] = mf_exp2(fmaf(scores[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
-    }
-    float p[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
+      float scores = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
+      // 121: m_new = tl.maximum(m_i, scores)
+      m_new[k] = fmaxf(m_i[k], scores);
+      // 123: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+      bool t_9 = (m_new[k] == m_i[k]);
+      float t_10 = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
+      alpha[k] = (t_9 ? 1.0f : t_10);
+      // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+      float t_11 = mf_exp2(fmaf(scores, 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
       int n_3 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       bool valid_3 = (n_3 < hi);
-      p[k] = (valid_3 ? t_11[k] : 0.0f);
+      p[k] = (valid_3 ? t_11 : 0.0f);
     }
     // 125: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-    __half t_12[64];
+    float acc_3[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 8) {
       int n_4 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_2 = ((int(threadIdx.x % 32u) % 16) * 8);
       int offs_2 = (((first_key + n_4) * 128) + d_2);
       bool valid_4 = (n_4 < hi);
+      __half t_12_0;
+      __half t_12_1;
+      __half t_12_2;
+      __half t_12_3;
+      __half t_12_4;
+      __half t_12_5;
+      __half t_12_6;
+      __half t_12_7;
       {
         mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
         mf_load_masked(mf_v, (v_ptr + offs_2), valid_4);
-        t_12[k] = mf_v.v[0];
-        t_12[(k + 1)] = mf_v.v[1];
-        t_12[(k + 2)] = mf_v.v[2];
-        t_12[(k + 3)] = mf_v.v[3];
-        t_12[(k + 4)] = mf_v.v[4];
-        t_12[(k + 5)] = mf_v.v[5];
-        t_12[(k + 6)] = mf_v.v[6];
-        t_12[(k + 7)] = mf_v.v[7];
+        t_12_0 = mf_v.v[0];
+        t_12_1 = mf_v.v[1];
+        t_12_2 = mf_v.v[2];
+        t_12_3 = mf_v.v[3];
+        t_12_4 = mf_v.v[4];
+        t_12_5 = mf_v.v[5];
+        t_12_6 = mf_v.v[6];
+        t_12_7 = mf_v.v[7];
       }
-    }
-    float v[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      v[k] = static_cast<float>(t_12[k]);
-    }
-    // 126: acc = acc * alpha[:, None] + p[:, None] * v
-    float t_13[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      t_13[k] = (acc[k] * alpha[(k / 8)]);
-    }
-    float t_14[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      t_14[k] = (p[(k / 8)] * v[k]);
-    }
-    float acc_3[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      acc_3[k] = (t_13[k] + t_14[k]);
+      float v_0 = static_cast<float>(t_12_0);
+      float v_1 = static_cast<float>(t_12_1);
+      float v_2 = static_cast<float>(t_12_2);
+      float v_3 = static_cast<float>(t_12_3);
+      float v_4 = static_cast<float>(t_12_4);
+      float v_5 = static_cast<float>(t_12_5);
+      float v_6 = static_cast<float>(t_12_6);
+      float v_7 = static_cast<float>(t_12_7);
+      // 126: acc = acc * alpha[:, None] + p[:, None] * v
+      float t_13_0 = (acc[k] * alpha[(k / 8)]);
+      float t_13_1 = (acc[(k + 1)] * alpha[((k + 1) / 8)]);
+      float t_13_2 = (acc[(k + 2)] * alpha[((k + 2) / 8)]);
+      float t_13_3 = (acc[(k + 3)] * alpha[((k + 3) / 8)]);
+      float t_13_4 = (acc[(k + 4)] * alpha[((k + 4) / 8)]);
+      float t_13_5 = (acc[(k + 5)] * alpha[((k + 5) / 8)]);
+      float t_13_6 = (acc[(k + 6)] * alpha[((k + 6) / 8)]);
+      float t_13_7 = (acc[(k + 7)] * alpha[((k + 7) / 8)]);
+      float t_14_0 = (p[(k / 8)] * v_0);
+      float t_14_1 = (p[((k + 1) / 8)] * v_1);
+      float t_14_2 = (p[((k + 2) / 8)] * v_2);
+      float t_14_3 = (p[((k + 3) / 8)] * v_3);
+      float t_14_4 = (p[((k + 4) / 8)] * v_4);
+      float t_14_5 = (p[((k + 5) / 8)] * v_5);
+      float t_14_6 = (p[((k + 6) / 8)] * v_6);
+      float t_14_7 = (p[((k + 7) / 8)] * v_7);
+      acc_3[k] = (t_13_0 + t_14_0);
+      acc_3[(k + 1)] = (t_13_1 + t_14_1);
+      acc_3[(k + 2)] = (t_13_2 + t_14_2);
+      acc_3[(k + 3)] = (t_13_3 + t_14_3);
+      acc_3[(k + 4)] = (t_13_4 + t_14_4);
+      acc_3[(k + 5)] = (t_13_5 + t_14_5);
+      acc_3[(k + 6)] = (t_13_6 + t_14_6);
+      acc_3[(k + 7)] = (t_13_7 + t_14_7);
     }
     // 127: l_i = l_i * alpha + p
-    float t_15[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_15[k] = (l_i[k] * alpha[k]);
-    }
     float l_i_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      l_i_2[k] = (t_15[k] + p[k]);
+      float t_15 = (l_i[k] * alpha[k]);
+      l_i_2[k] = (t_15 + p[k]);
     }
     float acc_4[64];
     #pragma unroll
@@ -254,13 +259,10 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       acc_4[k] = acc_3[k];
     }
     float l_i_3[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      l_i_3[k] = l_i_2[k];
-    }
     float m_new_1[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
+      l_i_3[k] = l_i_2[k];
       m_new_1[k] = m_new[k];
     }
     #pragma unroll
@@ -270,9 +272,6 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       l_i[k] = l_i_3[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
       m_i[k] = m_new_1[k];
     }
   }
@@ -299,20 +298,12 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   m[0] = fmaxf(m[0], m_smem[3]);
   float m_1 = m[0];
   // 130: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
-  bool t_16[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_16[k] = (m_i[k] == m_1);
-  }
-  float t_17[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_17[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_1 * 1.4426950408889634f))));
-  }
   float w[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    w[k] = (t_16[k] ? 1.0f : t_17[k]);
+    bool t_16 = (m_i[k] == m_1);
+    float t_17 = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_1 * 1.4426950408889634f))));
+    w[k] = (t_16 ? 1.0f : t_17);
   }
   // 131: acc = tl.sum(acc * w[:, None], axis=0)
   float t_18[64];
@@ -345,17 +336,14 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     }
   }
   __syncthreads();
+  float t_19[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     acc_5[k] = acc_5_smem[(((int(threadIdx.x % 32u) % 16) * 8) + k)];
     acc_5[k] = (acc_5[k] + acc_5_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     acc_5[k] = (acc_5[k] + acc_5_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
-  }
-  // 132: l_i = tl.sum(l_i * w, axis=0)
-  float t_19[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
+    // 132: l_i = tl.sum(l_i * w, axis=0)
     t_19[k] = (l_i[k] * w[k]);
   }
   float l_i_4[1];
@@ -436,14 +424,11 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc[k] = acc_1;
   }
   float l_i[8];
+  float m_i[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     float l_i_1 = 0.0f;
     l_i[k] = l_i_1;
-  }
-  float m_i[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
   }
@@ -456,43 +441,57 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     // 118: offs = (first_key + n)[:, None] * D + d[None, :]
     // 119: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
-    __half t_7[64];
+    float t_8[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
       int n_1 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_1 = ((int(threadIdx.x % 32u) % 16) * 8);
       int offs_1 = (((first_key + n_1) * 128) + d_1);
       bool valid_1 = (n_1 < hi);
+      __half t_7_0;
+      __half t_7_1;
+      __half t_7_2;
+      __half t_7_3;
+      __half t_7_4;
+      __half t_7_5;
+      __half t_7_6;
+      __half t_7_7;
       if (valid_1) {
-        t_7[k] = (k_ptr + offs_1)[0];
-        t_7[(k + 1)] = (k_ptr + offs_1)[1];
-        t_7[(k + 2)] = (k_ptr + offs_1)[2];
-        t_7[(k + 3)] = (k_ptr + offs_1)[3];
-        t_7[(k + 4)] = (k_ptr + offs_1)[4];
-        t_7[(k + 5)] = (k_ptr + offs_1)[5];
-        t_7[(k + 6)] = (k_ptr + offs_1)[6];
-        t_7[(k + 7)] = (k_ptr + offs_1)[7];
+        t_7_0 = (k_ptr + offs_1)[0];
+        t_7_1 = (k_ptr + offs_1)[1];
+        t_7_2 = (k_ptr + offs_1)[2];
+        t_7_3 = (k_ptr + offs_1)[3];
+        t_7_4 = (k_ptr + offs_1)[4];
+        t_7_5 = (k_ptr + offs_1)[5];
+        t_7_6 = (k_ptr + offs_1)[6];
+        t_7_7 = (k_ptr + offs_1)[7];
       } else {
-        t_7[k] = __float2half(0.0f);
-        t_7[(k + 1)] = __float2half(0.0f);
-        t_7[(k + 2)] = __float2half(0.0f);
-        t_7[(k + 3)] = __float2half(0.0f);
-        t_7[(k + 4)] = __float2half(0.0f);
-        t_7[(k + 5)] = __float2half(0.0f);
-        t_7[(k + 6)] = __float2half(0.0f);
-        t_7[(k + 7)] = __float2half(0.0f);
+        t_7_0 = __float2half(0.0f);
+        t_7_1 = __float2half(0.0f);
+        t_7_2 = __float2half(0.0f);
+        t_7_3 = __float2half(0.0f);
+        t_7_4 = __float2half(0.0f);
+        t_7_5 = __float2half(0.0f);
+        t_7_6 = __float2half(0.0f);
+        t_7_7 = __float2half(0.0f);
       }
-    }
-    float k_1[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      k_1[k] = static_cast<float>(t_7[k]);
-    }
-    // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
-    float t_8[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      t_8[k] = (k_1[k] * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + (k % 8))]);
+      float k_1_0 = static_cast<float>(t_7_0);
+      float k_1_1 = static_cast<float>(t_7_1);
+      float k_1_2 = static_cast<float>(t_7_2);
+      float k_1_3 = static_cast<float>(t_7_3);
+      float k_1_4 = static_cast<float>(t_7_4);
+      float k_1_5 = static_cast<float>(t_7_5);
+      float k_1_6 = static_cast<float>(t_7_6);
+      float k_1_7 = static_cast<float>(t_7_7);
+      // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+      t_8[k] = (k_1_0 * q_1_smem[((int(threadIdx.x % 32u) % 16) * 8)]);
+      t_8[(k + 1)] = (k_1_1 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 1) % 8))]);
+      t_8[(k + 2)] = (k_1_2 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 2) % 8))]);
+      t_8[(k + 3)] = (k_1_3 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 3) % 8))]);
+      t_8[(k + 4)] = (k_1_4 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 4) % 8))]);
+      t_8[(k + 5)] = (k_1_5 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 5) % 8))]);
+      t_8[(k + 6)] = (k_1_6 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 6) % 8))]);
+      t_8[(k + 7)] = (k_1_7 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 7) % 8))]);
     }
     float acc_2[8];
     #pragma unroll 1
@@ -526,107 +525,101 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       float partner_3 = __shfl_xor_sync(0xffffffffu, acc_2[k], 8);
       acc_2[k] = (acc_2[k] + partner_3);
     }
-    float scores[8];
+    float m_new[8];
+    float alpha[8];
+    float p[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int n_2 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       bool valid_2 = (n_2 < hi);
-      scores[k] = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
-    }
-    // 121: m_new = tl.maximum(m_i, scores)
-    float m_new[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      m_new[k] = fmaxf(m_i[k], scores[k]);
-    }
-    // 123: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
-    bool t_9[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_9[k] = (m_new[k] == m_i[k]);
-    }
-    float t_10[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_10[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
-    }
-    float alpha[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      alpha[k] = (t_9[k] ? 1.0f : t_10[k]);
-    }
-    // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
-    float t_11[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_11[k] = mf_exp2(fmaf(scores[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
-    }
-    float p[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
+      float scores = (valid_2 ? acc_2[k] : __uint_as_float(0xff800000u));
+      // 121: m_new = tl.maximum(m_i, scores)
+      m_new[k] = fmaxf(m_i[k], scores);
+      // 123: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+      bool t_9 = (m_new[k] == m_i[k]);
+      float t_10 = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
+      alpha[k] = (t_9 ? 1.0f : t_10);
+      // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+      float t_11 = mf_exp2(fmaf(scores, 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
       int n_3 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       bool valid_3 = (n_3 < hi);
-      p[k] = (valid_3 ? t_11[k] : 0.0f);
+      p[k] = (valid_3 ? t_11 : 0.0f);
     }
     // 125: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-    __half t_12[64];
+    float acc_3[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
       int n_4 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_2 = ((int(threadIdx.x % 32u) % 16) * 8);
       int offs_2 = (((first_key + n_4) * 128) + d_2);
       bool valid_4 = (n_4 < hi);
+      __half t_12_0;
+      __half t_12_1;
+      __half t_12_2;
+      __half t_12_3;
+      __half t_12_4;
+      __half t_12_5;
+      __half t_12_6;
+      __half t_12_7;
       if (valid_4) {
-        t_12[k] = (v_ptr + offs_2)[0];
-        t_12[(k + 1)] = (v_ptr + offs_2)[1];
-        t_12[(k + 2)] = (v_ptr + offs_2)[2];
-        t_12[(k + 3)] = (v_ptr + offs_2)[3];
-        t_12[(k + 4)] = (v_ptr + offs_2)[4];
-        t_12[(k + 5)] = (v_ptr + offs_2)[5];
-        t_12[(k + 6)] = (v_ptr + offs_2)[6];
-        t_12[(k + 7)] = (v_ptr + offs_2)[7];
+        t_12_0 = (v_ptr + offs_2)[0];
+        t_12_1 = (v_ptr + offs_2)[1];
+        t_12_2 = (v_ptr + offs_2)[2];
+        t_12_3 = (v_ptr + offs_2)[3];
+        t_12_4 = (v_ptr + offs_2)[4];
+        t_12_5 = (v_ptr + offs_2)[5];
+        t_12_6 = (v_ptr + offs_2)[6];
+        t_12_7 = (v_ptr + offs_2)[7];
       } else {
-        t_12[k] = __float2half(0.0f);
-        t_12[(k + 1)] = __float2half(0.0f);
-        t_12[(k + 2)] = __float2half(0.0f);
-        t_12[(k + 3)] = __float2half(0.0f);
-        t_12[(k + 4)] = __float2half(0.0f);
-        t_12[(k + 5)] = __float2half(0.0f);
-        t_12[(k + 6)] = __float2half(0.0f);
-        t_12[(k + 7)] = __float2half(0.0f);
+        t_12_0 = __float2half(0.0f);
+        t_12_1 = __float2half(0.0f);
+        t_12_2 = __float2half(0.0f);
+        t_12_3 = __float2half(0.0f);
+        t_12_4 = __float2half(0.0f);
+        t_12_5 = __float2half(0.0f);
+        t_12_6 = __float2half(0.0f);
+        t_12_7 = __float2half(0.0f);
       }
-    }
-    float v[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      v[k] = static_cast<float>(t_12[k]);
-    }
-    // 126: acc = acc * alpha[:, None] + p[:, None] * v
-    float t_13[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      t_13[k] = (acc[k] * alpha[(k / 8)]);
-    }
-    float t_14[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      t_14[k] = (p[(k / 8)] * v[k]);
-    }
-    float acc_3[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      acc_3[k] = (t_13[k] + t_14[k]);
+      float v_0 = static_cast<float>(t_12_0);
+      float v_1 = static_cast<float>(t_12_1);
+      float v_2 = static_cast<float>(t_12_2);
+      float v_3 = static_cast<float>(t_12_3);
+      float v_4 = static_cast<float>(t_12_4);
+      float v_5 = static_cast<float>(t_12_5);
+      float v_6 = static_cast<float>(t_12_6);
+      float v_7 = static_cast<float>(t_12_7);
+      // 126: acc = acc * alpha[:, None] + p[:, None] * v
+      float t_13_0 = (acc[k] * alpha[(k / 8)]);
+      float t_13_1 = (acc[(k + 1)] * alpha[((k + 1) / 8)]);
+      float t_13_2 = (acc[(k + 2)] * alpha[((k + 2) / 8)]);
+      float t_13_3 = (acc[(k + 3)] * alpha[((k + 3) / 8)]);
+      float t_13_4 = (acc[(k + 4)] * alpha[((k + 4) / 8)]);
+      float t_13_5 = (acc[(k + 5)] * alpha[((k + 5) / 8)]);
+      float t_13_6 = (acc[(k + 6)] * alpha[((k + 6) / 8)]);
+      float t_13_7 = (acc[(k + 7)] * alpha[((k + 7) / 8)]);
+      float t_14_0 = (p[(k / 8)] * v_0);
+      float t_14_1 = (p[((k + 1) / 8)] * v_1);
+      float t_14_2 = (p[((k + 2) / 8)] * v_2);
+      float t_14_3 = (p[((k + 3) / 8)] * v_3);
+      float t_14_4 = (p[((k + 4) / 8)] * v_4);
+      float t_14_5 = (p[((k + 5) / 8)] * v_5);
+      float t_14_6 = (p[((k + 6) / 8)] * v_6);
+      float t_14_7 = (p[((k + 7) / 8)] * v_7);
+      acc_3[k] = (t_13_0 + t_14_0);
+      acc_3[(k + 1)] = (t_13_1 + t_14_1);
+      acc_3[(k + 2)] = (t_13_2 + t_14_2);
+      acc_3[(k + 3)] = (t_13_3 + t_14_3);
+      acc_3[(k + 4)] = (t_13_4 + t_14_4);
+      acc_3[(k + 5)] = (t_13_5 + t_14_5);
+      acc_3[(k + 6)] = (t_13_6 + t_14_6);
+      acc_3[(k + 7)] = (t_13_7 + t_14_7);
     }
     // 127: l_i = l_i * alpha + p
-    float t_15[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_15[k] = (l_i[k] * alpha[k]);
-    }
     float l_i_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      l_i_2[k] = (t_15[k] + p[k]);
+      float t_15 = (l_i[k] * alpha[k]);
+      l_i_2[k] = (t_15 + p[k]);
     }
     float acc_4[64];
     #pragma unroll 1
@@ -634,13 +627,10 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       acc_4[k] = acc_3[k];
     }
     float l_i_3[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      l_i_3[k] = l_i_2[k];
-    }
     float m_new_1[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
+      l_i_3[k] = l_i_2[k];
       m_new_1[k] = m_new[k];
     }
     #pragma unroll 1
@@ -650,9 +640,6 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       l_i[k] = l_i_3[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
       m_i[k] = m_new_1[k];
     }
   }
@@ -679,20 +666,12 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   m[0] = fmaxf(m[0], m_smem[3]);
   float m_1 = m[0];
   // 130: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
-  bool t_16[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_16[k] = (m_i[k] == m_1);
-  }
-  float t_17[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_17[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_1 * 1.4426950408889634f))));
-  }
   float w[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
-    w[k] = (t_16[k] ? 1.0f : t_17[k]);
+    bool t_16 = (m_i[k] == m_1);
+    float t_17 = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_1 * 1.4426950408889634f))));
+    w[k] = (t_16 ? 1.0f : t_17);
   }
   // 131: acc = tl.sum(acc * w[:, None], axis=0)
   float t_18[64];
@@ -725,17 +704,14 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     }
   }
   __syncthreads();
+  float t_19[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     acc_5[k] = acc_5_smem[(((int(threadIdx.x % 32u) % 16) * 8) + k)];
     acc_5[k] = (acc_5[k] + acc_5_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     acc_5[k] = (acc_5[k] + acc_5_smem[(256 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
     acc_5[k] = (acc_5[k] + acc_5_smem[(384 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
-  }
-  // 132: l_i = tl.sum(l_i * w, axis=0)
-  float t_19[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
+    // 132: l_i = tl.sum(l_i * w, axis=0)
     t_19[k] = (l_i[k] * w[k]);
   }
   float l_i_4[1];

@@ -34,14 +34,11 @@ for (int k = 0; (k < 64); k += 1) {
   acc[k] = acc_1;
 }
 float l_i[16];
+float m_i[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   float l_i_1 = 0.0f;
   l_i[k] = l_i_1;
-}
-float m_i[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
   float m_i_1 = (-INFINITY);
   m_i[k] = m_i_1;
 }
@@ -55,32 +52,34 @@ for (int start = lo; (start < hi); start += 64) {
   // 118: offs = (first_key + n)[:, None] * D + d[None, :]
   // 119: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
   int d = 0;
-  half t_7[64];
+  float t_8[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 4) {
     int n_1 = (start + (k + int(simdgroup_index_in_threadgroup)));
     int d_1 = (int(thread_index_in_simdgroup) * 4);
     int offs_1 = (((first_key + n_1) * 128) + d_1);
     bool valid_1 = (n_1 < hi);
+    half t_7_0;
+    half t_7_1;
+    half t_7_2;
+    half t_7_3;
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
       if (valid_1) mf_v = *((const device packed_half4*)((k_ptr + offs_1)));
-      t_7[k] = mf_v[0];
-      t_7[(k + 1)] = mf_v[1];
-      t_7[(k + 2)] = mf_v[2];
-      t_7[(k + 3)] = mf_v[3];
+      t_7_0 = mf_v[0];
+      t_7_1 = mf_v[1];
+      t_7_2 = mf_v[2];
+      t_7_3 = mf_v[3];
     }
-  }
-  float k_1[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    k_1[k] = static_cast<float>(t_7[k]);
-  }
-  // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
-  float t_8[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    t_8[k] = (k_1[k] * q_1_smem[((int(thread_index_in_simdgroup) * 4) + (k % 4))]);
+    float k_1_0 = static_cast<float>(t_7_0);
+    float k_1_1 = static_cast<float>(t_7_1);
+    float k_1_2 = static_cast<float>(t_7_2);
+    float k_1_3 = static_cast<float>(t_7_3);
+    // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
+    t_8[k] = (k_1_0 * q_1_smem[(int(thread_index_in_simdgroup) * 4)]);
+    t_8[(k + 1)] = (k_1_1 * q_1_smem[((int(thread_index_in_simdgroup) * 4) + ((k + 1) % 4))]);
+    t_8[(k + 2)] = (k_1_2 * q_1_smem[((int(thread_index_in_simdgroup) * 4) + ((k + 2) % 4))]);
+    t_8[(k + 3)] = (k_1_3 * q_1_smem[((int(thread_index_in_simdgroup) * 4) + ((k + 3) % 4))]);
   }
   float acc_2[16];
   #pragma unroll
@@ -115,96 +114,70 @@ for (int start = lo; (start < hi); start += 64) {
     float partner_4 = simd_shuffle_xor(acc_2[k], ushort(16));
     acc_2[k] = (acc_2[k] + partner_4);
   }
-  float scores[16];
+  float m_new[16];
+  float alpha[16];
+  float p[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     int n_2 = (start + ((k * 4) + int(simdgroup_index_in_threadgroup)));
     bool valid_2 = (n_2 < hi);
-    scores[k] = (valid_2 ? acc_2[k] : (-INFINITY));
-  }
-  // 121: m_new = tl.maximum(m_i, scores)
-  float m_new[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    m_new[k] = metal::max(m_i[k], scores[k]);
-  }
-  // 123: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
-  bool t_9[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_9[k] = (m_new[k] == m_i[k]);
-  }
-  float t_10[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = metal::exp2(metal::fma(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
-  }
-  float alpha[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    alpha[k] = (t_9[k] ? 1.0f : t_10[k]);
-  }
-  // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
-  float t_11[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = metal::exp2(metal::fma(scores[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
-  }
-  float p[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
+    float scores = (valid_2 ? acc_2[k] : (-INFINITY));
+    // 121: m_new = tl.maximum(m_i, scores)
+    m_new[k] = metal::max(m_i[k], scores);
+    // 123: alpha = tl.where(m_new == m_i, 1.0, tl.exp(m_i - m_new))
+    bool t_9 = (m_new[k] == m_i[k]);
+    float t_10 = metal::exp2(metal::fma(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
+    alpha[k] = (t_9 ? 1.0f : t_10);
+    // 124: p = tl.where(valid, tl.exp(scores - m_new), 0.0)
+    float t_11 = metal::exp2(metal::fma(scores, 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
     int n_3 = (start + ((k * 4) + int(simdgroup_index_in_threadgroup)));
     bool valid_3 = (n_3 < hi);
-    p[k] = (valid_3 ? t_11[k] : 0.0f);
+    p[k] = (valid_3 ? t_11 : 0.0f);
   }
   // 125: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
-  half t_12[64];
+  float acc_3[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 4) {
     int n_4 = (start + (k + int(simdgroup_index_in_threadgroup)));
     int d_2 = (int(thread_index_in_simdgroup) * 4);
     int offs_2 = (((first_key + n_4) * 128) + d_2);
     bool valid_4 = (n_4 < hi);
+    half t_12_0;
+    half t_12_1;
+    half t_12_2;
+    half t_12_3;
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
       if (valid_4) mf_v = *((const device packed_half4*)((v_ptr + offs_2)));
-      t_12[k] = mf_v[0];
-      t_12[(k + 1)] = mf_v[1];
-      t_12[(k + 2)] = mf_v[2];
-      t_12[(k + 3)] = mf_v[3];
+      t_12_0 = mf_v[0];
+      t_12_1 = mf_v[1];
+      t_12_2 = mf_v[2];
+      t_12_3 = mf_v[3];
     }
-  }
-  float v[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    v[k] = static_cast<float>(t_12[k]);
-  }
-  // 126: acc = acc * alpha[:, None] + p[:, None] * v
-  float t_13[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    t_13[k] = (acc[k] * alpha[(k / 4)]);
-  }
-  float t_14[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    t_14[k] = (p[(k / 4)] * v[k]);
-  }
-  float acc_3[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    acc_3[k] = (t_13[k] + t_14[k]);
+    float v_0 = static_cast<float>(t_12_0);
+    float v_1 = static_cast<float>(t_12_1);
+    float v_2 = static_cast<float>(t_12_2);
+    float v_3 = static_cast<float>(t_12_3);
+    // 126: acc = acc * alpha[:, None] + p[:, None] * v
+    float t_13_0 = (acc[k] * alpha[(k / 4)]);
+    float t_13_1 = (acc[(k + 1)] * alpha[((k + 1) / 4)]);
+    float t_13_2 = (acc[(k + 2)] * alpha[((k + 2) / 4)]);
+    float t_13_3 = (acc[(k + 3)] * alpha[((k + 3) / 4)]);
+    float t_14_0 = (p[(k / 4)] * v_0);
+    float t_14_1 = (p[((k + 1) / 4)] * v_1);
+    float t_14_2 = (p[((k + 2) / 4)] * v_2);
+    float t_14_3 = (p[((k + 3) / 4)] * v_3);
+    acc_3[k] = (t_13_0 + t_14_0);
+    acc_3[(k + 1)] = (t_13_1 + t_14_1);
+    acc_3[(k + 2)] = (t_13_2 + t_14_2);
+    acc_3[(k + 3)] = (t_13_3 + t_14_3);
   }
   // 127: l_i = l_i * alpha + p
-  float t_15[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_15[k] = (l_i[k] * alpha[k]);
-  }
   float l_i_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    l_i_2[k] = (t_15[k] + p[k]);
+    float t_15 = (l_i[k] * alpha[k]);
+    l_i_2[k] = (t_15 + p[k]);
   }
   float acc_4[64];
   #pragma unroll
@@ -212,13 +185,10 @@ for (int start = lo; (start < hi); start += 64) {
     acc_4[k] = acc_3[k];
   }
   float l_i_3[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    l_i_3[k] = l_i_2[k];
-  }
   float m_new_1[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
+    l_i_3[k] = l_i_2[k];
     m_new_1[k] = m_new[k];
   }
   #pragma unroll
@@ -228,9 +198,6 @@ for (int start = lo; (start < hi); start += 64) {
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     l_i[k] = l_i_3[k];
-  }
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
     m_i[k] = m_new_1[k];
   }
 }
@@ -264,20 +231,12 @@ m[0] = metal::max(m[0], m_smem[2]);
 m[0] = metal::max(m[0], m_smem[3]);
 float m_1 = m[0];
 // 130: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
-bool t_16[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_16[k] = (m_i[k] == m_1);
-}
-float t_17[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_17[k] = metal::exp2(metal::fma(m_i[k], 1.4426950408889634f, (-(m_1 * 1.4426950408889634f))));
-}
 float w[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  w[k] = (t_16[k] ? 1.0f : t_17[k]);
+  bool t_16 = (m_i[k] == m_1);
+  float t_17 = metal::exp2(metal::fma(m_i[k], 1.4426950408889634f, (-(m_1 * 1.4426950408889634f))));
+  w[k] = (t_16 ? 1.0f : t_17);
 }
 // 131: acc = tl.sum(acc * w[:, None], axis=0)
 float t_18[64];

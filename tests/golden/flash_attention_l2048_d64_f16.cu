@@ -303,38 +303,22 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     if (t_18) {
       // 108: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
       int rm = t_2;
-      float qk_2[8];
       #pragma unroll
       for (int k = 0; (k < 8); k += 1) {
         int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
         int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-        qk_2[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
-      }
-      // 109: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
-      float qk_3[8];
-      #pragma unroll
-      for (int k = 0; (k < 8); k += 1) {
+        float qk_2 = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
+        // 109: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
         int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-        qk_3[k] = ((rn_5 < S) ? qk_2[k] : __uint_as_float(0xff800000u));
-      }
-      float qk_4[8];
-      #pragma unroll
-      for (int k = 0; (k < 8); k += 1) {
-        qk_4[k] = qk_3[k];
-      }
-      #pragma unroll
-      for (int k = 0; (k < 8); k += 1) {
-        qk_1[k] = qk_4[k];
+        float qk_3 = ((rn_5 < S) ? qk_2 : __uint_as_float(0xff800000u));
+        float qk_4 = qk_3;
+        qk_1[k] = qk_4;
       }
     } else {
-      float qk_5[8];
       #pragma unroll
       for (int k = 0; (k < 8); k += 1) {
-        qk_5[k] = qk[k];
-      }
-      #pragma unroll
-      for (int k = 0; (k < 8); k += 1) {
-        qk_1[k] = qk_5[k];
+        float qk_5 = qk[k];
+        qk_1[k] = qk_5;
       }
     }
     // 110: m_new = tl.maximum(m_i, tl.max(qk, 1))
@@ -364,20 +348,14 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
       }
     }
     __syncthreads();
+    float m_new[2];
+    float alpha[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
       acc_2[k] = acc_2_smem[(((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4)))];
       acc_2[k] = fmaxf(acc_2[k], acc_2_smem[(32 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))]);
-    }
-    float m_new[2];
-    #pragma unroll
-    for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
-    }
-    // 111: alpha = tl.exp(m_i - m_new)
-    float alpha[2];
-    #pragma unroll
-    for (int k = 0; (k < 2); k += 1) {
+      // 111: alpha = tl.exp(m_i - m_new)
       alpha[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
     }
     // 112: p = tl.exp(qk - m_new[:, None])
@@ -388,13 +366,10 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     }
     // 113: l_i = l_i * alpha + tl.sum(p, 1)
     float t_19[2];
-    #pragma unroll
-    for (int k = 0; (k < 2); k += 1) {
-      t_19[k] = (l_i[k] * alpha[k]);
-    }
     float acc_3[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
+      t_19[k] = (l_i[k] * alpha[k]);
       acc_3[k] = p[(k * 2)];
       acc_3[k] = (acc_3[k] + p[((k * 2) + 1)]);
       acc_3[k] = (acc_3[k] + p[(4 + (k * 2))]);
@@ -418,14 +393,11 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
       }
     }
     __syncthreads();
+    float l_i_2[2];
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
       acc_3[k] = acc_3_smem[(((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4)))];
       acc_3[k] = (acc_3[k] + acc_3_smem[(32 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))]);
-    }
-    float l_i_2[2];
-    #pragma unroll
-    for (int k = 0; (k < 2); k += 1) {
       l_i_2[k] = (t_19[k] + acc_3[k]);
     }
     // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
@@ -507,9 +479,6 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     #pragma unroll
     for (int k = 0; (k < 2); k += 1) {
       m_new_1[k] = m_new[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 2); k += 1) {
       l_i[k] = l_i_3[k];
     }
     #pragma unroll
@@ -529,21 +498,15 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
   int t_24 = (int(blockIdx.y) * mf_L);
   int t_25 = (t_24 * 64);
   decltype(o_ptr) t_26 = (o_ptr + t_25);
-  float t_27[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_27[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
-  }
-  __half t_28[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_28[k] = mf_cast<__half>(t_27[k]);
-  }
-  // 118: mask=rm[:, None] < L)
-  // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 16); k += 2) {
-    *reinterpret_cast<mf_vec<2, __half>*>((t_29_smem + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_28[k], t_28[(k + 1)]}};
+    float t_27_0 = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    __half t_28_0 = mf_cast<__half>(t_27_0);
+    float t_27_1 = mf_fdiv(acc[(k + 1)], l_i[(((k + 1) % 4) / 2)]);
+    __half t_28_1 = mf_cast<__half>(t_27_1);
+    // 118: mask=rm[:, None] < L)
+    // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+    *reinterpret_cast<mf_vec<2, __half>*>((t_29_smem + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_28_0, t_28_1}};
   }
   __syncthreads();
   #pragma unroll
@@ -794,38 +757,22 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     if (t_18) {
       // 108: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
       int rm = t_2;
-      float qk_2[8];
       #pragma unroll 1
       for (int k = 0; (k < 8); k += 1) {
         int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
         int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-        qk_2[k] = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
-      }
-      // 109: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
-      float qk_3[8];
-      #pragma unroll 1
-      for (int k = 0; (k < 8); k += 1) {
+        float qk_2 = (((rm_1 + mf_past) >= rn_4) ? qk[k] : __uint_as_float(0xff800000u));
+        // 109: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
         int rn_5 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
-        qk_3[k] = ((rn_5 < S) ? qk_2[k] : __uint_as_float(0xff800000u));
-      }
-      float qk_4[8];
-      #pragma unroll 1
-      for (int k = 0; (k < 8); k += 1) {
-        qk_4[k] = qk_3[k];
-      }
-      #pragma unroll 1
-      for (int k = 0; (k < 8); k += 1) {
-        qk_1[k] = qk_4[k];
+        float qk_3 = ((rn_5 < S) ? qk_2 : __uint_as_float(0xff800000u));
+        float qk_4 = qk_3;
+        qk_1[k] = qk_4;
       }
     } else {
-      float qk_5[8];
       #pragma unroll 1
       for (int k = 0; (k < 8); k += 1) {
-        qk_5[k] = qk[k];
-      }
-      #pragma unroll 1
-      for (int k = 0; (k < 8); k += 1) {
-        qk_1[k] = qk_5[k];
+        float qk_5 = qk[k];
+        qk_1[k] = qk_5;
       }
     }
     // 110: m_new = tl.maximum(m_i, tl.max(qk, 1))
@@ -855,20 +802,14 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
       }
     }
     __syncthreads();
+    float m_new[2];
+    float alpha[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       acc_2[k] = acc_2_smem[(((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4)))];
       acc_2[k] = fmaxf(acc_2[k], acc_2_smem[(32 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))]);
-    }
-    float m_new[2];
-    #pragma unroll 1
-    for (int k = 0; (k < 2); k += 1) {
       m_new[k] = fmaxf(m_i[k], acc_2[k]);
-    }
-    // 111: alpha = tl.exp(m_i - m_new)
-    float alpha[2];
-    #pragma unroll 1
-    for (int k = 0; (k < 2); k += 1) {
+      // 111: alpha = tl.exp(m_i - m_new)
       alpha[k] = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_new[k] * 1.4426950408889634f))));
     }
     // 112: p = tl.exp(qk - m_new[:, None])
@@ -879,13 +820,10 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     }
     // 113: l_i = l_i * alpha + tl.sum(p, 1)
     float t_19[2];
-    #pragma unroll 1
-    for (int k = 0; (k < 2); k += 1) {
-      t_19[k] = (l_i[k] * alpha[k]);
-    }
     float acc_3[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
+      t_19[k] = (l_i[k] * alpha[k]);
       acc_3[k] = p[(k * 2)];
       acc_3[k] = (acc_3[k] + p[((k * 2) + 1)]);
       acc_3[k] = (acc_3[k] + p[(4 + (k * 2))]);
@@ -909,14 +847,11 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
       }
     }
     __syncthreads();
+    float l_i_2[2];
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       acc_3[k] = acc_3_smem[(((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4)))];
       acc_3[k] = (acc_3[k] + acc_3_smem[(32 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))]);
-    }
-    float l_i_2[2];
-    #pragma unroll 1
-    for (int k = 0; (k < 2); k += 1) {
       l_i_2[k] = (t_19[k] + acc_3[k]);
     }
     // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
@@ -1016,9 +951,6 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       m_new_1[k] = m_new[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 2); k += 1) {
       l_i[k] = l_i_3[k];
     }
     #pragma unroll 1
@@ -1038,21 +970,15 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
   int t_24 = (int(blockIdx.y) * mf_L);
   int t_25 = (t_24 * 64);
   decltype(o_ptr) t_26 = (o_ptr + t_25);
-  float t_27[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_27[k] = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
-  }
-  __half t_28[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_28[k] = mf_cast<__half>(t_27[k]);
-  }
-  // 118: mask=rm[:, None] < L)
-  // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 2) {
-    *reinterpret_cast<mf_vec<2, __half>*>((t_29_smem + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_28[k], t_28[(k + 1)]}};
+    float t_27_0 = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
+    __half t_28_0 = mf_cast<__half>(t_27_0);
+    float t_27_1 = mf_fdiv(acc[(k + 1)], l_i[(((k + 1) % 4) / 2)]);
+    __half t_28_1 = mf_cast<__half>(t_27_1);
+    // 118: mask=rm[:, None] < L)
+    // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
+    *reinterpret_cast<mf_vec<2, __half>*>((t_29_smem + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_28_0, t_28_1}};
   }
   __syncthreads();
   #pragma unroll 1

@@ -14,6 +14,22 @@ int t_3 = (int(threadgroup_position_in_grid.y) * L);
 int t_4 = (t_3 * 64);
 decltype(q_ptr) t_5 = (q_ptr + t_4);
 half q[16];
+int t_6 = (S / 32);
+int whole = (t_6 * 32);
+int t_7 = (int(threadgroup_position_in_grid.x) + 1);
+int t_8 = (t_7 * 32);
+int t_9 = (t_8 + past);
+int hi = metal::min(t_9, S);
+int t_10 = (int(threadgroup_position_in_grid.x) * 32);
+int t_11 = (t_10 + past);
+int t_12 = (t_11 + 1);
+int t_13 = (t_12 / 32);
+int t_14 = (t_13 * 32);
+int whole_1 = metal::min(t_14, whole);
+bool t_15 = (0 < hi);
+half k_1[16];
+bool t_16 = (0 < hi);
+half v[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
   int rm = (t_2 + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
@@ -26,37 +42,19 @@ for (int k = 0; (k < 16); k += 4) {
     q[(k + 2)] = mf_v[2];
     q[(k + 3)] = mf_v[3];
   }
-}
-// 92: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-// 93: l_i = tl.zeros((BLOCK_M,), tl.float32)
-// 94: acc = tl.zeros((BLOCK_M, D), tl.float32)
-// 96: whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
-int t_6 = (S / 32);
-int whole = (t_6 * 32);
-// 98: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
-int t_7 = (int(threadgroup_position_in_grid.x) + 1);
-int t_8 = (t_7 * 32);
-int t_9 = (t_8 + past);
-int hi = metal::min(t_9, S);
-// 99: whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
-int t_10 = (int(threadgroup_position_in_grid.x) * 32);
-int t_11 = (t_10 + past);
-int t_12 = (t_11 + 1);
-int t_13 = (t_12 / 32);
-int t_14 = (t_13 * 32);
-int whole_1 = metal::min(t_14, whole);
-// 100: for start_n in range(0, hi, BLOCK_N):
-// 101: rn = start_n + tl.arange(0, BLOCK_N)
-// 102: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-// 100: for start_n in range(0, hi, BLOCK_N):
-bool t_15 = (0 < hi);
-// 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
-half k_1[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 4) {
+  // 92: m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+  // 93: l_i = tl.zeros((BLOCK_M,), tl.float32)
+  // 94: acc = tl.zeros((BLOCK_M, D), tl.float32)
+  // 96: whole = (S // BLOCK_N) * BLOCK_N  # blocks before `whole` are inside the keys and below the diagonal
+  // 98: hi = tl.minimum((start_m + 1) * BLOCK_M + past, S)
+  // 99: whole = tl.minimum(((start_m * BLOCK_M + past + 1) // BLOCK_N) * BLOCK_N, whole)
+  // 100: for start_n in range(0, hi, BLOCK_N):
+  // 101: rn = start_n + tl.arange(0, BLOCK_N)
+  // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 100: for start_n in range(0, hi, BLOCK_N):
+  // 103: k = tl.load(k_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int rn = ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
-  int rd = ((int(thread_index_in_simdgroup) % 16) * 4);
   int kv = ((kv_base + (rn * 64)) + rd);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
@@ -66,18 +64,12 @@ for (int k = 0; (k < 16); k += 4) {
     k_1[(k + 2)] = mf_v[2];
     k_1[(k + 3)] = mf_v[3];
   }
-}
-// 101: rn = start_n + tl.arange(0, BLOCK_N)
-// 102: kv = kv_base + rn[:, None] * D + rd[None, :]
-// 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-// 100: for start_n in range(0, hi, BLOCK_N):
-bool t_16 = (0 < hi);
-// 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
-half v[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 4) {
+  // 101: rn = start_n + tl.arange(0, BLOCK_N)
+  // 102: kv = kv_base + rn[:, None] * D + rd[None, :]
+  // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
+  // 100: for start_n in range(0, hi, BLOCK_N):
+  // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   int rn_1 = ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
-  int rd = ((int(thread_index_in_simdgroup) % 16) * 4);
   int kv_1 = ((kv_base + (rn_1 * 64)) + rd);
   {
     packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
@@ -100,13 +92,10 @@ for (int k = 0; (k < 16); k += 1) {
 float m_i[1];
 m_i[0] = (-INFINITY);
 half t_17[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_17[k] = k_1[k];
-}
 half t_18[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
+  t_17[k] = k_1[k];
   t_18[k] = v[k];
 }
 int stage = 0;
@@ -127,6 +116,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   bool t_19 = (start_n_next < hi);
   int rd = 0;
   half k_2[16];
+  threadgroup half k_3_smem[4608];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
     int rn_3 = (start_n_next + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
@@ -140,11 +130,7 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
       k_2[(k + 2)] = mf_v[2];
       k_2[(k + 3)] = mf_v[3];
     }
-  }
-  // 104: qk = tl.dot(q, tl.trans(k)) * sm_scale
-  threadgroup half k_3_smem[4608];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 4) {
+    // 104: qk = tl.dot(q, tl.trans(k)) * sm_scale
     *((threadgroup packed_half4*)((k_3_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_17[k], t_17[(k + 1)], t_17[(k + 2)], t_17[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -190,38 +176,22 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   if (t_20) {
     // 108: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
     int rm = t_2;
-    float qk_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
       int rm_1 = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
       int rn_5 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
-      qk_2[k] = (((rm_1 + past) >= rn_5) ? qk[k] : (-INFINITY));
-    }
-    // 109: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
-    float qk_3[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
+      float qk_2 = (((rm_1 + past) >= rn_5) ? qk[k] : (-INFINITY));
+      // 109: qk = tl.where(rn[None, :] < S, qk, float("-inf"))
       int rn_6 = (start_n + (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
-      qk_3[k] = ((rn_6 < S) ? qk_2[k] : (-INFINITY));
-    }
-    float qk_4[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      qk_4[k] = qk_3[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      qk_1[k] = qk_4[k];
+      float qk_3 = ((rn_6 < S) ? qk_2 : (-INFINITY));
+      float qk_4 = qk_3;
+      qk_1[k] = qk_4;
     }
   } else {
-    float qk_5[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      qk_5[k] = qk[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      qk_1[k] = qk_5[k];
+      float qk_5 = qk[k];
+      qk_1[k] = qk_5;
     }
   }
   // 110: m_new = tl.maximum(m_i, tl.max(qk, 1))
@@ -358,13 +328,10 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   float m_new_1[1];
   m_new_1[0] = m_new[0];
   half k_4[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    k_4[k] = k_2[k];
-  }
   half v_3[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
+    k_4[k] = k_2[k];
     v_3[k] = v_1[k];
   }
   l_i[0] = l_i_2[0];
@@ -376,9 +343,6 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     t_17[k] = k_4[k];
-  }
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
     t_18[k] = v_3[k];
   }
   stage = ((stage < 1) ? (stage + 1) : (stage - 1));
@@ -387,23 +351,15 @@ for (int start_n = 0; (start_n < hi); start_n += 32) {
 int t_26 = (int(threadgroup_position_in_grid.y) * L);
 int t_27 = (t_26 * 64);
 decltype(o_ptr) t_28 = (o_ptr + t_27);
-float t_29[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_29[k] = (acc[k] / l_i[0]);
-}
-half t_30[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_30[k] = static_cast<half>(t_29[k]);
-}
-// 118: mask=rm[:, None] < L)
-// 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
+  float t_29 = (acc[k] / l_i[0]);
+  half t_30 = static_cast<half>(t_29);
+  // 118: mask=rm[:, None] < L)
+  // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
   int rm = (t_2 + ((int(simdgroup_index_in_threadgroup) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
   int rd = (((k / 2) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2)));
   if ((rm < L)) {
-    *(((t_28 + (rm * 64)) + rd)) = t_30[k];
+    *(((t_28 + (rm * 64)) + rd)) = t_30;
   }
 }

@@ -80,22 +80,15 @@ float t_2 = acc[0];
 float t_3 = static_cast<float>(n_cols);
 float mean = (t_2 / t_3);
 // 110: xc = tl.where(mask, x - mean, 0.0)
-float t_4[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  t_4[k] = (x[k] - mean);
-}
 float xc[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  int offs = ((((k / 4) * 1024) + (int(thread_index_in_threadgroup) * 4)) + (k % 4));
-  bool mask = (offs < n_cols);
-  xc[k] = (mask ? t_4[k] : 0.0f);
-}
-// 111: rstd = 1.0 / tl.sqrt(tl.sum(xc * xc, axis=0) / n_cols + eps)
 float t_5[32];
 #pragma unroll
 for (int k = 0; (k < 32); k += 1) {
+  float t_4 = (x[k] - mean);
+  int offs = ((((k / 4) * 1024) + (int(thread_index_in_threadgroup) * 4)) + (k % 4));
+  bool mask = (offs < n_cols);
+  xc[k] = (mask ? t_4 : 0.0f);
+  // 111: rstd = 1.0 / tl.sqrt(tl.sum(xc * xc, axis=0) / n_cols + eps)
   t_5[k] = (xc[k] * xc[k]);
 }
 float acc_1[1];
@@ -162,59 +155,52 @@ float t_9 = (t_8 + eps);
 float t_10 = metal::sqrt(t_9);
 float rstd = (1.0f / t_10);
 // 112: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-float w[32];
+int t_11 = (int(threadgroup_position_in_grid.x) * n_cols);
+decltype(out_ptr) t_12 = (out_ptr + t_11);
 #pragma unroll
 for (int k = 0; (k < 32); k += 4) {
   int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
   bool mask = (offs < n_cols);
+  float w_0;
+  float w_1;
+  float w_2;
+  float w_3;
   {
     packed_float4 mf_v = packed_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (mask) mf_v = *((const device packed_float4*)((w_ptr + offs)));
-    w[k] = mf_v[0];
-    w[(k + 1)] = mf_v[1];
-    w[(k + 2)] = mf_v[2];
-    w[(k + 3)] = mf_v[3];
+    w_0 = mf_v[0];
+    w_1 = mf_v[1];
+    w_2 = mf_v[2];
+    w_3 = mf_v[3];
   }
-}
-// 113: b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-float b[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 4) {
-  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
-  bool mask = (offs < n_cols);
+  // 113: b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+  float b_0;
+  float b_1;
+  float b_2;
+  float b_3;
   {
     packed_float4 mf_v = packed_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (mask) mf_v = *((const device packed_float4*)((b_ptr + offs)));
-    b[k] = mf_v[0];
-    b[(k + 1)] = mf_v[1];
-    b[(k + 2)] = mf_v[2];
-    b[(k + 3)] = mf_v[3];
+    b_0 = mf_v[0];
+    b_1 = mf_v[1];
+    b_2 = mf_v[2];
+    b_3 = mf_v[3];
   }
-}
-// 114: tl.store(out_ptr + row * n_cols + offs, xc * rstd * w + b, mask=mask)
-int t_11 = (int(threadgroup_position_in_grid.x) * n_cols);
-decltype(out_ptr) t_12 = (out_ptr + t_11);
-float t_13[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  t_13[k] = (xc[k] * rstd);
-}
-float t_14[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  t_14[k] = (t_13[k] * w[k]);
-}
-float t_15[32];
-#pragma unroll
-for (int k = 0; (k < 32); k += 1) {
-  t_15[k] = (t_14[k] + b[k]);
-}
-#pragma unroll
-for (int k = 0; (k < 32); k += 4) {
-  int offs = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
-  bool mask = (offs < n_cols);
+  // 114: tl.store(out_ptr + row * n_cols + offs, xc * rstd * w + b, mask=mask)
+  float t_13_0 = (xc[k] * rstd);
+  float t_13_1 = (xc[(k + 1)] * rstd);
+  float t_13_2 = (xc[(k + 2)] * rstd);
+  float t_13_3 = (xc[(k + 3)] * rstd);
+  float t_14_0 = (t_13_0 * w_0);
+  float t_14_1 = (t_13_1 * w_1);
+  float t_14_2 = (t_13_2 * w_2);
+  float t_14_3 = (t_13_3 * w_3);
+  float t_15_0 = (t_14_0 + b_0);
+  float t_15_1 = (t_14_1 + b_1);
+  float t_15_2 = (t_14_2 + b_2);
+  float t_15_3 = (t_14_3 + b_3);
   if (mask) {
-    *((device packed_float4*)((t_12 + offs))) = packed_float4(t_15[k], t_15[(k + 1)], t_15[(k + 2)], t_15[(k + 3)]);
+    *((device packed_float4*)((t_12 + offs))) = packed_float4(t_15_0, t_15_1, t_15_2, t_15_3);
   }
 }
 // 115: tl.store(mean_ptr + row, mean)

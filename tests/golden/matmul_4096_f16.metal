@@ -34,6 +34,11 @@ int t_10 = (pid_n * 64);
 bool t_11 = (0 < K);
 // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
 half a[16];
+int t_12 = 32;
+decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
+int t_13 = 32;
+bool t_14 = (0 < K);
+half b[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 4) {
   int rm = (t_9 + ((k * 4) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))));
@@ -46,18 +51,10 @@ for (int k = 0; (k < 16); k += 4) {
     a[(k + 2)] = mf_v[2];
     a[(k + 3)] = mf_v[3];
   }
-}
-int t_12 = 32;
-decltype(a_ptr) a_ptr_1 = (a_ptr + t_12);
-int t_13 = 32;
-// 75: rk = k0 + tl.arange(0, BLOCK_K)
-// 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-// 74: for k0 in range(0, K, BLOCK_K):
-bool t_14 = (0 < K);
-// 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-half b[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 4) {
+  // 75: rk = k0 + tl.arange(0, BLOCK_K)
+  // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // 74: for k0 in range(0, K, BLOCK_K):
+  // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
   int rk_1 = ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
   int rn = (t_10 + ((int(thread_index_in_simdgroup) % 16) * 4));
   {
@@ -103,6 +100,14 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   // 76: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
   int rm = t_9;
   half a_1[16];
+  decltype(a_ptr) a_ptr_next = (a_ptr_k + t_13);
+  int k0_next_1 = (k0 + 32);
+  bool t_21 = (k0_next_1 < K);
+  int rn = t_10;
+  half b_1[16];
+  decltype(b_ptr) b_ptr_next = (b_ptr_k + t_17);
+  threadgroup half a_2_smem[5120];
+  threadgroup half b_2_smem[4608];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
     int rm_1 = (t_9 + ((k * 4) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))));
@@ -115,17 +120,9 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
       a_1[(k + 2)] = mf_v[2];
       a_1[(k + 3)] = mf_v[3];
     }
-  }
-  decltype(a_ptr) a_ptr_next = (a_ptr_k + t_13);
-  // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  int k0_next_1 = (k0 + 32);
-  bool t_21 = (k0_next_1 < K);
-  // 75: rk = k0 + tl.arange(0, BLOCK_K)
-  // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-  int rn = t_10;
-  half b_1[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 4) {
+    // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+    // 75: rk = k0 + tl.arange(0, BLOCK_K)
+    // 77: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
     int rk_5 = ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16)));
     int rn_1 = (t_10 + ((int(thread_index_in_simdgroup) % 16) * 4));
     {
@@ -136,17 +133,8 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
       b_1[(k + 2)] = mf_v[2];
       b_1[(k + 3)] = mf_v[3];
     }
-  }
-  decltype(b_ptr) b_ptr_next = (b_ptr_k + t_17);
-  // 78: acc = tl.dot(a, b, acc)
-  threadgroup half a_2_smem[5120];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 4) {
+    // 78: acc = tl.dot(a, b, acc)
     *((threadgroup packed_half4*)((a_2_smem + ((stage * 2560) + ((((k * 4) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))) * 40) + ((int(thread_index_in_simdgroup) % 8) * 4)))))) = packed_half4(t_18[k], t_18[(k + 1)], t_18[(k + 2)], t_18[(k + 3)]);
-  }
-  threadgroup half b_2_smem[4608];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 4) {
     *((threadgroup packed_half4*)((b_2_smem + ((stage * 2304) + ((((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))) * 72) + ((int(thread_index_in_simdgroup) % 16) * 4)))))) = packed_half4(t_19[k], t_19[(k + 1)], t_19[(k + 2)], t_19[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);

@@ -154,20 +154,12 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
       words[1] = mf_v.v[1];
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_5[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_5[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-    }
-    unsigned t_6[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_6[k] = (t_5[k] & 15u);
-    }
     float q[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      q[k] = static_cast<float>(t_6[k]);
+      unsigned t_5 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+      unsigned t_6 = (t_5 & 15u);
+      q[k] = static_cast<float>(t_6);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);
@@ -191,21 +183,13 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
       bias[k] = static_cast<float>(t_9[k]);
     }
     // 64: return q * scale + bias, kw, k_ok
-    float t_10[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = (q[k] * scale[(k / 8)]);
-    }
-    float w[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      w[k] = (t_10[k] + bias[(k / 8)]);
-    }
-    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_11[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = mf_cast<__half>(w[k]);
+      float t_10 = (q[k] * scale[(k / 8)]);
+      float w = (t_10 + bias[(k / 8)]);
+      // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+      t_11[k] = mf_cast<__half>(w);
     }
     __syncthreads();
     #pragma unroll
@@ -333,20 +317,12 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
       words[1] = 0u;
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_5[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_5[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-    }
-    unsigned t_6[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_6[k] = (t_5[k] & 15u);
-    }
     float q[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      q[k] = static_cast<float>(t_6[k]);
+      unsigned t_5 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+      unsigned t_6 = (t_5 & 15u);
+      q[k] = static_cast<float>(t_6);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);
@@ -370,21 +346,13 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
       bias[k] = static_cast<float>(t_9[k]);
     }
     // 64: return q * scale + bias, kw, k_ok
-    float t_10[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = (q[k] * scale[(k / 8)]);
-    }
-    float w[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      w[k] = (t_10[k] + bias[(k / 8)]);
-    }
-    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_11[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = mf_cast<__half>(w[k]);
+      float t_10 = (q[k] * scale[(k / 8)]);
+      float w = (t_10 + bias[(k / 8)]);
+      // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+      t_11[k] = mf_cast<__half>(w);
     }
     __syncthreads();
     #pragma unroll 1

@@ -47,20 +47,12 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     words[1] = mf_v[1];
   }
   // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-  uint t_5[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_5[k] = (words[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
-  }
-  uint t_6[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_6[k] = (t_5[k] & uint(15));
-  }
   float q[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    q[k] = static_cast<float>(t_6[k]);
+    uint t_5 = (words[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
+    uint t_6 = (t_5 & uint(15));
+    q[k] = static_cast<float>(t_6);
   }
   // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_7 = (K / 64);
@@ -84,21 +76,13 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     bias[k] = static_cast<float>(t_9[k]);
   }
   // 64: return q * scale + bias, kw, k_ok
-  float t_10[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = (q[k] * scale[(k / 8)]);
-  }
-  float w[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    w[k] = (t_10[k] + bias[(k / 8)]);
-  }
-  // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
   half t_11[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = static_cast<half>(w[k]);
+    float t_10 = (q[k] * scale[(k / 8)]);
+    float w = (t_10 + bias[(k / 8)]);
+    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+    t_11[k] = static_cast<half>(w);
   }
   threadgroup half t_12_smem[2560];
   threadgroup_barrier(mem_flags::mem_threadgroup);

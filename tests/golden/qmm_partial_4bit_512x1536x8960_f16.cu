@@ -162,20 +162,12 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
       words[1] = mf_v.v[1];
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_7[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_7[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-    }
-    unsigned t_8[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_8[k] = (t_7[k] & 15u);
-    }
     float q[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      q[k] = static_cast<float>(t_8[k]);
+      unsigned t_7 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+      unsigned t_8 = (t_7 & 15u);
+      q[k] = static_cast<float>(t_8);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_9 = (mf_K / 64);
@@ -199,21 +191,13 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
       bias[k] = static_cast<float>(t_11[k]);
     }
     // 64: return q * scale + bias, kw, k_ok
-    float t_12[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_12[k] = (q[k] * scale[(k / 8)]);
-    }
-    float w[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      w[k] = (t_12[k] + bias[(k / 8)]);
-    }
-    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_13[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_13[k] = mf_cast<__half>(w[k]);
+      float t_12 = (q[k] * scale[(k / 8)]);
+      float w = (t_12 + bias[(k / 8)]);
+      // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+      t_13[k] = mf_cast<__half>(w);
     }
     __syncthreads();
     #pragma unroll
@@ -339,20 +323,12 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
       words[1] = 0u;
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_7[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_7[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-    }
-    unsigned t_8[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_8[k] = (t_7[k] & 15u);
-    }
     float q[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      q[k] = static_cast<float>(t_8[k]);
+      unsigned t_7 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+      unsigned t_8 = (t_7 & 15u);
+      q[k] = static_cast<float>(t_8);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_9 = (mf_K / 64);
@@ -376,21 +352,13 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
       bias[k] = static_cast<float>(t_11[k]);
     }
     // 64: return q * scale + bias, kw, k_ok
-    float t_12[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_12[k] = (q[k] * scale[(k / 8)]);
-    }
-    float w[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      w[k] = (t_12[k] + bias[(k / 8)]);
-    }
-    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_13[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_13[k] = mf_cast<__half>(w[k]);
+      float t_12 = (q[k] * scale[(k / 8)]);
+      float w = (t_12 + bias[(k / 8)]);
+      // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+      t_13[k] = mf_cast<__half>(w);
     }
     __syncthreads();
     #pragma unroll 1

@@ -53,20 +53,12 @@ for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
     words[1] = mf_v[1];
   }
   // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-  uint t_7[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_7[k] = (words[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
-  }
-  uint t_8[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_8[k] = (t_7[k] & uint(15));
-  }
   float q[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    q[k] = static_cast<float>(t_8[k]);
+    uint t_7 = (words[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
+    uint t_8 = (t_7 & uint(15));
+    q[k] = static_cast<float>(t_8);
   }
   // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_9 = (K / 64);
@@ -90,21 +82,13 @@ for (int k0 = k_lo; (k0 < t_3); k0 += 32) {
     bias[k] = static_cast<float>(t_11[k]);
   }
   // 64: return q * scale + bias, kw, k_ok
-  float t_12[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = (q[k] * scale[(k / 8)]);
-  }
-  float w[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    w[k] = (t_12[k] + bias[(k / 8)]);
-  }
-  // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
   half t_13[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_13[k] = static_cast<half>(w[k]);
+    float t_12 = (q[k] * scale[(k / 8)]);
+    float w = (t_12 + bias[(k / 8)]);
+    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+    t_13[k] = static_cast<half>(w);
   }
   threadgroup half t_14_smem[2560];
   threadgroup_barrier(mem_flags::mem_threadgroup);

@@ -253,20 +253,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       words[1] = mf_v.v[1];
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_13[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_13[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-    }
-    unsigned t_14[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_14[k] = (t_13[k] & 15u);
-    }
     float q[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      q[k] = static_cast<float>(t_14[k]);
+      unsigned t_13 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+      unsigned t_14 = (t_13 & 15u);
+      q[k] = static_cast<float>(t_14);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
@@ -290,21 +282,13 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       bias[k] = static_cast<float>(t_17[k]);
     }
     // 64: return q * scale + bias, kw, k_ok
-    float t_18[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_18[k] = (q[k] * scale[(k / 8)]);
-    }
-    float w[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      w[k] = (t_18[k] + bias[(k / 8)]);
-    }
-    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_19[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 1) {
-      t_19[k] = mf_cast<__half>(w[k]);
+      float t_18 = (q[k] * scale[(k / 8)]);
+      float w = (t_18 + bias[(k / 8)]);
+      // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+      t_19[k] = mf_cast<__half>(w);
     }
     __syncthreads();
     #pragma unroll
@@ -664,20 +648,12 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       words[1] = 0u;
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_13[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_13[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-    }
-    unsigned t_14[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_14[k] = (t_13[k] & 15u);
-    }
     float q[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      q[k] = static_cast<float>(t_14[k]);
+      unsigned t_13 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+      unsigned t_14 = (t_13 & 15u);
+      q[k] = static_cast<float>(t_14);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
@@ -701,21 +677,13 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       bias[k] = static_cast<float>(t_17[k]);
     }
     // 64: return q * scale + bias, kw, k_ok
-    float t_18[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_18[k] = (q[k] * scale[(k / 8)]);
-    }
-    float w[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      w[k] = (t_18[k] + bias[(k / 8)]);
-    }
-    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_19[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
-      t_19[k] = mf_cast<__half>(w[k]);
+      float t_18 = (q[k] * scale[(k / 8)]);
+      float w = (t_18 + bias[(k / 8)]);
+      // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+      t_19[k] = mf_cast<__half>(w);
     }
     __syncthreads();
     #pragma unroll 1

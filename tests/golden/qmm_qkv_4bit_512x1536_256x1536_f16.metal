@@ -140,20 +140,12 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     words[1] = mf_v[1];
   }
   // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-  uint t_13[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_13[k] = (words[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
-  }
-  uint t_14[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_14[k] = (t_13[k] & uint(15));
-  }
   float q[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    q[k] = static_cast<float>(t_14[k]);
+    uint t_13 = (words[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
+    uint t_14 = (t_13 & uint(15));
+    q[k] = static_cast<float>(t_14);
   }
   // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_15 = (K / 64);
@@ -177,21 +169,13 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
     bias[k] = static_cast<float>(t_17[k]);
   }
   // 64: return q * scale + bias, kw, k_ok
-  float t_18[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_18[k] = (q[k] * scale[(k / 8)]);
-  }
-  float w[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    w[k] = (t_18[k] + bias[(k / 8)]);
-  }
-  // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
   half t_19[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_19[k] = static_cast<half>(w[k]);
+    float t_18 = (q[k] * scale[(k / 8)]);
+    float w = (t_18 + bias[(k / 8)]);
+    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+    t_19[k] = static_cast<half>(w);
   }
   threadgroup half t_20_smem[2560];
   threadgroup_barrier(mem_flags::mem_threadgroup);

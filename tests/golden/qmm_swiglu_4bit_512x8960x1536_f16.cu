@@ -166,20 +166,12 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     bool mask = ((rn_1 < mf_N) & k_ok_1);
     words[0] = (mask ? ((wg_ptr + (rn_1 * t_4)) + kw_1)[0] : 0u);
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_5[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_5[k] = (words[0] >> static_cast<unsigned>((k * 4)));
-    }
-    unsigned t_6[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_6[k] = (t_5[k] & 15u);
-    }
     float q[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      q[k] = static_cast<float>(t_6[k]);
+      unsigned t_5 = (words[0] >> static_cast<unsigned>((k * 4)));
+      unsigned t_6 = (t_5 & 15u);
+      q[k] = static_cast<float>(t_6);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);
@@ -195,21 +187,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     float bias[1];
     bias[0] = static_cast<float>(t_9[0]);
     // 64: return q * scale + bias, kw, k_ok
-    float t_10[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_10[k] = (q[k] * scale[0]);
-    }
-    float w[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      w[k] = (t_10[k] + bias[0]);
-    }
-    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_11[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_11[k] = mf_cast<__half>(w[k]);
+      float t_10 = (q[k] * scale[0]);
+      float w = (t_10 + bias[0]);
+      // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+      t_11[k] = mf_cast<__half>(w);
     }
     __syncthreads();
     *reinterpret_cast<mf_vec<8, __half>*>((t_12_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{t_11[0], t_11[1], t_11[2], t_11[3], t_11[4], t_11[5], t_11[6], t_11[7]}};
@@ -253,20 +237,12 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     bool mask_2 = ((rn_1 < mf_N) & k_ok_3);
     words_1[0] = (mask_2 ? ((wu_ptr + (rn_1 * t_15)) + kw_3)[0] : 0u);
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_16[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_16[k] = (words_1[0] >> static_cast<unsigned>((k * 4)));
-    }
-    unsigned t_17[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_17[k] = (t_16[k] & 15u);
-    }
     float q_1[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      q_1[k] = static_cast<float>(t_17[k]);
+      unsigned t_16 = (words_1[0] >> static_cast<unsigned>((k * 4)));
+      unsigned t_17 = (t_16 & 15u);
+      q_1[k] = static_cast<float>(t_17);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_18 = (mf_K / 64);
@@ -282,21 +258,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     float bias_1[1];
     bias_1[0] = static_cast<float>(t_20[0]);
     // 64: return q * scale + bias, kw, k_ok
-    float t_21[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_21[k] = (q_1[k] * scale_1[0]);
-    }
-    float w_1[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      w_1[k] = (t_21[k] + bias_1[0]);
-    }
-    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_22[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_22[k] = mf_cast<__half>(w_1[k]);
+      float t_21 = (q_1[k] * scale_1[0]);
+      float w_1 = (t_21 + bias_1[0]);
+      // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+      t_22[k] = mf_cast<__half>(w_1);
     }
     __syncthreads();
     *reinterpret_cast<mf_vec<8, __half>*>((t_23_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{t_22[0], t_22[1], t_22[2], t_22[3], t_22[4], t_22[5], t_22[6], t_22[7]}};
@@ -344,16 +312,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   for (int k = 0; (k < 8); k += 1) {
     t_26[k] = (t_25[k] * up[(k / 4)].e[(k % 4)]);
   }
-  __half t_27[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_27[k] = mf_cast<__half>(t_26[k]);
-  }
-  // 586: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 585: tl.store(out_ptr + rm[:, None] * N + rn[None, :], (gate * tl.sigmoid(gate) * up).to(out_ptr.dtype.element_ty),
   #pragma unroll
   for (int k = 0; (k < 8); k += 2) {
-    *reinterpret_cast<mf_vec<2, __half>*>((t_28_smem + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_27[k], t_27[(k + 1)]}};
+    __half t_27_0 = mf_cast<__half>(t_26[k]);
+    __half t_27_1 = mf_cast<__half>(t_26[(k + 1)]);
+    // 586: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 585: tl.store(out_ptr + rm[:, None] * N + rn[None, :], (gate * tl.sigmoid(gate) * up).to(out_ptr.dtype.element_ty),
+    *reinterpret_cast<mf_vec<2, __half>*>((t_28_smem + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_27_0, t_27_1}};
   }
   __syncthreads();
   __half run[8];
@@ -429,20 +394,12 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     bool mask = ((rn_1 < mf_N) & k_ok_1);
     words[0] = (mask ? ((wg_ptr + (rn_1 * t_4)) + kw_1)[0] : 0u);
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_5[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_5[k] = (words[0] >> static_cast<unsigned>((k * 4)));
-    }
-    unsigned t_6[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_6[k] = (t_5[k] & 15u);
-    }
     float q[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      q[k] = static_cast<float>(t_6[k]);
+      unsigned t_5 = (words[0] >> static_cast<unsigned>((k * 4)));
+      unsigned t_6 = (t_5 & 15u);
+      q[k] = static_cast<float>(t_6);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);
@@ -458,21 +415,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     float bias[1];
     bias[0] = static_cast<float>(t_9[0]);
     // 64: return q * scale + bias, kw, k_ok
-    float t_10[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_10[k] = (q[k] * scale[0]);
-    }
-    float w[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      w[k] = (t_10[k] + bias[0]);
-    }
-    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_11[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_11[k] = mf_cast<__half>(w[k]);
+      float t_10 = (q[k] * scale[0]);
+      float w = (t_10 + bias[0]);
+      // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+      t_11[k] = mf_cast<__half>(w);
     }
     __syncthreads();
     *reinterpret_cast<mf_vec<8, __half>*>((t_12_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{t_11[0], t_11[1], t_11[2], t_11[3], t_11[4], t_11[5], t_11[6], t_11[7]}};
@@ -516,20 +465,12 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     bool mask_2 = ((rn_1 < mf_N) & k_ok_3);
     words_1[0] = (mask_2 ? ((wu_ptr + (rn_1 * t_15)) + kw_3)[0] : 0u);
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_16[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_16[k] = (words_1[0] >> static_cast<unsigned>((k * 4)));
-    }
-    unsigned t_17[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_17[k] = (t_16[k] & 15u);
-    }
     float q_1[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      q_1[k] = static_cast<float>(t_17[k]);
+      unsigned t_16 = (words_1[0] >> static_cast<unsigned>((k * 4)));
+      unsigned t_17 = (t_16 & 15u);
+      q_1[k] = static_cast<float>(t_17);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_18 = (mf_K / 64);
@@ -545,21 +486,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     float bias_1[1];
     bias_1[0] = static_cast<float>(t_20[0]);
     // 64: return q * scale + bias, kw, k_ok
-    float t_21[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_21[k] = (q_1[k] * scale_1[0]);
-    }
-    float w_1[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      w_1[k] = (t_21[k] + bias_1[0]);
-    }
-    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
     __half t_22[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_22[k] = mf_cast<__half>(w_1[k]);
+      float t_21 = (q_1[k] * scale_1[0]);
+      float w_1 = (t_21 + bias_1[0]);
+      // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+      t_22[k] = mf_cast<__half>(w_1);
     }
     __syncthreads();
     *reinterpret_cast<mf_vec<8, __half>*>((t_23_smem + ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8)))) = mf_vec<8, __half>{{t_22[0], t_22[1], t_22[2], t_22[3], t_22[4], t_22[5], t_22[6], t_22[7]}};
@@ -607,16 +540,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   for (int k = 0; (k < 8); k += 1) {
     t_26[k] = (t_25[k] * up[(k / 4)].e[(k % 4)]);
   }
-  __half t_27[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    t_27[k] = mf_cast<__half>(t_26[k]);
-  }
-  // 586: mask=(rm[:, None] < M) & (rn[None, :] < N))
-  // 585: tl.store(out_ptr + rm[:, None] * N + rn[None, :], (gate * tl.sigmoid(gate) * up).to(out_ptr.dtype.element_ty),
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 2) {
-    *reinterpret_cast<mf_vec<2, __half>*>((t_28_smem + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_27[k], t_27[(k + 1)]}};
+    __half t_27_0 = mf_cast<__half>(t_26[k]);
+    __half t_27_1 = mf_cast<__half>(t_26[(k + 1)]);
+    // 586: mask=(rm[:, None] < M) & (rn[None, :] < N))
+    // 585: tl.store(out_ptr + rm[:, None] * N + rn[None, :], (gate * tl.sigmoid(gate) * up).to(out_ptr.dtype.element_ty),
+    *reinterpret_cast<mf_vec<2, __half>*>((t_28_smem + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_27_0, t_27_1}};
   }
   __syncthreads();
   __half run[8];

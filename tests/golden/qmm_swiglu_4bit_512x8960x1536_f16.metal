@@ -51,20 +51,12 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   bool mask = ((rn_1 < N) & k_ok_1);
   words[0] = (mask ? ((wg_ptr + (rn_1 * t_4)) + kw_1)[0] : uint(0));
   // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-  uint t_5[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_5[k] = (words[0] >> static_cast<uint>((k * 4)));
-  }
-  uint t_6[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_6[k] = (t_5[k] & uint(15));
-  }
   float q[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    q[k] = static_cast<float>(t_6[k]);
+    uint t_5 = (words[0] >> static_cast<uint>((k * 4)));
+    uint t_6 = (t_5 & uint(15));
+    q[k] = static_cast<float>(t_6);
   }
   // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_7 = (K / 64);
@@ -80,32 +72,21 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   float bias[1];
   bias[0] = static_cast<float>(t_9[0]);
   // 64: return q * scale + bias, kw, k_ok
-  float t_10[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_10[k] = (q[k] * scale[0]);
-  }
-  float w[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    w[k] = (t_10[k] + bias[0]);
-  }
-  // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
   half t_11[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_11[k] = static_cast<half>(w[k]);
+    float t_10 = (q[k] * scale[0]);
+    float w = (t_10 + bias[0]);
+    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+    t_11[k] = static_cast<half>(w);
   }
   threadgroup half t_12_smem[1280];
   threadgroup_barrier(mem_flags::mem_threadgroup);
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 4) {
-    *((threadgroup packed_half4*)((t_12_smem + ((((int(simdgroup_index_in_threadgroup) * 8) + (int(thread_index_in_simdgroup) / 4)) * 40) + (((int(thread_index_in_simdgroup) % 4) * 8) + k))))) = packed_half4(t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)]);
-  }
-  // 583: gate = tl.dot(a, weights_t(a, wg_ptr, sg_ptr, bg_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), gate)
   threadgroup half a_1_smem[1280];
   #pragma unroll
   for (int k = 0; (k < 8); k += 4) {
+    *((threadgroup packed_half4*)((t_12_smem + ((((int(simdgroup_index_in_threadgroup) * 8) + (int(thread_index_in_simdgroup) / 4)) * 40) + (((int(thread_index_in_simdgroup) % 4) * 8) + k))))) = packed_half4(t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)]);
+    // 583: gate = tl.dot(a, weights_t(a, wg_ptr, sg_ptr, bg_ptr, rn, k0, N, K, GROUP, BITS, BLOCK_N, BLOCK_K), gate)
     *((threadgroup packed_half4*)((a_1_smem + ((((k * 4) + ((int(simdgroup_index_in_threadgroup) * 4) + (int(thread_index_in_simdgroup) / 8))) * 40) + ((int(thread_index_in_simdgroup) % 8) * 4))))) = packed_half4(a[k], a[(k + 1)], a[(k + 2)], a[(k + 3)]);
   }
   threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -148,20 +129,12 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   bool mask_2 = ((rn_1 < N) & k_ok_3);
   words_1[0] = (mask_2 ? ((wu_ptr + (rn_1 * t_15)) + kw_3)[0] : uint(0));
   // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-  uint t_16[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_16[k] = (words_1[0] >> static_cast<uint>((k * 4)));
-  }
-  uint t_17[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_17[k] = (t_16[k] & uint(15));
-  }
   float q_1[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    q_1[k] = static_cast<float>(t_17[k]);
+    uint t_16 = (words_1[0] >> static_cast<uint>((k * 4)));
+    uint t_17 = (t_16 & uint(15));
+    q_1[k] = static_cast<float>(t_17);
   }
   // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_18 = (K / 64);
@@ -177,21 +150,13 @@ for (int k0 = 0; (k0 < K); k0 += 32) {
   float bias_1[1];
   bias_1[0] = static_cast<float>(t_20[0]);
   // 64: return q * scale + bias, kw, k_ok
-  float t_21[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    t_21[k] = (q_1[k] * scale_1[0]);
-  }
-  float w_1[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    w_1[k] = (t_21[k] + bias_1[0]);
-  }
-  // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
   half t_22[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    t_22[k] = static_cast<half>(w_1[k]);
+    float t_21 = (q_1[k] * scale_1[0]);
+    float w_1 = (t_21 + bias_1[0]);
+    // 382: return tl.trans(tl.reshape(w, (BLOCK_N, BLOCK_K)).to(a.dtype))
+    t_22[k] = static_cast<half>(w_1);
   }
   threadgroup half t_23_smem[1280];
   threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -244,18 +209,14 @@ float t_26[8];
 for (int k = 0; (k < 8); k += 1) {
   t_26[k] = (t_25[k] * up[(k / 2)].thread_elements()[(k % 2)]);
 }
-half t_27[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
-  t_27[k] = static_cast<half>(t_26[k]);
-}
-// 586: mask=(rm[:, None] < M) & (rn[None, :] < N))
-// 585: tl.store(out_ptr + rm[:, None] * N + rn[None, :], (gate * tl.sigmoid(gate) * up).to(out_ptr.dtype.element_ty),
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
+  half t_27 = static_cast<half>(t_26[k]);
+  // 586: mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 585: tl.store(out_ptr + rm[:, None] * N + rn[None, :], (gate * tl.sigmoid(gate) * up).to(out_ptr.dtype.element_ty),
   int rm = (t + ((((((k / 2) / 2) * 2) + (int(simdgroup_index_in_threadgroup) / 2)) * 8) + (((int(thread_index_in_simdgroup) / 16) * 4) + ((int(thread_index_in_simdgroup) / 2) % 4))));
   int rn = (t_1 + ((((((k / 2) % 2) * 2) + (int(simdgroup_index_in_threadgroup) % 2)) * 8) + (((((int(thread_index_in_simdgroup) / 8) % 2) * 4) + ((int(thread_index_in_simdgroup) % 2) * 2)) + (k % 2))));
   if (((rm < M) & (rn < N))) {
-    *(((out_ptr + (rm * N)) + rn)) = t_27[k];
+    *(((out_ptr + (rm * N)) + rn)) = t_27;
   }
 }

@@ -37,26 +37,19 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     }
   }
   // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-  uint t_4[128];
-  #pragma unroll
-  for (int k = 0; (k < 128); k += 1) {
-    t_4[k] = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<uint>(((k % 8) * 4)));
-  }
-  uint t_5[128];
-  #pragma unroll
-  for (int k = 0; (k < 128); k += 1) {
-    t_5[k] = (t_4[k] & uint(15));
-  }
   float q[128];
   #pragma unroll
   for (int k = 0; (k < 128); k += 1) {
-    q[k] = static_cast<float>(t_5[k]);
+    uint t_4 = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<uint>(((k % 8) * 4)));
+    uint t_5 = (t_4 & uint(15));
+    q[k] = static_cast<float>(t_5);
   }
   // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_6 = (K / 64);
   // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   bool mask = ((rows < N) & k_ok);
-  half t_7[16];
+  float scale[16];
+  float bias[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
     int rows_2 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
@@ -64,67 +57,60 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     int groups_1 = ((rows_2 * t_6) + (kw_2 / 8));
     bool k_ok_2 = ((kw_2 / 8) < t_2);
     bool mask_1 = ((rows_2 < N) & k_ok_2);
-    t_7[k] = (mask_1 ? (scales_ptr + groups_1)[0] : half(0.0f));
-    t_7[(k + 1)] = t_7[k];
-    t_7[(k + 2)] = t_7[k];
-    t_7[(k + 3)] = t_7[k];
-  }
-  float scale[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    scale[k] = static_cast<float>(t_7[k]);
-  }
-  // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
-  half t_8[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 4) {
+    half t_7_0 = (mask_1 ? (scales_ptr + groups_1)[0] : half(0.0f));
+    half t_7_1 = t_7_0;
+    half t_7_2 = t_7_0;
+    half t_7_3 = t_7_0;
+    scale[k] = static_cast<float>(t_7_0);
+    scale[(k + 1)] = static_cast<float>(t_7_1);
+    scale[(k + 2)] = static_cast<float>(t_7_2);
+    scale[(k + 3)] = static_cast<float>(t_7_3);
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     int rows_3 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
     int kw_3 = (t_1 + ((int(thread_index_in_simdgroup) % 16) * 4));
     int groups_2 = ((rows_3 * t_6) + (kw_3 / 8));
     bool k_ok_3 = ((kw_3 / 8) < t_2);
     bool mask_2 = ((rows_3 < N) & k_ok_3);
-    t_8[k] = (mask_2 ? (biases_ptr + groups_2)[0] : half(0.0f));
-    t_8[(k + 1)] = t_8[k];
-    t_8[(k + 2)] = t_8[k];
-    t_8[(k + 3)] = t_8[k];
-  }
-  float bias[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    bias[k] = static_cast<float>(t_8[k]);
+    half t_8_0 = (mask_2 ? (biases_ptr + groups_2)[0] : half(0.0f));
+    half t_8_1 = t_8_0;
+    half t_8_2 = t_8_0;
+    half t_8_3 = t_8_0;
+    bias[k] = static_cast<float>(t_8_0);
+    bias[(k + 1)] = static_cast<float>(t_8_1);
+    bias[(k + 2)] = static_cast<float>(t_8_2);
+    bias[(k + 3)] = static_cast<float>(t_8_3);
   }
   // 64: return q * scale + bias, kw, k_ok
-  float t_9[128];
-  #pragma unroll
-  for (int k = 0; (k < 128); k += 1) {
-    t_9[k] = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
-  }
   float w[128];
   #pragma unroll
   for (int k = 0; (k < 128); k += 1) {
-    w[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
+    float t_9 = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
+    w[k] = (t_9 + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
   }
   // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
   // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-  half t_10[32];
+  float x[32];
   #pragma unroll
   for (int k = 0; (k < 32); k += 4) {
     int kw_4 = (t_1 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k / 8)));
     int offs_1 = ((kw_4 * 8) + (k % 8));
     bool k_ok_4 = ((kw_4 / 8) < t_2);
+    half t_10_0;
+    half t_10_1;
+    half t_10_2;
+    half t_10_3;
     {
       packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
       if (k_ok_4) mf_v = *((const device packed_half4*)((x_ptr + offs_1)));
-      t_10[k] = mf_v[0];
-      t_10[(k + 1)] = mf_v[1];
-      t_10[(k + 2)] = mf_v[2];
-      t_10[(k + 3)] = mf_v[3];
+      t_10_0 = mf_v[0];
+      t_10_1 = mf_v[1];
+      t_10_2 = mf_v[2];
+      t_10_3 = mf_v[3];
     }
-  }
-  float x[32];
-  #pragma unroll
-  for (int k = 0; (k < 32); k += 1) {
-    x[k] = static_cast<float>(t_10[k]);
+    x[k] = static_cast<float>(t_10_0);
+    x[(k + 1)] = static_cast<float>(t_10_1);
+    x[(k + 2)] = static_cast<float>(t_10_2);
+    x[(k + 3)] = static_cast<float>(t_10_3);
   }
   // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
   float t_11[128];
@@ -132,31 +118,19 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 128); k += 1) {
     t_11[k] = (w[k] * x[((((k / 8) % 4) * 8) + (k % 8))]);
   }
-  float acc_2[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    acc_2[k] = t_11[(((k / 4) * 32) + ((k % 4) * 8))];
-    acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
-    acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
-    acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
-    acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
-    acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
-    acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
-    acc_2[k] = (acc_2[k] + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
-  }
-  float acc_3[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    acc_3[k] = (acc[k] + acc_2[k]);
-  }
-  float acc_4[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    acc_4[k] = acc_3[k];
-  }
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    acc[k] = acc_4[k];
+    float acc_2 = t_11[(((k / 4) * 32) + ((k % 4) * 8))];
+    acc_2 = (acc_2 + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+    acc_2 = (acc_2 + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+    acc_2 = (acc_2 + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+    acc_2 = (acc_2 + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+    acc_2 = (acc_2 + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+    acc_2 = (acc_2 + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+    acc_2 = (acc_2 + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
+    float acc_3 = (acc[k] + acc_2);
+    float acc_4 = acc_3;
+    acc[k] = acc_4;
   }
 }
 // 129: y = tl.sum(acc, axis=1) * inv_rms
@@ -188,21 +162,13 @@ for (int k = 0; (k < 4); k += 1) {
   float partner_3 = simd_shuffle_xor(acc_5[k], ushort(8));
   acc_5[k] = (acc_5[k] + partner_3);
 }
-float y[4];
 #pragma unroll
 for (int k = 0; (k < 4); k += 1) {
-  y[k] = (acc_5[k] * 1.0f);
-}
-// 132: tl.store(out_ptr + rows, y, mask=rows < N)
-half t_12[4];
-#pragma unroll
-for (int k = 0; (k < 4); k += 1) {
-  t_12[k] = static_cast<half>(y[k]);
-}
-#pragma unroll
-for (int k = 0; (k < 4); k += 1) {
+  float y = (acc_5[k] * 1.0f);
+  // 132: tl.store(out_ptr + rows, y, mask=rows < N)
+  half t_12 = static_cast<half>(y);
   int rows = (t + (((k * 4) * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
   if ((((int(thread_index_in_simdgroup) % 16) == 0) && (rows < N))) {
-    *((out_ptr + rows)) = t_12[k];
+    *((out_ptr + rows)) = t_12;
   }
 }

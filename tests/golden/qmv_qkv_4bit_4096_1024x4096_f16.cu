@@ -99,20 +99,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         words[3] = mf_v.v[3];
       }
       // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-      unsigned t_9[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        t_9[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-      }
-      unsigned t_10[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        t_10[k] = (t_9[k] & 15u);
-      }
       float q[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
-        q[k] = static_cast<float>(t_10[k]);
+        unsigned t_9 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+        unsigned t_10 = (t_9 & 15u);
+        q[k] = static_cast<float>(t_10);
       }
       // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_11 = (mf_K / 64);
@@ -140,41 +132,59 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         bias[k] = static_cast<float>(t_13[k]);
       }
       // 64: return q * scale + bias, kw, k_ok
-      float t_14[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        t_14[k] = (q[k] * scale[(k / 8)]);
-      }
       float w[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        w[k] = (t_14[k] + bias[(k / 8)]);
-      }
-      // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-      // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-      __half t_15[32];
+      float x[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 8) {
+        float t_14_0 = (q[k] * scale[(k / 8)]);
+        w[k] = (t_14_0 + bias[(k / 8)]);
+        float t_14_1 = (q[(k + 1)] * scale[((k + 1) / 8)]);
+        w[(k + 1)] = (t_14_1 + bias[((k + 1) / 8)]);
+        float t_14_2 = (q[(k + 2)] * scale[((k + 2) / 8)]);
+        w[(k + 2)] = (t_14_2 + bias[((k + 2) / 8)]);
+        float t_14_3 = (q[(k + 3)] * scale[((k + 3) / 8)]);
+        w[(k + 3)] = (t_14_3 + bias[((k + 3) / 8)]);
+        float t_14_4 = (q[(k + 4)] * scale[((k + 4) / 8)]);
+        w[(k + 4)] = (t_14_4 + bias[((k + 4) / 8)]);
+        float t_14_5 = (q[(k + 5)] * scale[((k + 5) / 8)]);
+        w[(k + 5)] = (t_14_5 + bias[((k + 5) / 8)]);
+        float t_14_6 = (q[(k + 6)] * scale[((k + 6) / 8)]);
+        w[(k + 6)] = (t_14_6 + bias[((k + 6) / 8)]);
+        float t_14_7 = (q[(k + 7)] * scale[((k + 7) / 8)]);
+        w[(k + 7)] = (t_14_7 + bias[((k + 7) / 8)]);
+        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         int kw_2 = (t_6 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
         int offs_1 = (kw_2 * 8);
         bool k_ok_2 = ((kw_2 / 8) < t_7);
+        __half t_15_0;
+        __half t_15_1;
+        __half t_15_2;
+        __half t_15_3;
+        __half t_15_4;
+        __half t_15_5;
+        __half t_15_6;
+        __half t_15_7;
         {
           mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
           mf_load_masked(mf_v, (x_ptr + offs_1), k_ok_2);
-          t_15[k] = mf_v.v[0];
-          t_15[(k + 1)] = mf_v.v[1];
-          t_15[(k + 2)] = mf_v.v[2];
-          t_15[(k + 3)] = mf_v.v[3];
-          t_15[(k + 4)] = mf_v.v[4];
-          t_15[(k + 5)] = mf_v.v[5];
-          t_15[(k + 6)] = mf_v.v[6];
-          t_15[(k + 7)] = mf_v.v[7];
+          t_15_0 = mf_v.v[0];
+          t_15_1 = mf_v.v[1];
+          t_15_2 = mf_v.v[2];
+          t_15_3 = mf_v.v[3];
+          t_15_4 = mf_v.v[4];
+          t_15_5 = mf_v.v[5];
+          t_15_6 = mf_v.v[6];
+          t_15_7 = mf_v.v[7];
         }
-      }
-      float x[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        x[k] = static_cast<float>(t_15[k]);
+        x[k] = static_cast<float>(t_15_0);
+        x[(k + 1)] = static_cast<float>(t_15_1);
+        x[(k + 2)] = static_cast<float>(t_15_2);
+        x[(k + 3)] = static_cast<float>(t_15_3);
+        x[(k + 4)] = static_cast<float>(t_15_4);
+        x[(k + 5)] = static_cast<float>(t_15_5);
+        x[(k + 6)] = static_cast<float>(t_15_6);
+        x[(k + 7)] = static_cast<float>(t_15_7);
       }
       // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_16[32];
@@ -182,31 +192,19 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         t_16[k] = (w[k] * x[(((k / 8) * 8) + (k % 8))]);
       }
-      float acc_2[4];
       #pragma unroll
       for (int k = 0; (k < 4); k += 1) {
-        acc_2[k] = t_16[(k * 8)];
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 1)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 2)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 3)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 4)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 5)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 6)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 7)]);
-      }
-      float acc_3[4];
-      #pragma unroll
-      for (int k = 0; (k < 4); k += 1) {
-        acc_3[k] = (acc[k] + acc_2[k]);
-      }
-      float acc_4[4];
-      #pragma unroll
-      for (int k = 0; (k < 4); k += 1) {
-        acc_4[k] = acc_3[k];
-      }
-      #pragma unroll
-      for (int k = 0; (k < 4); k += 1) {
-        acc[k] = acc_4[k];
+        float acc_2 = t_16[(k * 8)];
+        acc_2 = (acc_2 + t_16[((k * 8) + 1)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 2)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 3)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 4)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 5)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 6)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 7)]);
+        float acc_3 = (acc[k] + acc_2);
+        float acc_4 = acc_3;
+        acc[k] = acc_4;
       }
     }
     // 129: y = tl.sum(acc, axis=1) * inv_rms
@@ -271,20 +269,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_1[3] = mf_v.v[3];
         }
         // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-        unsigned t_25[32];
-        #pragma unroll
-        for (int k = 0; (k < 32); k += 1) {
-          t_25[k] = (words_1[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-        }
-        unsigned t_26[32];
-        #pragma unroll
-        for (int k = 0; (k < 32); k += 1) {
-          t_26[k] = (t_25[k] & 15u);
-        }
         float q_1[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
-          q_1[k] = static_cast<float>(t_26[k]);
+          unsigned t_25 = (words_1[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+          unsigned t_26 = (t_25 & 15u);
+          q_1[k] = static_cast<float>(t_26);
         }
         // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_27 = (mf_K / 64);
@@ -312,41 +302,59 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           bias_1[k] = static_cast<float>(t_29[k]);
         }
         // 64: return q * scale + bias, kw, k_ok
-        float t_30[32];
-        #pragma unroll
-        for (int k = 0; (k < 32); k += 1) {
-          t_30[k] = (q_1[k] * scale_1[(k / 8)]);
-        }
         float w_1[32];
-        #pragma unroll
-        for (int k = 0; (k < 32); k += 1) {
-          w_1[k] = (t_30[k] + bias_1[(k / 8)]);
-        }
-        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        __half t_31[32];
+        float x_1[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 8) {
+          float t_30_0 = (q_1[k] * scale_1[(k / 8)]);
+          w_1[k] = (t_30_0 + bias_1[(k / 8)]);
+          float t_30_1 = (q_1[(k + 1)] * scale_1[((k + 1) / 8)]);
+          w_1[(k + 1)] = (t_30_1 + bias_1[((k + 1) / 8)]);
+          float t_30_2 = (q_1[(k + 2)] * scale_1[((k + 2) / 8)]);
+          w_1[(k + 2)] = (t_30_2 + bias_1[((k + 2) / 8)]);
+          float t_30_3 = (q_1[(k + 3)] * scale_1[((k + 3) / 8)]);
+          w_1[(k + 3)] = (t_30_3 + bias_1[((k + 3) / 8)]);
+          float t_30_4 = (q_1[(k + 4)] * scale_1[((k + 4) / 8)]);
+          w_1[(k + 4)] = (t_30_4 + bias_1[((k + 4) / 8)]);
+          float t_30_5 = (q_1[(k + 5)] * scale_1[((k + 5) / 8)]);
+          w_1[(k + 5)] = (t_30_5 + bias_1[((k + 5) / 8)]);
+          float t_30_6 = (q_1[(k + 6)] * scale_1[((k + 6) / 8)]);
+          w_1[(k + 6)] = (t_30_6 + bias_1[((k + 6) / 8)]);
+          float t_30_7 = (q_1[(k + 7)] * scale_1[((k + 7) / 8)]);
+          w_1[(k + 7)] = (t_30_7 + bias_1[((k + 7) / 8)]);
+          // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+          // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
           int kw_5 = (t_22 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
           int offs_3 = (kw_5 * 8);
           bool k_ok_5 = ((kw_5 / 8) < t_23);
+          __half t_31_0;
+          __half t_31_1;
+          __half t_31_2;
+          __half t_31_3;
+          __half t_31_4;
+          __half t_31_5;
+          __half t_31_6;
+          __half t_31_7;
           {
             mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
             mf_load_masked(mf_v, (x_ptr + offs_3), k_ok_5);
-            t_31[k] = mf_v.v[0];
-            t_31[(k + 1)] = mf_v.v[1];
-            t_31[(k + 2)] = mf_v.v[2];
-            t_31[(k + 3)] = mf_v.v[3];
-            t_31[(k + 4)] = mf_v.v[4];
-            t_31[(k + 5)] = mf_v.v[5];
-            t_31[(k + 6)] = mf_v.v[6];
-            t_31[(k + 7)] = mf_v.v[7];
+            t_31_0 = mf_v.v[0];
+            t_31_1 = mf_v.v[1];
+            t_31_2 = mf_v.v[2];
+            t_31_3 = mf_v.v[3];
+            t_31_4 = mf_v.v[4];
+            t_31_5 = mf_v.v[5];
+            t_31_6 = mf_v.v[6];
+            t_31_7 = mf_v.v[7];
           }
-        }
-        float x_1[32];
-        #pragma unroll
-        for (int k = 0; (k < 32); k += 1) {
-          x_1[k] = static_cast<float>(t_31[k]);
+          x_1[k] = static_cast<float>(t_31_0);
+          x_1[(k + 1)] = static_cast<float>(t_31_1);
+          x_1[(k + 2)] = static_cast<float>(t_31_2);
+          x_1[(k + 3)] = static_cast<float>(t_31_3);
+          x_1[(k + 4)] = static_cast<float>(t_31_4);
+          x_1[(k + 5)] = static_cast<float>(t_31_5);
+          x_1[(k + 6)] = static_cast<float>(t_31_6);
+          x_1[(k + 7)] = static_cast<float>(t_31_7);
         }
         // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_32[32];
@@ -354,31 +362,19 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           t_32[k] = (w_1[k] * x_1[(((k / 8) * 8) + (k % 8))]);
         }
-        float acc_8[4];
         #pragma unroll
         for (int k = 0; (k < 4); k += 1) {
-          acc_8[k] = t_32[(k * 8)];
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 1)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 2)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 3)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 4)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 5)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 6)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 7)]);
-        }
-        float acc_9[4];
-        #pragma unroll
-        for (int k = 0; (k < 4); k += 1) {
-          acc_9[k] = (acc_6[k] + acc_8[k]);
-        }
-        float acc_10[4];
-        #pragma unroll
-        for (int k = 0; (k < 4); k += 1) {
-          acc_10[k] = acc_9[k];
-        }
-        #pragma unroll
-        for (int k = 0; (k < 4); k += 1) {
-          acc_6[k] = acc_10[k];
+          float acc_8 = t_32[(k * 8)];
+          acc_8 = (acc_8 + t_32[((k * 8) + 1)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 2)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 3)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 4)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 5)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 6)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 7)]);
+          float acc_9 = (acc_6[k] + acc_8);
+          float acc_10 = acc_9;
+          acc_6[k] = acc_10;
         }
       }
       // 129: y = tl.sum(acc, axis=1) * inv_rms
@@ -440,20 +436,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_2[3] = mf_v.v[3];
         }
         // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-        unsigned t_40[32];
-        #pragma unroll
-        for (int k = 0; (k < 32); k += 1) {
-          t_40[k] = (words_2[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-        }
-        unsigned t_41[32];
-        #pragma unroll
-        for (int k = 0; (k < 32); k += 1) {
-          t_41[k] = (t_40[k] & 15u);
-        }
         float q_2[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 1) {
-          q_2[k] = static_cast<float>(t_41[k]);
+          unsigned t_40 = (words_2[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+          unsigned t_41 = (t_40 & 15u);
+          q_2[k] = static_cast<float>(t_41);
         }
         // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_42 = (mf_K / 64);
@@ -481,41 +469,59 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           bias_2[k] = static_cast<float>(t_44[k]);
         }
         // 64: return q * scale + bias, kw, k_ok
-        float t_45[32];
-        #pragma unroll
-        for (int k = 0; (k < 32); k += 1) {
-          t_45[k] = (q_2[k] * scale_2[(k / 8)]);
-        }
         float w_2[32];
-        #pragma unroll
-        for (int k = 0; (k < 32); k += 1) {
-          w_2[k] = (t_45[k] + bias_2[(k / 8)]);
-        }
-        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        __half t_46[32];
+        float x_2[32];
         #pragma unroll
         for (int k = 0; (k < 32); k += 8) {
+          float t_45_0 = (q_2[k] * scale_2[(k / 8)]);
+          w_2[k] = (t_45_0 + bias_2[(k / 8)]);
+          float t_45_1 = (q_2[(k + 1)] * scale_2[((k + 1) / 8)]);
+          w_2[(k + 1)] = (t_45_1 + bias_2[((k + 1) / 8)]);
+          float t_45_2 = (q_2[(k + 2)] * scale_2[((k + 2) / 8)]);
+          w_2[(k + 2)] = (t_45_2 + bias_2[((k + 2) / 8)]);
+          float t_45_3 = (q_2[(k + 3)] * scale_2[((k + 3) / 8)]);
+          w_2[(k + 3)] = (t_45_3 + bias_2[((k + 3) / 8)]);
+          float t_45_4 = (q_2[(k + 4)] * scale_2[((k + 4) / 8)]);
+          w_2[(k + 4)] = (t_45_4 + bias_2[((k + 4) / 8)]);
+          float t_45_5 = (q_2[(k + 5)] * scale_2[((k + 5) / 8)]);
+          w_2[(k + 5)] = (t_45_5 + bias_2[((k + 5) / 8)]);
+          float t_45_6 = (q_2[(k + 6)] * scale_2[((k + 6) / 8)]);
+          w_2[(k + 6)] = (t_45_6 + bias_2[((k + 6) / 8)]);
+          float t_45_7 = (q_2[(k + 7)] * scale_2[((k + 7) / 8)]);
+          w_2[(k + 7)] = (t_45_7 + bias_2[((k + 7) / 8)]);
+          // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+          // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
           int kw_8 = (t_37 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
           int offs_5 = (kw_8 * 8);
           bool k_ok_8 = ((kw_8 / 8) < t_38);
+          __half t_46_0;
+          __half t_46_1;
+          __half t_46_2;
+          __half t_46_3;
+          __half t_46_4;
+          __half t_46_5;
+          __half t_46_6;
+          __half t_46_7;
           {
             mf_vec<8, __half> mf_v{{__float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f), __float2half(0.0f)}};
             mf_load_masked(mf_v, (x_ptr + offs_5), k_ok_8);
-            t_46[k] = mf_v.v[0];
-            t_46[(k + 1)] = mf_v.v[1];
-            t_46[(k + 2)] = mf_v.v[2];
-            t_46[(k + 3)] = mf_v.v[3];
-            t_46[(k + 4)] = mf_v.v[4];
-            t_46[(k + 5)] = mf_v.v[5];
-            t_46[(k + 6)] = mf_v.v[6];
-            t_46[(k + 7)] = mf_v.v[7];
+            t_46_0 = mf_v.v[0];
+            t_46_1 = mf_v.v[1];
+            t_46_2 = mf_v.v[2];
+            t_46_3 = mf_v.v[3];
+            t_46_4 = mf_v.v[4];
+            t_46_5 = mf_v.v[5];
+            t_46_6 = mf_v.v[6];
+            t_46_7 = mf_v.v[7];
           }
-        }
-        float x_2[32];
-        #pragma unroll
-        for (int k = 0; (k < 32); k += 1) {
-          x_2[k] = static_cast<float>(t_46[k]);
+          x_2[k] = static_cast<float>(t_46_0);
+          x_2[(k + 1)] = static_cast<float>(t_46_1);
+          x_2[(k + 2)] = static_cast<float>(t_46_2);
+          x_2[(k + 3)] = static_cast<float>(t_46_3);
+          x_2[(k + 4)] = static_cast<float>(t_46_4);
+          x_2[(k + 5)] = static_cast<float>(t_46_5);
+          x_2[(k + 6)] = static_cast<float>(t_46_6);
+          x_2[(k + 7)] = static_cast<float>(t_46_7);
         }
         // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_47[32];
@@ -523,31 +529,19 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           t_47[k] = (w_2[k] * x_2[(((k / 8) * 8) + (k % 8))]);
         }
-        float acc_14[4];
         #pragma unroll
         for (int k = 0; (k < 4); k += 1) {
-          acc_14[k] = t_47[(k * 8)];
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 1)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 2)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 3)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 4)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 5)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 6)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 7)]);
-        }
-        float acc_15[4];
-        #pragma unroll
-        for (int k = 0; (k < 4); k += 1) {
-          acc_15[k] = (acc_12[k] + acc_14[k]);
-        }
-        float acc_16[4];
-        #pragma unroll
-        for (int k = 0; (k < 4); k += 1) {
-          acc_16[k] = acc_15[k];
-        }
-        #pragma unroll
-        for (int k = 0; (k < 4); k += 1) {
-          acc_12[k] = acc_16[k];
+          float acc_14 = t_47[(k * 8)];
+          acc_14 = (acc_14 + t_47[((k * 8) + 1)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 2)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 3)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 4)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 5)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 6)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 7)]);
+          float acc_15 = (acc_12[k] + acc_14);
+          float acc_16 = acc_15;
+          acc_12[k] = acc_16;
         }
       }
       // 129: y = tl.sum(acc, axis=1) * inv_rms
@@ -623,20 +617,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         words[3] = 0u;
       }
       // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-      unsigned t_9[32];
-      #pragma unroll 1
-      for (int k = 0; (k < 32); k += 1) {
-        t_9[k] = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-      }
-      unsigned t_10[32];
-      #pragma unroll 1
-      for (int k = 0; (k < 32); k += 1) {
-        t_10[k] = (t_9[k] & 15u);
-      }
       float q[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 1) {
-        q[k] = static_cast<float>(t_10[k]);
+        unsigned t_9 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+        unsigned t_10 = (t_9 & 15u);
+        q[k] = static_cast<float>(t_10);
       }
       // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_11 = (mf_K / 64);
@@ -664,48 +650,66 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         bias[k] = static_cast<float>(t_13[k]);
       }
       // 64: return q * scale + bias, kw, k_ok
-      float t_14[32];
-      #pragma unroll 1
-      for (int k = 0; (k < 32); k += 1) {
-        t_14[k] = (q[k] * scale[(k / 8)]);
-      }
       float w[32];
-      #pragma unroll 1
-      for (int k = 0; (k < 32); k += 1) {
-        w[k] = (t_14[k] + bias[(k / 8)]);
-      }
-      // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-      // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-      __half t_15[32];
+      float x[32];
       #pragma unroll 1
       for (int k = 0; (k < 32); k += 8) {
+        float t_14_0 = (q[k] * scale[(k / 8)]);
+        w[k] = (t_14_0 + bias[(k / 8)]);
+        float t_14_1 = (q[(k + 1)] * scale[((k + 1) / 8)]);
+        w[(k + 1)] = (t_14_1 + bias[((k + 1) / 8)]);
+        float t_14_2 = (q[(k + 2)] * scale[((k + 2) / 8)]);
+        w[(k + 2)] = (t_14_2 + bias[((k + 2) / 8)]);
+        float t_14_3 = (q[(k + 3)] * scale[((k + 3) / 8)]);
+        w[(k + 3)] = (t_14_3 + bias[((k + 3) / 8)]);
+        float t_14_4 = (q[(k + 4)] * scale[((k + 4) / 8)]);
+        w[(k + 4)] = (t_14_4 + bias[((k + 4) / 8)]);
+        float t_14_5 = (q[(k + 5)] * scale[((k + 5) / 8)]);
+        w[(k + 5)] = (t_14_5 + bias[((k + 5) / 8)]);
+        float t_14_6 = (q[(k + 6)] * scale[((k + 6) / 8)]);
+        w[(k + 6)] = (t_14_6 + bias[((k + 6) / 8)]);
+        float t_14_7 = (q[(k + 7)] * scale[((k + 7) / 8)]);
+        w[(k + 7)] = (t_14_7 + bias[((k + 7) / 8)]);
+        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         int kw_2 = (t_6 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
         int offs_1 = (kw_2 * 8);
         bool k_ok_2 = ((kw_2 / 8) < t_7);
+        __half t_15_0;
+        __half t_15_1;
+        __half t_15_2;
+        __half t_15_3;
+        __half t_15_4;
+        __half t_15_5;
+        __half t_15_6;
+        __half t_15_7;
         if (k_ok_2) {
-          t_15[k] = (x_ptr + offs_1)[0];
-          t_15[(k + 1)] = (x_ptr + offs_1)[1];
-          t_15[(k + 2)] = (x_ptr + offs_1)[2];
-          t_15[(k + 3)] = (x_ptr + offs_1)[3];
-          t_15[(k + 4)] = (x_ptr + offs_1)[4];
-          t_15[(k + 5)] = (x_ptr + offs_1)[5];
-          t_15[(k + 6)] = (x_ptr + offs_1)[6];
-          t_15[(k + 7)] = (x_ptr + offs_1)[7];
+          t_15_0 = (x_ptr + offs_1)[0];
+          t_15_1 = (x_ptr + offs_1)[1];
+          t_15_2 = (x_ptr + offs_1)[2];
+          t_15_3 = (x_ptr + offs_1)[3];
+          t_15_4 = (x_ptr + offs_1)[4];
+          t_15_5 = (x_ptr + offs_1)[5];
+          t_15_6 = (x_ptr + offs_1)[6];
+          t_15_7 = (x_ptr + offs_1)[7];
         } else {
-          t_15[k] = __float2half(0.0f);
-          t_15[(k + 1)] = __float2half(0.0f);
-          t_15[(k + 2)] = __float2half(0.0f);
-          t_15[(k + 3)] = __float2half(0.0f);
-          t_15[(k + 4)] = __float2half(0.0f);
-          t_15[(k + 5)] = __float2half(0.0f);
-          t_15[(k + 6)] = __float2half(0.0f);
-          t_15[(k + 7)] = __float2half(0.0f);
+          t_15_0 = __float2half(0.0f);
+          t_15_1 = __float2half(0.0f);
+          t_15_2 = __float2half(0.0f);
+          t_15_3 = __float2half(0.0f);
+          t_15_4 = __float2half(0.0f);
+          t_15_5 = __float2half(0.0f);
+          t_15_6 = __float2half(0.0f);
+          t_15_7 = __float2half(0.0f);
         }
-      }
-      float x[32];
-      #pragma unroll 1
-      for (int k = 0; (k < 32); k += 1) {
-        x[k] = static_cast<float>(t_15[k]);
+        x[k] = static_cast<float>(t_15_0);
+        x[(k + 1)] = static_cast<float>(t_15_1);
+        x[(k + 2)] = static_cast<float>(t_15_2);
+        x[(k + 3)] = static_cast<float>(t_15_3);
+        x[(k + 4)] = static_cast<float>(t_15_4);
+        x[(k + 5)] = static_cast<float>(t_15_5);
+        x[(k + 6)] = static_cast<float>(t_15_6);
+        x[(k + 7)] = static_cast<float>(t_15_7);
       }
       // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_16[32];
@@ -713,31 +717,19 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         t_16[k] = (w[k] * x[(((k / 8) * 8) + (k % 8))]);
       }
-      float acc_2[4];
       #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
-        acc_2[k] = t_16[(k * 8)];
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 1)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 2)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 3)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 4)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 5)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 6)]);
-        acc_2[k] = (acc_2[k] + t_16[((k * 8) + 7)]);
-      }
-      float acc_3[4];
-      #pragma unroll 1
-      for (int k = 0; (k < 4); k += 1) {
-        acc_3[k] = (acc[k] + acc_2[k]);
-      }
-      float acc_4[4];
-      #pragma unroll 1
-      for (int k = 0; (k < 4); k += 1) {
-        acc_4[k] = acc_3[k];
-      }
-      #pragma unroll 1
-      for (int k = 0; (k < 4); k += 1) {
-        acc[k] = acc_4[k];
+        float acc_2 = t_16[(k * 8)];
+        acc_2 = (acc_2 + t_16[((k * 8) + 1)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 2)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 3)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 4)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 5)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 6)]);
+        acc_2 = (acc_2 + t_16[((k * 8) + 7)]);
+        float acc_3 = (acc[k] + acc_2);
+        float acc_4 = acc_3;
+        acc[k] = acc_4;
       }
     }
     // 129: y = tl.sum(acc, axis=1) * inv_rms
@@ -805,20 +797,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_1[3] = 0u;
         }
         // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-        unsigned t_25[32];
-        #pragma unroll 1
-        for (int k = 0; (k < 32); k += 1) {
-          t_25[k] = (words_1[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-        }
-        unsigned t_26[32];
-        #pragma unroll 1
-        for (int k = 0; (k < 32); k += 1) {
-          t_26[k] = (t_25[k] & 15u);
-        }
         float q_1[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
-          q_1[k] = static_cast<float>(t_26[k]);
+          unsigned t_25 = (words_1[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+          unsigned t_26 = (t_25 & 15u);
+          q_1[k] = static_cast<float>(t_26);
         }
         // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_27 = (mf_K / 64);
@@ -846,48 +830,66 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           bias_1[k] = static_cast<float>(t_29[k]);
         }
         // 64: return q * scale + bias, kw, k_ok
-        float t_30[32];
-        #pragma unroll 1
-        for (int k = 0; (k < 32); k += 1) {
-          t_30[k] = (q_1[k] * scale_1[(k / 8)]);
-        }
         float w_1[32];
-        #pragma unroll 1
-        for (int k = 0; (k < 32); k += 1) {
-          w_1[k] = (t_30[k] + bias_1[(k / 8)]);
-        }
-        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        __half t_31[32];
+        float x_1[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 8) {
+          float t_30_0 = (q_1[k] * scale_1[(k / 8)]);
+          w_1[k] = (t_30_0 + bias_1[(k / 8)]);
+          float t_30_1 = (q_1[(k + 1)] * scale_1[((k + 1) / 8)]);
+          w_1[(k + 1)] = (t_30_1 + bias_1[((k + 1) / 8)]);
+          float t_30_2 = (q_1[(k + 2)] * scale_1[((k + 2) / 8)]);
+          w_1[(k + 2)] = (t_30_2 + bias_1[((k + 2) / 8)]);
+          float t_30_3 = (q_1[(k + 3)] * scale_1[((k + 3) / 8)]);
+          w_1[(k + 3)] = (t_30_3 + bias_1[((k + 3) / 8)]);
+          float t_30_4 = (q_1[(k + 4)] * scale_1[((k + 4) / 8)]);
+          w_1[(k + 4)] = (t_30_4 + bias_1[((k + 4) / 8)]);
+          float t_30_5 = (q_1[(k + 5)] * scale_1[((k + 5) / 8)]);
+          w_1[(k + 5)] = (t_30_5 + bias_1[((k + 5) / 8)]);
+          float t_30_6 = (q_1[(k + 6)] * scale_1[((k + 6) / 8)]);
+          w_1[(k + 6)] = (t_30_6 + bias_1[((k + 6) / 8)]);
+          float t_30_7 = (q_1[(k + 7)] * scale_1[((k + 7) / 8)]);
+          w_1[(k + 7)] = (t_30_7 + bias_1[((k + 7) / 8)]);
+          // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+          // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
           int kw_5 = (t_22 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
           int offs_3 = (kw_5 * 8);
           bool k_ok_5 = ((kw_5 / 8) < t_23);
+          __half t_31_0;
+          __half t_31_1;
+          __half t_31_2;
+          __half t_31_3;
+          __half t_31_4;
+          __half t_31_5;
+          __half t_31_6;
+          __half t_31_7;
           if (k_ok_5) {
-            t_31[k] = (x_ptr + offs_3)[0];
-            t_31[(k + 1)] = (x_ptr + offs_3)[1];
-            t_31[(k + 2)] = (x_ptr + offs_3)[2];
-            t_31[(k + 3)] = (x_ptr + offs_3)[3];
-            t_31[(k + 4)] = (x_ptr + offs_3)[4];
-            t_31[(k + 5)] = (x_ptr + offs_3)[5];
-            t_31[(k + 6)] = (x_ptr + offs_3)[6];
-            t_31[(k + 7)] = (x_ptr + offs_3)[7];
+            t_31_0 = (x_ptr + offs_3)[0];
+            t_31_1 = (x_ptr + offs_3)[1];
+            t_31_2 = (x_ptr + offs_3)[2];
+            t_31_3 = (x_ptr + offs_3)[3];
+            t_31_4 = (x_ptr + offs_3)[4];
+            t_31_5 = (x_ptr + offs_3)[5];
+            t_31_6 = (x_ptr + offs_3)[6];
+            t_31_7 = (x_ptr + offs_3)[7];
           } else {
-            t_31[k] = __float2half(0.0f);
-            t_31[(k + 1)] = __float2half(0.0f);
-            t_31[(k + 2)] = __float2half(0.0f);
-            t_31[(k + 3)] = __float2half(0.0f);
-            t_31[(k + 4)] = __float2half(0.0f);
-            t_31[(k + 5)] = __float2half(0.0f);
-            t_31[(k + 6)] = __float2half(0.0f);
-            t_31[(k + 7)] = __float2half(0.0f);
+            t_31_0 = __float2half(0.0f);
+            t_31_1 = __float2half(0.0f);
+            t_31_2 = __float2half(0.0f);
+            t_31_3 = __float2half(0.0f);
+            t_31_4 = __float2half(0.0f);
+            t_31_5 = __float2half(0.0f);
+            t_31_6 = __float2half(0.0f);
+            t_31_7 = __float2half(0.0f);
           }
-        }
-        float x_1[32];
-        #pragma unroll 1
-        for (int k = 0; (k < 32); k += 1) {
-          x_1[k] = static_cast<float>(t_31[k]);
+          x_1[k] = static_cast<float>(t_31_0);
+          x_1[(k + 1)] = static_cast<float>(t_31_1);
+          x_1[(k + 2)] = static_cast<float>(t_31_2);
+          x_1[(k + 3)] = static_cast<float>(t_31_3);
+          x_1[(k + 4)] = static_cast<float>(t_31_4);
+          x_1[(k + 5)] = static_cast<float>(t_31_5);
+          x_1[(k + 6)] = static_cast<float>(t_31_6);
+          x_1[(k + 7)] = static_cast<float>(t_31_7);
         }
         // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_32[32];
@@ -895,31 +897,19 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           t_32[k] = (w_1[k] * x_1[(((k / 8) * 8) + (k % 8))]);
         }
-        float acc_8[4];
         #pragma unroll 1
         for (int k = 0; (k < 4); k += 1) {
-          acc_8[k] = t_32[(k * 8)];
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 1)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 2)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 3)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 4)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 5)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 6)]);
-          acc_8[k] = (acc_8[k] + t_32[((k * 8) + 7)]);
-        }
-        float acc_9[4];
-        #pragma unroll 1
-        for (int k = 0; (k < 4); k += 1) {
-          acc_9[k] = (acc_6[k] + acc_8[k]);
-        }
-        float acc_10[4];
-        #pragma unroll 1
-        for (int k = 0; (k < 4); k += 1) {
-          acc_10[k] = acc_9[k];
-        }
-        #pragma unroll 1
-        for (int k = 0; (k < 4); k += 1) {
-          acc_6[k] = acc_10[k];
+          float acc_8 = t_32[(k * 8)];
+          acc_8 = (acc_8 + t_32[((k * 8) + 1)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 2)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 3)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 4)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 5)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 6)]);
+          acc_8 = (acc_8 + t_32[((k * 8) + 7)]);
+          float acc_9 = (acc_6[k] + acc_8);
+          float acc_10 = acc_9;
+          acc_6[k] = acc_10;
         }
       }
       // 129: y = tl.sum(acc, axis=1) * inv_rms
@@ -984,20 +974,12 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           words_2[3] = 0u;
         }
         // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-        unsigned t_40[32];
-        #pragma unroll 1
-        for (int k = 0; (k < 32); k += 1) {
-          t_40[k] = (words_2[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
-        }
-        unsigned t_41[32];
-        #pragma unroll 1
-        for (int k = 0; (k < 32); k += 1) {
-          t_41[k] = (t_40[k] & 15u);
-        }
         float q_2[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
-          q_2[k] = static_cast<float>(t_41[k]);
+          unsigned t_40 = (words_2[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
+          unsigned t_41 = (t_40 & 15u);
+          q_2[k] = static_cast<float>(t_41);
         }
         // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_42 = (mf_K / 64);
@@ -1025,48 +1007,66 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
           bias_2[k] = static_cast<float>(t_44[k]);
         }
         // 64: return q * scale + bias, kw, k_ok
-        float t_45[32];
-        #pragma unroll 1
-        for (int k = 0; (k < 32); k += 1) {
-          t_45[k] = (q_2[k] * scale_2[(k / 8)]);
-        }
         float w_2[32];
-        #pragma unroll 1
-        for (int k = 0; (k < 32); k += 1) {
-          w_2[k] = (t_45[k] + bias_2[(k / 8)]);
-        }
-        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-        __half t_46[32];
+        float x_2[32];
         #pragma unroll 1
         for (int k = 0; (k < 32); k += 8) {
+          float t_45_0 = (q_2[k] * scale_2[(k / 8)]);
+          w_2[k] = (t_45_0 + bias_2[(k / 8)]);
+          float t_45_1 = (q_2[(k + 1)] * scale_2[((k + 1) / 8)]);
+          w_2[(k + 1)] = (t_45_1 + bias_2[((k + 1) / 8)]);
+          float t_45_2 = (q_2[(k + 2)] * scale_2[((k + 2) / 8)]);
+          w_2[(k + 2)] = (t_45_2 + bias_2[((k + 2) / 8)]);
+          float t_45_3 = (q_2[(k + 3)] * scale_2[((k + 3) / 8)]);
+          w_2[(k + 3)] = (t_45_3 + bias_2[((k + 3) / 8)]);
+          float t_45_4 = (q_2[(k + 4)] * scale_2[((k + 4) / 8)]);
+          w_2[(k + 4)] = (t_45_4 + bias_2[((k + 4) / 8)]);
+          float t_45_5 = (q_2[(k + 5)] * scale_2[((k + 5) / 8)]);
+          w_2[(k + 5)] = (t_45_5 + bias_2[((k + 5) / 8)]);
+          float t_45_6 = (q_2[(k + 6)] * scale_2[((k + 6) / 8)]);
+          w_2[(k + 6)] = (t_45_6 + bias_2[((k + 6) / 8)]);
+          float t_45_7 = (q_2[(k + 7)] * scale_2[((k + 7) / 8)]);
+          w_2[(k + 7)] = (t_45_7 + bias_2[((k + 7) / 8)]);
+          // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+          // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
           int kw_8 = (t_37 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
           int offs_5 = (kw_8 * 8);
           bool k_ok_8 = ((kw_8 / 8) < t_38);
+          __half t_46_0;
+          __half t_46_1;
+          __half t_46_2;
+          __half t_46_3;
+          __half t_46_4;
+          __half t_46_5;
+          __half t_46_6;
+          __half t_46_7;
           if (k_ok_8) {
-            t_46[k] = (x_ptr + offs_5)[0];
-            t_46[(k + 1)] = (x_ptr + offs_5)[1];
-            t_46[(k + 2)] = (x_ptr + offs_5)[2];
-            t_46[(k + 3)] = (x_ptr + offs_5)[3];
-            t_46[(k + 4)] = (x_ptr + offs_5)[4];
-            t_46[(k + 5)] = (x_ptr + offs_5)[5];
-            t_46[(k + 6)] = (x_ptr + offs_5)[6];
-            t_46[(k + 7)] = (x_ptr + offs_5)[7];
+            t_46_0 = (x_ptr + offs_5)[0];
+            t_46_1 = (x_ptr + offs_5)[1];
+            t_46_2 = (x_ptr + offs_5)[2];
+            t_46_3 = (x_ptr + offs_5)[3];
+            t_46_4 = (x_ptr + offs_5)[4];
+            t_46_5 = (x_ptr + offs_5)[5];
+            t_46_6 = (x_ptr + offs_5)[6];
+            t_46_7 = (x_ptr + offs_5)[7];
           } else {
-            t_46[k] = __float2half(0.0f);
-            t_46[(k + 1)] = __float2half(0.0f);
-            t_46[(k + 2)] = __float2half(0.0f);
-            t_46[(k + 3)] = __float2half(0.0f);
-            t_46[(k + 4)] = __float2half(0.0f);
-            t_46[(k + 5)] = __float2half(0.0f);
-            t_46[(k + 6)] = __float2half(0.0f);
-            t_46[(k + 7)] = __float2half(0.0f);
+            t_46_0 = __float2half(0.0f);
+            t_46_1 = __float2half(0.0f);
+            t_46_2 = __float2half(0.0f);
+            t_46_3 = __float2half(0.0f);
+            t_46_4 = __float2half(0.0f);
+            t_46_5 = __float2half(0.0f);
+            t_46_6 = __float2half(0.0f);
+            t_46_7 = __float2half(0.0f);
           }
-        }
-        float x_2[32];
-        #pragma unroll 1
-        for (int k = 0; (k < 32); k += 1) {
-          x_2[k] = static_cast<float>(t_46[k]);
+          x_2[k] = static_cast<float>(t_46_0);
+          x_2[(k + 1)] = static_cast<float>(t_46_1);
+          x_2[(k + 2)] = static_cast<float>(t_46_2);
+          x_2[(k + 3)] = static_cast<float>(t_46_3);
+          x_2[(k + 4)] = static_cast<float>(t_46_4);
+          x_2[(k + 5)] = static_cast<float>(t_46_5);
+          x_2[(k + 6)] = static_cast<float>(t_46_6);
+          x_2[(k + 7)] = static_cast<float>(t_46_7);
         }
         // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_47[32];
@@ -1074,31 +1074,19 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           t_47[k] = (w_2[k] * x_2[(((k / 8) * 8) + (k % 8))]);
         }
-        float acc_14[4];
         #pragma unroll 1
         for (int k = 0; (k < 4); k += 1) {
-          acc_14[k] = t_47[(k * 8)];
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 1)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 2)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 3)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 4)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 5)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 6)]);
-          acc_14[k] = (acc_14[k] + t_47[((k * 8) + 7)]);
-        }
-        float acc_15[4];
-        #pragma unroll 1
-        for (int k = 0; (k < 4); k += 1) {
-          acc_15[k] = (acc_12[k] + acc_14[k]);
-        }
-        float acc_16[4];
-        #pragma unroll 1
-        for (int k = 0; (k < 4); k += 1) {
-          acc_16[k] = acc_15[k];
-        }
-        #pragma unroll 1
-        for (int k = 0; (k < 4); k += 1) {
-          acc_12[k] = acc_16[k];
+          float acc_14 = t_47[(k * 8)];
+          acc_14 = (acc_14 + t_47[((k * 8) + 1)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 2)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 3)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 4)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 5)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 6)]);
+          acc_14 = (acc_14 + t_47[((k * 8) + 7)]);
+          float acc_15 = (acc_12[k] + acc_14);
+          float acc_16 = acc_15;
+          acc_12[k] = acc_16;
         }
       }
       // 129: y = tl.sum(acc, axis=1) * inv_rms

@@ -42,20 +42,12 @@ if (t_4) {
       words[3] = mf_v[3];
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    uint t_9[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      t_9[k] = (words[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
-    }
-    uint t_10[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      t_10[k] = (t_9[k] & uint(15));
-    }
     float q[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 1) {
-      q[k] = static_cast<float>(t_10[k]);
+      uint t_9 = (words[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
+      uint t_10 = (t_9 & uint(15));
+      q[k] = static_cast<float>(t_10);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_11 = (K / 64);
@@ -83,37 +75,39 @@ if (t_4) {
       bias[k] = static_cast<float>(t_13[k]);
     }
     // 64: return q * scale + bias, kw, k_ok
-    float t_14[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      t_14[k] = (q[k] * scale[(k / 8)]);
-    }
     float w[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      w[k] = (t_14[k] + bias[(k / 8)]);
-    }
-    // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-    // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-    half t_15[32];
+    float x[32];
     #pragma unroll
     for (int k = 0; (k < 32); k += 4) {
+      float t_14_0 = (q[k] * scale[(k / 8)]);
+      w[k] = (t_14_0 + bias[(k / 8)]);
+      float t_14_1 = (q[(k + 1)] * scale[((k + 1) / 8)]);
+      w[(k + 1)] = (t_14_1 + bias[((k + 1) / 8)]);
+      float t_14_2 = (q[(k + 2)] * scale[((k + 2) / 8)]);
+      w[(k + 2)] = (t_14_2 + bias[((k + 2) / 8)]);
+      float t_14_3 = (q[(k + 3)] * scale[((k + 3) / 8)]);
+      w[(k + 3)] = (t_14_3 + bias[((k + 3) / 8)]);
+      // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+      // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
       int kw_2 = (t_6 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k / 8)));
       int offs_1 = ((kw_2 * 8) + (k % 8));
       bool k_ok_2 = ((kw_2 / 8) < t_7);
+      half t_15_0;
+      half t_15_1;
+      half t_15_2;
+      half t_15_3;
       {
         packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
         if (k_ok_2) mf_v = *((const device packed_half4*)((x_ptr + offs_1)));
-        t_15[k] = mf_v[0];
-        t_15[(k + 1)] = mf_v[1];
-        t_15[(k + 2)] = mf_v[2];
-        t_15[(k + 3)] = mf_v[3];
+        t_15_0 = mf_v[0];
+        t_15_1 = mf_v[1];
+        t_15_2 = mf_v[2];
+        t_15_3 = mf_v[3];
       }
-    }
-    float x[32];
-    #pragma unroll
-    for (int k = 0; (k < 32); k += 1) {
-      x[k] = static_cast<float>(t_15[k]);
+      x[k] = static_cast<float>(t_15_0);
+      x[(k + 1)] = static_cast<float>(t_15_1);
+      x[(k + 2)] = static_cast<float>(t_15_2);
+      x[(k + 3)] = static_cast<float>(t_15_3);
     }
     // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
     float t_16[32];
@@ -121,31 +115,19 @@ if (t_4) {
     for (int k = 0; (k < 32); k += 1) {
       t_16[k] = (w[k] * x[(((k / 8) * 8) + (k % 8))]);
     }
-    float acc_2[4];
     #pragma unroll
     for (int k = 0; (k < 4); k += 1) {
-      acc_2[k] = t_16[(k * 8)];
-      acc_2[k] = (acc_2[k] + t_16[((k * 8) + 1)]);
-      acc_2[k] = (acc_2[k] + t_16[((k * 8) + 2)]);
-      acc_2[k] = (acc_2[k] + t_16[((k * 8) + 3)]);
-      acc_2[k] = (acc_2[k] + t_16[((k * 8) + 4)]);
-      acc_2[k] = (acc_2[k] + t_16[((k * 8) + 5)]);
-      acc_2[k] = (acc_2[k] + t_16[((k * 8) + 6)]);
-      acc_2[k] = (acc_2[k] + t_16[((k * 8) + 7)]);
-    }
-    float acc_3[4];
-    #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
-      acc_3[k] = (acc[k] + acc_2[k]);
-    }
-    float acc_4[4];
-    #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
-      acc_4[k] = acc_3[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 4); k += 1) {
-      acc[k] = acc_4[k];
+      float acc_2 = t_16[(k * 8)];
+      acc_2 = (acc_2 + t_16[((k * 8) + 1)]);
+      acc_2 = (acc_2 + t_16[((k * 8) + 2)]);
+      acc_2 = (acc_2 + t_16[((k * 8) + 3)]);
+      acc_2 = (acc_2 + t_16[((k * 8) + 4)]);
+      acc_2 = (acc_2 + t_16[((k * 8) + 5)]);
+      acc_2 = (acc_2 + t_16[((k * 8) + 6)]);
+      acc_2 = (acc_2 + t_16[((k * 8) + 7)]);
+      float acc_3 = (acc[k] + acc_2);
+      float acc_4 = acc_3;
+      acc[k] = acc_4;
     }
   }
   // 129: y = tl.sum(acc, axis=1) * inv_rms
@@ -210,20 +192,12 @@ if (t_4) {
         words_1[3] = mf_v[3];
       }
       // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-      uint t_25[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        t_25[k] = (words_1[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
-      }
-      uint t_26[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        t_26[k] = (t_25[k] & uint(15));
-      }
       float q_1[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
-        q_1[k] = static_cast<float>(t_26[k]);
+        uint t_25 = (words_1[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
+        uint t_26 = (t_25 & uint(15));
+        q_1[k] = static_cast<float>(t_26);
       }
       // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_27 = (K / 64);
@@ -251,37 +225,39 @@ if (t_4) {
         bias_1[k] = static_cast<float>(t_29[k]);
       }
       // 64: return q * scale + bias, kw, k_ok
-      float t_30[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        t_30[k] = (q_1[k] * scale_1[(k / 8)]);
-      }
       float w_1[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        w_1[k] = (t_30[k] + bias_1[(k / 8)]);
-      }
-      // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-      // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-      half t_31[32];
+      float x_1[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 4) {
+        float t_30_0 = (q_1[k] * scale_1[(k / 8)]);
+        w_1[k] = (t_30_0 + bias_1[(k / 8)]);
+        float t_30_1 = (q_1[(k + 1)] * scale_1[((k + 1) / 8)]);
+        w_1[(k + 1)] = (t_30_1 + bias_1[((k + 1) / 8)]);
+        float t_30_2 = (q_1[(k + 2)] * scale_1[((k + 2) / 8)]);
+        w_1[(k + 2)] = (t_30_2 + bias_1[((k + 2) / 8)]);
+        float t_30_3 = (q_1[(k + 3)] * scale_1[((k + 3) / 8)]);
+        w_1[(k + 3)] = (t_30_3 + bias_1[((k + 3) / 8)]);
+        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         int kw_5 = (t_22 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k / 8)));
         int offs_3 = ((kw_5 * 8) + (k % 8));
         bool k_ok_5 = ((kw_5 / 8) < t_23);
+        half t_31_0;
+        half t_31_1;
+        half t_31_2;
+        half t_31_3;
         {
           packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
           if (k_ok_5) mf_v = *((const device packed_half4*)((x_ptr + offs_3)));
-          t_31[k] = mf_v[0];
-          t_31[(k + 1)] = mf_v[1];
-          t_31[(k + 2)] = mf_v[2];
-          t_31[(k + 3)] = mf_v[3];
+          t_31_0 = mf_v[0];
+          t_31_1 = mf_v[1];
+          t_31_2 = mf_v[2];
+          t_31_3 = mf_v[3];
         }
-      }
-      float x_1[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        x_1[k] = static_cast<float>(t_31[k]);
+        x_1[k] = static_cast<float>(t_31_0);
+        x_1[(k + 1)] = static_cast<float>(t_31_1);
+        x_1[(k + 2)] = static_cast<float>(t_31_2);
+        x_1[(k + 3)] = static_cast<float>(t_31_3);
       }
       // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_32[32];
@@ -289,31 +265,19 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         t_32[k] = (w_1[k] * x_1[(((k / 8) * 8) + (k % 8))]);
       }
-      float acc_8[4];
       #pragma unroll
       for (int k = 0; (k < 4); k += 1) {
-        acc_8[k] = t_32[(k * 8)];
-        acc_8[k] = (acc_8[k] + t_32[((k * 8) + 1)]);
-        acc_8[k] = (acc_8[k] + t_32[((k * 8) + 2)]);
-        acc_8[k] = (acc_8[k] + t_32[((k * 8) + 3)]);
-        acc_8[k] = (acc_8[k] + t_32[((k * 8) + 4)]);
-        acc_8[k] = (acc_8[k] + t_32[((k * 8) + 5)]);
-        acc_8[k] = (acc_8[k] + t_32[((k * 8) + 6)]);
-        acc_8[k] = (acc_8[k] + t_32[((k * 8) + 7)]);
-      }
-      float acc_9[4];
-      #pragma unroll
-      for (int k = 0; (k < 4); k += 1) {
-        acc_9[k] = (acc_6[k] + acc_8[k]);
-      }
-      float acc_10[4];
-      #pragma unroll
-      for (int k = 0; (k < 4); k += 1) {
-        acc_10[k] = acc_9[k];
-      }
-      #pragma unroll
-      for (int k = 0; (k < 4); k += 1) {
-        acc_6[k] = acc_10[k];
+        float acc_8 = t_32[(k * 8)];
+        acc_8 = (acc_8 + t_32[((k * 8) + 1)]);
+        acc_8 = (acc_8 + t_32[((k * 8) + 2)]);
+        acc_8 = (acc_8 + t_32[((k * 8) + 3)]);
+        acc_8 = (acc_8 + t_32[((k * 8) + 4)]);
+        acc_8 = (acc_8 + t_32[((k * 8) + 5)]);
+        acc_8 = (acc_8 + t_32[((k * 8) + 6)]);
+        acc_8 = (acc_8 + t_32[((k * 8) + 7)]);
+        float acc_9 = (acc_6[k] + acc_8);
+        float acc_10 = acc_9;
+        acc_6[k] = acc_10;
       }
     }
     // 129: y = tl.sum(acc, axis=1) * inv_rms
@@ -375,20 +339,12 @@ if (t_4) {
         words_2[3] = mf_v[3];
       }
       // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-      uint t_40[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        t_40[k] = (words_2[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
-      }
-      uint t_41[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        t_41[k] = (t_40[k] & uint(15));
-      }
       float q_2[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 1) {
-        q_2[k] = static_cast<float>(t_41[k]);
+        uint t_40 = (words_2[(k / 8)] >> static_cast<uint>(((k % 8) * 4)));
+        uint t_41 = (t_40 & uint(15));
+        q_2[k] = static_cast<float>(t_41);
       }
       // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_42 = (K / 64);
@@ -416,37 +372,39 @@ if (t_4) {
         bias_2[k] = static_cast<float>(t_44[k]);
       }
       // 64: return q * scale + bias, kw, k_ok
-      float t_45[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        t_45[k] = (q_2[k] * scale_2[(k / 8)]);
-      }
       float w_2[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        w_2[k] = (t_45[k] + bias_2[(k / 8)]);
-      }
-      // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
-      // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
-      half t_46[32];
+      float x_2[32];
       #pragma unroll
       for (int k = 0; (k < 32); k += 4) {
+        float t_45_0 = (q_2[k] * scale_2[(k / 8)]);
+        w_2[k] = (t_45_0 + bias_2[(k / 8)]);
+        float t_45_1 = (q_2[(k + 1)] * scale_2[((k + 1) / 8)]);
+        w_2[(k + 1)] = (t_45_1 + bias_2[((k + 1) / 8)]);
+        float t_45_2 = (q_2[(k + 2)] * scale_2[((k + 2) / 8)]);
+        w_2[(k + 2)] = (t_45_2 + bias_2[((k + 2) / 8)]);
+        float t_45_3 = (q_2[(k + 3)] * scale_2[((k + 3) / 8)]);
+        w_2[(k + 3)] = (t_45_3 + bias_2[((k + 3) / 8)]);
+        // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
+        // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         int kw_8 = (t_37 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k / 8)));
         int offs_5 = ((kw_8 * 8) + (k % 8));
         bool k_ok_8 = ((kw_8 / 8) < t_38);
+        half t_46_0;
+        half t_46_1;
+        half t_46_2;
+        half t_46_3;
         {
           packed_half4 mf_v = packed_half4(half(0.0f), half(0.0f), half(0.0f), half(0.0f));
           if (k_ok_8) mf_v = *((const device packed_half4*)((x_ptr + offs_5)));
-          t_46[k] = mf_v[0];
-          t_46[(k + 1)] = mf_v[1];
-          t_46[(k + 2)] = mf_v[2];
-          t_46[(k + 3)] = mf_v[3];
+          t_46_0 = mf_v[0];
+          t_46_1 = mf_v[1];
+          t_46_2 = mf_v[2];
+          t_46_3 = mf_v[3];
         }
-      }
-      float x_2[32];
-      #pragma unroll
-      for (int k = 0; (k < 32); k += 1) {
-        x_2[k] = static_cast<float>(t_46[k]);
+        x_2[k] = static_cast<float>(t_46_0);
+        x_2[(k + 1)] = static_cast<float>(t_46_1);
+        x_2[(k + 2)] = static_cast<float>(t_46_2);
+        x_2[(k + 3)] = static_cast<float>(t_46_3);
       }
       // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_47[32];
@@ -454,31 +412,19 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 1) {
         t_47[k] = (w_2[k] * x_2[(((k / 8) * 8) + (k % 8))]);
       }
-      float acc_14[4];
       #pragma unroll
       for (int k = 0; (k < 4); k += 1) {
-        acc_14[k] = t_47[(k * 8)];
-        acc_14[k] = (acc_14[k] + t_47[((k * 8) + 1)]);
-        acc_14[k] = (acc_14[k] + t_47[((k * 8) + 2)]);
-        acc_14[k] = (acc_14[k] + t_47[((k * 8) + 3)]);
-        acc_14[k] = (acc_14[k] + t_47[((k * 8) + 4)]);
-        acc_14[k] = (acc_14[k] + t_47[((k * 8) + 5)]);
-        acc_14[k] = (acc_14[k] + t_47[((k * 8) + 6)]);
-        acc_14[k] = (acc_14[k] + t_47[((k * 8) + 7)]);
-      }
-      float acc_15[4];
-      #pragma unroll
-      for (int k = 0; (k < 4); k += 1) {
-        acc_15[k] = (acc_12[k] + acc_14[k]);
-      }
-      float acc_16[4];
-      #pragma unroll
-      for (int k = 0; (k < 4); k += 1) {
-        acc_16[k] = acc_15[k];
-      }
-      #pragma unroll
-      for (int k = 0; (k < 4); k += 1) {
-        acc_12[k] = acc_16[k];
+        float acc_14 = t_47[(k * 8)];
+        acc_14 = (acc_14 + t_47[((k * 8) + 1)]);
+        acc_14 = (acc_14 + t_47[((k * 8) + 2)]);
+        acc_14 = (acc_14 + t_47[((k * 8) + 3)]);
+        acc_14 = (acc_14 + t_47[((k * 8) + 4)]);
+        acc_14 = (acc_14 + t_47[((k * 8) + 5)]);
+        acc_14 = (acc_14 + t_47[((k * 8) + 6)]);
+        acc_14 = (acc_14 + t_47[((k * 8) + 7)]);
+        float acc_15 = (acc_12[k] + acc_14);
+        float acc_16 = acc_15;
+        acc_12[k] = acc_16;
       }
     }
     // 129: y = tl.sum(acc, axis=1) * inv_rms

@@ -67,14 +67,11 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
   // 297: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
   // 298: for k0 in range(0, K, BLOCK_K):
   float gate[8];
+  float up[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     float gate_1 = 0.0f;
     gate[k] = gate_1;
-  }
-  float up[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
     float up_1 = 0.0f;
     up[k] = up_1;
   }
@@ -106,26 +103,19 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       }
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_4[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      t_4[k] = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
-    }
-    unsigned t_5[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      t_5[k] = (t_4[k] & 15u);
-    }
     float q[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      q[k] = static_cast<float>(t_5[k]);
+      unsigned t_4 = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
+      unsigned t_5 = (t_4 & 15u);
+      q[k] = static_cast<float>(t_5);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
     // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask = ((rows < mf_N) & k_ok);
-    __half t_7[8];
+    float scale[8];
+    float bias[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 4) {
       int rows_2 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
@@ -133,45 +123,35 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       int groups_1 = ((rows_2 * t_6) + (kw_2 / 8));
       bool k_ok_2 = ((kw_2 / 8) < t_2);
       bool mask_1 = ((rows_2 < mf_N) & k_ok_2);
-      t_7[k] = (mask_1 ? (sg_ptr + groups_1)[0] : __float2half(0.0f));
-      t_7[(k + 1)] = t_7[k];
-      t_7[(k + 2)] = t_7[k];
-      t_7[(k + 3)] = t_7[k];
-    }
-    float scale[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      scale[k] = static_cast<float>(t_7[k]);
-    }
-    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
-    __half t_8[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 4) {
+      __half t_7_0 = (mask_1 ? (sg_ptr + groups_1)[0] : __float2half(0.0f));
+      __half t_7_1 = t_7_0;
+      __half t_7_2 = t_7_0;
+      __half t_7_3 = t_7_0;
+      scale[k] = static_cast<float>(t_7_0);
+      scale[(k + 1)] = static_cast<float>(t_7_1);
+      scale[(k + 2)] = static_cast<float>(t_7_2);
+      scale[(k + 3)] = static_cast<float>(t_7_3);
+      // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       int rows_3 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_3 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
       int groups_2 = ((rows_3 * t_6) + (kw_3 / 8));
       bool k_ok_3 = ((kw_3 / 8) < t_2);
       bool mask_2 = ((rows_3 < mf_N) & k_ok_3);
-      t_8[k] = (mask_2 ? (bg_ptr + groups_2)[0] : __float2half(0.0f));
-      t_8[(k + 1)] = t_8[k];
-      t_8[(k + 2)] = t_8[k];
-      t_8[(k + 3)] = t_8[k];
-    }
-    float bias[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      bias[k] = static_cast<float>(t_8[k]);
+      __half t_8_0 = (mask_2 ? (bg_ptr + groups_2)[0] : __float2half(0.0f));
+      __half t_8_1 = t_8_0;
+      __half t_8_2 = t_8_0;
+      __half t_8_3 = t_8_0;
+      bias[k] = static_cast<float>(t_8_0);
+      bias[(k + 1)] = static_cast<float>(t_8_1);
+      bias[(k + 2)] = static_cast<float>(t_8_2);
+      bias[(k + 3)] = static_cast<float>(t_8_3);
     }
     // 64: return q * scale + bias, kw, k_ok
-    float t_9[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      t_9[k] = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
-    }
     float wg[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      wg[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
+      float t_9 = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
+      wg[k] = (t_9 + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
     // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_10 = (k0 / 8);
@@ -199,26 +179,19 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       }
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_13[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      t_13[k] = (words_1[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
-    }
-    unsigned t_14[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      t_14[k] = (t_13[k] & 15u);
-    }
     float q_1[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      q_1[k] = static_cast<float>(t_14[k]);
+      unsigned t_13 = (words_1[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
+      unsigned t_14 = (t_13 & 15u);
+      q_1[k] = static_cast<float>(t_14);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
     // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask_3 = ((rows < mf_N) & k_ok_4);
-    __half t_16[8];
+    float scale_1[8];
+    float bias_1[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 4) {
       int rows_5 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
@@ -226,45 +199,35 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       int groups_4 = ((rows_5 * t_15) + (kw_6 / 8));
       bool k_ok_6 = ((kw_6 / 8) < t_11);
       bool mask_4 = ((rows_5 < mf_N) & k_ok_6);
-      t_16[k] = (mask_4 ? (su_ptr + groups_4)[0] : __float2half(0.0f));
-      t_16[(k + 1)] = t_16[k];
-      t_16[(k + 2)] = t_16[k];
-      t_16[(k + 3)] = t_16[k];
-    }
-    float scale_1[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      scale_1[k] = static_cast<float>(t_16[k]);
-    }
-    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
-    __half t_17[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 4) {
+      __half t_16_0 = (mask_4 ? (su_ptr + groups_4)[0] : __float2half(0.0f));
+      __half t_16_1 = t_16_0;
+      __half t_16_2 = t_16_0;
+      __half t_16_3 = t_16_0;
+      scale_1[k] = static_cast<float>(t_16_0);
+      scale_1[(k + 1)] = static_cast<float>(t_16_1);
+      scale_1[(k + 2)] = static_cast<float>(t_16_2);
+      scale_1[(k + 3)] = static_cast<float>(t_16_3);
+      // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       int rows_6 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_7 = (t_10 + ((int(threadIdx.x % 32u) % 16) * 4));
       int groups_5 = ((rows_6 * t_15) + (kw_7 / 8));
       bool k_ok_7 = ((kw_7 / 8) < t_11);
       bool mask_5 = ((rows_6 < mf_N) & k_ok_7);
-      t_17[k] = (mask_5 ? (bu_ptr + groups_5)[0] : __float2half(0.0f));
-      t_17[(k + 1)] = t_17[k];
-      t_17[(k + 2)] = t_17[k];
-      t_17[(k + 3)] = t_17[k];
-    }
-    float bias_1[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      bias_1[k] = static_cast<float>(t_17[k]);
+      __half t_17_0 = (mask_5 ? (bu_ptr + groups_5)[0] : __float2half(0.0f));
+      __half t_17_1 = t_17_0;
+      __half t_17_2 = t_17_0;
+      __half t_17_3 = t_17_0;
+      bias_1[k] = static_cast<float>(t_17_0);
+      bias_1[(k + 1)] = static_cast<float>(t_17_1);
+      bias_1[(k + 2)] = static_cast<float>(t_17_2);
+      bias_1[(k + 3)] = static_cast<float>(t_17_3);
     }
     // 64: return q * scale + bias, kw, k_ok
-    float t_18[64];
-    #pragma unroll
-    for (int k = 0; (k < 64); k += 1) {
-      t_18[k] = (q_1[k] * scale_1[(((k / 32) * 4) + ((k / 8) % 4))]);
-    }
     float wu[64];
     #pragma unroll
     for (int k = 0; (k < 64); k += 1) {
-      wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
+      float t_18 = (q_1[k] * scale_1[(((k / 32) * 4) + ((k / 8) % 4))]);
+      wu[k] = (t_18 + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
     // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
     // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
@@ -294,22 +257,18 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       t_20[k] = (wg[k] * x_1_smem[(((((int(threadIdx.x % 32u) % 16) * 4) + ((k / 8) % 4)) * 8) + (k % 8))]);
     }
-    float acc[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      acc[k] = t_20[(((k / 4) * 32) + ((k % 4) * 8))];
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
-    }
     float gate_2[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      gate_2[k] = (gate[k] + acc[k]);
+      float acc = t_20[(((k / 4) * 32) + ((k % 4) * 8))];
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
+      gate_2[k] = (gate[k] + acc);
     }
     // 303: up += tl.sum(wu * x, axis=2)
     float t_21[64];
@@ -317,40 +276,21 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       t_21[k] = (wu[k] * x_1_smem[(((((int(threadIdx.x % 32u) % 16) * 4) + ((k / 8) % 4)) * 8) + (k % 8))]);
     }
-    float acc_1[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      acc_1[k] = t_21[(((k / 4) * 32) + ((k % 4) * 8))];
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
-    }
-    float up_2[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      up_2[k] = (up[k] + acc_1[k]);
-    }
-    float gate_3[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      gate_3[k] = gate_2[k];
-    }
-    float up_3[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      up_3[k] = up_2[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      gate[k] = gate_3[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      up[k] = up_3[k];
+      float acc_1 = t_21[(((k / 4) * 32) + ((k % 4) * 8))];
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
+      float up_2 = (up[k] + acc_1);
+      float gate_3 = gate_2[k];
+      float up_3 = up_2;
+      gate[k] = gate_3;
+      up[k] = up_3;
     }
   }
   // 304: g = tl.sum(gate, axis=1)
@@ -412,31 +352,15 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     u[k] = (u[k] + partner_7);
   }
   // 310: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
-  float t_22[2];
   #pragma unroll
   for (int k = 0; (k < 2); k += 1) {
-    t_22[k] = mf_sigmoid(g[k]);
-  }
-  float t_23[2];
-  #pragma unroll
-  for (int k = 0; (k < 2); k += 1) {
-    t_23[k] = (g[k] * t_22[k]);
-  }
-  float t_24[2];
-  #pragma unroll
-  for (int k = 0; (k < 2); k += 1) {
-    t_24[k] = (t_23[k] * u[k]);
-  }
-  __half t_25[2];
-  #pragma unroll
-  for (int k = 0; (k < 2); k += 1) {
-    t_25[k] = mf_cast<__half>(t_24[k]);
-  }
-  #pragma unroll
-  for (int k = 0; (k < 2); k += 1) {
+    float t_22 = mf_sigmoid(g[k]);
+    float t_23 = (g[k] * t_22);
+    float t_24 = (t_23 * u[k]);
+    __half t_25 = mf_cast<__half>(t_24);
     int rows = (t + (((k * 4) * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
     if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows < mf_N))) {
-      *((out_ptr + rows)) = t_25[k];
+      *((out_ptr + rows)) = t_25;
     }
   }
 } else {
@@ -446,14 +370,11 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
   // 297: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
   // 298: for k0 in range(0, K, BLOCK_K):
   float gate[8];
+  float up[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     float gate_1 = 0.0f;
     gate[k] = gate_1;
-  }
-  float up[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
     float up_1 = 0.0f;
     up[k] = up_1;
   }
@@ -488,26 +409,19 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       }
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_4[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      t_4[k] = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
-    }
-    unsigned t_5[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      t_5[k] = (t_4[k] & 15u);
-    }
     float q[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      q[k] = static_cast<float>(t_5[k]);
+      unsigned t_4 = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
+      unsigned t_5 = (t_4 & 15u);
+      q[k] = static_cast<float>(t_5);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
     // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask = ((rows < mf_N) & k_ok);
-    __half t_7[8];
+    float scale[8];
+    float bias[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 4) {
       int rows_2 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
@@ -515,45 +429,35 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       int groups_1 = ((rows_2 * t_6) + (kw_2 / 8));
       bool k_ok_2 = ((kw_2 / 8) < t_2);
       bool mask_1 = ((rows_2 < mf_N) & k_ok_2);
-      t_7[k] = (mask_1 ? (sg_ptr + groups_1)[0] : __float2half(0.0f));
-      t_7[(k + 1)] = t_7[k];
-      t_7[(k + 2)] = t_7[k];
-      t_7[(k + 3)] = t_7[k];
-    }
-    float scale[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      scale[k] = static_cast<float>(t_7[k]);
-    }
-    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
-    __half t_8[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 4) {
+      __half t_7_0 = (mask_1 ? (sg_ptr + groups_1)[0] : __float2half(0.0f));
+      __half t_7_1 = t_7_0;
+      __half t_7_2 = t_7_0;
+      __half t_7_3 = t_7_0;
+      scale[k] = static_cast<float>(t_7_0);
+      scale[(k + 1)] = static_cast<float>(t_7_1);
+      scale[(k + 2)] = static_cast<float>(t_7_2);
+      scale[(k + 3)] = static_cast<float>(t_7_3);
+      // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       int rows_3 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_3 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
       int groups_2 = ((rows_3 * t_6) + (kw_3 / 8));
       bool k_ok_3 = ((kw_3 / 8) < t_2);
       bool mask_2 = ((rows_3 < mf_N) & k_ok_3);
-      t_8[k] = (mask_2 ? (bg_ptr + groups_2)[0] : __float2half(0.0f));
-      t_8[(k + 1)] = t_8[k];
-      t_8[(k + 2)] = t_8[k];
-      t_8[(k + 3)] = t_8[k];
-    }
-    float bias[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      bias[k] = static_cast<float>(t_8[k]);
+      __half t_8_0 = (mask_2 ? (bg_ptr + groups_2)[0] : __float2half(0.0f));
+      __half t_8_1 = t_8_0;
+      __half t_8_2 = t_8_0;
+      __half t_8_3 = t_8_0;
+      bias[k] = static_cast<float>(t_8_0);
+      bias[(k + 1)] = static_cast<float>(t_8_1);
+      bias[(k + 2)] = static_cast<float>(t_8_2);
+      bias[(k + 3)] = static_cast<float>(t_8_3);
     }
     // 64: return q * scale + bias, kw, k_ok
-    float t_9[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      t_9[k] = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
-    }
     float wg[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      wg[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
+      float t_9 = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
+      wg[k] = (t_9 + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
     // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
     int t_10 = (k0 / 8);
@@ -584,26 +488,19 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       }
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-    unsigned t_13[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      t_13[k] = (words_1[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
-    }
-    unsigned t_14[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      t_14[k] = (t_13[k] & 15u);
-    }
     float q_1[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      q_1[k] = static_cast<float>(t_14[k]);
+      unsigned t_13 = (words_1[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
+      unsigned t_14 = (t_13 & 15u);
+      q_1[k] = static_cast<float>(t_14);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
     // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     bool mask_3 = ((rows < mf_N) & k_ok_4);
-    __half t_16[8];
+    float scale_1[8];
+    float bias_1[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 4) {
       int rows_5 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
@@ -611,45 +508,35 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       int groups_4 = ((rows_5 * t_15) + (kw_6 / 8));
       bool k_ok_6 = ((kw_6 / 8) < t_11);
       bool mask_4 = ((rows_5 < mf_N) & k_ok_6);
-      t_16[k] = (mask_4 ? (su_ptr + groups_4)[0] : __float2half(0.0f));
-      t_16[(k + 1)] = t_16[k];
-      t_16[(k + 2)] = t_16[k];
-      t_16[(k + 3)] = t_16[k];
-    }
-    float scale_1[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      scale_1[k] = static_cast<float>(t_16[k]);
-    }
-    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
-    __half t_17[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 4) {
+      __half t_16_0 = (mask_4 ? (su_ptr + groups_4)[0] : __float2half(0.0f));
+      __half t_16_1 = t_16_0;
+      __half t_16_2 = t_16_0;
+      __half t_16_3 = t_16_0;
+      scale_1[k] = static_cast<float>(t_16_0);
+      scale_1[(k + 1)] = static_cast<float>(t_16_1);
+      scale_1[(k + 2)] = static_cast<float>(t_16_2);
+      scale_1[(k + 3)] = static_cast<float>(t_16_3);
+      // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
       int rows_6 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_7 = (t_10 + ((int(threadIdx.x % 32u) % 16) * 4));
       int groups_5 = ((rows_6 * t_15) + (kw_7 / 8));
       bool k_ok_7 = ((kw_7 / 8) < t_11);
       bool mask_5 = ((rows_6 < mf_N) & k_ok_7);
-      t_17[k] = (mask_5 ? (bu_ptr + groups_5)[0] : __float2half(0.0f));
-      t_17[(k + 1)] = t_17[k];
-      t_17[(k + 2)] = t_17[k];
-      t_17[(k + 3)] = t_17[k];
-    }
-    float bias_1[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      bias_1[k] = static_cast<float>(t_17[k]);
+      __half t_17_0 = (mask_5 ? (bu_ptr + groups_5)[0] : __float2half(0.0f));
+      __half t_17_1 = t_17_0;
+      __half t_17_2 = t_17_0;
+      __half t_17_3 = t_17_0;
+      bias_1[k] = static_cast<float>(t_17_0);
+      bias_1[(k + 1)] = static_cast<float>(t_17_1);
+      bias_1[(k + 2)] = static_cast<float>(t_17_2);
+      bias_1[(k + 3)] = static_cast<float>(t_17_3);
     }
     // 64: return q * scale + bias, kw, k_ok
-    float t_18[64];
-    #pragma unroll 1
-    for (int k = 0; (k < 64); k += 1) {
-      t_18[k] = (q_1[k] * scale_1[(((k / 32) * 4) + ((k / 8) % 4))]);
-    }
     float wu[64];
     #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
-      wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
+      float t_18 = (q_1[k] * scale_1[(((k / 32) * 4) + ((k / 8) % 4))]);
+      wu[k] = (t_18 + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
     }
     // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
     // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
@@ -682,22 +569,18 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       t_20[k] = (wg[k] * x_1_smem[(((((int(threadIdx.x % 32u) % 16) * 4) + ((k / 8) % 4)) * 8) + (k % 8))]);
     }
-    float acc[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      acc[k] = t_20[(((k / 4) * 32) + ((k % 4) * 8))];
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
-      acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
-    }
     float gate_2[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      gate_2[k] = (gate[k] + acc[k]);
+      float acc = t_20[(((k / 4) * 32) + ((k % 4) * 8))];
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+      acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
+      gate_2[k] = (gate[k] + acc);
     }
     // 303: up += tl.sum(wu * x, axis=2)
     float t_21[64];
@@ -705,40 +588,21 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       t_21[k] = (wu[k] * x_1_smem[(((((int(threadIdx.x % 32u) % 16) * 4) + ((k / 8) % 4)) * 8) + (k % 8))]);
     }
-    float acc_1[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      acc_1[k] = t_21[(((k / 4) * 32) + ((k % 4) * 8))];
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
-      acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
-    }
-    float up_2[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      up_2[k] = (up[k] + acc_1[k]);
-    }
-    float gate_3[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      gate_3[k] = gate_2[k];
-    }
-    float up_3[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      up_3[k] = up_2[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      gate[k] = gate_3[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      up[k] = up_3[k];
+      float acc_1 = t_21[(((k / 4) * 32) + ((k % 4) * 8))];
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+      acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
+      float up_2 = (up[k] + acc_1);
+      float gate_3 = gate_2[k];
+      float up_3 = up_2;
+      gate[k] = gate_3;
+      up[k] = up_3;
     }
   }
   // 304: g = tl.sum(gate, axis=1)
@@ -800,31 +664,15 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     u[k] = (u[k] + partner_7);
   }
   // 310: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
-  float t_22[2];
   #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
-    t_22[k] = mf_sigmoid(g[k]);
-  }
-  float t_23[2];
-  #pragma unroll 1
-  for (int k = 0; (k < 2); k += 1) {
-    t_23[k] = (g[k] * t_22[k]);
-  }
-  float t_24[2];
-  #pragma unroll 1
-  for (int k = 0; (k < 2); k += 1) {
-    t_24[k] = (t_23[k] * u[k]);
-  }
-  __half t_25[2];
-  #pragma unroll 1
-  for (int k = 0; (k < 2); k += 1) {
-    t_25[k] = mf_cast<__half>(t_24[k]);
-  }
-  #pragma unroll 1
-  for (int k = 0; (k < 2); k += 1) {
+    float t_22 = mf_sigmoid(g[k]);
+    float t_23 = (g[k] * t_22);
+    float t_24 = (t_23 * u[k]);
+    __half t_25 = mf_cast<__half>(t_24);
     int rows = (t + (((k * 4) * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
     if ((((int(threadIdx.x % 32u) % 16) == 0) && (rows < mf_N))) {
-      *((out_ptr + rows)) = t_25[k];
+      *((out_ptr + rows)) = t_25;
     }
   }
 }

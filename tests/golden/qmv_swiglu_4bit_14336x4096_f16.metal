@@ -6,14 +6,11 @@ int t = (int(threadgroup_position_in_grid.x) * 16);
 // 297: up = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
 // 298: for k0 in range(0, K, BLOCK_K):
 float gate[8];
+float up[8];
 #pragma unroll
 for (int k = 0; (k < 8); k += 1) {
   float gate_1 = 0.0f;
   gate[k] = gate_1;
-}
-float up[8];
-#pragma unroll
-for (int k = 0; (k < 8); k += 1) {
   float up_1 = 0.0f;
   up[k] = up_1;
 }
@@ -45,26 +42,19 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     }
   }
   // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-  uint t_4[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    t_4[k] = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<uint>(((k % 8) * 4)));
-  }
-  uint t_5[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    t_5[k] = (t_4[k] & uint(15));
-  }
   float q[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    q[k] = static_cast<float>(t_5[k]);
+    uint t_4 = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<uint>(((k % 8) * 4)));
+    uint t_5 = (t_4 & uint(15));
+    q[k] = static_cast<float>(t_5);
   }
   // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_6 = (K / 64);
   // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   bool mask = ((rows < N) & k_ok);
-  half t_7[8];
+  float scale[8];
+  float bias[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 4) {
     int rows_2 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
@@ -72,45 +62,35 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     int groups_1 = ((rows_2 * t_6) + (kw_2 / 8));
     bool k_ok_2 = ((kw_2 / 8) < t_2);
     bool mask_1 = ((rows_2 < N) & k_ok_2);
-    t_7[k] = (mask_1 ? (sg_ptr + groups_1)[0] : half(0.0f));
-    t_7[(k + 1)] = t_7[k];
-    t_7[(k + 2)] = t_7[k];
-    t_7[(k + 3)] = t_7[k];
-  }
-  float scale[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    scale[k] = static_cast<float>(t_7[k]);
-  }
-  // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
-  half t_8[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 4) {
+    half t_7_0 = (mask_1 ? (sg_ptr + groups_1)[0] : half(0.0f));
+    half t_7_1 = t_7_0;
+    half t_7_2 = t_7_0;
+    half t_7_3 = t_7_0;
+    scale[k] = static_cast<float>(t_7_0);
+    scale[(k + 1)] = static_cast<float>(t_7_1);
+    scale[(k + 2)] = static_cast<float>(t_7_2);
+    scale[(k + 3)] = static_cast<float>(t_7_3);
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     int rows_3 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
     int kw_3 = (t_1 + ((int(thread_index_in_simdgroup) % 16) * 4));
     int groups_2 = ((rows_3 * t_6) + (kw_3 / 8));
     bool k_ok_3 = ((kw_3 / 8) < t_2);
     bool mask_2 = ((rows_3 < N) & k_ok_3);
-    t_8[k] = (mask_2 ? (bg_ptr + groups_2)[0] : half(0.0f));
-    t_8[(k + 1)] = t_8[k];
-    t_8[(k + 2)] = t_8[k];
-    t_8[(k + 3)] = t_8[k];
-  }
-  float bias[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    bias[k] = static_cast<float>(t_8[k]);
+    half t_8_0 = (mask_2 ? (bg_ptr + groups_2)[0] : half(0.0f));
+    half t_8_1 = t_8_0;
+    half t_8_2 = t_8_0;
+    half t_8_3 = t_8_0;
+    bias[k] = static_cast<float>(t_8_0);
+    bias[(k + 1)] = static_cast<float>(t_8_1);
+    bias[(k + 2)] = static_cast<float>(t_8_2);
+    bias[(k + 3)] = static_cast<float>(t_8_3);
   }
   // 64: return q * scale + bias, kw, k_ok
-  float t_9[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    t_9[k] = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
-  }
   float wg[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    wg[k] = (t_9[k] + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
+    float t_9 = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
+    wg[k] = (t_9 + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
   }
   // 54: kw = k0 // PER_WORD + tl.arange(0, BLOCK_K // PER_WORD)  # word index in the row
   int t_10 = (k0 / 8);
@@ -138,26 +118,19 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     }
   }
   // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
-  uint t_13[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    t_13[k] = (words_1[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<uint>(((k % 8) * 4)));
-  }
-  uint t_14[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    t_14[k] = (t_13[k] & uint(15));
-  }
   float q_1[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    q_1[k] = static_cast<float>(t_14[k]);
+    uint t_13 = (words_1[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<uint>(((k % 8) * 4)));
+    uint t_14 = (t_13 & uint(15));
+    q_1[k] = static_cast<float>(t_14);
   }
   // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
   int t_15 = (K / 64);
   // 62: scale = tl.load(scales_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
   bool mask_3 = ((rows < N) & k_ok_4);
-  half t_16[8];
+  float scale_1[8];
+  float bias_1[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 4) {
     int rows_5 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
@@ -165,45 +138,35 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
     int groups_4 = ((rows_5 * t_15) + (kw_6 / 8));
     bool k_ok_6 = ((kw_6 / 8) < t_11);
     bool mask_4 = ((rows_5 < N) & k_ok_6);
-    t_16[k] = (mask_4 ? (su_ptr + groups_4)[0] : half(0.0f));
-    t_16[(k + 1)] = t_16[k];
-    t_16[(k + 2)] = t_16[k];
-    t_16[(k + 3)] = t_16[k];
-  }
-  float scale_1[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    scale_1[k] = static_cast<float>(t_16[k]);
-  }
-  // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
-  half t_17[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 4) {
+    half t_16_0 = (mask_4 ? (su_ptr + groups_4)[0] : half(0.0f));
+    half t_16_1 = t_16_0;
+    half t_16_2 = t_16_0;
+    half t_16_3 = t_16_0;
+    scale_1[k] = static_cast<float>(t_16_0);
+    scale_1[(k + 1)] = static_cast<float>(t_16_1);
+    scale_1[(k + 2)] = static_cast<float>(t_16_2);
+    scale_1[(k + 3)] = static_cast<float>(t_16_3);
+    // 63: bias = tl.load(biases_ptr + groups, mask=mask[:, :, None], other=0.0).to(tl.float32)
     int rows_6 = (t + ((k * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
     int kw_7 = (t_10 + ((int(thread_index_in_simdgroup) % 16) * 4));
     int groups_5 = ((rows_6 * t_15) + (kw_7 / 8));
     bool k_ok_7 = ((kw_7 / 8) < t_11);
     bool mask_5 = ((rows_6 < N) & k_ok_7);
-    t_17[k] = (mask_5 ? (bu_ptr + groups_5)[0] : half(0.0f));
-    t_17[(k + 1)] = t_17[k];
-    t_17[(k + 2)] = t_17[k];
-    t_17[(k + 3)] = t_17[k];
-  }
-  float bias_1[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    bias_1[k] = static_cast<float>(t_17[k]);
+    half t_17_0 = (mask_5 ? (bu_ptr + groups_5)[0] : half(0.0f));
+    half t_17_1 = t_17_0;
+    half t_17_2 = t_17_0;
+    half t_17_3 = t_17_0;
+    bias_1[k] = static_cast<float>(t_17_0);
+    bias_1[(k + 1)] = static_cast<float>(t_17_1);
+    bias_1[(k + 2)] = static_cast<float>(t_17_2);
+    bias_1[(k + 3)] = static_cast<float>(t_17_3);
   }
   // 64: return q * scale + bias, kw, k_ok
-  float t_18[64];
-  #pragma unroll
-  for (int k = 0; (k < 64); k += 1) {
-    t_18[k] = (q_1[k] * scale_1[(((k / 32) * 4) + ((k / 8) % 4))]);
-  }
   float wu[64];
   #pragma unroll
   for (int k = 0; (k < 64); k += 1) {
-    wu[k] = (t_18[k] + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
+    float t_18 = (q_1[k] * scale_1[(((k / 32) * 4) + ((k / 8) % 4))]);
+    wu[k] = (t_18 + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
   }
   // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
   // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
@@ -234,22 +197,18 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 64); k += 1) {
     t_20[k] = (wg[k] * x_1_smem[(((((int(thread_index_in_simdgroup) % 16) * 4) + ((k / 8) % 4)) * 8) + (k % 8))]);
   }
-  float acc[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    acc[k] = t_20[(((k / 4) * 32) + ((k % 4) * 8))];
-    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
-    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
-    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
-    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
-    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
-    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
-    acc[k] = (acc[k] + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
-  }
   float gate_2[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    gate_2[k] = (gate[k] + acc[k]);
+    float acc = t_20[(((k / 4) * 32) + ((k % 4) * 8))];
+    acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+    acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+    acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+    acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+    acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+    acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+    acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
+    gate_2[k] = (gate[k] + acc);
   }
   // 303: up += tl.sum(wu * x, axis=2)
   float t_21[64];
@@ -257,40 +216,21 @@ for (int k0 = 0; (k0 < K); k0 += 512) {
   for (int k = 0; (k < 64); k += 1) {
     t_21[k] = (wu[k] * x_1_smem[(((((int(thread_index_in_simdgroup) % 16) * 4) + ((k / 8) % 4)) * 8) + (k % 8))]);
   }
-  float acc_1[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
-    acc_1[k] = t_21[(((k / 4) * 32) + ((k % 4) * 8))];
-    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
-    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
-    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
-    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
-    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
-    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
-    acc_1[k] = (acc_1[k] + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
-  }
-  float up_2[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    up_2[k] = (up[k] + acc_1[k]);
-  }
-  float gate_3[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    gate_3[k] = gate_2[k];
-  }
-  float up_3[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    up_3[k] = up_2[k];
-  }
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    gate[k] = gate_3[k];
-  }
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    up[k] = up_3[k];
+    float acc_1 = t_21[(((k / 4) * 32) + ((k % 4) * 8))];
+    acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
+    acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 2)]);
+    acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 3)]);
+    acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 4)]);
+    acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 5)]);
+    acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 6)]);
+    acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 7)]);
+    float up_2 = (up[k] + acc_1);
+    float gate_3 = gate_2[k];
+    float up_3 = up_2;
+    gate[k] = gate_3;
+    up[k] = up_3;
   }
 }
 // 304: g = tl.sum(gate, axis=1)
@@ -352,30 +292,14 @@ for (int k = 0; (k < 2); k += 1) {
   u[k] = (u[k] + partner_7);
 }
 // 310: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
-float t_22[2];
 #pragma unroll
 for (int k = 0; (k < 2); k += 1) {
-  t_22[k] = mf_sigmoid(g[k]);
-}
-float t_23[2];
-#pragma unroll
-for (int k = 0; (k < 2); k += 1) {
-  t_23[k] = (g[k] * t_22[k]);
-}
-float t_24[2];
-#pragma unroll
-for (int k = 0; (k < 2); k += 1) {
-  t_24[k] = (t_23[k] * u[k]);
-}
-half t_25[2];
-#pragma unroll
-for (int k = 0; (k < 2); k += 1) {
-  t_25[k] = static_cast<half>(t_24[k]);
-}
-#pragma unroll
-for (int k = 0; (k < 2); k += 1) {
+  float t_22 = mf_sigmoid(g[k]);
+  float t_23 = (g[k] * t_22);
+  float t_24 = (t_23 * u[k]);
+  half t_25 = static_cast<half>(t_24);
   int rows = (t + (((k * 4) * 2) + ((int(simdgroup_index_in_threadgroup) * 2) + (int(thread_index_in_simdgroup) / 16))));
   if ((((int(thread_index_in_simdgroup) % 16) == 0) && (rows < N))) {
-    *((out_ptr + rows)) = t_25[k];
+    *((out_ptr + rows)) = t_25;
   }
 }

@@ -66,21 +66,17 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   float t_1 = (-mf_log_base);
   float t_2 = mf_fdiv(t_1, 64.0f);
   // 70: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
-  float theta[8];
+  float c[8];
+  float s[8];
   #pragma unroll
   for (int k = 0; (k < 8); k += 1) {
     int t_3 = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
     float inv_freq = mf_exp((static_cast<float>(i) * t_2));
-    theta[k] = ((static_cast<float>((t_3 + mf_offset)) * mf_pos_scale) * inv_freq);
-  }
-  // 71: c = tl.cos(theta)
-  float c[8];
-  // 72: s = tl.sin(theta)
-  float s[8];
-  #pragma unroll
-  for (int k = 0; (k < 8); k += 1) {
-    sincosf(theta[k], &s[k], &c[k]);
+    float theta = ((static_cast<float>((t_3 + mf_offset)) * mf_pos_scale) * inv_freq);
+    // 71: c = tl.cos(theta)
+    // 72: s = tl.sin(theta)
+    sincosf(theta, &s[k], &c[k]);
   }
   // 73: first = t[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
   // 78: for j in range(HEADS):  # the heads of this program: the same angles
@@ -138,54 +134,27 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       t_12[7] = mf_v.v[7];
     }
     float x2[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      x2[k] = static_cast<float>(t_12[k]);
-    }
-    // 85: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
-    float t_13[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = (x1[k] * c[k]);
-    }
-    float t_14[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_14[k] = (x2[k] * s[k]);
-    }
-    float t_15[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_15[k] = (t_13[k] - t_14[k]);
-    }
     __half t_16[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_16[k] = mf_cast<__half>(t_15[k]);
+      x2[k] = static_cast<float>(t_12[k]);
+      // 85: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
+      float t_13 = (x1[k] * c[k]);
+      float t_14 = (x2[k] * s[k]);
+      float t_15 = (t_13 - t_14);
+      t_16[k] = mf_cast<__half>(t_15);
     }
     if (ok_1) {
       *reinterpret_cast<mf_vec<8, __half>*>((out_head + first_1)) = mf_vec<8, __half>{{t_16[0], t_16[1], t_16[2], t_16[3], t_16[4], t_16[5], t_16[6], t_16[7]}};
     }
     // 86: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
-    float t_17[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_17[k] = (x1[k] * s[k]);
-    }
-    float t_18[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_18[k] = (x2[k] * c[k]);
-    }
-    float t_19[8];
-    #pragma unroll
-    for (int k = 0; (k < 8); k += 1) {
-      t_19[k] = (t_17[k] + t_18[k]);
-    }
     __half t_20[8];
     #pragma unroll
     for (int k = 0; (k < 8); k += 1) {
-      t_20[k] = mf_cast<__half>(t_19[k]);
+      float t_17 = (x1[k] * s[k]);
+      float t_18 = (x2[k] * c[k]);
+      float t_19 = (t_17 + t_18);
+      t_20[k] = mf_cast<__half>(t_19);
     }
     if (ok_1) {
       *reinterpret_cast<mf_vec<8, __half>*>(((out_head + first_1) + 64)) = mf_vec<8, __half>{{t_20[0], t_20[1], t_20[2], t_20[3], t_20[4], t_20[5], t_20[6], t_20[7]}};
@@ -199,21 +168,17 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   float t_1 = (-mf_log_base);
   float t_2 = mf_fdiv(t_1, 64.0f);
   // 70: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
-  float theta[8];
+  float c[8];
+  float s[8];
   #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     int t_3 = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
     float inv_freq = mf_exp((static_cast<float>(i) * t_2));
-    theta[k] = ((static_cast<float>((t_3 + mf_offset)) * mf_pos_scale) * inv_freq);
-  }
-  // 71: c = tl.cos(theta)
-  float c[8];
-  // 72: s = tl.sin(theta)
-  float s[8];
-  #pragma unroll 1
-  for (int k = 0; (k < 8); k += 1) {
-    sincosf(theta[k], &s[k], &c[k]);
+    float theta = ((static_cast<float>((t_3 + mf_offset)) * mf_pos_scale) * inv_freq);
+    // 71: c = tl.cos(theta)
+    // 72: s = tl.sin(theta)
+    sincosf(theta, &s[k], &c[k]);
   }
   // 73: first = t[:, None] * (2 * HALF) + i[None, :]  # non-traditional: element i pairs with i + HALF
   // 78: for j in range(HEADS):  # the heads of this program: the same angles
@@ -285,30 +250,15 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       t_12[7] = __float2half(0.0f);
     }
     float x2[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      x2[k] = static_cast<float>(t_12[k]);
-    }
-    // 85: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
-    float t_13[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_13[k] = (x1[k] * c[k]);
-    }
-    float t_14[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_14[k] = (x2[k] * s[k]);
-    }
-    float t_15[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_15[k] = (t_13[k] - t_14[k]);
-    }
     __half t_16[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_16[k] = mf_cast<__half>(t_15[k]);
+      x2[k] = static_cast<float>(t_12[k]);
+      // 85: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
+      float t_13 = (x1[k] * c[k]);
+      float t_14 = (x2[k] * s[k]);
+      float t_15 = (t_13 - t_14);
+      t_16[k] = mf_cast<__half>(t_15);
     }
     if (ok_1) {
       (out_head + first_1)[0] = t_16[0];
@@ -321,25 +271,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       (out_head + first_1)[7] = t_16[7];
     }
     // 86: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
-    float t_17[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_17[k] = (x1[k] * s[k]);
-    }
-    float t_18[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_18[k] = (x2[k] * c[k]);
-    }
-    float t_19[8];
-    #pragma unroll 1
-    for (int k = 0; (k < 8); k += 1) {
-      t_19[k] = (t_17[k] + t_18[k]);
-    }
     __half t_20[8];
     #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
-      t_20[k] = mf_cast<__half>(t_19[k]);
+      float t_17 = (x1[k] * s[k]);
+      float t_18 = (x2[k] * c[k]);
+      float t_19 = (t_17 + t_18);
+      t_20[k] = mf_cast<__half>(t_19);
     }
     if (ok_1) {
       ((out_head + first_1) + 64)[0] = t_20[0];

@@ -71,28 +71,39 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     // 73: mask = offs < n_cols
     // 74: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_1 = (x_ptr + base);
-    __half t_2[16];
+    float x[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int offs_1 = ((k * 256) + (int(threadIdx.x) * 8));
       bool mask = (offs_1 < mf_n_cols);
+      __half t_2_0;
+      __half t_2_1;
+      __half t_2_2;
+      __half t_2_3;
+      __half t_2_4;
+      __half t_2_5;
+      __half t_2_6;
+      __half t_2_7;
       {
         mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
         mf_load_masked(mf_v, (t_1 + offs_1), mask);
-        t_2[k] = mf_v.v[0];
-        t_2[(k + 1)] = mf_v.v[1];
-        t_2[(k + 2)] = mf_v.v[2];
-        t_2[(k + 3)] = mf_v.v[3];
-        t_2[(k + 4)] = mf_v.v[4];
-        t_2[(k + 5)] = mf_v.v[5];
-        t_2[(k + 6)] = mf_v.v[6];
-        t_2[(k + 7)] = mf_v.v[7];
+        t_2_0 = mf_v.v[0];
+        t_2_1 = mf_v.v[1];
+        t_2_2 = mf_v.v[2];
+        t_2_3 = mf_v.v[3];
+        t_2_4 = mf_v.v[4];
+        t_2_5 = mf_v.v[5];
+        t_2_6 = mf_v.v[6];
+        t_2_7 = mf_v.v[7];
       }
-    }
-    float x[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      x[k] = static_cast<float>(t_2[k]);
+      x[k] = static_cast<float>(t_2_0);
+      x[(k + 1)] = static_cast<float>(t_2_1);
+      x[(k + 2)] = static_cast<float>(t_2_2);
+      x[(k + 3)] = static_cast<float>(t_2_3);
+      x[(k + 4)] = static_cast<float>(t_2_4);
+      x[(k + 5)] = static_cast<float>(t_2_5);
+      x[(k + 6)] = static_cast<float>(t_2_6);
+      x[(k + 7)] = static_cast<float>(t_2_7);
     }
     // 75: e = tl.exp(x - tl.max(x, axis=0))
     float acc[1];
@@ -184,22 +195,28 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc_1[0] = (acc_1[0] + acc_1_smem[6]);
     acc_1[0] = (acc_1[0] + acc_1_smem[7]);
     float t_5 = acc_1[0];
-    float t_6[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_6[k] = mf_fdiv(e[k], t_5);
-    }
-    __half t_7[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_7[k] = mf_cast<__half>(t_6[k]);
-    }
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
+      float t_6_0 = mf_fdiv(e[k], t_5);
+      __half t_7_0 = mf_cast<__half>(t_6_0);
+      float t_6_1 = mf_fdiv(e[(k + 1)], t_5);
+      __half t_7_1 = mf_cast<__half>(t_6_1);
+      float t_6_2 = mf_fdiv(e[(k + 2)], t_5);
+      __half t_7_2 = mf_cast<__half>(t_6_2);
+      float t_6_3 = mf_fdiv(e[(k + 3)], t_5);
+      __half t_7_3 = mf_cast<__half>(t_6_3);
+      float t_6_4 = mf_fdiv(e[(k + 4)], t_5);
+      __half t_7_4 = mf_cast<__half>(t_6_4);
+      float t_6_5 = mf_fdiv(e[(k + 5)], t_5);
+      __half t_7_5 = mf_cast<__half>(t_6_5);
+      float t_6_6 = mf_fdiv(e[(k + 6)], t_5);
+      __half t_7_6 = mf_cast<__half>(t_6_6);
+      float t_6_7 = mf_fdiv(e[(k + 7)], t_5);
+      __half t_7_7 = mf_cast<__half>(t_6_7);
       int offs_2 = ((k * 256) + (int(threadIdx.x) * 8));
       bool mask = (offs_2 < mf_n_cols);
       if (mask) {
-        *reinterpret_cast<mf_vec<8, __half>*>((t_4 + offs_2)) = mf_vec<8, __half>{{t_7[k], t_7[(k + 1)], t_7[(k + 2)], t_7[(k + 3)], t_7[(k + 4)], t_7[(k + 5)], t_7[(k + 6)], t_7[(k + 7)]}};
+        *reinterpret_cast<mf_vec<8, __half>*>((t_4 + offs_2)) = mf_vec<8, __half>{{t_7_0, t_7_1, t_7_2, t_7_3, t_7_4, t_7_5, t_7_6, t_7_7}};
       }
     }
     // 77: return
@@ -209,14 +226,11 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   // 81: s = tl.zeros((BLOCK,), dtype=tl.float32)
   // 82: for start in range(0, n_cols, BLOCK):
   float s[16];
+  float m[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
     float s_1 = 0.0f;
     s[k] = s_1;
-  }
-  float m[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
     float m_1 = __uint_as_float(0xff800000u);
     m[k] = m_1;
   }
@@ -224,102 +238,159 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     // 83: offs = start + tl.arange(0, BLOCK)
     // 84: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_8 = (x_ptr + base);
-    __half t_9[16];
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int offs_4 = (start + ((k * 256) + (int(threadIdx.x) * 8)));
+      __half t_9_0;
+      __half t_9_1;
+      __half t_9_2;
+      __half t_9_3;
+      __half t_9_4;
+      __half t_9_5;
+      __half t_9_6;
+      __half t_9_7;
       {
         mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
         mf_load_masked(mf_v, (t_8 + offs_4), (offs_4 < mf_n_cols));
-        t_9[k] = mf_v.v[0];
-        t_9[(k + 1)] = mf_v.v[1];
-        t_9[(k + 2)] = mf_v.v[2];
-        t_9[(k + 3)] = mf_v.v[3];
-        t_9[(k + 4)] = mf_v.v[4];
-        t_9[(k + 5)] = mf_v.v[5];
-        t_9[(k + 6)] = mf_v.v[6];
-        t_9[(k + 7)] = mf_v.v[7];
+        t_9_0 = mf_v.v[0];
+        t_9_1 = mf_v.v[1];
+        t_9_2 = mf_v.v[2];
+        t_9_3 = mf_v.v[3];
+        t_9_4 = mf_v.v[4];
+        t_9_5 = mf_v.v[5];
+        t_9_6 = mf_v.v[6];
+        t_9_7 = mf_v.v[7];
       }
-    }
-    float x_1[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      x_1[k] = static_cast<float>(t_9[k]);
-    }
-    // 85: m_new = tl.maximum(m, x)
-    float m_new[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      m_new[k] = fmaxf(m[k], x_1[k]);
-    }
-    // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
-    bool t_10[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = (m_new[k] == m[k]);
-    }
-    float t_11[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = (m[k] - m_new[k]);
-    }
-    float t_12[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_12[k] = (t_10[k] ? 0.0f : t_11[k]);
-    }
-    float t_13[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_13[k] = mf_exp(t_12[k]);
-    }
-    float t_14[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_14[k] = (s[k] * t_13[k]);
-    }
-    bool t_15[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_15[k] = (x_1[k] == m_new[k]);
-    }
-    float t_16[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_16[k] = (x_1[k] - m_new[k]);
-    }
-    float t_17[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_17[k] = (t_15[k] ? 0.0f : t_16[k]);
-    }
-    float t_18[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_18[k] = mf_exp(t_17[k]);
-    }
-    float s_2[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      s_2[k] = (t_14[k] + t_18[k]);
-    }
-    float s_3[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      s_3[k] = s_2[k];
-    }
-    float m_new_1[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      m_new_1[k] = m_new[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      s[k] = s_3[k];
-    }
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      m[k] = m_new_1[k];
+      float x_1_0 = static_cast<float>(t_9_0);
+      float x_1_1 = static_cast<float>(t_9_1);
+      float x_1_2 = static_cast<float>(t_9_2);
+      float x_1_3 = static_cast<float>(t_9_3);
+      float x_1_4 = static_cast<float>(t_9_4);
+      float x_1_5 = static_cast<float>(t_9_5);
+      float x_1_6 = static_cast<float>(t_9_6);
+      float x_1_7 = static_cast<float>(t_9_7);
+      // 85: m_new = tl.maximum(m, x)
+      float m_new_0 = fmaxf(m[k], x_1_0);
+      float m_new_1_1 = fmaxf(m[(k + 1)], x_1_1);
+      float m_new_2 = fmaxf(m[(k + 2)], x_1_2);
+      float m_new_3 = fmaxf(m[(k + 3)], x_1_3);
+      float m_new_4 = fmaxf(m[(k + 4)], x_1_4);
+      float m_new_5 = fmaxf(m[(k + 5)], x_1_5);
+      float m_new_6 = fmaxf(m[(k + 6)], x_1_6);
+      float m_new_7 = fmaxf(m[(k + 7)], x_1_7);
+      // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
+      bool t_10_0 = (m_new_0 == m[k]);
+      bool t_10_1 = (m_new_1_1 == m[(k + 1)]);
+      bool t_10_2 = (m_new_2 == m[(k + 2)]);
+      bool t_10_3 = (m_new_3 == m[(k + 3)]);
+      bool t_10_4 = (m_new_4 == m[(k + 4)]);
+      bool t_10_5 = (m_new_5 == m[(k + 5)]);
+      bool t_10_6 = (m_new_6 == m[(k + 6)]);
+      bool t_10_7 = (m_new_7 == m[(k + 7)]);
+      float t_11_0 = (m[k] - m_new_0);
+      float t_11_1 = (m[(k + 1)] - m_new_1_1);
+      float t_11_2 = (m[(k + 2)] - m_new_2);
+      float t_11_3 = (m[(k + 3)] - m_new_3);
+      float t_11_4 = (m[(k + 4)] - m_new_4);
+      float t_11_5 = (m[(k + 5)] - m_new_5);
+      float t_11_6 = (m[(k + 6)] - m_new_6);
+      float t_11_7 = (m[(k + 7)] - m_new_7);
+      float t_12_0 = (t_10_0 ? 0.0f : t_11_0);
+      float t_12_1 = (t_10_1 ? 0.0f : t_11_1);
+      float t_12_2 = (t_10_2 ? 0.0f : t_11_2);
+      float t_12_3 = (t_10_3 ? 0.0f : t_11_3);
+      float t_12_4 = (t_10_4 ? 0.0f : t_11_4);
+      float t_12_5 = (t_10_5 ? 0.0f : t_11_5);
+      float t_12_6 = (t_10_6 ? 0.0f : t_11_6);
+      float t_12_7 = (t_10_7 ? 0.0f : t_11_7);
+      float t_13_0 = mf_exp(t_12_0);
+      float t_13_1 = mf_exp(t_12_1);
+      float t_13_2 = mf_exp(t_12_2);
+      float t_13_3 = mf_exp(t_12_3);
+      float t_13_4 = mf_exp(t_12_4);
+      float t_13_5 = mf_exp(t_12_5);
+      float t_13_6 = mf_exp(t_12_6);
+      float t_13_7 = mf_exp(t_12_7);
+      float t_14_0 = (s[k] * t_13_0);
+      float t_14_1 = (s[(k + 1)] * t_13_1);
+      float t_14_2 = (s[(k + 2)] * t_13_2);
+      float t_14_3 = (s[(k + 3)] * t_13_3);
+      float t_14_4 = (s[(k + 4)] * t_13_4);
+      float t_14_5 = (s[(k + 5)] * t_13_5);
+      float t_14_6 = (s[(k + 6)] * t_13_6);
+      float t_14_7 = (s[(k + 7)] * t_13_7);
+      bool t_15_0 = (x_1_0 == m_new_0);
+      bool t_15_1 = (x_1_1 == m_new_1_1);
+      bool t_15_2 = (x_1_2 == m_new_2);
+      bool t_15_3 = (x_1_3 == m_new_3);
+      bool t_15_4 = (x_1_4 == m_new_4);
+      bool t_15_5 = (x_1_5 == m_new_5);
+      bool t_15_6 = (x_1_6 == m_new_6);
+      bool t_15_7 = (x_1_7 == m_new_7);
+      float t_16_0 = (x_1_0 - m_new_0);
+      float t_16_1 = (x_1_1 - m_new_1_1);
+      float t_16_2 = (x_1_2 - m_new_2);
+      float t_16_3 = (x_1_3 - m_new_3);
+      float t_16_4 = (x_1_4 - m_new_4);
+      float t_16_5 = (x_1_5 - m_new_5);
+      float t_16_6 = (x_1_6 - m_new_6);
+      float t_16_7 = (x_1_7 - m_new_7);
+      float t_17_0 = (t_15_0 ? 0.0f : t_16_0);
+      float t_17_1 = (t_15_1 ? 0.0f : t_16_1);
+      float t_17_2 = (t_15_2 ? 0.0f : t_16_2);
+      float t_17_3 = (t_15_3 ? 0.0f : t_16_3);
+      float t_17_4 = (t_15_4 ? 0.0f : t_16_4);
+      float t_17_5 = (t_15_5 ? 0.0f : t_16_5);
+      float t_17_6 = (t_15_6 ? 0.0f : t_16_6);
+      float t_17_7 = (t_15_7 ? 0.0f : t_16_7);
+      float t_18_0 = mf_exp(t_17_0);
+      float t_18_1 = mf_exp(t_17_1);
+      float t_18_2 = mf_exp(t_17_2);
+      float t_18_3 = mf_exp(t_17_3);
+      float t_18_4 = mf_exp(t_17_4);
+      float t_18_5 = mf_exp(t_17_5);
+      float t_18_6 = mf_exp(t_17_6);
+      float t_18_7 = mf_exp(t_17_7);
+      float s_2_0 = (t_14_0 + t_18_0);
+      float s_2_1 = (t_14_1 + t_18_1);
+      float s_2_2 = (t_14_2 + t_18_2);
+      float s_2_3 = (t_14_3 + t_18_3);
+      float s_2_4 = (t_14_4 + t_18_4);
+      float s_2_5 = (t_14_5 + t_18_5);
+      float s_2_6 = (t_14_6 + t_18_6);
+      float s_2_7 = (t_14_7 + t_18_7);
+      float s_3_0 = s_2_0;
+      float s_3_1 = s_2_1;
+      float s_3_2 = s_2_2;
+      float s_3_3 = s_2_3;
+      float s_3_4 = s_2_4;
+      float s_3_5 = s_2_5;
+      float s_3_6 = s_2_6;
+      float s_3_7 = s_2_7;
+      float m_new_1_0 = m_new_0;
+      float m_new_1_1_1 = m_new_1_1;
+      float m_new_1_2 = m_new_2;
+      float m_new_1_3 = m_new_3;
+      float m_new_1_4 = m_new_4;
+      float m_new_1_5 = m_new_5;
+      float m_new_1_6 = m_new_6;
+      float m_new_1_7 = m_new_7;
+      s[k] = s_3_0;
+      s[(k + 1)] = s_3_1;
+      s[(k + 2)] = s_3_2;
+      s[(k + 3)] = s_3_3;
+      s[(k + 4)] = s_3_4;
+      s[(k + 5)] = s_3_5;
+      s[(k + 6)] = s_3_6;
+      s[(k + 7)] = s_3_7;
+      m[k] = m_new_1_0;
+      m[(k + 1)] = m_new_1_1_1;
+      m[(k + 2)] = m_new_1_2;
+      m[(k + 3)] = m_new_1_3;
+      m[(k + 4)] = m_new_1_4;
+      m[(k + 5)] = m_new_1_5;
+      m[(k + 6)] = m_new_1_6;
+      m[(k + 7)] = m_new_1_7;
     }
   }
   // 88: row_max = tl.max(m, axis=0)
@@ -365,30 +436,14 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_max[0] = fmaxf(row_max[0], row_max_smem[7]);
   float row_max_1 = row_max[0];
   // 89: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
-  bool t_19[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_19[k] = (m[k] == row_max_1);
-  }
-  float t_20[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_20[k] = (m[k] - row_max_1);
-  }
-  float t_21[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_21[k] = (t_19[k] ? 0.0f : t_20[k]);
-  }
-  float t_22[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_22[k] = mf_exp(t_21[k]);
-  }
   float t_23[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 1) {
-    t_23[k] = (s[k] * t_22[k]);
+    bool t_19 = (m[k] == row_max_1);
+    float t_20 = (m[k] - row_max_1);
+    float t_21 = (t_19 ? 0.0f : t_20);
+    float t_22 = mf_exp(t_21);
+    t_23[k] = (s[k] * t_22);
   }
   float row_sum[1];
   row_sum[0] = t_23[0];
@@ -437,52 +492,68 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     // 92: mask = offs < n_cols
     // 93: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_24 = (x_ptr + base);
-    __half t_25[16];
+    decltype(out_ptr) t_26 = (out_ptr + base);
     #pragma unroll
     for (int k = 0; (k < 16); k += 8) {
       int offs_6 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
       bool mask_1 = (offs_6 < mf_n_cols);
+      __half t_25_0;
+      __half t_25_1;
+      __half t_25_2;
+      __half t_25_3;
+      __half t_25_4;
+      __half t_25_5;
+      __half t_25_6;
+      __half t_25_7;
       {
         mf_vec<8, __half> mf_v{{__float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u)), __float2half(__uint_as_float(0xff800000u))}};
         mf_load_masked(mf_v, (t_24 + offs_6), mask_1);
-        t_25[k] = mf_v.v[0];
-        t_25[(k + 1)] = mf_v.v[1];
-        t_25[(k + 2)] = mf_v.v[2];
-        t_25[(k + 3)] = mf_v.v[3];
-        t_25[(k + 4)] = mf_v.v[4];
-        t_25[(k + 5)] = mf_v.v[5];
-        t_25[(k + 6)] = mf_v.v[6];
-        t_25[(k + 7)] = mf_v.v[7];
+        t_25_0 = mf_v.v[0];
+        t_25_1 = mf_v.v[1];
+        t_25_2 = mf_v.v[2];
+        t_25_3 = mf_v.v[3];
+        t_25_4 = mf_v.v[4];
+        t_25_5 = mf_v.v[5];
+        t_25_6 = mf_v.v[6];
+        t_25_7 = mf_v.v[7];
       }
-    }
-    float x_2[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      x_2[k] = static_cast<float>(t_25[k]);
-    }
-    // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
-    decltype(out_ptr) t_26 = (out_ptr + base);
-    float t_27[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_27[k] = mf_exp2(fmaf(x_2[k], 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
-    }
-    float t_28[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_28[k] = mf_fdiv(t_27[k], row_sum_1);
-    }
-    __half t_29[16];
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 1) {
-      t_29[k] = mf_cast<__half>(t_28[k]);
-    }
-    #pragma unroll
-    for (int k = 0; (k < 16); k += 8) {
+      float x_2_0 = static_cast<float>(t_25_0);
+      float x_2_1 = static_cast<float>(t_25_1);
+      float x_2_2 = static_cast<float>(t_25_2);
+      float x_2_3 = static_cast<float>(t_25_3);
+      float x_2_4 = static_cast<float>(t_25_4);
+      float x_2_5 = static_cast<float>(t_25_5);
+      float x_2_6 = static_cast<float>(t_25_6);
+      float x_2_7 = static_cast<float>(t_25_7);
+      // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
+      float t_27_0 = mf_exp2(fmaf(x_2_0, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_1 = mf_exp2(fmaf(x_2_1, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_2 = mf_exp2(fmaf(x_2_2, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_3 = mf_exp2(fmaf(x_2_3, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_4 = mf_exp2(fmaf(x_2_4, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_5 = mf_exp2(fmaf(x_2_5, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_6 = mf_exp2(fmaf(x_2_6, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_7 = mf_exp2(fmaf(x_2_7, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_28_0 = mf_fdiv(t_27_0, row_sum_1);
+      float t_28_1 = mf_fdiv(t_27_1, row_sum_1);
+      float t_28_2 = mf_fdiv(t_27_2, row_sum_1);
+      float t_28_3 = mf_fdiv(t_27_3, row_sum_1);
+      float t_28_4 = mf_fdiv(t_27_4, row_sum_1);
+      float t_28_5 = mf_fdiv(t_27_5, row_sum_1);
+      float t_28_6 = mf_fdiv(t_27_6, row_sum_1);
+      float t_28_7 = mf_fdiv(t_27_7, row_sum_1);
+      __half t_29_0 = mf_cast<__half>(t_28_0);
+      __half t_29_1 = mf_cast<__half>(t_28_1);
+      __half t_29_2 = mf_cast<__half>(t_28_2);
+      __half t_29_3 = mf_cast<__half>(t_28_3);
+      __half t_29_4 = mf_cast<__half>(t_28_4);
+      __half t_29_5 = mf_cast<__half>(t_28_5);
+      __half t_29_6 = mf_cast<__half>(t_28_6);
+      __half t_29_7 = mf_cast<__half>(t_28_7);
       int offs_7 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
-      bool mask_1 = (offs_7 < mf_n_cols);
-      if (mask_1) {
-        *reinterpret_cast<mf_vec<8, __half>*>((t_26 + offs_7)) = mf_vec<8, __half>{{t_29[k], t_29[(k + 1)], t_29[(k + 2)], t_29[(k + 3)], t_29[(k + 4)], t_29[(k + 5)], t_29[(k + 6)], t_29[(k + 7)]}};
+      bool mask_1_1 = (offs_7 < mf_n_cols);
+      if (mask_1_1) {
+        *reinterpret_cast<mf_vec<8, __half>*>((t_26 + offs_7)) = mf_vec<8, __half>{{t_29_0, t_29_1, t_29_2, t_29_3, t_29_4, t_29_5, t_29_6, t_29_7}};
       }
     }
   }
@@ -497,35 +568,46 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     // 73: mask = offs < n_cols
     // 74: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_1 = (x_ptr + base);
-    __half t_2[16];
+    float x[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int offs_1 = ((k * 256) + (int(threadIdx.x) * 8));
       bool mask = (offs_1 < mf_n_cols);
+      __half t_2_0;
+      __half t_2_1;
+      __half t_2_2;
+      __half t_2_3;
+      __half t_2_4;
+      __half t_2_5;
+      __half t_2_6;
+      __half t_2_7;
       if (mask) {
-        t_2[k] = (t_1 + offs_1)[0];
-        t_2[(k + 1)] = (t_1 + offs_1)[1];
-        t_2[(k + 2)] = (t_1 + offs_1)[2];
-        t_2[(k + 3)] = (t_1 + offs_1)[3];
-        t_2[(k + 4)] = (t_1 + offs_1)[4];
-        t_2[(k + 5)] = (t_1 + offs_1)[5];
-        t_2[(k + 6)] = (t_1 + offs_1)[6];
-        t_2[(k + 7)] = (t_1 + offs_1)[7];
+        t_2_0 = (t_1 + offs_1)[0];
+        t_2_1 = (t_1 + offs_1)[1];
+        t_2_2 = (t_1 + offs_1)[2];
+        t_2_3 = (t_1 + offs_1)[3];
+        t_2_4 = (t_1 + offs_1)[4];
+        t_2_5 = (t_1 + offs_1)[5];
+        t_2_6 = (t_1 + offs_1)[6];
+        t_2_7 = (t_1 + offs_1)[7];
       } else {
-        t_2[k] = __float2half(__uint_as_float(0xff800000u));
-        t_2[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
-        t_2[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
-        t_2[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
-        t_2[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
-        t_2[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
-        t_2[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
-        t_2[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
+        t_2_0 = __float2half(__uint_as_float(0xff800000u));
+        t_2_1 = __float2half(__uint_as_float(0xff800000u));
+        t_2_2 = __float2half(__uint_as_float(0xff800000u));
+        t_2_3 = __float2half(__uint_as_float(0xff800000u));
+        t_2_4 = __float2half(__uint_as_float(0xff800000u));
+        t_2_5 = __float2half(__uint_as_float(0xff800000u));
+        t_2_6 = __float2half(__uint_as_float(0xff800000u));
+        t_2_7 = __float2half(__uint_as_float(0xff800000u));
       }
-    }
-    float x[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      x[k] = static_cast<float>(t_2[k]);
+      x[k] = static_cast<float>(t_2_0);
+      x[(k + 1)] = static_cast<float>(t_2_1);
+      x[(k + 2)] = static_cast<float>(t_2_2);
+      x[(k + 3)] = static_cast<float>(t_2_3);
+      x[(k + 4)] = static_cast<float>(t_2_4);
+      x[(k + 5)] = static_cast<float>(t_2_5);
+      x[(k + 6)] = static_cast<float>(t_2_6);
+      x[(k + 7)] = static_cast<float>(t_2_7);
     }
     // 75: e = tl.exp(x - tl.max(x, axis=0))
     float acc[1];
@@ -617,29 +699,35 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc_1[0] = (acc_1[0] + acc_1_smem[6]);
     acc_1[0] = (acc_1[0] + acc_1_smem[7]);
     float t_5 = acc_1[0];
-    float t_6[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_6[k] = mf_fdiv(e[k], t_5);
-    }
-    __half t_7[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_7[k] = mf_cast<__half>(t_6[k]);
-    }
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
+      float t_6_0 = mf_fdiv(e[k], t_5);
+      __half t_7_0 = mf_cast<__half>(t_6_0);
+      float t_6_1 = mf_fdiv(e[(k + 1)], t_5);
+      __half t_7_1 = mf_cast<__half>(t_6_1);
+      float t_6_2 = mf_fdiv(e[(k + 2)], t_5);
+      __half t_7_2 = mf_cast<__half>(t_6_2);
+      float t_6_3 = mf_fdiv(e[(k + 3)], t_5);
+      __half t_7_3 = mf_cast<__half>(t_6_3);
+      float t_6_4 = mf_fdiv(e[(k + 4)], t_5);
+      __half t_7_4 = mf_cast<__half>(t_6_4);
+      float t_6_5 = mf_fdiv(e[(k + 5)], t_5);
+      __half t_7_5 = mf_cast<__half>(t_6_5);
+      float t_6_6 = mf_fdiv(e[(k + 6)], t_5);
+      __half t_7_6 = mf_cast<__half>(t_6_6);
+      float t_6_7 = mf_fdiv(e[(k + 7)], t_5);
+      __half t_7_7 = mf_cast<__half>(t_6_7);
       int offs_2 = ((k * 256) + (int(threadIdx.x) * 8));
       bool mask = (offs_2 < mf_n_cols);
       if (mask) {
-        (t_4 + offs_2)[0] = t_7[k];
-        (t_4 + offs_2)[1] = t_7[(k + 1)];
-        (t_4 + offs_2)[2] = t_7[(k + 2)];
-        (t_4 + offs_2)[3] = t_7[(k + 3)];
-        (t_4 + offs_2)[4] = t_7[(k + 4)];
-        (t_4 + offs_2)[5] = t_7[(k + 5)];
-        (t_4 + offs_2)[6] = t_7[(k + 6)];
-        (t_4 + offs_2)[7] = t_7[(k + 7)];
+        (t_4 + offs_2)[0] = t_7_0;
+        (t_4 + offs_2)[1] = t_7_1;
+        (t_4 + offs_2)[2] = t_7_2;
+        (t_4 + offs_2)[3] = t_7_3;
+        (t_4 + offs_2)[4] = t_7_4;
+        (t_4 + offs_2)[5] = t_7_5;
+        (t_4 + offs_2)[6] = t_7_6;
+        (t_4 + offs_2)[7] = t_7_7;
       }
     }
     // 77: return
@@ -649,14 +737,11 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   // 81: s = tl.zeros((BLOCK,), dtype=tl.float32)
   // 82: for start in range(0, n_cols, BLOCK):
   float s[16];
+  float m[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     float s_1 = 0.0f;
     s[k] = s_1;
-  }
-  float m[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
     float m_1 = __uint_as_float(0xff800000u);
     m[k] = m_1;
   }
@@ -664,109 +749,166 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     // 83: offs = start + tl.arange(0, BLOCK)
     // 84: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_8 = (x_ptr + base);
-    __half t_9[16];
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int offs_4 = (start + ((k * 256) + (int(threadIdx.x) * 8)));
+      __half t_9_0;
+      __half t_9_1;
+      __half t_9_2;
+      __half t_9_3;
+      __half t_9_4;
+      __half t_9_5;
+      __half t_9_6;
+      __half t_9_7;
       if ((offs_4 < mf_n_cols)) {
-        t_9[k] = (t_8 + offs_4)[0];
-        t_9[(k + 1)] = (t_8 + offs_4)[1];
-        t_9[(k + 2)] = (t_8 + offs_4)[2];
-        t_9[(k + 3)] = (t_8 + offs_4)[3];
-        t_9[(k + 4)] = (t_8 + offs_4)[4];
-        t_9[(k + 5)] = (t_8 + offs_4)[5];
-        t_9[(k + 6)] = (t_8 + offs_4)[6];
-        t_9[(k + 7)] = (t_8 + offs_4)[7];
+        t_9_0 = (t_8 + offs_4)[0];
+        t_9_1 = (t_8 + offs_4)[1];
+        t_9_2 = (t_8 + offs_4)[2];
+        t_9_3 = (t_8 + offs_4)[3];
+        t_9_4 = (t_8 + offs_4)[4];
+        t_9_5 = (t_8 + offs_4)[5];
+        t_9_6 = (t_8 + offs_4)[6];
+        t_9_7 = (t_8 + offs_4)[7];
       } else {
-        t_9[k] = __float2half(__uint_as_float(0xff800000u));
-        t_9[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
-        t_9[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
-        t_9[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
-        t_9[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
-        t_9[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
-        t_9[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
-        t_9[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
+        t_9_0 = __float2half(__uint_as_float(0xff800000u));
+        t_9_1 = __float2half(__uint_as_float(0xff800000u));
+        t_9_2 = __float2half(__uint_as_float(0xff800000u));
+        t_9_3 = __float2half(__uint_as_float(0xff800000u));
+        t_9_4 = __float2half(__uint_as_float(0xff800000u));
+        t_9_5 = __float2half(__uint_as_float(0xff800000u));
+        t_9_6 = __float2half(__uint_as_float(0xff800000u));
+        t_9_7 = __float2half(__uint_as_float(0xff800000u));
       }
-    }
-    float x_1[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      x_1[k] = static_cast<float>(t_9[k]);
-    }
-    // 85: m_new = tl.maximum(m, x)
-    float m_new[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      m_new[k] = fmaxf(m[k], x_1[k]);
-    }
-    // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
-    bool t_10[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_10[k] = (m_new[k] == m[k]);
-    }
-    float t_11[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_11[k] = (m[k] - m_new[k]);
-    }
-    float t_12[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_12[k] = (t_10[k] ? 0.0f : t_11[k]);
-    }
-    float t_13[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_13[k] = mf_exp(t_12[k]);
-    }
-    float t_14[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_14[k] = (s[k] * t_13[k]);
-    }
-    bool t_15[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_15[k] = (x_1[k] == m_new[k]);
-    }
-    float t_16[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_16[k] = (x_1[k] - m_new[k]);
-    }
-    float t_17[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_17[k] = (t_15[k] ? 0.0f : t_16[k]);
-    }
-    float t_18[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_18[k] = mf_exp(t_17[k]);
-    }
-    float s_2[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      s_2[k] = (t_14[k] + t_18[k]);
-    }
-    float s_3[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      s_3[k] = s_2[k];
-    }
-    float m_new_1[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      m_new_1[k] = m_new[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      s[k] = s_3[k];
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      m[k] = m_new_1[k];
+      float x_1_0 = static_cast<float>(t_9_0);
+      float x_1_1 = static_cast<float>(t_9_1);
+      float x_1_2 = static_cast<float>(t_9_2);
+      float x_1_3 = static_cast<float>(t_9_3);
+      float x_1_4 = static_cast<float>(t_9_4);
+      float x_1_5 = static_cast<float>(t_9_5);
+      float x_1_6 = static_cast<float>(t_9_6);
+      float x_1_7 = static_cast<float>(t_9_7);
+      // 85: m_new = tl.maximum(m, x)
+      float m_new_0 = fmaxf(m[k], x_1_0);
+      float m_new_1_1 = fmaxf(m[(k + 1)], x_1_1);
+      float m_new_2 = fmaxf(m[(k + 2)], x_1_2);
+      float m_new_3 = fmaxf(m[(k + 3)], x_1_3);
+      float m_new_4 = fmaxf(m[(k + 4)], x_1_4);
+      float m_new_5 = fmaxf(m[(k + 5)], x_1_5);
+      float m_new_6 = fmaxf(m[(k + 6)], x_1_6);
+      float m_new_7 = fmaxf(m[(k + 7)], x_1_7);
+      // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
+      bool t_10_0 = (m_new_0 == m[k]);
+      bool t_10_1 = (m_new_1_1 == m[(k + 1)]);
+      bool t_10_2 = (m_new_2 == m[(k + 2)]);
+      bool t_10_3 = (m_new_3 == m[(k + 3)]);
+      bool t_10_4 = (m_new_4 == m[(k + 4)]);
+      bool t_10_5 = (m_new_5 == m[(k + 5)]);
+      bool t_10_6 = (m_new_6 == m[(k + 6)]);
+      bool t_10_7 = (m_new_7 == m[(k + 7)]);
+      float t_11_0 = (m[k] - m_new_0);
+      float t_11_1 = (m[(k + 1)] - m_new_1_1);
+      float t_11_2 = (m[(k + 2)] - m_new_2);
+      float t_11_3 = (m[(k + 3)] - m_new_3);
+      float t_11_4 = (m[(k + 4)] - m_new_4);
+      float t_11_5 = (m[(k + 5)] - m_new_5);
+      float t_11_6 = (m[(k + 6)] - m_new_6);
+      float t_11_7 = (m[(k + 7)] - m_new_7);
+      float t_12_0 = (t_10_0 ? 0.0f : t_11_0);
+      float t_12_1 = (t_10_1 ? 0.0f : t_11_1);
+      float t_12_2 = (t_10_2 ? 0.0f : t_11_2);
+      float t_12_3 = (t_10_3 ? 0.0f : t_11_3);
+      float t_12_4 = (t_10_4 ? 0.0f : t_11_4);
+      float t_12_5 = (t_10_5 ? 0.0f : t_11_5);
+      float t_12_6 = (t_10_6 ? 0.0f : t_11_6);
+      float t_12_7 = (t_10_7 ? 0.0f : t_11_7);
+      float t_13_0 = mf_exp(t_12_0);
+      float t_13_1 = mf_exp(t_12_1);
+      float t_13_2 = mf_exp(t_12_2);
+      float t_13_3 = mf_exp(t_12_3);
+      float t_13_4 = mf_exp(t_12_4);
+      float t_13_5 = mf_exp(t_12_5);
+      float t_13_6 = mf_exp(t_12_6);
+      float t_13_7 = mf_exp(t_12_7);
+      float t_14_0 = (s[k] * t_13_0);
+      float t_14_1 = (s[(k + 1)] * t_13_1);
+      float t_14_2 = (s[(k + 2)] * t_13_2);
+      float t_14_3 = (s[(k + 3)] * t_13_3);
+      float t_14_4 = (s[(k + 4)] * t_13_4);
+      float t_14_5 = (s[(k + 5)] * t_13_5);
+      float t_14_6 = (s[(k + 6)] * t_13_6);
+      float t_14_7 = (s[(k + 7)] * t_13_7);
+      bool t_15_0 = (x_1_0 == m_new_0);
+      bool t_15_1 = (x_1_1 == m_new_1_1);
+      bool t_15_2 = (x_1_2 == m_new_2);
+      bool t_15_3 = (x_1_3 == m_new_3);
+      bool t_15_4 = (x_1_4 == m_new_4);
+      bool t_15_5 = (x_1_5 == m_new_5);
+      bool t_15_6 = (x_1_6 == m_new_6);
+      bool t_15_7 = (x_1_7 == m_new_7);
+      float t_16_0 = (x_1_0 - m_new_0);
+      float t_16_1 = (x_1_1 - m_new_1_1);
+      float t_16_2 = (x_1_2 - m_new_2);
+      float t_16_3 = (x_1_3 - m_new_3);
+      float t_16_4 = (x_1_4 - m_new_4);
+      float t_16_5 = (x_1_5 - m_new_5);
+      float t_16_6 = (x_1_6 - m_new_6);
+      float t_16_7 = (x_1_7 - m_new_7);
+      float t_17_0 = (t_15_0 ? 0.0f : t_16_0);
+      float t_17_1 = (t_15_1 ? 0.0f : t_16_1);
+      float t_17_2 = (t_15_2 ? 0.0f : t_16_2);
+      float t_17_3 = (t_15_3 ? 0.0f : t_16_3);
+      float t_17_4 = (t_15_4 ? 0.0f : t_16_4);
+      float t_17_5 = (t_15_5 ? 0.0f : t_16_5);
+      float t_17_6 = (t_15_6 ? 0.0f : t_16_6);
+      float t_17_7 = (t_15_7 ? 0.0f : t_16_7);
+      float t_18_0 = mf_exp(t_17_0);
+      float t_18_1 = mf_exp(t_17_1);
+      float t_18_2 = mf_exp(t_17_2);
+      float t_18_3 = mf_exp(t_17_3);
+      float t_18_4 = mf_exp(t_17_4);
+      float t_18_5 = mf_exp(t_17_5);
+      float t_18_6 = mf_exp(t_17_6);
+      float t_18_7 = mf_exp(t_17_7);
+      float s_2_0 = (t_14_0 + t_18_0);
+      float s_2_1 = (t_14_1 + t_18_1);
+      float s_2_2 = (t_14_2 + t_18_2);
+      float s_2_3 = (t_14_3 + t_18_3);
+      float s_2_4 = (t_14_4 + t_18_4);
+      float s_2_5 = (t_14_5 + t_18_5);
+      float s_2_6 = (t_14_6 + t_18_6);
+      float s_2_7 = (t_14_7 + t_18_7);
+      float s_3_0 = s_2_0;
+      float s_3_1 = s_2_1;
+      float s_3_2 = s_2_2;
+      float s_3_3 = s_2_3;
+      float s_3_4 = s_2_4;
+      float s_3_5 = s_2_5;
+      float s_3_6 = s_2_6;
+      float s_3_7 = s_2_7;
+      float m_new_1_0 = m_new_0;
+      float m_new_1_1_1 = m_new_1_1;
+      float m_new_1_2 = m_new_2;
+      float m_new_1_3 = m_new_3;
+      float m_new_1_4 = m_new_4;
+      float m_new_1_5 = m_new_5;
+      float m_new_1_6 = m_new_6;
+      float m_new_1_7 = m_new_7;
+      s[k] = s_3_0;
+      s[(k + 1)] = s_3_1;
+      s[(k + 2)] = s_3_2;
+      s[(k + 3)] = s_3_3;
+      s[(k + 4)] = s_3_4;
+      s[(k + 5)] = s_3_5;
+      s[(k + 6)] = s_3_6;
+      s[(k + 7)] = s_3_7;
+      m[k] = m_new_1_0;
+      m[(k + 1)] = m_new_1_1_1;
+      m[(k + 2)] = m_new_1_2;
+      m[(k + 3)] = m_new_1_3;
+      m[(k + 4)] = m_new_1_4;
+      m[(k + 5)] = m_new_1_5;
+      m[(k + 6)] = m_new_1_6;
+      m[(k + 7)] = m_new_1_7;
     }
   }
   // 88: row_max = tl.max(m, axis=0)
@@ -812,30 +954,14 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   row_max[0] = fmaxf(row_max[0], row_max_smem[7]);
   float row_max_1 = row_max[0];
   // 89: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
-  bool t_19[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_19[k] = (m[k] == row_max_1);
-  }
-  float t_20[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_20[k] = (m[k] - row_max_1);
-  }
-  float t_21[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_21[k] = (t_19[k] ? 0.0f : t_20[k]);
-  }
-  float t_22[16];
-  #pragma unroll 1
-  for (int k = 0; (k < 16); k += 1) {
-    t_22[k] = mf_exp(t_21[k]);
-  }
   float t_23[16];
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
-    t_23[k] = (s[k] * t_22[k]);
+    bool t_19 = (m[k] == row_max_1);
+    float t_20 = (m[k] - row_max_1);
+    float t_21 = (t_19 ? 0.0f : t_20);
+    float t_22 = mf_exp(t_21);
+    t_23[k] = (s[k] * t_22);
   }
   float row_sum[1];
   row_sum[0] = t_23[0];
@@ -884,66 +1010,82 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     // 92: mask = offs < n_cols
     // 93: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_24 = (x_ptr + base);
-    __half t_25[16];
+    decltype(out_ptr) t_26 = (out_ptr + base);
     #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int offs_6 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
       bool mask_1 = (offs_6 < mf_n_cols);
+      __half t_25_0;
+      __half t_25_1;
+      __half t_25_2;
+      __half t_25_3;
+      __half t_25_4;
+      __half t_25_5;
+      __half t_25_6;
+      __half t_25_7;
       if (mask_1) {
-        t_25[k] = (t_24 + offs_6)[0];
-        t_25[(k + 1)] = (t_24 + offs_6)[1];
-        t_25[(k + 2)] = (t_24 + offs_6)[2];
-        t_25[(k + 3)] = (t_24 + offs_6)[3];
-        t_25[(k + 4)] = (t_24 + offs_6)[4];
-        t_25[(k + 5)] = (t_24 + offs_6)[5];
-        t_25[(k + 6)] = (t_24 + offs_6)[6];
-        t_25[(k + 7)] = (t_24 + offs_6)[7];
+        t_25_0 = (t_24 + offs_6)[0];
+        t_25_1 = (t_24 + offs_6)[1];
+        t_25_2 = (t_24 + offs_6)[2];
+        t_25_3 = (t_24 + offs_6)[3];
+        t_25_4 = (t_24 + offs_6)[4];
+        t_25_5 = (t_24 + offs_6)[5];
+        t_25_6 = (t_24 + offs_6)[6];
+        t_25_7 = (t_24 + offs_6)[7];
       } else {
-        t_25[k] = __float2half(__uint_as_float(0xff800000u));
-        t_25[(k + 1)] = __float2half(__uint_as_float(0xff800000u));
-        t_25[(k + 2)] = __float2half(__uint_as_float(0xff800000u));
-        t_25[(k + 3)] = __float2half(__uint_as_float(0xff800000u));
-        t_25[(k + 4)] = __float2half(__uint_as_float(0xff800000u));
-        t_25[(k + 5)] = __float2half(__uint_as_float(0xff800000u));
-        t_25[(k + 6)] = __float2half(__uint_as_float(0xff800000u));
-        t_25[(k + 7)] = __float2half(__uint_as_float(0xff800000u));
+        t_25_0 = __float2half(__uint_as_float(0xff800000u));
+        t_25_1 = __float2half(__uint_as_float(0xff800000u));
+        t_25_2 = __float2half(__uint_as_float(0xff800000u));
+        t_25_3 = __float2half(__uint_as_float(0xff800000u));
+        t_25_4 = __float2half(__uint_as_float(0xff800000u));
+        t_25_5 = __float2half(__uint_as_float(0xff800000u));
+        t_25_6 = __float2half(__uint_as_float(0xff800000u));
+        t_25_7 = __float2half(__uint_as_float(0xff800000u));
       }
-    }
-    float x_2[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      x_2[k] = static_cast<float>(t_25[k]);
-    }
-    // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
-    decltype(out_ptr) t_26 = (out_ptr + base);
-    float t_27[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_27[k] = mf_exp2(fmaf(x_2[k], 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
-    }
-    float t_28[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_28[k] = mf_fdiv(t_27[k], row_sum_1);
-    }
-    __half t_29[16];
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 1) {
-      t_29[k] = mf_cast<__half>(t_28[k]);
-    }
-    #pragma unroll 1
-    for (int k = 0; (k < 16); k += 8) {
+      float x_2_0 = static_cast<float>(t_25_0);
+      float x_2_1 = static_cast<float>(t_25_1);
+      float x_2_2 = static_cast<float>(t_25_2);
+      float x_2_3 = static_cast<float>(t_25_3);
+      float x_2_4 = static_cast<float>(t_25_4);
+      float x_2_5 = static_cast<float>(t_25_5);
+      float x_2_6 = static_cast<float>(t_25_6);
+      float x_2_7 = static_cast<float>(t_25_7);
+      // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
+      float t_27_0 = mf_exp2(fmaf(x_2_0, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_1 = mf_exp2(fmaf(x_2_1, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_2 = mf_exp2(fmaf(x_2_2, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_3 = mf_exp2(fmaf(x_2_3, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_4 = mf_exp2(fmaf(x_2_4, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_5 = mf_exp2(fmaf(x_2_5, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_6 = mf_exp2(fmaf(x_2_6, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_27_7 = mf_exp2(fmaf(x_2_7, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+      float t_28_0 = mf_fdiv(t_27_0, row_sum_1);
+      float t_28_1 = mf_fdiv(t_27_1, row_sum_1);
+      float t_28_2 = mf_fdiv(t_27_2, row_sum_1);
+      float t_28_3 = mf_fdiv(t_27_3, row_sum_1);
+      float t_28_4 = mf_fdiv(t_27_4, row_sum_1);
+      float t_28_5 = mf_fdiv(t_27_5, row_sum_1);
+      float t_28_6 = mf_fdiv(t_27_6, row_sum_1);
+      float t_28_7 = mf_fdiv(t_27_7, row_sum_1);
+      __half t_29_0 = mf_cast<__half>(t_28_0);
+      __half t_29_1 = mf_cast<__half>(t_28_1);
+      __half t_29_2 = mf_cast<__half>(t_28_2);
+      __half t_29_3 = mf_cast<__half>(t_28_3);
+      __half t_29_4 = mf_cast<__half>(t_28_4);
+      __half t_29_5 = mf_cast<__half>(t_28_5);
+      __half t_29_6 = mf_cast<__half>(t_28_6);
+      __half t_29_7 = mf_cast<__half>(t_28_7);
       int offs_7 = (start_1 + ((k * 256) + (int(threadIdx.x) * 8)));
-      bool mask_1 = (offs_7 < mf_n_cols);
-      if (mask_1) {
-        (t_26 + offs_7)[0] = t_29[k];
-        (t_26 + offs_7)[1] = t_29[(k + 1)];
-        (t_26 + offs_7)[2] = t_29[(k + 2)];
-        (t_26 + offs_7)[3] = t_29[(k + 3)];
-        (t_26 + offs_7)[4] = t_29[(k + 4)];
-        (t_26 + offs_7)[5] = t_29[(k + 5)];
-        (t_26 + offs_7)[6] = t_29[(k + 6)];
-        (t_26 + offs_7)[7] = t_29[(k + 7)];
+      bool mask_1_1 = (offs_7 < mf_n_cols);
+      if (mask_1_1) {
+        (t_26 + offs_7)[0] = t_29_0;
+        (t_26 + offs_7)[1] = t_29_1;
+        (t_26 + offs_7)[2] = t_29_2;
+        (t_26 + offs_7)[3] = t_29_3;
+        (t_26 + offs_7)[4] = t_29_4;
+        (t_26 + offs_7)[5] = t_29_5;
+        (t_26 + offs_7)[6] = t_29_6;
+        (t_26 + offs_7)[7] = t_29_7;
       }
     }
   }

@@ -8,24 +8,27 @@ if (t) {
   // 73: mask = offs < n_cols
   // 74: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
   decltype(x_ptr) t_1 = (x_ptr + base);
-  half t_2[16];
+  float x[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
     int offs_1 = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
     bool mask = (offs_1 < n_cols);
+    half t_2_0;
+    half t_2_1;
+    half t_2_2;
+    half t_2_3;
     {
       packed_half4 mf_v = packed_half4(half((-INFINITY)), half((-INFINITY)), half((-INFINITY)), half((-INFINITY)));
       if (mask) mf_v = *((const device packed_half4*)((t_1 + offs_1)));
-      t_2[k] = mf_v[0];
-      t_2[(k + 1)] = mf_v[1];
-      t_2[(k + 2)] = mf_v[2];
-      t_2[(k + 3)] = mf_v[3];
+      t_2_0 = mf_v[0];
+      t_2_1 = mf_v[1];
+      t_2_2 = mf_v[2];
+      t_2_3 = mf_v[3];
     }
-  }
-  float x[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    x[k] = static_cast<float>(t_2[k]);
+    x[k] = static_cast<float>(t_2_0);
+    x[(k + 1)] = static_cast<float>(t_2_1);
+    x[(k + 2)] = static_cast<float>(t_2_2);
+    x[(k + 3)] = static_cast<float>(t_2_3);
   }
   // 75: e = tl.exp(x - tl.max(x, axis=0))
   float acc[1];
@@ -119,22 +122,20 @@ if (t) {
   acc_1[0] = (acc_1[0] + acc_1_smem[6]);
   acc_1[0] = (acc_1[0] + acc_1_smem[7]);
   float t_5 = acc_1[0];
-  float t_6[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_6[k] = (e[k] / t_5);
-  }
-  half t_7[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_7[k] = static_cast<half>(t_6[k]);
-  }
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
+    float t_6_0 = (e[k] / t_5);
+    half t_7_0 = static_cast<half>(t_6_0);
+    float t_6_1 = (e[(k + 1)] / t_5);
+    half t_7_1 = static_cast<half>(t_6_1);
+    float t_6_2 = (e[(k + 2)] / t_5);
+    half t_7_2 = static_cast<half>(t_6_2);
+    float t_6_3 = (e[(k + 3)] / t_5);
+    half t_7_3 = static_cast<half>(t_6_3);
     int offs_2 = ((k * 256) + (int(thread_index_in_threadgroup) * 4));
     bool mask = (offs_2 < n_cols);
     if (mask) {
-      *((device packed_half4*)((t_4 + offs_2))) = packed_half4(t_7[k], t_7[(k + 1)], t_7[(k + 2)], t_7[(k + 3)]);
+      *((device packed_half4*)((t_4 + offs_2))) = packed_half4(t_7_0, t_7_1, t_7_2, t_7_3);
     }
   }
   // 77: return
@@ -144,14 +145,11 @@ if (t) {
 // 81: s = tl.zeros((BLOCK,), dtype=tl.float32)
 // 82: for start in range(0, n_cols, BLOCK):
 float s[16];
+float m[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
   float s_1 = 0.0f;
   s[k] = s_1;
-}
-float m[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
   float m_1 = (-INFINITY);
   m[k] = m_1;
 }
@@ -159,98 +157,87 @@ for (int start = 0; (start < n_cols); start += 4096) {
   // 83: offs = start + tl.arange(0, BLOCK)
   // 84: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
   decltype(x_ptr) t_8 = (x_ptr + base);
-  half t_9[16];
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
     int offs_4 = (start + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
+    half t_9_0;
+    half t_9_1;
+    half t_9_2;
+    half t_9_3;
     {
       packed_half4 mf_v = packed_half4(half((-INFINITY)), half((-INFINITY)), half((-INFINITY)), half((-INFINITY)));
       if ((offs_4 < n_cols)) mf_v = *((const device packed_half4*)((t_8 + offs_4)));
-      t_9[k] = mf_v[0];
-      t_9[(k + 1)] = mf_v[1];
-      t_9[(k + 2)] = mf_v[2];
-      t_9[(k + 3)] = mf_v[3];
+      t_9_0 = mf_v[0];
+      t_9_1 = mf_v[1];
+      t_9_2 = mf_v[2];
+      t_9_3 = mf_v[3];
     }
-  }
-  float x_1[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    x_1[k] = static_cast<float>(t_9[k]);
-  }
-  // 85: m_new = tl.maximum(m, x)
-  float m_new[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    m_new[k] = metal::max(m[k], x_1[k]);
-  }
-  // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
-  bool t_10[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_10[k] = (m_new[k] == m[k]);
-  }
-  float t_11[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_11[k] = (m[k] - m_new[k]);
-  }
-  float t_12[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_12[k] = (t_10[k] ? 0.0f : t_11[k]);
-  }
-  float t_13[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_13[k] = metal::exp(t_12[k]);
-  }
-  float t_14[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_14[k] = (s[k] * t_13[k]);
-  }
-  bool t_15[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_15[k] = (x_1[k] == m_new[k]);
-  }
-  float t_16[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_16[k] = (x_1[k] - m_new[k]);
-  }
-  float t_17[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_17[k] = (t_15[k] ? 0.0f : t_16[k]);
-  }
-  float t_18[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_18[k] = metal::exp(t_17[k]);
-  }
-  float s_2[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    s_2[k] = (t_14[k] + t_18[k]);
-  }
-  float s_3[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    s_3[k] = s_2[k];
-  }
-  float m_new_1[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    m_new_1[k] = m_new[k];
-  }
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    s[k] = s_3[k];
-  }
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    m[k] = m_new_1[k];
+    float x_1_0 = static_cast<float>(t_9_0);
+    float x_1_1 = static_cast<float>(t_9_1);
+    float x_1_2 = static_cast<float>(t_9_2);
+    float x_1_3 = static_cast<float>(t_9_3);
+    // 85: m_new = tl.maximum(m, x)
+    float m_new_0 = metal::max(m[k], x_1_0);
+    float m_new_1_1 = metal::max(m[(k + 1)], x_1_1);
+    float m_new_2 = metal::max(m[(k + 2)], x_1_2);
+    float m_new_3 = metal::max(m[(k + 3)], x_1_3);
+    // 86: s = s * tl.exp(tl.where(m_new == m, 0.0, m - m_new)) + tl.exp(tl.where(x == m_new, 0.0, x - m_new))
+    bool t_10_0 = (m_new_0 == m[k]);
+    bool t_10_1 = (m_new_1_1 == m[(k + 1)]);
+    bool t_10_2 = (m_new_2 == m[(k + 2)]);
+    bool t_10_3 = (m_new_3 == m[(k + 3)]);
+    float t_11_0 = (m[k] - m_new_0);
+    float t_11_1 = (m[(k + 1)] - m_new_1_1);
+    float t_11_2 = (m[(k + 2)] - m_new_2);
+    float t_11_3 = (m[(k + 3)] - m_new_3);
+    float t_12_0 = (t_10_0 ? 0.0f : t_11_0);
+    float t_12_1 = (t_10_1 ? 0.0f : t_11_1);
+    float t_12_2 = (t_10_2 ? 0.0f : t_11_2);
+    float t_12_3 = (t_10_3 ? 0.0f : t_11_3);
+    float t_13_0 = metal::exp(t_12_0);
+    float t_13_1 = metal::exp(t_12_1);
+    float t_13_2 = metal::exp(t_12_2);
+    float t_13_3 = metal::exp(t_12_3);
+    float t_14_0 = (s[k] * t_13_0);
+    float t_14_1 = (s[(k + 1)] * t_13_1);
+    float t_14_2 = (s[(k + 2)] * t_13_2);
+    float t_14_3 = (s[(k + 3)] * t_13_3);
+    bool t_15_0 = (x_1_0 == m_new_0);
+    bool t_15_1 = (x_1_1 == m_new_1_1);
+    bool t_15_2 = (x_1_2 == m_new_2);
+    bool t_15_3 = (x_1_3 == m_new_3);
+    float t_16_0 = (x_1_0 - m_new_0);
+    float t_16_1 = (x_1_1 - m_new_1_1);
+    float t_16_2 = (x_1_2 - m_new_2);
+    float t_16_3 = (x_1_3 - m_new_3);
+    float t_17_0 = (t_15_0 ? 0.0f : t_16_0);
+    float t_17_1 = (t_15_1 ? 0.0f : t_16_1);
+    float t_17_2 = (t_15_2 ? 0.0f : t_16_2);
+    float t_17_3 = (t_15_3 ? 0.0f : t_16_3);
+    float t_18_0 = metal::exp(t_17_0);
+    float t_18_1 = metal::exp(t_17_1);
+    float t_18_2 = metal::exp(t_17_2);
+    float t_18_3 = metal::exp(t_17_3);
+    float s_2_0 = (t_14_0 + t_18_0);
+    float s_2_1 = (t_14_1 + t_18_1);
+    float s_2_2 = (t_14_2 + t_18_2);
+    float s_2_3 = (t_14_3 + t_18_3);
+    float s_3_0 = s_2_0;
+    float s_3_1 = s_2_1;
+    float s_3_2 = s_2_2;
+    float s_3_3 = s_2_3;
+    float m_new_1_0 = m_new_0;
+    float m_new_1_1_1 = m_new_1_1;
+    float m_new_1_2 = m_new_2;
+    float m_new_1_3 = m_new_3;
+    s[k] = s_3_0;
+    s[(k + 1)] = s_3_1;
+    s[(k + 2)] = s_3_2;
+    s[(k + 3)] = s_3_3;
+    m[k] = m_new_1_0;
+    m[(k + 1)] = m_new_1_1_1;
+    m[(k + 2)] = m_new_1_2;
+    m[(k + 3)] = m_new_1_3;
   }
 }
 // 88: row_max = tl.max(m, axis=0)
@@ -297,30 +284,14 @@ row_max[0] = metal::max(row_max[0], row_max_smem[6]);
 row_max[0] = metal::max(row_max[0], row_max_smem[7]);
 float row_max_1 = row_max[0];
 // 89: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
-bool t_19[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_19[k] = (m[k] == row_max_1);
-}
-float t_20[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_20[k] = (m[k] - row_max_1);
-}
-float t_21[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_21[k] = (t_19[k] ? 0.0f : t_20[k]);
-}
-float t_22[16];
-#pragma unroll
-for (int k = 0; (k < 16); k += 1) {
-  t_22[k] = metal::exp(t_21[k]);
-}
 float t_23[16];
 #pragma unroll
 for (int k = 0; (k < 16); k += 1) {
-  t_23[k] = (s[k] * t_22[k]);
+  bool t_19 = (m[k] == row_max_1);
+  float t_20 = (m[k] - row_max_1);
+  float t_21 = (t_19 ? 0.0f : t_20);
+  float t_22 = metal::exp(t_21);
+  t_23[k] = (s[k] * t_22);
 }
 float row_sum[1];
 row_sum[0] = t_23[0];
@@ -370,48 +341,44 @@ for (int start_1 = 0; (start_1 < n_cols); start_1 += 4096) {
   // 92: mask = offs < n_cols
   // 93: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
   decltype(x_ptr) t_24 = (x_ptr + base);
-  half t_25[16];
+  decltype(out_ptr) t_26 = (out_ptr + base);
   #pragma unroll
   for (int k = 0; (k < 16); k += 4) {
     int offs_6 = (start_1 + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
     bool mask_1 = (offs_6 < n_cols);
+    half t_25_0;
+    half t_25_1;
+    half t_25_2;
+    half t_25_3;
     {
       packed_half4 mf_v = packed_half4(half((-INFINITY)), half((-INFINITY)), half((-INFINITY)), half((-INFINITY)));
       if (mask_1) mf_v = *((const device packed_half4*)((t_24 + offs_6)));
-      t_25[k] = mf_v[0];
-      t_25[(k + 1)] = mf_v[1];
-      t_25[(k + 2)] = mf_v[2];
-      t_25[(k + 3)] = mf_v[3];
+      t_25_0 = mf_v[0];
+      t_25_1 = mf_v[1];
+      t_25_2 = mf_v[2];
+      t_25_3 = mf_v[3];
     }
-  }
-  float x_2[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    x_2[k] = static_cast<float>(t_25[k]);
-  }
-  // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
-  decltype(out_ptr) t_26 = (out_ptr + base);
-  float t_27[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_27[k] = metal::exp2(metal::fma(x_2[k], 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
-  }
-  float t_28[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_28[k] = (t_27[k] / row_sum_1);
-  }
-  half t_29[16];
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 1) {
-    t_29[k] = static_cast<half>(t_28[k]);
-  }
-  #pragma unroll
-  for (int k = 0; (k < 16); k += 4) {
+    float x_2_0 = static_cast<float>(t_25_0);
+    float x_2_1 = static_cast<float>(t_25_1);
+    float x_2_2 = static_cast<float>(t_25_2);
+    float x_2_3 = static_cast<float>(t_25_3);
+    // 94: tl.store(out_ptr + base + offs, tl.exp(x - row_max) / row_sum, mask=mask)
+    float t_27_0 = metal::exp2(metal::fma(x_2_0, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+    float t_27_1 = metal::exp2(metal::fma(x_2_1, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+    float t_27_2 = metal::exp2(metal::fma(x_2_2, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+    float t_27_3 = metal::exp2(metal::fma(x_2_3, 1.4426950408889634f, (-(row_max_1 * 1.4426950408889634f))));
+    float t_28_0 = (t_27_0 / row_sum_1);
+    float t_28_1 = (t_27_1 / row_sum_1);
+    float t_28_2 = (t_27_2 / row_sum_1);
+    float t_28_3 = (t_27_3 / row_sum_1);
+    half t_29_0 = static_cast<half>(t_28_0);
+    half t_29_1 = static_cast<half>(t_28_1);
+    half t_29_2 = static_cast<half>(t_28_2);
+    half t_29_3 = static_cast<half>(t_28_3);
     int offs_7 = (start_1 + ((k * 256) + (int(thread_index_in_threadgroup) * 4)));
-    bool mask_1 = (offs_7 < n_cols);
-    if (mask_1) {
-      *((device packed_half4*)((t_26 + offs_7))) = packed_half4(t_29[k], t_29[(k + 1)], t_29[(k + 2)], t_29[(k + 3)]);
+    bool mask_1_1 = (offs_7 < n_cols);
+    if (mask_1_1) {
+      *((device packed_half4*)((t_26 + offs_7))) = packed_half4(t_29_0, t_29_1, t_29_2, t_29_3);
     }
   }
 }
