@@ -27,7 +27,9 @@
 #   failures with their short tracebacks;  PART=16: codegen 36 and the fused prefill kernels: the
 #   tests of what they changed on the CUDA back end first (edge vectors, rows at odd strides, qmm_swiglu,
 #   qmm_qkv), then same_source.py's odd-size rows at .device/base.tgz and here (this tree's script
-#   on either package), then lm_bench.py untuned on $MODELS (default Qwen2-1.5B) at both.
+#   on either package), then lm_bench.py untuned on $MODELS (default Qwen2-1.5B) at both;  PART=17:
+#   codegen 37 (fused slot loops): same_source.py's $SSPART rows (default aligned; 280 s a side) at
+#   .device/mid.tgz (the commit before it) and here, this tree's script on either package.
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -137,6 +139,13 @@ case "${PART:-1}" in
      timeout 110 bash -c "$(declare -f $side); $side benchmarks/lm_bench.py --out $OUT/lm-$side --models \
        ${MODELS:-qwen2-1.5b} --reps 3 --tune-seconds 0 --greedy '' --budget 90" > "$OUT/lm-$side.log" 2>&1
      echo "lm $side rc $?"; grep -E "^\| (llama|qwen)" "$OUT/lm-$side.log" | tail -2 | cut -c1-300
+   done ;;
+17) for part in ${SSPART:-aligned}; do
+     for side in mid new; do
+       PYTHONPATH=/tmp/mf$side:$PYTHONPATH timeout 280 python3 -u benchmarks/same_source.py \
+         --out "$OUT/ss17-$side" --label $side-$part --part $part --launches 50 > "$OUT/ss17-$side-$part.log" 2>&1
+       echo "same_source $side $part rc $?"; grep -vE "^#|^kernel|^ *$" "$OUT/ss17-$side-$part.log" | tail -12 | cut -c1-150
+     done
    done ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"
