@@ -30,9 +30,9 @@
 #   on either package), then lm_bench.py untuned on $MODELS (default Qwen2-1.5B) at both;  PART=17:
 #   codegen 37 (fused slot loops): same_source.py's $SSPART rows (default aligned; 280 s a side) at
 #   .device/mid.tgz (the commit before it) and here, this tree's script on either package;  PART=18:
-#   the tests of codegen 36-38 and the fused prefill kernels on the CUDA back end (PART=16's), then
+#   the tests of codegen 36-37 and the fused prefill kernels on the CUDA back end (PART=16's), then
 #   same_source.py, all rows, here (issue 15's table at this commit);  PART=19: same_source.py's
-#   misaligned and aligned rows at .device/mid.tgz (before codegen 37-38; this tree's script), then
+#   misaligned and aligned rows at .device/mid.tgz (before codegen 37; this tree's script), then
 #   lm_bench.py untuned on $MODELS (default Qwen2-1.5B and the 8B) here.
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh

@@ -36,9 +36,7 @@ def version_vector_accesses(kernel: lir.Kernel) -> None:
     body = lir.rewrite(kernel.body, lambda s: [] if id(s) in dropped else None)
     cond = reduce(lambda a, b: lir.Bin("&&", a, b),
                   [lir.Call("is_aligned", (lir.Sym(name), lit(n))) for name, n in sorted(alignment.items())])
-    arrays = {s.name for s in lir.walk(body) if isinstance(s, lir.Decl) and s.space == "thread" and s.size}
-    kernel.body = shared + [lir.If(cond, _rewritten(body, arrays, aligned=True),
-                                   _rewritten(body, arrays, aligned=False))]
+    kernel.body = shared + [lir.If(cond, _rewritten(body, aligned=True), _rewritten(body, aligned=False))]
 
 
 def _device_accesses(stmts: list[lir.Stmt]) -> list[lir.Stmt]:
@@ -59,12 +57,8 @@ def _required_alignment(kernel: lir.Kernel) -> dict[str, int]:
     return needed
 
 
-def _rewritten(stmts: list[lir.Stmt], arrays: set[str], aligned: bool) -> list[lir.Stmt]:
-    """A copy of `stmts` whose device vector accesses are marked aligned, or split into elements.
-
-    The element-wise copy rolls its slot loops (a quarter of the code, the cubin MLX copies and
-    hashes per launch), except those that index register arrays (`arrays`): a rolled loop's run-time
-    index puts its arrays in local memory (the residual RMS norm's `h`, 256 B a thread)."""
+def _rewritten(stmts: list[lir.Stmt], aligned: bool) -> list[lir.Stmt]:
+    """A copy of `stmts` whose device vector accesses are marked aligned, or split into elements."""
     def replace(s: lir.Stmt) -> list[lir.Stmt] | None:
         if isinstance(s, lir.VectorLoad) and s.space == "device":
             if aligned:
@@ -86,7 +80,7 @@ def _rewritten(stmts: list[lir.Stmt], arrays: set[str], aligned: bool) -> list[l
             if aligned:
                 return [dataclasses.replace(s, aligned=True)]
             return [lir.Assign(lir.Index(s.ptr, lit(i)), v) for i, v in enumerate(s.values)]
-        if isinstance(s, lir.For) and s.unroll and not aligned and not lir.symbols(s.body) & arrays:
+        if isinstance(s, lir.For) and s.unroll and not aligned:
             s.unroll, s.rolled = False, True
         if isinstance(s, lir.WarpgroupWait) and s.pending and not aligned:
             # products left running: the rolled loops index the accumulators, which puts them in local

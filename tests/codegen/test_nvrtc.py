@@ -56,22 +56,6 @@ def test_flash_attention_multiplies_p_from_its_registers():
     assert ".entry" in to_ptx(compiled_source(c))
 
 
-@pytest.mark.skipif(ptxas() is None, reason="ptxas is not installed")
-def test_element_wise_copy_keeps_register_arrays_in_registers():
-    """The residual RMS norm holds its row (`h`, 32 floats a thread at 8192 over 256 threads) across
-    the reduction. Its element-wise copy (a view starting at an odd element) must keep the loops
-    that index `h` unrolled: rolled, a run-time index puts `h` in local memory (256 bytes of stack
-    a thread, 7.4x Triton's time on the H100 for such a view)."""
-    from metalforge.kernels import norms
-    h = mx.zeros((1,), mx.float16)
-    c = norms.add_rms_norm_kernel.fn.compile(h, h, h, mf.empty((2048, 8192), mx.float16),
-                                             mf.empty((2048, 8192), mx.float16), 8192, 1e-5, BLOCK=8192,
-                                             num_warps=8, target="cuda")
-    assert "} else {" in c.body  # versioned: the aligned copy, then the element-wise one
-    used = resources(to_ptx(compiled_source(c)))
-    assert " 0 bytes stack frame" in used.log and used.spill_stores == 0, used.log
-
-
 @pytest.mark.parametrize("num_stages", [3, 4])
 def test_skinny_matmul_prologue_declares_each_name_once(num_stages):
     """16x64x64 on 4 warps: one 16-byte copy of A per thread, so the prologue's stages share the

@@ -297,7 +297,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   int t_8 = (int(blockIdx.x) * mf_n_cols);
   decltype(sum_ptr) t_9 = (sum_ptr + t_8);
   float t_11[32];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
     int offs = ((k * 256) + (int(threadIdx.x) * 8));
     bool mask = (offs < mf_n_cols);
@@ -475,7 +475,7 @@ if (((((mf_is_aligned(out_ptr, 16) && mf_is_aligned(res_ptr, 16)) && mf_is_align
   // 69: return h * rstd * tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
   int t_20 = (int(blockIdx.x) * mf_n_cols);
   decltype(out_ptr) t_21 = (out_ptr + t_20);
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
     float t_17_0 = (h[k] * rstd);
     float t_17_1 = (h[(k + 1)] * rstd);

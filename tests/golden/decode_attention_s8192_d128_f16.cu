@@ -418,14 +418,14 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   int first_key = (kv_head * t_6);
   // 115: for start in range(lo, hi, BLOCK_N):
   float acc[64];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 64); k += 1) {
     float acc_1 = 0.0f;
     acc[k] = acc_1;
   }
   float l_i[8];
   float m_i[8];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     float l_i_1 = 0.0f;
     l_i[k] = l_i_1;
@@ -442,7 +442,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     // 119: k = tl.load(k_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     int d = 0;
     float t_8[64];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
       int n_1 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_1 = ((int(threadIdx.x % 32u) % 16) * 8);
@@ -494,7 +494,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       t_8[(k + 7)] = (k_1_7 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 7) % 8))]);
     }
     float acc_2[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       acc_2[k] = t_8[(k * 8)];
       acc_2[k] = (acc_2[k] + t_8[((k * 8) + 1)]);
@@ -505,22 +505,22 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       acc_2[k] = (acc_2[k] + t_8[((k * 8) + 6)]);
       acc_2[k] = (acc_2[k] + t_8[((k * 8) + 7)]);
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       float partner = __shfl_xor_sync(0xffffffffu, acc_2[k], 1);
       acc_2[k] = (acc_2[k] + partner);
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       float partner_1 = __shfl_xor_sync(0xffffffffu, acc_2[k], 2);
       acc_2[k] = (acc_2[k] + partner_1);
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       float partner_2 = __shfl_xor_sync(0xffffffffu, acc_2[k], 4);
       acc_2[k] = (acc_2[k] + partner_2);
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       float partner_3 = __shfl_xor_sync(0xffffffffu, acc_2[k], 8);
       acc_2[k] = (acc_2[k] + partner_3);
@@ -528,7 +528,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     float m_new[8];
     float alpha[8];
     float p[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       int n_2 = (start + ((k * 8) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       bool valid_2 = (n_2 < hi);
@@ -547,7 +547,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     }
     // 125: v = tl.load(v_ptr + offs, mask=valid[:, None], other=0.0).to(tl.float32)
     float acc_3[64];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 64); k += 8) {
       int n_4 = (start + (k + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int d_2 = ((int(threadIdx.x % 32u) % 16) * 8);
@@ -616,28 +616,28 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     }
     // 127: l_i = l_i * alpha + p
     float l_i_2[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       float t_15 = (l_i[k] * alpha[k]);
       l_i_2[k] = (t_15 + p[k]);
     }
     float acc_4[64];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
       acc_4[k] = acc_3[k];
     }
     float l_i_3[8];
     float m_new_1[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       l_i_3[k] = l_i_2[k];
       m_new_1[k] = m_new[k];
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
       acc[k] = acc_4[k];
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       l_i[k] = l_i_3[k];
       m_i[k] = m_new_1[k];
@@ -667,7 +667,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   float m_1 = m[0];
   // 130: w = tl.where(m_i == m, 1.0, tl.exp(m_i - m))  # slots without keys (-inf) weigh 0
   float w[8];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     bool t_16 = (m_i[k] == m_1);
     float t_17 = mf_exp2(fmaf(m_i[k], 1.4426950408889634f, (-(m_1 * 1.4426950408889634f))));
@@ -675,12 +675,12 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   }
   // 131: acc = tl.sum(acc * w[:, None], axis=0)
   float t_18[64];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 64); k += 1) {
     t_18[k] = (acc[k] * w[(k / 8)]);
   }
   float acc_5[8];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     acc_5[k] = t_18[k];
     acc_5[k] = (acc_5[k] + t_18[(8 + k)]);
@@ -691,13 +691,13 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
     acc_5[k] = (acc_5[k] + t_18[(48 + k)]);
     acc_5[k] = (acc_5[k] + t_18[(56 + k)]);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     float partner_5 = __shfl_xor_sync(0xffffffffu, acc_5[k], 16);
     acc_5[k] = (acc_5[k] + partner_5);
   }
   __syncthreads();
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) < 4))) {
       acc_5_smem[((int(threadIdx.x / 32u) * 128) + (((int(threadIdx.x % 32u) % 16) * 8) + k))] = acc_5[k];
@@ -705,7 +705,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   }
   __syncthreads();
   float t_19[8];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     acc_5[k] = acc_5_smem[(((int(threadIdx.x % 32u) % 16) * 8) + k)];
     acc_5[k] = (acc_5[k] + acc_5_smem[(128 + (((int(threadIdx.x % 32u) % 16) * 8) + k))]);
@@ -738,7 +738,7 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
   // 137: tl.store(o_ptr + part * D + d, acc)
   int t_20 = (part * 128);
   decltype(o_ptr) t_21 = (o_ptr + t_20);
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     int d = (((int(threadIdx.x % 32u) % 16) * 8) + k);
     if ((((int(threadIdx.x % 32u) / 16) == 0) && (int(threadIdx.x / 32u) == 0))) {

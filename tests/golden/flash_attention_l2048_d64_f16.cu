@@ -546,7 +546,7 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
   int t_4 = (t_3 * 64);
   decltype(q_ptr) t_5 = (q_ptr + t_4);
   __half q[16];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     int rm = (t_2 + ((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))));
     int rd = ((int(threadIdx.x % 32u) % 8) * 8);
@@ -603,19 +603,19 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
   // 114: v = tl.load(v_ptr + kv, mask=rn[:, None] < S, other=0.0)
   // 100: for start_n in range(0, hi, BLOCK_N):
   float l_i[2];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     float l_i_1 = 0.0f;
     l_i[k] = l_i_1;
   }
   float acc[16];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     float acc_1 = 0.0f;
     acc[k] = acc_1;
   }
   float m_i[2];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     float m_i_1 = __uint_as_float(0xff800000u);
     m_i[k] = m_i_1;
@@ -675,7 +675,7 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
   mf_cp_async_commit();
   int stage = 0;
   __syncthreads();
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     *reinterpret_cast<mf_vec<8, __half>*>((q_1_smem + ((((k * 2) + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8))) * 72) + ((int(threadIdx.x % 32u) % 8) * 8)))) = mf_vec<8, __half>{{q[k], q[(k + 1)], q[(k + 2)], q[(k + 3)], q[(k + 4)], q[(k + 5)], q[(k + 6)], q[(k + 7)]}};
   }
@@ -720,34 +720,34 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     int warp_row = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       frag_c[(k / 4)].e[(k % 4)] = 0.0f;
     }
     int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 72) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
     int b_lane = ((stage * 2304) + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 16)) + (int(threadIdx.x % 32u) % 8)) * 72)));
-    #pragma unroll
+    #pragma unroll 1
     for (int kk = 0; (kk < 64); kk += 16) {
       mf_frag<__half, 8> frag_a[1];
       mf_frag<__half, 4> frag_b[2];
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 1); i += 1) {
         mf_ldmatrix<4, false>(frag_a[i], (q_1_smem + a_lane), (((i * 32) * 72) + kk));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int j = 0; (j < 2); j += 2) {
         mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (k_1_smem + b_lane), (kk + ((j * 16) * 72)));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 1); i += 1) {
-        #pragma unroll
+        #pragma unroll 1
         for (int j = 0; (j < 2); j += 1) {
           mf_mma_m16n8k16(frag_c[((i * 2) + j)], frag_a[i], frag_b[j]);
         }
       }
     }
     float qk[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       qk[k] = (frag_c[(k / 4)].e[(k % 4)] * mf_sm_scale);
     }
@@ -757,7 +757,7 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     if (t_18) {
       // 108: qk = tl.where(rm[:, None] + past >= rn[None, :], qk, float("-inf"))
       int rm = t_2;
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 8); k += 1) {
         int rm_1 = (t_2 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + (((k % 4) / 2) * 8))));
         int rn_4 = (start_n + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2))));
@@ -769,7 +769,7 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
         qk_1[k] = qk_4;
       }
     } else {
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 8); k += 1) {
         float qk_5 = qk[k];
         qk_1[k] = qk_5;
@@ -777,25 +777,25 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     }
     // 110: m_new = tl.maximum(m_i, tl.max(qk, 1))
     float acc_2[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       acc_2[k] = qk_1[(k * 2)];
       acc_2[k] = fmaxf(acc_2[k], qk_1[((k * 2) + 1)]);
       acc_2[k] = fmaxf(acc_2[k], qk_1[(4 + (k * 2))]);
       acc_2[k] = fmaxf(acc_2[k], qk_1[((4 + (k * 2)) + 1)]);
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       float partner = __shfl_xor_sync(0xffffffffu, acc_2[k], 1);
       acc_2[k] = fmaxf(acc_2[k], partner);
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       float partner_1 = __shfl_xor_sync(0xffffffffu, acc_2[k], 2);
       acc_2[k] = fmaxf(acc_2[k], partner_1);
     }
     __syncthreads();
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       if (((((int(threadIdx.x % 32u) % 2) + (((int(threadIdx.x % 32u) / 2) % 2) * 2)) == 0) && ((int(threadIdx.x / 32u) % 2) < 2))) {
         acc_2_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))] = acc_2[k];
@@ -804,7 +804,7 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     __syncthreads();
     float m_new[2];
     float alpha[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       acc_2[k] = acc_2_smem[(((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4)))];
       acc_2[k] = fmaxf(acc_2[k], acc_2_smem[(32 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))]);
@@ -814,14 +814,14 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     }
     // 112: p = tl.exp(qk - m_new[:, None])
     float p[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       p[k] = mf_exp2(fmaf(qk_1[k], 1.4426950408889634f, (-(m_new[((k % 4) / 2)] * 1.4426950408889634f))));
     }
     // 113: l_i = l_i * alpha + tl.sum(p, 1)
     float t_19[2];
     float acc_3[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       t_19[k] = (l_i[k] * alpha[k]);
       acc_3[k] = p[(k * 2)];
@@ -829,18 +829,18 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
       acc_3[k] = (acc_3[k] + p[(4 + (k * 2))]);
       acc_3[k] = (acc_3[k] + p[((4 + (k * 2)) + 1)]);
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       float partner_2 = __shfl_xor_sync(0xffffffffu, acc_3[k], 1);
       acc_3[k] = (acc_3[k] + partner_2);
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       float partner_3 = __shfl_xor_sync(0xffffffffu, acc_3[k], 2);
       acc_3[k] = (acc_3[k] + partner_3);
     }
     __syncthreads();
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       if (((((int(threadIdx.x % 32u) % 2) + (((int(threadIdx.x % 32u) / 2) % 2) * 2)) == 0) && ((int(threadIdx.x / 32u) % 2) < 2))) {
         acc_3_smem[(((int(threadIdx.x / 32u) % 2) * 32) + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))] = acc_3[k];
@@ -848,7 +848,7 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     }
     __syncthreads();
     float l_i_2[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       acc_3[k] = acc_3_smem[(((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4)))];
       acc_3[k] = (acc_3[k] + acc_3_smem[(32 + (((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k * 2) * 4))))]);
@@ -856,12 +856,12 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     }
     // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
     float t_20[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       t_20[k] = (acc[k] * alpha[((k % 4) / 2)]);
     }
     __half t_21[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       t_21[k] = mf_cast<__half>(p[k]);
     }
@@ -898,7 +898,7 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
       }
     }
     // 115: acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 2) {
       *reinterpret_cast<mf_vec<2, __half>*>((t_23_smem + ((stage * 1280) + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 40) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2)))))) = mf_vec<2, __half>{{t_21[k], t_21[(k + 1)]}};
     }
@@ -906,58 +906,58 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     int warp_row_1 = ((int(threadIdx.x / 32u) / 2) * 16);
     int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
     mf_frag<float, 4> frag_c_1[4];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       frag_c_1[(k / 4)].e[(k % 4)] = 0.0f;
     }
     int a_lane_1 = ((stage * 1280) + (((warp_row_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8)));
     int b_lane_1 = ((stage * 2304) + ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 16))));
-    #pragma unroll
+    #pragma unroll 1
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
       mf_frag<__half, 8> frag_a_1[1];
       mf_frag<__half, 4> frag_b_1[4];
-      #pragma unroll
+      #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
         mf_ldmatrix<4, false>(frag_a_1[i_1], (t_23_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int j_1 = 0; (j_1 < 4); j_1 += 2) {
         mf_ldmatrix_pair<true>(frag_b_1[j_1], frag_b_1[(j_1 + 1)], (v_smem + b_lane_1), ((kk_1 * 72) + (j_1 * 16)));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        #pragma unroll
+        #pragma unroll 1
         for (int j_1 = 0; (j_1 < 4); j_1 += 1) {
           mf_mma_m16n8k16(frag_c_1[((i_1 * 4) + j_1)], frag_a_1[i_1], frag_b_1[j_1]);
         }
       }
     }
     float acc_4[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       acc_4[k] = (t_20[k] + frag_c_1[(k / 4)].e[(k % 4)]);
     }
     float l_i_3[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       l_i_3[k] = l_i_2[k];
     }
     float acc_5[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       acc_5[k] = acc_4[k];
     }
     float m_new_1[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       m_new_1[k] = m_new[k];
       l_i[k] = l_i_3[k];
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       acc[k] = acc_5[k];
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       m_i[k] = m_new_1[k];
     }
@@ -970,7 +970,7 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
   int t_24 = (int(blockIdx.y) * mf_L);
   int t_25 = (t_24 * 64);
   decltype(o_ptr) t_26 = (o_ptr + t_25);
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 2) {
     float t_27_0 = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
     __half t_28_0 = mf_cast<__half>(t_27_0);
@@ -981,7 +981,7 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
     *reinterpret_cast<mf_vec<2, __half>*>((t_29_smem + (((((int(threadIdx.x / 32u) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + (((((k / 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_28_0, t_28_1}};
   }
   __syncthreads();
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     __half run[8];
     {

@@ -252,7 +252,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   int t = (int(blockIdx.x) * mf_n_cols);
   decltype(x_ptr) t_1 = (x_ptr + t);
   float x[32];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 32); k += 4) {
     int offs = ((k * 256) + (int(threadIdx.x) * 4));
     bool mask = (offs < mf_n_cols);
@@ -331,7 +331,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   // 110: xc = tl.where(mask, x - mean, 0.0)
   float xc[32];
   float t_5[32];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
     float t_4 = (x[k] - mean);
     int offs = ((((k / 4) * 1024) + (int(threadIdx.x) * 4)) + (k % 4));
@@ -405,7 +405,7 @@ if ((((mf_is_aligned(b_ptr, 16) && mf_is_aligned(out_ptr, 16)) && mf_is_aligned(
   // 112: w = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
   int t_11 = (int(blockIdx.x) * mf_n_cols);
   decltype(out_ptr) t_12 = (out_ptr + t_11);
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 32); k += 4) {
     int offs = ((k * 256) + (int(threadIdx.x) * 4));
     bool mask = (offs < mf_n_cols);

@@ -346,7 +346,7 @@ if (((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16)) && mf_is_aligned(c_p
   int t_17 = (t_15 * 32);
   // 74: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> acc[8];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
     float acc_1 = 0.0f;
     acc[(k / 4)].e[(k % 4)] = acc_1;
@@ -477,21 +477,21 @@ if (((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16)) && mf_is_aligned(c_p
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     int a_lane = ((stage * 2560) + (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8)));
     int b_lane = ((stage * 2304) + ((((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8)) * 72) + (warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 16))));
-    #pragma unroll
+    #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[4];
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
         mf_ldmatrix<4, false>(frag_a[i], (a_smem + a_lane), (((i * 32) * 40) + kk));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int j = 0; (j < 4); j += 2) {
         mf_ldmatrix_pair<true>(frag_b[j], frag_b[(j + 1)], (b_smem + b_lane), ((kk * 72) + (j * 16)));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
-        #pragma unroll
+        #pragma unroll 1
         for (int j = 0; (j < 4); j += 1) {
           mf_mma_m16n8k16(acc[((i * 4) + j)], frag_a[i], frag_b[j]);
         }
@@ -510,18 +510,18 @@ if (((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16)) && mf_is_aligned(c_p
   __syncthreads();
   // 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
   __half t_20[32];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 32); k += 1) {
     t_20[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 80: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 79: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 32); k += 2) {
     *reinterpret_cast<mf_vec<2, __half>*>((t_21_smem + ((((((((k / 4) / 4) * 2) + (int(threadIdx.x / 32u) / 2)) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 4) * 2) + (int(threadIdx.x / 32u) % 2)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_20[k], t_20[(k + 1)]}};
   }
   __syncthreads();
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 32); k += 8) {
     __half run[8];
     {

@@ -265,7 +265,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
   // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
   // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     float acc_1 = 0.0f;
     acc[(k / 4)].e[(k % 4)] = acc_1;
@@ -318,7 +318,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     float q[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       unsigned t_5 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_6 = (t_5 & 15u);
@@ -332,7 +332,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     t_8[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
     t_8[1] = t_8[0];
     float scale[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       scale[k] = static_cast<float>(t_8[k]);
     }
@@ -341,13 +341,13 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     t_9[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
     t_9[1] = t_9[0];
     float bias[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       bias[k] = static_cast<float>(t_9[k]);
     }
     // 64: return q * scale + bias, kw, k_ok
     __half t_11[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       float t_10 = (q[k] * scale[(k / 8)]);
       float w = (t_10 + bias[(k / 8)]);
@@ -355,7 +355,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
       t_11[k] = mf_cast<__half>(w);
     }
     __syncthreads();
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       *reinterpret_cast<mf_vec<8, __half>*>((t_12_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_11[k], t_11[(k + 1)], t_11[(k + 2)], t_11[(k + 3)], t_11[(k + 4)], t_11[(k + 5)], t_11[(k + 6)], t_11[(k + 7)]}};
     }
@@ -366,21 +366,21 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     int warp_col = (int(threadIdx.x / 32u) * 8);
     int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
     int b_lane = ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)) + (int(threadIdx.x % 32u) % 8)) * 40));
-    #pragma unroll
+    #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[2];
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
         mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 16) * 40) + kk));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int j = 0; (j < 2); j += 2) {
         mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (t_12_smem + b_lane), (kk + ((j * 32) * 40)));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
-        #pragma unroll
+        #pragma unroll 1
         for (int j = 0; (j < 2); j += 1) {
           mf_mma_m16n8k16(acc[((i * 2) + j)], frag_a[i], frag_b[j]);
         }
@@ -390,18 +390,18 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
   __syncthreads();
   // 396: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
   __half t_13[16];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     t_13[k] = mf_cast<__half>(acc[(k / 4)].e[(k % 4)]);
   }
   // 397: mask=(rm[:, None] < M) & (rn[None, :] < N))
   // 396: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 2) {
     *reinterpret_cast<mf_vec<2, __half>*>((t_14_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_13[k], t_13[(k + 1)]}};
   }
   __syncthreads();
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 8) {
     __half run[8];
     {

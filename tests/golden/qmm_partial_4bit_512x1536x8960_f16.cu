@@ -271,7 +271,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
   // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
   // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     float acc_1 = 0.0f;
     acc[(k / 4)].e[(k % 4)] = acc_1;
@@ -324,7 +324,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     float q[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       unsigned t_7 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_8 = (t_7 & 15u);
@@ -338,7 +338,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     t_10[0] = (mask ? (scales_ptr + groups_1)[0] : __float2half(0.0f));
     t_10[1] = t_10[0];
     float scale[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       scale[k] = static_cast<float>(t_10[k]);
     }
@@ -347,13 +347,13 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     t_11[0] = (mask ? (biases_ptr + groups_1)[0] : __float2half(0.0f));
     t_11[1] = t_11[0];
     float bias[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       bias[k] = static_cast<float>(t_11[k]);
     }
     // 64: return q * scale + bias, kw, k_ok
     __half t_13[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       float t_12 = (q[k] * scale[(k / 8)]);
       float w = (t_12 + bias[(k / 8)]);
@@ -361,7 +361,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
       t_13[k] = mf_cast<__half>(w);
     }
     __syncthreads();
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       *reinterpret_cast<mf_vec<8, __half>*>((t_14_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_13[k], t_13[(k + 1)], t_13[(k + 2)], t_13[(k + 3)], t_13[(k + 4)], t_13[(k + 5)], t_13[(k + 6)], t_13[(k + 7)]}};
     }
@@ -372,21 +372,21 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
     int warp_col = (int(threadIdx.x / 32u) * 8);
     int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
     int b_lane = ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)) + (int(threadIdx.x % 32u) % 8)) * 40));
-    #pragma unroll
+    #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[2];
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
         mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 16) * 40) + kk));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int j = 0; (j < 2); j += 2) {
         mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (t_14_smem + b_lane), (kk + ((j * 32) * 40)));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
-        #pragma unroll
+        #pragma unroll 1
         for (int j = 0; (j < 2); j += 1) {
           mf_mma_m16n8k16(acc[((i * 2) + j)], frag_a[i], frag_b[j]);
         }
@@ -398,12 +398,12 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
   int t_15 = (int(blockIdx.z) * mf_M);
   int t_16 = (t_15 * mf_N);
   decltype(part_ptr) t_17 = (part_ptr + t_16);
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 2) {
     *reinterpret_cast<mf_vec<2, float>*>((acc_2_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 68) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, float>{{acc[(k / 4)].e[(k % 4)], acc[((k + 1) / 4)].e[((k + 1) % 4)]}};
   }
   __syncthreads();
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 4) {
     float run[4];
     {

@@ -599,7 +599,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
   // 367: acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
   // 368: for k0 in range(k_lo, k_hi, BLOCK_K):
   mf_frag<float, 4> acc[4];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     float acc_1 = 0.0f;
     acc[(k / 4)].e[(k % 4)] = acc_1;
@@ -649,7 +649,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     float q[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       unsigned t_13 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_14 = (t_13 & 15u);
@@ -663,7 +663,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     t_16[0] = (mask ? (sc + groups_1)[0] : __float2half(0.0f));
     t_16[1] = t_16[0];
     float scale[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       scale[k] = static_cast<float>(t_16[k]);
     }
@@ -672,13 +672,13 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     t_17[0] = (mask ? (bi + groups_1)[0] : __float2half(0.0f));
     t_17[1] = t_17[0];
     float bias[2];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 2); k += 1) {
       bias[k] = static_cast<float>(t_17[k]);
     }
     // 64: return q * scale + bias, kw, k_ok
     __half t_19[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       float t_18 = (q[k] * scale[(k / 8)]);
       float w = (t_18 + bias[(k / 8)]);
@@ -686,7 +686,7 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       t_19[k] = mf_cast<__half>(w);
     }
     __syncthreads();
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       *reinterpret_cast<mf_vec<8, __half>*>((t_20_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 40) + (((int(threadIdx.x % 32u) % 2) * 16) + k)))) = mf_vec<8, __half>{{t_19[k], t_19[(k + 1)], t_19[(k + 2)], t_19[(k + 3)], t_19[(k + 4)], t_19[(k + 5)], t_19[(k + 6)], t_19[(k + 7)]}};
     }
@@ -697,21 +697,21 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     int warp_col = (int(threadIdx.x / 32u) * 8);
     int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
     int b_lane = ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 32)) + (int(threadIdx.x % 32u) % 8)) * 40));
-    #pragma unroll
+    #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[2];
       mf_frag<__half, 4> frag_b[2];
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
         mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 16) * 40) + kk));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int j = 0; (j < 2); j += 2) {
         mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (t_20_smem + b_lane), (kk + ((j * 32) * 40)));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 2); i += 1) {
-        #pragma unroll
+        #pragma unroll 1
         for (int j = 0; (j < 2); j += 1) {
           mf_mma_m16n8k16(acc[((i * 2) + j)], frag_a[i], frag_b[j]);
         }
@@ -736,25 +736,25 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
     }
     __syncthreads();
     float acc_2[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       acc_2[k] = (acc[(k / 4)].e[(k % 4)] + t_25_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
     }
     // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __half t_26[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       t_26[k] = mf_cast<__half>(acc_2[k]);
     }
     // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
     // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
     __syncthreads();
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 2) {
       *reinterpret_cast<mf_vec<2, __half>*>((t_27_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_26[k], t_26[(k + 1)]}};
     }
     __syncthreads();
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       __half run[8];
       {
@@ -802,25 +802,25 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       }
       __syncthreads();
       float acc_3[16];
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 16); k += 1) {
         acc_3[k] = (acc[(k / 4)].e[(k % 4)] + t_34_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
       // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_35[16];
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 16); k += 1) {
         t_35[k] = mf_cast<__half>(acc_3[k]);
       }
       // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
       // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 16); k += 2) {
         *reinterpret_cast<mf_vec<2, __half>*>((t_36_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_35[k], t_35[(k + 1)]}};
       }
       __syncthreads();
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 16); k += 8) {
         __half run_1[8];
         {
@@ -865,25 +865,25 @@ if (((((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(q_ptr, 16)) && mf_is_aligned
       }
       __syncthreads();
       float acc_4[16];
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 16); k += 1) {
         acc_4[k] = (acc[(k / 4)].e[(k % 4)] + t_42_smem[((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + (((int(threadIdx.x % 32u) % 4) * 2) + ((k % 4) % 2)))]);
       }
       // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __half t_43[16];
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 16); k += 1) {
         t_43[k] = mf_cast<__half>(acc_4[k]);
       }
       // 544: mask=(rm[:, None] < M) & (rn[None, :] < N))
       // 543: tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc.to(out_ptr.dtype.element_ty),
       __syncthreads();
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 16); k += 2) {
         *reinterpret_cast<mf_vec<2, __half>*>((t_44_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 72) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, __half>{{t_43[k], t_43[(k + 1)]}};
       }
       __syncthreads();
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 16); k += 8) {
         __half run_2[8];
         {

@@ -344,13 +344,13 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   // 579: up = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
   // 580: for k0 in range(0, K, BLOCK_K):
   mf_frag<float, 4> gate[2];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     float gate_1 = 0.0f;
     gate[(k / 4)].e[(k % 4)] = gate_1;
   }
   mf_frag<float, 4> up[2];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     float up_1 = 0.0f;
     up[(k / 4)].e[(k % 4)] = up_1;
@@ -395,7 +395,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     words[0] = (mask ? ((wg_ptr + (rn_1 * t_4)) + kw_1)[0] : 0u);
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     float q[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       unsigned t_5 = (words[0] >> static_cast<unsigned>((k * 4)));
       unsigned t_6 = (t_5 & 15u);
@@ -416,7 +416,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     bias[0] = static_cast<float>(t_9[0]);
     // 64: return q * scale + bias, kw, k_ok
     __half t_11[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       float t_10 = (q[k] * scale[0]);
       float w = (t_10 + bias[0]);
@@ -432,21 +432,21 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     int warp_col = ((int(threadIdx.x / 32u) % 2) * 8);
     int a_lane = (((warp_row + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
     int b_lane = ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col + (((int(threadIdx.x % 32u) / 8) / 2) * 16)) + (int(threadIdx.x % 32u) % 8)) * 40));
-    #pragma unroll
+    #pragma unroll 1
     for (int kk = 0; (kk < 32); kk += 16) {
       mf_frag<__half, 8> frag_a[1];
       mf_frag<__half, 4> frag_b[2];
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 1); i += 1) {
         mf_ldmatrix<4, false>(frag_a[i], (a_1_smem + a_lane), (((i * 32) * 40) + kk));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int j = 0; (j < 2); j += 2) {
         mf_ldmatrix_pair<false>(frag_b[j], frag_b[(j + 1)], (t_12_smem + b_lane), (kk + ((j * 16) * 40)));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int i = 0; (i < 1); i += 1) {
-        #pragma unroll
+        #pragma unroll 1
         for (int j = 0; (j < 2); j += 1) {
           mf_mma_m16n8k16(gate[((i * 2) + j)], frag_a[i], frag_b[j]);
         }
@@ -466,7 +466,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     words_1[0] = (mask_2 ? ((wu_ptr + (rn_1 * t_15)) + kw_3)[0] : 0u);
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     float q_1[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       unsigned t_16 = (words_1[0] >> static_cast<unsigned>((k * 4)));
       unsigned t_17 = (t_16 & 15u);
@@ -487,7 +487,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     bias_1[0] = static_cast<float>(t_20[0]);
     // 64: return q * scale + bias, kw, k_ok
     __half t_22[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       float t_21 = (q_1[k] * scale_1[0]);
       float w_1 = (t_21 + bias_1[0]);
@@ -502,21 +502,21 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     int warp_col_1 = ((int(threadIdx.x / 32u) % 2) * 8);
     int a_lane_1 = (((warp_row_1 + ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (int(threadIdx.x % 32u) % 8))) * 40) + (((int(threadIdx.x % 32u) / 8) / 2) * 8));
     int b_lane_1 = ((((int(threadIdx.x % 32u) / 8) % 2) * 8) + (((warp_col_1 + (((int(threadIdx.x % 32u) / 8) / 2) * 16)) + (int(threadIdx.x % 32u) % 8)) * 40));
-    #pragma unroll
+    #pragma unroll 1
     for (int kk_1 = 0; (kk_1 < 32); kk_1 += 16) {
       mf_frag<__half, 8> frag_a_1[1];
       mf_frag<__half, 4> frag_b_1[2];
-      #pragma unroll
+      #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
         mf_ldmatrix<4, false>(frag_a_1[i_1], (a_1_smem + a_lane_1), (((i_1 * 32) * 40) + kk_1));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int j_1 = 0; (j_1 < 2); j_1 += 2) {
         mf_ldmatrix_pair<false>(frag_b_1[j_1], frag_b_1[(j_1 + 1)], (t_23_smem + b_lane_1), (kk_1 + ((j_1 * 16) * 40)));
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int i_1 = 0; (i_1 < 1); i_1 += 1) {
-        #pragma unroll
+        #pragma unroll 1
         for (int j_1 = 0; (j_1 < 2); j_1 += 1) {
           mf_mma_m16n8k16(up[((i_1 * 2) + j_1)], frag_a_1[i_1], frag_b_1[j_1]);
         }
@@ -526,21 +526,21 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   __syncthreads();
   // 585: tl.store(out_ptr + rm[:, None] * N + rn[None, :], (gate * tl.sigmoid(gate) * up).to(out_ptr.dtype.element_ty),
   float t_24[8];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     t_24[k] = mf_sigmoid(gate[(k / 4)].e[(k % 4)]);
   }
   float t_25[8];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     t_25[k] = (gate[(k / 4)].e[(k % 4)] * t_24[k]);
   }
   float t_26[8];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     t_26[k] = (t_25[k] * up[(k / 4)].e[(k % 4)]);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 2) {
     __half t_27_0 = mf_cast<__half>(t_26[k]);
     __half t_27_1 = mf_cast<__half>(t_26[(k + 1)]);

@@ -240,7 +240,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
   // 126: for k0 in range(0, K, BLOCK_K):
   float acc[16];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     float acc_1 = 0.0f;
     acc[k] = acc_1;
@@ -257,7 +257,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     int kw = t_1;
     bool k_ok = ((kw / 8) < t_2);
     unsigned words[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 4) {
       int rows_1 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_1 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
@@ -277,7 +277,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     float q[128];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
       unsigned t_4 = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_5 = (t_4 & 15u);
@@ -289,7 +289,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     bool mask = ((rows < mf_N) & k_ok);
     float scale[16];
     float bias[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 4) {
       int rows_2 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_2 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
@@ -321,7 +321,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
     // 64: return q * scale + bias, kw, k_ok
     float w[128];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
       float t_9 = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
       w[k] = (t_9 + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
@@ -329,7 +329,7 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
     // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
     float x[32];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 32); k += 8) {
       int kw_4 = (t_1 + (((int(threadIdx.x % 32u) % 16) * 4) + (k / 8)));
       int offs_1 = (kw_4 * 8);
@@ -372,11 +372,11 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
     // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
     float t_11[128];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 128); k += 1) {
       t_11[k] = (w[k] * x[((((k / 8) % 4) * 8) + (k % 8))]);
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       float acc_2 = t_11[(((k / 4) * 32) + ((k % 4) * 8))];
       acc_2 = (acc_2 + t_11[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
@@ -393,34 +393,34 @@ if ((mf_is_aligned(wq_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   }
   // 129: y = tl.sum(acc, axis=1) * inv_rms
   float acc_5[4];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
     acc_5[k] = acc[(k * 4)];
     acc_5[k] = (acc_5[k] + acc[((k * 4) + 1)]);
     acc_5[k] = (acc_5[k] + acc[((k * 4) + 2)]);
     acc_5[k] = (acc_5[k] + acc[((k * 4) + 3)]);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
     float partner = __shfl_xor_sync(0xffffffffu, acc_5[k], 1);
     acc_5[k] = (acc_5[k] + partner);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
     float partner_1 = __shfl_xor_sync(0xffffffffu, acc_5[k], 2);
     acc_5[k] = (acc_5[k] + partner_1);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
     float partner_2 = __shfl_xor_sync(0xffffffffu, acc_5[k], 4);
     acc_5[k] = (acc_5[k] + partner_2);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
     float partner_3 = __shfl_xor_sync(0xffffffffu, acc_5[k], 8);
     acc_5[k] = (acc_5[k] + partner_3);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 4); k += 1) {
     float y = (acc_5[k] * 1.0f);
     // 132: tl.store(out_ptr + rows, y, mask=rows < N)

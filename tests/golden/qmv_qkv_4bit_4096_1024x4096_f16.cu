@@ -587,7 +587,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
     // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
     // 126: for k0 in range(0, K, BLOCK_K):
     float acc[4];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 4); k += 1) {
       float acc_1 = 0.0f;
       acc[k] = acc_1;
@@ -618,7 +618,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       }
       // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
       float q[32];
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 32); k += 1) {
         unsigned t_9 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
         unsigned t_10 = (t_9 & 15u);
@@ -634,7 +634,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       t_12[2] = t_12[0];
       t_12[3] = t_12[0];
       float scale[4];
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
         scale[k] = static_cast<float>(t_12[k]);
       }
@@ -645,14 +645,14 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       t_13[2] = t_13[0];
       t_13[3] = t_13[0];
       float bias[4];
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
         bias[k] = static_cast<float>(t_13[k]);
       }
       // 64: return q * scale + bias, kw, k_ok
       float w[32];
       float x[32];
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 32); k += 8) {
         float t_14_0 = (q[k] * scale[(k / 8)]);
         w[k] = (t_14_0 + bias[(k / 8)]);
@@ -713,11 +713,11 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       }
       // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
       float t_16[32];
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 32); k += 1) {
         t_16[k] = (w[k] * x[(((k / 8) * 8) + (k % 8))]);
       }
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
         float acc_2 = t_16[(k * 8)];
         acc_2 = (acc_2 + t_16[((k * 8) + 1)]);
@@ -767,7 +767,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
       // 126: for k0 in range(0, K, BLOCK_K):
       float acc_6[4];
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
         float acc_7 = 0.0f;
         acc_6[k] = acc_7;
@@ -798,7 +798,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         }
         // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
         float q_1[32];
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
           unsigned t_25 = (words_1[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
           unsigned t_26 = (t_25 & 15u);
@@ -814,7 +814,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         t_28[2] = t_28[0];
         t_28[3] = t_28[0];
         float scale_1[4];
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 4); k += 1) {
           scale_1[k] = static_cast<float>(t_28[k]);
         }
@@ -825,14 +825,14 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         t_29[2] = t_29[0];
         t_29[3] = t_29[0];
         float bias_1[4];
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 4); k += 1) {
           bias_1[k] = static_cast<float>(t_29[k]);
         }
         // 64: return q * scale + bias, kw, k_ok
         float w_1[32];
         float x_1[32];
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 32); k += 8) {
           float t_30_0 = (q_1[k] * scale_1[(k / 8)]);
           w_1[k] = (t_30_0 + bias_1[(k / 8)]);
@@ -893,11 +893,11 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         }
         // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_32[32];
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
           t_32[k] = (w_1[k] * x_1[(((k / 8) * 8) + (k % 8))]);
         }
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 4); k += 1) {
           float acc_8 = t_32[(k * 8)];
           acc_8 = (acc_8 + t_32[((k * 8) + 1)]);
@@ -944,7 +944,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       // 125: acc = tl.zeros((BLOCK_N, BLOCK_K // PER_WORD), dtype=tl.float32)
       // 126: for k0 in range(0, K, BLOCK_K):
       float acc_12[4];
-      #pragma unroll
+      #pragma unroll 1
       for (int k = 0; (k < 4); k += 1) {
         float acc_13 = 0.0f;
         acc_12[k] = acc_13;
@@ -975,7 +975,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         }
         // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
         float q_2[32];
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
           unsigned t_40 = (words_2[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
           unsigned t_41 = (t_40 & 15u);
@@ -991,7 +991,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         t_43[2] = t_43[0];
         t_43[3] = t_43[0];
         float scale_2[4];
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 4); k += 1) {
           scale_2[k] = static_cast<float>(t_43[k]);
         }
@@ -1002,14 +1002,14 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         t_44[2] = t_44[0];
         t_44[3] = t_44[0];
         float bias_2[4];
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 4); k += 1) {
           bias_2[k] = static_cast<float>(t_44[k]);
         }
         // 64: return q * scale + bias, kw, k_ok
         float w_2[32];
         float x_2[32];
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 32); k += 8) {
           float t_45_0 = (q_2[k] * scale_2[(k / 8)]);
           w_2[k] = (t_45_0 + bias_2[(k / 8)]);
@@ -1070,11 +1070,11 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         }
         // 128: acc += tl.sum(w * x_words(x_ptr, norm_ptr, kw, k_ok, BITS, NORM), axis=2)
         float t_47[32];
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 32); k += 1) {
           t_47[k] = (w_2[k] * x_2[(((k / 8) * 8) + (k % 8))]);
         }
-        #pragma unroll
+        #pragma unroll 1
         for (int k = 0; (k < 4); k += 1) {
           float acc_14 = t_47[(k * 8)];
           acc_14 = (acc_14 + t_47[((k * 8) + 1)]);

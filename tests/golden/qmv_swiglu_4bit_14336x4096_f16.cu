@@ -371,7 +371,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
   // 298: for k0 in range(0, K, BLOCK_K):
   float gate[8];
   float up[8];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     float gate_1 = 0.0f;
     gate[k] = gate_1;
@@ -390,7 +390,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     int kw = t_1;
     bool k_ok = ((kw / 8) < t_2);
     unsigned words[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 4) {
       int rows_1 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_1 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
@@ -410,7 +410,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     float q[64];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
       unsigned t_4 = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_5 = (t_4 & 15u);
@@ -422,7 +422,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     bool mask = ((rows < mf_N) & k_ok);
     float scale[8];
     float bias[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 4) {
       int rows_2 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_2 = (t_1 + ((int(threadIdx.x % 32u) % 16) * 4));
@@ -454,7 +454,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
     // 64: return q * scale + bias, kw, k_ok
     float wg[64];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
       float t_9 = (q[k] * scale[(((k / 32) * 4) + ((k / 8) % 4))]);
       wg[k] = (t_9 + bias[(((k / 32) * 4) + ((k / 8) % 4))]);
@@ -469,7 +469,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     int kw_4 = t_10;
     bool k_ok_4 = ((kw_4 / 8) < t_11);
     unsigned words_1[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 4) {
       int rows_4 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_5 = (t_10 + ((int(threadIdx.x % 32u) % 16) * 4));
@@ -489,7 +489,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
     // 60: q = ((words[:, :, None] >> (tl.arange(0, PER_WORD) * BITS)[None, None, :]) & ((1 << BITS) - 1)).to(tl.float32)
     float q_1[64];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
       unsigned t_13 = (words_1[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_14 = (t_13 & 15u);
@@ -501,7 +501,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     bool mask_3 = ((rows < mf_N) & k_ok_4);
     float scale_1[8];
     float bias_1[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 4) {
       int rows_5 = (t + ((k * 2) + ((int(threadIdx.x / 32u) * 2) + (int(threadIdx.x % 32u) / 16))));
       int kw_6 = (t_10 + ((int(threadIdx.x % 32u) % 16) * 4));
@@ -533,7 +533,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
     // 64: return q * scale + bias, kw, k_ok
     float wu[64];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
       float t_18 = (q_1[k] * scale_1[(((k / 32) * 4) + ((k / 8) % 4))]);
       wu[k] = (t_18 + bias_1[(((k / 32) * 4) + ((k / 8) % 4))]);
@@ -556,7 +556,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
       t_19[3] = __float2half(0.0f);
     }
     float x[4];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 4); k += 1) {
       x[k] = static_cast<float>(t_19[k]);
     }
@@ -565,12 +565,12 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     *reinterpret_cast<mf_vec<4, float>*>((x_1_smem + ((((int(threadIdx.x / 32u) * 16) + (int(threadIdx.x % 32u) / 2)) * 8) + ((int(threadIdx.x % 32u) % 2) * 4)))) = mf_vec<4, float>{{x[0], x[1], x[2], x[3]}};
     __syncthreads();
     float t_20[64];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
       t_20[k] = (wg[k] * x_1_smem[(((((int(threadIdx.x % 32u) % 16) * 4) + ((k / 8) % 4)) * 8) + (k % 8))]);
     }
     float gate_2[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       float acc = t_20[(((k / 4) * 32) + ((k % 4) * 8))];
       acc = (acc + t_20[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
@@ -584,11 +584,11 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     }
     // 303: up += tl.sum(wu * x, axis=2)
     float t_21[64];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 64); k += 1) {
       t_21[k] = (wu[k] * x_1_smem[(((((int(threadIdx.x % 32u) % 16) * 4) + ((k / 8) % 4)) * 8) + (k % 8))]);
     }
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       float acc_1 = t_21[(((k / 4) * 32) + ((k % 4) * 8))];
       acc_1 = (acc_1 + t_21[((((k / 4) * 32) + ((k % 4) * 8)) + 1)]);
@@ -607,64 +607,64 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
   }
   // 304: g = tl.sum(gate, axis=1)
   float g[2];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     g[k] = gate[(k * 4)];
     g[k] = (g[k] + gate[((k * 4) + 1)]);
     g[k] = (g[k] + gate[((k * 4) + 2)]);
     g[k] = (g[k] + gate[((k * 4) + 3)]);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     float partner = __shfl_xor_sync(0xffffffffu, g[k], 1);
     g[k] = (g[k] + partner);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     float partner_1 = __shfl_xor_sync(0xffffffffu, g[k], 2);
     g[k] = (g[k] + partner_1);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     float partner_2 = __shfl_xor_sync(0xffffffffu, g[k], 4);
     g[k] = (g[k] + partner_2);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     float partner_3 = __shfl_xor_sync(0xffffffffu, g[k], 8);
     g[k] = (g[k] + partner_3);
   }
   // 305: u = tl.sum(up, axis=1)
   float u[2];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     u[k] = up[(k * 4)];
     u[k] = (u[k] + up[((k * 4) + 1)]);
     u[k] = (u[k] + up[((k * 4) + 2)]);
     u[k] = (u[k] + up[((k * 4) + 3)]);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     float partner_4 = __shfl_xor_sync(0xffffffffu, u[k], 1);
     u[k] = (u[k] + partner_4);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     float partner_5 = __shfl_xor_sync(0xffffffffu, u[k], 2);
     u[k] = (u[k] + partner_5);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     float partner_6 = __shfl_xor_sync(0xffffffffu, u[k], 4);
     u[k] = (u[k] + partner_6);
   }
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     float partner_7 = __shfl_xor_sync(0xffffffffu, u[k], 8);
     u[k] = (u[k] + partner_7);
   }
   // 310: tl.store(out_ptr + rows, g * tl.sigmoid(g) * u, mask=rows < N)
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 2); k += 1) {
     float t_22 = mf_sigmoid(g[k]);
     float t_23 = (g[k] * t_22);

@@ -170,7 +170,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   // 70: theta = ((t + offset).to(tl.float32) * pos_scale)[:, None] * inv_freq[None, :]
   float c[8];
   float s[8];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 8); k += 1) {
     int t_3 = (t + ((int(threadIdx.x / 32u) * 4) + (int(threadIdx.x % 32u) / 8)));
     int i = (((int(threadIdx.x % 32u) % 8) * 8) + k);
@@ -224,7 +224,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
       t_10[7] = __float2half(0.0f);
     }
     float x1[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       x1[k] = static_cast<float>(t_10[k]);
     }
@@ -251,7 +251,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
     float x2[8];
     __half t_16[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       x2[k] = static_cast<float>(t_12[k]);
       // 85: tl.store(out_head + first, x1 * c - x2 * s, mask=ok)
@@ -272,7 +272,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     }
     // 86: tl.store(out_head + first + partner, x1 * s + x2 * c, mask=ok)
     __half t_20[8];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 8); k += 1) {
       float t_17 = (x1[k] * s[k]);
       float t_18 = (x2[k] * c[k]);

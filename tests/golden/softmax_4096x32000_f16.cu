@@ -569,7 +569,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     // 74: x = tl.load(x_ptr + base + offs, mask=mask, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_1 = (x_ptr + base);
     float x[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int offs_1 = ((k * 256) + (int(threadIdx.x) * 8));
       bool mask = (offs_1 < mf_n_cols);
@@ -652,7 +652,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc[0] = fmaxf(acc[0], acc_smem[7]);
     float t_3 = acc[0];
     float e[16];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 1) {
       e[k] = mf_exp2(fmaf(x[k], 1.4426950408889634f, (-(t_3 * 1.4426950408889634f))));
     }
@@ -699,7 +699,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     acc_1[0] = (acc_1[0] + acc_1_smem[6]);
     acc_1[0] = (acc_1[0] + acc_1_smem[7]);
     float t_5 = acc_1[0];
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       float t_6_0 = mf_fdiv(e[k], t_5);
       __half t_7_0 = mf_cast<__half>(t_6_0);
@@ -738,7 +738,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   // 82: for start in range(0, n_cols, BLOCK):
   float s[16];
   float m[16];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     float s_1 = 0.0f;
     s[k] = s_1;
@@ -749,7 +749,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     // 83: offs = start + tl.arange(0, BLOCK)
     // 84: x = tl.load(x_ptr + base + offs, mask=offs < n_cols, other=-float("inf")).to(tl.float32)
     decltype(x_ptr) t_8 = (x_ptr + base);
-    #pragma unroll
+    #pragma unroll 1
     for (int k = 0; (k < 16); k += 8) {
       int offs_4 = (start + ((k * 256) + (int(threadIdx.x) * 8)));
       __half t_9_0;
@@ -955,7 +955,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
   float row_max_1 = row_max[0];
   // 89: row_sum = tl.sum(s * tl.exp(tl.where(m == row_max, 0.0, m - row_max)), axis=0)
   float t_23[16];
-  #pragma unroll
+  #pragma unroll 1
   for (int k = 0; (k < 16); k += 1) {
     bool t_19 = (m[k] == row_max_1);
     float t_20 = (m[k] - row_max_1);
