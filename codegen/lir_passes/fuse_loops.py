@@ -108,7 +108,8 @@ class _Fuser:
         if isinstance(s, lir.Comment):
             return True
         return (isinstance(s, lir.Decl) and s.name not in lir.symbols(loop)
-                and (s.init is None or not lir.symbols(s.init) & _written_arrays(loop.body)))
+                and (s.init is None or not (lir.symbols(s.init) & _written_arrays(loop.body)
+                                            or _meet(self.memory(loop.body)[1], self.memory([s])[0]))))
 
     def join(self, first: lir.For, between: list[Stmt], second: lir.For) -> bool:
         """Fuse `second` into `first` (in place) where that is safe; False where it is not."""
@@ -159,6 +160,8 @@ class _Fuser:
                 for index in _indices(e):
                     if index is not target and not self.is_array(index.base):
                         loads.update(where(index.base))
+                if any(isinstance(x, lir.Call) and x.fn.startswith("atomic") for x in _nodes(e)):
+                    loads.update(_ANY)
         return frozenset(loads), frozenset(stores)
 
     def is_array(self, e: Expr) -> bool:
@@ -179,8 +182,12 @@ def _plain(stmts: list[Stmt]) -> bool:
         if any(isinstance(x, _COLLECTIVE_EXPRS) for e in _exprs(s) for x in _nodes(e)):
             return False
     declared = {s.name for s in lir.walk(stmts) if isinstance(s, lir.Decl)}
-    return all(s.target.name in declared for s in lir.walk(stmts) if isinstance(s, lir.Assign)
-               and isinstance(s.target, Sym))
+    return _written_scalars(stmts) <= declared
+
+
+def _written_scalars(stmts: list[Stmt]) -> set[str]:
+    """Variables (not array elements) the statements write, nested blocks included."""
+    return {t.name for s in lir.walk(stmts) for t in _write_targets(s) if isinstance(t, Sym)}
 
 
 def _written_arrays(stmts: list[Stmt]) -> set[str]:
@@ -212,17 +219,23 @@ def _repeated(loop: lir.For, step: int) -> list[list[Stmt]]:
 def _merged(parts: list[list[Stmt]], names: _Names) -> list[Stmt] | None:
     """The parts as one body: a declaration repeating an earlier one (the same pure index arithmetic)
     is dropped, another of a name already declared is renamed. None where a renamed name is also
-    declared in a nested block (not worth telling the scopes apart)."""
+    declared in a nested block (not worth telling the scopes apart), or where a part reads a name
+    an earlier part declares before declaring it itself (fused, the read would see the earlier
+    part's variable instead of the one outside the loop)."""
     body: list[Stmt] = []
     declared: dict[str, lir.Decl] = {}
-    assigned = {s.target.name for p in parts for s in lir.walk(p) if isinstance(s, lir.Assign)
-                and isinstance(s.target, Sym)}
+    assigned = {name for p in parts for name in _written_scalars(p)}
     for part in parts:
         renames: dict[str, Expr] = {}
         nested = {s.name for s in lir.walk(part) if isinstance(s, lir.Decl)} - {s.name for s in part
                                                                                if isinstance(s, lir.Decl)}
+        own: set[str] = set()  # names this part has declared so far (or shares with an earlier part)
         for s in part:
+            if (lir.symbols(s) - {s.name if isinstance(s, lir.Decl) else ""}) & (declared.keys() - own):
+                return None
             s = _substituted([s], renames)[0] if renames else s
+            if isinstance(s, lir.Decl):
+                own.add(s.name)
             if isinstance(s, lir.Decl) and s.name in declared:
                 earlier = declared[s.name]
                 if (s.init is not None and earlier.init == s.init and earlier.type == s.type and earlier.like == s.like
@@ -243,7 +256,9 @@ def _merged(parts: list[list[Stmt]], names: _Names) -> list[Stmt] | None:
 def _scalarize(kernel: lir.Kernel, arrays: dict[str, lir.Decl], names: _Names) -> None:
     """Each register array used only in one slot loop, each of its slots written there (at the top
     level of the body, or in both branches of an `if`) before being read: scalars of the body."""
-    loops = [s for s in lir.walk(kernel.body) if isinstance(s, lir.For) and s.unroll and s.literal_bounds()]
+    # innermost first: scalarizing a loop rewrites its body, which would leave a nested loop found
+    # before it detached from the kernel
+    loops = [s for s in lir.walk(kernel.body) if isinstance(s, lir.For) and s.unroll and s.literal_bounds()][::-1]
     everywhere = _mentions(kernel.body)
     dropped: set[str] = set()
     for loop in loops:
@@ -298,6 +313,8 @@ def _first_access(stmts: list[Stmt], name: str, var: str, slot: int) -> str | No
         return i.base == Sym(name) and _slot_offset(i.index, var) == slot
 
     for s in stmts:
+        if isinstance(s, (lir.For, lir.Loop)) and name in lir.symbols(s):
+            return "read"  # inside a nested loop: taken as read first (its iterations are not followed)
         if isinstance(s, lir.If):
             if any(here(i) for i in _indices(s.cond)):
                 return "read"

@@ -301,6 +301,62 @@ def test_a_name_declared_by_both_loops_is_shared_or_renamed():
     assert run(kernel, memory)["out"].tolist() == run(kernel_of([first, second]), memory)["out"].tolist()
 
 
+def _loop_over(var: str, body: list[lir.Stmt], n: int = SLOTS, unroll: bool = True) -> lir.For:
+    return lir.For(var, lit(0), lir.Bin("<", lir.Sym(var), lit(n)), lit(1), body, unroll=unroll, type=ir.int32)
+
+
+def _program(name: str) -> list[lir.Stmt]:
+    """Programs an independent review built against the first version of the pass (each computed
+    something else after it), beyond what the random programs make."""
+    k, x, out, obs = (lir.Sym(n) for n in ("k", "x", "out", "obs"))
+    ptr = lambda base, offset: lir.Bin("+", base, offset)  # noqa: E731
+    hundred = lir.Decl("d", F32, init=lir.Lit(100.0, F32))
+    own_d = lir.Decl("d", F32, init=lir.Index(x, k))
+    if name == "a later loop reads the outer variable an earlier loop's own shadows":
+        return [hundred, loop([own_d, lir.Assign(at("a"), lir.Sym("d"))]), loop([lir.Store(ptr(out, k), lir.Sym("d"))])]
+    if name == "a later loop reads the outer variable before declaring its own":
+        return [hundred, loop([own_d, lir.Assign(at("a"), lir.Sym("d"))]),
+                loop([lir.Store(ptr(out, k), lir.Sym("d")), lir.Decl("d", F32, init=lir.Lit(1.0, F32)),
+                      lir.Store(ptr(obs, k), lir.Sym("d"))])]
+    if name == "a declaration between the loops loads what the first stores":
+        return [loop([lir.Store(ptr(out, k), lir.Index(x, k))]), lir.Decl("v", F32, init=lir.Index(out, lit(3))),
+                loop([lir.Store(ptr(obs, k), lir.Sym("v"))])]
+    if name == "a repeated declaration whose variable a vector load overwrote":
+        zero = lir.Decl("v", F32, init=lir.Lit(0.0, F32))
+        return [loop([zero, lir.VectorLoad([lir.Sym("v")], ptr(x, k), F32), lir.Assign(at("a"), lir.Sym("v"))]),
+                loop([copy.deepcopy(zero), lir.Store(ptr(out, k), lir.Sym("v"))])]
+    if name == "an array read in a nested loop before the slot loop writes it":
+        t = lir.Sym("t")
+        inner = _loop_over("j", [lir.Store(ptr(out, lir.Bin("+", k, lir.Bin("*", t, lit(SLOTS)))), at("a"))], n=1,
+                           unroll=False)
+        return [_loop_over("t", [loop([inner, lir.Assign(at("a"), lir.Index(x, k))])], n=2, unroll=False)]
+    assert name == "an array of a slot loop nested in another"
+    j = lir.Sym("j")
+    return [_loop_over("j", [lir.Assign(lir.Index(lir.Sym("c"), add(j, lit(0))), lir.Index(x, j)),
+                             lir.Store(ptr(out, j), lir.Index(lir.Sym("c"), add(j, lit(0)))),
+                             loop([lir.Assign(at("b"), lir.Index(x, k)), lir.Store(ptr(obs, k), at("b"))])], n=2)]
+
+
+@pytest.mark.parametrize("name", [
+    "a later loop reads the outer variable an earlier loop's own shadows",
+    "a later loop reads the outer variable before declaring its own",
+    "a declaration between the loops loads what the first stores",
+    "a repeated declaration whose variable a vector load overwrote",
+    "an array read in a nested loop before the slot loop writes it",
+    "an array of a slot loop nested in another"])
+def test_programs_that_once_changed_meaning(name):
+    pointer = ir.PointerType(F32)
+    body = [lir.Decl(a, F32, size=SLOTS) for a in ("a", "b", "c")] + _program(name)
+    memory = {"x": np.arange(1.0, 2 * SLOTS + 1), "out": np.full(2 * SLOTS, -7.0), "obs": np.full(2 * SLOTS, -7.0)}
+    before = run(lir.Kernel("k", [("x", pointer)], [("out", F32), ("obs", F32)], copy.deepcopy(body), threads=1),
+                 memory)
+    kernel = lir.Kernel("k", [("x", pointer)], [("out", F32), ("obs", F32)], body, threads=1)
+    fuse_slot_loops(kernel)
+    after = run(kernel, memory)
+    for buffer in before:
+        np.testing.assert_array_equal(after[buffer], before[buffer], err_msg=buffer)
+
+
 # ---- the library's kernels --------------------------------------------------------------------------------
 @pytest.mark.parametrize("target", ["msl", "cuda"])
 def test_the_residual_rms_norm_loads_adds_and_stores_in_one_loop(target):
