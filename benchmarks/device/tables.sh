@@ -32,8 +32,9 @@
 #   .device/mid.tgz (the commit before it) and here, this tree's script on either package;  PART=18:
 #   the tests of codegen 36-37 and the fused prefill kernels on the CUDA back end (PART=16's), then
 #   same_source.py, all rows, here (issue 15's table at this commit);  PART=19: same_source.py's
-#   misaligned and aligned rows at .device/mid.tgz (before codegen 37; this tree's script), then
-#   lm_bench.py untuned on $MODELS (default Qwen2-1.5B and the 8B) here.
+#   aligned and misaligned rows at .device/mid.tgz (before codegen 37; this tree's script), then
+#   lm_bench.py untuned on $MODELS (default Qwen2-1.5B and the 8B) here, in what is left of $LIMIT s
+#   (default 585).
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -156,15 +157,16 @@ case "${PART:-1}" in
    timeout $(left 585) python3 -u benchmarks/same_source.py --out "$OUT/ss18" --label new --launches 50 \
      > "$OUT/ss18.log" 2>&1
    echo "same_source rc $?"; grep -vE "^#|^kernel|^ *$" "$OUT/ss18.log" | grep -E "[0-9]e-" | cut -c1-150 ;;
-19) for part in misaligned aligned; do
+19) for part in aligned misaligned; do
      lim=90; [ $part = aligned ] && lim=240
      PYTHONPATH=/tmp/mfmid:$PYTHONPATH timeout $lim python3 -u \
        benchmarks/same_source.py --out "$OUT/ss19-$part" --label mid-$part --part $part --launches 50 \
        > "$OUT/ss19-mid-$part.log" 2>&1
      echo "same_source mid $part rc $?"; grep -E "[0-9]e-" "$OUT/ss19-mid-$part.log" | cut -c1-150
    done
-   timeout $(left 585) python3 -u benchmarks/lm_bench.py --out "$OUT/lm19" --models ${MODELS:-qwen2-1.5b,llama-8b} \
-     --reps 3 --tune-seconds 0 --greedy '' --budget $(( $(left 585) - 30 )) > "$OUT/lm19.log" 2>&1
+   timeout $(left ${LIMIT:-585}) python3 -u benchmarks/lm_bench.py --out "$OUT/lm19" --models \
+     ${MODELS:-qwen2-1.5b,llama-8b} --reps 3 --tune-seconds 0 --greedy '' --budget $(( $(left ${LIMIT:-585}) - 30 )) \
+     > "$OUT/lm19.log" 2>&1
    echo "lm rc $?"; grep -E "^\| (llama|qwen)" "$OUT/lm19.log" | tail -2 | cut -c1-300 ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"
