@@ -138,6 +138,18 @@ class _Simplifier:
                     return self.integer(Bin("*", a.a, Lit(int(b.value) // d, ir.int32)))
         elif op in ("/", "%") and isinstance(b, Lit) and int(b.value) > 0 and ra is not None and ra.nonnegative():
             c = int(b.value)
+            if isinstance(a, Bin) and a.op == "+" and isinstance(a.b, Lit) and a.b.type == ir.int32 \
+                    and int(a.b.value) >= 0:  # (k + j) / c and % c, k a non-negative multiple of its step
+                inner, j = self.range(a.a), int(a.b.value)
+                if inner is not None and inner.nonnegative() and inner.step % c == 0:  # k / c + j / c, j % c
+                    if op == "%":
+                        return Lit(j % c, ir.int32)
+                    return self.integer(Bin("+", self.integer(Bin("/", a.a, b)), Lit(j // c, ir.int32)))
+                if inner is not None and inner.nonnegative() and c % inner.step == 0 and j < inner.step:
+                    # k % c is at most c - step, so k + j stays below the next multiple of c
+                    if op == "/":
+                        return self.integer(Bin("/", a.a, b))
+                    return self.integer(Bin("+", self.integer(Bin("%", a.a, b)), a.b))
             if op == "/":
                 if c == 1:
                     return a

@@ -77,5 +77,15 @@ def test_known_rewrites():
     assert simplified(Bin("*", Bin("/", k, four), Lit(1024, ir.int32))) == Bin("*", k, Lit(256, ir.int32))
     assert simplified(Bin("+", Bin("*", warp, Lit(32, ir.int32)), lane)) == Special("tid")
     assert simplified(Bin("%", n, four)) == Bin("%", n, four)  # n may be negative: untouched
+    # a slot of a repeated body (fused loops): k + j with k a multiple of the divisor
+    assert simplified(Bin("%", Bin("+", k, Lit(3, ir.int32)), four)) == Lit(3, ir.int32)
+    assert simplified(Bin("/", Bin("+", k, Lit(5, ir.int32)), four)) == Bin("+", Bin("/", k, four), Lit(1, ir.int32))
+    assert simplified(Bin("*", Bin("/", Bin("+", k, Lit(3, ir.int32)), four), Lit(1024, ir.int32))) == \
+        Bin("*", k, Lit(256, ir.int32))
+    assert simplified(Bin("/", Bin("+", n, Lit(3, ir.int32)), four)) == Bin("/", Bin("+", n, Lit(3, ir.int32)), four)
+    eight = Lit(8, ir.int32)  # k steps by 4: k + 3 stays in k's group of 8
+    assert simplified(Bin("/", Bin("+", k, Lit(3, ir.int32)), eight)) == Bin("/", k, eight)
+    assert simplified(Bin("%", Bin("+", k, Lit(3, ir.int32)), eight)) == Bin("+", Bin("%", k, eight), Lit(3, ir.int32))
+    assert simplified(Bin("/", Bin("+", k, Lit(5, ir.int32)), eight)) == Bin("/", Bin("+", k, Lit(5, ir.int32)), eight)
     x = Bin("+", Lit(1.0, ir.float32), Lit(0.0, ir.float32))
     assert simplified(x) == x  # floating point is never rewritten

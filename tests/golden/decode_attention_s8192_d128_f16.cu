@@ -124,13 +124,13 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       float k_1_7 = static_cast<float>(t_7_7);
       // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
       t_8[k] = (k_1_0 * q_1_smem[((int(threadIdx.x % 32u) % 16) * 8)]);
-      t_8[(k + 1)] = (k_1_1 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 1) % 8))]);
-      t_8[(k + 2)] = (k_1_2 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 2) % 8))]);
-      t_8[(k + 3)] = (k_1_3 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 3) % 8))]);
-      t_8[(k + 4)] = (k_1_4 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 4) % 8))]);
-      t_8[(k + 5)] = (k_1_5 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 5) % 8))]);
-      t_8[(k + 6)] = (k_1_6 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 6) % 8))]);
-      t_8[(k + 7)] = (k_1_7 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 7) % 8))]);
+      t_8[(k + 1)] = (k_1_1 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 1)]);
+      t_8[(k + 2)] = (k_1_2 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 2)]);
+      t_8[(k + 3)] = (k_1_3 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 3)]);
+      t_8[(k + 4)] = (k_1_4 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 4)]);
+      t_8[(k + 5)] = (k_1_5 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 5)]);
+      t_8[(k + 6)] = (k_1_6 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 6)]);
+      t_8[(k + 7)] = (k_1_7 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 7)]);
     }
     float acc_2[8];
     #pragma unroll
@@ -222,21 +222,21 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       float v_7 = static_cast<float>(t_12_7);
       // 126: acc = acc * alpha[:, None] + p[:, None] * v
       float t_13_0 = (acc[k] * alpha[(k / 8)]);
-      float t_13_1 = (acc[(k + 1)] * alpha[((k + 1) / 8)]);
-      float t_13_2 = (acc[(k + 2)] * alpha[((k + 2) / 8)]);
-      float t_13_3 = (acc[(k + 3)] * alpha[((k + 3) / 8)]);
-      float t_13_4 = (acc[(k + 4)] * alpha[((k + 4) / 8)]);
-      float t_13_5 = (acc[(k + 5)] * alpha[((k + 5) / 8)]);
-      float t_13_6 = (acc[(k + 6)] * alpha[((k + 6) / 8)]);
-      float t_13_7 = (acc[(k + 7)] * alpha[((k + 7) / 8)]);
+      float t_13_1 = (acc[(k + 1)] * alpha[(k / 8)]);
+      float t_13_2 = (acc[(k + 2)] * alpha[(k / 8)]);
+      float t_13_3 = (acc[(k + 3)] * alpha[(k / 8)]);
+      float t_13_4 = (acc[(k + 4)] * alpha[(k / 8)]);
+      float t_13_5 = (acc[(k + 5)] * alpha[(k / 8)]);
+      float t_13_6 = (acc[(k + 6)] * alpha[(k / 8)]);
+      float t_13_7 = (acc[(k + 7)] * alpha[(k / 8)]);
       float t_14_0 = (p[(k / 8)] * v_0);
-      float t_14_1 = (p[((k + 1) / 8)] * v_1);
-      float t_14_2 = (p[((k + 2) / 8)] * v_2);
-      float t_14_3 = (p[((k + 3) / 8)] * v_3);
-      float t_14_4 = (p[((k + 4) / 8)] * v_4);
-      float t_14_5 = (p[((k + 5) / 8)] * v_5);
-      float t_14_6 = (p[((k + 6) / 8)] * v_6);
-      float t_14_7 = (p[((k + 7) / 8)] * v_7);
+      float t_14_1 = (p[(k / 8)] * v_1);
+      float t_14_2 = (p[(k / 8)] * v_2);
+      float t_14_3 = (p[(k / 8)] * v_3);
+      float t_14_4 = (p[(k / 8)] * v_4);
+      float t_14_5 = (p[(k / 8)] * v_5);
+      float t_14_6 = (p[(k / 8)] * v_6);
+      float t_14_7 = (p[(k / 8)] * v_7);
       acc_3[k] = (t_13_0 + t_14_0);
       acc_3[(k + 1)] = (t_13_1 + t_14_1);
       acc_3[(k + 2)] = (t_13_2 + t_14_2);
@@ -485,13 +485,13 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       float k_1_7 = static_cast<float>(t_7_7);
       // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
       t_8[k] = (k_1_0 * q_1_smem[((int(threadIdx.x % 32u) % 16) * 8)]);
-      t_8[(k + 1)] = (k_1_1 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 1) % 8))]);
-      t_8[(k + 2)] = (k_1_2 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 2) % 8))]);
-      t_8[(k + 3)] = (k_1_3 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 3) % 8))]);
-      t_8[(k + 4)] = (k_1_4 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 4) % 8))]);
-      t_8[(k + 5)] = (k_1_5 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 5) % 8))]);
-      t_8[(k + 6)] = (k_1_6 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 6) % 8))]);
-      t_8[(k + 7)] = (k_1_7 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + ((k + 7) % 8))]);
+      t_8[(k + 1)] = (k_1_1 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 1)]);
+      t_8[(k + 2)] = (k_1_2 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 2)]);
+      t_8[(k + 3)] = (k_1_3 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 3)]);
+      t_8[(k + 4)] = (k_1_4 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 4)]);
+      t_8[(k + 5)] = (k_1_5 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 5)]);
+      t_8[(k + 6)] = (k_1_6 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 6)]);
+      t_8[(k + 7)] = (k_1_7 * q_1_smem[(((int(threadIdx.x % 32u) % 16) * 8) + 7)]);
     }
     float acc_2[8];
     #pragma unroll 1
@@ -590,21 +590,21 @@ if ((mf_is_aligned(k_ptr, 16) && mf_is_aligned(v_ptr, 16))) {
       float v_7 = static_cast<float>(t_12_7);
       // 126: acc = acc * alpha[:, None] + p[:, None] * v
       float t_13_0 = (acc[k] * alpha[(k / 8)]);
-      float t_13_1 = (acc[(k + 1)] * alpha[((k + 1) / 8)]);
-      float t_13_2 = (acc[(k + 2)] * alpha[((k + 2) / 8)]);
-      float t_13_3 = (acc[(k + 3)] * alpha[((k + 3) / 8)]);
-      float t_13_4 = (acc[(k + 4)] * alpha[((k + 4) / 8)]);
-      float t_13_5 = (acc[(k + 5)] * alpha[((k + 5) / 8)]);
-      float t_13_6 = (acc[(k + 6)] * alpha[((k + 6) / 8)]);
-      float t_13_7 = (acc[(k + 7)] * alpha[((k + 7) / 8)]);
+      float t_13_1 = (acc[(k + 1)] * alpha[(k / 8)]);
+      float t_13_2 = (acc[(k + 2)] * alpha[(k / 8)]);
+      float t_13_3 = (acc[(k + 3)] * alpha[(k / 8)]);
+      float t_13_4 = (acc[(k + 4)] * alpha[(k / 8)]);
+      float t_13_5 = (acc[(k + 5)] * alpha[(k / 8)]);
+      float t_13_6 = (acc[(k + 6)] * alpha[(k / 8)]);
+      float t_13_7 = (acc[(k + 7)] * alpha[(k / 8)]);
       float t_14_0 = (p[(k / 8)] * v_0);
-      float t_14_1 = (p[((k + 1) / 8)] * v_1);
-      float t_14_2 = (p[((k + 2) / 8)] * v_2);
-      float t_14_3 = (p[((k + 3) / 8)] * v_3);
-      float t_14_4 = (p[((k + 4) / 8)] * v_4);
-      float t_14_5 = (p[((k + 5) / 8)] * v_5);
-      float t_14_6 = (p[((k + 6) / 8)] * v_6);
-      float t_14_7 = (p[((k + 7) / 8)] * v_7);
+      float t_14_1 = (p[(k / 8)] * v_1);
+      float t_14_2 = (p[(k / 8)] * v_2);
+      float t_14_3 = (p[(k / 8)] * v_3);
+      float t_14_4 = (p[(k / 8)] * v_4);
+      float t_14_5 = (p[(k / 8)] * v_5);
+      float t_14_6 = (p[(k / 8)] * v_6);
+      float t_14_7 = (p[(k / 8)] * v_7);
       acc_3[k] = (t_13_0 + t_14_0);
       acc_3[(k + 1)] = (t_13_1 + t_14_1);
       acc_3[(k + 2)] = (t_13_2 + t_14_2);

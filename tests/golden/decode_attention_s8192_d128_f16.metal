@@ -77,9 +77,9 @@ for (int start = lo; (start < hi); start += 64) {
     float k_1_3 = static_cast<float>(t_7_3);
     // 120: scores = tl.where(valid, tl.sum(k * q[None, :], axis=1), -float("inf"))
     t_8[k] = (k_1_0 * q_1_smem[(int(thread_index_in_simdgroup) * 4)]);
-    t_8[(k + 1)] = (k_1_1 * q_1_smem[((int(thread_index_in_simdgroup) * 4) + ((k + 1) % 4))]);
-    t_8[(k + 2)] = (k_1_2 * q_1_smem[((int(thread_index_in_simdgroup) * 4) + ((k + 2) % 4))]);
-    t_8[(k + 3)] = (k_1_3 * q_1_smem[((int(thread_index_in_simdgroup) * 4) + ((k + 3) % 4))]);
+    t_8[(k + 1)] = (k_1_1 * q_1_smem[((int(thread_index_in_simdgroup) * 4) + 1)]);
+    t_8[(k + 2)] = (k_1_2 * q_1_smem[((int(thread_index_in_simdgroup) * 4) + 2)]);
+    t_8[(k + 3)] = (k_1_3 * q_1_smem[((int(thread_index_in_simdgroup) * 4) + 3)]);
   }
   float acc_2[16];
   #pragma unroll
@@ -160,13 +160,13 @@ for (int start = lo; (start < hi); start += 64) {
     float v_3 = static_cast<float>(t_12_3);
     // 126: acc = acc * alpha[:, None] + p[:, None] * v
     float t_13_0 = (acc[k] * alpha[(k / 4)]);
-    float t_13_1 = (acc[(k + 1)] * alpha[((k + 1) / 4)]);
-    float t_13_2 = (acc[(k + 2)] * alpha[((k + 2) / 4)]);
-    float t_13_3 = (acc[(k + 3)] * alpha[((k + 3) / 4)]);
+    float t_13_1 = (acc[(k + 1)] * alpha[(k / 4)]);
+    float t_13_2 = (acc[(k + 2)] * alpha[(k / 4)]);
+    float t_13_3 = (acc[(k + 3)] * alpha[(k / 4)]);
     float t_14_0 = (p[(k / 4)] * v_0);
-    float t_14_1 = (p[((k + 1) / 4)] * v_1);
-    float t_14_2 = (p[((k + 2) / 4)] * v_2);
-    float t_14_3 = (p[((k + 3) / 4)] * v_3);
+    float t_14_1 = (p[(k / 4)] * v_1);
+    float t_14_2 = (p[(k / 4)] * v_2);
+    float t_14_3 = (p[(k / 4)] * v_3);
     acc_3[k] = (t_13_0 + t_14_0);
     acc_3[(k + 1)] = (t_13_1 + t_14_1);
     acc_3[(k + 2)] = (t_13_2 + t_14_2);

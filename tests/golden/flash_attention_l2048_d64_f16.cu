@@ -502,7 +502,7 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
   for (int k = 0; (k < 16); k += 2) {
     float t_27_0 = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
     __half t_28_0 = mf_cast<__half>(t_27_0);
-    float t_27_1 = mf_fdiv(acc[(k + 1)], l_i[(((k + 1) % 4) / 2)]);
+    float t_27_1 = mf_fdiv(acc[(k + 1)], l_i[((k % 4) / 2)]);
     __half t_28_1 = mf_cast<__half>(t_27_1);
     // 118: mask=rm[:, None] < L)
     // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),
@@ -974,7 +974,7 @@ if ((((mf_is_aligned(k_ptr, 16) && mf_is_aligned(o_ptr, 16)) && mf_is_aligned(q_
   for (int k = 0; (k < 16); k += 2) {
     float t_27_0 = mf_fdiv(acc[k], l_i[((k % 4) / 2)]);
     __half t_28_0 = mf_cast<__half>(t_27_0);
-    float t_27_1 = mf_fdiv(acc[(k + 1)], l_i[(((k + 1) % 4) / 2)]);
+    float t_27_1 = mf_fdiv(acc[(k + 1)], l_i[((k % 4) / 2)]);
     __half t_28_1 = mf_cast<__half>(t_27_1);
     // 118: mask=rm[:, None] < L)
     // 117: tl.store(o_ptr + head * L * D + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty),

@@ -239,7 +239,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
   decltype(part_ptr) t_17 = (part_ptr + t_16);
   #pragma unroll
   for (int k = 0; (k < 16); k += 2) {
-    *reinterpret_cast<mf_vec<2, float>*>((acc_2_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 68) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, float>{{acc[(k / 4)].e[(k % 4)], acc[((k + 1) / 4)].e[((k + 1) % 4)]}};
+    *reinterpret_cast<mf_vec<2, float>*>((acc_2_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 68) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, float>{{acc[(k / 4)].e[(k % 4)], acc[(k / 4)].e[((k % 4) + 1)]}};
   }
   __syncthreads();
   #pragma unroll
@@ -400,7 +400,7 @@ if (((mf_is_aligned(part_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(
   decltype(part_ptr) t_17 = (part_ptr + t_16);
   #pragma unroll 1
   for (int k = 0; (k < 16); k += 2) {
-    *reinterpret_cast<mf_vec<2, float>*>((acc_2_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 68) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, float>{{acc[(k / 4)].e[(k % 4)], acc[((k + 1) / 4)].e[((k + 1) % 4)]}};
+    *reinterpret_cast<mf_vec<2, float>*>((acc_2_smem + ((((((k / 4) / 2) * 16) + ((int(threadIdx.x % 32u) / 4) + ((k % 4) * 4))) * 68) + ((((((k / 4) % 2) * 4) + int(threadIdx.x / 32u)) * 8) + ((int(threadIdx.x % 32u) % 4) * 2))))) = mf_vec<2, float>{{acc[(k / 4)].e[(k % 4)], acc[(k / 4)].e[((k % 4) + 1)]}};
   }
   __syncthreads();
   #pragma unroll 1

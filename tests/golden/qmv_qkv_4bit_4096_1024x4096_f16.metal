@@ -81,12 +81,12 @@ if (t_4) {
     for (int k = 0; (k < 32); k += 4) {
       float t_14_0 = (q[k] * scale[(k / 8)]);
       w[k] = (t_14_0 + bias[(k / 8)]);
-      float t_14_1 = (q[(k + 1)] * scale[((k + 1) / 8)]);
-      w[(k + 1)] = (t_14_1 + bias[((k + 1) / 8)]);
-      float t_14_2 = (q[(k + 2)] * scale[((k + 2) / 8)]);
-      w[(k + 2)] = (t_14_2 + bias[((k + 2) / 8)]);
-      float t_14_3 = (q[(k + 3)] * scale[((k + 3) / 8)]);
-      w[(k + 3)] = (t_14_3 + bias[((k + 3) / 8)]);
+      float t_14_1 = (q[(k + 1)] * scale[(k / 8)]);
+      w[(k + 1)] = (t_14_1 + bias[(k / 8)]);
+      float t_14_2 = (q[(k + 2)] * scale[(k / 8)]);
+      w[(k + 2)] = (t_14_2 + bias[(k / 8)]);
+      float t_14_3 = (q[(k + 3)] * scale[(k / 8)]);
+      w[(k + 3)] = (t_14_3 + bias[(k / 8)]);
       // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
       // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
       int kw_2 = (t_6 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k / 8)));
@@ -231,12 +231,12 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 4) {
         float t_30_0 = (q_1[k] * scale_1[(k / 8)]);
         w_1[k] = (t_30_0 + bias_1[(k / 8)]);
-        float t_30_1 = (q_1[(k + 1)] * scale_1[((k + 1) / 8)]);
-        w_1[(k + 1)] = (t_30_1 + bias_1[((k + 1) / 8)]);
-        float t_30_2 = (q_1[(k + 2)] * scale_1[((k + 2) / 8)]);
-        w_1[(k + 2)] = (t_30_2 + bias_1[((k + 2) / 8)]);
-        float t_30_3 = (q_1[(k + 3)] * scale_1[((k + 3) / 8)]);
-        w_1[(k + 3)] = (t_30_3 + bias_1[((k + 3) / 8)]);
+        float t_30_1 = (q_1[(k + 1)] * scale_1[(k / 8)]);
+        w_1[(k + 1)] = (t_30_1 + bias_1[(k / 8)]);
+        float t_30_2 = (q_1[(k + 2)] * scale_1[(k / 8)]);
+        w_1[(k + 2)] = (t_30_2 + bias_1[(k / 8)]);
+        float t_30_3 = (q_1[(k + 3)] * scale_1[(k / 8)]);
+        w_1[(k + 3)] = (t_30_3 + bias_1[(k / 8)]);
         // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
         // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         int kw_5 = (t_22 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k / 8)));
@@ -378,12 +378,12 @@ if (t_4) {
       for (int k = 0; (k < 32); k += 4) {
         float t_45_0 = (q_2[k] * scale_2[(k / 8)]);
         w_2[k] = (t_45_0 + bias_2[(k / 8)]);
-        float t_45_1 = (q_2[(k + 1)] * scale_2[((k + 1) / 8)]);
-        w_2[(k + 1)] = (t_45_1 + bias_2[((k + 1) / 8)]);
-        float t_45_2 = (q_2[(k + 2)] * scale_2[((k + 2) / 8)]);
-        w_2[(k + 2)] = (t_45_2 + bias_2[((k + 2) / 8)]);
-        float t_45_3 = (q_2[(k + 3)] * scale_2[((k + 3) / 8)]);
-        w_2[(k + 3)] = (t_45_3 + bias_2[((k + 3) / 8)]);
+        float t_45_1 = (q_2[(k + 1)] * scale_2[(k / 8)]);
+        w_2[(k + 1)] = (t_45_1 + bias_2[(k / 8)]);
+        float t_45_2 = (q_2[(k + 2)] * scale_2[(k / 8)]);
+        w_2[(k + 2)] = (t_45_2 + bias_2[(k / 8)]);
+        float t_45_3 = (q_2[(k + 3)] * scale_2[(k / 8)]);
+        w_2[(k + 3)] = (t_45_3 + bias_2[(k / 8)]);
         // 73: offs = (kw * PER_WORD)[None, :, None] + tl.arange(0, PER_WORD)[None, None, :]
         // 74: x = tl.load(x_ptr + offs, mask=k_ok[None, :, None], other=0.0).to(tl.float32)
         int kw_8 = (t_37 + (((int(thread_index_in_simdgroup) % 16) * 4) + (k / 8)));
