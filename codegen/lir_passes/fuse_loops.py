@@ -20,7 +20,10 @@ Two loops fuse only where that cannot change what runs:
   arguments; MLX gives a kernel's outputs buffers of their own; an untraced address conflicts
   with every access);
 - neither writes a variable declared outside it, nor holds a barrier, shuffle, atomic, fragment
-  or nested loop (collectives keep their order across lanes).
+  or nested loop (collectives keep their order across lanes);
+- no later loop reads a name an earlier one declares before declaring it itself (fused, the read
+  would see the earlier loop's variable instead of the one outside).
+An array read inside a nested loop, or written on one path only, stays an array.
 """
 from __future__ import annotations
 
