@@ -13,7 +13,6 @@ cuobjdump from PATH or Triton's wheel; a few minutes for all)
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -30,7 +29,7 @@ from metalforge.kernels.specimens import SPECIMENS
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).parent))
 from same_source import softmax_one_tile, vector_add  # noqa: E402
-from tests.codegen.nvrtc import cuda_tool, ptxas, resources, to_ptx  # noqa: E402 (MLX's NVRTC options and header)
+from tests.codegen.nvrtc import resources, sass_of, to_cubin, to_ptx  # noqa: E402 (MLX's NVRTC options and header)
 from tests.codegen.test_cuda_render import compiled_source  # noqa: E402
 
 OPCODES = ("LDG", "STG", "BRA", "ISETP", "LDL", "STL")
@@ -60,13 +59,8 @@ def static_facts(kernel: CompiledKernel) -> str:
     used = resources(ptx)
     stack = re.search(r"(\d+) bytes stack frame", used.log)
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "k.ptx"
-        path.write_text(ptx)
-        cubin = path.with_suffix(".cubin")
-        subprocess.run([ptxas(), "-arch=sm_90", "-o", str(cubin), str(path)], check=True)
-        sass = subprocess.run([cuda_tool("cuobjdump"), "-sass", str(cubin)], capture_output=True, text=True,
-                              check=True).stdout
-        size = cubin.stat().st_size
+        cubin = to_cubin(ptx, Path(tmp) / "k.cubin")
+        sass, size = sass_of(cubin), cubin.stat().st_size
     ops = Counter(m.group(1).split(".")[0]
                   for m in re.finditer(r"/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\w+\s+)?([A-Z0-9_.]+)", sass))
     return " | ".join([str(used.registers), stack.group(1) if stack else "?", str(size), str(sum(ops.values()))]

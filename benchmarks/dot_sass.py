@@ -27,7 +27,7 @@ from metalforge.kernels.matmul import matmul_kernel
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).parent))
 from gpu_bench import triton_version  # noqa: E402
-from tests.codegen.nvrtc import cuda_tool, ptxas, resources, to_ptx  # noqa: E402 (MLX's NVRTC options and header)
+from tests.codegen.nvrtc import cuobjdump, ptxas, resources, sass_of, to_cubin, to_ptx  # noqa: E402 (MLX's NVRTC options and header)
 from tests.codegen.test_cuda_render import compiled_source  # noqa: E402
 
 CONFIGS = [(4096, 128, 128, 64, 8, 8, 3), (4096, 128, 128, 32, 8, 8, 4), (4096, 128, 256, 32, 8, 8, 3),
@@ -51,22 +51,12 @@ def k_loop(sass: str) -> Counter:
     return counts
 
 
-def cuobjdump() -> str | None:
-    return cuda_tool("cuobjdump")
-
-
-def sass_of(cubin: Path) -> str:
-    return subprocess.run([cuobjdump(), "-sass", str(cubin)], capture_output=True, text=True, check=True).stdout
-
-
 def ours(m: int, bm: int, bn: int, bk: int, group: int, warps: int, stages: int, tmp: Path) -> str:
     a = mx.zeros((1,), mx.float16)
     c = matmul_kernel.fn.compile(a, a, mf.empty((m, 4096), mx.float16), m, 4096, 4096, BLOCK_M=bm, BLOCK_N=bn,
                                  BLOCK_K=bk, GROUP_M=group, num_warps=warps, num_stages=stages, target="cuda")
     ptx = to_ptx(compiled_source(c))
-    (tmp / "k.ptx").write_text(ptx)
-    subprocess.run([ptxas(), "-arch=sm_90", "-o", str(tmp / "k.cubin"), str(tmp / "k.ptx")], check=True)
-    return summary(resources(ptx).registers, k_loop(sass_of(tmp / "k.cubin")))
+    return summary(resources(ptx).registers, k_loop(sass_of(to_cubin(ptx, tmp / "k.cubin"))))
 
 
 def theirs(bm: int, bn: int, bk: int, group: int, warps: int, stages: int, tmp: Path) -> str:

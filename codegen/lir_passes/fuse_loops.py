@@ -195,15 +195,8 @@ def _written_scalars(stmts: list[Stmt]) -> set[str]:
 
 def _written_arrays(stmts: list[Stmt]) -> set[str]:
     """Arrays an element of which the statements write."""
-    targets: list[Expr] = []
-    for s in lir.walk(stmts):
-        if isinstance(s, lir.Assign):
-            targets.append(s.target)
-        elif isinstance(s, lir.VectorLoad):
-            targets.extend(s.targets)
-        elif isinstance(s, lir.SinCos):
-            targets += [s.sin, s.cos]
-    return {t.base.name for t in targets if isinstance(t, lir.Index) and isinstance(t.base, Sym)}
+    return {t.base.name for s in lir.walk(stmts) for t in _write_targets(s)
+            if isinstance(t, lir.Index) and isinstance(t.base, Sym)}
 
 
 def _repeated(loop: lir.For, step: int) -> list[list[Stmt]]:

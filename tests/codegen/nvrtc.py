@@ -41,6 +41,22 @@ def ptxas() -> str | None:
     return cuda_tool("ptxas")
 
 
+def cuobjdump() -> str | None:
+    return cuda_tool("cuobjdump")
+
+
+def to_cubin(ptx: str, path: Path, arch: str = ARCH) -> Path:
+    """`ptx` assembled by ptxas into the cubin `path` (its PTX beside it, `path` with .ptx)."""
+    path.with_suffix(".ptx").write_text(ptx)
+    subprocess.run([ptxas(), f"-arch={arch}", "-o", str(path), str(path.with_suffix(".ptx"))], check=True)
+    return path
+
+
+def sass_of(cubin: Path) -> str:
+    """cuobjdump's SASS listing of a cubin."""
+    return subprocess.run([cuobjdump(), "-sass", str(cubin)], capture_output=True, text=True, check=True).stdout
+
+
 def to_ptx(source: str, name: str = "kernel.cu", arch: str = ARCH) -> str:
     """PTX of a translation unit in MLX's layout (the stand-in for MLX's utils header beside this
     file), compiled with MLX's NVRTC options; raises NvrtcError with NVRTC's log."""
