@@ -288,6 +288,7 @@ class For(Stmt):
     body: list[Stmt] = field(default_factory=list)
     unroll: bool = False  # per-thread slot loops: constant trip count, unrolled
     rolled: bool = False  # never unrolled: the register arrays it indexes live in thread memory
+    batch: bool = False  # its loads issue together, before any use: fused with no other loop (fuse_loops.py)
     type: ScalarType | None = None
 
     def literal_bounds(self) -> tuple[int, int | None, int] | None:

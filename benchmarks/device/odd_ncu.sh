@@ -1,9 +1,10 @@
 # ncu's counters for one launch each of same_source.py's one-tile softmax, ours and Triton's, at the
 # odd row (4096 x 32001, rows 32008 apart) and the aligned one (4096 x 32000): why the odd row is
 # 1.20x Triton's time while the aligned one is 0.95x (docs/benchmarks.md, 2026-12-07 third session).
+# TREE=mid profiles .device/mid.tgz's compiler instead of this tree's (default new).
 #     . .device/bootstrap.sh >/dev/null 2>&1; . benchmarks/device/odd_ncu.sh
 . benchmarks/device/common.sh
-export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
+export PYTHONPATH=/tmp/mf${TREE:-new}:${PYTHONPATH:-}
 METRICS="gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,\
 smsp__inst_executed.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,\
 dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,\
@@ -25,9 +26,9 @@ for cols, stride in ((32001, 32008), (32000, 32000)):
     torch.cuda.synchronize()
 PY
 timeout ${LIMIT:-150} ncu --clock-control none --kernel-name regex:softmax_one_tile --launch-count 4 --csv --page raw \
-  --metrics "$METRICS" python3 /tmp/odd_softmax.py > "$OUT/ncu_odd.csv" 2> "$OUT/ncu_odd.err"
-echo "ncu rc $?"; tail -3 "$OUT/ncu_odd.err" | cut -c1-200
-python3 - "$OUT/ncu_odd.csv" <<'PY'
+  --metrics "$METRICS" python3 /tmp/odd_softmax.py > "$OUT/ncu_odd_${TREE:-new}.csv" 2> "$OUT/ncu_odd_${TREE:-new}.err"
+echo "ncu rc $?"; tail -3 "$OUT/ncu_odd_${TREE:-new}.err" | cut -c1-200
+python3 - "$OUT/ncu_odd_${TREE:-new}.csv" <<'PY'
 import csv, sys
 rows = [r for r in csv.reader(l for l in open(sys.argv[1]).read().splitlines() if l.startswith('"'))]
 head = rows[0]

@@ -34,7 +34,9 @@
 #   same_source.py, all rows, here (issue 15's table at this commit);  PART=19: same_source.py's
 #   aligned and misaligned rows at .device/mid.tgz (before codegen 37; this tree's script), then
 #   lm_bench.py untuned on $MODELS (default Qwen2-1.5B and the 8B) here, in what is left of $LIMIT s
-#   (default 585).
+#   (default 585);  PART=20: codegen 39 (an edge's vectors loaded together): PART=18's tests and the edge
+#   test on the CUDA back end, same_source.py, all rows, here, its odd rows at .device/mid.tgz (the
+#   commit before), then odd_ncu.sh on either tree.
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -168,5 +170,15 @@ case "${PART:-1}" in
      ${MODELS:-qwen2-1.5b,llama-8b} --reps 3 --tune-seconds 0 --greedy '' --budget $(( $(left ${LIMIT:-585}) - 30 )) \
      > "$OUT/lm19.log" 2>&1
    echo "lm rc $?"; grep -E "^\| (llama|qwen)" "$OUT/lm19.log" | tail -2 | cut -c1-300 ;;
+20) gpu_tests 150 --tb=short tests/dsl/test_kernels.py tests/kernels/test_qmm_swiglu.py tests/kernels/test_qmm_qkv.py \
+     tests/codegen/test_cuda_render.py -k "vector or offsets_of_unknown or edge or swiglu or qkv or add or wrapping or multiple_of or block_pointer or versioned"
+   timeout 240 python3 -u benchmarks/same_source.py --out "$OUT/ss20" --label new --launches 50 > "$OUT/ss20.log" 2>&1
+   echo "same_source rc $?"; grep -vE "^#|^kernel|^ *$" "$OUT/ss20.log" | grep -E "[0-9]e-" | cut -c1-150
+   PYTHONPATH=/tmp/mfmid:$PYTHONPATH timeout 90 python3 -u benchmarks/same_source.py --out "$OUT/ss20-mid" \
+     --label mid-odd --part odd --launches 50 > "$OUT/ss20-mid.log" 2>&1
+   echo "same_source mid odd rc $?"; grep -E "[0-9]e-" "$OUT/ss20-mid.log" | cut -c1-150
+   for tree in mid new; do
+     echo "## odd_ncu $tree"; (TREE=$tree LIMIT=$(( $(left ${LIMIT:-585}) / 2 )) . benchmarks/device/odd_ncu.sh)
+   done ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"

@@ -23,7 +23,9 @@ Two loops fuse only where that cannot change what runs:
   or nested loop (collectives keep their order across lanes);
 - no later loop reads a name an earlier one declares before declaring it itself (fused, the read
   would see the earlier loop's variable instead of the one outside).
-An array read inside a nested loop, or written on one path only, stays an array.
+A loop marked `batch` (an edge's vector loads, issued together before their element-wise fix-ups:
+lowering/memory.py) fuses with none. An array read inside a nested loop, or written on one path
+only, stays an array.
 """
 from __future__ import annotations
 
@@ -101,7 +103,7 @@ class _Fuser:
 
     def fusable(self, s: Stmt) -> bool:
         """A slot loop (unrolled, literal range) whose body only computes, loads and stores per slot."""
-        if not (isinstance(s, lir.For) and s.unroll and not s.rolled):
+        if not (isinstance(s, lir.For) and s.unroll and not s.rolled and not s.batch):
             return False
         bounds = s.literal_bounds()
         return bounds is not None and bounds[1] is not None and _plain(s.body)

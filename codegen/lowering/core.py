@@ -310,9 +310,11 @@ class Lowering(ABC):
         return kind(message, kernel=self.fn.name, file=loc.file if loc else self.fn.file,
                                      line=loc.line if loc else 0, source=loc.source if loc else "", hint=hint)
 
-    def slot_loop(self, layout: Layout, body: Callable[[Expr | None, list[Expr]], None], step: int = 1) -> None:
+    def slot_loop(self, layout: Layout, body: Callable[[Expr | None, list[Expr]], None], step: int = 1,
+                  batch: bool = False) -> None:
         """Run `body(k, coords)` for each of this thread's slots of `layout` (a loop in the output),
-        or for every `step`-th slot (vector accesses handle the slots in between)."""
+        or for every `step`-th slot (vector accesses handle the slots in between); a `batch` loop
+        (`lir.For.batch`) stays a loop of its own."""
         if isinstance(layout, Scalar):
             body(None, [])
         elif layout.slots == step:
@@ -321,7 +323,7 @@ class Lowering(ABC):
             k = Sym("k")
             stmts = self.nested(lambda: body(k, layout.coords(k)))
             self.emit(lir.For("k", lit(0), Bin("<", k, lit(layout.slots)), lit(step), stmts, unroll=True,
-                              type=ir.int32))
+                              batch=batch, type=ir.int32))
 
     def ready(self, values: list[Value], layout: Layout) -> None:
         """Convert, before a consumer's slot loop, every operand it cannot read in `layout`."""

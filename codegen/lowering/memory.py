@@ -16,7 +16,7 @@ from ...dsl import ir
 from ...dsl.ir import BlockType, Function, Operation, Value, element_of, shape_of
 from .. import lir
 from ..layouts import Blocked, Registers, Remat, Scalar, add, lit
-from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym
+from ..lir import Bin, Call, Expr, Index, Lit, Select, Special, Sym, Un
 from ..ir_passes.prefetch import feeds_dots_only, users_of
 from .core import (SWIZZLE_ALIGN, AsyncTile, Lowering, RegsRepr, RematRepr, ScalarRepr, accumulated_in_place,
                    loop_stage, ring_slot)
@@ -96,22 +96,37 @@ def lower_load(lw: Lowering, op: Operation) -> None:
     name = lw.result_array(op, layout)
     width = _vector_width(lw, op, layout)
     if width > 1:
-        def vector_body(k, coords):
+        # An edge access (`LayoutPlan.edge_accesses`) moves each whole vector whose first and last
+        # elements are in range (then all are): every vector of the thread in one branch-free loop, so
+        # all are in flight at once, then element by element where a vector is not wholly in range.
+        # (One branch per vector between the loads makes each wait for the one before: the thread's
+        # loads go one memory latency at a time, 1.71x the time of the aligned row on the H100.)
+        edge = mask is not None and id(op) in lw.plan.edge_accesses
+
+        def targets_others(k):
             targets = [Index(Sym(name), add(k, lit(u))) for u in range(width)]
-            stmt = lir.VectorLoad(targets, lw.read(ptr, layout, k, coords), element)
             others = [lw.read(other, layout, add(k, lit(u)), layout.coords(add(k, lit(u))))
                       if other is not None else Lit(0, element) for u in range(width)] if mask is not None else []
-            if mask is not None and id(op) in lw.plan.edge_accesses:
-                masks = _element_masks(lw, mask, layout, k, width)
-                elements = [lir.Assign(t, Select(m, _deref(lw, lw.read(ptr, layout, add(k, lit(u)),
-                                                                         layout.coords(add(k, lit(u)))), ptr), o))
-                            for u, (t, m, o) in enumerate(zip(targets, masks, others))]
-                lw.emit(lir.If(_all([masks[0], masks[-1]]), [stmt], elements))
-                return
+            return targets, others
+
+        def vector_body(k, coords):
+            targets, others = targets_others(k)
+            stmt = lir.VectorLoad(targets, lw.read(ptr, layout, k, coords), element)
             if mask is not None:
-                stmt.mask, stmt.others = lw.read(mask, layout, k, coords), others
+                stmt.mask, stmt.others = _whole_vector(lw, mask, layout, k, width) if edge else \
+                    lw.read(mask, layout, k, coords), others
             lw.emit(stmt)
-        lw.slot_loop(layout, vector_body, step=width)
+
+        def edge_elements(k, coords):
+            targets, others = targets_others(k)
+            masks = _element_masks(lw, mask, layout, k, width)
+            elements = [lir.Assign(t, Select(m, _deref(lw, lw.read(ptr, layout, add(k, lit(u)),
+                                                                     layout.coords(add(k, lit(u)))), ptr), o))
+                        for u, (t, m, o) in enumerate(zip(targets, masks, others))]
+            lw.emit(lir.If(Un("!", _whole_vector(lw, mask, layout, k, width)), elements))
+        lw.slot_loop(layout, vector_body, step=width, batch=edge)
+        if edge:
+            lw.slot_loop(layout, edge_elements, step=width)
         lw.env[r.id] = RegsRepr(name, layout)
         return
 
@@ -275,9 +290,16 @@ def issue_prologue(lw: Lowering, tiles: list[AsyncTile]) -> None:
 
 def _element_masks(lw: Lowering, mask: Value, layout, k: Expr, width: int) -> list[Expr]:
     """The mask of each of the `width` slots from slot k of an access whose true elements form one
-    range (`LayoutPlan.edge_accesses`): it moves the whole vector where the first and last are true
-    (then all are), else element by element (the run that straddles an edge, or one wholly outside)."""
+    range (`LayoutPlan.edge_accesses`), which moves the whole vector where `_whole_vector` holds, else
+    element by element (the run that straddles an edge, or one wholly outside)."""
     return [lw.read(mask, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in range(width)]
+
+
+def _whole_vector(lw: Lowering, mask: Value, layout, k: Expr, width: int) -> Expr:
+    """True where the whole vector of `width` slots from slot k of an edge access is in range: its
+    first and last elements are (the true elements form one range)."""
+    first, last = (lw.read(mask, layout, add(k, lit(u)), layout.coords(add(k, lit(u)))) for u in (0, width - 1))
+    return Bin("&&", first, last)
 
 
 def _vector_width(lw: Lowering, op: Operation, layout) -> int:
@@ -334,7 +356,8 @@ def lower_store(lw: Lowering, op: Operation) -> None:
                 elements = [lir.If(m, [lir.Store(_cell(lw, lw.read(ptr, layout, add(k, lit(u)),
                                                                    layout.coords(add(k, lit(u)))), ptr), v, atomic)])
                             for u, (m, v) in enumerate(zip(masks, values))]
-                for s in _guard([lir.If(_all([masks[0], masks[-1]]), [stmt], elements)], layout.owner(k)):
+                for s in _guard([lir.If(_whole_vector(lw, mask, layout, k, width), [stmt], elements)],
+                                layout.owner(k)):
                     lw.emit(s)
                 return
             cond = _all([layout.owner(k), lw.read(mask, layout, k, coords) if mask is not None else None])

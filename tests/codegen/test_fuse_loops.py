@@ -8,6 +8,7 @@ and what the library's kernels become."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 
 import numpy as np
@@ -268,7 +269,8 @@ def test_what_may_stand_between_two_loops(between, fused):
     (loop([lir.Assign(at("b"), at("a"))], step=3), False),                             # steps not multiples
     (lir.For("k", lit(0), lir.Bin("<", lir.Sym("k"), lit(4)), lit(1), [lir.Assign(at("b"), at("a"))], unroll=True),
      False),                                                                           # another range
-    (loop([lir.Assign(at("b"), lir.Shuffle("xor", at("a"), lit(1), F32))]), False)])  # a collective
+    (loop([lir.Assign(at("b"), lir.Shuffle("xor", at("a"), lit(1), F32))]), False),   # a collective
+    (dataclasses.replace(loop([lir.Assign(at("b"), at("a"))]), batch=True), False)])  # loads issued together
 def test_what_keeps_two_loops_apart(second, fused):
     first = loop([lir.Assign(at("a"), lir.Index(lir.Sym("x"), lir.Sym("k")))])
     assert loops_after([lir.Decl("outer", F32, init=lir.Lit(0.0, F32)), first, second]) == (1 if fused else 2)

@@ -62,6 +62,32 @@ def test_vector_accesses_at_any_alignment(rng, dtype):
         close(out, (npy(base[0]).astype(np.float64) + npy(base[1])).astype(npy(base[0]).dtype), rtol=0, atol=0)
 
 
+@mf.jit
+def masked_double(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n, other=-3.0) * 2)
+
+
+def test_an_edge_loads_all_its_vectors_before_the_elements(rng):
+    """Several vectors a thread (16 floats: 4 of 4), n anywhere in a run: the thread's vectors are
+    read in one loop with no branch in it (so all are in flight at once), the vector that straddles
+    n, or lies past it, then element by element; every element is x * 2 below n and `other` * 2 past
+    it, in a buffer that starts at element 1 too."""
+    block = 512
+    for n in (0, 1, 3, 64 * int(rng.integers(1, 7)) + int(rng.integers(1, 4)), block - 1, block):
+        base = mx.array(rng.integers(-50, 50, size=block + 1)).astype(mx.float32)
+        for x in (base[:block], base[1:]):
+            out = masked_double[(1,)](x, mf.full((block,), 99.0, mx.float32), n, BLOCK=block, num_warps=1)
+            want = np.where(np.arange(block) < n, npy(x).astype(np.float64) * 2, -6.0)
+            equal(out, want.astype(np.float32))
+        if n % 16:  # not specialised as a multiple of 16: an edge
+            source = generated(masked_double)
+            start = source.index("for (int k")
+            vectors = source[start:source.index("\n}\n", start)]  # the first slot loop
+            assert "mf_v = *((const device packed_float4*)" in vectors and "[0] : " not in vectors, vectors
+            assert "[0] : " in source[start + len(vectors):]  # the elements, after it
+
+
 @pytest.mark.parametrize("n,width", [(1000, 4), (1002, 4), (1001, 4)])
 @pytest.mark.parametrize("dtype", [mx.float16, mx.float32])
 def test_vector_accesses_below_sixteen(rng, n, width, dtype):
