@@ -84,9 +84,15 @@ class Plan:
         self.deadline, self.log = time.perf_counter() + seconds, log
         self.overheads: list[float] = []
         self.skipped: list[str] = []
+        self.held = 0.0
 
     def left(self) -> float:
-        return self.deadline - time.perf_counter()
+        return self.deadline - time.perf_counter() - self.held
+
+    def hold(self, seconds: float) -> None:
+        """Keep `seconds` of the budget from every part until `hold(0)`: the contention table's, which
+        the parts before it (their estimates short of what they took) once used up entirely."""
+        self.held = seconds
 
     def overhead(self) -> float:
         """Seconds a config takes besides its metering: the mean seen so far, else OVERHEAD_S."""
@@ -346,6 +352,7 @@ def main() -> int:
         f"{sum(t for _, t, _ in studies)} front configs x ~{front_metered + plan.overhead():.1f} s, then the "
         f"contention table (~{LOAD_START_S:.0f} s + {CONTENDED_S:.1f} s per config)")
 
+    plan.hold(LOAD_START_S + 2 * CONTENDED_S * len(studies) if studies else 0.0)
     per_call = []
     for name, shape in rows:
         if plan.fits(f"{name} {shape} joules per call", metered + plan.overhead()):
@@ -377,6 +384,7 @@ def main() -> int:
             if front is not None:
                 fronts.append(front)
 
+    plan.hold(0.0)
     contention: list[dict] = []
     if not fronts:
         plan.skip("contention table: no front was measured, so no configs to time beside the load")

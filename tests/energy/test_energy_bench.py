@@ -82,6 +82,10 @@ def test_the_plan_learns_the_overhead_and_refuses_what_does_not_fit():
     assert plan.overhead() == pytest.approx(2.0)
     assert plan.fits("small", 5.0) and not plan.fits("large", 11.0)
     assert lines == plan.skipped and lines[0].startswith("SKIPPED: large: needs ~11 s, ") and len(lines) == 1
+    plan.hold(6.0)  # the contention table's seconds: no part before it may take them
+    assert not plan.fits("held back", 5.0) and plan.left() < 4.0
+    plan.hold(0.0)
+    assert plan.fits("released", 5.0)
 
 
 class ShortWindowJitter(FakeMeter):
