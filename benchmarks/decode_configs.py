@@ -123,6 +123,8 @@ def main(argv: Optional[list[str]] = None) -> int:
                                                  "without its own with (qmm's has none)")
     ap.add_argument("--launches", type=int, default=100, help="launches a timing (gpu_bench's time_mlx)")
     ap.add_argument("--reps", type=int, default=7, help="timings a config (median)")
+    ap.add_argument("--default-only", action="store_true", help="time the untuned default config only (and MLX's "
+                                                                "op), with the default's largest difference from MLX's")
     args = ap.parse_args(argv)
     timing = dict(launches=args.launches, reps=args.reps)
     if args.smoke:
@@ -143,6 +145,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         rows = []
         stages = [{"num_stages": int(n)} for n in args.stages.split(",") if n] or [{}]
         crossed = (p | extra if "num_stages" not in p else p for p in tuner.space.points() for extra in stages)
+        if args.default_only:
+            crossed = [tuner.space.point_of(default) or default.all_kwargs()]
         for point in dict.fromkeys(tuple(sorted(p.items())) for p in crossed):
             point = dict(point)
             if tuner.space.violated(point) is not None:
@@ -158,6 +162,10 @@ def main(argv: Optional[list[str]] = None) -> int:
             rows.append((us, config, f"max diff from default {error:.3g}"))
         rows.sort(key=lambda r: r[0])
         mlx_us = time_mlx(mlx_op, copies, **timing)
+        theirs = mlx_op(0)
+        if isinstance(theirs, mx.array) and theirs.shape == reference.shape:
+            print(f"{name}: default's largest difference from MLX's op "
+                  f"{float(mx.abs(reference.astype(mx.float32) - theirs.astype(mx.float32)).max()):.3g}")
         default_us = next(us for us, c, _ in rows if c == default)
         print(f"{name}: MLX {mlx_us:.1f} us; default {default.all_kwargs()} {default_us:.1f} us; best "
               f"{rows[0][1].all_kwargs()} {rows[0][0]:.1f} us ({rows[0][2]})")

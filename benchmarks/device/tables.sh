@@ -36,7 +36,9 @@
 #   lm_bench.py untuned on $MODELS (default Qwen2-1.5B and the 8B) here, in what is left of $LIMIT s
 #   (default 585);  PART=20: codegen 39 (an edge's vectors loaded together): PART=18's tests and the edge
 #   test on the CUDA back end, same_source.py, all rows, here, its odd rows at .device/mid.tgz (the
-#   commit before), then odd_ncu.sh on either tree.
+#   commit before), then odd_ncu.sh on either tree;  PART=21: codegen 40 (integers to float by their bits on
+#   CUDA): the quantized kernels' tests on the CUDA back end, then decode_configs.py --default-only (the decode
+#   step's quantized products and the prefill's qmm, untuned, against MLX's ops) at .device/mid.tgz and here.
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -179,6 +181,12 @@ case "${PART:-1}" in
    echo "same_source mid odd rc $?"; grep -E "[0-9]e-" "$OUT/ss20-mid.log" | cut -c1-150
    for tree in mid new; do
      echo "## odd_ncu $tree"; (TREE=$tree LIMIT=$(( $(left ${LIMIT:-585}) / 2 )) . benchmarks/device/odd_ncu.sh)
+   done ;;
+21) gpu_tests ${TESTS:-50} --tb=short tests/kernels/test_library.py tests/dsl/test_kernels.py -k "qmv or qmm or small_integers or by_bits"
+   for tree in mid new; do
+     PYTHONPATH=/tmp/mf$tree:$PYTHONPATH timeout 75 python3 -u benchmarks/decode_configs.py --default-only \
+       --kernels qmv,qmm --reps 5 > "$OUT/dc-$tree.log" 2>&1
+     echo "decode_configs $tree rc $?"; grep -E "MLX [0-9]|difference" "$OUT/dc-$tree.log" | sed 's/; best.*//' | cut -c1-170
    done ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"

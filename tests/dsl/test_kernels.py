@@ -625,3 +625,60 @@ def test_randn(rng):
     u1 = np.maximum(1e-7, uint_to_uniform_float_ref(c[0]).astype(np.float64))
     u2 = uint_to_uniform_float_ref(c[1]).astype(np.float64)
     close(a, np.sqrt(-2 * np.log(u1)) * np.cos(2 * np.pi * u2), rtol=1e-4, atol=1e-4)
+
+
+# --- integers to float through their bits (Target.ints_to_float_by_bits) ------------------------------
+@mf.jit
+def small_ints_to_float(words_ptr, bytes_ptr, signed_ptr, big_ptr, nibbles_ptr, out_ptr, MASK: tl.constexpr,
+                        BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    words = tl.load(words_ptr + offs)
+    nibbles = (words[:, None] >> (tl.arange(0, 8) * 4)[None, :]) & 15  # a 4-bit weight's bits
+    tl.store(nibbles_ptr + offs[:, None] * 8 + tl.arange(0, 8)[None, :], nibbles.to(tl.float32))
+    low = (tl.load(big_ptr + offs) & MASK).to(tl.float32)        # up to 2^23 - 1: by bits; 2^23: converted
+    unsigned = tl.load(bytes_ptr + offs).to(tl.float32)          # uint8: by bits
+    signed = tl.load(signed_ptr + offs).to(tl.float32)           # int8, negative too: converted
+    tl.store(out_ptr + offs, low)
+    tl.store(out_ptr + BLOCK + offs, unsigned)
+    tl.store(out_ptr + 2 * BLOCK + offs, signed)
+
+
+@pytest.mark.parametrize("by_bits", [False, True], ids=["metal", "metal-by-bits"])
+def test_small_integers_become_floats_exactly(rng, monkeypatch, by_bits):
+    """CUDA turns an integer proven in [0, 2^23) into float32 as `as_float(x | 0x4B000000) - 2^23`
+    (Hopper's conversions run at a quarter of its integer rate). The rewrite, switched on for Metal
+    here so that the emulator runs it, gives every value exactly (the extremes of each range
+    included), and leaves alone what may be negative or reach 2^23."""
+    import dataclasses
+
+    from metalforge.codegen import target
+    if by_bits:
+        monkeypatch.setitem(target.TARGETS, "msl", dataclasses.replace(target.METAL, ints_to_float_by_bits=True))
+    kernel = mf.jit(small_ints_to_float.fn)  # compiled here for this target record, then forgotten
+    block = 64
+    words = rng.integers(0, 1 << 32, size=block, dtype=np.uint64).astype(np.uint32)
+    words[:2] = (0, 0xFFFFFFFF)
+    big = rng.integers(-(1 << 31), 1 << 31, size=block, dtype=np.int64).astype(np.int32)
+    big[:2] = (-1, (1 << 23) - 1)
+    raw = rng.integers(0, 256, size=block).astype(np.uint8)
+    raw[:2] = (0, 255)
+    for mask in ((1 << 23) - 1, 1 << 23):
+        out = kernel[(1,)](mx.array(words), mx.array(raw), mx.array(raw.view(np.int8)), mx.array(big),
+                                        mf.full((block, 8), -1.0, mx.float32), mf.full((3 * block,), -1.0, mx.float32),
+                                        MASK=mask, BLOCK=block, num_warps=2)
+        nibbles = (words[:, None].astype(np.int64) >> (4 * np.arange(8))[None, :]) & 15
+        equal(out[0], nibbles.astype(np.float32))
+        want = np.concatenate([(big.astype(np.int64) & mask), raw, raw.view(np.int8)]).astype(np.float32)
+        equal(out[1], want)
+        source = generated(kernel)
+        # by bits: the 4 nibble slots of the unrolled loop, the uint8 and, below 2^23, the masked int32
+        assert source.count("as_type<float>") == ((6 if mask < 1 << 23 else 5) if by_bits else 0), source
+
+
+def test_cuda_dequantises_by_bits():
+    """The 4-bit matvec's CUDA: no integer-to-float conversion of a weight (the MSL keeps them)."""
+    from metalforge.kernels.specimens import SPECIMENS
+    specimen = next(s for s in SPECIMENS if s.name.startswith("qmv_4bit"))
+    cuda, msl = specimen.compile("cuda").body, specimen.compile("msl").body
+    assert "mf_bitcast<float>(" in cuda and "static_cast<float>(t_5)" not in cuda
+    assert "as_type<float>" not in msl
