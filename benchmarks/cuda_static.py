@@ -1,7 +1,7 @@
 """What ptxas makes of the generated CUDA, without a GPU: per kernel, the registers a thread, the
 stack frame (local memory: the element-wise copy's rolled loops indexing register arrays), the cubin's
 bytes (MLX copies and hashes it at each launch) and SASS opcode counts (global loads and stores,
-branches, integer compares). Both copies of a versioned body count. The tables of codegen 37 in
+branches, integer compares, integer-to-float conversions). Both copies of a versioned body count. The tables of codegen 37 in
 docs/benchmarks.md (session of 2026-12-07, third) and the odd softmax row's static counts.
 
 Kernels: the library specimens (`metalforge.kernels.specimens`) and same_source.py's rows that the
@@ -32,7 +32,7 @@ from same_source import softmax_one_tile, vector_add  # noqa: E402
 from tests.codegen.nvrtc import resources, sass_of, to_cubin, to_ptx  # noqa: E402 (MLX's NVRTC options and header)
 from tests.codegen.test_cuda_render import compiled_source  # noqa: E402
 
-OPCODES = ("LDG", "STG", "BRA", "ISETP", "LDL", "STL")
+OPCODES = ("LDG", "STG", "BRA", "ISETP", "LDL", "STL", "I2FP", "I2F")
 
 
 def extra_kernels() -> dict[str, Callable[[], CompiledKernel]]:
