@@ -229,22 +229,41 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
     # users' layouts.
     hints: dict[int, Blocked] = {}
     spilled: set[int] = set()
+    waited: set[int] = set()  # broadcasts given one more pass for their loads' hints to take effect
     changed = [False]
 
+    # a `for` loop's carried tiles: block argument -> (its initial value, the value yielded for it)
+    carried = {arg.id: (init, op.regions[0].ops[-1].operands[i])
+               for op in fn.walk() if op.opcode == "for" and op.regions[0].ops
+               for i, (arg, init) in enumerate(zip(op.regions[0].args[1:], op.operands[3:]))}
+
+    def source_loads(v: Value) -> list[Value] | None:
+        """The loads a tile is read from: its load (through casts, each link read only by the next),
+        or, for a loop-carried tile, the loads of its initial value and of the value the body yields
+        for it (a tile loaded one iteration ahead); None where it is anything else. Their operands
+        must be index arithmetic."""
+        while v.id in defined and defined[v.id].opcode == "cast" and len(users.get(defined[v.id].operands[0].id, [])) == 1:
+            v = defined[v.id].operands[0]
+        if v.id in carried:
+            found = [source_loads(w) if len(users.get(w.id, [])) == 1 else None for w in carried[v.id]]
+            return None if None in found else [load for f in found for load in f]
+        load = defined.get(v.id)
+        if load is None or load.opcode != "load" or \
+                not all(isinstance(plan.values.get(o.id), (Remat, Scalar)) for o in load.operands):
+            return None
+        return [v]
+
     def broadcast_source_load(v: Value) -> list[Value] | None:
-        """The chain (load result first, v last) when v is a broadcast of a load through casts,
-        every link read only by the next one and the load's operands index arithmetic."""
-        chain = [v]
-        while chain[0].id in defined and defined[chain[0].id].opcode in ("broadcast", "cast"):
-            src = defined[chain[0].id].operands[0]
+        """The loads to hint (`source_loads`) when v is a broadcast, through casts, of a loaded tile
+        (or a loop-carried one), every link read only by the next."""
+        src = v
+        while src.id in defined and defined[src.id].opcode in ("broadcast", "cast"):
+            src = defined[src.id].operands[0]
             if len(users.get(src.id, [])) != 1:
                 return None
-            chain.insert(0, src)
-        load = defined.get(chain[0].id)
-        if (len(chain) < 2 or load is None or load.opcode != "load" or defined[v.id].opcode != "broadcast"
-                or not all(isinstance(plan.values.get(o.id), (Remat, Scalar)) for o in load.operands)):
+        if src is v or defined.get(v.id) is None or defined[v.id].opcode != "broadcast":
             return None
-        return chain
+        return source_loads(src)
 
     def settle(r: Value, layout: Blocked, operands: list[Value]) -> None:
         """Make every broadcast operand of an element-wise op readable in its layout: hint the load
@@ -254,9 +273,14 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
             if not isinstance(held, Blocked) or same_registers(held, layout) or v.id not in defined \
                     or defined[v.id].opcode != "broadcast" or v.id in spilled:
                 continue
-            chain = broadcast_source_load(v)
-            if chain is not None and chain[0].id not in hints and shape_of(v.type) == layout.shape:
-                hints[chain[0].id] = layout.reshaped(shape_of(chain[0].type))
+            loads = broadcast_source_load(v)
+            wanted = {load.id: layout.reshaped(shape_of(load.type)) for load in loads or ()}
+            if loads and shape_of(v.type) == layout.shape and not any(load.id in hints for load in loads):
+                hints.update(wanted)
+            elif loads and v.id not in waited and all(hints.get(i) == want for i, want in wanted.items()):
+                # hinted, but read before a pass gave all of them the hint (a carried tile's initial
+                # load comes before the loop whose body asked for it): one more pass
+                waited.add(v.id)
             else:
                 spilled.add(v.id)
             changed[0] = True

@@ -331,7 +331,7 @@ class Lowering(ABC):
             if not isinstance(v.type, BlockType):
                 continue
             probe = self.env[v.id].at(self, layout, Sym("k"), [lit(0)] * len(v.type.shape))
-            if probe is None:
+            if probe is None and not isinstance(element_of(v.type), ir.PointerType):  # addresses: `read`
                 self.to_shared(v)
 
     # ---- reading values ---------------------------------------------------------------------------
@@ -341,6 +341,17 @@ class Lowering(ABC):
         if isinstance(r, RematRepr) and v.name and self.target > 0:
             return self.named_remat(v, r, coords)
         e = r.at(self, layout, k, coords)
+        if e is None and isinstance(element_of(v.type), ir.PointerType):
+            # addresses do not go through threadgroup memory: the pointer tile is computed again
+            # where it is read, from its parts (an index tile carried across loop iterations, held
+            # in another layout, converts as integers)
+            op = self.producer.get(v.id)
+            if op is None or op.opcode in ("for", "while", "if", "load"):
+                raise self.error("a tile of pointers is read in another layout than the one it was computed in, "
+                                 "and only its offsets can move between layouts",
+                                 "compute the pointers where they are used, as `base + offsets`, from offsets "
+                                 "rather than carrying the pointer tile")
+            return self.remat(op, coords)
         if e is None:
             e = self.to_shared(v).at(self, layout, k, coords)
         return e

@@ -682,3 +682,88 @@ def test_cuda_dequantises_by_bits():
     cuda, msl = specimen.compile("cuda").body, specimen.compile("msl").body
     assert "mf_bitcast<float>(" in cuda and "static_cast<float>(t_5)" not in cuda
     assert "as_type<float>" not in msl
+
+
+# --- tiles carried across loop iterations ---------------------------------------------------------------
+@mf.jit
+def prefetched_matvec(x_ptr, w_ptr, s_ptr, out_ptr, N, KW, BLOCK_N: tl.constexpr, W: tl.constexpr):
+    """A 4-bit matvec (a scale a word) whose words and scales are loaded one K step ahead: tiles carried
+    to the next iteration, then unpacked and broadcast there."""
+    rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    kw = tl.arange(0, W)
+    m = (rows < N)[:, None] & (kw < KW)[None, :]
+    words = tl.load(w_ptr + rows[:, None] * KW + kw[None, :], mask=m, other=0)
+    scale = tl.load(s_ptr + rows[:, None, None] * KW + kw[None, :, None], mask=m[:, :, None], other=0.0).to(tl.float32)
+    acc = tl.zeros((BLOCK_N, W), dtype=tl.float32)
+    for k0 in range(0, KW, W):
+        ahead = k0 + W + kw
+        m = (rows < N)[:, None] & (ahead < KW)[None, :]
+        words_next = tl.load(w_ptr + rows[:, None] * KW + ahead[None, :], mask=m, other=0)
+        scale_next = tl.load(s_ptr + rows[:, None, None] * KW + ahead[None, :, None], mask=m[:, :, None],
+                             other=0.0).to(tl.float32)
+        c = k0 + kw
+        x = tl.load(x_ptr + c[None, :, None] * 8 + tl.arange(0, 8)[None, None, :], mask=(c < KW)[None, :, None],
+                    other=0.0)
+        q = ((words[:, :, None] >> (tl.arange(0, 8) * 4)[None, None, :]) & 15).to(tl.float32)
+        acc += tl.sum(q * scale * x, axis=2)
+        words, scale = words_next, scale_next
+    tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < N)
+
+
+@mf.jit
+def carried_word_index(x_ptr, w_ptr, out_ptr, KW, R: tl.constexpr, W: tl.constexpr):
+    """Word indices carried across iterations (`kw += W`) and read in two layouts: the words'
+    (R, W) and x's (1, W, 8), whose pointers are built from them."""
+    rows = tl.arange(0, R)
+    kw = tl.arange(0, W)
+    acc = tl.zeros((R, W, 8), dtype=tl.float32)
+    for k0 in range(0, KW, W):
+        words = tl.load(w_ptr + rows[:, None] * KW + kw[None, :], mask=(kw < KW)[None, :], other=0)
+        q = ((words[:, :, None] >> (tl.arange(0, 8) * 4)[None, None, :]) & 15).to(tl.float32)
+        x = tl.load(x_ptr + kw[None, :, None] * 8 + tl.arange(0, 8)[None, None, :], mask=(kw < KW)[None, :, None],
+                    other=0.0)
+        acc += q * x
+        kw = kw + W
+    tl.store(out_ptr + rows, tl.sum(tl.sum(acc, axis=2), axis=1))
+
+
+def _nibbles(words: np.ndarray) -> np.ndarray:
+    return ((words[..., None].astype(np.int64) >> (4 * np.arange(8))) & 15).astype(np.float64)
+
+
+def test_tiles_loaded_a_step_ahead_keep_their_readers_layout(rng):
+    """Words and scales loaded one iteration ahead and carried: each is loaded in the layout its
+    broadcast's reader needs (as a tile loaded in the same iteration is), so nothing goes through
+    threadgroup memory on either target; the products against float64, rows and words past the
+    edges masked (the step past the last one wholly masked: the emulator reports any stray access)."""
+    n, kw, w_step = 37, 80, 32
+    words = rng.integers(0, 1 << 32, size=(n, kw), dtype=np.uint64).astype(np.uint32)
+    scales = rng.uniform(0.5, 1.5, size=(n, kw)).astype(np.float16)
+    x = rng.uniform(-1, 1, size=kw * 8).astype(np.float32)
+    terms = _nibbles(words) * scales.astype(np.float64)[:, :, None] * x.reshape(kw, 8)[None]
+    out = prefetched_matvec[(mf.cdiv(n, 16),)](mx.array(x), mx.array(words.reshape(-1)), mx.array(scales.reshape(-1)),
+                                               mf.full((n,), float("nan"), mx.float32), n, kw, BLOCK_N=16, W=w_step,
+                                               num_warps=2)
+    # q * scale exact in fp32 (4 + 11 bits); times x and kw * 8 additions: (kw * 8 + 2) roundings of 2^-24
+    bound = (kw * 8 + 2) * 2.0 ** -24 * np.abs(terms).sum(axis=(1, 2))
+    assert (np.abs(npy(out) - terms.sum(axis=(1, 2))) <= bound).all()
+    for target in ("msl", "cuda"):
+        compiled = prefetched_matvec.compile(mx.zeros((1,)), mx.zeros((1,), mx.uint32), mx.zeros((1,), mx.float16),
+                                             mf.empty((n,), mx.float32), n, kw, BLOCK_N=16, W=w_step, num_warps=2,
+                                             target=target)
+        assert compiled.shared_bytes == 0, target
+
+
+def test_pointers_built_from_a_carried_index_tile_in_another_layout(rng):
+    """x's pointers come from word indices carried across iterations in the words' layout: the
+    pointers are computed again where x is loaded, the indices converted as integers (before, the
+    compiler failed inside: it tried to move the pointers themselves through threadgroup memory)."""
+    rows, kw, w_step = 8, 40, 16
+    words = rng.integers(0, 1 << 32, size=(rows, kw), dtype=np.uint64).astype(np.uint32)
+    x = rng.uniform(-1, 1, size=kw * 8).astype(np.float32)
+    out = carried_word_index[(1,)](mx.array(x), mx.array(words.reshape(-1)), mf.full((rows,), float("nan"), mx.float32),
+                                   kw, R=rows, W=w_step, num_warps=1)
+    # the words past the row's end are masked; the kernel reads each row's first kw words (row * KW + kw)
+    terms = _nibbles(words) * x.reshape(kw, 8)[None]
+    bound = (kw * 8 + 2) * 2.0 ** -24 * np.abs(terms).sum(axis=(1, 2))
+    assert (np.abs(npy(out) - terms.sum(axis=(1, 2))) <= bound).all()
