@@ -13,6 +13,8 @@ outputs checked against the default's first (the reference the tests prove the d
     python benchmarks/decode_configs.py [--keys 640] [--kernels qmv,qmv_qkv,qmv_swiglu,decode]
     python benchmarks/decode_configs.py --kernels qmm,flash --stages 1,2   (the prefill's; qmm pipelined too)
     python benchmarks/decode_configs.py --smoke      (small shapes, one timed launch: any machine)
+    python benchmarks/decode_configs.py --default-only --kernels qmv,qmm   (the untuned defaults against MLX
+                                                     only, with each default's largest difference from MLX's op)
 """
 from __future__ import annotations
 
