@@ -38,7 +38,10 @@
 #   test on the CUDA back end, same_source.py, all rows, here, its odd rows at .device/mid.tgz (the
 #   commit before), then odd_ncu.sh on either tree;  PART=21: codegen 40 (integers to float by their bits on
 #   CUDA): the quantized kernels' tests on the CUDA back end, then decode_configs.py --default-only (the decode
-#   step's quantized products and the prefill's qmm, untuned, against MLX's ops) at .device/mid.tgz and here.
+#   step's quantized products and the prefill's qmm, untuned, against MLX's ops) at .device/mid.tgz and here;
+#   PART=22: the issue tables' first call at one commit: the GPU tests of codegen 36-41 and the quantized
+#   kernels, same_source.py (all rows), decode_configs.py --default-only at .device/mid.tgz and here, then
+#   dot_bench.py in what is left of 585 s (the second call: PART=10 with GREEDY=llama-8b, then PART=11).
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -188,5 +191,17 @@ case "${PART:-1}" in
        --kernels qmv,qmm --reps 5 > "$OUT/dc-$tree.log" 2>&1
      echo "decode_configs $tree rc $?"; grep -E "MLX [0-9]|difference" "$OUT/dc-$tree.log" | sed 's/; best.*//' | cut -c1-170
    done ;;
+22) gpu_tests 110 --tb=short tests/dsl/test_kernels.py tests/kernels/test_qmm_swiglu.py tests/kernels/test_qmm_qkv.py \
+     tests/codegen/test_cuda_render.py tests/kernels/test_library.py -k "vector or offsets_of_unknown or edge or swiglu or qkv or add or wrapping or multiple_of or block_pointer or versioned or qmv or qmm or small_integers or by_bits or carried or ahead"
+   timeout 200 python3 -u benchmarks/same_source.py --out "$OUT/ss22" --label new --launches 50 > "$OUT/ss22.log" 2>&1
+   echo "same_source rc $?"; grep -E "[0-9]e-" "$OUT/ss22.log" | cut -c1-150
+   for tree in mid new; do
+     PYTHONPATH=/tmp/mf$tree:$PYTHONPATH timeout 75 python3 -u benchmarks/decode_configs.py --default-only \
+       --kernels qmv,qmm --reps 5 > "$OUT/dc-$tree.log" 2>&1
+     echo "decode_configs $tree rc $?"; grep -E "MLX [0-9]|difference" "$OUT/dc-$tree.log" | sed 's/; best.*//' | cut -c1-170
+   done
+   timeout $(left 585) python3 -u benchmarks/dot_bench.py --out "$OUT/dot" --budget $(( $(left 585) - 40 )) \
+     > "$OUT/dot.log" 2>&1
+   echo "dot rc $?"; tail -n +3 "$OUT/dot/table.md" 2>/dev/null | cut -c1-160 ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"
