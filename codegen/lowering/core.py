@@ -40,6 +40,13 @@ _RESERVED = {"kernel", "device", "constant", "threadgroup", "thread", "float", "
              "sizeof", "volatile", "inline", "k", "metal", "min", "max", "exp", "log", "sqrt", "abs", "select"}
 
 
+def _narrowed(t: ScalarType, e: Expr) -> Expr:
+    """`e` (integer arithmetic of type t) wrapped at t's width: C computes 8- and 16-bit operands in
+    int, which an expression recomputed where it is read (no variable of type t between) would
+    otherwise keep (`u8 - 3` at 0: -3, not 253)."""
+    return Cast(t, e) if t.is_int and not t.is_bool and t.bits < 32 else e
+
+
 # ---- how a value is represented during lowering --------------------------------------------------
 @dataclass
 class Repr:
@@ -617,19 +624,19 @@ class Lowering(ABC):
             other = ir.SCALAR_TYPES[f"{'' if code == 'ashr' else 'u'}int{rt.bits}"]
             return Cast(rt, Bin(">>", Cast(other, args[0]), args[1]))
         if code in _BINARY:
-            return Bin(_BINARY[code], *args)
+            return _narrowed(rt, Bin(_BINARY[code], *args))
         if code == "cmp":
             return Bin(_CMP[op.attrs["pred"]], *args)
         if code in ("fmod", "fdiv"):  # float division: the target spells Triton's precision (2 ulp on CUDA)
             return Call(_function_name(code, op), tuple(args), rt)
         if code == "neg":
-            return Un("-", args[0])
+            return _narrowed(rt, Un("-", args[0]))
         if code == "not":
-            return Un("!" if rt.is_bool else "~", args[0])
+            return Un("!", args[0]) if rt.is_bool else _narrowed(rt, Un("~", args[0]))
         if code == "cast":
             if op.attrs.get("rounding") == "rtz":  # toward zero: a helper per target
                 return Call(f"rtz_{rt.name}", (args[0],), rt)
-            if rt == ir.float32 and self.plan.target.ints_to_float_by_bits and self.below_2_23(op.operands[0]):
+            if rt == ir.float32 and self.plan.target.ints_to_float_by_bits and self.masked_below_2_23(op.operands[0]):
                 return Bin("-", lir.Bitcast(ir.float32, Bin("|", Cast(ir.uint32, args[0]), Lit(0x4B000000, ir.uint32))),
                            Lit(float(1 << 23), ir.float32))
             return Cast(rt, args[0])
@@ -650,14 +657,12 @@ class Lowering(ABC):
         raise self.error(f"operation {code} is not supported by the code generator yet", "rewrite the kernel "
                          "without it")
 
-    def below_2_23(self, v: Value) -> bool:
-        """`v` is an integer in [0, 2^23) by its type (unsigned, 16 bits or fewer) or because it is
-        `x & c` with a constant c in that range (a quantized weight's bits)."""
+    def masked_below_2_23(self, v: Value) -> bool:
+        """`v` is `x & c` with a constant c in [0, 2^23) (a quantized weight's bits), so in that range
+        whatever x's type and however its expression is spelled (C's promotions included)."""
         element = element_of(v.type)
         if not element.is_int or element.is_bool:
             return False
-        if not element.signed and element.bits <= 16:
-            return True
         op = self.producer.get(v.id)
         return op is not None and op.opcode == "and" and any(
             0 <= c < 1 << 23 for c in map(self.integer_constant, op.operands) if c is not None)

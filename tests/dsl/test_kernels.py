@@ -636,7 +636,7 @@ def small_ints_to_float(words_ptr, bytes_ptr, signed_ptr, big_ptr, nibbles_ptr, 
     nibbles = (words[:, None] >> (tl.arange(0, 8) * 4)[None, :]) & 15  # a 4-bit weight's bits
     tl.store(nibbles_ptr + offs[:, None] * 8 + tl.arange(0, 8)[None, :], nibbles.to(tl.float32))
     low = (tl.load(big_ptr + offs) & MASK).to(tl.float32)        # up to 2^23 - 1: by bits; 2^23: converted
-    unsigned = tl.load(bytes_ptr + offs).to(tl.float32)          # uint8: by bits
+    unsigned = tl.load(bytes_ptr + offs).to(tl.float32)          # uint8: converted (its type is no proof)
     signed = tl.load(signed_ptr + offs).to(tl.float32)           # int8, negative too: converted
     tl.store(out_ptr + offs, low)
     tl.store(out_ptr + BLOCK + offs, unsigned)
@@ -645,10 +645,11 @@ def small_ints_to_float(words_ptr, bytes_ptr, signed_ptr, big_ptr, nibbles_ptr, 
 
 @pytest.mark.parametrize("by_bits", [False, True], ids=["metal", "metal-by-bits"])
 def test_small_integers_become_floats_exactly(rng, monkeypatch, by_bits):
-    """CUDA turns an integer proven in [0, 2^23) into float32 as `as_float(x | 0x4B000000) - 2^23`
+    """CUDA turns `x & c`, c in [0, 2^23), into float32 as `as_float(x | 0x4B000000) - 2^23`
     (Hopper's conversions run at a quarter of its integer rate). The rewrite, switched on for Metal
     here so that the emulator runs it, gives every value exactly (the extremes of each range
-    included), and leaves alone what may be negative or reach 2^23."""
+    included), and leaves alone what may be negative or reach 2^23, and a narrow unsigned type (no
+    proof of range in an expression C computes in int)."""
     import dataclasses
 
     from metalforge.codegen import target
@@ -671,8 +672,8 @@ def test_small_integers_become_floats_exactly(rng, monkeypatch, by_bits):
         want = np.concatenate([(big.astype(np.int64) & mask), raw, raw.view(np.int8)]).astype(np.float32)
         equal(out[1], want)
         source = generated(kernel)
-        # by bits: the 4 nibble slots of the unrolled loop, the uint8 and, below 2^23, the masked int32
-        assert source.count("as_type<float>") == ((6 if mask < 1 << 23 else 5) if by_bits else 0), source
+        # by bits: the 4 nibble slots of the unrolled loop and, below 2^23, the masked int32
+        assert source.count("as_type<float>") == ((5 if mask < 1 << 23 else 4) if by_bits else 0), source
 
 
 def test_cuda_dequantises_by_bits():
@@ -767,3 +768,27 @@ def test_pointers_built_from_a_carried_index_tile_in_another_layout(rng):
     terms = _nibbles(words) * x.reshape(kw, 8)[None]
     bound = (kw * 8 + 2) * 2.0 ** -24 * np.abs(terms).sum(axis=(1, 2))
     assert (np.abs(npy(out) - terms.sum(axis=(1, 2))) <= bound).all()
+
+
+@mf.jit
+def narrow_index_arithmetic(out_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    u8, u16, i8 = o.to(tl.uint8), o.to(tl.uint16), o.to(tl.int8)
+    tl.store(out_ptr + o, (u8 - 3).to(tl.float32))
+    tl.store(out_ptr + BLOCK + o, (u16 - 3).to(tl.float32))
+    tl.store(out_ptr + 2 * BLOCK + o, (~u8).to(tl.float32))
+    tl.store(out_ptr + 3 * BLOCK + o, (i8 + 100).to(tl.float32))
+    tl.store(out_ptr + 4 * BLOCK + o, (u8 * 8).to(tl.float32))
+
+
+def test_narrow_integer_index_arithmetic_wraps():
+    """uint8, uint16 and int8 arithmetic on index tiles (recomputed where read, as one C expression,
+    in which C promotes them to int) wraps at the type's width, as Triton's does: `u8 - 3` at 0 is
+    253, not -3 (found by an independent review of codegen 40, whose bits-to-float rewrite would have
+    turned the -3 into a NaN)."""
+    block = 64
+    out = narrow_index_arithmetic[(1,)](mf.full((5 * block,), -1.0, mx.float32), BLOCK=block, num_warps=1)
+    o = np.arange(block)
+    want = np.concatenate([o.astype(np.uint8) - np.uint8(3), o.astype(np.uint16) - np.uint16(3), ~o.astype(np.uint8),
+                           (o + 100).astype(np.int64).astype(np.int8), (o * 8).astype(np.uint8)]).astype(np.float32)
+    equal(out, want)
