@@ -792,3 +792,20 @@ def test_narrow_integer_index_arithmetic_wraps():
     want = np.concatenate([o.astype(np.uint8) - np.uint8(3), o.astype(np.uint16) - np.uint16(3), ~o.astype(np.uint8),
                            (o + 100).astype(np.int64).astype(np.int8), (o * 8).astype(np.uint8)]).astype(np.float32)
     equal(out, want)
+
+
+def test_the_cuda_of_narrow_arithmetic_and_of_bits_to_float_compiles():
+    """What codegen 40 and 42 spell on CUDA (the bit casts; casts back to 8 and 16 bits inside
+    recomputed expressions) compiles with NVRTC as MLX compiles a kernel (no GPU here to run it)."""
+    from ..codegen.nvrtc import nvrtc_missing, to_ptx
+    from ..codegen.test_cuda_render import compiled_source
+    if nvrtc_missing() is not None:
+        pytest.skip(nvrtc_missing())
+    narrow = narrow_index_arithmetic.compile(mf.full((320,), -1.0, mx.float32), BLOCK=64, num_warps=1, target="cuda")
+    by_bits = small_ints_to_float.compile(
+        mx.zeros((64,), mx.uint32), mx.zeros((64,), mx.uint8), mx.zeros((64,), mx.int8), mx.zeros((64,), mx.int32),
+        mf.full((64, 8), -1.0, mx.float32), mf.full((192,), -1.0, mx.float32), MASK=(1 << 23) - 1, BLOCK=64,
+        num_warps=2, target="cuda")
+    assert "static_cast<uint8_t>(" in narrow.body and by_bits.body.count("mf_bitcast<float>(") >= 2
+    for kernel in (narrow, by_bits):
+        assert ".entry" in to_ptx(compiled_source(kernel))
