@@ -15,6 +15,8 @@ from metalforge.autotune.bench import contended_time
 from metalforge.runtime import contention
 from metalforge.runtime.contention import ContentionError, ContentionLoad
 
+pytestmark = pytest.mark.serial  # timed against the wall clock or a CPU share (pyproject's markers)
+
 
 def gone(pid: int) -> bool:
     """Whether process `pid` has exited (reaped, or a zombie its new parent has not reaped yet)."""

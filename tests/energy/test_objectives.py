@@ -151,6 +151,7 @@ def test_tune_closes_the_meter_it_opens_and_only_that(emu, db_path, charged, mon
     assert closed == [1, 1]
 
 
+@pytest.mark.serial  # a load taking a CPU share (pyproject's markers)
 def test_contended_objective_times_beside_the_load(emu, db_path):
     tuner = autotune(configs=[Config({"BLOCK": 64}, num_warps=1), Config({"BLOCK": 128}, num_warps=2)], key=["n"],
                      reference=reference, warmup=1, rep=3, objective="contended",

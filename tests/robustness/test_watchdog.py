@@ -27,6 +27,8 @@ from metalforge.tuning_db import TuningDB
 
 from ..tuning import standin
 
+pytestmark = pytest.mark.serial  # timed against the wall clock or a CPU share (pyproject's markers)
+
 LIMIT_S = 0.5
 # Thread 1 never leaves its loop (k * 2 + 1 never reaches 3 from 2); the others end.
 SPIN = "uint i = thread_position_in_grid.x;\nint k = a[i];\nwhile (k != 3) { k = k * 2 + 1; }\nout[i] = k;"
