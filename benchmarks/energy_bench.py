@@ -27,8 +27,9 @@ In the order of the issue's targets, each part as far as `--budget` allows:
 (`energy_seconds`: windows x repeats, idle measurements, settles), plus what compiling, checking and
 timing a config took so far (OVERHEAD_S until one has been seen); a part that no longer fits is
 skipped with a `SKIPPED:` line saying what it needed and what was left, and the next part tried.
-The contention table's seconds are held back from the parts before it (`Plan.hold`). Start-up (imports, opening the meter: it times NVML's counter updates) comes before the budget's
-clock starts only as far as the script cannot see it.
+The contention table's seconds are held back from the parts before it (`Plan.hold`). Start-up
+(imports, opening the meter: it times NVML's counter updates) comes before the budget's clock
+starts only as far as the script cannot see it.
 
 Writes DIR/energy.json, DIR/energy.log and DIR/*-front.png; prints a short table last. Fails soft: a
 row that breaks prints `FAILED: reason` and the rest goes on. The meter's update period (measured

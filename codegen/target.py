@@ -45,8 +45,8 @@ class Target:
     # refuses 8-bit atomics as well); Metal refuses narrow outputs of kernels with atomics first
     # (`atomic_outputs`)
     atomic_min_bits: int = 8
-    # an integer known to lie in [0, 2^23) (`x & c`, c in that range) becomes float32 through its bits, `as_float(x | 0x4B000000) - 2^23` (exact), instead of a conversion
-    # instruction: Hopper converts 16 values a clock per multiprocessor against 64 integer and 128
+    # an integer known to lie in [0, 2^23) (`x & c`, c in that range) becomes float32 through its
+    # bits, `as_float(x | 0x4B000000) - 2^23` (exact), instead of a conversion instruction: Hopper converts 16 values a clock per multiprocessor against 64 integer and 128
     # float operations, so a 4-bit matvec's dequantisation (one conversion a weight) was bound by it
     ints_to_float_by_bits: bool = False
 

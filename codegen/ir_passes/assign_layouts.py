@@ -242,7 +242,8 @@ def assign_layouts(fn: Function, num_warps: int, target: Target = METAL,
         or, for a loop-carried tile, the loads of its initial value and of the value the body yields
         for it (a tile loaded one iteration ahead); None where it is anything else. Their operands
         must be index arithmetic."""
-        while v.id in defined and defined[v.id].opcode == "cast" and len(users.get(defined[v.id].operands[0].id, [])) == 1:
+        while v.id in defined and defined[v.id].opcode == "cast" and \
+                len(users.get(defined[v.id].operands[0].id, [])) == 1:
             v = defined[v.id].operands[0]
         if v.id in carried:
             found = [source_loads(w) if len(users.get(w.id, [])) == 1 else None for w in carried[v.id]]

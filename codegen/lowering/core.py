@@ -31,6 +31,9 @@ from ..ir_passes.assign_layouts import PASS_THROUGH, LayoutPlan, stage_elements,
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "sdiv": "/", "udiv": "/", "srem": "%", "urem": "%",
            "and": "&", "or": "|", "xor": "^", "shl": "<<", "ashr": ">>", "lshr": ">>"}
+# the binary ops whose result on 8- or 16-bit operands, computed in C's int, can leave their type's
+# range (-128 / -1 included); and, or, xor, shifts right, unsigned division and remainders cannot
+_WIDENING = {"add", "sub", "mul", "shl", "sdiv"}
 _MATH = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs",
          "fma", "clamp"}
 _RESERVED = {"kernel", "device", "constant", "threadgroup", "thread", "float", "half", "int", "uint", "bool", "char",
@@ -624,7 +627,8 @@ class Lowering(ABC):
             other = ir.SCALAR_TYPES[f"{'' if code == 'ashr' else 'u'}int{rt.bits}"]
             return Cast(rt, Bin(">>", Cast(other, args[0]), args[1]))
         if code in _BINARY:
-            return _narrowed(rt, Bin(_BINARY[code], *args))
+            e = Bin(_BINARY[code], *args)
+            return _narrowed(rt, e) if code in _WIDENING else e
         if code == "cmp":
             return Bin(_CMP[op.attrs["pred"]], *args)
         if code in ("fmod", "fdiv"):  # float division: the target spells Triton's precision (2 ulp on CUDA)

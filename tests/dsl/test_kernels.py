@@ -779,6 +779,7 @@ def narrow_index_arithmetic(out_ptr, BLOCK: tl.constexpr):
     tl.store(out_ptr + 2 * BLOCK + o, (~u8).to(tl.float32))
     tl.store(out_ptr + 3 * BLOCK + o, (i8 + 100).to(tl.float32))
     tl.store(out_ptr + 4 * BLOCK + o, (u8 * 8).to(tl.float32))
+    tl.store(out_ptr + 5 * BLOCK + o, ((i8 - 64 - 64) // -1).to(tl.float32))  # -128 / -1 wraps to -128
 
 
 def test_narrow_integer_index_arithmetic_wraps():
@@ -787,10 +788,12 @@ def test_narrow_integer_index_arithmetic_wraps():
     253, not -3 (found by an independent review of codegen 40, whose bits-to-float rewrite would have
     turned the -3 into a NaN)."""
     block = 64
-    out = narrow_index_arithmetic[(1,)](mf.full((5 * block,), -1.0, mx.float32), BLOCK=block, num_warps=1)
+    out = narrow_index_arithmetic[(1,)](mf.full((6 * block,), -1.0, mx.float32), BLOCK=block, num_warps=1)
     o = np.arange(block)
+    below = (o - 128).astype(np.int8).astype(np.int64)  # -128 .. -65
     want = np.concatenate([o.astype(np.uint8) - np.uint8(3), o.astype(np.uint16) - np.uint16(3), ~o.astype(np.uint8),
-                           (o + 100).astype(np.int64).astype(np.int8), (o * 8).astype(np.uint8)]).astype(np.float32)
+                           (o + 100).astype(np.int64).astype(np.int8), (o * 8).astype(np.uint8),
+                           (-below).astype(np.int8)]).astype(np.float32)
     equal(out, want)
 
 
@@ -801,7 +804,7 @@ def test_the_cuda_of_narrow_arithmetic_and_of_bits_to_float_compiles():
     from ..codegen.test_cuda_render import compiled_source
     if nvrtc_missing() is not None:
         pytest.skip(nvrtc_missing())
-    narrow = narrow_index_arithmetic.compile(mf.full((320,), -1.0, mx.float32), BLOCK=64, num_warps=1, target="cuda")
+    narrow = narrow_index_arithmetic.compile(mf.full((384,), -1.0, mx.float32), BLOCK=64, num_warps=1, target="cuda")
     by_bits = small_ints_to_float.compile(
         mx.zeros((64,), mx.uint32), mx.zeros((64,), mx.uint8), mx.zeros((64,), mx.int8), mx.zeros((64,), mx.int32),
         mf.full((64, 8), -1.0, mx.float32), mf.full((192,), -1.0, mx.float32), MASK=(1 << 23) - 1, BLOCK=64,
