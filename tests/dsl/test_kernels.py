@@ -643,18 +643,21 @@ def small_ints_to_float(words_ptr, bytes_ptr, signed_ptr, big_ptr, nibbles_ptr, 
     tl.store(out_ptr + 2 * BLOCK + offs, signed)
 
 
-@pytest.mark.parametrize("by_bits", [False, True], ids=["metal", "metal-by-bits"])
+@pytest.mark.parametrize("by_bits", [False, True], ids=["converted", "by-bits"])
 def test_small_integers_become_floats_exactly(rng, monkeypatch, by_bits):
     """CUDA turns `x & c`, c in [0, 2^23), into float32 as `as_float(x | 0x4B000000) - 2^23`
-    (Hopper's conversions run at a quarter of its integer rate). The rewrite, switched on for Metal
-    here so that the emulator runs it, gives every value exactly (the extremes of each range
-    included), and leaves alone what may be negative or reach 2^23, and a narrow unsigned type (no
-    proof of range in an expression C computes in int)."""
+    (Hopper's conversions run at a quarter of its integer rate). The rewrite, switched on or off in
+    the record of the target that runs here (on for Metal so that the emulator runs it), gives every
+    value exactly (the extremes of each range included), and leaves alone what may be negative or
+    reach 2^23, and a narrow unsigned type (no proof of range in an expression C computes in int)."""
     import dataclasses
 
     from metalforge.codegen import target
-    if by_bits:
-        monkeypatch.setitem(target.TARGETS, "msl", dataclasses.replace(target.METAL, ints_to_float_by_bits=True))
+    from metalforge.runtime import backends
+    language = backends.resolve().language
+    monkeypatch.setitem(target.TARGETS, language,
+                        dataclasses.replace(target.TARGETS[language], ints_to_float_by_bits=by_bits))
+    bitcast = {"msl": "as_type<float>", "cuda": "mf_bitcast<float>("}[language]
     kernel = mf.jit(small_ints_to_float.fn)  # compiled here for this target record, then forgotten
     block = 64
     words = rng.integers(0, 1 << 32, size=block, dtype=np.uint64).astype(np.uint32)
@@ -672,8 +675,10 @@ def test_small_integers_become_floats_exactly(rng, monkeypatch, by_bits):
         want = np.concatenate([(big.astype(np.int64) & mask), raw, raw.view(np.int8)]).astype(np.float32)
         equal(out[1], want)
         source = generated(kernel)
-        # by bits: the 4 nibble slots of the unrolled loop and, below 2^23, the masked int32
-        assert source.count("as_type<float>") == ((5 if mask < 1 << 23 else 4) if by_bits else 0), source
+        # by bits: the 4 nibble slots of the unrolled loop and, below 2^23, the masked int32, in each
+        # copy of the body (CUDA versions it on its arguments' alignment; each copy repeats line 641)
+        copies = source.count("tl.store(out_ptr + offs, low)")
+        assert copies >= 1 and source.count(bitcast) == copies * ((5 if mask < 1 << 23 else 4) if by_bits else 0), source
 
 
 def test_cuda_dequantises_by_bits():
