@@ -3,7 +3,7 @@ stack frame (local memory: the element-wise copy's rolled loops indexing registe
 bytes (MLX copies and hashes it at each launch) and SASS opcode counts (global loads and stores,
 branches, integer compares, integer-to-float conversions). Both copies of a versioned body count.
 The tables of codegen 37 in docs/benchmarks.md (session of 2026-12-07, third), the odd softmax
-row's static counts and codegen 40's (fourth session).
+row's static counts and codegen 40's (fourth session; measured slower and removed in codegen 44).
 
 Kernels: the library specimens (`metalforge.kernels.specimens`) and same_source.py's rows that the
 specimens do not cover (vector add 2^26, add + RMS norm 2048 x 8192 on 8 warps, the one-tile

@@ -45,10 +45,6 @@ class Target:
     # refuses 8-bit atomics as well); Metal refuses narrow outputs of kernels with atomics first
     # (`atomic_outputs`)
     atomic_min_bits: int = 8
-    # an integer known to lie in [0, 2^23) (`x & c`, c in that range) becomes float32 through its
-    # bits, `as_float(x | 0x4B000000) - 2^23` (exact), instead of a conversion instruction: Hopper converts 16 values a clock per multiprocessor against 64 integer and 128
-    # float operations, so a 4-bit matvec's dequantisation (one conversion a weight) was bound by it
-    ints_to_float_by_bits: bool = False
 
     def lacks(self, setting: str) -> str | None:
         """What launch setting `setting` switches on, where this target lacks it; None where it has
@@ -81,7 +77,7 @@ CUDA = Target("cuda", "CUDA", simd_width=32, max_threads=1024, threadgroup_memor
               vector_elements=16, vectors_need_alignment=True, vector_types=_PACKED | {ir.bfloat16},
               tensor_core_elements=frozenset({ir.float16, ir.bfloat16}), cooperative_matmul=False, atomic_outputs=None,
               async_copy=True, fuse_sincos=True, warpgroup_mma=True,
-              staged_fragment_stores=True, shared_at_offsets=True, atomic_min_bits=16, ints_to_float_by_bits=True)
+              staged_fragment_stores=True, shared_at_offsets=True, atomic_min_bits=16)
 TARGETS = {t.name: t for t in (METAL, CUDA)}
 
 

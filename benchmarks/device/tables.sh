@@ -36,14 +36,12 @@
 #   lm_bench.py untuned on $MODELS (default Qwen2-1.5B and the 8B) here, in what is left of $LIMIT s
 #   (default 585);  PART=20: codegen 39 (an edge's vectors loaded together): PART=18's tests and the edge
 #   test on the CUDA back end, same_source.py, all rows, here, its odd rows at .device/mid.tgz (the
-#   commit before), then odd_ncu.sh on either tree;  PART=21: codegen 40 (integers to float by their bits on
-#   CUDA): the quantized kernels' tests on the CUDA back end, then decode_configs.py --default-only (the decode
+#   commit before), then odd_ncu.sh on either tree;  PART=21: a change to the quantized kernels
+#   before/after: their tests on the CUDA back end, then decode_configs.py --default-only (the decode
 #   step's quantized products and the prefill's qmm, untuned, against MLX's ops) at .device/mid.tgz and here;
 #   PART=22: the issue tables' first call at one commit: the GPU tests of codegen 36-41 and the quantized
 #   kernels, same_source.py (all rows), decode_configs.py --default-only at .device/mid.tgz and here, then
-#   dot_bench.py in what is left of 585 s (the second call: PART=10 with GREEDY=llama-8b, then PART=11);
-#   PART=23: codegen 40 before/after in one process (bits_ab.py: the quantized kernels compiled with and
-#   without the CUDA record's ints_to_float_by_bits, timed alternately), then ncu's pipe counts of both.
+#   dot_bench.py in what is left of 585 s (the second call: PART=10 with GREEDY=llama-8b, then PART=11).
 #     . .device/bootstrap.sh >/dev/null 2>&1; PART=1 . benchmarks/device/tables.sh
 . benchmarks/device/common.sh
 export PYTHONPATH=/tmp/mfnew:${PYTHONPATH:-}
@@ -187,14 +185,14 @@ case "${PART:-1}" in
    for tree in mid new; do
      echo "## odd_ncu $tree"; (TREE=$tree LIMIT=$(( $(left ${LIMIT:-585}) / 2 )) . benchmarks/device/odd_ncu.sh)
    done ;;
-21) gpu_tests ${TESTS:-50} --tb=short tests/kernels/test_library.py tests/dsl/test_kernels.py -k "qmv or qmm or small_integers or by_bits"
+21) gpu_tests ${TESTS:-50} --tb=short tests/kernels/test_library.py tests/dsl/test_kernels.py -k "qmv or qmm or small_integers"
    for tree in mid new; do
      PYTHONPATH=/tmp/mf$tree:$PYTHONPATH timeout 75 python3 -u benchmarks/decode_configs.py --default-only \
        --kernels qmv,qmm --reps 5 > "$OUT/dc-$tree.log" 2>&1
      echo "decode_configs $tree rc $?"; grep -E "MLX [0-9]|difference" "$OUT/dc-$tree.log" | sed 's/; best.*//' | cut -c1-170
    done ;;
 22) gpu_tests 110 --tb=short tests/dsl/test_kernels.py tests/kernels/test_qmm_swiglu.py tests/kernels/test_qmm_qkv.py \
-     tests/codegen/test_cuda_render.py tests/kernels/test_library.py -k "vector or offsets_of_unknown or edge or swiglu or qkv or add or wrapping or multiple_of or block_pointer or versioned or qmv or qmm or small_integers or by_bits or carried or ahead"
+     tests/codegen/test_cuda_render.py tests/kernels/test_library.py -k "vector or offsets_of_unknown or edge or swiglu or qkv or add or wrapping or multiple_of or block_pointer or versioned or qmv or qmm or small_integers or carried or ahead"
    timeout 200 python3 -u benchmarks/same_source.py --out "$OUT/ss22" --label new --launches 50 > "$OUT/ss22.log" 2>&1
    echo "same_source rc $?"; grep -E "[0-9]e-" "$OUT/ss22.log" | cut -c1-150
    for tree in mid new; do
@@ -205,24 +203,5 @@ case "${PART:-1}" in
    timeout $(left 585) python3 -u benchmarks/dot_bench.py --out "$OUT/dot" --budget $(( $(left 585) - 40 )) \
      > "$OUT/dot.log" 2>&1
    echo "dot rc $?"; tail -n +3 "$OUT/dot/table.md" 2>/dev/null | cut -c1-160 ;;
-23) gpu_tests 60 --tb=short tests/dsl/test_kernels.py -k "small_integers or by_bits"
-   timeout 200 python3 -u benchmarks/bits_ab.py --kernels qmv,qmm > "$OUT/bits_ab.log" 2>&1
-   echo "bits_ab rc $?"; cut -c1-170 "$OUT/bits_ab.log"
-   M="gpu__time_duration.sum,launch__registers_per_thread,smsp__inst_executed.sum,smsp__inst_executed_pipe_xu.sum,\
-smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fma.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,\
-smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio"
-   timeout $(left 585) ncu --clock-control none --kernel-name regex:"custom_kernel_|^mf_" --launch-count 4 --csv \
-     --page raw --metrics "$M" python3 benchmarks/bits_ab.py --ncu-once --kernels "qmv down,qmv_swiglu" \
-     > "$OUT/ncu_bits.csv" 2> "$OUT/ncu_bits.err"
-   echo "ncu rc $? (per kernel: conversion, then by bits)"; tail -2 "$OUT/ncu_bits.err" | cut -c1-200
-   python3 - "$OUT/ncu_bits.csv" <<'PY'
-import csv, sys
-rows = list(csv.reader(l for l in open(sys.argv[1]).read().splitlines() if l.startswith('"')))
-for d in rows[2:]:
-    rec = dict(zip(rows[0], d))
-    print(rec.get("Kernel Name", "?")[:28], " ".join(f"{k.split('__')[-1][:34]}={v}" for k, v in rec.items() if "__" in k))
-PY
-   ;;
 esac
 echo "elapsed $(( $(date +%s) - T0 )) s"

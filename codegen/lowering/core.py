@@ -640,9 +640,6 @@ class Lowering(ABC):
         if code == "cast":
             if op.attrs.get("rounding") == "rtz":  # toward zero: a helper per target
                 return Call(f"rtz_{rt.name}", (args[0],), rt)
-            if rt == ir.float32 and self.plan.target.ints_to_float_by_bits and self.masked_below_2_23(op.operands[0]):
-                return Bin("-", lir.Bitcast(ir.float32, Bin("|", Cast(ir.uint32, args[0]), Lit(0x4B000000, ir.uint32))),
-                           Lit(float(1 << 23), ir.float32))
             return Cast(rt, args[0])
         if code == "bitcast":
             return lir.Bitcast(rt, args[0])
@@ -660,25 +657,6 @@ class Lowering(ABC):
             return Call("philox", (*args, lit(op.attrs["n_rounds"]), lit(op.attrs["word"])), rt)
         raise self.error(f"operation {code} is not supported by the code generator yet", "rewrite the kernel "
                          "without it")
-
-    def masked_below_2_23(self, v: Value) -> bool:
-        """`v` is `x & c` with a constant c in [0, 2^23) (a quantized weight's bits), so in that range
-        whatever x's type and however its expression is spelled (C's promotions included)."""
-        element = element_of(v.type)
-        if not element.is_int or element.is_bool:
-            return False
-        op = self.producer.get(v.id)
-        return op is not None and op.opcode == "and" and any(
-            0 <= c < 1 << 23 for c in map(self.integer_constant, op.operands) if c is not None)
-
-    def integer_constant(self, v: Value) -> int | None:
-        """The integer every element of `v` holds, where `v` is a constant (splatted or not)."""
-        op = self.producer.get(v.id)
-        while op is not None and op.opcode in ("splat", "broadcast", "expand_dims"):
-            op = self.producer.get(op.operands[0].id)
-        if op is not None and op.opcode in ("full", "constant") and isinstance(op.attrs.get("value"), int):
-            return op.attrs["value"]
-        return None
 
     def lower_elementwise(self, op: Operation) -> None:
         r = op.result

@@ -95,17 +95,6 @@ template <> struct mf_convert<__nv_bfloat16> {
   static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
 };
 template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
-template <int N> struct mf_uint;
-template <> struct mf_uint<1> { using type = unsigned char; };
-template <> struct mf_uint<2> { using type = unsigned short; };
-template <> struct mf_uint<4> { using type = unsigned int; };
-template <> struct mf_uint<8> { using type = unsigned long long; };
-template <typename T, typename S> __device__ __forceinline__ T mf_bitcast(S x) {
-  static_assert(sizeof(T) == sizeof(S), "bitcast between types of different widths");
-  union { S from; T to; } u;
-  u.from = x;
-  return u.to;
-}
 
 extern __shared__ __align__(16) unsigned char mf_shared[];
 const auto mf_M = M[0];
@@ -170,7 +159,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 16); k += 1) {
       unsigned t_5 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_6 = (t_5 & 15u);
-      q[k] = (mf_bitcast<float>((static_cast<unsigned>(t_6) | 1258291200u)) - 8388608.0f);
+      q[k] = static_cast<float>(t_6);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);
@@ -333,7 +322,7 @@ if (((mf_is_aligned(out_ptr, 16) && mf_is_aligned(wq_ptr, 8)) && mf_is_aligned(x
     for (int k = 0; (k < 16); k += 1) {
       unsigned t_5 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_6 = (t_5 & 15u);
-      q[k] = (mf_bitcast<float>((static_cast<unsigned>(t_6) | 1258291200u)) - 8388608.0f);
+      q[k] = static_cast<float>(t_6);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);

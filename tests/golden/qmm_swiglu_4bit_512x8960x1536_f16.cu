@@ -95,17 +95,6 @@ template <> struct mf_convert<__nv_bfloat16> {
   static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
 };
 template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
-template <int N> struct mf_uint;
-template <> struct mf_uint<1> { using type = unsigned char; };
-template <> struct mf_uint<2> { using type = unsigned short; };
-template <> struct mf_uint<4> { using type = unsigned int; };
-template <> struct mf_uint<8> { using type = unsigned long long; };
-template <typename T, typename S> __device__ __forceinline__ T mf_bitcast(S x) {
-  static_assert(sizeof(T) == sizeof(S), "bitcast between types of different widths");
-  union { S from; T to; } u;
-  u.from = x;
-  return u.to;
-}
 // Triton's fp32 math: the hardware approximations its PTX uses (ex2.approx, sqrt.approx, div.full);
 // exp2 flushes results below 2^-126 to zero as Metal's fast math does (.ftz: one instruction, where
 // keeping them costs a compare and two predicated multiplies around it).
@@ -182,7 +171,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       unsigned t_5 = (words[0] >> static_cast<unsigned>((k * 4)));
       unsigned t_6 = (t_5 & 15u);
-      q[k] = (mf_bitcast<float>((static_cast<unsigned>(t_6) | 1258291200u)) - 8388608.0f);
+      q[k] = static_cast<float>(t_6);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);
@@ -253,7 +242,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       unsigned t_16 = (words_1[0] >> static_cast<unsigned>((k * 4)));
       unsigned t_17 = (t_16 & 15u);
-      q_1[k] = (mf_bitcast<float>((static_cast<unsigned>(t_17) | 1258291200u)) - 8388608.0f);
+      q_1[k] = static_cast<float>(t_17);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_18 = (mf_K / 64);
@@ -410,7 +399,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       unsigned t_5 = (words[0] >> static_cast<unsigned>((k * 4)));
       unsigned t_6 = (t_5 & 15u);
-      q[k] = (mf_bitcast<float>((static_cast<unsigned>(t_6) | 1258291200u)) - 8388608.0f);
+      q[k] = static_cast<float>(t_6);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_7 = (mf_K / 64);
@@ -481,7 +470,7 @@ if ((mf_is_aligned(out_ptr, 16) && mf_is_aligned(x_ptr, 16))) {
     for (int k = 0; (k < 8); k += 1) {
       unsigned t_16 = (words_1[0] >> static_cast<unsigned>((k * 4)));
       unsigned t_17 = (t_16 & 15u);
-      q_1[k] = (mf_bitcast<float>((static_cast<unsigned>(t_17) | 1258291200u)) - 8388608.0f);
+      q_1[k] = static_cast<float>(t_17);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_18 = (mf_K / 64);

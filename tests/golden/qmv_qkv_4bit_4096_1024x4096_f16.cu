@@ -42,17 +42,6 @@ template <> struct mf_convert<__nv_bfloat16> {
   static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
 };
 template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
-template <int N> struct mf_uint;
-template <> struct mf_uint<1> { using type = unsigned char; };
-template <> struct mf_uint<2> { using type = unsigned short; };
-template <> struct mf_uint<4> { using type = unsigned int; };
-template <> struct mf_uint<8> { using type = unsigned long long; };
-template <typename T, typename S> __device__ __forceinline__ T mf_bitcast(S x) {
-  static_assert(sizeof(T) == sizeof(S), "bitcast between types of different widths");
-  union { S from; T to; } u;
-  u.from = x;
-  return u.to;
-}
 
 const auto mf_NQ = NQ[0];
 const auto mf_NKV = NKV[0];
@@ -115,7 +104,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         unsigned t_9 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
         unsigned t_10 = (t_9 & 15u);
-        q[k] = (mf_bitcast<float>((static_cast<unsigned>(t_10) | 1258291200u)) - 8388608.0f);
+        q[k] = static_cast<float>(t_10);
       }
       // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_11 = (mf_K / 64);
@@ -285,7 +274,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           unsigned t_25 = (words_1[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
           unsigned t_26 = (t_25 & 15u);
-          q_1[k] = (mf_bitcast<float>((static_cast<unsigned>(t_26) | 1258291200u)) - 8388608.0f);
+          q_1[k] = static_cast<float>(t_26);
         }
         // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_27 = (mf_K / 64);
@@ -452,7 +441,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           unsigned t_40 = (words_2[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
           unsigned t_41 = (t_40 & 15u);
-          q_2[k] = (mf_bitcast<float>((static_cast<unsigned>(t_41) | 1258291200u)) - 8388608.0f);
+          q_2[k] = static_cast<float>(t_41);
         }
         // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_42 = (mf_K / 64);
@@ -633,7 +622,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
       for (int k = 0; (k < 32); k += 1) {
         unsigned t_9 = (words[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
         unsigned t_10 = (t_9 & 15u);
-        q[k] = (mf_bitcast<float>((static_cast<unsigned>(t_10) | 1258291200u)) - 8388608.0f);
+        q[k] = static_cast<float>(t_10);
       }
       // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
       int t_11 = (mf_K / 64);
@@ -813,7 +802,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           unsigned t_25 = (words_1[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
           unsigned t_26 = (t_25 & 15u);
-          q_1[k] = (mf_bitcast<float>((static_cast<unsigned>(t_26) | 1258291200u)) - 8388608.0f);
+          q_1[k] = static_cast<float>(t_26);
         }
         // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_27 = (mf_K / 64);
@@ -990,7 +979,7 @@ if ((((mf_is_aligned(wk_ptr, 16) && mf_is_aligned(wq_ptr, 16)) && mf_is_aligned(
         for (int k = 0; (k < 32); k += 1) {
           unsigned t_40 = (words_2[(k / 8)] >> static_cast<unsigned>(((k % 8) * 4)));
           unsigned t_41 = (t_40 & 15u);
-          q_2[k] = (mf_bitcast<float>((static_cast<unsigned>(t_41) | 1258291200u)) - 8388608.0f);
+          q_2[k] = static_cast<float>(t_41);
         }
         // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
         int t_42 = (mf_K / 64);

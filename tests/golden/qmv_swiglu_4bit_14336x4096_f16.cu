@@ -42,17 +42,6 @@ template <> struct mf_convert<__nv_bfloat16> {
   static __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
 };
 template <typename T, typename S> __device__ __forceinline__ T mf_cast(S x) { return mf_convert<T>::from(x); }
-template <int N> struct mf_uint;
-template <> struct mf_uint<1> { using type = unsigned char; };
-template <> struct mf_uint<2> { using type = unsigned short; };
-template <> struct mf_uint<4> { using type = unsigned int; };
-template <> struct mf_uint<8> { using type = unsigned long long; };
-template <typename T, typename S> __device__ __forceinline__ T mf_bitcast(S x) {
-  static_assert(sizeof(T) == sizeof(S), "bitcast between types of different widths");
-  union { S from; T to; } u;
-  u.from = x;
-  return u.to;
-}
 // Triton's fp32 math: the hardware approximations its PTX uses (ex2.approx, sqrt.approx, div.full);
 // exp2 flushes results below 2^-126 to zero as Metal's fast math does (.ftz: one instruction, where
 // keeping them costs a compare and two predicated multiplies around it).
@@ -119,7 +108,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       unsigned t_4 = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_5 = (t_4 & 15u);
-      q[k] = (mf_bitcast<float>((static_cast<unsigned>(t_5) | 1258291200u)) - 8388608.0f);
+      q[k] = static_cast<float>(t_5);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
@@ -195,7 +184,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       unsigned t_13 = (words_1[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_14 = (t_13 & 15u);
-      q_1[k] = (mf_bitcast<float>((static_cast<unsigned>(t_14) | 1258291200u)) - 8388608.0f);
+      q_1[k] = static_cast<float>(t_14);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
@@ -425,7 +414,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       unsigned t_4 = (words[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_5 = (t_4 & 15u);
-      q[k] = (mf_bitcast<float>((static_cast<unsigned>(t_5) | 1258291200u)) - 8388608.0f);
+      q[k] = static_cast<float>(t_5);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_6 = (mf_K / 64);
@@ -504,7 +493,7 @@ if (((mf_is_aligned(wg_ptr, 16) && mf_is_aligned(wu_ptr, 16)) && mf_is_aligned(x
     for (int k = 0; (k < 64); k += 1) {
       unsigned t_13 = (words_1[(((k / 32) * 4) + ((k / 8) % 4))] >> static_cast<unsigned>(((k % 8) * 4)));
       unsigned t_14 = (t_13 & 15u);
-      q_1[k] = (mf_bitcast<float>((static_cast<unsigned>(t_14) | 1258291200u)) - 8388608.0f);
+      q_1[k] = static_cast<float>(t_14);
     }
     // 61: groups = rows[:, None, None] * (K // GROUP) + (kw // (GROUP // PER_WORD))[None, :, None]
     int t_15 = (mf_K / 64);
