@@ -1,8 +1,8 @@
 """What ptxas makes of the generated CUDA, without a GPU: per kernel, the registers a thread, the
-stack frame (local memory: the element-wise copy's rolled loops indexing register arrays), the cubin's
-bytes (MLX copies and hashes it at each launch) and SASS opcode counts (global loads and stores,
-branches, integer compares, integer-to-float conversions). Both copies of a versioned body count.
-The tables of codegen 37 in docs/benchmarks.md (session of 2026-12-07, third), the odd softmax
+stack frame (local memory: the element-wise copy's rolled loops indexing register arrays), the
+code's bytes (`.text`; `code_bytes` says why not the whole cubin) and SASS opcode counts (global
+loads and stores, branches, integer compares, integer-to-float conversions). Both copies of a
+versioned body count. The tables of codegen 37 in docs/benchmarks.md (session of 2026-12-07, third), the odd softmax
 row's static counts and codegen 40's (fourth session; measured slower and removed in codegen 44).
 
 Kernels: the library specimens (`metalforge.kernels.specimens`) and same_source.py's rows that the
@@ -54,14 +54,34 @@ def extra_kernels() -> dict[str, Callable[[], CompiledKernel]]:
     }
 
 
+def code_bytes(cubin: bytes) -> int:
+    """The bytes of the cubin's `.text` sections (ELF64): the generated code's own size. The whole
+    cubin built here is ~150 KB for any kernel, ~1000 `cuda::std` constants that the stand-in for
+    MLX's header brings; what MLX gets from the CUDA back end is the by-value translation unit's
+    module (runtime/cuda.py), 4-8 KB compressed for the library's kernels, without them."""
+    shoff = int.from_bytes(cubin[0x28:0x30], "little")
+    entsize, count, names = (int.from_bytes(cubin[o:o + 2], "little") for o in (0x3A, 0x3C, 0x3E))
+
+    def field(i: int, at: int, size: int) -> int:
+        start = shoff + i * entsize + at
+        return int.from_bytes(cubin[start:start + size], "little")
+    table = field(names, 0x18, 8)
+    total = 0
+    for i in range(count):
+        name_at = table + field(i, 0, 4)
+        if cubin[name_at:name_at + 5] == b".text":
+            total += field(i, 0x20, 8)
+    return total
+
+
 def static_facts(kernel: CompiledKernel) -> str:
-    """One table row's cells: registers, stack bytes, cubin bytes, SASS instructions and opcodes."""
+    """One table row's cells: registers, stack bytes, code bytes, SASS instructions and opcodes."""
     ptx = to_ptx(compiled_source(kernel))
     used = resources(ptx)
     stack = re.search(r"(\d+) bytes stack frame", used.log)
     with tempfile.TemporaryDirectory() as tmp:
         cubin = to_cubin(ptx, Path(tmp) / "k.cubin")
-        sass, size = sass_of(cubin), cubin.stat().st_size
+        sass, size = sass_of(cubin), code_bytes(cubin.read_bytes())
     ops = Counter(m.group(1).split(".")[0]
                   for m in re.finditer(r"/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\w+\s+)?([A-Z0-9_.]+)", sass))
     return " | ".join([str(used.registers), stack.group(1) if stack else "?", str(size), str(sum(ops.values()))]
@@ -72,7 +92,7 @@ def main() -> int:
     wanted = sys.argv[1:]
     kernels = {s.name: (lambda s=s: s.compile("cuda")) for s in SPECIMENS} | extra_kernels()
     print(f"# CUDA static facts, codegen {CODEGEN_VERSION}, sm_90 (NVRTC as MLX compiles, ptxas, cuobjdump)")
-    print("| kernel | registers | stack B | cubin B | SASS | " + " | ".join(OPCODES) + " |")
+    print("| kernel | registers | stack B | code B | SASS | " + " | ".join(OPCODES) + " |")
     print("|---|" + "---|" * (4 + len(OPCODES)))
     for name, compile_kernel in kernels.items():
         if not wanted or any(w in name for w in wanted):
