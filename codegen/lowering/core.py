@@ -647,8 +647,8 @@ class Lowering(ABC):
             return Select(*args)
         if code == "addptr":
             return Bin("+", *args)
-        if code in ("minimum", "maximum"):
-            return Call("min" if code == "minimum" else "max", tuple(args), rt)
+        if code in ("minimum", "maximum"):  # operands of rt itself: C's int of `a & b` (int16) matches no overload
+            return Call("min" if code == "minimum" else "max", tuple(_narrowed(rt, a) for a in args), rt)
         if code == "expdiff":  # exp(a - b), ir_passes/exponentials.py
             return exp_of_difference(*args)
         if code in _MATH:

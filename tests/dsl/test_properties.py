@@ -190,3 +190,115 @@ def test_random_reduction(kind, axis, BM, BN, num_warps, dtype, data):
         terms = np.atleast_1d(np.sum(np.abs(x.astype(np.float64)), axis=axis))
         bound = x.size // size * 2.0 ** -24 * terms if kind == 0 else 0.0
         assert (np.abs(npy(out).astype(np.float64) - ref) <= bound).all(), (npy(out), ref, bound)
+
+
+# --- random integer expression trees ---------------------------------------------------------------------------
+# One integer type a kernel (its leaves, constant tiles, and the Python constants of shifts and divisors,
+# which take the tiles' type), so every op's result has it by any promotion rule: the reference is numpy in that type, wrapping at its width, with C's
+# truncating division and remainder (Triton's // and % on integers) by divisors kept in [1, 63], shifts by
+# constants below the width (>> arithmetic on signed types). Exact: any difference is a wrong result.
+INT_TYPES = {"int8": np.int8, "uint8": np.uint8, "int16": np.int16, "uint16": np.uint16, "int32": np.int32,
+             "uint32": np.uint32}
+INT_LEAVES = ["a", "b", "c", "r[None, :]"]
+
+
+def int_extend(children):
+    binop = st.tuples(st.sampled_from(["+", "-", "*", "&", "|", "^"]), children, children)
+    shift = st.tuples(st.sampled_from(["<<", ">>"]), children, st.integers(0, 7))
+    divide = st.tuples(st.sampled_from(["//", "%"]), children, st.sampled_from(INT_LEAVES))
+    minmax = st.tuples(st.sampled_from(["minimum", "maximum"]), children, children)
+    where = st.tuples(st.just("where"), st.sampled_from(INT_LEAVES), st.sampled_from(["<", ">=", "!="]),
+                      st.sampled_from(INT_LEAVES), children, children)
+    return st.one_of(binop, shift, divide, minmax, where)
+
+
+INT_EXPR = st.recursive(st.one_of(st.sampled_from(INT_LEAVES).map(lambda v: ("leaf", v)),
+                                  st.integers(0, 100).map(lambda v: ("const", v))), int_extend, max_leaves=8)
+
+
+def int_src(e) -> str:
+    kind = e[0]
+    if kind == "leaf":
+        return e[1]
+    if kind == "const":  # a tile: an expression of constants alone would be Python's int, not the type
+        return f"tl.full((BM, BN), {e[1]}, a.dtype)"
+    if kind in ("<<", ">>"):
+        return f"({int_src(e[1])} {kind} {e[2]})"
+    if kind in ("//", "%"):
+        return f"({int_src(e[1])} {kind} (({e[2]} & 63) | 1))"
+    if kind in ("minimum", "maximum"):
+        return f"tl.{kind}({int_src(e[1])}, {int_src(e[2])})"
+    if kind == "where":
+        return f"tl.where({e[1]} {e[2]} {e[3]}, {int_src(e[4])}, {int_src(e[5])})"
+    return f"({int_src(e[1])} {kind} {int_src(e[2])})"
+
+
+def int_evaluate(e, env, t):
+    """The expression's value in numpy type `t` (arrays wrap at their width, as the kernel's type does)."""
+    kind = e[0]
+    if kind == "leaf":
+        return env[e[1]]
+    if kind == "const":
+        return t(e[1])
+    x = int_evaluate(e[1], env, t) if kind != "where" else None
+    if kind in ("<<", ">>"):
+        return (np.left_shift if kind == "<<" else np.right_shift)(x, t(e[2]))
+    if kind in ("//", "%"):
+        d = (env[e[2]] & t(63)) | t(1)
+        wide_x, wide_d = np.asarray(x).astype(np.int64), np.asarray(d).astype(np.int64)
+        q = np.sign(wide_x) * (np.abs(wide_x) // wide_d)  # C: toward zero (d > 0)
+        return (q if kind == "//" else wide_x - q * wide_d).astype(t)
+    if kind in ("minimum", "maximum"):
+        return (np.minimum if kind == "minimum" else np.maximum)(x, int_evaluate(e[2], env, t))
+    if kind == "where":
+        lhs, rhs = env[e[1]], env[e[3]]
+        cond = {"<": lhs < rhs, ">=": lhs >= rhs, "!=": lhs != rhs}[e[2]]
+        return np.where(cond, int_evaluate(e[4], env, t), int_evaluate(e[5], env, t)).astype(t)
+    y = int_evaluate(e[2], env, t)
+    return {"+": np.add, "-": np.subtract, "*": np.multiply, "&": np.bitwise_and, "|": np.bitwise_or,
+            "^": np.bitwise_xor}[kind](x, y)
+
+
+def make_int_kernel(body_expr: str):
+    src = f'''
+def generated(a_ptr, b_ptr, c_ptr, r_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    offs = rm[:, None] * N + rn[None, :]
+    a = tl.load(a_ptr + offs, mask=mask, other=1)
+    b = tl.load(b_ptr + offs, mask=mask, other=1)
+    c = tl.load(c_ptr + offs, mask=mask, other=1)
+    r = tl.load(r_ptr + rn, mask=rn < N, other=1)
+    result = {body_expr}
+    tl.store(out_ptr + offs, result + tl.zeros((BM, BN), a.dtype), mask=mask)
+'''
+    name = f"<metalforge-generated-{next(_counter)}>"
+    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
+    scope = {"tl": tl}
+    exec(compile(src, name, "exec"), scope)
+    return mf.jit(scope["generated"])
+
+
+@settings(**SETTINGS)
+@given(expr=INT_EXPR, dtype=st.sampled_from(sorted(INT_TYPES)), M=st.integers(1, 12), N=st.integers(1, 40),
+       seed=st.integers(0, 2**32 - 1))
+def test_random_integer_expressions(expr, dtype, M, N, seed):
+    t = INT_TYPES[dtype]
+    info = np.iinfo(t)
+    rng = np.random.default_rng(seed)
+    a, b, c = (rng.integers(info.min, info.max, size=(M, N), endpoint=True, dtype=np.int64).astype(t) for _ in range(3))
+    r = rng.integers(info.min, info.max, size=N, endpoint=True, dtype=np.int64).astype(t)
+    a[0, 0] = info.min  # the extremes, every run
+    b.flat[-1] = info.max
+    src = int_src(expr)
+    BM, BN = 8, 16
+    poisoned = mf.full((M * N,), info.max // 3, getattr(mx, dtype))
+    out = make_int_kernel(src)[(mf.cdiv(M, BM), mf.cdiv(N, BN))](
+        mxa(a.reshape(-1)), mxa(b.reshape(-1)), mxa(c.reshape(-1)), mxa(r), poisoned, M, N, BM=BM, BN=BN, num_warps=2)
+    with np.errstate(over="ignore"):
+        want = np.broadcast_to(int_evaluate(expr, {"a": a, "b": b, "c": c, "r[None, :]": r[None, :]}, t), (M, N))
+    got = npy(out).reshape(M, N)
+    assert got.dtype == t, got.dtype
+    bad = got != want
+    assert not bad.any(), (dtype, src, np.argwhere(bad)[:5], got[bad][:5], want[bad][:5])
