@@ -302,3 +302,132 @@ def test_random_integer_expressions(expr, dtype, M, N, seed):
     assert got.dtype == t, got.dtype
     bad = got != want
     assert not bad.any(), (dtype, src, np.argwhere(bad)[:5], got[bad][:5], want[bad][:5])
+
+
+# --- random integer expressions over mixed types ----------------------------------------------------------------
+# Leaves of three drawn types; each op computes in the promoted type of its operands by Triton's rule for
+# integers (C's usual arithmetic conversions without C's promotion to int: the wider type wins, at equal width
+# the unsigned one), written here apart from metalforge's semantic.py. Division goes through int32 (Triton
+# refuses // and % of mixed signedness).
+def promote(s: np.dtype, t: np.dtype) -> np.dtype:
+    s, t = np.dtype(s), np.dtype(t)
+    if (s.kind == "u") == (t.kind == "u"):
+        return s if s.itemsize >= t.itemsize else t
+    unsigned, signed = (s, t) if s.kind == "u" else (t, s)
+    return unsigned if unsigned.itemsize >= signed.itemsize else signed
+
+
+def mixed_evaluate(e, env):
+    """(value, numpy type) of the expression, each op in its operands' promoted type (wrapping)."""
+    kind = e[0]
+    if kind == "leaf":
+        return env[e[1]], env[e[1]].dtype
+    if kind == "const":  # a Python int constant: it takes the other operand's type (see int_src_mixed)
+        return np.int64(e[1]), None
+    if kind in ("<<", ">>"):
+        x, t = mixed_evaluate(e[1], env)
+        t = t or np.dtype(np.int32)
+        return (np.left_shift if kind == "<<" else np.right_shift)(np.asarray(x).astype(t), t.type(e[2])), t
+    if kind in ("//", "%"):
+        x, t = mixed_evaluate(e[1], env)
+        d = env[e[2]]
+        wide_x = np.asarray(x).astype(t or np.int32).astype(np.int32).astype(np.int64)
+        wide_d = ((d & d.dtype.type(63)) | d.dtype.type(1)).astype(np.int64)
+        q = np.sign(wide_x) * (np.abs(wide_x) // wide_d)
+        return (q if kind == "//" else wide_x - q * wide_d).astype(np.int32), np.dtype(np.int32)
+    if kind == "where":
+        (l, lt), (r, rt) = (mixed_evaluate(("leaf", e[i]), env) for i in (1, 3))
+        c = promote(lt, rt)
+        lhs, rhs = l.astype(c), r.astype(c)
+        cond = {"<": lhs < rhs, ">=": lhs >= rhs, "!=": lhs != rhs}[e[2]]
+        (x, xt), (y, yt) = mixed_evaluate(e[4], env), mixed_evaluate(e[5], env)
+    else:
+        (x, xt), (y, yt) = mixed_evaluate(e[1], env), mixed_evaluate(e[2], env)
+    t = promote(xt, yt) if xt is not None and yt is not None else (xt or yt or np.dtype(np.int32))
+    x, y = np.asarray(x).astype(t), np.asarray(y).astype(t)
+    if kind == "where":
+        return np.where(cond, x, y).astype(t), t
+    if kind in ("minimum", "maximum"):
+        return (np.minimum if kind == "minimum" else np.maximum)(x, y), t
+    return {"+": np.add, "-": np.subtract, "*": np.multiply, "&": np.bitwise_and, "|": np.bitwise_or,
+            "^": np.bitwise_xor}[kind](x, y).astype(t), t
+
+
+def int_src_mixed(e) -> str:
+    """As int_src, with constants as Python ints (they take the other operand's type) and division in
+    int32; constants are drawn only where a tile meets them (MIXED_EXPR)."""
+    kind = e[0]
+    if kind == "leaf":
+        return e[1]
+    if kind == "const":
+        return str(e[1])
+    if kind in ("<<", ">>"):
+        return f"({int_src_mixed(e[1])} {kind} {e[2]})"
+    if kind in ("//", "%"):
+        return f"({int_src_mixed(e[1])}.to(tl.int32) {kind} (({e[2]} & 63) | 1).to(tl.int32))"
+    if kind in ("minimum", "maximum"):
+        return f"tl.{kind}({int_src_mixed(e[1])}, {int_src_mixed(e[2])})"
+    if kind == "where":
+        return f"tl.where({e[1]} {e[2]} {e[3]}, {int_src_mixed(e[4])}, {int_src_mixed(e[5])})"
+    return f"({int_src_mixed(e[1])} {kind} {int_src_mixed(e[2])})"
+
+
+def mixed_extend(children):
+    tile = st.sampled_from(INT_LEAVES).map(lambda v: ("leaf", v))
+    const = st.integers(0, 100).map(lambda v: ("const", v))
+    binop = st.one_of(st.tuples(st.sampled_from(["+", "-", "*", "&", "|", "^"]), children, children),
+                      st.tuples(st.sampled_from(["+", "-", "*", "&", "|", "^"]), children, const))
+    shift = st.tuples(st.sampled_from(["<<", ">>"]), children, st.integers(0, 7))
+    divide = st.tuples(st.sampled_from(["//", "%"]), children, st.sampled_from(INT_LEAVES))
+    minmax = st.tuples(st.sampled_from(["minimum", "maximum"]), children, children)
+    where = st.tuples(st.just("where"), st.sampled_from(INT_LEAVES), st.sampled_from(["<", ">=", "!="]),
+                      st.sampled_from(INT_LEAVES), children, children)
+    return st.one_of(binop, shift, divide, minmax, where)
+
+
+MIXED_EXPR = st.recursive(st.sampled_from(INT_LEAVES).map(lambda v: ("leaf", v)), mixed_extend, max_leaves=8)
+
+
+def make_mixed_kernel(body_expr: str):
+    src = f'''
+def generated(a_ptr, b_ptr, c_ptr, r_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    offs = rm[:, None] * N + rn[None, :]
+    a = tl.load(a_ptr + offs, mask=mask, other=1)
+    b = tl.load(b_ptr + offs, mask=mask, other=1)
+    c = tl.load(c_ptr + offs, mask=mask, other=1)
+    r = tl.load(r_ptr + rn, mask=rn < N, other=1)
+    result = {body_expr}
+    tl.static_assert(result.dtype == out_ptr.dtype.element_ty)
+    tl.store(out_ptr + offs, result + tl.zeros((BM, BN), result.dtype), mask=mask)
+'''
+    name = f"<metalforge-generated-{next(_counter)}>"
+    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
+    scope = {"tl": tl}
+    exec(compile(src, name, "exec"), scope)
+    return mf.jit(scope["generated"])
+
+
+@settings(**SETTINGS)
+@given(expr=MIXED_EXPR, types=st.tuples(*[st.sampled_from(sorted(INT_TYPES))] * 4), M=st.integers(1, 12),
+       N=st.integers(1, 40), seed=st.integers(0, 2**32 - 1))
+def test_random_mixed_integer_expressions(expr, types, M, N, seed):
+    rng = np.random.default_rng(seed)
+    env = {}
+    for leaf, dtype, shape in zip(INT_LEAVES, types, [(M, N)] * 3 + [(1, N)]):
+        info = np.iinfo(INT_TYPES[dtype])
+        env[leaf] = rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=np.int64).astype(INT_TYPES[dtype])
+        env[leaf].flat[0] = info.min
+    src = int_src_mixed(expr)
+    with np.errstate(over="ignore"):
+        want, t = mixed_evaluate(expr, env)
+    want = np.broadcast_to(np.asarray(want).astype(t), (M, N))
+    BM, BN = 8, 16
+    out = make_mixed_kernel(src)[(mf.cdiv(M, BM), mf.cdiv(N, BN))](
+        *(mxa(env[leaf].reshape(-1)) for leaf in INT_LEAVES), mf.full((M * N,), 77, getattr(mx, t.name)), M, N,
+        BM=BM, BN=BN, num_warps=2)
+    got = npy(out).reshape(M, N)
+    bad = got != want
+    assert not bad.any(), (types, src, t, np.argwhere(bad)[:5], got[bad][:5], want[bad][:5])
