@@ -431,3 +431,43 @@ def test_random_mixed_integer_expressions(expr, types, M, N, seed):
     got = npy(out).reshape(M, N)
     bad = got != want
     assert not bad.any(), (types, src, t, np.argwhere(bad)[:5], got[bad][:5], want[bad][:5])
+
+
+# --- random strided, masked 2-D copies ---------------------------------------------------------------------------
+# Odd sizes, row strides and starting elements (views that are not aligned to a vector), tile shapes and warps drawn
+# at random: every element in range is x * 3 + 1 (exact: small integer values), every other element of the output
+# buffer keeps its poison (the gaps between rows of a wider stride and the rows' ends).
+@mf.jit
+def strided_copy(x_ptr, out_ptr, M, N, sx, so, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * sx + rn[None, :], mask=mask, other=5)
+    tl.store(out_ptr + rm[:, None] * so + rn[None, :], x * 3 + 1, mask=mask)
+
+
+COPY_TYPES = {"float32": np.float32, "float16": np.float16, "int8": np.int8, "int32": np.int32, "uint16": np.uint16}
+
+
+@settings(**SETTINGS)
+@given(dtype=st.sampled_from(sorted(COPY_TYPES)), M=st.integers(1, 40), N=st.integers(1, 300),
+       pads=st.tuples(st.integers(0, 20), st.integers(0, 20)), start=st.integers(0, 9),
+       BM=st.sampled_from([1, 2, 4, 8, 16]), BN=st.sampled_from([1, 8, 32, 64, 128, 256]),
+       num_warps=st.sampled_from([1, 2, 4]), seed=st.integers(0, 2**32 - 1))
+def test_random_strided_masked_copies(dtype, M, N, pads, start, BM, BN, num_warps, seed):
+    t = COPY_TYPES[dtype]
+    sx, so = N + pads[0], N + pads[1]
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0 if t == np.uint16 else -40, 40, size=start + M * sx).astype(t)
+    poison = 77
+    out = strided_copy[(mf.cdiv(M, BM), mf.cdiv(N, BN))](
+        mxa(base)[start:], mf.full((M * so,), poison, getattr(mx, dtype)), M, N, sx, so, BM=BM, BN=BN,
+        num_warps=num_warps)
+    x = base[start:].reshape(M, sx)[:, :N].astype(np.int64)
+    want = np.full((M, so), poison, dtype=np.int64)
+    want[:, :N] = x * 3 + 1
+    got = npy(out).reshape(M, so)
+    assert got.dtype == t
+    with np.errstate(over="ignore"):
+        bad = got != want.astype(t)
+    assert not bad.any(), (dtype, M, N, sx, so, start, BM, BN, num_warps, np.argwhere(bad)[:5])
