@@ -53,3 +53,14 @@ def equal(got: mx.array | np.ndarray, want: np.ndarray) -> None:
 def generated(kernel) -> str:
     """The source the last launch of `kernel` ran: MSL, or CUDA on the cuda back end."""
     return kernel.asm.get("msl") or kernel.asm["cuda"]
+
+
+def loop_body(source: str, head: str) -> str:
+    """The text of the first loop whose line starts with `head`, up to its closing brace."""
+    start = source.index(head)
+    depth, i = 0, source.index("{", start)
+    while True:
+        depth += {"{": 1, "}": -1}.get(source[i], 0)
+        if depth == 0:
+            return source[start:i + 1]
+        i += 1

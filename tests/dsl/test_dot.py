@@ -19,7 +19,7 @@ import metalforge.language as tl
 from metalforge.errors import KernelDefinitionError, LaunchConfigError
 from metalforge.kernels import flash_attention as library_flash_attention
 
-from .kutil import close, generated, mxa, npy
+from .kutil import close, generated, loop_body, mxa, npy
 
 DTYPES = {"float32": (mx.float32, 2e-5), "float16": (mx.float16, 2e-3), "bfloat16": (mx.bfloat16, 1.6e-2)}
 
@@ -475,17 +475,6 @@ def test_dot_lowers_to_simdgroup_matrices():
     assert "simdgroup_matrix<float, 8, 8> acc[16];" in msl  # 4 simdgroups as 2x2, 4x4 fragments each
     assert "simdgroup_multiply_accumulate(acc[((i * 4) + j)], frag_a[i], frag_b[j], acc[((i * 4) + j)]);" in msl
     assert re.search(r"// \d+: acc = tl.dot\(a, b, acc\)", msl)  # the Python line it came from
-
-
-def loop_body(source: str, head: str) -> str:
-    """The text of the first loop whose line starts with `head`, up to its closing brace."""
-    start = source.index(head)
-    depth, i = 0, source.index("{", start)
-    while True:
-        depth += {"{": 1, "}": -1}.get(source[i], 0)
-        if depth == 0:
-            return source[start:i + 1]
-        i += 1
 
 
 @pytest.mark.parametrize("target,fragment,element", [("msl", "simdgroup_matrix<float, 8, 8>", "thread_elements()"),

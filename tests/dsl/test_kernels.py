@@ -14,7 +14,7 @@ import pytest
 import metalforge as mf
 import metalforge.language as tl
 
-from .kutil import close, equal, generated, mxa, npy, randf
+from .kutil import close, equal, generated, loop_body, mxa, npy, randf
 
 
 # --- vector add ------------------------------------------------------------------------------
@@ -82,20 +82,9 @@ def test_an_edge_loads_all_its_vectors_before_the_elements(rng):
             equal(out, want.astype(np.float32))
         if n % 16:  # not specialised as a multiple of 16: an edge
             source = generated(masked_double)
-            vectors = first_loop(source)
+            vectors = loop_body(source, "for (int k")  # the first loop
             assert any(v in vectors for v in ("packed_float4*)", "mf_load_masked(mf_v, ")), vectors
             assert "[0] : " not in vectors and "[0] : " in source[source.index(vectors) + len(vectors):]
-
-
-def first_loop(source: str) -> str:
-    """The text of the first `for` loop of `source`, up to its closing brace."""
-    start = source.index("for (int k")
-    depth, i = 0, source.index("{", start)
-    while True:
-        depth += {"{": 1, "}": -1}.get(source[i], 0)
-        if depth == 0:
-            return source[start:i + 1]
-        i += 1
 
 
 @pytest.mark.parametrize("n,width", [(1000, 4), (1002, 4), (1001, 4)])

@@ -92,20 +92,24 @@ def evaluate(e, env):
 _counter = itertools.count()
 
 
-def make_kernel(body_expr: str):
-    """A @mf.jit kernel from generated source (registered with linecache so the front end can read it)."""
+def make_kernel(body_expr: str, scalars: str = "s, ", other: str = "1.0", result_type: str = "tl.float32",
+                check: str = ""):
+    """A @mf.jit kernel from generated source (registered with linecache so the front end can read it):
+    `result = body_expr` over tiles a, b, c and the row vector r (loaded with `other` past the edges),
+    stored after `check` (a line, or none) as `result_type`."""
     src = f'''
-def generated(a_ptr, b_ptr, c_ptr, r_ptr, out_ptr, s, M, N, BM: tl.constexpr, BN: tl.constexpr):
+def generated(a_ptr, b_ptr, c_ptr, r_ptr, out_ptr, {scalars}M, N, BM: tl.constexpr, BN: tl.constexpr):
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)
     mask = (rm[:, None] < M) & (rn[None, :] < N)
     offs = rm[:, None] * N + rn[None, :]
-    a = tl.load(a_ptr + offs, mask=mask, other=1.0)
-    b = tl.load(b_ptr + offs, mask=mask, other=1.0)
-    c = tl.load(c_ptr + offs, mask=mask, other=1.0)
-    r = tl.load(r_ptr + rn, mask=rn < N, other=1.0)
+    a = tl.load(a_ptr + offs, mask=mask, other={other})
+    b = tl.load(b_ptr + offs, mask=mask, other={other})
+    c = tl.load(c_ptr + offs, mask=mask, other={other})
+    r = tl.load(r_ptr + rn, mask=rn < N, other={other})
     result = {body_expr}
-    tl.store(out_ptr + offs, result + tl.zeros((BM, BN), tl.float32), mask=mask)
+    {check}
+    tl.store(out_ptr + offs, result + tl.zeros((BM, BN), {result_type}), mask=mask)
 '''
     name = f"<metalforge-generated-{next(_counter)}>"
     linecache.cache[name] = (len(src), None, src.splitlines(True), name)
@@ -194,16 +198,22 @@ def test_random_reduction(kind, axis, BM, BN, num_warps, dtype, data):
 
 # --- random integer expression trees ---------------------------------------------------------------------------
 # One integer type a kernel (its leaves, constant tiles, and the Python constants of shifts and divisors,
-# which take the tiles' type), so every op's result has it by any promotion rule: the reference is numpy in that type, wrapping at its width, with C's
-# truncating division and remainder (Triton's // and % on integers) by divisors kept in [1, 63], shifts by
-# constants below the width (>> arithmetic on signed types). Exact: any difference is a wrong result.
+# which take the tiles' type), so every op's result has it by any promotion rule: the reference is numpy in
+# that type, wrapping at its width, with C's truncating division and remainder (Triton's // and % on
+# integers) by divisors kept in [1, 63], shifts by constants below the width (>> arithmetic on signed types).
+# Exact: any difference is a wrong result.
 INT_TYPES = {"int8": np.int8, "uint8": np.uint8, "int16": np.int16, "uint16": np.uint16, "int32": np.int32,
              "uint32": np.uint32}
 INT_LEAVES = ["a", "b", "c", "r[None, :]"]
 
 
-def int_extend(children):
-    binop = st.tuples(st.sampled_from(["+", "-", "*", "&", "|", "^"]), children, children)
+def int_extend(children, const_operands=False):
+    """One level of an integer expression tree over `children`; with `const_operands`, binary ops also
+    meet a Python constant (MIXED_EXPR: a constant only ever meets a tile)."""
+    ops = st.sampled_from(["+", "-", "*", "&", "|", "^"])
+    binop = st.tuples(ops, children, children)
+    if const_operands:
+        binop = st.one_of(binop, st.tuples(ops, children, st.integers(0, 100).map(lambda v: ("const", v))))
     shift = st.tuples(st.sampled_from(["<<", ">>"]), children, st.integers(0, 7))
     divide = st.tuples(st.sampled_from(["//", "%"]), children, st.sampled_from(INT_LEAVES))
     minmax = st.tuples(st.sampled_from(["minimum", "maximum"]), children, children)
@@ -216,21 +226,28 @@ INT_EXPR = st.recursive(st.one_of(st.sampled_from(INT_LEAVES).map(lambda v: ("le
                                   st.integers(0, 100).map(lambda v: ("const", v))), int_extend, max_leaves=8)
 
 
-def int_src(e) -> str:
+def int_src(e, mixed: bool = False) -> str:
+    """The kernel source of an expression tree. One type (`mixed` False): constants as tiles of a's type
+    (an expression of constants alone would be Python's int). Mixed types: constants as Python ints, which
+    take the other operand's type (MIXED_EXPR draws them only where a tile meets them), and division in
+    int32 (Triton refuses // and % of mixed signedness)."""
     kind = e[0]
+    sub = [int_src(x, mixed) if isinstance(x, tuple) else x for x in e[1:]]
     if kind == "leaf":
         return e[1]
-    if kind == "const":  # a tile: an expression of constants alone would be Python's int, not the type
-        return f"tl.full((BM, BN), {e[1]}, a.dtype)"
+    if kind == "const":
+        return str(e[1]) if mixed else f"tl.full((BM, BN), {e[1]}, a.dtype)"
     if kind in ("<<", ">>"):
-        return f"({int_src(e[1])} {kind} {e[2]})"
+        return f"({sub[0]} {kind} {e[2]})"
     if kind in ("//", "%"):
-        return f"({int_src(e[1])} {kind} (({e[2]} & 63) | 1))"
+        if mixed:
+            return f"({sub[0]}.to(tl.int32) {kind} (({e[2]} & 63) | 1).to(tl.int32))"
+        return f"({sub[0]} {kind} (({e[2]} & 63) | 1))"
     if kind in ("minimum", "maximum"):
-        return f"tl.{kind}({int_src(e[1])}, {int_src(e[2])})"
+        return f"tl.{kind}({sub[0]}, {sub[1]})"
     if kind == "where":
-        return f"tl.where({e[1]} {e[2]} {e[3]}, {int_src(e[4])}, {int_src(e[5])})"
-    return f"({int_src(e[1])} {kind} {int_src(e[2])})"
+        return f"tl.where({e[1]} {e[2]} {e[3]}, {sub[3]}, {sub[4]})"
+    return f"({sub[0]} {kind} {sub[1]})"
 
 
 def int_evaluate(e, env, t):
@@ -259,27 +276,6 @@ def int_evaluate(e, env, t):
             "^": np.bitwise_xor}[kind](x, y)
 
 
-def make_int_kernel(body_expr: str):
-    src = f'''
-def generated(a_ptr, b_ptr, c_ptr, r_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    mask = (rm[:, None] < M) & (rn[None, :] < N)
-    offs = rm[:, None] * N + rn[None, :]
-    a = tl.load(a_ptr + offs, mask=mask, other=1)
-    b = tl.load(b_ptr + offs, mask=mask, other=1)
-    c = tl.load(c_ptr + offs, mask=mask, other=1)
-    r = tl.load(r_ptr + rn, mask=rn < N, other=1)
-    result = {body_expr}
-    tl.store(out_ptr + offs, result + tl.zeros((BM, BN), a.dtype), mask=mask)
-'''
-    name = f"<metalforge-generated-{next(_counter)}>"
-    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
-    scope = {"tl": tl}
-    exec(compile(src, name, "exec"), scope)
-    return mf.jit(scope["generated"])
-
-
 @settings(**SETTINGS)
 @given(expr=INT_EXPR, dtype=st.sampled_from(sorted(INT_TYPES)), M=st.integers(1, 12), N=st.integers(1, 40),
        seed=st.integers(0, 2**32 - 1))
@@ -294,8 +290,9 @@ def test_random_integer_expressions(expr, dtype, M, N, seed):
     src = int_src(expr)
     BM, BN = 8, 16
     poisoned = mf.full((M * N,), info.max // 3, getattr(mx, dtype))
-    out = make_int_kernel(src)[(mf.cdiv(M, BM), mf.cdiv(N, BN))](
-        mxa(a.reshape(-1)), mxa(b.reshape(-1)), mxa(c.reshape(-1)), mxa(r), poisoned, M, N, BM=BM, BN=BN, num_warps=2)
+    kernel = make_kernel(src, scalars="", other="1", result_type="a.dtype")
+    out = kernel[(mf.cdiv(M, BM), mf.cdiv(N, BN))](mxa(a.reshape(-1)), mxa(b.reshape(-1)), mxa(c.reshape(-1)), mxa(r),
+                                                   poisoned, M, N, BM=BM, BN=BN, num_warps=2)
     with np.errstate(over="ignore"):
         want = np.broadcast_to(int_evaluate(expr, {"a": a, "b": b, "c": c, "r[None, :]": r[None, :]}, t), (M, N))
     got = npy(out).reshape(M, N)
@@ -304,7 +301,7 @@ def test_random_integer_expressions(expr, dtype, M, N, seed):
     assert not bad.any(), (dtype, src, np.argwhere(bad)[:5], got[bad][:5], want[bad][:5])
 
 
-# --- random integer expressions over mixed types ----------------------------------------------------------------
+# --- random integer expressions over mixed types (int_src's mixed form) ----------------------------------
 # Leaves of three drawn types; each op computes in the promoted type of its operands by Triton's rule for
 # integers (C's usual arithmetic conversions without C's promotion to int: the wider type wins, at equal width
 # the unsigned one), written here apart from metalforge's semantic.py. Division goes through int32 (Triton
@@ -322,7 +319,7 @@ def mixed_evaluate(e, env):
     kind = e[0]
     if kind == "leaf":
         return env[e[1]], env[e[1]].dtype
-    if kind == "const":  # a Python int constant: it takes the other operand's type (see int_src_mixed)
+    if kind == "const":  # a Python int constant: it takes the other operand's type (int_src, mixed)
         return np.int64(e[1]), None
     if kind in ("<<", ">>"):
         x, t = mixed_evaluate(e[1], env)
@@ -353,61 +350,8 @@ def mixed_evaluate(e, env):
             "^": np.bitwise_xor}[kind](x, y).astype(t), t
 
 
-def int_src_mixed(e) -> str:
-    """As int_src, with constants as Python ints (they take the other operand's type) and division in
-    int32; constants are drawn only where a tile meets them (MIXED_EXPR)."""
-    kind = e[0]
-    if kind == "leaf":
-        return e[1]
-    if kind == "const":
-        return str(e[1])
-    if kind in ("<<", ">>"):
-        return f"({int_src_mixed(e[1])} {kind} {e[2]})"
-    if kind in ("//", "%"):
-        return f"({int_src_mixed(e[1])}.to(tl.int32) {kind} (({e[2]} & 63) | 1).to(tl.int32))"
-    if kind in ("minimum", "maximum"):
-        return f"tl.{kind}({int_src_mixed(e[1])}, {int_src_mixed(e[2])})"
-    if kind == "where":
-        return f"tl.where({e[1]} {e[2]} {e[3]}, {int_src_mixed(e[4])}, {int_src_mixed(e[5])})"
-    return f"({int_src_mixed(e[1])} {kind} {int_src_mixed(e[2])})"
-
-
-def mixed_extend(children):
-    tile = st.sampled_from(INT_LEAVES).map(lambda v: ("leaf", v))
-    const = st.integers(0, 100).map(lambda v: ("const", v))
-    binop = st.one_of(st.tuples(st.sampled_from(["+", "-", "*", "&", "|", "^"]), children, children),
-                      st.tuples(st.sampled_from(["+", "-", "*", "&", "|", "^"]), children, const))
-    shift = st.tuples(st.sampled_from(["<<", ">>"]), children, st.integers(0, 7))
-    divide = st.tuples(st.sampled_from(["//", "%"]), children, st.sampled_from(INT_LEAVES))
-    minmax = st.tuples(st.sampled_from(["minimum", "maximum"]), children, children)
-    where = st.tuples(st.just("where"), st.sampled_from(INT_LEAVES), st.sampled_from(["<", ">=", "!="]),
-                      st.sampled_from(INT_LEAVES), children, children)
-    return st.one_of(binop, shift, divide, minmax, where)
-
-
-MIXED_EXPR = st.recursive(st.sampled_from(INT_LEAVES).map(lambda v: ("leaf", v)), mixed_extend, max_leaves=8)
-
-
-def make_mixed_kernel(body_expr: str):
-    src = f'''
-def generated(a_ptr, b_ptr, c_ptr, r_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    mask = (rm[:, None] < M) & (rn[None, :] < N)
-    offs = rm[:, None] * N + rn[None, :]
-    a = tl.load(a_ptr + offs, mask=mask, other=1)
-    b = tl.load(b_ptr + offs, mask=mask, other=1)
-    c = tl.load(c_ptr + offs, mask=mask, other=1)
-    r = tl.load(r_ptr + rn, mask=rn < N, other=1)
-    result = {body_expr}
-    tl.static_assert(result.dtype == out_ptr.dtype.element_ty)
-    tl.store(out_ptr + offs, result + tl.zeros((BM, BN), result.dtype), mask=mask)
-'''
-    name = f"<metalforge-generated-{next(_counter)}>"
-    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
-    scope = {"tl": tl}
-    exec(compile(src, name, "exec"), scope)
-    return mf.jit(scope["generated"])
+MIXED_EXPR = st.recursive(st.sampled_from(INT_LEAVES).map(lambda v: ("leaf", v)),
+                          lambda children: int_extend(children, const_operands=True), max_leaves=8)
 
 
 @settings(**SETTINGS)
@@ -420,14 +364,16 @@ def test_random_mixed_integer_expressions(expr, types, M, N, seed):
         info = np.iinfo(INT_TYPES[dtype])
         env[leaf] = rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=np.int64).astype(INT_TYPES[dtype])
         env[leaf].flat[0] = info.min
-    src = int_src_mixed(expr)
+    src = int_src(expr, mixed=True)
     with np.errstate(over="ignore"):
         want, t = mixed_evaluate(expr, env)
     want = np.broadcast_to(np.asarray(want).astype(t), (M, N))
     BM, BN = 8, 16
-    out = make_mixed_kernel(src)[(mf.cdiv(M, BM), mf.cdiv(N, BN))](
-        *(mxa(env[leaf].reshape(-1)) for leaf in INT_LEAVES), mf.full((M * N,), 77, getattr(mx, t.name)), M, N,
-        BM=BM, BN=BN, num_warps=2)
+    kernel = make_kernel(src, scalars="", other="1", result_type="result.dtype",
+                         check="tl.static_assert(result.dtype == out_ptr.dtype.element_ty)")  # the promoted type
+    out = kernel[(mf.cdiv(M, BM), mf.cdiv(N, BN))](*(mxa(env[leaf].reshape(-1)) for leaf in INT_LEAVES),
+                                                   mf.full((M * N,), 77, getattr(mx, t.name)), M, N, BM=BM, BN=BN,
+                                                   num_warps=2)
     got = npy(out).reshape(M, N)
     bad = got != want
     assert not bad.any(), (types, src, t, np.argwhere(bad)[:5], got[bad][:5], want[bad][:5])
