@@ -30,7 +30,33 @@ def _problem(what: str, shape: tuple, features: int, *dtypes: mx.Dtype) -> Optio
     return dtype_problem(what, *dtypes)
 
 
-class RMSNorm(nn.RMSNorm):
+# bumped by every change to a `Watched` module, in any model
+_GENERATION = [0]
+
+
+class Watched:
+    """Mixed into the modules a fused block's decode step depends on (the norms, RoPE and quantized
+    projections it reads, the block, attention and MLP that hold them): any change to one (an
+    attribute or item set or deleted, a dict method that changes items; mlx.nn's `update`,
+    `load_weights` and `set_dtype` set items) bumps `_GENERATION`, so a decode step knows that
+    nothing it was made for changed by comparing one integer (`_decode_step`)."""
+    __slots__ = ()
+
+
+def _bumping(name: str) -> Callable[..., Any]:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _GENERATION[0] += 1
+        return getattr(super(Watched, self), name)(*args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+for _name in ("__setattr__", "__delattr__", "__setitem__", "__delitem__", "__ior__", "update", "pop", "popitem",
+              "clear", "setdefault"):
+    setattr(Watched, _name, _bumping(_name))
+
+
+class RMSNorm(Watched, nn.RMSNorm):
     """`mlx.nn.RMSNorm` on `kernels.norms.rms_norm`."""
 
     def __call__(self, x: mx.array) -> mx.array:
@@ -55,7 +81,7 @@ class LayerNorm(nn.LayerNorm):
         return norms.layer_norm(x, weight, bias, self.eps)[0]
 
 
-class RoPE(nn.RoPE):
+class RoPE(Watched, nn.RoPE):
     """`mlx.nn.RoPE` (traditional or not, any base and scale, an integer offset) on
     `kernels.rope.rope`; positions run along the second-to-last axis."""
 
@@ -177,7 +203,7 @@ def _quantized_problem(what: str, mode: str, bits: int, no_biases: bool, shape: 
     return _problem(what, shape, words * 32 // bits, dtype, scales_dtype)
 
 
-class QuantizedLinear(nn.QuantizedLinear):
+class QuantizedLinear(Watched, nn.QuantizedLinear):
     """`mlx.nn.QuantizedLinear` in MLX's affine format (bits 2, 4, 8; any group size MLX makes) on
     the quantized matvec (one row) or matmul (more rows); the bias is added after."""
 
@@ -197,7 +223,7 @@ class QuantizedEmbedding(nn.QuantizedEmbedding):
         return super().as_linear(x) if out is None else out
 
 
-class FusedSwiGLU:
+class FusedSwiGLU(Watched):
     """Mixed into a gated MLP class whose call is `down_proj(swiglu(gate_proj(x), up_proj(x)))`
     (mlx-lm's Llama and Qwen2 MLP; `patch` checks the code): with both projections quantized alike,
     the two products and the activation are one launch instead of three: at a decode step (one row)
@@ -291,7 +317,7 @@ def _quantized(layer: nn.Module) -> quantized.Quantized:
     return layer["weight"], layer["scales"], layer["biases"]
 
 
-class FusedQKV:
+class FusedQKV(Watched):
     """Mixed into an attention class whose call is mlx-lm's Llama and Qwen2 attention (`patch`
     checks the code: `qkv_attention_call` below): at a decode step (one row) with the query, key
     and value projections quantized alike, the three products are one launch (`quantized.qmv_qkv`)
@@ -405,7 +431,7 @@ def qkv_attention_call(self: nn.Module, x: mx.array, mask: Optional[mx.array], c
     return _residual_product(self["o_proj"], output, residual)
 
 
-class FusedBlock:
+class FusedBlock(Watched):
     """Mixed into a transformer block class whose call is mlx-lm's Llama and Qwen2 pre-norm block
     (`h = x + self_attn(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h))`; `patch`
     checks the code) whose attention and MLP are fused (`FusedQKV`, `FusedSwiGLU`) and whose norms
@@ -471,21 +497,19 @@ class DecodeStep(NamedTuple):
         return self.down(self.swiglu(h), h)
 
 
-def _decode_key(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, cache: Any) -> Optional[tuple]:
-    """What `_decode_step`'s checks depend on: x's shape and dtype, the cache's kind and dtypes, the
-    attention function mlx-lm's module holds, and each module's class, settings and arrays (how many,
-    and their ids: the step keeps the arrays alive, so an id stands for its array while the step is
-    kept); None where a module lacks a setting a fused block's modules have (the full path then
-    decides). Written flat, with C-level maps: it runs for every layer of every decode step."""
+def _modules_key(block: nn.Module, attn: nn.Module, mlp: nn.Module) -> Optional[tuple]:
+    """What `_make_decode_step`'s checks read of the block's modules: each one's class, settings and
+    arrays (how many, and their ids: the step keeps the arrays alive, so an id stands for its array
+    while the step is kept); None where a module lacks a setting a fused block's modules have (the
+    full path then decides). Written flat, with C-level maps."""
     rope = attn.get("rope")
     modules = (block["input_layernorm"], block["post_attention_layernorm"], attn["q_proj"], attn["k_proj"],
                attn["v_proj"], attn["o_proj"], mlp["gate_proj"], mlp["up_proj"], mlp["down_proj"])
     try:
-        return (x.shape, x.dtype, type(cache), type(cache.offset), _dtype(cache.keys), _dtype(cache.values),
-                attention_function(attn),
-                attn.n_heads, attn.n_kv_heads, attn.scale, type(rope), rope.dims, rope.base, rope.scale, rope.traditional,
-                modules[0].eps, modules[1].eps, *map(type, modules), *map(_QUANTIZED_SETTINGS, modules[2:]),
-                *map(len, modules), *map(id, itertools.chain.from_iterable(map(dict.values, modules))))
+        return (attn.n_heads, attn.n_kv_heads, attn.scale, type(rope), rope.dims, rope.base, rope.scale,
+                rope.traditional, modules[0].eps, modules[1].eps, *map(type, modules),
+                *map(_QUANTIZED_SETTINGS, modules[2:]), *map(len, modules),
+                *map(id, itertools.chain.from_iterable(map(dict.values, modules))))
     except AttributeError:
         return None
 
@@ -498,17 +522,28 @@ def _dtype(buffer: Optional[mx.array]) -> Optional[mx.Dtype]:
 
 
 def _decode_step(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, cache: Any) -> Optional[DecodeStep]:
-    """The block's `DecodeStep` for this call, made once per `_decode_key` (the block keeps the last
-    one; a key that changed, e.g. new weights, makes it anew and frees the old arrays), or None where
-    the full path must run (the checks below, kept as None for the key)."""
-    key = _decode_key(block, attn, mlp, x, cache)
-    if key is None:
-        return None
+    """The block's `DecodeStep` for this call, or None where the full path must run (the checks of
+    `_make_decode_step`, kept as None). The block keeps the last one with what it was made for: the
+    call's facts (x's shape and dtype, the cache's kind and dtypes, the attention function mlx-lm's
+    module holds) and `_modules_key`; a key that changed (e.g. new weights) makes it anew and frees
+    the old arrays. A step's modules are all `Watched`, so while no watched module changed since
+    (`_GENERATION`), comparing the call's facts is enough: this runs for every layer of every
+    decode step, and the modules' key costs several microseconds."""
+    facts = (x.shape, x.dtype, type(cache), type(cache.offset), _dtype(cache.keys), _dtype(cache.values),
+             attention_function(attn))
     kept = block.__dict__.get("_metalforge_decode")
-    if kept is not None and kept[0] == key:
+    if kept is not None and kept[2] == _GENERATION[0] and kept[3] == facts:
         return kept[1]
-    step = _make_decode_step(block, attn, mlp, x, cache)
-    object.__setattr__(block, "_metalforge_decode", (key, step))  # not a parameter (see `prepared`)
+    generation = _GENERATION[0]  # read first: a change while the key is made is seen at the next call
+    modules = _modules_key(block, attn, mlp)
+    if modules is None:
+        return None
+    if kept is not None and kept[0] == modules and kept[3] == facts:
+        step = kept[1]
+    else:
+        step = _make_decode_step(block, attn, mlp, x, cache)
+    # not a parameter (see `prepared`); a None step's modules need not be watched: no generation
+    object.__setattr__(block, "_metalforge_decode", (modules, step, None if step is None else generation, facts))
     return step
 
 

@@ -32,13 +32,20 @@ def f64(x: mx.array) -> np.ndarray:
     return np.array(x.astype(mx.float32)).astype(np.float64)
 
 
+def mlx_class(module: nn.Module) -> type:
+    """The mlx.nn class a metalforge.nn drop-in stands in for."""
+    from metalforge.nn import layers
+
+    return {ours: theirs for theirs, ours in layers.DROP_INS.items()}[type(module)]
+
+
 def reference(module: nn.Module, *inputs: mx.array, **kwargs) -> np.ndarray:
     """The mlx.nn module's output in float32 on the CPU, its parameters cast to float32 too."""
     params = module.parameters()
     module.set_dtype(mx.float32)
     try:
         with mx.stream(mx.cpu):
-            return f64(type(module).__mro__[1].__call__(module, *(x.astype(mx.float32) for x in inputs), **kwargs))
+            return f64(mlx_class(module).__call__(module, *(x.astype(mx.float32) for x in inputs), **kwargs))
     finally:
         module.update(params)
 
@@ -153,6 +160,30 @@ def test_a_decode_layer_with_new_weights_computes_with_them(rng):
     mfnn.forget_prepared(layer)
     assert "_metalforge_prepared" not in layer.__dict__
     _expect_kernels()
+
+
+@pytest.mark.parametrize("change", ["setattr", "delattr", "setitem", "delitem", "ior", "update", "pop", "popitem",
+                                    "clear", "setdefault", "load_weights", "set_dtype"])
+def test_every_change_to_a_watched_module_is_counted(change):
+    """A fused block's decode step skips its checks while `_GENERATION` stands still, so every way
+    of changing a module it reads must move it: Module's own setters and update, and dict's methods,
+    which change items without calling `__setitem__`."""
+    from metalforge.nn import layers
+
+    norm = mfnn.RMSNorm(8)
+    weight = norm.weight
+    changes = {"setattr": lambda: setattr(norm, "eps", 0.5), "delattr": lambda: delattr(norm, "weight"),
+               "setitem": lambda: norm.__setitem__("weight", weight + 1), "delitem": lambda: norm.__delitem__("weight"),
+               "ior": lambda: norm.__ior__({"weight": weight + 1}), "update": lambda: norm.update({"weight": weight + 1}),
+               "pop": lambda: norm.pop("weight"), "popitem": norm.popitem, "clear": norm.clear,
+               "setdefault": lambda: norm.setdefault("extra", weight),
+               "load_weights": lambda: norm.load_weights([("weight", weight + 1)]),
+               "set_dtype": lambda: norm.set_dtype(mx.float16)}
+    before = layers._GENERATION[0]
+    changes[change]()
+    assert layers._GENERATION[0] > before
+    assert isinstance(norm, layers.Watched) and all(issubclass(c, layers.Watched) for c in (
+        mfnn.RoPE, mfnn.QuantizedLinear, layers.FusedBlock, layers.FusedQKV, layers.FusedSwiGLU))
 
 
 @pytest.mark.parametrize("rows", [1, 3])

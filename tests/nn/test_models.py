@@ -137,6 +137,14 @@ def test_a_blocks_decode_step_computes_what_the_full_path_does(tiny, monkeypatch
 
     first = both_ways()
     assert made == blocks and all(isinstance(b.__dict__["_metalforge_decode"][1], layers.DecodeStep) for b in blocks)
+    generation = layers._GENERATION[0]
+    assert mx.array_equal(both_ways(first["tokens"][:STEPS])["step_logits"][-1], first["step_logits"][-1])
+    assert made == blocks and layers._GENERATION[0] == generation  # a decode run changes no watched module
+    norm = blocks[1].post_attention_layernorm
+    norm |= {"weight": norm.weight * 3}  # dict's own update, around Module's __setitem__: still seen
+    rescaled = both_ways(first["tokens"][:STEPS])
+    assert made == blocks + [blocks[1]] and not mx.array_equal(rescaled["step_logits"][0], first["step_logits"][0])
+    del made[-1]
     blocks[0].input_layernorm.eps = 0.25
     blocks[1].self_attn.rope.base = 77.0
     proj = blocks[1].mlp.down_proj
