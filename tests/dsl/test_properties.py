@@ -1,5 +1,6 @@
-"""Property-based tests: hypothesis generates random elementwise expression kernels and random masked
-reductions; each is compiled by metalforge, run on the emulator and compared with numpy (float64).
+"""Property-based tests: hypothesis generates random kernels (elementwise float and integer expression
+trees, masked reductions, strided masked copies, scans, index reductions, sorts and reorderings along an
+axis); each is compiled by metalforge, run on the emulator and compared with numpy (float64, or exactly).
 
 Hypothesis draws the kernel, the shapes and a numpy seed for the inputs; a failure prints all three.
 """
@@ -417,3 +418,99 @@ def test_random_strided_masked_copies(dtype, M, N, pads, start, BM, BN, num_warp
     with np.errstate(over="ignore"):
         bad = got != want.astype(t)
     assert not bad.any(), (dtype, M, N, sx, so, start, BM, BN, num_warps, np.argwhere(bad)[:5])
+
+
+# --- random scans, index reductions, sorts and reorderings along an axis ---------------------------------------
+# The whole tile is loaded (masked-off lanes take OTHER, which the reference's padded tile holds too) and the
+# whole result is stored, so the padding's share of each scan, sort and index is checked as well. Values are
+# small integers, many equal (ties decide argmax/argmin: the first index), in float32 exact at every partial
+# sum and product of a tile (|sum| <= 64 * 100, |product| <= 2^64), in int32 wrapping as numpy's does.
+AXIS_OPS = ["cumsum", "cumprod", "flip", "sort", "argmax", "argmin", "topk", "gather"]
+AXIS_OTHER = {"cumsum": 0, "cumprod": 1, "flip": 0, "sort": 0, "argmax": -1000, "argmin": 1000, "topk": 0,
+              "gather": 0}
+
+
+@mf.jit
+def along_axis(x_ptr, index_ptr, out_ptr, M, N, OTHER: tl.constexpr, OP: tl.constexpr, AXIS: tl.constexpr,
+               REVERSE: tl.constexpr, K: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    tile = rm[:, None] * BN + rn[None, :]
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=(rm[:, None] < M) & (rn[None, :] < N), other=OTHER)
+    if OP == "cumsum":
+        tl.store(out_ptr + tile, tl.cumsum(x, axis=AXIS, reverse=REVERSE))
+    elif OP == "cumprod":
+        tl.store(out_ptr + tile, tl.cumprod(x, axis=AXIS, reverse=REVERSE))
+    elif OP == "flip":
+        tl.store(out_ptr + tile, tl.flip(x, AXIS))
+    elif OP == "sort":
+        tl.store(out_ptr + tile, tl.sort(x, descending=REVERSE))
+    elif OP == "gather":
+        tl.store(out_ptr + tile, tl.gather(x, tl.load(index_ptr + tile), AXIS))
+    elif OP == "topk":
+        tl.store(out_ptr + rm[:, None] * K + tl.arange(0, K)[None, :], tl.topk(x, K))
+    elif OP == "argmax":
+        if AXIS == 0:
+            tl.store(out_ptr + rn, tl.argmax(x, axis=0))
+        else:
+            tl.store(out_ptr + rm, tl.argmax(x, axis=1))
+    else:
+        if AXIS == 0:
+            tl.store(out_ptr + rn, tl.argmin(x, axis=0))
+        else:
+            tl.store(out_ptr + rm, tl.argmin(x, axis=1))
+
+
+def along_axis_reference(op: str, x: np.ndarray, index: np.ndarray, axis: int, reverse: bool, k: int) -> np.ndarray:
+    """What `along_axis` stores, from the padded tile `x` (int64 or float64 values, exact)."""
+    if op in ("cumsum", "cumprod"):
+        scan = np.cumsum if op == "cumsum" else np.cumprod
+        return np.flip(scan(np.flip(x, axis), axis=axis), axis) if reverse else scan(x, axis=axis)
+    if op == "flip":
+        return np.flip(x, axis)
+    if op == "sort":
+        return np.flip(np.sort(x, axis=1), 1) if reverse else np.sort(x, axis=1)
+    if op == "gather":
+        return np.take_along_axis(x, index, axis)
+    if op == "topk":
+        return np.flip(np.sort(x, axis=1), 1)[:, :k]
+    return (np.argmax if op == "argmax" else np.argmin)(x, axis=axis)  # numpy's first index on ties
+
+
+@settings(**SETTINGS)
+@given(op=st.sampled_from(AXIS_OPS), dtype=st.sampled_from(["float32", "int32", "float16"]), axis=st.integers(0, 1),
+       reverse=st.booleans(), BM=st.sampled_from([1, 2, 4, 8, 16]), BN=st.sampled_from([1, 2, 8, 32, 64]),
+       num_warps=st.sampled_from([1, 2, 4]), data=st.data())
+def test_random_ops_along_an_axis(op, dtype, axis, reverse, BM, BN, num_warps, data):
+    M = data.draw(st.integers(1, BM), label="M")
+    N = data.draw(st.integers(1, BN), label="N")
+    k = data.draw(st.sampled_from([k for k in (1, 2, 4, 8, 16, 32) if k <= BN]), label="k")
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    rng = np.random.default_rng(seed)
+    if op == "cumprod":
+        values = rng.choice(np.array([-2, -1, 1, 2]), size=(M, N))
+    else:
+        values = rng.integers(-3 if op.startswith("arg") else -100, 4 if op.startswith("arg") else 101, size=(M, N))
+    if dtype == "float16" and op in ("cumsum", "cumprod"):
+        values = np.clip(values, -1, 1)  # float16 is exact to 2048 only: 64 terms of 1
+    if op == "sort" or op == "topk":
+        axis = 1  # the last axis only (Triton's rule)
+    if op == "gather":
+        index = rng.integers(0, BM if axis == 0 else BN, size=(BM, BN))
+    else:
+        index = np.zeros((BM, BN), dtype=np.int64)
+    other = AXIS_OTHER[op]
+    padded = np.full((BM, BN), other, dtype=np.int64)
+    padded[:M, :N] = values
+    want = along_axis_reference(op, padded, index, axis, reverse, k)
+    if dtype == "int32":
+        want = want.astype(np.int32) if not op.startswith("arg") else want  # wraps as the kernel's int32 does
+    size = {"topk": BM * k, "argmax": (BN, BM)[axis], "argmin": (BN, BM)[axis]}.get(op, BM * BN)
+    out_dtype = mx.int32 if op.startswith("arg") else getattr(mx, dtype)
+    out = along_axis[(1,)](mxa(values.reshape(-1).astype(dtype)), mxa(index.reshape(-1).astype(np.int32)),
+                           mf.full((size,), 99, out_dtype), M, N, OTHER=other, OP=op, AXIS=axis, REVERSE=reverse, K=k,
+                           BM=BM, BN=BN, num_warps=num_warps)
+    got = npy(out).astype(np.float64 if dtype != "int32" or op.startswith("arg") else np.int64)
+    np.testing.assert_array_equal(got.reshape(want.shape), want.astype(got.dtype),
+                                  err_msg=f"{op} {dtype} axis {axis} reverse {reverse} M {M} N {N} BM {BM} BN {BN} "
+                                          f"k {k} warps {num_warps} seed {seed}")
