@@ -567,6 +567,13 @@ class Lowering(ABC):
                 index = next(i for i, r in enumerate(op.results) if r.id == v.id)
                 return choose([self._pointer_base(region.ops[-1].operands[index], choose) for region in op.regions
                                if region.ops and region.ops[-1].opcode == "yield"])
+            if op.opcode in ("for", "while"):  # a loop's result: its initial value's and each iteration's
+                index = next(i for i, r in enumerate(op.results) if r.id == v.id)
+                if op.opcode == "for":
+                    sources = [op.operands[3 + index], op.regions[0].ops[-1].operands[index]]
+                else:  # what the condition forwards (itself from the carried values)
+                    sources = [op.regions[0].ops[-1].operands[1 + index]]
+                return choose([self._pointer_base(s, choose) for s in sources])
             pointers = [o for o in op.operands if isinstance(element_of(o.type), PointerType)]
             if op.opcode == "load" or not pointers:
                 return None

@@ -13,10 +13,12 @@ import re
 import mlx.core as mx
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
 
 import metalforge as mf
 import metalforge.language as tl
-from metalforge.errors import KernelDefinitionError, LaunchConfigError
+from metalforge.errors import KernelDefinitionError, LaunchConfigError, SharedMemoryLimitError
 from metalforge.kernels import flash_attention as library_flash_attention
 
 from .kutil import close, generated, loop_body, mxa, npy
@@ -695,3 +697,71 @@ def test_an_operand_made_before_the_loop_is_given_registers_there(rng, num_stage
                                 num_stages=num_stages)
     a64 = np.arange(M)[:, None] - np.arange(BK)[None, :]  # small integers: exact in float16
     check(out, sum(a64 @ b64[k0:k0 + BK] for k0 in range(0, K, BK)), DTYPES["float32"][1])
+
+
+@pytest.mark.parametrize("num_stages", [None, 2, 0], ids=["staged", "double_buffered", "from_device"])
+def test_operands_in_different_address_spaces(rng, num_stages):
+    """MLX passes an input of fewer than 8 elements in `constant` memory and larger ones in `device`
+    memory: a loop-carried pointer is declared with its own operand's type, not another's (found by
+    test_random_matmuls: `decltype(a_ptr) b_ptr_k`, which Metal refuses when A is 1 x 4)."""
+    M, N, K = 1, 2, 4
+    a, a64 = inputs(rng, mx.float32, M, K)
+    b, b64 = inputs(rng, mx.float32, K, N)
+    check(run_matmul(a, b, M, N, K, (K, 1), (N, 1), mx.float32, blocks=(8, 8, 8), num_warps=1,
+                     num_stages=num_stages), a64 @ b64, 2e-5)
+    assert "decltype(a_ptr) b_ptr" not in generated(matmul)
+
+
+# --- random products: every tile shape, simdgroup arrangement, staging, layout and epilogue ----------------------
+def product_bound(k: int, magnitudes: np.ndarray, reference: np.ndarray, out_dtype: mx.Dtype) -> np.ndarray:
+    """|kernel - reference| for a float32 K-loop accumulation of k exact-or-rounded products plus an
+    epilogue of two additions (bias, residual) and a ReLU (1-Lipschitz), then the output's rounding:
+    gamma_(k+3) * sum of |terms| (Higham's bound for any summation order; `magnitudes` = |a| @ |b| +
+    |bias| + |residual|), then half an ulp of the output type."""
+    u32, out = 2.0 ** -24, {mx.float32: 2.0 ** -24, mx.float16: 2.0 ** -11, mx.bfloat16: 2.0 ** -8}[out_dtype]
+    gamma = (k + 3) * u32 / (1 - (k + 3) * u32)
+    accumulated = gamma * magnitudes
+    return accumulated + out * (np.abs(reference) + accumulated)
+
+
+@settings(max_examples=15, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(dtype=st.sampled_from(list(DTYPES)), sizes=st.tuples(*[st.integers(1, 80)] * 3),
+       blocks=st.tuples(st.sampled_from([8, 16, 32, 64]), st.sampled_from([8, 16, 32, 64]), st.sampled_from([8, 16, 32])),
+       num_warps=st.sampled_from([1, 2, 4, 8]), warps_m=st.sampled_from([None, 1, 2, 4, 8]),
+       num_stages=st.sampled_from([None, 2, 0]), transposed=st.tuples(st.booleans(), st.booleans()),
+       group_m=st.integers(1, 3), epilogue=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+       seed=st.integers(0, 2**32 - 1))
+def test_random_matmuls(dtype, sizes, blocks, num_warps, warps_m, num_stages, transposed, group_m, epilogue, seed):
+    """Random sizes (every edge mask), tiles, simdgroup arrangements, staging, operand layouts (either
+    transposed by strides) and epilogues, against float64 numpy within `product_bound`; the output
+    starts as NaN, so an element left unwritten fails."""
+    mxt = DTYPES[dtype][0]
+    M, N, K = sizes
+    bm, bn, bk = blocks
+    if warps_m is not None and warps_m > num_warps:
+        warps_m = num_warps
+    rng = np.random.default_rng(seed)
+    a, a64 = inputs(rng, mxt, *((K, M) if transposed[0] else (M, K)))
+    b, b64 = inputs(rng, mxt, *((N, K) if transposed[1] else (K, N)))
+    a64, b64 = (a64.T if transposed[0] else a64), (b64.T if transposed[1] else b64)
+    has_bias, relu, has_residual = epilogue
+    bias, bias64 = inputs(rng, mxt, N) if has_bias else (mx.zeros((1,), mxt), np.zeros(N))
+    res, res64 = inputs(rng, mxt, M, N) if has_residual else (mx.zeros((1,), mxt), np.zeros((M, N)))
+    try:
+        out = matmul[(mf.cdiv(M, bm) * mf.cdiv(N, bn),)](
+            a, b, mf.full((M, N), float("nan"), mxt), bias, res, M, N, K,
+            *((1, M) if transposed[0] else (K, 1)), *((1, K) if transposed[1] else (N, 1)), N, 1,
+            BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=group_m, HAS_BIAS=has_bias, ACTIVATION=int(relu),
+            HAS_RESIDUAL=has_residual, num_warps=num_warps, warps_m=warps_m, num_stages=num_stages)
+    except SharedMemoryLimitError as e:  # tiles too large for a threadgroup: refused, naming the fix
+        assert "matmul" in str(e) and "fix: use smaller tiles" in str(e)
+        reject()
+    acc = a64 @ b64 + bias64[None, :]
+    want = (np.maximum(acc, 0.0) if relu else acc) + res64
+    bound = product_bound(K, np.abs(a64) @ np.abs(b64) + np.abs(bias64)[None, :] + np.abs(res64), want, mxt)
+    got = to64(out)
+    excess = np.abs(got - want) - bound
+    assert np.isfinite(got).all() and excess.max() <= 0, (
+        f"worst excess {np.nanmax(excess):.3g} at {np.unravel_index(np.nanargmax(excess), excess.shape)}; "
+        f"{int(np.isnan(got).sum())} NaN")

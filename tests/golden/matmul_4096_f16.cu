@@ -180,7 +180,7 @@ if (((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16)) && mf_is_aligned(c_p
   }
   decltype(a_ptr) a_ptr_k;
   a_ptr_k = a_ptr_1;
-  decltype(a_ptr) b_ptr_k;
+  decltype(b_ptr) b_ptr_k;
   b_ptr_k = b_ptr_1;
   int a_dst = ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8));
   #pragma unroll
@@ -353,7 +353,7 @@ if (((mf_is_aligned(a_ptr, 16) && mf_is_aligned(b_ptr, 16)) && mf_is_aligned(c_p
   }
   decltype(a_ptr) a_ptr_k;
   a_ptr_k = a_ptr_1;
-  decltype(a_ptr) b_ptr_k;
+  decltype(b_ptr) b_ptr_k;
   b_ptr_k = b_ptr_1;
   int a_dst = ((((int(threadIdx.x / 32u) * 8) + (int(threadIdx.x % 32u) / 4)) * 40) + ((int(threadIdx.x % 32u) % 4) * 8));
   #pragma unroll 1

@@ -84,7 +84,7 @@ half t_18[16];
 for (int k = 0; (k < 16); k += 1) {
   t_18[k] = a[k];
 }
-decltype(a_ptr) b_ptr_k;
+decltype(b_ptr) b_ptr_k;
 b_ptr_k = b_ptr_1;
 half t_19[16];
 #pragma unroll
