@@ -1,6 +1,6 @@
 """Property-based tests: hypothesis generates random kernels (elementwise float and integer expression
 trees, masked reductions, strided masked copies, scans, index reductions, sorts and reorderings along an
-axis); each is compiled by metalforge, run on the emulator and compared with numpy (float64, or exactly).
+axis, chains of shape ops); each is compiled by metalforge, run on the emulator and compared with numpy (float64, or exactly).
 
 Hypothesis draws the kernel, the shapes and a numpy seed for the inputs; a failure prints all three.
 """
@@ -112,9 +112,15 @@ def generated(a_ptr, b_ptr, c_ptr, r_ptr, out_ptr, {scalars}M, N, BM: tl.constex
     {check}
     tl.store(out_ptr + offs, result + tl.zeros((BM, BN), {result_type}), mask=mask)
 '''
+    return jit_source(src)
+
+
+def jit_source(src: str):
+    """The @mf.jit kernel `generated` that `src` defines, registered with linecache so the front end
+    can read it."""
     name = f"<metalforge-generated-{next(_counter)}>"
     linecache.cache[name] = (len(src), None, src.splitlines(True), name)
-    scope = {"tl": tl}
+    scope = {"tl": tl, "mf": mf}
     exec(compile(src, name, "exec"), scope)
     return mf.jit(scope["generated"])
 
@@ -514,3 +520,91 @@ def test_random_ops_along_an_axis(op, dtype, axis, reverse, BM, BN, num_warps, d
     np.testing.assert_array_equal(got.reshape(want.shape), want.astype(got.dtype),
                                   err_msg=f"{op} {dtype} axis {axis} reverse {reverse} M {M} N {N} BM {BM} BN {BN} "
                                           f"k {k} warps {num_warps} seed {seed}")
+
+
+# --- random chains of shape ops ------------------------------------------------------------------------------
+# A masked [BM, BN] int32 tile through random trans, permute, reshape, join, split, interleave, flip,
+# broadcast and sums kept as a broadcast axis, each followed in numpy; every result is stored through
+# offsets built per axis (not a reshape), and compared exactly: each op is a ring operation on int32, so
+# the kernel's wrapping equals the int64 reference taken modulo 2^32.
+SHAPE_OPS = ["trans", "permute", "reshape", "join", "split", "interleave", "flip", "broadcast", "sum"]
+SHAPE_LIMIT = 4096  # elements a tile may grow to
+
+
+def shape_step(data, op: str, name: str, t: np.ndarray) -> tuple[str, np.ndarray] | None:
+    """The source of one op applied to tile `name` (numpy value `t`) and its value, or None where the op
+    does not apply to t's shape."""
+    shape, ndim = t.shape, t.ndim
+    if op == "trans" and ndim == 2:
+        return f"tl.trans({name})", t.T
+    if op == "permute" and ndim == 3:
+        perm = data.draw(st.permutations(range(3)), label="perm")
+        return f"tl.permute({name}, {tuple(perm)})", np.transpose(t, perm)
+    if op == "reshape":
+        dims = data.draw(st.integers(1, 3), label="dims")
+        exponents = [0] * dims
+        for _ in range(t.size.bit_length() - 1):  # the size's factors of two, dealt out at random
+            exponents[data.draw(st.integers(0, dims - 1), label="axis")] += 1
+        new = tuple(1 << e for e in exponents)
+        return f"tl.reshape({name}, {new})", t.reshape(new)
+    if op == "join" and ndim <= 2 and 2 * t.size <= SHAPE_LIMIT:
+        return f"tl.join({name}, {name} * 2 + 1)", np.stack([t, t * 2 + 1], axis=-1)
+    if op == "split" and shape[-1] == 2 and ndim >= 2:
+        return f"_mf_difference(*tl.split({name}))", t[..., 0] - t[..., 1] * 3
+    if op == "interleave" and 2 * t.size <= SHAPE_LIMIT:
+        return (f"tl.interleave({name}, {name} + 100)",
+                np.stack([t, t + 100], axis=-1).reshape(*shape[:-1], 2 * shape[-1]))
+    if op == "flip":
+        axis = data.draw(st.integers(0, ndim - 1), label="flip axis")
+        return f"tl.flip({name}, {axis})", np.flip(t, axis)
+    if op == "broadcast" and ndim <= 2 and 2 * t.size <= SHAPE_LIMIT:
+        return f"tl.broadcast_to(tl.expand_dims({name}, 0), {(2, *shape)}) - 5", np.broadcast_to(t[None], (2, *shape)) - 5
+    if op == "sum":
+        axis = data.draw(st.integers(0, ndim - 1), label="sum axis")
+        return (f"{name} + tl.expand_dims(tl.sum({name}, axis={axis}), {axis})",
+                t + t.sum(axis=axis, keepdims=True))
+    return None
+
+
+@settings(**SETTINGS)
+@given(BM=st.sampled_from([1, 2, 4, 8, 16]), BN=st.sampled_from([2, 4, 8, 32]), num_warps=st.sampled_from([1, 2, 4]),
+       ops=st.lists(st.sampled_from(SHAPE_OPS), min_size=1, max_size=6), data=st.data())
+def test_random_chains_of_shape_ops(BM, BN, num_warps, ops, data):
+    M = data.draw(st.integers(1, BM), label="M")
+    N = data.draw(st.integers(1, BN), label="N")
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    x = np.random.default_rng(seed).integers(-50, 51, size=(M, N)).astype(np.int32)
+    t = np.full((BM, BN), -7, dtype=np.int64)
+    t[:M, :N] = x
+    lines = []
+    for i, op in enumerate(ops):
+        step = shape_step(data, op, f"t{i}", t)
+        if step is None:
+            lines.append(f"t{i + 1} = t{i}")
+            continue
+        code, t = step
+        lines.append(f"t{i + 1} = {code}")
+    final = f"t{len(ops)}"
+    strides = np.cumprod((1, *t.shape[::-1]))[-2::-1]  # row-major strides of the result
+    axes = [f"tl.arange(0, {n}){[slice(None) if a == k else None for a in range(t.ndim)]}".replace("slice(None, None, None)", ":")
+            for k, n in enumerate(t.shape)]
+    offsets = " + ".join(f"{axis} * {stride}" for axis, stride in zip(axes, strides))
+    body = "\n    ".join(lines)
+    src = f'''
+@mf.jit
+def _mf_difference(a, b):
+    return a - b * 3
+
+
+def generated(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    t0 = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=(rm[:, None] < M) & (rn[None, :] < N), other=-7)
+    {body}
+    tl.store(out_ptr + {offsets}, {final})
+'''
+    kernel = jit_source(src)
+    out = kernel[(1,)](mxa(x.reshape(-1)), mf.full((t.size,), 99, mx.int32), M, N, BM=BM, BN=BN, num_warps=num_warps)
+    want = t.reshape(-1).astype(np.int32)  # modulo 2^32, as the kernel's int32 ring wraps
+    got = npy(out)
+    assert (got == want).all(), (src, np.argwhere(got != want)[:5].ravel(), got[:16], want[:16])
