@@ -727,7 +727,8 @@ def product_bound(k: int, magnitudes: np.ndarray, reference: np.ndarray, out_dty
 @settings(max_examples=15, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(dtype=st.sampled_from(list(DTYPES)), sizes=st.tuples(*[st.integers(1, 80)] * 3),
-       blocks=st.tuples(st.sampled_from([8, 16, 32, 64]), st.sampled_from([8, 16, 32, 64]), st.sampled_from([8, 16, 32])),
+       blocks=st.tuples(st.sampled_from([8, 16, 32, 64]), st.sampled_from([8, 16, 32, 64]),
+                        st.sampled_from([8, 16, 32])),
        num_warps=st.sampled_from([1, 2, 4, 8]), warps_m=st.sampled_from([None, 1, 2, 4, 8]),
        num_stages=st.sampled_from([None, 2, 0]), transposed=st.tuples(st.booleans(), st.booleans()),
        group_m=st.integers(1, 3), epilogue=st.tuples(st.booleans(), st.booleans(), st.booleans()),

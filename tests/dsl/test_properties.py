@@ -1,6 +1,7 @@
 """Property-based tests: hypothesis generates random kernels (elementwise float and integer expression
 trees, masked reductions, strided masked copies, scans, index reductions, sorts and reorderings along an
-axis, chains of shape ops); each is compiled by metalforge, run on the emulator and compared with numpy (float64, or exactly).
+axis, chains of shape ops); each is compiled by metalforge, run on the emulator and compared with numpy
+(float64, or exactly).
 
 Hypothesis draws the kernel, the shapes and a numpy seed for the inputs; a failure prints all three.
 """
@@ -558,7 +559,8 @@ def shape_step(data, op: str, name: str, t: np.ndarray) -> tuple[str, np.ndarray
         axis = data.draw(st.integers(0, ndim - 1), label="flip axis")
         return f"tl.flip({name}, {axis})", np.flip(t, axis)
     if op == "broadcast" and ndim <= 2 and 2 * t.size <= SHAPE_LIMIT:
-        return f"tl.broadcast_to(tl.expand_dims({name}, 0), {(2, *shape)}) - 5", np.broadcast_to(t[None], (2, *shape)) - 5
+        return (f"tl.broadcast_to(tl.expand_dims({name}, 0), {(2, *shape)}) - 5",
+                np.broadcast_to(t[None], (2, *shape)) - 5)
     if op == "sum":
         axis = data.draw(st.integers(0, ndim - 1), label="sum axis")
         return (f"{name} + tl.expand_dims(tl.sum({name}, axis={axis}), {axis})",
@@ -586,7 +588,7 @@ def test_random_chains_of_shape_ops(BM, BN, num_warps, ops, data):
         lines.append(f"t{i + 1} = {code}")
     final = f"t{len(ops)}"
     strides = np.cumprod((1, *t.shape[::-1]))[-2::-1]  # row-major strides of the result
-    axes = [f"tl.arange(0, {n}){[slice(None) if a == k else None for a in range(t.ndim)]}".replace("slice(None, None, None)", ":")
+    axes = [f"tl.arange(0, {n})[{', '.join(':' if a == k else 'None' for a in range(t.ndim))}]"
             for k, n in enumerate(t.shape)]
     offsets = " + ".join(f"{axis} * {stride}" for axis, stride in zip(axes, strides))
     body = "\n    ".join(lines)
