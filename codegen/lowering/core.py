@@ -17,7 +17,7 @@ from math import gcd
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from ...dsl.ir import Block, BlockType, Function, Operation, PointerType, ScalarType, Value, element_of, shape_of, walk_block
 from ...dsl import ir
@@ -28,6 +28,8 @@ from ..layouts import (MMA, Blocked, Expand, Layout, Remat, Scalar, add, div, fl
 from ..lir import Bin, Call, Cast, Expr, FragmentElement, Index, Lit, Select, Sym, Un
 from ..ir_passes.assign_layouts import PASS_THROUGH, LayoutPlan, stage_elements, writes_atomically
 
+# what a walk to a pointer's argument gives for a value it met before (`Lowering._pointer_base`)
+_REVISITED = object()
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "sdiv": "/", "udiv": "/", "srem": "%", "urem": "%",
            "and": "&", "or": "|", "xor": "^", "shl": "<<", "ashr": ">>", "lshr": ">>"}
@@ -258,8 +260,12 @@ class Lowering(ABC):
         self.atomic_outputs = writes_atomically(fn)
         self.word_outputs: set[str] = set()  # 16-bit outputs accessed through 32-bit words (memory.py)
         self.prints: list[tuple] = []  # device_print sites: (prefix, element types, hex)
-        self.producer: dict[int, Operation] = {}
-        self.alias: dict[int, Value] = {}  # loop-carried block argument -> its initial value
+        # each value's op, the whole function's from the start: a pointer's argument may be found through
+        # a value a loop computes after the access that asks (what an iteration leaves in a carried pointer)
+        self.producer: dict[int, Operation] = {r.id: op for op in fn.walk() for r in op.results}
+        # a loop's block argument -> the values it takes: its initial value and what each iteration
+        # yields (a while loop's body arguments: what its condition forwards)
+        self.carried_sources: dict[int, list[Value]] = {}
         # loop-carried tiles a `tl.dot` in the loop accumulates into in place (control.py)
         self.fragment_accumulators: set[int] = set()
         # dot operands pipelined by asynchronous copies, by the value ids of their loads and carried tile
@@ -548,37 +554,43 @@ class Lowering(ABC):
             return next((b for b in known if b not in self.outputs), known[0] if known else None)
         return self._pointer_base(v, prefer_input)
 
-    def _pointer_base(self, v: Value, choose: Callable[[list[str | None]], str | None]) -> str | None:
-        """The kernel argument pointer v was computed from, following offsets, aliases and the values
-        each branch of an `if` yields (`choose` picks among the branches' arguments)."""
-        seen = 0
-        while seen < 10000:
-            seen += 1
+    def _pointer_base(self, v: Value, choose: Callable[[list[str | None]], str | None],
+                      seen: set[int] | None = None) -> str | None:
+        """The kernel argument pointer v was computed from, following offsets and every value a
+        pointer can take where control flow meets: each branch of an `if`, and a loop-carried
+        pointer's initial value and what each iteration leaves in it (`carried_sources`), which may
+        be another pointer the loop carries (`choose` picks among their arguments)."""
+        seen = set() if seen is None else seen
+        base = self._pointer_base_in(v, choose, seen)
+        return None if base is _REVISITED else base
+
+    def _pointer_base_in(self, v: Value, choose: Callable[[list[str | None]], str | None], seen: set[int]) -> Any:
+        while v.id not in seen:
+            seen.add(v.id)
             for a in self.fn.args:
                 if a.id == v.id:
                     return a.name
-            if v.id in self.alias:
-                v = self.alias[v.id]
-                continue
+            sources = self.carried_sources.get(v.id)
             op = self.producer.get(v.id)
+            if sources is None and op is not None and op.opcode in ("if", "for", "while"):
+                index = next(i for i, r in enumerate(op.results) if r.id == v.id)
+                if op.opcode == "if":
+                    sources = [region.ops[-1].operands[index] for region in op.regions
+                               if region.ops and region.ops[-1].opcode == "yield"]
+                elif op.opcode == "for":
+                    sources = [op.operands[3 + index], op.regions[0].ops[-1].operands[index]]
+                else:  # what the condition forwards
+                    sources = [op.regions[0].ops[-1].operands[1 + index]]
+            if sources is not None:
+                bases = [b for b in (self._pointer_base_in(s, choose, seen) for s in sources) if b is not _REVISITED]
+                return choose(bases) if bases else _REVISITED
             if op is None:
                 return None
-            if op.opcode == "if":
-                index = next(i for i, r in enumerate(op.results) if r.id == v.id)
-                return choose([self._pointer_base(region.ops[-1].operands[index], choose) for region in op.regions
-                               if region.ops and region.ops[-1].opcode == "yield"])
-            if op.opcode in ("for", "while"):  # a loop's result: its initial value's and each iteration's
-                index = next(i for i, r in enumerate(op.results) if r.id == v.id)
-                if op.opcode == "for":
-                    sources = [op.operands[3 + index], op.regions[0].ops[-1].operands[index]]
-                else:  # what the condition forwards (itself from the carried values)
-                    sources = [op.regions[0].ops[-1].operands[1 + index]]
-                return choose([self._pointer_base(s, choose) for s in sources])
             pointers = [o for o in op.operands if isinstance(element_of(o.type), PointerType)]
             if op.opcode == "load" or not pointers:
                 return None
             v = pointers[0]
-        return None
+        return _REVISITED  # a value met again on this walk (a pointer a loop advances): its others decide
 
     # ---- elementwise -------------------------------------------------------------------------------
 

@@ -29,7 +29,6 @@ class LoweringDriver(Lowering):
         for op in ops:
             self.current = op
             for r in op.results:
-                self.producer[r.id] = op
                 self.depth[r.id] = len(self.blocks) - 1
             for region in op.regions:
                 for a in region.args:

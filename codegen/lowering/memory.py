@@ -434,7 +434,6 @@ def check_atomic_outputs(lw: Lowering) -> None:
     if not bad:
         return
     atomics = [op for op in lw.fn.walk() if op.opcode.startswith("atomic_") or op.opcode in ("print", "assert")]
-    lw.producer.update({r.id: op for op in lw.fn.walk() for r in op.results})  # for base_argument, before the walk
     on_bad = [op for op in atomics if op.opcode not in ("print", "assert") and lw.base_argument(op.operands[0]) in bad]
     lw.current = (on_bad or atomics)[0]
     name = lw.base_argument(lw.current.operands[0]) if on_bad else next(iter(bad))

@@ -610,3 +610,86 @@ def generated(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
     want = t.reshape(-1).astype(np.int32)  # modulo 2^32, as the kernel's int32 ring wraps
     got = npy(out)
     assert (got == want).all(), (src, np.argwhere(got != want)[:5].ravel(), got[:16], want[:16])
+
+
+# --- random loops carrying pointers ---------------------------------------------------------------------------
+# A loop (for or while, a run-time trip count) carries an int32 tile and two pointers into the inputs x and
+# y, or into the output, which it advances, swaps between iterations and chooses between with a scalar `if`;
+# after the loop, the pointers it leaves are read or written. Exact against numpy: each pointer is followed
+# as an index into its own array (`where`).
+@mf.jit
+def carried_pointers(x_ptr, y_ptr, o_ptr, trips, n, WHILE: tl.constexpr, SWAP: tl.constexpr, CHOOSE: tl.constexpr,
+                     AFTER: tl.constexpr, STEP_X: tl.constexpr, STEP_Y: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), tl.int32)
+    p = x_ptr + offs
+    q = y_ptr + offs
+    o = o_ptr + offs
+    i = 0
+    if WHILE:
+        while i < trips:
+            if CHOOSE and i % 3 == 1:
+                acc = acc * 3 + tl.load(q)
+            else:
+                acc = acc * 3 + tl.load(p)
+            p += STEP_X
+            q += STEP_Y
+            o += BLOCK
+            if SWAP:
+                p, q = q, p
+            i += 1
+    else:
+        for i in range(trips):
+            if CHOOSE and i % 3 == 1:
+                acc = acc * 3 + tl.load(q)
+            else:
+                acc = acc * 3 + tl.load(p)
+            p += STEP_X
+            q += STEP_Y
+            o += BLOCK
+            if SWAP:
+                p, q = q, p
+    if AFTER == 1:
+        acc += tl.load(p) * 1000
+    if AFTER == 2:
+        acc += tl.load(q) * 1000
+    tl.store(o, acc)
+    tl.store(o_ptr + n - BLOCK + offs, tl.load(p) - tl.load(q))
+
+
+def carried_pointers_reference(x: np.ndarray, y: np.ndarray, out: np.ndarray, trips: int, swap: bool, choose: bool,
+                               after: int, step_x: int, step_y: int, block: int) -> np.ndarray:
+    """What `carried_pointers` writes into `out`: each pointer an (array, index) pair."""
+    offs = np.arange(block)
+    acc = np.zeros(block, np.int64)
+    p, q, o = (x, 0), (y, 0), 0
+    for i in range(trips):
+        source = q if choose and i % 3 == 1 else p
+        acc = acc * 3 + source[0][source[1] + offs]
+        p, q, o = (p[0], p[1] + step_x), (q[0], q[1] + step_y), o + block
+        if swap:
+            p, q = q, p
+    if after:
+        chosen = p if after == 1 else q
+        acc = acc + chosen[0][chosen[1] + offs] * 1000
+    out = out.copy()
+    out[o + offs] = acc.astype(np.int32)
+    out[len(out) - block + offs] = (p[0][p[1] + offs] - q[0][q[1] + offs]).astype(np.int32)
+    return out
+
+
+@settings(**SETTINGS)
+@given(loop=st.sampled_from(["for", "while"]), swap=st.booleans(), choose=st.booleans(), after=st.integers(0, 2),
+       trips=st.integers(0, 6), steps=st.tuples(st.sampled_from([0, 1, 8, 16]), st.sampled_from([0, 1, 8, 16])),
+       block=st.sampled_from([8, 16, 32]), num_warps=st.sampled_from([1, 2]), seed=st.integers(0, 2**32 - 1))
+def test_random_loops_carrying_pointers(loop, swap, choose, after, trips, steps, block, num_warps, seed):
+    rng = np.random.default_rng(seed)
+    size = block + 6 * 16  # room for every pointer's last advance
+    x, y = (rng.integers(-9, 10, size=size).astype(np.int32) for _ in range(2))
+    n = block * 8  # the output: the tile at o (<= 6 blocks on), then p - q in its last block
+    out = carried_pointers[(1,)](mxa(x), mxa(y), mf.full((n,), 99, mx.int32), trips, n, WHILE=loop == "while",
+                                 SWAP=swap, CHOOSE=choose, AFTER=after, STEP_X=steps[0], STEP_Y=steps[1], BLOCK=block,
+                                 num_warps=num_warps)
+    want = carried_pointers_reference(x, y, np.full(n, 99, np.int32), trips, swap, choose, after, *steps, block)
+    got = npy(out)
+    assert (got == want).all(), np.argwhere(got != want)[:5].ravel()
