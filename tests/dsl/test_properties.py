@@ -1,7 +1,7 @@
 """Property-based tests: hypothesis generates random kernels (elementwise float and integer expression
 trees, masked reductions, strided masked copies, scans, index reductions, sorts and reorderings along an
-axis, chains of shape ops); each is compiled by metalforge, run on the emulator and compared with numpy
-(float64, or exactly).
+axis, chains of shape ops, loops carrying pointers, strided walks); each is compiled by metalforge, run
+on the emulator and compared with numpy (float64, or exactly).
 
 Hypothesis draws the kernel, the shapes and a numpy seed for the inputs; a failure prints all three.
 """
@@ -693,3 +693,48 @@ def test_random_loops_carrying_pointers(loop, swap, choose, after, trips, steps,
     want = carried_pointers_reference(x, y, np.full(n, 99, np.int32), trips, swap, choose, after, *steps, block)
     got = npy(out)
     assert (got == want).all(), np.argwhere(got != want)[:5].ravel()
+
+
+# --- random strided walks in a loop ---------------------------------------------------------------------------
+# A tile of neighbouring elements read at a start that moves by a step each iteration (a run-time or constexpr
+# step, a start of any divisibility), masked at the buffer's end, summed in int32: whatever vector width the
+# compiler proves for the reads, each must read the elements named. Exact.
+WALK_TYPES = {"float32": np.float32, "float16": np.float16, "int8": np.int8, "int16": np.int16, "int32": np.int32}
+
+
+@mf.jit
+def strided_walk(x_ptr, o_ptr, n, start, trips, step, CONST_STEP: tl.constexpr, USE_CONST: tl.constexpr,
+                 ROWS: tl.constexpr, BLOCK: tl.constexpr):
+    rows = tl.arange(0, ROWS)
+    offs = start + rows[:, None] * BLOCK + tl.arange(0, BLOCK)[None, :]
+    acc = tl.zeros((ROWS, BLOCK), tl.int32)
+    for k in range(trips):
+        if USE_CONST:
+            idx = offs + k * CONST_STEP
+        else:
+            idx = offs + k * step
+        acc = acc * 3 + tl.load(x_ptr + idx, mask=idx < n, other=-1).to(tl.int32)
+    out = rows[:, None] * BLOCK + tl.arange(0, BLOCK)[None, :]
+    tl.store(o_ptr + out, acc)
+
+
+@settings(**SETTINGS)
+@given(dtype=st.sampled_from(sorted(WALK_TYPES)), rows=st.sampled_from([1, 2, 4]),
+       block=st.sampled_from([1, 4, 8, 16, 64]),
+       step=st.sampled_from([0, 1, 2, 3, 4, 8, 16, 17, 32, 64]), use_const=st.booleans(), start=st.integers(0, 40),
+       trips=st.integers(0, 5), spare=st.integers(-40, 40), num_warps=st.sampled_from([1, 2, 4]),
+       seed=st.integers(0, 2**32 - 1))
+def test_random_strided_walks(dtype, rows, block, step, use_const, start, trips, spare, num_warps, seed):
+    t = WALK_TYPES[dtype]
+    n = max(1, start + rows * block + step * max(trips - 1, 0) + spare)  # the buffer ends before, at or past the walk
+    x = np.random.default_rng(seed).integers(-9, 10, size=n).astype(t)
+    out = strided_walk[(1,)](mxa(x), mf.full((rows * block,), 99, mx.int32), n, start, trips, step, CONST_STEP=step,
+                             USE_CONST=use_const, ROWS=rows, BLOCK=block, num_warps=num_warps)
+    offs = start + np.arange(rows * block)
+    want = np.zeros(rows * block, np.int64)
+    for k in range(trips):
+        idx = offs + k * step
+        inside = idx < n
+        want = want * 3 + np.where(inside, x[np.minimum(idx, n - 1)].astype(np.int64), -1)
+    got = npy(out)
+    assert (got == want.astype(np.int32)).all(), (n, np.argwhere(got != want.astype(np.int32))[:5].ravel())
