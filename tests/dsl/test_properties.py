@@ -1,7 +1,7 @@
 """Property-based tests: hypothesis generates random kernels (elementwise float and integer expression
 trees, masked reductions, strided masked copies, scans, index reductions, sorts and reorderings along an
-axis, chains of shape ops, loops carrying pointers, strided walks); each is compiled by metalforge, run
-on the emulator and compared with numpy (float64, or exactly).
+axis, chains of shape ops, loops carrying pointers, strided walks, control flow over tiles); each is
+compiled by metalforge, run on the emulator and compared with numpy (float64, or exactly).
 
 Hypothesis draws the kernel, the shapes and a numpy seed for the inputs; a failure prints all three.
 """
@@ -12,7 +12,7 @@ import linecache
 
 import mlx.core as mx
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 import metalforge as mf
@@ -738,3 +738,117 @@ def test_random_strided_walks(dtype, rows, block, step, use_const, start, trips,
         want = want * 3 + np.where(inside, x[np.minimum(idx, n - 1)].astype(np.int64), -1)
     got = npy(out)
     assert (got == want.astype(np.int32)).all(), (n, np.argwhere(got != want.astype(np.int32))[:5].ravel())
+
+
+# --- random control flow over tiles in several layouts -----------------------------------------------------------
+# Two square int32 tiles, t (loaded by rows) and u (loaded transposed), rewritten by random statements: `if`
+# on a run-time scalar, `for` and `while` loops with a run-time trip count, nested; the expressions mix
+# layouts (trans, sums broadcast back along their axis, where on a bit, maximum). numpy runs the same
+# program in int64; a draw whose values leave int32 is rejected, so every comparison means the same on both
+# sides and the results are exact.
+TILE_EXPR = st.recursive(
+    st.sampled_from(["t", "u"]),
+    lambda e: st.one_of(st.tuples(st.just("trans"), e), st.tuples(st.sampled_from(["+", "3*-", "max"]), e, e),
+                        st.tuples(st.just("bsum"), st.integers(0, 1), e, e), st.tuples(st.just("where"), e, e, e)),
+    max_leaves=4)
+
+
+def _block(statements):
+    return st.lists(statements, min_size=1, max_size=3)
+
+
+CONTROL = st.recursive(
+    st.one_of(st.tuples(st.just("assign"), st.sampled_from(["t", "u"]), TILE_EXPR),
+              st.tuples(st.just("addc"), st.sampled_from(["t", "u"]))),
+    lambda s: st.one_of(st.tuples(st.just("if"), st.integers(-2, 2), _block(s), _block(s)),
+                        st.tuples(st.sampled_from(["for", "while"]), _block(s))),
+    max_leaves=6)
+
+
+def tile_src(e) -> str:
+    if isinstance(e, str):
+        return e
+    kind, *args = e
+    if kind == "trans":
+        return f"tl.trans({tile_src(args[0])})"
+    if kind == "+":
+        return f"({tile_src(args[0])} + {tile_src(args[1])})"
+    if kind == "3*-":
+        return f"({tile_src(args[0])} * 3 - {tile_src(args[1])})"
+    if kind == "max":
+        return f"tl.maximum({tile_src(args[0])}, {tile_src(args[1])})"
+    if kind == "bsum":
+        return f"(tl.expand_dims(tl.sum({tile_src(args[1])}, axis={args[0]}), {args[0]}) + {tile_src(args[2])})"
+    return f"tl.where(({tile_src(args[0])} & 1) == 0, {tile_src(args[1])}, {tile_src(args[2])})"
+
+
+def tile_value(e, env: dict) -> np.ndarray:
+    if isinstance(e, str):
+        return env[e]
+    kind, *args = e
+    if kind == "trans":
+        return tile_value(args[0], env).T
+    if kind == "+":
+        return tile_value(args[0], env) + tile_value(args[1], env)
+    if kind == "3*-":
+        return tile_value(args[0], env) * 3 - tile_value(args[1], env)
+    if kind == "max":
+        return np.maximum(tile_value(args[0], env), tile_value(args[1], env))
+    if kind == "bsum":
+        return tile_value(args[1], env).sum(axis=args[0], keepdims=True) + tile_value(args[2], env)
+    return np.where((tile_value(args[0], env) & 1) == 0, tile_value(args[1], env), tile_value(args[2], env))
+
+
+def control_src(statements, depth: int = 1) -> list[str]:
+    pad, lines = "    " * depth, []
+    for s in statements:
+        if s[0] == "assign":
+            lines.append(f"{pad}{s[1]} = {tile_src(s[2])}")
+        elif s[0] == "addc":
+            lines.append(f"{pad}{s[1]} = {s[1]} + c")
+        elif s[0] == "if":
+            lines += [f"{pad}if c > {s[1]}:", *control_src(s[2], depth + 1), f"{pad}else:",
+                      *control_src(s[3], depth + 1)]
+        elif s[0] == "for":
+            lines += [f"{pad}for i{depth} in range(trips):", *control_src(s[1], depth + 1)]
+        else:
+            lines += [f"{pad}j{depth} = 0", f"{pad}while j{depth} < trips:", *control_src(s[1], depth + 1),
+                      f"{pad}    j{depth} += 1"]
+    return lines
+
+
+def control_run(statements, env: dict) -> None:
+    for s in statements:
+        if s[0] in ("assign", "addc"):
+            env[s[1]] = tile_value(s[2], env) if s[0] == "assign" else env[s[1]] + env["c"]
+            if np.abs(env[s[1]]).max() >= 2**31:
+                reject()  # int32 would wrap where numpy's int64 does not: comparisons would differ
+        elif s[0] == "if":
+            control_run(s[2] if env["c"] > s[1] else s[3], env)
+        else:
+            for _ in range(env["trips"]):
+                control_run(s[1], env)
+
+
+@settings(**SETTINGS)
+@given(program=_block(CONTROL), B=st.sampled_from([2, 4, 8, 16]), c=st.integers(-3, 3), trips=st.integers(0, 3),
+       num_warps=st.sampled_from([1, 2, 4]), seed=st.integers(0, 2**32 - 1))
+def test_random_control_flow_over_tiles(program, B, c, trips, num_warps, seed):
+    x = np.random.default_rng(seed).integers(-20, 21, size=(B, B)).astype(np.int32)
+    env = {"t": x.astype(np.int64), "u": x.T.astype(np.int64), "c": c, "trips": trips}
+    control_run(program, env)
+    body = "\n".join(control_src(program))
+    src = f'''
+def generated(x_ptr, o_ptr, c, trips, B: tl.constexpr):
+    r = tl.arange(0, B)
+    t = tl.load(x_ptr + r[:, None] * B + r[None, :])
+    u = tl.load(x_ptr + r[None, :] * B + r[:, None])
+{body}
+    tl.store(o_ptr + r[:, None] * B + r[None, :], t)
+    tl.store(o_ptr + B * B + r[:, None] * B + r[None, :], u)
+'''
+    out = jit_source(src)[(1,)](mxa(x.reshape(-1)), mf.full((2 * B * B,), 99, mx.int32), c, trips, B=B,
+                                num_warps=num_warps)
+    want = np.concatenate([env["t"].reshape(-1), env["u"].reshape(-1)]).astype(np.int32)
+    got = npy(out)
+    assert (got == want).all(), (src, np.argwhere(got != want)[:5].ravel())
