@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import mlx.core as mx
 import pytest
+from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
 
 import metalforge as mf
+from metalforge.errors import SharedMemoryLimitError
 from metalforge.kernels.matmul import matmul_kernel
 from metalforge.kernels.specimens import SPECIMENS
 
+from ..dsl import test_properties as props
+from ..dsl.test_dot import matmul
 from .nvrtc import nvrtc_missing, ptxas, resources, to_ptx
 from .test_cuda_render import compiled_source
 
@@ -67,3 +72,43 @@ def test_skinny_matmul_prologue_declares_each_name_once(num_stages):
     prologue = c.asm["cuda"].split("for (int k0 = 0;")[0]
     assert prologue.count("mf_cp_async_commit();") == num_stages - 1
     assert ".entry" in to_ptx(compiled_source(c))
+
+
+# --- random kernels' CUDA, compiled as MLX compiles it ---------------------------------------------------------
+# The emulator runs these kernels' Metal (tests/dsl: test_dot.py's random matmuls, test_properties.py's random
+# control flow and loops carrying pointers); their CUDA must compile too, for every tile shape, arrangement,
+# staging, layout, epilogue and control-flow shape drawn.
+@settings(max_examples=8, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dtype=st.sampled_from(["float32", "float16", "bfloat16"]), sizes=st.tuples(*[st.integers(1, 300)] * 3),
+       blocks=st.tuples(st.sampled_from([16, 32, 64, 128]), st.sampled_from([16, 32, 64, 128]),
+                        st.sampled_from([16, 32, 64])),
+       num_warps=st.sampled_from([1, 2, 4, 8]), num_stages=st.sampled_from([None, 1, 2, 3, 0]),
+       transposed=st.tuples(st.booleans(), st.booleans()), epilogue=st.tuples(st.booleans(), st.integers(0, 2),
+                                                                              st.booleans()))
+def test_random_matmuls_compile_with_nvrtc(dtype, sizes, blocks, num_warps, num_stages, transposed, epilogue):
+    M, N, K = sizes
+    bm, bn, bk = blocks
+    a, d = mx.zeros((1,), getattr(mx, dtype)), mx.zeros((1,), getattr(mx, dtype))
+    try:
+        c = matmul.compile(a, a, mf.empty((M, N), getattr(mx, dtype)), d, d, M, N, K,
+                           *((1, M) if transposed[0] else (K, 1)), *((1, K) if transposed[1] else (N, 1)), N, 1,
+                           BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=2, HAS_BIAS=epilogue[0], ACTIVATION=epilogue[1],
+                           HAS_RESIDUAL=epilogue[2], num_warps=num_warps, num_stages=num_stages, target="cuda")
+    except SharedMemoryLimitError:
+        reject()
+    assert ".entry" in to_ptx(compiled_source(c))
+
+
+@settings(max_examples=8, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(loop=st.sampled_from(["for", "while"]), swap=st.booleans(), choose=st.booleans(), after=st.integers(0, 2),
+       block=st.sampled_from([8, 32]), data=st.data())
+def test_random_control_flow_compiles_with_nvrtc(loop, swap, choose, after, block, data):
+    i32 = mx.zeros((64,), mx.int32)
+    pointers = props.carried_pointers.compile(i32, i32, mf.empty((8 * block,), mx.int32), 3, 8 * block,
+                                              WHILE=loop == "while", SWAP=swap, CHOOSE=choose, AFTER=after,
+                                              STEP_X=1, STEP_Y=16, BLOCK=block, target="cuda")
+    assert ".entry" in to_ptx(compiled_source(pointers))
+    program = data.draw(props._block(props.CONTROL), label="program")
+    kernel = props.control_kernel(program)
+    flow = kernel.compile(i32, mf.empty((128,), mx.int32), 1, 3, B=8, target="cuda")
+    assert ".entry" in to_ptx(compiled_source(flow))

@@ -829,3 +829,27 @@ def test_pointers_a_loop_advances_keep_their_arguments(rng):
         sums[:len(chunk)] += chunk
     want[(steps - 1) * block:(steps - 1) * block + n - (steps - 1) * block] = sums[:n - (steps - 1) * block]
     close(npy(out), want, rtol=0, atol=1.5e-6)  # 3 float32 additions of |x| <= 2, any order: 3 * 2^-24 * 8
+
+
+@mf.jit
+def advance_in_a_while_loop(x_ptr, o_ptr, trips, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    p = x_ptr + offs
+    acc = tl.zeros((BLOCK,), tl.float32)
+    i = 0
+    while i < trips:
+        acc += tl.load(p)
+        p += BLOCK
+        i += 1
+    tl.store(o_ptr + offs, acc + tl.load(p))
+
+
+def test_a_pointer_a_while_loop_advances_keeps_its_type(rng):
+    """The pointer a while loop's body advances is declared with its argument's type (const, in its
+    address space): it was declared `device float*` from no argument, which Metal refuses for a
+    pointer into an input (found by test_properties.py's random loops carrying pointers)."""
+    block, trips = 8, 3
+    x = randf(rng, block * (trips + 1))
+    out = advance_in_a_while_loop[(1,)](mxa(x), mf.full((block,), -1.0), trips, BLOCK=block)
+    want = x.reshape(trips + 1, block).sum(axis=0, dtype=np.float32)  # the same order: acc then the last row
+    close(npy(out), want, rtol=0, atol=4 * 2.0 ** -24 * 8)  # 3 additions of |x| <= 2 each, any order

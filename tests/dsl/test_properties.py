@@ -618,6 +618,22 @@ def generated(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
 # after the loop, the pointers it leaves are read or written. Exact against numpy: each pointer is followed
 # as an index into its own array (`where`).
 @mf.jit
+def carried_step(acc, p, q, o, i, SWAP: tl.constexpr, CHOOSE: tl.constexpr, STEP_X: tl.constexpr,
+                 STEP_Y: tl.constexpr, BLOCK: tl.constexpr):
+    """One iteration of `carried_pointers`' loop (a helper: pointers in and out of a call too)."""
+    if CHOOSE and i % 3 == 1:
+        acc = acc * 3 + tl.load(q)
+    else:
+        acc = acc * 3 + tl.load(p)
+    p += STEP_X
+    q += STEP_Y
+    o += BLOCK
+    if SWAP:
+        p, q = q, p
+    return acc, p, q, o
+
+
+@mf.jit
 def carried_pointers(x_ptr, y_ptr, o_ptr, trips, n, WHILE: tl.constexpr, SWAP: tl.constexpr, CHOOSE: tl.constexpr,
                      AFTER: tl.constexpr, STEP_X: tl.constexpr, STEP_Y: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
@@ -628,27 +644,11 @@ def carried_pointers(x_ptr, y_ptr, o_ptr, trips, n, WHILE: tl.constexpr, SWAP: t
     i = 0
     if WHILE:
         while i < trips:
-            if CHOOSE and i % 3 == 1:
-                acc = acc * 3 + tl.load(q)
-            else:
-                acc = acc * 3 + tl.load(p)
-            p += STEP_X
-            q += STEP_Y
-            o += BLOCK
-            if SWAP:
-                p, q = q, p
+            acc, p, q, o = carried_step(acc, p, q, o, i, SWAP, CHOOSE, STEP_X, STEP_Y, BLOCK)
             i += 1
     else:
         for i in range(trips):
-            if CHOOSE and i % 3 == 1:
-                acc = acc * 3 + tl.load(q)
-            else:
-                acc = acc * 3 + tl.load(p)
-            p += STEP_X
-            q += STEP_Y
-            o += BLOCK
-            if SWAP:
-                p, q = q, p
+            acc, p, q, o = carried_step(acc, p, q, o, i, SWAP, CHOOSE, STEP_X, STEP_Y, BLOCK)
     if AFTER == 1:
         acc += tl.load(p) * 1000
     if AFTER == 2:
@@ -837,8 +837,18 @@ def test_random_control_flow_over_tiles(program, B, c, trips, num_warps, seed):
     x = np.random.default_rng(seed).integers(-20, 21, size=(B, B)).astype(np.int32)
     env = {"t": x.astype(np.int64), "u": x.T.astype(np.int64), "c": c, "trips": trips}
     control_run(program, env)
+    kernel = control_kernel(program)
+    out = kernel[(1,)](mxa(x.reshape(-1)), mf.full((2 * B * B,), 99, mx.int32), c, trips, B=B, num_warps=num_warps)
+    want = np.concatenate([env["t"].reshape(-1), env["u"].reshape(-1)]).astype(np.int32)
+    got = npy(out)
+    assert (got == want).all(), ("".join(kernel.source.lines), np.argwhere(got != want)[:5].ravel())
+
+
+def control_kernel(program):
+    """The kernel of a CONTROL program: t and u loaded from x ([B, B], by rows and transposed), the
+    program run, both stored to o, t first."""
     body = "\n".join(control_src(program))
-    src = f'''
+    source = f'''
 def generated(x_ptr, o_ptr, c, trips, B: tl.constexpr):
     r = tl.arange(0, B)
     t = tl.load(x_ptr + r[:, None] * B + r[None, :])
@@ -847,8 +857,4 @@ def generated(x_ptr, o_ptr, c, trips, B: tl.constexpr):
     tl.store(o_ptr + r[:, None] * B + r[None, :], t)
     tl.store(o_ptr + B * B + r[:, None] * B + r[None, :], u)
 '''
-    out = jit_source(src)[(1,)](mxa(x.reshape(-1)), mf.full((2 * B * B,), 99, mx.int32), c, trips, B=B,
-                                num_warps=num_warps)
-    want = np.concatenate([env["t"].reshape(-1), env["u"].reshape(-1)]).astype(np.int32)
-    got = npy(out)
-    assert (got == want).all(), (src, np.argwhere(got != want)[:5].ravel())
+    return jit_source(source)
