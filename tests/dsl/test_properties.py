@@ -1,7 +1,7 @@
 """Property-based tests: hypothesis generates random kernels (elementwise float and integer expression
 trees, masked reductions, strided masked copies, scans, index reductions, sorts and reorderings along an
-axis, chains of shape ops, loops carrying pointers, strided walks, control flow over tiles); each is
-compiled by metalforge, run on the emulator and compared with numpy (float64, or exactly).
+axis, chains of shape ops, loops carrying pointers, strided walks, control flow over tiles, masks); each
+is compiled by metalforge, run on the emulator and compared with numpy (float64, or exactly).
 
 Hypothesis draws the kernel, the shapes and a numpy seed for the inputs; a failure prints all three.
 """
@@ -858,3 +858,60 @@ def generated(x_ptr, o_ptr, c, trips, B: tl.constexpr):
     tl.store(o_ptr + B * B + r[:, None] * B + r[None, :], u)
 '''
     return jit_source(source)
+
+
+# --- random masks ------------------------------------------------------------------------------------------------
+# A load and a store of a 2-D tile under a random boolean expression (&, |, ~ over comparisons of the row and
+# column indices with run-time and constexpr bounds, their sum, their low bit), each anded with the array's
+# bounds; the output starts poisoned, so a mask proven true or false wrongly shows as a wrong element. Exact.
+MASK_ATOMS = ["rm[:, None] < M", "rn[None, :] < N", "rm[:, None] >= LO", "rn[None, :] != K", "rm[:, None] < CM",
+              "(rm[:, None] + rn[None, :]) < D", "(rn[None, :] & 1) == 0", "rn[None, :] < CN"]
+MASK_EXPR = st.recursive(st.sampled_from(MASK_ATOMS),
+                         lambda e: st.one_of(st.tuples(st.sampled_from(["&", "|"]), e, e), st.tuples(st.just("~"), e)),
+                         max_leaves=5)
+
+
+def mask_src(e) -> str:
+    if isinstance(e, str):
+        return f"({e})"
+    if e[0] == "~":
+        return f"(~{mask_src(e[1])})"
+    return f"({mask_src(e[1])} {e[0]} {mask_src(e[2])})"
+
+
+def mask_value(e, env: dict) -> np.ndarray:
+    if isinstance(e, str):
+        return eval(e, {}, env)  # the atoms are numpy expressions too
+    if e[0] == "~":
+        return ~mask_value(e[1], env)
+    return (mask_value(e[1], env) & mask_value(e[2], env) if e[0] == "&" else
+            mask_value(e[1], env) | mask_value(e[2], env))
+
+
+@settings(**SETTINGS)
+@given(load_mask=MASK_EXPR, store_mask=MASK_EXPR, sizes=st.tuples(st.integers(1, 40), st.integers(1, 70)),
+       blocks=st.tuples(st.sampled_from([1, 2, 8, 16]), st.sampled_from([1, 4, 16, 64])),
+       bounds=st.tuples(*[st.integers(-2, 80)] * 6), num_warps=st.sampled_from([1, 2, 4]),
+       seed=st.integers(0, 2**32 - 1))
+def test_random_masks(load_mask, store_mask, sizes, blocks, bounds, num_warps, seed):
+    (M, N), (BM, BN) = sizes, blocks
+    LO, K, D, CM, CN, _ = bounds
+    src = f'''
+def generated(x_ptr, o_ptr, M, N, LO, K, D, CM: tl.constexpr, CN: tl.constexpr, BM: tl.constexpr,
+              BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    inside = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=inside & {mask_src(load_mask)}, other=-5)
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], x * 2 + 1, mask=inside & {mask_src(store_mask)})
+'''
+    x = np.random.default_rng(seed).integers(-100, 100, size=(M, N)).astype(np.int32)
+    out = jit_source(src)[(mf.cdiv(M, BM), mf.cdiv(N, BN))](
+        mxa(x.reshape(-1)), mf.full((M * N,), 7777, mx.int32), M, N, LO, K, D, CM=CM, CN=CN, BM=BM, BN=BN,
+        num_warps=num_warps)
+    env = {"rm": np.arange(M), "rn": np.arange(N), "M": M, "N": N, "LO": LO, "K": K, "D": D, "CM": CM, "CN": CN,
+           "None": None}
+    loaded = np.where(mask_value(load_mask, env), x, -5)
+    want = np.where(mask_value(store_mask, env), loaded * 2 + 1, 7777)
+    got = npy(out).reshape(M, N)
+    assert (got == want).all(), (src, np.argwhere(got != want)[:5].tolist())
