@@ -766,3 +766,47 @@ def test_random_matmuls(dtype, sizes, blocks, num_warps, warps_m, num_stages, tr
     assert np.isfinite(got).all() and excess.max() <= 0, (
         f"worst excess {np.nanmax(excess):.3g} at {np.unravel_index(np.nanargmax(excess), excess.shape)}; "
         f"{int(np.isnan(got).sum())} NaN")
+
+
+@settings(max_examples=15, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(batched=st.booleans(), dtype=st.sampled_from(["int8", "float16", "float32"]),
+       sizes=st.tuples(st.integers(1, 5), st.integers(1, 40), st.integers(1, 40), st.integers(1, 130)),
+       blocks=st.tuples(st.sampled_from([1, 2, 4]), st.sampled_from([8, 16, 32]), st.sampled_from([8, 16, 32]),
+                        st.sampled_from([8, 16, 32])),
+       num_warps=st.sampled_from([1, 2, 4]), num_stages=st.sampled_from([None, 2, 0]), seed=st.integers(0, 2**32 - 1))
+def test_random_integer_and_batched_dots(batched, dtype, sizes, blocks, num_warps, num_stages, seed):
+    """int8 products (int32 results, exact: up to 130 products of +-128) and 3-D batched products
+    (int8, float16, float32 operands, float32 results within `product_bound`) at random sizes, tiles,
+    warps and staging; the outputs start poisoned."""
+    if not batched:
+        dtype = "int8"  # float 2-D products: test_random_matmuls
+    (B, M, N, K), (bb, bm, bn, bk) = sizes, blocks
+    rng = np.random.default_rng(seed)
+    shape_a, shape_b = ((B, M, K), (B, K, N)) if batched else ((M, K), (K, N))
+    if dtype == "int8":
+        (a, a64), (b, b64) = int8_inputs(rng, *shape_a), int8_inputs(rng, *shape_b)
+        out_dtype = mx.int32
+    else:
+        (a, a64), (b, b64) = inputs(rng, getattr(mx, dtype), *shape_a), inputs(rng, getattr(mx, dtype), *shape_b)
+        out_dtype = mx.float32
+    try:
+        if batched:
+            out = batched_dot[(mf.cdiv(M, bm), mf.cdiv(N, bn), mf.cdiv(B, bb))](
+                a, b, mf.full((B, M, N), 12345, out_dtype), B, M, N, K, BLOCK_B=bb, BLOCK_M=bm, BLOCK_N=bn,
+                BLOCK_K=bk, num_warps=num_warps)
+        else:
+            out = matmul_out[(mf.cdiv(M, bm), mf.cdiv(N, bn))](
+                a, b, mf.full((M, N), 12345, mx.int32), M, N, K, OUT=tl.int32, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+                num_warps=num_warps, num_stages=num_stages)
+    except SharedMemoryLimitError as e:
+        assert "fix: use smaller tiles" in str(e)
+        reject()
+    want = a64 @ b64 + (1 if batched else 0)
+    if dtype == "int8":
+        np.testing.assert_array_equal(npy(out), want.astype(np.int32))
+    else:
+        excess = np.abs(npy(out).astype(np.float64) - want) - product_bound(
+            K, np.abs(a64) @ np.abs(b64) + 1, want, mx.float32)
+        worst = np.unravel_index(excess.argmax(), excess.shape)
+        assert excess.max() <= 0, f"worst excess {excess.max():.3g} at {worst}"
