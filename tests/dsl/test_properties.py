@@ -1,7 +1,8 @@
 """Property-based tests: hypothesis generates random kernels (elementwise float and integer expression
 trees, masked reductions, strided masked copies, scans, index reductions, sorts and reorderings along an
-axis, chains of shape ops, loops carrying pointers, strided walks, control flow over tiles, masks); each
-is compiled by metalforge, run on the emulator and compared with numpy (float64, or exactly).
+axis, chains of shape ops, loops carrying pointers, strided walks, control flow over tiles, masks, pair
+reductions and scans with a @jit combine); each is compiled by metalforge, run on the emulator and
+compared with numpy (float64, or exactly).
 
 Hypothesis draws the kernel, the shapes and a numpy seed for the inputs; a failure prints all three.
 """
@@ -915,3 +916,85 @@ def generated(x_ptr, o_ptr, M, N, LO, K, D, CM: tl.constexpr, CN: tl.constexpr, 
     want = np.where(mask_value(store_mask, env), loaded * 2 + 1, 7777)
     got = npy(out).reshape(M, N)
     assert (got == want).all(), (src, np.argwhere(got != want)[:5].tolist())
+
+
+# --- random reductions and scans of (value, index) pairs with a @jit combine, on 3-D tiles -------------------------
+@mf.jit
+def first_max(v1, i1, v2, i2):
+    """The larger value with its index, the smaller index on ties: associative and commutative, so
+    any order of combining gives one answer."""
+    take = (v1 > v2) | ((v1 == v2) & (i1 < i2))
+    return tl.where(take, v1, v2), tl.where(take, i1, i2)
+
+
+@mf.jit
+def pairs_along(x_ptr, v_ptr, i_ptr, SCAN: tl.constexpr, AXIS: tl.constexpr, REVERSE: tl.constexpr,
+                KEEP: tl.constexpr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    ra = tl.arange(0, A)[:, None, None]
+    rb = tl.arange(0, B)[None, :, None]
+    rc = tl.arange(0, C)[None, None, :]
+    flat = ra * B * C + rb * C + rc
+    x = tl.load(x_ptr + flat)
+    index = flat
+    if SCAN:
+        v, i = tl.associative_scan((x, index), AXIS, first_max, reverse=REVERSE)
+        tl.store(v_ptr + flat, v)
+        tl.store(i_ptr + flat, i)
+    else:
+        v, i = tl.reduce((x, index), AXIS, first_max, keep_dims=KEEP)
+        if KEEP:
+            out = (tl.arange(0, 1 if AXIS == 0 else A)[:, None, None] * B * C +
+                   tl.arange(0, 1 if AXIS == 1 else B)[None, :, None] * C +
+                   tl.arange(0, 1 if AXIS == 2 else C)[None, None, :])
+            tl.store(v_ptr + out, v)
+            tl.store(i_ptr + out, i)
+        elif AXIS == 0:
+            tl.store(v_ptr + tl.arange(0, B)[:, None] * C + tl.arange(0, C)[None, :], v)
+            tl.store(i_ptr + tl.arange(0, B)[:, None] * C + tl.arange(0, C)[None, :], i)
+        elif AXIS == 1:
+            tl.store(v_ptr + tl.arange(0, A)[:, None] * C + tl.arange(0, C)[None, :], v)
+            tl.store(i_ptr + tl.arange(0, A)[:, None] * C + tl.arange(0, C)[None, :], i)
+        else:
+            tl.store(v_ptr + tl.arange(0, A)[:, None] * B + tl.arange(0, B)[None, :], v)
+            tl.store(i_ptr + tl.arange(0, A)[:, None] * B + tl.arange(0, B)[None, :], i)
+
+
+def first_max_reference(x: np.ndarray, axis: int, scan: bool, reverse: bool) -> tuple[np.ndarray, np.ndarray]:
+    """numpy's (max, first flat index of it) along `axis`, or its inclusive scan (from the end when reversed)."""
+    index = np.arange(x.size).reshape(x.shape)
+    xs, ids = np.moveaxis(x, axis, -1), np.moveaxis(index, axis, -1)
+    if not scan:
+        at = np.argmax(np.where(xs == xs.max(axis=-1, keepdims=True), -ids, np.iinfo(np.int64).min), axis=-1)
+        return np.take_along_axis(xs, at[..., None], -1)[..., 0], np.take_along_axis(ids, at[..., None], -1)[..., 0]
+    v, i = np.empty_like(xs), np.empty_like(ids)
+    order = range(xs.shape[-1] - 1, -1, -1) if reverse else range(xs.shape[-1])
+    best_v, best_i = None, None
+    for k in order:
+        if best_v is None:
+            best_v, best_i = xs[..., k].copy(), ids[..., k].copy()
+        else:
+            take = (xs[..., k] > best_v) | ((xs[..., k] == best_v) & (ids[..., k] < best_i))
+            best_v, best_i = np.where(take, xs[..., k], best_v), np.where(take, ids[..., k], best_i)
+        v[..., k], i[..., k] = best_v, best_i
+    return np.moveaxis(v, -1, axis), np.moveaxis(i, -1, axis)
+
+
+@settings(**SETTINGS)
+@given(scan=st.booleans(), axis=st.integers(0, 2), reverse=st.booleans(), keep=st.booleans(),
+       shape=st.tuples(*[st.sampled_from([1, 2, 4, 8])] * 3), num_warps=st.sampled_from([1, 2, 4]),
+       seed=st.integers(0, 2**32 - 1))
+def test_random_pair_reductions_and_scans(scan, axis, reverse, keep, shape, num_warps, seed):
+    x = np.random.default_rng(seed).integers(-3, 4, size=shape).astype(np.int32)  # many ties
+    size = x.size if scan or keep else x.size // shape[axis]
+    v, i = pairs_along[(1,)](mxa(x.reshape(-1)), mf.full((x.size,), 99, mx.int32), mf.full((x.size,), 99, mx.int32),
+                             SCAN=scan, AXIS=axis, REVERSE=reverse, KEEP=keep, A=shape[0], B=shape[1], C=shape[2],
+                             num_warps=num_warps)
+    want_v, want_i = first_max_reference(x.astype(np.int64), axis, scan, reverse)
+    if keep and not scan:  # stored where the kept axis is 0
+        want_v, want_i = np.expand_dims(want_v, axis), np.expand_dims(want_i, axis)
+        got_v = npy(v).reshape(shape).take([0], axis)
+        got_i = npy(i).reshape(shape).take([0], axis)
+    else:
+        got_v, got_i = npy(v)[:size].reshape(want_v.shape), npy(i)[:size].reshape(want_i.shape)
+    assert (got_v == want_v).all() and (got_i == want_i).all(), (got_v.ravel()[:8], want_v.ravel()[:8],
+                                                                 got_i.ravel()[:8], want_i.ravel()[:8])
