@@ -1,8 +1,8 @@
 """Property-based tests: hypothesis generates random kernels (elementwise float and integer expression
 trees, masked reductions, strided masked copies, scans, index reductions, sorts and reorderings along an
 axis, chains of shape ops, loops carrying pointers, strided walks, control flow over tiles, masks, pair
-reductions and scans with a @jit combine); each is compiled by metalforge, run on the emulator and
-compared with numpy (float64, or exactly).
+reductions and scans with a @jit combine, conversions between element types); each is compiled by
+metalforge, run on the emulator and compared with numpy (float64, or exactly) or MLX's CPU ops.
 
 Hypothesis draws the kernel, the shapes and a numpy seed for the inputs; a failure prints all three.
 """
@@ -998,3 +998,73 @@ def test_random_pair_reductions_and_scans(scan, axis, reverse, keep, shape, num_
         got_v, got_i = npy(v)[:size].reshape(want_v.shape), npy(i)[:size].reshape(want_i.shape)
     assert (got_v == want_v).all() and (got_i == want_i).all(), (got_v.ravel()[:8], want_v.ravel()[:8],
                                                                  got_i.ravel()[:8], want_i.ravel()[:8])
+
+
+# --- random conversions between element types ------------------------------------------------------------------
+# x.to(DST) for every pair of nine types, on values where the conversion is defined (floats to integers within
+# the integer's range; integers to bfloat16 below 2^24, so no route through float32 rounds twice), including
+# each type's extremes, infinities between float types and halfway cases; against MLX's own conversion on the
+# CPU (C's: truncation toward zero, wrapping, round to nearest even). Same-width pairs also by bitcast, against
+# numpy's view. Exact.
+CONVERT_TYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "float16", "bfloat16", "float32"]
+_WIDTH = {"int8": 8, "uint8": 8, "int16": 16, "uint16": 16, "int32": 32, "uint32": 32, "float16": 16,
+          "bfloat16": 16, "float32": 32}
+
+
+@mf.jit
+def convert(x_ptr, o_ptr, b_ptr, n, DST: tl.constexpr, BITS: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(o_ptr + offs, x.to(DST), mask=mask)
+    if BITS:
+        tl.store(b_ptr + offs, x.to(b_ptr.dtype.element_ty, bitcast=True), mask=mask)
+
+
+def conversion_inputs(rng, src: str, dst: str, n: int) -> np.ndarray:
+    """float64 values of type `src` (exactly representable) whose conversion to `dst` is defined."""
+    def limits(name: str) -> tuple[float, float]:
+        if name.startswith(("int", "uint")):
+            info = np.iinfo(name)
+            return float(info.min), float(info.max)
+        return {"float16": (-65504.0, 65504.0), "bfloat16": (-3.3e38, 3.3e38), "float32": (-3.4e38, 3.4e38)}[name]
+    lo, hi = limits(src)
+    if dst.startswith(("int", "uint")) and not src.startswith(("int", "uint")):
+        lo, hi = max(lo, limits(dst)[0]), min(hi, limits(dst)[1] * 0.99)  # truncation stays in range
+    if dst == "bfloat16" and src.startswith(("int", "uint")):
+        lo, hi = max(lo, -2.0 ** 24), min(hi, 2.0 ** 24)
+    if src.startswith(("int", "uint")):
+        values = rng.integers(int(lo), int(hi), size=n, endpoint=True).astype(np.float64)
+        special = [lo, hi, 0, 1, -1 if lo < 0 else 2, 2049, 16777217 if hi > 2**24 else hi]
+    else:
+        scale = rng.choice([1.0, 100.0, 70000.0, 2.0 ** 30, hi], size=n)
+        values = np.clip(rng.uniform(-1, 1, size=n) * scale, lo, hi)
+        special = [lo, hi, 0.5, -0.5, 1.5, 2.5, -2.5, 65519.0 if hi > 65519 else hi, 1e-6, -0.0]
+        if not dst.startswith(("int", "uint")):
+            special += [np.inf, -np.inf, 1e-8]
+    values[:len(special)] = np.clip(special, lo, hi) if dst.startswith(("int", "uint")) else special
+    if src == "bfloat16":  # numpy has no bfloat16: MLX rounds
+        return np.array(mx.array(values.astype(np.float32)).astype(mx.bfloat16).astype(mx.float32)).astype(np.float64)
+    return values.astype(src).astype(np.float64)
+
+
+@settings(**SETTINGS)
+@given(src=st.sampled_from(CONVERT_TYPES), dst=st.sampled_from(CONVERT_TYPES), n=st.integers(16, 64),
+       seed=st.integers(0, 2**32 - 1))
+def test_random_conversions(src, dst, n, seed):
+    values = conversion_inputs(np.random.default_rng(seed), src, dst, n)
+    with mx.stream(mx.cpu):
+        x = (mx.array(values.astype(np.float32)).astype(getattr(mx, src)) if src in ("bfloat16", "float32", "float16")
+             else mx.array(values.astype(src)))
+        want = x.astype(getattr(mx, dst))
+    same_width = _WIDTH[src] == _WIDTH[dst] and src != dst
+    bits_type = getattr(mx, dst) if same_width else mx.int32
+    out, bits = convert[(1,)](x, mf.full((n,), 7, getattr(mx, dst)), mf.full((n,), 7, bits_type), n,
+                              DST=getattr(tl, dst), BITS=same_width, BLOCK=64, num_warps=1)
+    as_bits = {8: np.uint8, 16: np.uint16, 32: np.uint32}[_WIDTH[dst]]
+    got_bits, want_bits = (np.array(a.view(mx.uint8)).view(as_bits) for a in (out, want))
+    bad = got_bits != want_bits
+    assert not bad.any(), (src, dst, values[bad][:4], np.array(out.astype(mx.float32))[bad][:4],
+                           np.array(want.astype(mx.float32))[bad][:4])
+    if same_width:
+        np.testing.assert_array_equal(np.array(bits.view(mx.uint8)), np.array(x.view(mx.uint8)))
