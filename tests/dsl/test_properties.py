@@ -1,8 +1,8 @@
 """Property-based tests: hypothesis generates random kernels (elementwise float and integer expression
 trees, masked reductions, strided masked copies, scans, index reductions, sorts and reorderings along an
 axis, chains of shape ops, loops carrying pointers, strided walks, control flow over tiles, masks, pair
-reductions and scans with a @jit combine, conversions between element types); each is compiled by
-metalforge, run on the emulator and compared with numpy (float64, or exactly) or MLX's CPU ops.
+reductions and scans with a @jit combine, conversions between element types, atomics); each is compiled
+by metalforge, run on the emulator and compared with numpy (float64, or exactly) or MLX's CPU ops.
 
 Hypothesis draws the kernel, the shapes and a numpy seed for the inputs; a failure prints all three.
 """
@@ -1068,3 +1068,49 @@ def test_random_conversions(src, dst, n, seed):
                            np.array(want.astype(mx.float32))[bad][:4])
     if same_width:
         np.testing.assert_array_equal(np.array(bits.view(mx.uint8)), np.array(x.view(mx.uint8)))
+
+
+# --- random atomics ---------------------------------------------------------------------------------------------
+# Programs racing on a few bins of one output through atomic add, max or min (masked lanes skip), and storing
+# plainly to a second output; 16-bit outputs are reached through 32-bit words. The bins end as numpy's
+# reductions whatever the order: integers, and floats holding small integers (every sum exact).
+ATOMIC_TYPES = {"int32": np.int32, "uint32": np.uint32, "float32": np.float32, "float16": np.float16}
+
+
+@mf.jit
+def racing(x_ptr, bins_ptr, o_ptr, copy_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = (offs < n) & (offs % 5 != 3)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0)
+    b = tl.load(bins_ptr + offs, mask=offs < n, other=0)
+    if OP == "add":
+        tl.atomic_add(o_ptr + b, x, mask=mask)
+    elif OP == "max":
+        tl.atomic_max(o_ptr + b, x, mask=mask)
+    else:
+        tl.atomic_min(o_ptr + b, x, mask=mask)
+    tl.store(copy_ptr + offs, x, mask=offs < n)
+
+
+@settings(**SETTINGS)
+@given(dtype=st.sampled_from(sorted(ATOMIC_TYPES)), op=st.sampled_from(["add", "max", "min"]), n=st.integers(1, 600),
+       bins=st.integers(1, 13), block=st.sampled_from([32, 64, 128]), num_warps=st.sampled_from([1, 2, 4]),
+       seed=st.integers(0, 2**32 - 1))
+def test_random_atomics(dtype, op, n, bins, block, num_warps, seed):
+    if dtype == "float16" and op != "add":
+        op = "add"  # Triton's half atomics: add (metalforge's max and min: tests/conformance)
+    rng = np.random.default_rng(seed)
+    t = ATOMIC_TYPES[dtype]
+    x = rng.integers(0 if dtype == "uint32" else -8, 9, size=n).astype(t)
+    b = rng.integers(0, bins, size=n).astype(np.int32)
+    start = {"add": 0, "max": 0 if dtype == "uint32" else -100, "min": 100}[op]
+    # MLX starts every output of a kernel at one value: the copy starts where the bins do
+    out, copy = racing[(mf.cdiv(n, block),)](mxa(x), mxa(b), mf.full((bins,), start, getattr(mx, dtype)),
+                                             mf.full((n,), start, getattr(mx, dtype)), n, OP=op, BLOCK=block,
+                                             num_warps=num_warps)
+    live = (np.arange(n) % 5) != 3
+    reduce = {"add": np.add, "max": np.maximum, "min": np.minimum}[op]
+    want = np.full(bins, start, np.float64)
+    reduce.at(want, b[live], x[live].astype(np.float64))
+    np.testing.assert_array_equal(npy(out).astype(np.float64), want)
+    np.testing.assert_array_equal(npy(copy), x)
