@@ -517,8 +517,10 @@ def _modules_key(block: nn.Module, attn: nn.Module, mlp: nn.Module) -> Optional[
 _QUANTIZED_SETTINGS = operator.attrgetter("group_size", "bits", "mode")
 
 
-def _dtype(buffer: Optional[mx.array]) -> Optional[mx.Dtype]:
-    return None if buffer is None else buffer.dtype
+def _dtype(buffer: Optional[mx.array]) -> Union[mx.Dtype, str]:
+    """A cache buffer's dtype, or "no buffer" (an empty cache): not None, which MLX's Dtype refuses to
+    be compared with (TypeError), and a decode step's facts are compared with the ones before."""
+    return "no buffer" if buffer is None else buffer.dtype
 
 
 def _decode_step(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, cache: Any) -> Optional[DecodeStep]:

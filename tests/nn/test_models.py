@@ -16,6 +16,8 @@ import mlx.core as mx
 import mlx.nn as nn
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
 
 import metalforge.nn as mfnn
 from benchmarks import lm_bench
@@ -156,6 +158,20 @@ def test_a_blocks_decode_step_computes_what_the_full_path_does(tiny, monkeypatch
     assert not mx.array_equal(changed["step_logits"][0], first["step_logits"][0])
     mfnn.forget_prepared(model)
     assert not any("_metalforge_decode" in b.__dict__ for b in blocks)
+
+
+def test_a_one_token_prompt(tiny):
+    """A prompt of one token is a decode-shaped call on an empty cache (no buffers yet): the block's
+    facts then hold no dtype for them, and the next step's comparison with real dtypes raised
+    TypeError (MLX's Dtype is not comparable with None; found by test_random_models_patched_match_unpatched)."""
+    model, prompt = tiny
+    base = lm_bench.generate(model, prompt[:1], STEPS)
+    mfnn.patch(model)
+    patched = lm_bench.generate(model, prompt[:1], STEPS, base["tokens"])
+    scale = float(np.abs(np.array(base["prefill_logits"])).max())
+    for ours, theirs in zip([patched["prefill_logits"], *patched["step_logits"]],
+                            [base["prefill_logits"], *base["step_logits"]], strict=True):
+        assert_logits_match(ours, theirs, scale)
 
 
 def test_a_rotating_cache_runs_the_full_path(tiny):
@@ -453,3 +469,45 @@ def test_benchmark_kernel_shares_and_table(rng):
     for phase in shares.values():
         assert all(0 < v <= 1 for v in phase.values()) and sum(phase.values()) <= 1
     assert "| llama-8b | FAILED: MemoryError: x |" in lm_bench.table([{"model": "llama-8b", "error": "MemoryError: x"}])
+
+
+@settings(max_examples=6, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(arch=st.sampled_from(["llama", "qwen2"]), head_dim=st.sampled_from([16, 32, 64]),
+       heads=st.sampled_from([(1, 1), (2, 1), (4, 2), (4, 4), (8, 2)]), layers=st.integers(1, 2),
+       quantization=st.sampled_from([(32, 4), (64, 4), (32, 8), (128, 8), (64, 2)]), widen=st.integers(1, 3),
+       vocab=st.integers(17, 400), prompt=st.integers(1, 40), tie=st.booleans(), seed=st.integers(0, 2**31 - 1))
+def test_random_models_patched_match_unpatched(arch, head_dim, heads, layers, quantization, widen, vocab, prompt,
+                                                tie, seed):
+    """mlx-lm Llama and Qwen2 models of random shapes (heads, grouped-query ratio, head width, layers,
+    MLP width, quantization, vocabulary, tied head, prompt length), patched against unpatched through
+    a prefill and decode steps: the logits within LOGIT_BOUND and the greedy tokens agree (hidden
+    sizes up to 256 and MLP widths up to 384 keep every dot product within the bound's K)."""
+    import importlib
+
+    group, bits = quantization
+    hidden = heads[0] * head_dim
+    if hidden % group or hidden > 256:
+        reject()
+    config = dict(model_type=arch, hidden_size=hidden, num_hidden_layers=layers, intermediate_size=group * widen,
+                  num_attention_heads=heads[0], num_key_value_heads=heads[1], rms_norm_eps=1e-5, vocab_size=vocab,
+                  tie_word_embeddings=tie)
+    if config["intermediate_size"] > 384:
+        reject()
+    module = importlib.import_module(f"mlx_lm.models.{arch}")
+    mx.random.seed(seed)
+    model = module.Model(module.ModelArgs.from_dict(config))
+    model.set_dtype(mx.float32)
+    nn.quantize(model, group_size=group, bits=bits)
+    mx.eval(model.parameters())
+    tokens = mx.array(np.random.default_rng(seed).integers(0, vocab, prompt))
+    base = lm_bench.generate(model, tokens, STEPS)
+    mfnn.patch(model)
+    try:
+        patched = lm_bench.generate(model, tokens, STEPS, base["tokens"])
+    finally:
+        mfnn.unpatch(model)
+    scale = float(np.abs(np.array(base["prefill_logits"])).max())
+    assert_logits_match(patched["prefill_logits"], base["prefill_logits"], scale)
+    for ours, theirs in zip(patched["step_logits"], base["step_logits"], strict=True):
+        assert_logits_match(ours, theirs, scale)
+    assert_same_greedy(patched, base, scale)
