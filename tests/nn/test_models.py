@@ -522,3 +522,57 @@ def test_random_models_patched_match_unpatched(arch, head_dim, heads, layers, qu
     scale = float(np.abs(np.array(base[0])).max())
     for ours, theirs in zip(patched, base, strict=True):
         assert_logits_match(ours, theirs, scale)
+
+
+def _mutate(model: nn.Module, kind: str, layer: int) -> None:
+    """One change to a model's layer, as a user or a loader makes it (the same on a patched model and
+    an unpatched twin)."""
+    block = model.model.layers[layer % len(model.model.layers)]
+    other = model.model.layers[(layer + 1) % len(model.model.layers)]
+    if kind == "norm weight":
+        block.input_layernorm.weight = block.input_layernorm.weight * 1.5
+    elif kind == "norm eps":
+        block.post_attention_layernorm.eps = 0.25
+    elif kind == "rope base":
+        block.self_attn.rope.base = 777.0
+    elif kind == "scales item":
+        block.self_attn.o_proj["scales"] = block.self_attn.o_proj["scales"] * 2
+    elif kind == "update":
+        block.mlp.down_proj.update(other.mlp.down_proj.parameters())
+    elif kind == "dict ior":
+        block.mlp.gate_proj |= {"biases": block.mlp.gate_proj["biases"] + 0.01}
+    else:  # a child module replaced by another layer's
+        block.self_attn.k_proj = other.self_attn.k_proj
+
+
+@settings(max_examples=6, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["llama-tiny", "qwen2-tiny"]),
+       changes=st.lists(st.tuples(st.integers(0, STEPS), st.integers(0, 1),
+                                  st.sampled_from(["norm weight", "norm eps", "rope base", "scales item", "update",
+                                                   "dict ior", "child"])), max_size=4),
+       seed=st.integers(0, 2**31 - 1))
+def test_random_changes_between_decode_steps(name, changes, seed):
+    """A patched model and its unpatched twin (the same seed) decode together while random changes are
+    made to both between steps (settings, weights by attribute, item, update or dict's |=, a child
+    module replaced): each step's logits agree within LOGIT_BOUND, so no decode step made before a
+    change outlives it."""
+    from mlx_lm.models.cache import make_prompt_cache
+
+    group = 32 if name == "llama-tiny" else 64
+    ours, theirs = (lm_bench.build(name, mx.float32, 4, group, seed=seed) for _ in range(2))
+    mfnn.patch(ours)
+    try:
+        prompt = mx.array(np.random.default_rng(seed).integers(0, lm_bench.MODELS[name][1]["vocab_size"], PROMPT))
+        caches = make_prompt_cache(ours), make_prompt_cache(theirs)
+        tokens = prompt[None]
+        for step in range(STEPS + 1):
+            for when, layer, kind in changes:
+                if when == step:
+                    _mutate(ours, kind, layer)
+                    _mutate(theirs, kind, layer)
+            a, b = (m(tokens, cache=c)[:, -1] for m, c in zip((ours, theirs), caches))
+            scale = float(np.abs(np.array(b)).max())
+            assert_logits_match(a, b, scale)
+            tokens = mx.argmax(b, axis=-1)[:, None]
+    finally:
+        mfnn.unpatch(ours)
