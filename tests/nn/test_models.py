@@ -484,18 +484,17 @@ def batch_logits(model: nn.Module, tokens: mx.array, fed: mx.array) -> list[mx.a
     return out
 
 
-@settings(max_examples=6, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(arch=st.sampled_from(["llama", "qwen2"]), head_dim=st.sampled_from([16, 32, 64]),
-       heads=st.sampled_from([(1, 1), (2, 1), (4, 2), (4, 4), (8, 2)]), layers=st.integers(1, 2),
-       quantization=st.sampled_from([(32, 4), (64, 4), (32, 8), (128, 8), (64, 2)]), widen=st.integers(1, 3),
-       vocab=st.integers(17, 400), batch=st.integers(1, 3), prompt=st.integers(1, 40), tie=st.booleans(),
-       seed=st.integers(0, 2**31 - 1))
-def test_random_models_patched_match_unpatched(arch, head_dim, heads, layers, quantization, widen, vocab, batch,
-                                                prompt, tie, seed):
-    """mlx-lm Llama and Qwen2 models of random shapes (heads, grouped-query ratio, head width, layers,
-    MLP width, quantization, vocabulary, tied head, batch, prompt length), patched against unpatched
-    through a prefill and decode steps: the logits within LOGIT_BOUND (hidden sizes up to 256 and
-    MLP widths up to 384 keep every dot product within the bound's K)."""
+RANDOM_MODEL = dict(arch=st.sampled_from(["llama", "qwen2"]), head_dim=st.sampled_from([16, 32, 64]),
+                    heads=st.sampled_from([(1, 1), (2, 1), (4, 2), (4, 4), (8, 2)]), layers=st.integers(1, 2),
+                    quantization=st.sampled_from([(32, 4), (64, 4), (32, 8), (128, 8), (64, 2)]),
+                    widen=st.integers(1, 3), vocab=st.integers(17, 400), tie=st.booleans(),
+                    seed=st.integers(0, 2**31 - 1))
+
+
+def random_model(arch: str, head_dim: int, heads: tuple, layers: int, quantization: tuple, widen: int, vocab: int,
+                 tie: bool, seed: int, dtype: mx.Dtype = mx.float32) -> nn.Module:
+    """An mlx-lm Llama or Qwen2 model of the drawn shape in `dtype`, quantized (hidden sizes up to 256
+    and MLP widths up to 384: every dot product within LOGIT_BOUND's K; other draws are rejected)."""
     import importlib
 
     group, bits = quantization
@@ -508,20 +507,50 @@ def test_random_models_patched_match_unpatched(arch, head_dim, heads, layers, qu
     module = importlib.import_module(f"mlx_lm.models.{arch}")
     mx.random.seed(seed)
     model = module.Model(module.ModelArgs.from_dict(config))
-    model.set_dtype(mx.float32)
+    model.set_dtype(dtype)
     nn.quantize(model, group_size=group, bits=bits)
     mx.eval(model.parameters())
+    return model
+
+
+def both_ways(model: nn.Module, batch: int, prompt: int, vocab: int, seed: int) -> tuple[list, list]:
+    """`batch_logits` of random prompts and fed tokens (seeded), patched and then unpatched."""
     rng = np.random.default_rng(seed)
     tokens, fed = (mx.array(rng.integers(0, vocab, (batch, n))) for n in (prompt, STEPS))
     base = batch_logits(model, tokens, fed)
     mfnn.patch(model)
     try:
-        patched = batch_logits(model, tokens, fed)
+        return batch_logits(model, tokens, fed), base
     finally:
         mfnn.unpatch(model)
+
+
+@settings(max_examples=6, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(batch=st.integers(1, 3), prompt=st.integers(1, 40), **RANDOM_MODEL)
+def test_random_models_patched_match_unpatched(batch, prompt, **shape):
+    """mlx-lm Llama and Qwen2 models of random shapes (heads, grouped-query ratio, head width, layers,
+    MLP width, quantization, vocabulary, tied head, batch, prompt length), patched against unpatched
+    through a prefill and decode steps: the logits within LOGIT_BOUND."""
+    patched, base = both_ways(random_model(**shape), batch, prompt, shape["vocab"], shape["seed"])
     scale = float(np.abs(np.array(base[0])).max())
     for ours, theirs in zip(patched, base, strict=True):
         assert_logits_match(ours, theirs, scale)
+
+
+@settings(max_examples=4, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dtype=st.sampled_from(["float16", "bfloat16"]), batch=st.integers(1, 2), prompt=st.integers(1, 40),
+       **RANDOM_MODEL)
+def test_random_half_models_run_patched(dtype, batch, prompt, **shape):
+    """The same random models in float16 and bfloat16 (what users run), patched: every call runs (a
+    crash such as the one-token prompt's shows here), in the unpatched outputs' shapes and dtypes,
+    with finite logits. Their values are held to a bound in float32 only (the test above): in half
+    precision the two differ by roundings of the activations that no bound here covers
+    (docs/models.md)."""
+    patched, base = both_ways(random_model(**shape, dtype=getattr(mx, dtype)), batch, prompt, shape["vocab"],
+                              shape["seed"])
+    for ours, theirs in zip(patched, base, strict=True):
+        assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+        assert np.isfinite(np.array(ours.astype(mx.float32))).all()
 
 
 def _mutate(model: nn.Module, kind: str, layer: int) -> None:
