@@ -27,14 +27,12 @@ def _yield_into(lw: Lowering, targets: list[Repr], values: list[Value]) -> None:
         lw.assign(target, proxy)
 
 
-def _carried(lw: Lowering, args: list[Value], inits: list[Value], yielded: list[Value], results: list[Value],
+def _carried(lw: Lowering, args: list[Value], inits: list[Value], results: list[Value],
              body: Block | None = None) -> list[Repr | None]:
     """The variables holding a loop's carried values, initialised; None for a tile pipelined by
-    asynchronous copies (its buffers are the variable: `AsyncTile`). Each argument's sources are
-    its initial value and what each iteration yields into it (`yielded`)."""
+    asynchronous copies (its buffers are the variable: `AsyncTile`)."""
     out: list[Repr | None] = []
     for position, (arg, init, res) in enumerate(zip(args, inits, results)):
-        lw.carried_sources[arg.id] = [init, yielded[position]]
         if arg.id in lw.async_tiles:
             out.append(None)
             continue
@@ -53,7 +51,7 @@ def lower_for(lw: Lowering, op: Operation) -> None:
     body = op.regions[0]
     iv, args = body.args[0], body.args[1:]
     lo, hi, step = (lw.read(v, Scalar(), None, []) for v in op.operands[:3])
-    carried = _carried(lw, args, op.operands[3:], body.ops[-1].operands, op.results, body)
+    carried = _carried(lw, args, op.operands[3:], op.results, body)
     tiles = list({id(t): t for t in (lw.async_tiles.get(a.id) for a in args) if t is not None}.values())
     if tiles:
         issue_prologue(lw, tiles)
@@ -99,10 +97,9 @@ def lower_for(lw: Lowering, op: Operation) -> None:
 
 def lower_while(lw: Lowering, op: Operation) -> None:
     before, after = op.regions
-    carried = _carried(lw, before.args, op.operands, after.ops[-1].operands, before.args)
+    carried = _carried(lw, before.args, op.operands, before.args)
     forwarded = []
-    for arg, res, value in zip(after.args, op.results, before.ops[-1].operands[1:]):
-        lw.carried_sources[arg.id] = [value]
+    for arg, res in zip(after.args, op.results):
         var = lw.variable(res, lw.plan.of(arg), hint=res)
         lw.env[arg.id] = lw.env[res.id] = var
         forwarded.append(var)

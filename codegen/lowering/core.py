@@ -231,6 +231,29 @@ def _function_name(code: str, op: Operation) -> str:
     return code + "_rn" if op.attrs.get("rounding") == "rn" else code
 
 
+def joined_values(fn: Function) -> dict[int, list[Value]]:
+    """Where control flow joins values: each `if` result -> what its branches yield; each loop-carried
+    block argument -> its initial value and what each iteration yields into it; a for loop's results
+    likewise; a while loop's body arguments and results -> what its condition forwards."""
+    joins: dict[int, list[Value]] = {}
+    for op in fn.walk():
+        if op.opcode == "if":
+            yields = [r.ops[-1].operands for r in op.regions if r.ops and r.ops[-1].opcode == "yield"]
+            for i, res in enumerate(op.results):
+                joins[res.id] = [y[i] for y in yields]
+        elif op.opcode == "for":
+            body = op.regions[0]
+            for i, (arg, res) in enumerate(zip(body.args[1:], op.results)):
+                joins[arg.id] = joins[res.id] = [op.operands[3 + i], body.ops[-1].operands[i]]
+        elif op.opcode == "while":
+            before, after = op.regions
+            for i, arg in enumerate(before.args):
+                joins[arg.id] = [op.operands[i], after.ops[-1].operands[i]]
+            for i, (arg, res) in enumerate(zip(after.args, op.results)):
+                joins[arg.id] = joins[res.id] = [before.ops[-1].operands[1 + i]]
+    return joins
+
+
 class Lowering(ABC):
     """One kernel's lowering: walks the tile IR once, emitting LIR into the innermost open block
     (the walk is the driver's: see `lower_block`)."""
@@ -263,9 +286,8 @@ class Lowering(ABC):
         # each value's op, the whole function's from the start: a pointer's argument may be found through
         # a value a loop computes after the access that asks (what an iteration leaves in a carried pointer)
         self.producer: dict[int, Operation] = {r.id: op for op in fn.walk() for r in op.results}
-        # a loop's block argument -> the values it takes: its initial value and what each iteration
-        # yields (a while loop's body arguments: what its condition forwards)
-        self.carried_sources: dict[int, list[Value]] = {}
+        # the values a control-flow result or block argument takes (`joined_values`)
+        self.joins: dict[int, list[Value]] = joined_values(fn)
         # loop-carried tiles a `tl.dot` in the loop accumulates into in place (control.py)
         self.fragment_accumulators: set[int] = set()
         # dot operands pipelined by asynchronous copies, by the value ids of their loads and carried tile
@@ -554,14 +576,12 @@ class Lowering(ABC):
             return next((b for b in known if b not in self.outputs), known[0] if known else None)
         return self._pointer_base(v, prefer_input)
 
-    def _pointer_base(self, v: Value, choose: Callable[[list[str | None]], str | None],
-                      seen: set[int] | None = None) -> str | None:
-        """The kernel argument pointer v was computed from, following offsets and every value a
-        pointer can take where control flow meets: each branch of an `if`, and a loop-carried
-        pointer's initial value and what each iteration leaves in it (`carried_sources`), which may
-        be another pointer the loop carries (`choose` picks among their arguments)."""
-        seen = set() if seen is None else seen
-        base = self._pointer_base_in(v, choose, seen)
+    def _pointer_base(self, v: Value, choose: Callable[[list[str | None]], str | None]) -> str | None:
+        """The kernel argument pointer v was computed from, following offsets and, where control flow
+        joins values (`joins`: an `if`'s branches, a loop's initial value and what each iteration
+        leaves, which may be another pointer the loop carries), each of them (`choose` picks among
+        their arguments)."""
+        base = self._pointer_base_in(v, choose, set())
         return None if base is _REVISITED else base
 
     def _pointer_base_in(self, v: Value, choose: Callable[[list[str | None]], str | None], seen: set[int]) -> Any:
@@ -570,20 +590,11 @@ class Lowering(ABC):
             for a in self.fn.args:
                 if a.id == v.id:
                     return a.name
-            sources = self.carried_sources.get(v.id)
-            op = self.producer.get(v.id)
-            if sources is None and op is not None and op.opcode in ("if", "for", "while"):
-                index = next(i for i, r in enumerate(op.results) if r.id == v.id)
-                if op.opcode == "if":
-                    sources = [region.ops[-1].operands[index] for region in op.regions
-                               if region.ops and region.ops[-1].opcode == "yield"]
-                elif op.opcode == "for":
-                    sources = [op.operands[3 + index], op.regions[0].ops[-1].operands[index]]
-                else:  # what the condition forwards
-                    sources = [op.regions[0].ops[-1].operands[1 + index]]
+            sources = self.joins.get(v.id)
             if sources is not None:
                 bases = [b for b in (self._pointer_base_in(s, choose, seen) for s in sources) if b is not _REVISITED]
                 return choose(bases) if bases else _REVISITED
+            op = self.producer.get(v.id)
             if op is None:
                 return None
             pointers = [o for o in op.operands if isinstance(element_of(o.type), PointerType)]
