@@ -523,6 +523,15 @@ def _dtype(buffer: Optional[mx.array]) -> Union[mx.Dtype, str]:
     return "no buffer" if buffer is None else buffer.dtype
 
 
+class _KeptStep(NamedTuple):
+    """What a block keeps of its last decode step: the step (None: the full path) and what it was
+    made for."""
+    modules: tuple
+    step: Optional[DecodeStep]
+    generation: Optional[int]  # _GENERATION then; None for a None step, whose modules need not be watched
+    facts: tuple
+
+
 def _decode_step(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array, cache: Any) -> Optional[DecodeStep]:
     """The block's `DecodeStep` for this call, or None where the full path must run (the checks of
     `_make_decode_step`, kept as None). The block keeps the last one with what it was made for: the
@@ -534,18 +543,18 @@ def _decode_step(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array,
     facts = (x.shape, x.dtype, type(cache), type(cache.offset), _dtype(cache.keys), _dtype(cache.values),
              attention_function(attn))
     kept = block.__dict__.get("_metalforge_decode")
-    if kept is not None and kept[2] == _GENERATION[0] and kept[3] == facts:
-        return kept[1]
+    if kept is not None and kept.generation == _GENERATION[0] and kept.facts == facts:
+        return kept.step
     generation = _GENERATION[0]  # read first: a change while the key is made is seen at the next call
     modules = _modules_key(block, attn, mlp)
     if modules is None:
         return None
-    if kept is not None and kept[0] == modules and kept[3] == facts:
-        step = kept[1]
+    if kept is not None and kept.modules == modules and kept.facts == facts:
+        step = kept.step
     else:
         step = _make_decode_step(block, attn, mlp, x, cache)
-    # not a parameter (see `prepared`); a None step's modules need not be watched: no generation
-    object.__setattr__(block, "_metalforge_decode", (modules, step, None if step is None else generation, facts))
+    # not a parameter (see `prepared`)
+    object.__setattr__(block, "_metalforge_decode", _KeptStep(modules, step, None if step is None else generation, facts))
     return step
 
 

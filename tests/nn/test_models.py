@@ -138,7 +138,7 @@ def test_a_blocks_decode_step_computes_what_the_full_path_does(tiny, monkeypatch
         return with_step
 
     first = both_ways()
-    assert made == blocks and all(isinstance(b.__dict__["_metalforge_decode"][1], layers.DecodeStep) for b in blocks)
+    assert made == blocks and all(isinstance(b.__dict__["_metalforge_decode"].step, layers.DecodeStep) for b in blocks)
     generation = layers._GENERATION[0]
     assert mx.array_equal(both_ways(first["tokens"][:STEPS])["step_logits"][-1], first["step_logits"][-1])
     assert made == blocks and layers._GENERATION[0] == generation  # a decode run changes no watched module
@@ -192,7 +192,7 @@ def test_a_rotating_cache_runs_the_full_path(tiny):
     mfnn.clear_fallbacks()
     mfnn.patch(model)
     patched = run()
-    assert all(layer.__dict__["_metalforge_decode"][1] is None for layer in model.model.layers)
+    assert all(layer.__dict__["_metalforge_decode"].step is None for layer in model.model.layers)
     scale = float(np.abs(np.array(base[0])).max())
     for ours, theirs in zip(patched, base, strict=True):
         assert_logits_match(ours, theirs, scale)
@@ -231,7 +231,7 @@ def test_a_decode_step_only_where_the_full_path_gives_its_result(rng, monkeypatc
             m.setattr(layers, "_decode_step", lambda *a: None)
             full = run(cache_dtype)
         assert all(mx.array_equal(a, b) for a, b in zip(with_step, full, strict=True))
-        return [b.__dict__["_metalforge_decode"][1] for b in blocks]
+        return [b.__dict__["_metalforge_decode"].step for b in blocks]
 
     assert all(isinstance(step, layers.DecodeStep) for step in same_as_full_path())
     mfnn.clear_fallbacks()
