@@ -554,7 +554,8 @@ def _decode_step(block: nn.Module, attn: nn.Module, mlp: nn.Module, x: mx.array,
     else:
         step = _make_decode_step(block, attn, mlp, x, cache)
     # not a parameter (see `prepared`)
-    object.__setattr__(block, "_metalforge_decode", _KeptStep(modules, step, None if step is None else generation, facts))
+    kept = _KeptStep(modules, step, None if step is None else generation, facts)
+    object.__setattr__(block, "_metalforge_decode", kept)
     return step
 
 
