@@ -33,7 +33,7 @@ from .render.cuda import CUDARenderer
 from .render.msl import MSLRenderer
 from .target import target_named
 
-CODEGEN_VERSION = "45"  # bump when generated code changes for the same kernel source (tuning data goes stale)
+CODEGEN_VERSION = "46"  # bump when generated code changes for the same kernel source (tuning data goes stale)
 
 _SOURCE_COMMENT = re.compile(r"^\s*// (\d+): (.*)$")  # lowering's comment naming each op's Python line
 PASSES = (("fold constants", fold_constants), ("exp of differences", fold_exp_differences),

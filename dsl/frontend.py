@@ -358,6 +358,9 @@ class _Builder:
                                      f"pass {p.name}=... when launching the kernel")
                 self.frame.scope[p.name] = value.value if isinstance(value, tl.constexpr) else value
             elif p.name in arg_types:
+                if p.name in ir.GENERATED_KEYWORDS:
+                    raise self.error(f"parameter `{p.name}` is a keyword of the generated Metal and CUDA code",
+                                     f"rename it, e.g. `{p.name}_`")
                 t = arg_types[p.name]
                 try:
                     semantic.check_metal_type(element_of(t).element if isinstance(element_of(t), PointerType)
@@ -1226,10 +1229,16 @@ class _Builder:
                 for v in (x, y)]
         return self.emit1("select", [self.broadcast(cond, shape), *vals], make_type(e, shape))
 
+    def tiles_of(self, xs: list[Any]) -> list[Value]:
+        """The operands as Triton's tl.minimum, tl.maximum and tl.clamp take them (core.py): a Python
+        number is first a tile of its own type (float32, int32), so it promotes as a tile does
+        (`tl.maximum(x_f16, 0.0)` is float32, `tl.minimum(x_i8, 3)` int32), and bfloat16, which GPUs
+        neither compare nor order, becomes float32."""
+        vals = [self.value_arg(x, "an operand") for x in xs]
+        return [self.convert(v, ir.float32) if element_of(v.type) == ir.bfloat16 else v for v in vals]
+
     def min_max(self, kind: str, x: Any, y: Any, propagate_nan: Any) -> Value:
-        e, _ = self.common([x, y])
-        if e == ir.bfloat16:  # Triton computes bf16 minimum/maximum in fp32 (measured)
-            x, y = (self.convert(v, ir.float32) if isinstance(v, Value) else v for v in (x, y))
+        x, y = self.tiles_of([x, y])
         return self.propagate_nan(self.elementwise(kind, [x, y]), [x, y], propagate_nan)
 
     def propagate_nan(self, result: Value, operands: list[Any], propagate_nan: Any) -> Value:
@@ -1253,10 +1262,12 @@ class _Builder:
         return self.min_max("maximum", x, y, propagate_nan)
 
     def b_clamp(self, x: Any, min: Any, max: Any, propagate_nan: Any) -> Value:
+        x, min, max = self.tiles_of([x, min, max])
         return self.propagate_nan(self.elementwise("clamp", [x, min, max], floats_only=True), [x], propagate_nan)
 
     def b_fma(self, x: Any, y: Any, z: Any) -> Value:
-        return self.elementwise("fma", [x, y, z])
+        # Triton's tl.fma makes each operand a tile first (math.py): no Python constant keeps a tile's type
+        return self.elementwise("fma", [self.value_arg(v, "an operand") for v in (x, y, z)])
 
     def math(self, name: str, x: Any, opcode: str | None = None, **attrs: Any) -> Value:
         v = self.value_arg(x, "x")

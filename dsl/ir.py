@@ -14,6 +14,15 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Union
 
+# Names a runtime argument cannot take: both targets spell an argument by its name, and these are keywords of
+# the generated C++ (Metal Shading Language's address spaces, types and namespace among them)
+GENERATED_KEYWORDS = frozenset({
+    "kernel", "device", "constant", "threadgroup", "thread", "float", "half", "bfloat", "double", "int", "uint",
+    "bool", "char", "short", "long", "signed", "unsigned", "switch", "case", "default", "struct", "class", "union",
+    "enum", "const", "static", "auto", "void", "true", "false", "this", "new", "delete", "template", "typename",
+    "using", "namespace", "operator", "sizeof", "volatile", "inline", "extern", "register", "goto", "friend",
+    "private", "public", "protected", "virtual", "explicit", "mutable", "typedef", "do", "metal"})
+
 
 @dataclass(frozen=True)
 class ScalarType:

@@ -38,11 +38,9 @@ _BINARY = {"add": "+", "sub": "-", "mul": "*", "sdiv": "/", "udiv": "/", "srem":
 _WIDENING = {"add", "sub", "mul", "shl", "sdiv"}
 _MATH = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs",
          "fma", "clamp"}
-_RESERVED = {"kernel", "device", "constant", "threadgroup", "thread", "float", "half", "int", "uint", "bool", "char",
-             "short", "long", "signed", "unsigned", "if", "else", "for", "while", "do", "return", "break", "continue",
-             "switch", "case", "default", "struct", "class", "union", "enum", "const", "static", "auto", "void",
-             "true", "false", "this", "new", "delete", "template", "typename", "using", "namespace", "operator",
-             "sizeof", "volatile", "inline", "k", "metal", "min", "max", "exp", "log", "sqrt", "abs", "select"}
+# names no value of the generated code takes: the keywords, the slot loops' index and functions called unqualified
+_RESERVED = ir.GENERATED_KEYWORDS | {"if", "else", "for", "while", "return", "break", "continue", "k", "min", "max",
+                                     "exp", "log", "sqrt", "abs", "select"}
 
 
 def _narrowed(t: ScalarType, e: Expr) -> Expr:
@@ -302,6 +300,9 @@ class Lowering(ABC):
         for a in fn.args:
             self.taken.add(a.name)
             self.env[a.id] = ScalarRepr(Sym(a.name))
+        # the slot loops' index: `k` (reserved, so no value takes it), unless an argument is named `k`,
+        # which the loops would shadow
+        self.slot_index = "k" if "k" not in (a.name for a in fn.args) else self.name(None, "slot")
 
     # ---- output helpers --------------------------------------------------------------------------
     def emit(self, stmt: lir.Stmt) -> None:
@@ -358,9 +359,9 @@ class Lowering(ABC):
         elif layout.slots == step:
             body(lit(0), layout.coords(lit(0)))
         else:
-            k = Sym("k")
+            k = Sym(self.slot_index)
             stmts = self.nested(lambda: body(k, layout.coords(k)))
-            self.emit(lir.For("k", lit(0), Bin("<", k, lit(layout.slots)), lit(step), stmts, unroll=True,
+            self.emit(lir.For(k.name, lit(0), Bin("<", k, lit(layout.slots)), lit(step), stmts, unroll=True,
                               batch=batch, type=ir.int32))
 
     def ready(self, values: list[Value], layout: Layout) -> None:
@@ -368,7 +369,7 @@ class Lowering(ABC):
         for v in values:
             if not isinstance(v.type, BlockType):
                 continue
-            probe = self.env[v.id].at(self, layout, Sym("k"), [lit(0)] * len(v.type.shape))
+            probe = self.env[v.id].at(self, layout, Sym(self.slot_index), [lit(0)] * len(v.type.shape))
             if probe is None and not isinstance(element_of(v.type), ir.PointerType):  # addresses: `read`
                 self.to_shared(v)
 

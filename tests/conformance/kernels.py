@@ -183,6 +183,21 @@ def ternary_math_kernel(x_ptr, y_ptr, z_ptr, fma_ptr, clamp_ptr, n, BLOCK: tl.co
     tl.store(clamp_ptr + offs, tl.clamp(x, -0.5, 0.75), mask=mask)
 
 
+@jit
+def const_minmax_clamp_kernel(x_ptr, max_ptr, clamp_ptr, n, S: tl.constexpr, LO: tl.constexpr, HI: tl.constexpr,
+                              OUT: tl.constexpr, CLAMPED: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    hi = tl.maximum(x, S)  # S is a tile of its own type first (Triton's core.py), not a weak constant
+    tl.static_assert(hi.dtype == OUT)
+    tl.store(max_ptr + offs, hi * 3, mask=mask)
+    if CLAMPED:
+        c = tl.clamp(x, LO, HI)
+        tl.static_assert(c.dtype == OUT)
+        tl.store(clamp_ptr + offs, c, mask=mask)
+
+
 # --- type promotion ---------------------------------------------------------------------------------
 @jit
 def binop_promote_kernel(x_ptr, y_ptr, add_ptr, mul_ptr, n, OUT: tl.constexpr, BLOCK: tl.constexpr):

@@ -290,6 +290,25 @@ def test_minimum_maximum_dtype(both, rng, xt, out):
                consts={"OUT": DT(out), "BLOCK": BLOCK})
 
 
+@pytest.mark.parametrize("xt,s,bounds,out", [
+    ("int8", 0, None, "int32"),  # int32: x * 3 does not wrap at int8
+    ("uint8", 3, None, "int32"),
+    ("float16", 0.0, (-0.5, 0.75), "float32"),
+    ("float16", 0, (-1, 1), "float16"),  # an int constant is an int32 tile: float16 wins
+    ("bfloat16", 1.0, (-0.5, 0.75), "float32"),
+])
+def test_minimum_maximum_and_clamp_make_python_constants_tiles(both, rng, xt, s, bounds, out):
+    """tl.maximum, tl.minimum, tl.clamp (and tl.fma) make a Python constant a tile of its own type
+    before promoting (Triton's core.py), unlike the arithmetic operators, where a constant takes the
+    tile's type: `tl.maximum(x_f16, 0.0)` is float32 and `tl.maximum(x_i8, 0)` int32."""
+    x = _values(rng, xt)
+    fx = _f64(x)
+    lo, hi = bounds or (0, 0)
+    want = [(np.maximum(fx, s) * 3).astype(NP[out]), np.clip(fx, lo, hi).astype(NP[out]) if bounds else None]
+    both.check("const_minmax_clamp_kernel", grid1(), (x, Out(N, out), Out(N, out, init=0), N), want,
+               consts={"S": s, "LO": lo, "HI": hi, "OUT": DT(out), "CLAMPED": bounds is not None, "BLOCK": BLOCK})
+
+
 @pytest.mark.parametrize("xt,s,out", [("float16", 0, "float16"), ("int32", 0.5, "float32"), ("int8", -1, "int8")])
 def test_where_promotion(both, rng, xt, s, out):
     x = _values(rng, xt)

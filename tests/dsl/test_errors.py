@@ -220,6 +220,11 @@ def k_bad_kwarg(x_ptr):
     tl.store(x_ptr, tl.load(x_ptr, msk=None))
 
 
+@jit
+def k_keyword_parameter(x_ptr, device, DEVICE: tl.constexpr):  # a constexpr is not spelled in the code
+    tl.store(x_ptr, device + DEVICE)
+
+
 @pytest.mark.parametrize("kernel, types, consts, at, reason, hint", [
     (k_runtime_arange, {"x_ptr": P, "n": tl.int32}, {}, "tl.arange(0, n)", "must be constexpr integers",
      "tl.constexpr"),
@@ -248,6 +253,8 @@ def k_bad_kwarg(x_ptr):
     (k_return_value, {"x_ptr": P}, {}, "def k_return_value", "no type given for runtime argument `flag`", "flag"),
     (k_arange_size, {"x_ptr": P}, {}, "def k_arange_size", "constexpr parameter `BLOCK` has no value", "BLOCK="),
     (k_float64, {"x_ptr": ir.ptr(tl.float64)}, {}, "def k_float64", "Metal has no double", "tl.float32"),
+    (k_keyword_parameter, {"x_ptr": P, "device": tl.float32}, {"DEVICE": 1.0}, "def k_keyword_parameter",
+     "parameter `device` is a keyword of the generated Metal and CUDA code", "device_"),
 ])
 def test_kernel_errors(kernel, types, consts, at, reason, hint):
     expect_error(kernel, types, consts, at, reason, hint)

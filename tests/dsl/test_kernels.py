@@ -853,3 +853,24 @@ def test_a_pointer_a_while_loop_advances_keeps_its_type(rng):
     out = advance_in_a_while_loop[(1,)](mxa(x), mf.full((block,), -1.0), trips, BLOCK=block)
     want = x.reshape(trips + 1, block).sum(axis=0, dtype=np.float32)  # the same order: acc then the last row
     close(npy(out), want, rtol=0, atol=4 * 2.0 ** -24 * 8)  # 3 additions of |x| <= 2 each, any order
+
+
+@mf.jit
+def clipped_ratio(a_ptr, out_ptr, k, slot, N, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + i, mask=i < N, other=1)
+    tl.store(out_ptr + i, tl.minimum(a, k) / a + slot, mask=i < N)
+
+
+@pytest.mark.parametrize("num_warps", [1, 2])
+def test_parameters_named_like_the_slot_index_are_not_shadowed(rng, num_warps):
+    """A parameter named `k` (the slot loops' index) read inside a slot loop: the loop's index took its
+    place (`metal::min(t, k)` with k the loop counter), a silent wrong result; `slot` (the index's next
+    name) too."""
+    n, block = 157, 128  # 2-4 slots a thread
+    a = rng.integers(1, 9, size=n).astype(np.int8) * rng.choice([-1, 1], size=n).astype(np.int8)
+    for k in (2, 3):
+        out = clipped_ratio[(mf.cdiv(n, block),)](mxa(a), mf.empty((n,), mx.float32), k, 0.5, n, BLOCK=block,
+                                                  num_warps=num_warps)
+        want = (np.minimum(a.astype(np.int32), k) / a.astype(np.float64) + 0.5).astype(np.float32)
+        close(out, want, rtol=0, atol=2.0 ** -21)  # in (0.5, 1.5]: a 2-ulp division, one rounding of the sum
