@@ -4,6 +4,7 @@ the NVRTC wheel (`nvidia-cuda-nvrtc-cu12`) or ptxas is not installed."""
 from __future__ import annotations
 
 import mlx.core as mx
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
@@ -13,6 +14,7 @@ from metalforge.errors import SharedMemoryLimitError
 from metalforge.kernels.matmul import matmul_kernel
 from metalforge.kernels.specimens import SPECIMENS
 
+from ..conformance import mixed_expressions as mixed
 from ..dsl import test_properties as props
 from ..dsl.test_dot import matmul
 from .nvrtc import nvrtc_missing, ptxas, resources, to_ptx
@@ -112,3 +114,20 @@ def test_random_control_flow_compiles_with_nvrtc(loop, swap, choose, after, bloc
     kernel = props.control_kernel(program)
     flow = kernel.compile(i32, mf.empty((128,), mx.int32), 1, 3, B=8, target="cuda")
     assert ".entry" in to_ptx(compiled_source(flow))
+
+
+# Random expressions over mixed element types (tests/conformance/test_random_expressions.py): each op in
+# its Triton type, the float32 math functions, conversions between every pair of the six types.
+@settings(max_examples=8, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expr=mixed.EXPR, types=mixed.TYPES)
+def test_random_mixed_type_expressions_compile_with_nvrtc(expr, types):
+    _, env = mixed.leaves(np.random.default_rng(0), types, 1, 1)
+    try:
+        result = mixed.evaluate(expr, env).t
+    except mixed.Refused:
+        reject()
+    kernel = props.jit_source(mixed.KERNEL.format(expr=mixed.source(expr, env)))
+    tiles = [mx.zeros((1,), getattr(mx, t)) for t in types]
+    c = kernel.compile(*tiles, mf.empty((1,), getattr(mx, result)), 1.0, 2, 1, 1, BM=4, BN=32, num_warps=1,
+                       target="cuda")
+    assert ".entry" in to_ptx(compiled_source(c))

@@ -8,6 +8,8 @@ arrays in argument order (bfloat16 outputs come back as float32).
 from __future__ import annotations
 
 import contextlib
+import itertools
+import linecache
 import os
 import types
 from dataclasses import dataclass
@@ -68,6 +70,19 @@ def _exec_kernels(tl: Any, jit: Any, name: str) -> types.SimpleNamespace:
     return types.SimpleNamespace(**kernels)
 
 
+_sources = itertools.count()
+
+
+def _exec_source(src: str, tl: Any, jit: Any) -> Any:
+    """The kernel `generated` that `src` defines, decorated by `jit`; the text is registered with
+    linecache under a fresh name, since both sides read a kernel's source back through it."""
+    name = f"<conformance-generated-{next(_sources)}>"
+    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
+    scope: dict[str, Any] = {"tl": tl}
+    exec(compile(src, name, "exec"), scope)
+    return jit(scope["generated"])
+
+
 @contextlib.contextmanager
 def interpret_mode():
     """TRITON_INTERPRET=1 while Triton decorates and runs kernels (its knobs read the variable then)."""
@@ -99,10 +114,18 @@ class TritonSide:
         with interpret_mode():
             self.k = _exec_kernels(tl, triton.jit, "conformance_kernels_triton")
 
+    def define(self, src: str) -> Any:
+        """Triton's kernel `generated` of a generated source text, for `run`."""
+        import triton
+
+        with interpret_mode():
+            return _exec_source(src, self.tl, triton.jit)
+
     def _torch_dtype(self, name: str):
         return getattr(self.torch, name)
 
-    def run(self, kernel: str, grid, *args: Any, num_warps: int = 4, **consts: Any) -> list[np.ndarray]:
+    def run(self, kernel: str | Any, grid, *args: Any, num_warps: int = 4, **consts: Any) -> list[np.ndarray]:
+        """`kernel`: a kernel's name in the kernel files, or one that `define` made."""
         torch = self.torch
         targs, outs = [], []
         for a in args:
@@ -125,7 +148,8 @@ class TritonSide:
         tconsts = {k: getattr(self.tl, TL_NAME.get(v.name, v.name)) if isinstance(v, DT) else v
                    for k, v in consts.items()}
         with interpret_mode():
-            getattr(self.k, kernel)[grid](*targs, num_warps=num_warps, **tconsts)
+            fn = getattr(self.k, kernel) if isinstance(kernel, str) else kernel
+            fn[grid](*targs, num_warps=num_warps, **tconsts)
         return [(t.float() if t.dtype == torch.bfloat16 else t).numpy().copy() for t in outs]
 
 
@@ -141,12 +165,16 @@ class MetalforgeSide:
         self.mx, self.mf, self.tl = mx, mf, tl
         self.k = _exec_kernels(tl, mf.jit, "conformance_kernels_metalforge")
 
+    def define(self, src: str) -> Any:
+        """metalforge's kernel `generated` of a generated source text, for `run`."""
+        return _exec_source(src, self.tl, self.mf.jit)
+
     def _mx_dtype(self, name: str):
         return self.mx.bool_ if name == "bool" else getattr(self.mx, name)
 
-    def run(self, kernel: str, grid, *args: Any, num_warps: int = 4, schedule: str = "forward",
+    def run(self, kernel: str | Any, grid, *args: Any, num_warps: int = 4, schedule: str = "forward",
             **consts: Any) -> list[np.ndarray]:
-        """`schedule`: the emulator's thread order ("reverse" exposes missing barriers). With
+        """`kernel`: a kernel's name in the kernel files, or one that `define` made. `schedule`: the emulator's thread order ("reverse" exposes missing barriers). With
         $METALFORGE_CONFORMANCE_BACKEND set (e.g. `cuda` on a GPU machine) the kernels run there instead,
         in the GPU's own thread order (`schedule` is the emulator's)."""
         from metalforge.runtime.emulator import EmulatorBackend
@@ -167,7 +195,8 @@ class MetalforgeSide:
         mconsts = {k: getattr(self.tl, TL_NAME.get(v.name, v.name)) if isinstance(v, DT) else v
                    for k, v in consts.items()}
         backend = os.environ.get(CONFORMANCE_BACKEND) or EmulatorBackend(schedule=schedule)
-        res = getattr(self.k, kernel)[grid](*margs, num_warps=num_warps, backend=backend, **mconsts)
+        fn = getattr(self.k, kernel) if isinstance(kernel, str) else kernel
+        res = fn[grid](*margs, num_warps=num_warps, backend=backend, **mconsts)
         res = [] if n_out == 0 else [res] if n_out == 1 else list(res)
         return [np.array(r.astype(mx.float32) if r.dtype == mx.bfloat16 else r) for r in res]
 
