@@ -358,9 +358,10 @@ class _Builder:
                                      f"pass {p.name}=... when launching the kernel")
                 self.frame.scope[p.name] = value.value if isinstance(value, tl.constexpr) else value
             elif p.name in arg_types:
-                if p.name in ir.GENERATED_KEYWORDS:
-                    raise self.error(f"parameter `{p.name}` is a keyword of the generated Metal and CUDA code",
-                                     f"rename it, e.g. `{p.name}_`")
+                if p.name in ir.GENERATED_NAMES or p.name.startswith(ir.GENERATED_PREFIX):
+                    raise self.error(f"parameter `{p.name}` is a name the generated Metal and CUDA code uses (a "
+                                     f"keyword, a thread-position builtin or metalforge's `{ir.GENERATED_PREFIX}`)",
+                                     f"rename it, e.g. `{p.name.removeprefix(ir.GENERATED_PREFIX)}_`")
                 t = arg_types[p.name]
                 try:
                     semantic.check_metal_type(element_of(t).element if isinstance(element_of(t), PointerType)

@@ -14,14 +14,18 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Union
 
-# Names a runtime argument cannot take: both targets spell an argument by its name, and these are keywords of
-# the generated C++ (Metal Shading Language's address spaces, types and namespace among them)
-GENERATED_KEYWORDS = frozenset({
+# Names a runtime argument cannot take, since both targets spell an argument by its name: the generated C++'s
+# keywords (Metal Shading Language's address spaces, types and namespace among them), the thread-position
+# builtins it reads, and metalforge's own prefix (its helpers and locals)
+GENERATED_NAMES = frozenset({
     "kernel", "device", "constant", "threadgroup", "thread", "float", "half", "bfloat", "double", "int", "uint",
     "bool", "char", "short", "long", "signed", "unsigned", "switch", "case", "default", "struct", "class", "union",
     "enum", "const", "static", "auto", "void", "true", "false", "this", "new", "delete", "template", "typename",
     "using", "namespace", "operator", "sizeof", "volatile", "inline", "extern", "register", "goto", "friend",
-    "private", "public", "protected", "virtual", "explicit", "mutable", "typedef", "do", "metal"})
+    "private", "public", "protected", "virtual", "explicit", "mutable", "typedef", "do", "metal",
+    "thread_index_in_threadgroup", "thread_index_in_simdgroup", "simdgroup_index_in_threadgroup",
+    "threadgroup_position_in_grid", "threadgroups_per_grid", "threadIdx", "blockIdx", "blockDim", "gridDim"})
+GENERATED_PREFIX = "mf_"
 
 
 @dataclass(frozen=True)

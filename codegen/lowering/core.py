@@ -39,7 +39,7 @@ _WIDENING = {"add", "sub", "mul", "shl", "sdiv"}
 _MATH = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor", "ceil", "sigmoid", "abs",
          "fma", "clamp"}
 # names no value of the generated code takes: the keywords, the slot loops' index and functions called unqualified
-_RESERVED = ir.GENERATED_KEYWORDS | {"if", "else", "for", "while", "return", "break", "continue", "k", "min", "max",
+_RESERVED = ir.GENERATED_NAMES | {"if", "else", "for", "while", "return", "break", "continue", "k", "min", "max",
                                      "exp", "log", "sqrt", "abs", "select"}
 
 
@@ -334,7 +334,7 @@ class Lowering(ABC):
 
     def name(self, v: Value | None, hint: str = "t") -> str:
         base = re.sub(r"\W", "_", (v.name if v is not None and v.name else hint)) or hint
-        if base[0].isdigit():
+        if base[0].isdigit() or base.startswith(ir.GENERATED_PREFIX):  # mf_: metalforge's helpers and locals
             base = "v" + base
         candidate, n = base, 0
         while candidate in self.taken:

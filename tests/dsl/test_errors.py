@@ -225,6 +225,11 @@ def k_keyword_parameter(x_ptr, device, DEVICE: tl.constexpr):  # a constexpr is 
     tl.store(x_ptr, device + DEVICE)
 
 
+@jit
+def k_prefixed_parameter(x_ptr, mf_v):
+    tl.store(x_ptr, mf_v)
+
+
 @pytest.mark.parametrize("kernel, types, consts, at, reason, hint", [
     (k_runtime_arange, {"x_ptr": P, "n": tl.int32}, {}, "tl.arange(0, n)", "must be constexpr integers",
      "tl.constexpr"),
@@ -254,7 +259,9 @@ def k_keyword_parameter(x_ptr, device, DEVICE: tl.constexpr):  # a constexpr is 
     (k_arange_size, {"x_ptr": P}, {}, "def k_arange_size", "constexpr parameter `BLOCK` has no value", "BLOCK="),
     (k_float64, {"x_ptr": ir.ptr(tl.float64)}, {}, "def k_float64", "Metal has no double", "tl.float32"),
     (k_keyword_parameter, {"x_ptr": P, "device": tl.float32}, {"DEVICE": 1.0}, "def k_keyword_parameter",
-     "parameter `device` is a keyword of the generated Metal and CUDA code", "device_"),
+     "parameter `device` is a name the generated Metal and CUDA code uses", "device_"),
+    (k_prefixed_parameter, {"x_ptr": P, "mf_v": tl.float32}, {}, "def k_prefixed_parameter",
+     "parameter `mf_v` is a name the generated Metal and CUDA code uses", "v_"),
 ])
 def test_kernel_errors(kernel, types, consts, at, reason, hint):
     expect_error(kernel, types, consts, at, reason, hint)

@@ -874,3 +874,17 @@ def test_parameters_named_like_the_slot_index_are_not_shadowed(rng, num_warps):
                                                   num_warps=num_warps)
         want = (np.minimum(a.astype(np.int32), k) / a.astype(np.float64) + 0.5).astype(np.float32)
         close(out, want, rtol=0, atol=2.0 ** -21)  # in (0.5, 1.5]: a 2-ulp division, one rounding of the sum
+
+
+@mf.jit
+def copy_up_to(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mf_v = n - 1  # a user's name in metalforge's prefix: the vector load's own local is also `mf_v`
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs <= mf_v, other=0.0) * 2, mask=offs <= mf_v)
+
+
+def test_a_variable_in_metalforge_s_prefix_is_not_shadowed(rng):
+    n = 157
+    x = randf(rng, n)
+    out = copy_up_to[(mf.cdiv(n, 64),)](mxa(x), mf.full((n,), 7.0, mx.float32), n, BLOCK=64, num_warps=1)
+    equal(out, x * 2)
