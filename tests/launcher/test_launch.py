@@ -9,6 +9,8 @@ import math
 import mlx.core as mx
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import metalforge as mf
 import metalforge.language as tl
@@ -460,3 +462,54 @@ def test_prepare_needs_a_jit_kernel():
     tuned = mf.autotune(configs=[Config({"BLOCK": 32})], key=["n"])(Launchable("standin"))
     with pytest.raises(TypeError, match="kernel `standin`: prepare needs a @metalforge.jit kernel"):
         tuned.prepare((1,), mx.ones(4), None, 4, varying=("x",))
+
+
+@mf.jit
+def strided_affine(x_ptr, out_ptr, M, N, sx, so, f, c, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * sx + rn[None, :], mask=mask, other=0)
+    tl.store(out_ptr + rm[:, None] * so + rn[None, :], x * f + c, mask=mask)
+
+
+LAUNCH_TYPES = {"float32": mx.float32, "float16": mx.float16, "bfloat16": mx.bfloat16, "int32": mx.int32}
+ONE_LAUNCH = st.fixed_dictionaries({
+    "dtype": st.sampled_from(sorted(LAUNCH_TYPES)), "M": st.sampled_from([1, 2, 3, 16, 17]),
+    "N": st.sampled_from([1, 7, 16, 32, 33, 64]), "pads": st.tuples(st.sampled_from([0, 1, 3, 16]), st.sampled_from([0, 5, 16])),
+    "start": st.sampled_from([0, 1, 2, 3, 4, 8]), "f": st.sampled_from([1.0, 2.0, -0.5, 0.25]),
+    "c": st.sampled_from([0, 1, 3, 16, -32]), "blocks": st.tuples(st.sampled_from([1, 2, 8]), st.sampled_from([8, 16, 64])),
+    "num_warps": st.sampled_from([1, 2]), "prepared": st.booleans()})
+
+
+@settings(max_examples=10, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(launches=st.lists(ONE_LAUNCH, min_size=4, max_size=10), seed=st.integers(0, 2**32 - 1))
+def test_random_sequences_of_launches_each_compute_their_own_result(launches, seed):
+    """One kernel object launched with a random sequence of element types, sizes (1, multiples of 16 and
+    not), strides, views starting at any element, scalars (1 and 16 among them), tiles, warps, directly or
+    through a prepared launch: each result is exact and every element between the rows keeps its poison,
+    whatever the launches before it compiled and cached (a launch given another's facts would not be)."""
+    if not EmulatorBackend.available():
+        pytest.skip("the emulator needs clang++ >= 17")
+    rng = np.random.default_rng(seed)
+    print(f"seed {seed}")
+    for launch in launches:
+        dtype, M, N, start = LAUNCH_TYPES[launch["dtype"]], launch["M"], launch["N"], launch["start"]
+        sx, so = N + launch["pads"][0], N + launch["pads"][1]
+        values = rng.integers(-8, 9, size=start + M * sx).astype(np.float32)
+        x = mx.array(values).astype(dtype)[start:]  # a view at element `start`
+        poison = -77 if dtype == mx.int32 else 1000.0
+        out = mf.full((M * so,), poison, dtype)
+        BM, BN = launch["blocks"]
+        grid = (mf.cdiv(M, BM), mf.cdiv(N, BN))
+        f, c = launch["f"], launch["c"]
+        options = dict(BM=BM, BN=BN, num_warps=launch["num_warps"])
+        if launch["prepared"]:
+            got = strided_affine.prepare(grid, x, out, M, N, sx, so, f, c, varying=("x_ptr", "f"), **options)(x, f)
+        else:
+            got = strided_affine[grid](x, out, M, N, sx, so, f, c, **options)
+        rows = values[start:start + M * sx].reshape(M, sx)[:, :N].astype(np.float64) * f + c  # exact in float32
+        want = np.full((M, so), poison, np.float64)  # then one conversion to the output's type:
+        want[:, :N] = np.trunc(rows) if dtype == mx.int32 else np.array(mx.array(rows.astype(np.float32)).astype(dtype)
+                                                                        .astype(mx.float32))
+        np.testing.assert_array_equal(np.array(got.astype(mx.float32)).reshape(M, so), want, err_msg=str(launch))
