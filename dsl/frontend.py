@@ -1225,6 +1225,9 @@ class _Builder:
     def b_where(self, condition: Any, x: Any, y: Any) -> Value:
         cond = self.convert(self.value_arg(condition, "condition"), ir.int1)
         e, shape = self.common([x, y])
+        for v in (x, y):  # Triton's where checks its constants as an operator does: 300 is no int8
+            if isinstance(v, Number):
+                semantic.check_python_operand(v, e)
         shape = semantic.broadcast_shapes(shape, shape_of(cond.type))
         vals = [self.broadcast(self.convert(v, e) if isinstance(v, Value) else self.constant(v, e), shape)
                 for v in (x, y)]

@@ -131,7 +131,8 @@ _CMP = {"lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "eq": "eq", "ne": "ne"}
 _BITWISE = {"and": "and", "or": "or", "xor": "xor", "lshift": "shl"}
 
 
-def _check_python_operand(value: bool | int | float | None, t: ScalarType) -> None:
+def check_python_operand(value: bool | int | float | None, t: ScalarType) -> None:
+    """A Python constant an op gives type `t` must fit it, as Triton checks (a compile-time error, not a wrap)."""
     if value is None or not t.is_int:
         return
     if value < 0 and t.is_unsigned:
@@ -154,8 +155,8 @@ def binary(op: str, a: Type, b: Type, a_const: bool | int | float | None = None,
         return _pointer_binary(op, ea, eb, shape)
     div_or_mod = op in ("truediv", "floordiv", "mod")
     ct = computation_type(ea, a_py, eb, b_py, div_or_mod)
-    _check_python_operand(a_const, ct)
-    _check_python_operand(b_const, ct)
+    check_python_operand(a_const, ct)
+    check_python_operand(b_const, ct)
     if op in _CMP:
         return BinaryRule("cmp", ct, make_type(ir.int1, shape), (("pred", _CMP[op]),))
     if op == "truediv":

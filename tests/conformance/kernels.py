@@ -232,6 +232,14 @@ def const_mul_kernel(x_ptr, out_ptr, n, S: tl.constexpr, BLOCK: tl.constexpr):
 
 
 @jit
+def const_where_kernel(x_ptr, out_ptr, n, S: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    tl.store(out_ptr + offs, tl.where(x > 0, x, S), mask=mask)
+
+
+@jit
 def scalar_arg_promote_kernel(x_ptr, out_ptr, s, n, OUT: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n

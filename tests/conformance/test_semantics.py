@@ -262,6 +262,8 @@ def test_constexpr_scalar_out_of_range_rejected(both, rng, xt, s):
     is a compile-time ValueError in Triton, not a silent wrap or widening."""
     x = _values(rng, xt)
     both.raises("const_mul_kernel", grid1(), (x, Out(N, "int32"), N), consts={"S": s, "BLOCK": BLOCK})
+    # and in tl.where, whose constants Triton checks the same way (metalforge wrapped 300 to 44 there)
+    both.raises("const_where_kernel", grid1(), (x, Out(N, "int32"), N), consts={"S": s, "BLOCK": BLOCK})
 
 
 # Not compared: fp16 tile * runtime float argument. Compiled Triton passes the argument as an fp32
