@@ -1071,6 +1071,11 @@ class _Builder:
                 raise self.error("tl.full needs a scalar value", "pass a scalar or use tl.broadcast_to")
             return self.broadcast(self.convert(value, dtype), shape)
         self.const_arg(value, "value", Number)
+        if dtype.is_int and not dtype.is_bool and not isinstance(value, float):  # Triton refuses, not wraps
+            lo, hi = dtype.int_range()
+            if not lo <= value <= hi:
+                raise self.error(f"tl.full: {value} is out of range for {dtype!r} ({lo} to {hi})",
+                                 "use a wider type, or a value in its range")
         return self.emit1("full", [], make_type(dtype, shape), value=semantic.constant_value(value, dtype))
 
     def b_reshape(self, input: Any, shape: tuple[Any, ...], can_reorder: bool) -> Value:
