@@ -1275,8 +1275,9 @@ class _Builder:
         return self.propagate_nan(self.elementwise("clamp", [x, min, max], floats_only=True), [x], propagate_nan)
 
     def b_fma(self, x: Any, y: Any, z: Any) -> Value:
-        # Triton's tl.fma makes each operand a tile first (math.py): no Python constant keeps a tile's type
-        return self.elementwise("fma", [self.value_arg(v, "an operand") for v in (x, y, z)])
+        # Triton's tl.fma makes each operand a tile first (math.py): no Python constant keeps a tile's type;
+        # of floats only (an integer fma does not compile there either)
+        return self.elementwise("fma", [self.value_arg(v, "an operand") for v in (x, y, z)], floats_only=True)
 
     def math(self, name: str, x: Any, opcode: str | None = None, **attrs: Any) -> Value:
         v = self.value_arg(x, "x")
@@ -1320,18 +1321,18 @@ class _Builder:
         x = self.value_arg(input, "input")
         return self.b_full(shape_of(x.type), 0, element_of(x.type))
 
-    def reduction(self, kind: str, input: Any, axis: Any, keep_dims: Any, **attrs: Any) -> Value:
+    def reduction(self, kind: str, input: Any, axis: Any, keep_dims: Any, dtype: ScalarType | None = None,
+                  **attrs: Any) -> Value:
         x = self.value_arg(input, "input")
         compute, result = semantic.reduction(kind, x.type, self.axis_arg(axis, len(shape_of(x.type)),
                                                                           kind not in ("argmax", "argmin")),
-                                             bool(keep_dims))
+                                             bool(keep_dims), dtype)
         axis = None if axis is None else semantic.normalize_axis(axis, len(shape_of(x.type)))
         return self.emit1(kind, [self.convert(x, compute)], result, axis=axis, keep_dims=bool(keep_dims), **attrs)
 
     def b_sum(self, input: Any, axis: Any, keep_dims: Any, dtype: Any) -> Value:
-        if dtype is not None:
-            input = self.convert(self.value_arg(input, "input"), self.dtype_arg(dtype))
-        return self.reduction("sum", input, axis, keep_dims)
+        # a given dtype is the sum's type, narrow or not (tl.sum(x_i8, dtype=tl.int8) wraps at int8)
+        return self.reduction("sum", input, axis, keep_dims, None if dtype is None else self.dtype_arg(dtype))
 
     def minmax(self, kind: str, input: Any, axis: Any, return_indices: Any, tie_left: Any, keep_dims: Any) -> Any:
         value = self.reduction(kind, input, axis, keep_dims)
@@ -1399,11 +1400,9 @@ class _Builder:
 
     def b_cumsum(self, input: Any, axis: Any, reverse: Any, dtype: Any) -> Value:
         x = self.value_arg(input, "input")
-        if dtype is not None:
-            x = self.convert(x, self.dtype_arg(dtype))
-        x = self.convert(x, semantic.sum_type(element_of(x.type)))
-        if element_of(x.type) == ir.bfloat16:  # Triton scans bf16 in fp32 (measured)
+        if element_of(x.type) == ir.bfloat16:  # Triton's cumsum makes bf16 fp32 first, then applies dtype
             x = self.convert(x, ir.float32)
+        x = self.convert(x, semantic.sum_type(element_of(x.type)) if dtype is None else self.dtype_arg(dtype))
         ax = self.axis_arg(axis, len(shape_of(x.type)), allow_none=False)
         return self.emit1("cumsum", [x], x.type, axis=ax, reverse=bool(reverse))
 

@@ -265,14 +265,17 @@ def minmax_type(e: ScalarType) -> ScalarType:
     return e
 
 
-def reduction(kind: str, t: Type, axis: int | None, keep_dims: bool) -> tuple[ScalarType, Type]:
-    """For sum/max/min/argmax/argmin: the element to convert the input to first, and the result type."""
+def reduction(kind: str, t: Type, axis: int | None, keep_dims: bool, dtype: ScalarType | None = None
+              ) -> tuple[ScalarType, Type]:
+    """For sum/max/min/argmax/argmin: the element to convert the input to first, and the result type;
+    a sum's `dtype`, where given, is both (Triton's _pick_sum_dtype: no widening then)."""
     e = element_of(t)
     if not isinstance(t, BlockType) or isinstance(e, PointerType):
         raise TypeRuleError(f"tl.{kind} needs a tile of numbers, got {t}", "reduce a tile, e.g. one from tl.load")
     shape = reduced_shape(t.shape, axis, keep_dims)
     if kind == "sum":
-        return sum_type(e), make_type(sum_type(e), shape)
+        e = dtype or sum_type(e)
+        return e, make_type(e, shape)
     if kind in ("max", "min"):
         return minmax_type(e), make_type(minmax_type(e), shape)
     return e, make_type(ir.int32, shape)  # argmax/argmin: int32 index, first on ties

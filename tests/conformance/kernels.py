@@ -232,6 +232,18 @@ def const_mul_kernel(x_ptr, out_ptr, n, S: tl.constexpr, BLOCK: tl.constexpr):
 
 
 @jit
+def sum_dtype_kernel(x_ptr, sum_ptr, scan_ptr, n, DT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0)
+    total = tl.sum(x, axis=0, dtype=DT)  # a given dtype is the sum's: no widening of narrow integers
+    scan = tl.cumsum(x, axis=0, dtype=DT)
+    tl.static_assert(total.dtype == DT)
+    tl.static_assert(scan.dtype == DT)
+    tl.store(sum_ptr + offs, total + tl.zeros((BLOCK,), DT), mask=offs < 1)
+    tl.store(scan_ptr + offs, scan, mask=offs < n)
+
+
+@jit
 def const_where_kernel(x_ptr, out_ptr, n, S: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n

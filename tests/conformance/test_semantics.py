@@ -458,6 +458,20 @@ def test_nan_where_and_comparisons(both, rng):
 
 
 # --- reductions --------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype,dt", [("int8", "int8"), ("uint8", "uint8"), ("int16", "int16"), ("int8", "int32")])
+def test_sum_and_cumsum_in_a_given_dtype_do_not_widen(both, rng, dtype, dt):
+    """`tl.sum(x, dtype=...)` and `tl.cumsum(x, dtype=...)` compute in that type, narrow or not (Triton's
+    _pick_sum_dtype; metalforge widened int8 to int32). The values keep every partial sum in range:
+    Triton's interpreter overflows converting a wrapped int8 sum."""
+    n = 32
+    x = ints(rng, NP[dtype], n, lo=0 if dtype.startswith("u") else -3, hi=3)
+    t = NP[dt]
+    with np.errstate(over="ignore"):
+        scan = np.cumsum(x.astype(t), dtype=t)
+    both.check("sum_dtype_kernel", (1,), (x, Out(1, dt), Out(n, dt), n), [scan[-1:], scan],
+               consts={"DT": DT(dt), "BLOCK": n})
+
+
 @pytest.mark.parametrize("dtype,sum_t,max_t", [
     ("float16", "float16", "float32"),   # tl.sum keeps fp16, tl.max/min return fp32
     ("bfloat16", "bfloat16", "float32"),

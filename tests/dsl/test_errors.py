@@ -226,6 +226,12 @@ def k_keyword_parameter(x_ptr, device, DEVICE: tl.constexpr):  # a constexpr is 
 
 
 @jit
+def k_integer_fma(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 8))
+    tl.store(x_ptr + tl.arange(0, 8), tl.fma(x, x, x))
+
+
+@jit
 def k_full_out_of_range(x_ptr):
     tl.store(x_ptr + tl.arange(0, 8), tl.full((8,), 300, tl.int8))
 
@@ -265,6 +271,8 @@ def k_prefixed_parameter(x_ptr, mf_v):
     (k_float64, {"x_ptr": ir.ptr(tl.float64)}, {}, "def k_float64", "Metal has no double", "tl.float32"),
     (k_keyword_parameter, {"x_ptr": P, "device": tl.float32}, {"DEVICE": 1.0}, "def k_keyword_parameter",
      "parameter `device` is a name the generated Metal and CUDA code uses", "device_"),
+    (k_integer_fma, {"x_ptr": ir.ptr(tl.int32)}, {}, "tl.fma(x, x, x)", "tl.fma needs floating-point operands",
+     ".to(tl.float32)"),
     (k_full_out_of_range, {"x_ptr": ir.ptr(tl.int8)}, {}, "tl.full((8,), 300, tl.int8)",
      "tl.full: 300 is out of range for", "wider type"),
     (k_prefixed_parameter, {"x_ptr": P, "mf_v": tl.float32}, {}, "def k_prefixed_parameter",
