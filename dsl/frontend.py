@@ -1072,10 +1072,7 @@ class _Builder:
             return self.broadcast(self.convert(value, dtype), shape)
         self.const_arg(value, "value", Number)
         if dtype.is_int and not dtype.is_bool and not isinstance(value, float):  # Triton refuses, not wraps
-            lo, hi = dtype.int_range()
-            if not lo <= value <= hi:
-                raise self.error(f"tl.full: {value} is out of range for {dtype!r} ({lo} to {hi})",
-                                 "use a wider type, or a value in its range")
+            semantic.check_fits(value, dtype)
         return self.emit1("full", [], make_type(dtype, shape), value=semantic.constant_value(value, dtype))
 
     def b_reshape(self, input: Any, shape: tuple[Any, ...], can_reorder: bool) -> Value:

@@ -138,9 +138,15 @@ def check_python_operand(value: bool | int | float | None, t: ScalarType) -> Non
     if value < 0 and t.is_unsigned:
         raise TypeRuleError(f"cannot combine an unsigned tile ({t!r}) with the negative constant {value}",
                             "cast explicitly, e.g. x.to(tl.int32), before using a negative constant")
+    check_fits(value, t)
+
+
+def check_fits(value: bool | int, t: ScalarType) -> None:
+    """An integer constant given type `t` must be in its range: Triton refuses one that is not (C would wrap it)."""
     lo, hi = t.int_range()
     if not lo <= value <= hi:
-        raise TypeRuleError(f"constant {value} is out of range for {t!r}", "use a wider type with .to(...)")
+        raise TypeRuleError(f"constant {value} is out of range for {t!r} ({lo} to {hi})",
+                            "use a wider type with .to(...), or a value in its range")
 
 
 def binary(op: str, a: Type, b: Type, a_const: bool | int | float | None = None,

@@ -274,7 +274,7 @@ def k_prefixed_parameter(x_ptr, mf_v):
     (k_integer_fma, {"x_ptr": ir.ptr(tl.int32)}, {}, "tl.fma(x, x, x)", "tl.fma needs floating-point operands",
      ".to(tl.float32)"),
     (k_full_out_of_range, {"x_ptr": ir.ptr(tl.int8)}, {}, "tl.full((8,), 300, tl.int8)",
-     "tl.full: 300 is out of range for", "wider type"),
+     "constant 300 is out of range for tl.int8 (-128 to 127)", "wider type"),
     (k_prefixed_parameter, {"x_ptr": P, "mf_v": tl.float32}, {}, "def k_prefixed_parameter",
      "parameter `mf_v` is a name the generated Metal and CUDA code uses", "v_"),
 ])
