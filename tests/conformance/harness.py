@@ -8,8 +8,6 @@ arrays in argument order (bfloat16 outputs come back as float32).
 from __future__ import annotations
 
 import contextlib
-import itertools
-import linecache
 import os
 import types
 from dataclasses import dataclass
@@ -17,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from ..dsl.kutil import define_source
 
 KERNELS = [Path(__file__).with_name(name) for name in ("kernels.py", "triton_port_kernels.py")]
 
@@ -70,19 +70,6 @@ def _exec_kernels(tl: Any, jit: Any, name: str) -> types.SimpleNamespace:
     return types.SimpleNamespace(**kernels)
 
 
-_sources = itertools.count()
-
-
-def _exec_source(src: str, tl: Any, jit: Any) -> Any:
-    """The kernel `generated` that `src` defines, decorated by `jit`; the text is registered with
-    linecache under a fresh name, since both sides read a kernel's source back through it."""
-    name = f"<conformance-generated-{next(_sources)}>"
-    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
-    scope: dict[str, Any] = {"tl": tl}
-    exec(compile(src, name, "exec"), scope)
-    return jit(scope["generated"])
-
-
 @contextlib.contextmanager
 def interpret_mode():
     """TRITON_INTERPRET=1 while Triton decorates and runs kernels (its knobs read the variable then)."""
@@ -119,7 +106,7 @@ class TritonSide:
         import triton
 
         with interpret_mode():
-            return _exec_source(src, self.tl, triton.jit)
+            return define_source(src, triton.jit, tl=self.tl)
 
     def _torch_dtype(self, name: str):
         return getattr(self.torch, name)
@@ -167,14 +154,15 @@ class MetalforgeSide:
 
     def define(self, src: str) -> Any:
         """metalforge's kernel `generated` of a generated source text, for `run`."""
-        return _exec_source(src, self.tl, self.mf.jit)
+        return define_source(src, self.mf.jit, tl=self.tl)
 
     def _mx_dtype(self, name: str):
         return self.mx.bool_ if name == "bool" else getattr(self.mx, name)
 
     def run(self, kernel: str | Any, grid, *args: Any, num_warps: int = 4, schedule: str = "forward",
             **consts: Any) -> list[np.ndarray]:
-        """`kernel`: a kernel's name in the kernel files, or one that `define` made. `schedule`: the emulator's thread order ("reverse" exposes missing barriers). With
+        """`kernel`: a kernel's name in the kernel files, or one that `define` made. `schedule`: the
+        emulator's thread order ("reverse" exposes missing barriers). With
         $METALFORGE_CONFORMANCE_BACKEND set (e.g. `cuda` on a GPU machine) the kernels run there instead,
         in the GPU's own thread order (`schedule` is the emulator's)."""
         from metalforge.runtime.emulator import EmulatorBackend

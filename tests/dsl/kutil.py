@@ -1,8 +1,14 @@
 """Helpers for the emulator kernel tests: numpy <-> MLX and comparisons with float64 references."""
 from __future__ import annotations
 
+import itertools
+import linecache
+from typing import Any, Callable
+
 import mlx.core as mx
 import numpy as np
+
+_sources = itertools.count()
 
 
 def mxa(a: np.ndarray) -> mx.array:
@@ -64,3 +70,12 @@ def loop_body(source: str, head: str) -> str:
         if depth == 0:
             return source[start:i + 1]
         i += 1
+
+
+def define_source(src: str, jit: Callable[[Any], Any], **scope: Any) -> Any:
+    """The kernel `generated` that `src` defines (with `scope`'s names), decorated by `jit`; the text is
+    registered with linecache under a fresh name, since a front end reads a kernel's source back through it."""
+    name = f"<generated-kernel-{next(_sources)}>"
+    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
+    exec(compile(src, name, "exec"), scope)
+    return jit(scope["generated"])

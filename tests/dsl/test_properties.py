@@ -8,9 +8,6 @@ Hypothesis draws the kernel, the shapes and a numpy seed for the inputs; a failu
 """
 from __future__ import annotations
 
-import itertools
-import linecache
-
 import mlx.core as mx
 import numpy as np
 from hypothesis import HealthCheck, given, reject, settings
@@ -19,7 +16,7 @@ from hypothesis import strategies as st
 import metalforge as mf
 import metalforge.language as tl
 
-from .kutil import mxa, npy
+from .kutil import define_source, mxa, npy
 
 SETTINGS = dict(max_examples=15, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -92,9 +89,6 @@ def evaluate(e, env):
     return np.where(c, x, y), np.maximum(bx, by)
 
 
-_counter = itertools.count()
-
-
 def make_kernel(body_expr: str, scalars: str = "s, ", other: str = "1.0", result_type: str = "tl.float32",
                 check: str = ""):
     """A @mf.jit kernel from generated source (registered with linecache so the front end can read it):
@@ -118,13 +112,8 @@ def generated(a_ptr, b_ptr, c_ptr, r_ptr, out_ptr, {scalars}M, N, BM: tl.constex
 
 
 def jit_source(src: str):
-    """The @mf.jit kernel `generated` that `src` defines, registered with linecache so the front end
-    can read it."""
-    name = f"<metalforge-generated-{next(_counter)}>"
-    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
-    scope = {"tl": tl, "mf": mf}
-    exec(compile(src, name, "exec"), scope)
-    return mf.jit(scope["generated"])
+    """The @mf.jit kernel `generated` that `src` defines."""
+    return define_source(src, mf.jit, tl=tl, mf=mf)
 
 
 def signed_magnitudes(rng, *shape):
